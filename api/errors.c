@@ -1,0 +1,74 @@
+/*
+ * errors.c: the error table. Codes and statuses are part of the public
+ * contract (openapi.yaml lists them); messages are defaults that a handler
+ * may replace with a more precise one naming the field at fault.
+ */
+#include "errors.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static const struct api_error_info table[API_ERR__COUNT] = {
+	[API_ERR_INVALID_JSON]        = { "invalid_json", 400, "the request body is not valid JSON" },
+	[API_ERR_INVALID_REQUEST]     = { "invalid_request", 400, "the request is malformed" },
+	[API_ERR_INVALID_STATE_TOKEN] = { "invalid_state_token", 400, "the stateToken does not open" },
+	[API_ERR_UNAUTHORIZED]        = { "unauthorized", 401, "a valid agent key is required" },
+	[API_ERR_NOT_FOUND]           = { "not_found", 404, "no such route" },
+	[API_ERR_RUN_NOT_FOUND]       = { "run_not_found", 404, "no such run" },
+	[API_ERR_METHOD_NOT_ALLOWED]  = { "method_not_allowed", 405, "this route does not take that method" },
+	[API_ERR_STALE_STATE_TOKEN]   = { "stale_state_token", 409, "the stateToken is not the run's newest" },
+	[API_ERR_RUN_NOT_OVER]        = { "run_not_over", 409, "the run is not over yet" },
+	[API_ERR_ALREADY_FINISHED]    = { "already_finished", 409, "the run has already been finished" },
+	[API_ERR_NAME_TAKEN]          = { "name_taken", 409, "that account name is taken" },
+	[API_ERR_KEY_LIMIT]           = { "key_limit", 409, "an account has at most two live agent keys" },
+	[API_ERR_NO_CURRENT_RUN]      = { "no_current_run", 409, "the account has no game; start one with new" },
+	[API_ERR_PAYLOAD_TOO_LARGE]   = { "payload_too_large", 413, "the request body is too large" },
+	[API_ERR_UNSUPPORTED_MEDIA]   = { "unsupported_media_type", 415, "the request body must be application/json" },
+	[API_ERR_ILLEGAL_ACTION]      = { "illegal_action", 422, "the action is not legal now" },
+	[API_ERR_INVALID_COMMAND]     = { "invalid_command", 422, "the command was refused" },
+	[API_ERR_TOO_MANY_COMMANDS]   = { "too_many_commands", 422, "at most 50 commands per request" },
+	[API_ERR_EMPTY_COMMAND]       = { "empty_command", 422, "the request holds no command" },
+	[API_ERR_GAME_OVER]           = { "game_over", 422, "the game is over" },
+	[API_ERR_INVALID_REPLAY]      = { "invalid_replay", 422, "the replay does not verify" },
+	[API_ERR_AGENT_CHECK]         = { "agent_check_required", 428, "answer the agent check to go on" },
+	[API_ERR_RATE_LIMITED]        = { "rate_limited", 429, "too many requests" },
+	[API_ERR_INTERNAL]            = { "internal", 500, "internal error" },
+	[API_ERR_NOT_READY]           = { "not_ready", 503, "the database is not ready" },
+	[API_ERR_SHUTTING_DOWN]       = { "shutting_down", 503, "the server is shutting down" },
+};
+
+const struct api_error_info *
+api_error_info(enum api_error e)
+{
+	if ((unsigned)e >= API_ERR__COUNT)
+		e = API_ERR_INTERNAL;
+	return &table[e];
+}
+
+int
+api_error_status(enum api_error e)
+{
+	return api_error_info(e)->status;
+}
+
+json_t *
+api_error_new(enum api_error e, const char *message)
+{
+	const struct api_error_info *info = api_error_info(e);
+
+	return json_pack("{s:{s:s, s:s}}", "error",
+	    "code", info->code,
+	    "message", message != NULL ? message : info->message);
+}
+
+json_t *
+api_error_newf(enum api_error e, const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	return api_error_new(e, message);
+}

@@ -1,0 +1,67 @@
+/*
+ * errors.h: the one table of API errors.
+ *
+ * Every non-2xx answer of the daemon is {"error": {"code", "message"}} plus
+ * whatever helps the caller go on. Raising an error is one line:
+ * `api_error_new(API_ERR_NOT_FOUND, NULL)`; the table maps each code to its
+ * HTTP status and default message.
+ */
+#ifndef API_ERRORS_H
+#define API_ERRORS_H
+
+#include <jansson.h>
+
+enum api_error {
+	API_ERR_INVALID_JSON,        /* 400 the body is not JSON */
+	API_ERR_INVALID_REQUEST,     /* 400 a field is missing, unknown or of the wrong kind */
+	API_ERR_INVALID_STATE_TOKEN, /* 400 the stateToken does not open */
+	API_ERR_UNAUTHORIZED,        /* 401 missing, malformed, unknown or revoked agent key */
+	API_ERR_NOT_FOUND,           /* 404 unknown route */
+	API_ERR_RUN_NOT_FOUND,       /* 404 unknown run */
+	API_ERR_METHOD_NOT_ALLOWED,  /* 405 */
+	API_ERR_STALE_STATE_TOKEN,   /* 409 an older token of the run */
+	API_ERR_RUN_NOT_OVER,        /* 409 finish before the end */
+	API_ERR_ALREADY_FINISHED,    /* 409 a second finish */
+	API_ERR_NAME_TAKEN,          /* 409 account name in use */
+	API_ERR_KEY_LIMIT,           /* 409 already two live agent keys */
+	API_ERR_NO_CURRENT_RUN,      /* 409 the account has no run to act on */
+	API_ERR_PAYLOAD_TOO_LARGE,   /* 413 */
+	API_ERR_UNSUPPORTED_MEDIA,   /* 415 a body that is not application/json */
+	API_ERR_ILLEGAL_ACTION,      /* 422 Duskcourt: not legal now */
+	API_ERR_INVALID_COMMAND,     /* 422 Stackfall: the first command failed */
+	API_ERR_TOO_MANY_COMMANDS,   /* 422 more than 50 commands */
+	API_ERR_EMPTY_COMMAND,       /* 422 no command at all */
+	API_ERR_GAME_OVER,           /* 422 a command after the end */
+	API_ERR_INVALID_REPLAY,      /* 422 a replay that does not verify */
+	API_ERR_AGENT_CHECK,         /* 428 missing, wrong, expired or spent answer */
+	API_ERR_RATE_LIMITED,        /* 429 */
+	API_ERR_INTERNAL,            /* 500 */
+	API_ERR_NOT_READY,           /* 503 database not writable or not migrated */
+	API_ERR_SHUTTING_DOWN,       /* 503 */
+	API_ERR__COUNT
+};
+
+struct api_error_info {
+	const char *code;    /* stable machine-readable code */
+	int         status;  /* HTTP status */
+	const char *message; /* default human-readable message */
+};
+
+/* The table entry of e; never NULL for a valid e. */
+const struct api_error_info *api_error_info(enum api_error e);
+
+/* The HTTP status of e. */
+int api_error_status(enum api_error e);
+
+/* A new {"error": {"code", "message"}} object; message NULL takes the
+ * table's default. The caller owns the result (NULL only when out of
+ * memory). */
+json_t *api_error_new(enum api_error e, const char *message);
+
+/* Same, with a printf-style message. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+json_t *api_error_newf(enum api_error e, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * engine.h: what every game module of the engine shares.
+ *
+ * The engine is pure: no I/O, no clock, no allocation, no global state.
+ * Refusals are ordinary results that carry a human-readable reason in a
+ * caller-supplied buffer of ENGINE_REASON_MAX bytes.
+ */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <stddef.h>
+
+/* Rules versions named in replays and certificates. */
+#define ENGINE_RULES_STACKFALL "stackfall-v1"
+#define ENGINE_RULES_DUSKCOURT "duskcourt-v1"
+
+/* Room for any refusal reason, terminating NUL included. */
+#define ENGINE_REASON_MAX 160
+
+/* Writes a formatted reason into buf (capacity cap, may be 0 or buf NULL:
+ * then nothing is written). Always NUL-terminates when cap > 0 and
+ * truncates silently. Returns false, so that a refusal is one line:
+ * `return engine_refuse(reason, cap, "...", ...);`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+_Bool engine_refuse(char *buf, size_t cap, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * bench.c: the benchmark program. `bench NAME [ARGS]` runs one area's
+ * benchmark on the calling thread and prints a Markdown table; figures are
+ * recorded in tests/bench/RESULTS.md, never asserted by a test.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int, char **);
+	const char *what;
+} benches[] = {
+	{ "stackfall", bench_stackfall, "options placements/s and random games/s" },
+	{ "duskcourt", bench_duskcourt, "deal time per rung (median, p99)" },
+};
+
+int
+main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc >= 2) {
+		for (i = 0; i < sizeof benches / sizeof benches[0]; i++)
+			if (strcmp(argv[1], benches[i].name) == 0)
+				return benches[i].run(argc - 2, argv + 2);
+	}
+	fprintf(stderr, "usage: bench NAME [ARGS]\n");
+	for (i = 0; i < sizeof benches / sizeof benches[0]; i++)
+		fprintf(stderr, "  %-10s %s\n", benches[i].name, benches[i].what);
+	return 2;
+}

@@ -1,0 +1,9 @@
+/* bench.h: the subcommands of the `bench` program, one per area. Each takes
+ * the arguments after its name and returns an exit status. */
+#ifndef BENCH_H
+#define BENCH_H
+
+int bench_stackfall(int argc, char **argv);
+int bench_duskcourt(int argc, char **argv);
+
+#endif
