@@ -1,0 +1,93 @@
+/*
+ * bag.c: the 7-bag stream. The only subtle part is the seed string, whose
+ * decimal digits are written here by hand so that the engine needs no stdio.
+ */
+#include "bag.h"
+
+#include "pyrandom.h"
+#include "tetromino.h"
+
+static size_t
+put_decimal(char *out, uint64_t v)
+{
+	char digits[20];
+	size_t n = 0, i;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	for (i = 0; i < n; i++)
+		out[i] = digits[n - 1 - i];
+	return n;
+}
+
+void
+bag_shuffle(uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE])
+{
+	static const char prefix[] = "stackcraft-v1:";
+	char text[sizeof prefix + 20 + 1 + 20];
+	struct pyrandom r;
+	size_t len = sizeof prefix - 1;
+	uint8_t tmp;
+	int p, j;
+
+	for (p = 0; p < (int)len; p++)
+		text[p] = prefix[p];
+	len += put_decimal(text + len, seed);
+	text[len++] = ':';
+	len += put_decimal(text + len, b);
+	pyrandom_seed_bytes(&r, text, len);
+
+	for (p = 0; p < BAG_SIZE; p++)
+		out[p] = (uint8_t)p;
+	for (p = BAG_SIZE - 1; p >= 1; p--) {
+		/* random() < 1, so j <= p; the product is one rounding, like Python's. */
+		j = (int)(pyrandom_random(&r) * (double)(p + 1));
+		tmp = out[p];
+		out[p] = out[j];
+		out[j] = tmp;
+	}
+}
+
+uint8_t
+bag_piece(uint64_t seed, uint64_t i)
+{
+	uint8_t bag[BAG_SIZE];
+
+	bag_shuffle(seed, i / BAG_SIZE, bag);
+	return bag[i % BAG_SIZE];
+}
+
+void
+bag_pieces(uint64_t seed, uint64_t i, uint8_t *out, size_t count)
+{
+	uint8_t bag[BAG_SIZE];
+	uint64_t have = UINT64_MAX; /* no bag loaded yet */
+	size_t k;
+
+	for (k = 0; k < count; k++, i++) {
+		if (i / BAG_SIZE != have) {
+			have = i / BAG_SIZE;
+			bag_shuffle(seed, have, bag);
+		}
+		out[k] = bag[i % BAG_SIZE];
+	}
+}
+
+void
+bag_letters(uint64_t seed, uint64_t i, char *out, size_t count)
+{
+	uint8_t bag[BAG_SIZE];
+	uint64_t have = UINT64_MAX;
+	size_t k;
+
+	for (k = 0; k < count; k++, i++) {
+		if (i / BAG_SIZE != have) {
+			have = i / BAG_SIZE;
+			bag_shuffle(seed, have, bag);
+		}
+		out[k] = tetromino_letter(bag[i % BAG_SIZE]);
+	}
+	out[count] = '\0';
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Checks that the Stackfall engine archive is pure, as TAP.
+
+Usage: check_pure.py NM ARCHIVE
+
+Every symbol the archive leaves undefined must be one of its own, one of a
+short allow list (memory and string helpers, libsodium's SHA-512, the shared
+engine_refuse formatter) or sanitizer instrumentation. That rules out the
+allocator, stdio, clocks, rand and everything else by construction; the
+forbidden names the house style lists are also checked one by one.
+"""
+import subprocess
+import sys
+
+# Linker and sanitizer symbols are not calls into libc.
+ALLOWED = {"crypto_hash_sha512", "engine_refuse", "memcpy", "memset", "memmove", "memcmp",
+           "strlen", "__stack_chk_fail", "_GLOBAL_OFFSET_TABLE_"}
+ALLOWED_PREFIXES = ("__asan", "__ubsan", "__sanitizer", "__msan", "__tsan")
+FORBIDDEN = ["malloc", "calloc", "realloc", "free", "printf", "fprintf", "puts", "time",
+             "clock_gettime", "rand", "srand", "random", "gettimeofday", "fopen", "getenv"]
+
+
+def symbols(nm, archive, flag):
+    out = subprocess.run([nm, flag, archive], capture_output=True, text=True, check=True).stdout
+    names = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[-2] in ("U",) and flag == "-u":
+            names.add(parts[-1])
+        elif flag == "--defined-only" and len(parts) == 3:
+            names.add(parts[2])
+    return names
+
+
+def main():
+    nm, archive = sys.argv[1], sys.argv[2]
+    undefined = symbols(nm, archive, "-u")
+    defined = symbols(nm, archive, "--defined-only")
+    outside = sorted(s for s in undefined - defined
+                     if s not in ALLOWED and not s.startswith(ALLOWED_PREFIXES))
+    tests = [(bool(undefined), "the archive has undefined symbols to inspect", "")]
+    tests.append((not outside, "only allowed symbols come from outside the archive",
+                  " ".join(outside)))
+    for name in FORBIDDEN:
+        tests.append((name not in undefined, f"no call to {name}", ""))
+    print(f"1..{len(tests)}")
+    for i, (good, name, detail) in enumerate(tests, 1):
+        print(f"{'ok' if good else 'not ok'} {i} - {name}")
+        if not good and detail:
+            print(f"# {detail}")
+    return 0 if all(t[0] for t in tests) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
