@@ -1,0 +1,90 @@
+/*
+ * puzzle.h: agent-check puzzles and the parsing of their answers.
+ *
+ * A puzzle is a one-sentence arithmetic story (addition, subtraction,
+ * multiplication or exact division) with its two numbers written in
+ * English words, then scrambled: random letter case, some doubled letters,
+ * stray symbols inside and around words. A careful reader recovers it by
+ * dropping the symbols and reading doubled letters once; a fixed pattern
+ * does not. The scrambling never drops or replaces a letter, never doubles
+ * an 'e' inside a number word (so "ten" cannot turn into "teen"), never
+ * joins or splits words and never writes a digit, so each number word reads
+ * as itself and nothing else. The story contains no other number word, and
+ * the answer is always a whole number >= 1.
+ *
+ * puzzle_make is a pure function of 32 caller-supplied bytes: the server
+ * passes randombytes_buf output, tests pass fixed bytes and get the same
+ * puzzle every time. It does not allocate; as everywhere in api/,
+ * sodium_init() must have succeeded first.
+ */
+#ifndef API_PUZZLE_H
+#define API_PUZZLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define PUZZLE_SEED_BYTES 32
+#define PUZZLE_PLAIN_MAX  256  /* room for the unscrambled text, NUL included */
+#define PUZZLE_TEXT_MAX   1024 /* room for the scrambled text, NUL included */
+#define PUZZLE_ANSWER_MAX 1000000000 /* larger magnitudes are PUZZLE_ANSWER_RANGE */
+
+enum puzzle_op {
+	PUZZLE_ADD,
+	PUZZLE_SUB,
+	PUZZLE_MUL,
+	PUZZLE_DIV,
+};
+#define PUZZLE_NOPS 4
+
+struct puzzle {
+	char text[PUZZLE_TEXT_MAX];   /* the scrambled question shown to agents */
+	char plain[PUZZLE_PLAIN_MAX]; /* the same before scrambling (tests, docs; not for clients) */
+	int64_t answer;               /* whole, >= 1 */
+	enum puzzle_op op;
+	int phrasing;                 /* 0 .. puzzle_nphrasings(op) - 1 */
+	int a, b;                     /* operands: a op b = answer (a is the dividend) */
+};
+
+/* Fills *p from the seed. Same seed, same puzzle. */
+void puzzle_make(struct puzzle *p, const uint8_t seed[PUZZLE_SEED_BYTES]);
+
+/* Number of story templates of op (>= 4). */
+int puzzle_nphrasings(enum puzzle_op op);
+
+/* The template of op / phrasing with "{a}" and "{b}" placeholders, or NULL
+ * when out of range (static storage; for tests and docs). */
+const char *puzzle_template(enum puzzle_op op, int phrasing);
+
+/*
+ * n (0 .. 999999) in English words, British style, spaces not hyphens:
+ * 23 "twenty three", 105 "one hundred and five", 2040 "two thousand and
+ * forty". Writes a NUL-terminated string into out (capacity cap) and
+ * returns its length, or 0 when n is out of range or it does not fit.
+ */
+size_t puzzle_number_words(char *out, size_t cap, uint32_t n);
+
+/* What a presented answer is. Only PUZZLE_ANSWER_WHOLE sets *value; every
+ * other result is a wrong answer (the server spends the puzzle either way). */
+enum puzzle_answer {
+	PUZZLE_ANSWER_WHOLE = 0, /* a whole number, in *value (may be negative) */
+	PUZZLE_ANSWER_FRACTION,  /* a number, but not whole: 17.5 */
+	PUZZLE_ANSWER_RANGE,     /* a number of magnitude over PUZZLE_ANSWER_MAX */
+	PUZZLE_ANSWER_NAN,       /* not a number: garbage, empty, null, bool, object */
+};
+
+/*
+ * From a header value or a JSON string's contents (len bytes, nothing past
+ * len read): optional spaces/tabs around, optional sign, decimal digits,
+ * optionally '.' and more digits ("17", " 17 ", "17.00", "-3", "17.").
+ * Exponents, hex, "inf", "nan", commas or an embedded NUL are
+ * PUZZLE_ANSWER_NAN.
+ */
+enum puzzle_answer puzzle_answer_text(const char *s, size_t len, int64_t *value);
+
+/* From a JSON value (borrowed; NULL is PUZZLE_ANSWER_NAN): an integer, a
+ * real that is exactly whole (17.0), or a string as above. */
+enum puzzle_answer puzzle_answer_json(const json_t *v, int64_t *value);
+
+#endif
