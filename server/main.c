@@ -1,10 +1,122 @@
+/*
+ * main.c: the arcaded binary. With no subcommand (or `serve`) it runs the
+ * daemon: configuration, store and migrations, keys, HTTP; then it waits
+ * for SIGTERM or SIGINT and shuts down in order -- stop accepting, let the
+ * requests in flight finish (bounded), close connections, let the writer
+ * commit what it holds, checkpoint the WAL, close the database. Other
+ * subcommands are small tools for bot authors and operators (cli.c).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <sodium.h>
+
+#include "app.h"
 #include "arcaded_version.h"
+#include "cli.h"
+#include "config.h"
+#include "http.h"
+#include "keyfile.h"
+#include "keys.h"
+#include "log.h"
+#include "metrics.h"
+#include "routes.h"
+#include "store.h"
+
+/* How long requests in flight may take to finish after SIGTERM. */
+#define DRAIN_MS 4000
+
+static int
+serve(const struct config *cfg)
+{
+	struct app app;
+	struct keyfile kf;
+	struct keyring kr;
+	sigset_t sigs;
+	char err[1024], url[160];
+	bool created;
+	int sig = 0, left;
+
+	memset(&app, 0, sizeof app);
+	app.cfg = cfg;
+	log_set_level(cfg->log_level);
+
+	/* Every thread started from here on inherits the blocked set, so the
+	 * signals reach only sigwait() below. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (keyfile_load_or_create(cfg->key_path, &kf, &created, err, sizeof err) != 0)
+		fatal("%s", err);
+	if (created)
+		log_msg(LOG_INFO, "created key file %s", cfg->key_path);
+	if (keyring_init(&kr, kf.pepper, (const uint8_t (*)[32])kf.keys, kf.nkeys) != 0)
+		fatal("key file %s: cannot derive keys", cfg->key_path);
+	keyfile_wipe(&kf);
+	app.keys = &kr;
+	app.store = store_open(cfg->db_path, cfg->sync, cfg->threads, err, sizeof err);
+	if (app.store == NULL)
+		fatal("%s", err);
+	app.metrics = metrics_new(nroutes);
+	if (app.metrics == NULL)
+		fatal("out of memory");
+	app.http = http_start(cfg, &app, url, sizeof url, err, sizeof err);
+	if (app.http == NULL)
+		fatal("%s", err);
+	printf("arcaded %s serving on %s (database %s)\n", ARCADED_VERSION, url, cfg->db_path);
+	fflush(stdout);
+	log_msg(LOG_INFO, "serving on %s with %u threads, database %s (schema %d), synchronous=%s",
+	    url, cfg->threads, cfg->db_path, store_schema_version(app.store),
+	    cfg->sync == SYNC_FULL ? "full" : "normal");
+
+	while (sigwait(&sigs, &sig) != 0)
+		;
+	log_msg(LOG_INFO, "%s: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	atomic_store(&app.shutting_down, true);
+	http_quiesce(app.http);
+	left = http_wait_idle(app.http, DRAIN_MS);
+	if (left > 0)
+		log_msg(LOG_WARN, "%d requests still in flight after %d ms; closing them", left, DRAIN_MS);
+	http_stop(app.http);
+	store_close(app.store);
+	metrics_free(app.metrics);
+	keyring_wipe(&kr);
+	log_msg(LOG_INFO, "stopped");
+	return 0;
+}
 
 int
-main(void)
+main(int argc, char **argv)
 {
-	printf("arcaded %s\n", ARCADED_VERSION);
-	return 0;
+	struct config cfg;
+	char err[512];
+	int first = 1;
+
+	if (sodium_init() < 0)
+		fatal("libsodium failed to initialise");
+	if (argc > 1) {
+		int rc = cli_run(argc - 1, argv + 1);
+
+		if (rc != CLI_NOT_A_COMMAND)
+			return rc;
+		if (strcmp(argv[1], "serve") == 0)
+			first = 2;
+	}
+	switch (config_parse(&cfg, argc - first, argv + first, err, sizeof err)) {
+	case CONFIG_EXIT:
+		return 0;
+	case CONFIG_ERROR:
+		fprintf(stderr, "arcaded: %s\n", err);
+		return 2;
+	case CONFIG_OK:
+		break;
+	}
+	return serve(&cfg);
 }

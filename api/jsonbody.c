@@ -1,0 +1,144 @@
+/*
+ * jsonbody.c: field checks over jansson values. Messages are short and
+ * name the field, so that a bot author sees at once what to fix.
+ */
+#include "jsonbody.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const common[] = { JSONBODY_COMMON_FIELDS, NULL };
+
+static bool
+listed(const char *key, const char *const *list)
+{
+	for (; list != NULL && *list != NULL; list++)
+		if (strcmp(key, *list) == 0)
+			return true;
+	return false;
+}
+
+bool
+jsonbody_known(const json_t *obj, const char *const *allowed, char *msg, size_t cap)
+{
+	const char *key;
+	json_t *v;
+
+	if (obj == NULL)
+		return true;
+	json_object_foreach((json_t *)obj, key, v) {
+		if (!listed(key, allowed) && !listed(key, common)) {
+			snprintf(msg, cap, "unknown field '%.60s'", key);
+			return false;
+		}
+	}
+	/* The common fields have fixed types wherever they come. */
+	v = json_object_get(obj, "agent_check");
+	if (v != NULL && !json_is_string(v)) {
+		snprintf(msg, cap, "field 'agent_check' must be the puzzle's token, a string");
+		return false;
+	}
+	v = json_object_get(obj, "agent_answer");
+	if (v != NULL && !json_is_string(v) && !json_is_number(v)) {
+		snprintf(msg, cap, "field 'agent_answer' must be a number or a numeric string");
+		return false;
+	}
+	return true;
+}
+
+bool
+jsonbody_string(const json_t *obj, const char *name, const char **out, char *msg, size_t cap)
+{
+	const json_t *v = obj != NULL ? json_object_get(obj, name) : NULL;
+
+	if (v == NULL) {
+		snprintf(msg, cap, "missing field '%s'", name);
+		return false;
+	}
+	if (!json_is_string(v)) {
+		snprintf(msg, cap, "field '%s' must be a string", name);
+		return false;
+	}
+	*out = json_string_value(v);
+	return true;
+}
+
+bool
+jsonbody_int(const json_t *obj, const char *name, int64_t lo, int64_t hi, bool *present,
+    int64_t *out, char *msg, size_t cap)
+{
+	const json_t *v = obj != NULL ? json_object_get(obj, name) : NULL;
+
+	*present = v != NULL;
+	if (v == NULL)
+		return true;
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+		snprintf(msg, cap, "field '%s' must be an integer from %lld to %lld", name,
+		    (long long)lo, (long long)hi);
+		return false;
+	}
+	*out = json_integer_value(v);
+	return true;
+}
+
+bool
+jsonbody_parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out)
+{
+	int64_t v = 0;
+	const char *p = text;
+
+	if (text == NULL || *p < '0' || *p > '9' || (p[0] == '0' && p[1] != '\0'))
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (*p - '0');
+	}
+	if (*p != '\0' || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool
+jsonbody_utf8(const char *s, size_t len, size_t *nchars)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	size_t n = 0;
+
+	while (p < end) {
+		unsigned c = *p;
+		size_t k;
+		unsigned cp;
+
+		if (c == 0)
+			return false;
+		if (c < 0x80) {
+			p++;
+			n++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			k = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			k = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			k = 3, cp = c & 0x07;
+		else
+			return false;
+		if ((size_t)(end - p) <= k)
+			return false;
+		for (size_t i = 1; i <= k; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i] & 0x3f);
+		}
+		if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		p += k + 1;
+		n++;
+	}
+	*nchars = n;
+	return true;
+}

@@ -1,0 +1,58 @@
+/*
+ * token.h: stateTokens.
+ *
+ * A stateToken is a PASETO v4.local token. Its payload (encrypted) is the
+ * JSON object {"game", "rules", "run", "step", "iat", "state"}, "state"
+ * being the engine's serialised state in base64url; its footer (public,
+ * authenticated) is {"kid", "game", "run"}, kid being the PASERK k4.lid of
+ * the key that sealed it; the implicit assertion is "arcaded:GAME:RUN",
+ * so a token moved to another run or game does not authenticate. The
+ * footer tells the server which key to try and lets it refuse a token of
+ * another game by name; nothing about the game state is readable without
+ * the key.
+ */
+#ifndef API_TOKEN_H
+#define API_TOKEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "keys.h"
+
+#define TOKEN_STATE_MAX 512   /* engine state bytes */
+#define TOKEN_TEXT_MAX  2048  /* a token's text length, NUL excluded */
+
+struct state_token {
+	enum game game;
+	int       rules;      /* the game's rules version (1) */
+	int64_t   run;        /* run id, 1 .. 2^53-1 */
+	int64_t   step;       /* moves applied when the token was sealed */
+	int64_t   issued_at;  /* Unix seconds; sealed for audits, not read back (0 after opening) */
+	uint8_t   state[TOKEN_STATE_MAX];
+	size_t    nstate;
+};
+
+enum token_err {
+	TOKEN_OK = 0,
+	TOKEN_ERR_MALFORMED,   /* not a v4.local token, or its footer is not ours */
+	TOKEN_ERR_WRONG_GAME,  /* a token of the other game */
+	TOKEN_ERR_UNKNOWN_KEY, /* sealed with a key this server does not hold */
+	TOKEN_ERR_DAMAGED,     /* does not authenticate: altered, truncated or forged */
+	TOKEN_ERR_PAYLOAD,     /* authenticates but does not hold a state (a bug or an old format) */
+	TOKEN_ERR_NOMEM,
+};
+
+/* A sentence for e, fit for an error message (static storage). */
+const char *token_strerror(enum token_err e);
+
+/* Seals t with the ring's current key. Returns the NUL-terminated token
+ * (caller frees with free()) or NULL when out of memory or t is invalid. */
+char *token_seal(const struct keyring *kr, const struct state_token *t);
+
+/* Opens text (len bytes) expecting a token of game `expect`; fills *out on
+ * TOKEN_OK. Every failure leaves *out unspecified. */
+enum token_err token_open(const struct keyring *kr, enum game expect, const char *text,
+    size_t len, struct state_token *out);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * agent_check.h: the agent check on guarded routes.
+ *
+ * An answer comes as headers X-Agent-Check/X-Agent-Answer or body fields
+ * agent_check/agent_answer. It is judged inside the route's store job, so
+ * that spending the puzzle and doing the request's work commit together.
+ * A fresh puzzle is made on the HTTP thread (pure CPU) and stored by the
+ * same job; it goes out with the answer.
+ */
+#ifndef SERVER_AGENT_CHECK_H
+#define SERVER_AGENT_CHECK_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "http.h"
+#include "puzzle.h"
+#include "store.h"
+
+#define AGENT_CHECK_TTL_MS (10 * 60 * 1000)
+
+struct agent_answer {
+	bool    given;   /* a puzzle token was presented */
+	char    token[STORE_CHECK_TOKEN_MAX + 1];
+	bool    whole;   /* the answer is a whole number (else it is wrong) */
+	int64_t value;
+};
+
+/* Reads the answer of req. The body fields' types were checked with the
+ * rest of the body (jsonbody_known), before any puzzle could be spent. */
+void agent_answer_read(struct request *req, struct agent_answer *out);
+
+struct agent_fresh {
+	char    token[STORE_CHECK_TOKEN_MAX + 1];
+	int64_t answer;
+	int64_t expires_at; /* ms */
+	char    puzzle[PUZZLE_TEXT_MAX];
+};
+
+/* A new puzzle from libsodium's random bytes, not stored yet. */
+void agent_fresh_make(struct agent_fresh *f, int64_t now_ms);
+
+/* Stores f; for use inside a store job. */
+int agent_fresh_store(struct store_conn *c, const struct agent_fresh *f);
+
+/* {"puzzle", "token", "expires_in"}: the agent_check object. */
+json_t *agent_fresh_json(const struct agent_fresh *f, int64_t now_ms);
+
+/* Judges a (inside a job): spends the presented puzzle. An absent token
+ * is STORE_CHECK_UNKNOWN without touching the database. */
+int agent_check_judge(struct store_conn *c, const struct agent_answer *a, int64_t now_ms,
+    enum store_check_verdict *out);
+
+/* Queues the 428 for a verdict other than PASS, carrying fresh (already
+ * stored) as agent_check. */
+void agent_check_refuse(struct request *req, const struct agent_answer *a,
+    enum store_check_verdict v, const struct agent_fresh *fresh);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * auth.h: agent keys on requests (Authorization: Bearer arcd_...).
+ *
+ * A key is checked for shape and checksum first (no database needed: a
+ * typo is a 401 at once), then looked up by its public id and compared by
+ * keyed hash in constant time. The key itself is never logged or stored.
+ */
+#ifndef SERVER_AUTH_H
+#define SERVER_AUTH_H
+
+#include <stdint.h>
+
+#include "http.h"
+#include "store.h"
+
+struct account_ref {
+	int64_t id;
+	char    name[STORE_NAME_MAX + 1];
+	char    key_id[STORE_KEY_ID_MAX + 1];
+};
+
+enum auth_result {
+	AUTH_NONE,  /* no Authorization header */
+	AUTH_OK,    /* *out is the key's account */
+	AUTH_FAILED /* a 401 has been queued */
+};
+
+/* Reads the Bearer key of req. With required set, a missing key is a 401
+ * too; otherwise it is AUTH_NONE (anonymous). */
+enum auth_result auth_bearer(struct request *req, bool required, struct account_ref *out);
+
+#endif

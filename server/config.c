@@ -1,0 +1,458 @@
+/*
+ * config.c: flags and environment variables.
+ *
+ * Defaults are chosen for the quick start: 127.0.0.1:8080, a database under
+ * ./data, one HTTP thread per core, 64 KiB bodies, the agent check on for
+ * Stackfall and off for Duskcourt. The environment is read first so that a
+ * flag overrides its variable.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "arcaded_version.h"
+
+enum opt {
+	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
+	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_SYNC,
+	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT__COUNT
+};
+
+static const struct {
+	const char *flag;   /* without the leading dashes */
+	const char *env;
+	const char *arg;
+	bool        repeat; /* a list: the variable is comma-separated */
+	const char *help;
+} opts[OPT__COUNT] = {
+	[OPT_LISTEN]        = { "listen", "ARCADED_LISTEN", "HOST:PORT|unix:PATH", false,
+	    "where to listen (default 127.0.0.1:8080; port 0 picks a free one)" },
+	[OPT_DB]            = { "db", "ARCADED_DB", "PATH", false,
+	    "SQLite database file, created if missing (default data/arcaded.db)" },
+	[OPT_KEY_FILE]      = { "key-file", "ARCADED_KEY_FILE", "PATH", false,
+	    "secret key file, created mode 0600 if missing (default: arcaded.key beside the database)" },
+	[OPT_THREADS]       = { "threads", "ARCADED_THREADS", "N", false,
+	    "HTTP worker threads, 1-256 (default: the number of cores)" },
+	[OPT_MAX_BODY]      = { "max-body", "ARCADED_MAX_BODY", "BYTES", false,
+	    "largest request body, 1024-67108864, suffix k or m allowed (default 64k)" },
+	[OPT_TRUSTED_PROXY] = { "trusted-proxy", "ARCADED_TRUSTED_PROXY", "ADDR[/BITS]", true,
+	    "a reverse proxy whose X-Forwarded-For and X-Request-Id are believed (repeatable)" },
+	[OPT_AGENT_CHECK]   = { "agent-check", "ARCADED_AGENT_CHECK", "GAME=on|off", true,
+	    "require agent-check answers for a game (repeatable; default stackfall=on, duskcourt=off)" },
+	[OPT_LOG_LEVEL]     = { "log-level", "ARCADED_LOG_LEVEL", "error|warn|info|debug", false,
+	    "what to log on stderr (default info: one access line per request)" },
+	[OPT_SYNC]          = { "synchronous", "ARCADED_SYNCHRONOUS", "full|normal", false,
+	    "commit durability: full survives power loss, normal only a crash (default full)" },
+	[OPT_CONN_LIMIT]    = { "connection-limit", "ARCADED_CONNECTION_LIMIT", "N", false,
+	    "open connections at most, 16-100000 (default 4096)" },
+	[OPT_CONN_TIMEOUT]  = { "connection-timeout", "ARCADED_CONNECTION_TIMEOUT", "SECONDS", false,
+	    "close a connection idle this long, 1-3600 (default 60)" },
+};
+
+void
+config_usage(void)
+{
+	int i;
+
+	printf("usage: arcaded [serve] [OPTION]...\n"
+	    "       arcaded stream SEED COUNT      print a Stackfall seed's first pieces\n"
+	    "       arcaded deal SEED RUNG K       print Duskcourt court K of a seed at a rung, with a solution\n"
+	    "       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
+	    "       arcaded keys rotate [--db PATH] [--key-file PATH]\n"
+	    "                                      add a new current key; old ones still open tokens\n"
+	    "\n"
+	    "Serves Stackfall and Duskcourt over HTTP/JSON. Options (each also read from\n"
+	    "the environment variable shown; --flag value and --flag=value both work):\n\n");
+	for (i = 0; i < OPT__COUNT; i++) {
+		char left[64];
+
+		snprintf(left, sizeof left, "--%s %s", opts[i].flag, opts[i].arg);
+		printf("  %-36s %s\n  %-36s [%s]\n", left, opts[i].help, "", opts[i].env);
+	}
+	printf("  %-36s %s\n", "--help", "print this help and exit");
+	printf("  %-36s %s\n", "--version", "print the version and exit");
+}
+
+static void
+set_defaults(struct config *cfg)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->listen_host, sizeof cfg->listen_host, "127.0.0.1");
+	cfg->listen_port = 8080;
+	snprintf(cfg->db_path, sizeof cfg->db_path, "data/arcaded.db");
+	cfg->threads = n > 0 && n <= 256 ? (unsigned)n : 2;
+	cfg->max_body = 64 * 1024;
+	cfg->agent_check[GAME_STACKFALL] = true;
+	cfg->agent_check[GAME_DUSKCOURT] = false;
+	cfg->log_level = LOG_INFO;
+	cfg->sync = SYNC_FULL;
+	cfg->connection_limit = 4096;
+	cfg->connection_timeout = 60;
+}
+
+/* A decimal number with an optional k/m suffix (powers of 1024). */
+static bool
+parse_size(const char *s, unsigned long long lo, unsigned long long hi,
+    bool suffix, unsigned long long *out)
+{
+	unsigned long long v = 0, mul = 1;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (ULLONG_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (suffix && (*p == 'k' || *p == 'K'))
+		mul = 1024, p++;
+	else if (suffix && (*p == 'm' || *p == 'M'))
+		mul = 1024 * 1024, p++;
+	if (*p != '\0' || v > hi / mul)
+		return false;
+	v *= mul;
+	if (v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool
+config_parse_cidr(const char *s, struct cidr *c)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(s, '/');
+	size_t hlen = slash ? (size_t)(slash - s) : strlen(s);
+	unsigned long long bits;
+	int max;
+
+	if (hlen == 0 || hlen >= sizeof host)
+		return false;
+	memcpy(host, s, hlen);
+	host[hlen] = '\0';
+	memset(c, 0, sizeof *c);
+	if (inet_pton(AF_INET, host, c->addr) == 1) {
+		c->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, host, c->addr) == 1) {
+		c->family = AF_INET6;
+		max = 128;
+	} else
+		return false;
+	c->bits = max;
+	if (slash != NULL) {
+		if (!parse_size(slash + 1, 0, (unsigned)max, false, &bits))
+			return false;
+		c->bits = (int)bits;
+	}
+	return true;
+}
+
+static bool
+parse_listen(struct config *cfg, const char *v)
+{
+	const char *colon;
+	unsigned long long port;
+	size_t hlen;
+
+	if (strncmp(v, "unix:", 5) == 0) {
+		if (v[5] == '\0' || strlen(v + 5) >= sizeof cfg->listen_path)
+			return false;
+		cfg->listen_unix = true;
+		snprintf(cfg->listen_path, sizeof cfg->listen_path, "%s", v + 5);
+		return true;
+	}
+	if (v[0] == '[') {
+		const char *close = strchr(v, ']');
+
+		if (close == NULL || close[1] != ':')
+			return false;
+		hlen = (size_t)(close - v - 1);
+		v++;
+		colon = close + 1;
+	} else {
+		colon = strrchr(v, ':');
+		if (colon == NULL)
+			return false;
+		hlen = (size_t)(colon - v);
+	}
+	if (hlen == 0 || hlen >= sizeof cfg->listen_host)
+		return false;
+	if (!parse_size(colon + 1, 0, 65535, false, &port))
+		return false;
+	memcpy(cfg->listen_host, v, hlen);
+	cfg->listen_host[hlen] = '\0';
+	{
+		uint8_t probe[16];
+
+		if (inet_pton(AF_INET, cfg->listen_host, probe) != 1 &&
+		    inet_pton(AF_INET6, cfg->listen_host, probe) != 1 &&
+		    strcmp(cfg->listen_host, "localhost") != 0)
+			return false;
+	}
+	cfg->listen_unix = false;
+	cfg->listen_port = (uint16_t)port;
+	return true;
+}
+
+static bool
+parse_agent_check(struct config *cfg, const char *v)
+{
+	const char *eq = strchr(v, '=');
+	int g;
+
+	if (eq == NULL)
+		return false;
+	g = game_from_name(v, (size_t)(eq - v));
+	if (g < 0)
+		return false;
+	if (strcmp(eq + 1, "on") == 0)
+		cfg->agent_check[g] = true;
+	else if (strcmp(eq + 1, "off") == 0)
+		cfg->agent_check[g] = false;
+	else
+		return false;
+	return true;
+}
+
+/* Applies one value of option o; on failure writes the one-line message. */
+static bool
+apply(struct config *cfg, enum opt o, const char *v, bool from_env,
+    bool *key_set, char *err, size_t errcap)
+{
+	unsigned long long n;
+	const char *why = NULL;
+
+	switch (o) {
+	case OPT_LISTEN:
+		if (!parse_listen(cfg, v))
+			why = "expected HOST:PORT (an IP address or localhost, port 0-65535) or unix:PATH";
+		break;
+	case OPT_DB:
+		if (v[0] == '\0' || strlen(v) >= sizeof cfg->db_path)
+			why = "expected a file path";
+		else
+			snprintf(cfg->db_path, sizeof cfg->db_path, "%s", v);
+		break;
+	case OPT_KEY_FILE:
+		if (v[0] == '\0' || strlen(v) >= sizeof cfg->key_path)
+			why = "expected a file path";
+		else {
+			snprintf(cfg->key_path, sizeof cfg->key_path, "%s", v);
+			*key_set = true;
+		}
+		break;
+	case OPT_THREADS:
+		if (!parse_size(v, 1, 256, false, &n))
+			why = "expected a whole number from 1 to 256";
+		else
+			cfg->threads = (unsigned)n;
+		break;
+	case OPT_MAX_BODY:
+		if (!parse_size(v, 1024, 64ull << 20, true, &n))
+			why = "expected a size from 1024 to 67108864 bytes (suffix k or m allowed)";
+		else
+			cfg->max_body = (size_t)n;
+		break;
+	case OPT_TRUSTED_PROXY:
+		if (cfg->nproxies == CONFIG_MAX_PROXIES)
+			why = "too many trusted proxies (at most 16)";
+		else if (!config_parse_cidr(v, &cfg->proxies[cfg->nproxies]))
+			why = "expected an IPv4 or IPv6 address with an optional /BITS prefix";
+		else
+			cfg->nproxies++;
+		break;
+	case OPT_AGENT_CHECK:
+		if (!parse_agent_check(cfg, v))
+			why = "expected GAME=on or GAME=off with GAME stackfall or duskcourt";
+		break;
+	case OPT_LOG_LEVEL:
+		if (strcmp(v, "error") == 0)
+			cfg->log_level = LOG_ERROR;
+		else if (strcmp(v, "warn") == 0)
+			cfg->log_level = LOG_WARN;
+		else if (strcmp(v, "info") == 0)
+			cfg->log_level = LOG_INFO;
+		else if (strcmp(v, "debug") == 0)
+			cfg->log_level = LOG_DEBUG;
+		else
+			why = "expected error, warn, info or debug";
+		break;
+	case OPT_SYNC:
+		if (strcmp(v, "full") == 0)
+			cfg->sync = SYNC_FULL;
+		else if (strcmp(v, "normal") == 0)
+			cfg->sync = SYNC_NORMAL;
+		else
+			why = "expected full or normal";
+		break;
+	case OPT_CONN_LIMIT:
+		if (!parse_size(v, 16, 100000, false, &n))
+			why = "expected a whole number from 16 to 100000";
+		else
+			cfg->connection_limit = (unsigned)n;
+		break;
+	case OPT_CONN_TIMEOUT:
+		if (!parse_size(v, 1, 3600, false, &n))
+			why = "expected a whole number of seconds from 1 to 3600";
+		else
+			cfg->connection_timeout = (unsigned)n;
+		break;
+	default:
+		why = "unknown option";
+		break;
+	}
+	if (why == NULL)
+		return true;
+	if (from_env)
+		snprintf(err, errcap, "%s=%s: %s", opts[o].env, v, why);
+	else
+		snprintf(err, errcap, "--%s %s: %s", opts[o].flag, v, why);
+	return false;
+}
+
+static bool
+apply_env(struct config *cfg, bool *key_set, char *err, size_t errcap)
+{
+	int o;
+
+	for (o = 0; o < OPT__COUNT; o++) {
+		const char *v = getenv(opts[o].env);
+		char buf[1024], *item, *save = NULL;
+
+		if (v == NULL)
+			continue;
+		if (!opts[o].repeat) {
+			if (!apply(cfg, (enum opt)o, v, true, key_set, err, errcap))
+				return false;
+			continue;
+		}
+		if (strlen(v) >= sizeof buf) {
+			snprintf(err, errcap, "%s: value too long", opts[o].env);
+			return false;
+		}
+		snprintf(buf, sizeof buf, "%s", v);
+		for (item = strtok_r(buf, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save))
+			if (!apply(cfg, (enum opt)o, item, true, key_set, err, errcap))
+				return false;
+	}
+	return true;
+}
+
+/* The directory part of path ("." when it has none). */
+static void
+dir_of(const char *path, char *out, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		snprintf(out, cap, ".");
+	else if (slash == path)
+		snprintf(out, cap, "/");
+	else
+		snprintf(out, cap, "%.*s", (int)(slash - path), path);
+}
+
+enum config_result
+config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap)
+{
+	bool key_set = false, proxies_from_flags = false;
+	int i;
+
+	set_defaults(cfg);
+	if (!apply_env(cfg, &key_set, err, errcap))
+		return CONFIG_ERROR;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *name, *eq, *val;
+		size_t nlen;
+		int o;
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			config_usage();
+			return CONFIG_EXIT;
+		}
+		if (strcmp(a, "--version") == 0) {
+			printf("arcaded %s\n", ARCADED_VERSION);
+			return CONFIG_EXIT;
+		}
+		if (strncmp(a, "--", 2) != 0) {
+			snprintf(err, errcap, "%s: unexpected argument (options start with --; see --help)", a);
+			return CONFIG_ERROR;
+		}
+		name = a + 2;
+		eq = strchr(name, '=');
+		nlen = eq ? (size_t)(eq - name) : strlen(name);
+		for (o = 0; o < OPT__COUNT; o++)
+			if (strlen(opts[o].flag) == nlen && strncmp(opts[o].flag, name, nlen) == 0)
+				break;
+		if (o == OPT__COUNT) {
+			snprintf(err, errcap, "--%.*s: unknown option (see --help)", (int)nlen, name);
+			return CONFIG_ERROR;
+		}
+		if (eq != NULL)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else {
+			snprintf(err, errcap, "--%s: missing value (%s)", opts[o].flag, opts[o].arg);
+			return CONFIG_ERROR;
+		}
+		/* Flags replace the variable's list rather than adding to it. */
+		if (o == OPT_TRUSTED_PROXY && !proxies_from_flags) {
+			cfg->nproxies = 0;
+			proxies_from_flags = true;
+		}
+		if (!apply(cfg, (enum opt)o, val, false, &key_set, err, errcap))
+			return CONFIG_ERROR;
+	}
+	if (!key_set) {
+		char dir[PATH_MAX];
+
+		dir_of(cfg->db_path, dir, sizeof dir);
+		if ((size_t)snprintf(cfg->key_path, sizeof cfg->key_path, "%s/arcaded.key", dir) >=
+		    sizeof cfg->key_path) {
+			snprintf(err, errcap, "--db %s: path too long", cfg->db_path);
+			return CONFIG_ERROR;
+		}
+	}
+	return CONFIG_OK;
+}
+
+bool
+config_is_trusted_proxy(const struct config *cfg, int family, const uint8_t *addr)
+{
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	int i;
+
+	if (family == AF_INET6 && memcmp(addr, mapped, sizeof mapped) == 0) {
+		family = AF_INET;
+		addr += 12;
+	}
+	for (i = 0; i < cfg->nproxies; i++) {
+		const struct cidr *c = &cfg->proxies[i];
+		int full = c->bits / 8, rest = c->bits % 8;
+
+		if (c->family != family)
+			continue;
+		if (memcmp(c->addr, addr, (size_t)full) != 0)
+			continue;
+		if (rest != 0) {
+			uint8_t mask = (uint8_t)(0xff << (8 - rest));
+
+			if ((c->addr[full] & mask) != (addr[full] & mask))
+				continue;
+		}
+		return true;
+	}
+	return false;
+}

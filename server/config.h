@@ -1,0 +1,75 @@
+/*
+ * config.h: the daemon's configuration from flags and ARCADED_* variables.
+ *
+ * Every flag has an environment variable of the same name (`--max-body` is
+ * ARCADED_MAX_BODY); a flag given on the command line wins over the
+ * variable. Repeatable flags (--trusted-proxy, --agent-check) take a
+ * comma-separated list in their variable. A bad value is reported as one
+ * line that names the flag.
+ */
+#ifndef SERVER_CONFIG_H
+#define SERVER_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+#define CONFIG_MAX_PROXIES 16
+
+enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+/* Durability of a commit: FULL survives power loss, NORMAL (in WAL mode)
+ * survives an application crash but may lose the last commits on power
+ * loss. */
+enum sync_mode { SYNC_FULL, SYNC_NORMAL };
+
+struct cidr {
+	int     family;    /* AF_INET or AF_INET6 */
+	uint8_t addr[16];  /* network byte order; 4 bytes used for AF_INET */
+	int     bits;      /* prefix length, 0..32 or 0..128 */
+};
+
+struct config {
+	/* --listen: HOST:PORT, [V6HOST]:PORT or unix:PATH */
+	bool     listen_unix;
+	char     listen_host[256];
+	uint16_t listen_port;       /* 0: any free port (printed at start) */
+	char     listen_path[108];  /* sun_path */
+
+	char     db_path[PATH_MAX];
+	char     key_path[PATH_MAX]; /* default: arcaded.key beside the database */
+	unsigned threads;            /* HTTP worker threads, 1..256 */
+	size_t   max_body;           /* bytes, 1 KiB .. 64 MiB */
+	struct cidr proxies[CONFIG_MAX_PROXIES];
+	int      nproxies;
+	bool     agent_check[GAME__COUNT];
+	enum log_level log_level;
+	enum sync_mode sync;
+	unsigned connection_limit;   /* open connections at most */
+	unsigned connection_timeout; /* seconds of idleness before a close */
+};
+
+enum config_result {
+	CONFIG_OK,      /* serve with this configuration */
+	CONFIG_EXIT,    /* --help or --version printed: exit 0 */
+	CONFIG_ERROR    /* message in err: exit 2 */
+};
+
+/* Fills cfg from the environment, then from argv (flags only: the caller
+ * has removed any subcommand). err receives one line on CONFIG_ERROR. */
+enum config_result config_parse(struct config *cfg, int argc, char **argv,
+    char *err, size_t errcap);
+
+/* Whether addr (family AF_INET/AF_INET6, raw bytes) lies in a trusted
+ * proxy range. IPv4-mapped IPv6 addresses are compared as IPv4. */
+bool config_is_trusted_proxy(const struct config *cfg, int family, const uint8_t *addr);
+
+/* Parses ADDR[/BITS] into c; false on a bad value. */
+bool config_parse_cidr(const char *s, struct cidr *c);
+
+void config_usage(void);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * handlers.h: every route handler, grouped by the file that holds it. The
+ * route table (routes.c) is the one place that binds them to paths.
+ */
+#ifndef SERVER_HANDLERS_H
+#define SERVER_HANDLERS_H
+
+#include "http.h"
+
+/* handlers_ops.c: liveness, readiness, metrics */
+void handle_healthz(struct request *req);
+void handle_readyz(struct request *req);
+void handle_metrics(struct request *req);
+
+/* handlers_accounts.c: accounts, agent keys, puzzles, public keys */
+void handle_accounts_create(struct request *req);
+void handle_me(struct request *req);
+void handle_me_keys_add(struct request *req);
+void handle_me_keys_revoke(struct request *req);
+void handle_agent_check(struct request *req);
+void handle_keys(struct request *req);
+
+#endif

@@ -1,0 +1,271 @@
+/*
+ * handlers_accounts.c: accounts, agent keys, agent-check puzzles and the
+ * public signing keys. An agent key is shown once, when it is made; the
+ * database keeps its keyed hash.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "agent_check.h"
+#include "agentkey.h"
+#include "app.h"
+#include "auth.h"
+#include "handlers.h"
+#include "iso8601.h"
+#include "jsonbody.h"
+#include "keys.h"
+
+static json_t *
+time_json(int64_t ms)
+{
+	char text[ISO8601_MAX];
+
+	iso8601_format(text, sizeof text, ms / 1000);
+	return json_string(text);
+}
+
+static bool
+valid_name(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 3 || n > STORE_NAME_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+/* A job's struct plus the key text, which lives only until the answer. */
+struct account_ctx {
+	struct store_account_new job;
+	struct store_key_change  change;
+	char                     name[STORE_NAME_MAX + 1];
+	char                     key[AGENTKEY_LEN + 1];
+};
+
+static void
+ctx_free(void *p)
+{
+	sodium_memzero(p, sizeof(struct account_ctx));
+	free(p);
+}
+
+static struct account_ctx *
+ctx_new(struct request *req)
+{
+	struct account_ctx *x = calloc(1, sizeof *x);
+
+	if (x != NULL) {
+		req->ctx = x;
+		req->ctx_free = ctx_free;
+	} else
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+	return x;
+}
+
+static void
+new_key(struct request *req, char key[AGENTKEY_LEN + 1], char id[STORE_KEY_ID_MAX + 1],
+    uint8_t hash[STORE_KEY_HASH])
+{
+	agentkey_generate(key, id);
+	agentkey_hash(hash, key, strlen(key), req->app->keys->pepper);
+}
+
+static void
+account_created(struct request *req)
+{
+	struct account_ctx *x = req->ctx;
+
+	if (req->job.status != STORE_COMMITTED) {
+		request_reply_error(req, API_ERR_INTERNAL, "the account could not be stored");
+		return;
+	}
+	if (x->job.name_taken) {
+		request_reply_error_with(req, API_ERR_NAME_TAKEN, NULL,
+		    json_pack("{s:s}", "name", x->name));
+		return;
+	}
+	request_reply_json(req, 201, json_pack("{s:s, s:o, s:s, s:s, s:s}",
+	    "name", x->name, "createdAt", time_json(x->job.now), "agentKey", x->key,
+	    "keyId", x->job.key_id,
+	    "note", "store the agent key now: it is shown only once"));
+}
+
+void
+handle_accounts_create(struct request *req)
+{
+	static const char *const fields[] = { "name", NULL };
+	char msg[JSONBODY_MSG_MAX];
+	struct account_ctx *x;
+	const char *name;
+
+	if (!jsonbody_known(req->json, fields, msg, sizeof msg) ||
+	    !jsonbody_string(req->json, "name", &name, msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (!valid_name(name)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST,
+		    "field 'name' must be 3-32 letters, digits, '_' or '-'");
+		return;
+	}
+	if ((x = ctx_new(req)) == NULL)
+		return;
+	snprintf(x->name, sizeof x->name, "%s", name);
+	new_key(req, x->key, x->job.key_id, x->job.hash);
+	x->job.name = x->name;
+	x->job.now = store_now_ms();
+	request_defer(req, store_account_create, &x->job, account_created);
+}
+
+void
+handle_me(struct request *req)
+{
+	struct store_account_view v;
+	struct account_ref acct;
+	struct store_conn *c;
+	json_t *keys;
+	int found, i;
+
+	if (auth_bearer(req, true, &acct) != AUTH_OK)
+		return;
+	c = store_reader(req->app->store);
+	found = store_account_view(c, acct.id, &v);
+	store_reader_release(req->app->store, c);
+	if (found <= 0) {
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+		return;
+	}
+	keys = json_array();
+	for (i = 0; i < v.nkeys; i++)
+		json_array_append_new(keys, json_pack("{s:s, s:o, s:o, s:b}",
+		    "id", v.keys[i].id, "createdAt", time_json(v.keys[i].created_at),
+		    "revokedAt", v.keys[i].revoked_at ? time_json(v.keys[i].revoked_at) : json_null(),
+		    "current", strcmp(v.keys[i].id, acct.key_id) == 0));
+	request_reply_json(req, 200, json_pack("{s:s, s:o, s:o}", "name", v.name,
+	    "createdAt", time_json(v.created_at), "keys", keys));
+}
+
+static void
+key_added(struct request *req)
+{
+	struct account_ctx *x = req->ctx;
+
+	if (req->job.status != STORE_COMMITTED)
+		request_reply_error(req, API_ERR_INTERNAL, "the key could not be stored");
+	else if (x->change.result == STORE_KEY_LIMIT)
+		request_reply_error(req, API_ERR_KEY_LIMIT,
+		    "an account has at most two live agent keys: revoke one first");
+	else
+		request_reply_json(req, 201, json_pack("{s:s, s:s, s:o, s:s}", "agentKey", x->key,
+		    "keyId", x->change.key_id, "createdAt", time_json(x->change.now),
+		    "note", "store the agent key now: it is shown only once"));
+}
+
+void
+handle_me_keys_add(struct request *req)
+{
+	static const char *const fields[] = { NULL };
+	struct account_ref acct;
+	struct account_ctx *x;
+	char msg[JSONBODY_MSG_MAX];
+
+	if (!jsonbody_known(req->json, fields, msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (auth_bearer(req, true, &acct) != AUTH_OK || (x = ctx_new(req)) == NULL)
+		return;
+	new_key(req, x->key, x->change.key_id, x->change.hash);
+	x->change.account_id = acct.id;
+	x->change.now = store_now_ms();
+	request_defer(req, store_key_add, &x->change, key_added);
+}
+
+static void
+key_revoked(struct request *req)
+{
+	struct account_ctx *x = req->ctx;
+
+	if (req->job.status != STORE_COMMITTED)
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+	else if (x->change.result == STORE_KEY_UNKNOWN)
+		request_reply_error(req, API_ERR_NOT_FOUND, "this account has no live key with that id");
+	else if (x->change.result == STORE_KEY_LAST)
+		request_reply_error(req, API_ERR_KEY_LIMIT,
+		    "this is the account's only live key: add another before revoking it");
+	else
+		request_reply_json(req, 200, json_pack("{s:s, s:o}", "revoked", x->change.key_id,
+		    "revokedAt", time_json(x->change.now)));
+}
+
+void
+handle_me_keys_revoke(struct request *req)
+{
+	struct account_ref acct;
+	struct account_ctx *x;
+
+	if (auth_bearer(req, true, &acct) != AUTH_OK || (x = ctx_new(req)) == NULL)
+		return;
+	if (strlen(req->params[0]) != AGENTKEY_ID_LEN) {
+		request_reply_error(req, API_ERR_NOT_FOUND, "this account has no live key with that id");
+		return;
+	}
+	snprintf(x->change.key_id, sizeof x->change.key_id, "%s", req->params[0]);
+	x->change.account_id = acct.id;
+	x->change.now = store_now_ms();
+	request_defer(req, store_key_revoke, &x->change, key_revoked);
+}
+
+static int
+fresh_store_job(struct store_conn *c, void *arg)
+{
+	return agent_fresh_store(c, arg);
+}
+
+static void
+fresh_stored(struct request *req)
+{
+	if (req->job.status != STORE_COMMITTED) {
+		request_reply_error(req, API_ERR_INTERNAL, "the puzzle could not be stored");
+		return;
+	}
+	request_reply_json(req, 200, json_pack("{s:o}", "agent_check",
+	    agent_fresh_json(req->ctx, store_now_ms())));
+}
+
+void
+handle_agent_check(struct request *req)
+{
+	struct agent_fresh *f = calloc(1, sizeof *f);
+
+	if (f == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	req->ctx = f;
+	req->ctx_free = free;
+	agent_fresh_make(f, store_now_ms());
+	request_defer(req, fresh_store_job, f, fresh_stored);
+}
+
+void
+handle_keys(struct request *req)
+{
+	const struct keyring *kr = req->app->keys;
+	json_t *keys = json_array();
+	int i;
+
+	for (i = kr->nkeys - 1; i >= 0; i--)
+		json_array_append_new(keys, json_pack("{s:s, s:s, s:s, s:b}",
+		    "kid", kr->keys[i].pid, "paserk", kr->keys[i].public_paserk,
+		    "purpose", "v4.public", "current", i == kr->nkeys - 1));
+	request_reply_json(req, 200, json_pack("{s:o, s:s}", "keys", keys, "note",
+	    "result certificates are PASETO v4.public tokens; their footer's kid names the key"));
+}

@@ -1,0 +1,55 @@
+/*
+ * handlers_ops.c: what operators and load balancers ask. /healthz answers
+ * as long as the process serves HTTP; /readyz proves the database takes a
+ * write and carries the schema this binary expects; /metrics is text.
+ */
+#include <stdlib.h>
+
+#include "app.h"
+#include "arcaded_version.h"
+#include "handlers.h"
+#include "metrics.h"
+#include "migrations.h"
+#include "store.h"
+
+void
+handle_healthz(struct request *req)
+{
+	request_reply_json(req, 200, json_pack("{s:s, s:s}", "status", "ok",
+	    "version", ARCADED_VERSION));
+}
+
+static void
+readyz_done(struct request *req)
+{
+	if (req->job.status != STORE_COMMITTED) {
+		request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
+		return;
+	}
+	request_reply_json(req, 200, json_pack("{s:s, s:i}", "status", "ready",
+	    "schema", store_schema_version(req->app->store)));
+}
+
+void
+handle_readyz(struct request *req)
+{
+	if (store_schema_version(req->app->store) != nmigrations) {
+		request_reply_error(req, API_ERR_NOT_READY, "the database is not migrated");
+		return;
+	}
+	request_defer(req, store_probe, NULL, readyz_done);
+}
+
+void
+handle_metrics(struct request *req)
+{
+	size_t len = 0;
+	char *text = metrics_render(req->app->metrics, req->app, &len);
+
+	if (text == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+		return;
+	}
+	request_reply_text(req, 200, "text/plain; version=0.0.4; charset=utf-8", text, len);
+	free(text);
+}

@@ -1,0 +1,770 @@
+/*
+ * http.c: libmicrohttpd glue.
+ *
+ * A request's life: the first call of the access handler (headers in)
+ * creates its struct request, matches the route and refuses early what can
+ * be refused without the body (unknown route, wrong method, a declared
+ * length over the limit: the body is then never read); later calls append
+ * body chunks; the last call parses JSON where the route wants it and runs
+ * the handler. A handler that defers to the store suspends the connection;
+ * the writer resumes it after the commit and the next call runs the
+ * continuation. Completion logs one access line and feeds the metrics.
+ *
+ * Invariants: every request that reaches completion has been answered
+ * exactly once; nothing here logs a query string, a header value or a body.
+ */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "app.h"
+#include "config.h"
+#include "log.h"
+#include "metrics.h"
+#include "routes.h"
+
+#define MAX_EXTRA_HEADERS 4
+
+struct http_server {
+	struct MHD_Daemon   *daemon;
+	struct app          *app;
+	const struct config *cfg;
+	int                  listen_fd;
+	bool                 quiesced;
+	atomic_int           in_flight;
+};
+
+/* The job's real work runs through a trampoline so that job->arg can
+ * point at the request (for the resume) while the handler keeps its own
+ * argument. */
+struct deferred {
+	store_fn run;
+	void    *arg;
+};
+
+/* What only this file uses rides behind the request, so that struct
+ * request stays plain for handlers. */
+struct request_full {
+	struct request  req;
+	enum api_error  early;    /* a refusal decided on the headers, or API_ERR__COUNT */
+	unsigned        allowed;  /* methods for a 405 */
+	int             nheaders;
+	char            hname[MAX_EXTRA_HEADERS][32];
+	char            hvalue[MAX_EXTRA_HEADERS][128];
+	struct deferred def;
+};
+
+static inline struct request_full *
+full(struct request *req)
+{
+	return (struct request_full *)req;
+}
+
+int64_t
+http_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static enum http_method
+method_of(const char *m)
+{
+	static const struct { const char *name; enum http_method m; } table[] = {
+		{ "GET", HTTP_GET }, { "POST", HTTP_POST }, { "PUT", HTTP_PUT },
+		{ "DELETE", HTTP_DELETE }, { "PATCH", HTTP_PATCH }, { "HEAD", HTTP_HEAD },
+		{ "OPTIONS", HTTP_OPTIONS },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (strcmp(m, table[i].name) == 0)
+			return table[i].m;
+	return HTTP_OTHER;
+}
+
+static const char *
+method_name(enum http_method m)
+{
+	switch (m) {
+	case HTTP_GET: return "GET";
+	case HTTP_POST: return "POST";
+	case HTTP_PUT: return "PUT";
+	case HTTP_DELETE: return "DELETE";
+	case HTTP_PATCH: return "PATCH";
+	case HTTP_HEAD: return "HEAD";
+	case HTTP_OPTIONS: return "OPTIONS";
+	default: return "OTHER";
+	}
+}
+
+const char *
+request_header(struct request *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+}
+
+const char *
+request_query(struct request *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+static const struct sockaddr *
+peer_addr(struct request *req)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+	return ci != NULL ? ci->client_addr : NULL;
+}
+
+/* A peer on the unix socket is the local reverse proxy; otherwise the
+ * address must be in a --trusted-proxy range. */
+static bool
+peer_trusted(struct request *req)
+{
+	const struct sockaddr *sa = peer_addr(req);
+	const struct config *cfg = req->app->cfg;
+
+	if (sa == NULL)
+		return false;
+	if (sa->sa_family == AF_UNIX || cfg->listen_unix)
+		return true;
+	if (sa->sa_family == AF_INET)
+		return config_is_trusted_proxy(cfg, AF_INET,
+		    (const uint8_t *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr);
+	if (sa->sa_family == AF_INET6)
+		return config_is_trusted_proxy(cfg, AF_INET6,
+		    (const uint8_t *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr);
+	return false;
+}
+
+void
+request_client_addr(struct request *req, char *out, size_t cap)
+{
+	const struct sockaddr *sa = peer_addr(req);
+	const char *xff;
+
+	if (cap == 0)
+		return;
+	out[0] = '\0';
+	if (peer_trusted(req) && (xff = request_header(req, "X-Forwarded-For")) != NULL) {
+		/* The proxy appends the address it saw last. */
+		const char *last = strrchr(xff, ',');
+		size_t n;
+
+		last = last ? last + 1 : xff;
+		while (*last == ' ')
+			last++;
+		n = strcspn(last, " ");
+		if (n > 0 && n < cap) {
+			memcpy(out, last, n);
+			out[n] = '\0';
+			return;
+		}
+	}
+	if (sa == NULL)
+		snprintf(out, cap, "-");
+	else if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+		    (socklen_t)cap);
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+		    (socklen_t)cap);
+	else
+		snprintf(out, cap, "unix");
+}
+
+static bool
+valid_request_id(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n] != '\0'; n++) {
+		char c = s[n];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '_' || c == '.'))
+			return false;
+	}
+	return n >= 1 && n <= 32;
+}
+
+static void
+assign_id(struct request *req)
+{
+	const char *given = NULL;
+	unsigned char raw[8];
+
+	if (peer_trusted(req))
+		given = request_header(req, "X-Request-Id");
+	if (given != NULL && valid_request_id(given)) {
+		snprintf(req->id, sizeof req->id, "%s", given);
+		return;
+	}
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2hex(req->id, sizeof req->id, raw, sizeof raw);
+}
+
+void
+request_add_header(struct request *req, const char *name, const char *value)
+{
+	struct request_full *f = (struct request_full *)req;
+
+	if (f->nheaders == MAX_EXTRA_HEADERS)
+		return;
+	snprintf(f->hname[f->nheaders], sizeof f->hname[0], "%s", name);
+	snprintf(f->hvalue[f->nheaders], sizeof f->hvalue[0], "%s", value);
+	f->nheaders++;
+}
+
+static void
+queue(struct request *req, int status, const char *content_type, char *text, size_t len)
+{
+	struct request_full *f = (struct request_full *)req;
+	struct MHD_Response *resp;
+	int i;
+
+	if (req->replied) {
+		log_msg(LOG_ERROR, "request %s answered twice (second: %d)", req->id, status);
+		free(text);
+		return;
+	}
+	resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	if (resp == NULL) {
+		free(text);
+		return;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	MHD_add_response_header(resp, "X-Request-Id", req->id);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	for (i = 0; i < f->nheaders; i++)
+		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
+	if (atomic_load(&req->app->shutting_down))
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+	if (MHD_queue_response(req->conn, (unsigned)status, resp) == MHD_YES) {
+		req->replied = true;
+		req->status = status;
+	} else
+		log_msg(LOG_ERROR, "request %s: cannot queue the response", req->id);
+	MHD_destroy_response(resp);
+}
+
+void
+request_reply_text(struct request *req, int status, const char *content_type,
+    const char *text, size_t len)
+{
+	char *copy = malloc(len + 1);
+
+	if (copy == NULL)
+		return;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	queue(req, status, content_type, copy, len);
+}
+
+void
+request_reply_json(struct request *req, int status, json_t *body)
+{
+	char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+
+	json_decref(body);
+	if (text == NULL) {
+		static const char oom[] =
+		    "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
+
+		request_reply_text(req, 500, "application/json; charset=utf-8", oom, sizeof oom - 1);
+		return;
+	}
+	queue(req, status, "application/json; charset=utf-8", text, strlen(text));
+}
+
+void
+request_reply_error_with(struct request *req, enum api_error e, const char *message,
+    json_t *extra)
+{
+	json_t *body = api_error_new(e, message);
+
+	if (body != NULL && extra != NULL)
+		json_object_update(body, extra);
+	json_decref(extra);
+	request_reply_json(req, api_error_status(e), body);
+}
+
+void
+request_reply_error(struct request *req, enum api_error e, const char *message)
+{
+	request_reply_error_with(req, e, message, NULL);
+}
+
+static void
+job_done(struct store_job *job)
+{
+	struct request *req = job->arg;
+
+	/* The connection is suspended: no HTTP thread touches req until the
+	 * resume below, which also publishes everything the job wrote. */
+	MHD_resume_connection(req->conn);
+}
+
+static int
+deferred_run(struct store_conn *c, void *arg)
+{
+	struct deferred *d = &((struct request_full *)arg)->def;
+
+	return d->run(c, d->arg);
+}
+
+void
+request_defer(struct request *req, store_fn run, void *arg, request_cont cont)
+{
+	struct deferred *d = &((struct request_full *)req)->def;
+
+	d->run = run;
+	d->arg = arg;
+	req->cont = cont;
+	req->suspended = true;
+	req->job.run = deferred_run;
+	req->job.arg = req;
+	req->job.done = job_done;
+	MHD_suspend_connection(req->conn);
+	store_submit(req->app->store, &req->job);
+}
+
+/* Parses the body for a JSON route: an empty body is no object (NULL);
+ * anything else must be one JSON object. */
+static bool
+parse_json_body(struct request *req)
+{
+	json_error_t jerr;
+	size_t i;
+
+	for (i = 0; i < req->nbody; i++)
+		if (req->body[i] != ' ' && req->body[i] != '\t' && req->body[i] != '\r' &&
+		    req->body[i] != '\n')
+			break;
+	if (i == req->nbody)
+		return true;
+	req->json = json_loadb(req->body, req->nbody, JSON_REJECT_DUPLICATES, &jerr);
+	if (req->json == NULL) {
+		request_reply_error_with(req, API_ERR_INVALID_JSON, NULL,
+		    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line,
+		    "column", jerr.column));
+		return false;
+	}
+	if (!json_is_object(req->json)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "the body must be a JSON object");
+		return false;
+	}
+	return true;
+}
+
+static bool
+declared_too_large(struct request *req)
+{
+	const char *cl = request_header(req, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	unsigned long long n = 0;
+	const char *p;
+
+	if (cl == NULL)
+		return false;
+	for (p = cl; *p >= '0' && *p <= '9'; p++) {
+		if (n > req->app->cfg->max_body)
+			return true;
+		n = n * 10 + (unsigned)(*p - '0');
+	}
+	return n > req->app->cfg->max_body;
+}
+
+static bool
+takes_body(enum http_method m)
+{
+	return m == HTTP_POST || m == HTTP_PUT || m == HTTP_PATCH || m == HTTP_DELETE;
+}
+
+static void
+reply_too_large(struct request *req)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof msg, "the request body is larger than %zu bytes",
+	    req->app->cfg->max_body);
+	request_reply_error(req, API_ERR_PAYLOAD_TOO_LARGE, msg);
+}
+
+static void
+refuse_early(struct request *req)
+{
+	char allow[64];
+
+	switch (full(req)->early) {
+	case API_ERR_METHOD_NOT_ALLOWED:
+		routes_allow_header(full(req)->allowed, allow, sizeof allow);
+		request_add_header(req, "Allow", allow);
+		request_reply_error_with(req, API_ERR_METHOD_NOT_ALLOWED, NULL,
+		    json_pack("{s:s}", "allow", allow));
+		break;
+	case API_ERR_PAYLOAD_TOO_LARGE:
+		reply_too_large(req);
+		break;
+	default:
+		request_reply_error(req, full(req)->early, NULL);
+		break;
+	}
+}
+
+/* Whether the client is about to send a body. */
+static bool
+has_body(struct request *req)
+{
+	const char *cl = request_header(req, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	if (request_header(req, MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL)
+		return true;
+	return cl != NULL && strspn(cl, "0") != strlen(cl);
+}
+
+/* First call: headers are in, no body yet. What can be refused without the
+ * body is refused now: at once when a body would follow (it is then never
+ * read, and libmicrohttpd closes the connection), else on the last call so
+ * that the connection stays open for the next request. */
+static void
+begin(struct request *req)
+{
+	unsigned allowed = 0;
+	enum http_method m = req->method == HTTP_HEAD ? HTTP_GET : req->method;
+
+	if (atomic_load(&req->app->shutting_down))
+		full(req)->early = API_ERR_SHUTTING_DOWN;
+	else if ((req->route = routes_match(req->path, m, req, &allowed)) == NULL) {
+		full(req)->early = allowed != 0 ? API_ERR_METHOD_NOT_ALLOWED : API_ERR_NOT_FOUND;
+		full(req)->allowed = allowed;
+	} else if (takes_body(req->method) && declared_too_large(req))
+		full(req)->early = API_ERR_PAYLOAD_TOO_LARGE;
+	else
+		return;
+	if (full(req)->early == API_ERR_PAYLOAD_TOO_LARGE || has_body(req))
+		refuse_early(req);
+}
+
+static void
+append_body(struct request *req, const char *data, size_t n)
+{
+	size_t max = req->app->cfg->max_body;
+
+	if (req->body_too_large)
+		return;
+	if (req->nbody + n > max) {
+		req->body_too_large = true;
+		free(req->body);
+		req->body = NULL;
+		req->nbody = req->body_cap = 0;
+		return;
+	}
+	if (req->nbody + n + 1 > req->body_cap) {
+		size_t cap = req->body_cap ? req->body_cap : 1024;
+		char *nb;
+
+		while (cap < req->nbody + n + 1)
+			cap *= 2;
+		if (cap > max + 1)
+			cap = max + 1;
+		nb = realloc(req->body, cap);
+		if (nb == NULL) {
+			req->body_too_large = true;
+			return;
+		}
+		req->body = nb;
+		req->body_cap = cap;
+	}
+	memcpy(req->body + req->nbody, data, n);
+	req->nbody += n;
+	req->body[req->nbody] = '\0';
+}
+
+/* All of the body is in. */
+static void
+dispatch(struct request *req)
+{
+	if (full(req)->early != API_ERR__COUNT) {
+		refuse_early(req);
+		return;
+	}
+	if (req->body_too_large) {
+		reply_too_large(req);
+		return;
+	}
+	if (req->route->json && takes_body(req->method) && !parse_json_body(req))
+		return;
+	req->route->handler(req);
+}
+
+static enum MHD_Result
+on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+    const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
+{
+	struct http_server *h = cls;
+	struct request *req = *con_cls;
+
+	(void)version;
+	if (req == NULL) {
+		struct request_full *f = calloc(1, sizeof *f);
+
+		if (f == NULL)
+			return MHD_NO;
+		req = &f->req;
+		req->app = h->app;
+		req->conn = conn;
+		req->path = url;
+		req->method = method_of(method);
+		req->start_us = http_now_us();
+		f->early = API_ERR__COUNT;
+		assign_id(req);
+		atomic_fetch_add(&h->in_flight, 1);
+		*con_cls = req;
+		begin(req);
+		return MHD_YES;
+	}
+	if (*upload_data_size > 0) {
+		if (!req->replied)
+			append_body(req, upload_data, *upload_data_size);
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (req->replied)
+		return MHD_YES;
+	if (req->cont != NULL) {
+		request_cont cont = req->cont;
+
+		req->cont = NULL;
+		req->suspended = false;
+		cont(req);
+	} else if (!req->suspended)
+		dispatch(req);
+	if (!req->replied && !req->suspended) {
+		log_msg(LOG_ERROR, "route %s left request %s unanswered", req->route ? req->route->name : "-",
+		    req->id);
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+	}
+	return MHD_YES;
+}
+
+static void
+on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+    enum MHD_RequestTerminationCode toe)
+{
+	struct http_server *h = cls;
+	struct request *req = *con_cls;
+	int64_t us;
+
+	(void)conn;
+	if (req == NULL)
+		return;
+	us = http_now_us() - req->start_us;
+	if (!req->replied)
+		req->status = 0; /* the client went away before an answer */
+	metrics_observe(h->app->metrics, req->route ? routes_index(req->route) : nroutes,
+	    req->status, us);
+	if (log_get_level() >= LOG_INFO)
+		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s%s", method_name(req->method),
+		    req->path, req->status, (long long)us, req->id,
+		    toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection closed early)");
+	json_decref(req->json);
+	free(req->body);
+	if (req->ctx_free != NULL)
+		req->ctx_free(req->ctx);
+	*con_cls = NULL;
+	free((struct request_full *)req);
+	atomic_fetch_sub(&h->in_flight, 1);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[512];
+	size_t n;
+
+	(void)cls;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	n = strlen(msg);
+	while (n > 0 && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	log_msg(LOG_DEBUG, "microhttpd: %s", msg);
+}
+
+/* Binds the listening socket ourselves, so that a failure names its cause
+ * (address in use, permission denied) and port 0 can report its port. */
+static int
+open_listener(const struct config *cfg, char *bound, size_t boundcap, char *err, size_t errcap)
+{
+	int fd = -1, one = 1;
+
+	if (cfg->listen_unix) {
+		struct sockaddr_un sun;
+		struct stat st;
+
+		memset(&sun, 0, sizeof sun);
+		sun.sun_family = AF_UNIX;
+		snprintf(sun.sun_path, sizeof sun.sun_path, "%s", cfg->listen_path);
+		/* A socket left by a previous run would make bind fail. */
+		if (lstat(cfg->listen_path, &st) == 0 && S_ISSOCK(st.st_mode))
+			unlink(cfg->listen_path);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+		    chmod(cfg->listen_path, 0660) != 0 || listen(fd, 1024) != 0) {
+			snprintf(err, errcap, "cannot listen on unix:%s: %s", cfg->listen_path,
+			    strerror(errno));
+			goto fail;
+		}
+		snprintf(bound, boundcap, "unix:%s", cfg->listen_path);
+		return fd;
+	} else {
+		struct addrinfo hints, *ai = NULL;
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof ss;
+		char port[8], host[INET6_ADDRSTRLEN];
+		int rc;
+
+		memset(&hints, 0, sizeof hints);
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+		snprintf(port, sizeof port, "%u", cfg->listen_port);
+		rc = getaddrinfo(cfg->listen_host, port, &hints, &ai);
+		if (rc != 0 || ai == NULL) {
+			snprintf(err, errcap, "cannot listen on %s:%u: %s", cfg->listen_host,
+			    cfg->listen_port, gai_strerror(rc));
+			return -1;
+		}
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (fd >= 0)
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0) {
+			snprintf(err, errcap, "cannot listen on %s:%u: %s", cfg->listen_host,
+			    cfg->listen_port, strerror(errno));
+			freeaddrinfo(ai);
+			goto fail;
+		}
+		freeaddrinfo(ai);
+		getsockname(fd, (struct sockaddr *)&ss, &sl);
+		if (ss.ss_family == AF_INET6) {
+			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+
+			inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
+			snprintf(bound, boundcap, "http://[%s]:%u", host, ntohs(s6->sin6_port));
+		} else {
+			struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+
+			inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
+			snprintf(bound, boundcap, "http://%s:%u", host, ntohs(s4->sin_port));
+		}
+		return fd;
+	}
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+struct http_server *
+http_start(const struct config *cfg, struct app *app, char *bound, size_t boundcap,
+    char *err, size_t errcap)
+{
+	struct http_server *h = calloc(1, sizeof *h);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+	    MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+
+	if (h == NULL) {
+		snprintf(err, errcap, "out of memory");
+		return NULL;
+	}
+	h->app = app;
+	h->cfg = cfg;
+	h->listen_fd = open_listener(cfg, bound, boundcap, err, errcap);
+	if (h->listen_fd < 0) {
+		free(h);
+		return NULL;
+	}
+	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
+	    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
+	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
+	    MHD_OPTION_END);
+	if (h->daemon == NULL) {
+		snprintf(err, errcap, "cannot start the HTTP server (libmicrohttpd refused the options)");
+		close(h->listen_fd);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void
+http_quiesce(struct http_server *h)
+{
+	if (h == NULL || h->quiesced)
+		return;
+	MHD_quiesce_daemon(h->daemon);
+	/* Refuse new connections now rather than leaving them in the backlog
+	 * until the socket closes; the descriptor stays open until
+	 * MHD_stop_daemon, as libmicrohttpd requires. */
+	shutdown(h->listen_fd, SHUT_RDWR);
+	h->quiesced = true;
+}
+
+int
+http_wait_idle(struct http_server *h, int timeout_ms)
+{
+	int64_t until = http_now_us() + (int64_t)timeout_ms * 1000;
+	int n;
+
+	while ((n = atomic_load(&h->in_flight)) > 0 && http_now_us() < until) {
+		struct timespec ts = { 0, 5 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	return n;
+}
+
+void
+http_stop(struct http_server *h)
+{
+	if (h == NULL)
+		return;
+	MHD_stop_daemon(h->daemon);
+	close(h->listen_fd);
+	if (h->cfg->listen_unix)
+		unlink(h->cfg->listen_path);
+	free(h);
+}
+
+int
+http_in_flight(struct http_server *h)
+{
+	return atomic_load(&h->in_flight);
+}

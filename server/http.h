@@ -1,0 +1,130 @@
+/*
+ * http.h: the HTTP front end (libmicrohttpd) and the request that every
+ * handler receives.
+ *
+ * libmicrohttpd runs an internal polling thread pool on epoll. A handler is
+ * called once the whole body is in and answers with exactly one of
+ * request_reply*() -- or hands work to the store with request_defer(), in
+ * which case the connection is suspended (its thread goes on serving other
+ * connections) and the continuation runs once the store has committed.
+ */
+#ifndef SERVER_HTTP_H
+#define SERVER_HTTP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errors.h"
+#include "store.h"
+
+struct app;
+struct route;
+struct request;
+
+enum http_method {
+	HTTP_GET = 1 << 0,
+	HTTP_POST = 1 << 1,
+	HTTP_PUT = 1 << 2,
+	HTTP_DELETE = 1 << 3,
+	HTTP_PATCH = 1 << 4,
+	HTTP_HEAD = 1 << 5,
+	HTTP_OPTIONS = 1 << 6,
+	HTTP_OTHER = 1 << 7
+};
+
+#define REQUEST_MAX_PARAMS 2
+
+typedef void (*request_cont)(struct request *req);
+
+struct request {
+	struct app          *app;
+	void                *conn;      /* struct MHD_Connection * */
+	const struct route  *route;     /* NULL when none matched */
+	enum http_method     method;
+	const char          *path;      /* without the query string; borrowed from MHD */
+	char                 id[33];    /* X-Request-Id */
+	int64_t              start_us;  /* monotonic */
+
+	/* {name} segments of the route pattern, in order, NUL-terminated. */
+	char                 params[REQUEST_MAX_PARAMS][80];
+
+	/* The body as received (NUL-terminated) and, for routes that take
+	 * JSON, its parsed object (NULL for an empty body). */
+	char                *body;
+	size_t               nbody, body_cap;
+	bool                 body_too_large;
+	json_t              *json;
+
+	int                  status;    /* of the queued reply, 0 before */
+	bool                 replied;
+
+	/* A deferred store job and what runs after its commit. */
+	struct store_job     job;
+	request_cont         cont;
+	bool                 suspended;
+
+	/* Handler-owned state that lives across a deferral. */
+	void                *ctx;
+	void               (*ctx_free)(void *ctx);
+};
+
+/* Queues body (stolen) as the JSON reply. */
+void request_reply_json(struct request *req, int status, json_t *body);
+
+/* Queues the error envelope of e; message NULL takes the table's text. */
+void request_reply_error(struct request *req, enum api_error e, const char *message);
+
+/* Same, with extra fields merged into the top level (stolen, may be NULL). */
+void request_reply_error_with(struct request *req, enum api_error e, const char *message,
+    json_t *extra);
+
+/* Queues a reply with any content type (text copied). */
+void request_reply_text(struct request *req, int status, const char *content_type,
+    const char *text, size_t len);
+
+/* Adds a header to the reply that comes next (e.g. Allow, Retry-After).
+ * At most a few per request; name and value are copied. */
+void request_add_header(struct request *req, const char *name, const char *value);
+
+/* Runs run(c, arg) on the store's writer, then cont(req) on an HTTP thread
+ * after the commit; req->job.status tells how it went. */
+void request_defer(struct request *req, store_fn run, void *arg, request_cont cont);
+
+/* A request header (case-insensitive), or NULL. Borrowed. */
+const char *request_header(struct request *req, const char *name);
+
+/* A query-string argument, or NULL. Borrowed. */
+const char *request_query(struct request *req, const char *name);
+
+/* The client's address as text (the X-Forwarded-For client when the peer is
+ * a trusted proxy). */
+void request_client_addr(struct request *req, char *out, size_t cap);
+
+struct http_server;
+struct config;
+
+/* Starts listening; NULL with a message in err on failure. On success the
+ * bound address is written to bound (e.g. "http://127.0.0.1:8080"). */
+struct http_server *http_start(const struct config *cfg, struct app *app,
+    char *bound, size_t boundcap, char *err, size_t errcap);
+
+/* Stops accepting connections; requests that arrive on open connections
+ * are answered 503. */
+void http_quiesce(struct http_server *h);
+
+/* Waits until no request is in flight or timeout_ms has passed; returns the
+ * number still in flight. */
+int http_wait_idle(struct http_server *h, int timeout_ms);
+
+/* Closes every connection and frees the server. Accepts NULL. */
+void http_stop(struct http_server *h);
+
+/* Requests in flight now (for /metrics). */
+int http_in_flight(struct http_server *h);
+
+/* Microseconds on the monotonic clock. */
+int64_t http_now_us(void);
+
+#endif

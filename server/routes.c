@@ -1,0 +1,111 @@
+/*
+ * routes.c: the route table. One line per route: methods, pattern,
+ * handler, metrics label, whether the body is JSON. Matching walks the
+ * table segment by segment; the table is small and the walk allocates
+ * nothing.
+ */
+#include "routes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "handlers.h"
+
+const struct route routes[] = {
+	{ HTTP_GET,  "/healthz", handle_healthz, "healthz", false },
+	{ HTTP_GET,  "/readyz",  handle_readyz,  "readyz",  false },
+	{ HTTP_GET,  "/metrics", handle_metrics, "metrics", false },
+
+	{ HTTP_POST,   "/api/v1/accounts",     handle_accounts_create, "accounts_create", true },
+	{ HTTP_GET,    "/api/v1/me",           handle_me,              "me",              false },
+	{ HTTP_POST,   "/api/v1/me/keys",      handle_me_keys_add,     "me_keys_add",     true },
+	{ HTTP_DELETE, "/api/v1/me/keys/{id}", handle_me_keys_revoke,  "me_keys_revoke",  false },
+	{ HTTP_GET,    "/api/v1/agent-check",  handle_agent_check,     "agent_check",     false },
+	{ HTTP_GET,    "/api/v1/keys",         handle_keys,            "keys",            false },
+};
+const size_t nroutes = sizeof routes / sizeof routes[0];
+
+/* Matches one pattern; params are written only on success. */
+static bool
+match(const char *pattern, const char *path, struct request *req)
+{
+	char params[REQUEST_MAX_PARAMS][sizeof req->params[0]];
+	int nparams = 0;
+	const char *p = pattern, *s = path;
+
+	while (*p != '\0' && *s != '\0') {
+		if (*p != '/' || *s != '/')
+			return false;
+		p++;
+		s++;
+		if (*p == '{') {
+			size_t slen = strcspn(s, "/");
+
+			if (slen == 0 || slen >= sizeof params[0] || nparams == REQUEST_MAX_PARAMS)
+				return false;
+			memcpy(params[nparams], s, slen);
+			params[nparams++][slen] = '\0';
+			s += slen;
+			p = strchr(p, '}') + 1;
+		} else {
+			size_t plen = strcspn(p, "/"), slen = strcspn(s, "/");
+
+			if (plen != slen || memcmp(p, s, plen) != 0)
+				return false;
+			p += plen;
+			s += slen;
+		}
+	}
+	if (*p != '\0' || *s != '\0')
+		return false;
+	if (req != NULL)
+		memcpy(req->params, params, sizeof params);
+	return true;
+}
+
+const struct route *
+routes_match(const char *path, enum http_method method, struct request *req, unsigned *allowed)
+{
+	size_t i;
+
+	*allowed = 0;
+	for (i = 0; i < nroutes; i++) {
+		if (!match(routes[i].pattern, path, NULL))
+			continue;
+		if (routes[i].methods & method) {
+			match(routes[i].pattern, path, req);
+			return &routes[i];
+		}
+		*allowed |= routes[i].methods;
+	}
+	return NULL;
+}
+
+void
+routes_allow_header(unsigned methods, char *out, size_t cap)
+{
+	static const struct { unsigned bit; const char *name; } names[] = {
+		{ HTTP_GET, "GET" }, { HTTP_POST, "POST" }, { HTTP_PUT, "PUT" },
+		{ HTTP_DELETE, "DELETE" }, { HTTP_PATCH, "PATCH" },
+	};
+	size_t i, n = 0;
+
+	if (cap == 0)
+		return;
+	out[0] = '\0';
+	if (methods & HTTP_GET)
+		methods |= HTTP_HEAD;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (!(methods & names[i].bit))
+			continue;
+		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s", n ? ", " : "", names[i].name);
+		if (names[i].bit == HTTP_GET)
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, ", HEAD");
+	}
+}
+
+size_t
+routes_index(const struct route *r)
+{
+	return (size_t)(r - routes);
+}

@@ -1,0 +1,40 @@
+/*
+ * routes.h: the route table, one entry per method set and path pattern, in
+ * one place (routes.c). A pattern is a path whose segments may be
+ * `{name}`: such a segment matches any non-empty segment and is copied
+ * into req->params in order.
+ */
+#ifndef SERVER_ROUTES_H
+#define SERVER_ROUTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "http.h"
+
+typedef void (*route_handler)(struct request *req);
+
+struct route {
+	unsigned      methods;  /* enum http_method bits */
+	const char   *pattern;
+	route_handler handler;
+	const char   *name;     /* the label in /metrics */
+	bool          json;     /* the body is a JSON object, parsed before the handler */
+};
+
+extern const struct route routes[];
+extern const size_t nroutes;
+
+/* The route for path and method, with its parameters written into req.
+ * NULL when nothing matches; *allowed then holds the methods of the routes
+ * whose pattern matched (0: an unknown path, else a 405). */
+const struct route *routes_match(const char *path, enum http_method method,
+    struct request *req, unsigned *allowed);
+
+/* "GET, POST" for a set of methods. */
+void routes_allow_header(unsigned methods, char *out, size_t cap);
+
+/* The index of r in routes[] (for metrics). */
+size_t routes_index(const struct route *r);
+
+#endif

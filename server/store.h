@@ -1,0 +1,175 @@
+/*
+ * store.h: the SQLite store.
+ *
+ * One writer connection owned by one writer thread does every write. Work
+ * reaches it as jobs; the writer takes every job waiting at that moment,
+ * runs them in one transaction (each inside its own savepoint, so one
+ * job's failure does not undo another's) and commits once: group commit.
+ * Only then does it report each job done. A job that is reported done with
+ * STORE_COMMITTED is durable to the configured synchronous level; any other
+ * status means nothing it wrote exists.
+ *
+ * Reads that need no transaction with a write use a pool of read-only
+ * connections (WAL lets them run beside the writer).
+ *
+ * Migrations (migrations/NNNN_name.sql, compiled in) are applied at open,
+ * in order, one transaction each, and recorded in schema_migrations.
+ */
+#ifndef SERVER_STORE_H
+#define SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "config.h"
+
+struct store;
+struct store_conn; /* a connection and its prepared statements */
+
+enum store_status {
+	STORE_PENDING = -1,
+	STORE_COMMITTED = 0,  /* the job ran and its writes are committed */
+	STORE_FAILED = 1,     /* the job's run returned an error: its writes were rolled back */
+	STORE_COMMIT_FAILED = 2 /* the transaction could not commit: nothing was written */
+};
+
+/* Runs inside the writer's transaction. Returns 0, or non-zero to roll back
+ * everything this job wrote. Must not act outside the database (the commit
+ * may still fail): results go into arg, to be believed only once the job is
+ * reported STORE_COMMITTED. */
+typedef int (*store_fn)(struct store_conn *c, void *arg);
+
+struct store_job {
+	store_fn run;
+	void   (*done)(struct store_job *job); /* called on the writer thread after the commit */
+	void    *arg;
+	enum store_status status;
+	struct store_job *next;                 /* the store's, while queued */
+};
+
+/* Opens (creating when missing) the database at path, applies pending
+ * migrations and starts the writer. nreaders read-only connections are
+ * opened for store_reader(). On failure returns NULL with one line in err
+ * (e.g. a database newer than this binary). */
+struct store *store_open(const char *path, enum sync_mode sync, unsigned nreaders,
+    char *err, size_t errcap);
+
+/* Lets queued jobs finish, stops the writer, checkpoints the WAL into the
+ * database file and closes every connection. Accepts NULL. */
+void store_close(struct store *s);
+
+/* Queues job; job->done is called once, on the writer thread. The job must
+ * stay valid until then. */
+void store_submit(struct store *s, struct store_job *job);
+
+/* Queues a job and waits for it; returns its status. */
+enum store_status store_call(struct store *s, store_fn run, void *arg);
+
+/* A read-only connection for the calling thread, to be given back with
+ * store_reader_release() before the thread waits on anything. */
+struct store_conn *store_reader(struct store *s);
+void store_reader_release(struct store *s, struct store_conn *c);
+
+/* The schema version (number of applied migrations). */
+int store_schema_version(const struct store *s);
+
+/* A job that writes the probe row: committed means the database takes
+ * writes now. */
+int store_probe(struct store_conn *c, void *arg);
+
+/* store_probe through store_call(). */
+bool store_writable(struct store *s);
+
+/* Counters for /metrics. */
+struct store_stats {
+	uint64_t commits;        /* transactions committed by the writer */
+	uint64_t jobs;           /* jobs run */
+	uint64_t commit_failures;
+	uint64_t max_batch;      /* the most jobs in one transaction */
+};
+void store_stats(struct store *s, struct store_stats *out);
+
+/* Milliseconds since the Unix epoch: the store's clock for created_at. */
+int64_t store_now_ms(void);
+
+/*
+ * Accounts and agent keys (store_accounts.c). Job functions (store_fn)
+ * take the struct named in their comment; reads take a reader connection.
+ */
+#define STORE_NAME_MAX 32
+#define STORE_KEY_ID_MAX 16
+#define STORE_KEY_HASH 32
+#define STORE_MAX_LIVE_KEYS 2
+
+/* store_fn over struct store_account_new: creates the account and its
+ * first key unless the name is taken (name_taken, nothing written). */
+struct store_account_new {
+	const char *name;
+	char        key_id[STORE_KEY_ID_MAX + 1];
+	uint8_t     hash[STORE_KEY_HASH];
+	int64_t     now;
+	bool        name_taken;  /* out */
+	int64_t     account_id;  /* out */
+};
+int store_account_create(struct store_conn *c, void *arg);
+
+/* store_fn over struct store_key_change: adds key_id (refused when the
+ * account already has STORE_MAX_LIVE_KEYS live keys) or revokes it. */
+struct store_key_change {
+	int64_t account_id;
+	char    key_id[STORE_KEY_ID_MAX + 1];
+	uint8_t hash[STORE_KEY_HASH];
+	int64_t now;
+	enum { STORE_KEY_DONE, STORE_KEY_LIMIT, STORE_KEY_UNKNOWN, STORE_KEY_LAST } result; /* out */
+};
+int store_key_add(struct store_conn *c, void *arg);
+int store_key_revoke(struct store_conn *c, void *arg);
+
+/* The account a key id belongs to, with the key's stored hash. Returns 1
+ * when found, 0 when not, -1 on error. */
+struct store_key_row {
+	int64_t account_id;
+	char    name[STORE_NAME_MAX + 1];
+	uint8_t hash[STORE_KEY_HASH];
+	bool    revoked;
+};
+int store_key_lookup(struct store_conn *c, const char *key_id, struct store_key_row *out);
+
+/* An account and its keys (live first, then revoked, newest first). */
+struct store_account_view {
+	char    name[STORE_NAME_MAX + 1];
+	int64_t created_at;
+	int     nkeys;
+	struct {
+		char    id[STORE_KEY_ID_MAX + 1];
+		int64_t created_at;
+		int64_t revoked_at; /* 0: live */
+	} keys[8];
+};
+int store_account_view(struct store_conn *c, int64_t account_id, struct store_account_view *out);
+
+/*
+ * Agent-check puzzles (store_agent.c). Called from inside jobs.
+ */
+#define STORE_CHECK_TOKEN_MAX 40
+
+/* Stores a puzzle's token, answer and expiry. 0 or -1. */
+int store_check_insert(struct store_conn *c, const char *token, int64_t answer, int64_t expires_at);
+
+enum store_check_verdict {
+	STORE_CHECK_PASS,     /* right answer in time */
+	STORE_CHECK_WRONG,    /* spent: the answer was wrong */
+	STORE_CHECK_EXPIRED,  /* spent: too late */
+	STORE_CHECK_UNKNOWN,  /* no such live puzzle: never issued or already spent */
+};
+
+/* Spends the puzzle token atomically (the first presentation wins, right
+ * or wrong) and judges answer (have_answer false: not a whole number).
+ * 0 or -1; the verdict in *out. */
+int store_check_spend(struct store_conn *c, const char *token, bool have_answer, int64_t answer,
+    int64_t now, enum store_check_verdict *out);
+
+#endif

@@ -1,0 +1,243 @@
+"""The end-to-end harness: starts the real arcaded on a free loopback port
+with a temporary database and talks HTTP to it, and a small TAP writer.
+
+Every end-to-end test imports this module. The binary comes from the
+ARCADED environment variable (meson sets it to the built daemon).
+"""
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+class Tap:
+    """Test Anything Protocol output; tap.done() exits non-zero on failure."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+        self.lock = threading.Lock()
+
+    def ok(self, cond, name):
+        with self.lock:
+            self.n += 1
+            if not cond:
+                self.failed += 1
+            print('%sok %d - %s' % ('' if cond else 'not ', self.n, name), flush=True)
+        return bool(cond)
+
+    def eq(self, got, want, name):
+        if not self.ok(got == want, name):
+            self.diag('     got: %r' % (got,))
+            self.diag('expected: %r' % (want,))
+            return False
+        return True
+
+    def diag(self, msg):
+        for line in str(msg).splitlines() or ['']:
+            print('# ' + line, flush=True)
+
+    def done(self):
+        print('1..%d' % self.n, flush=True)
+        if self.n == 0:
+            print('# no assertions ran')
+            sys.exit(1)
+        sys.exit(1 if self.failed else 0)
+
+
+class Response:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers
+        self.body = body
+        try:
+            self.json = json.loads(body) if body else None
+        except ValueError:
+            self.json = None
+
+    def header(self, name):
+        for k, v in self.headers:
+            if k.lower() == name.lower():
+                return v
+        return None
+
+    @property
+    def error_code(self):
+        if isinstance(self.json, dict) and isinstance(self.json.get('error'), dict):
+            return self.json['error'].get('code')
+        return None
+
+    def __repr__(self):
+        return '<%d %s>' % (self.status, self.body[:300])
+
+
+def binary():
+    path = os.environ.get('ARCADED')
+    if not path:
+        sys.exit('ARCADED is not set: run the end-to-end tests through meson test')
+    return path
+
+
+class Daemon:
+    """One arcaded process on 127.0.0.1 with its own folder.
+
+    The folder (database, key file, log) outlives stop() so a test can
+    restart the daemon on the same database; cleanup() removes it.
+    """
+
+    def __init__(self, args=(), env=None, folder=None):
+        self.folder = folder or tempfile.mkdtemp(prefix='arcaded-e2e-')
+        self.db = os.path.join(self.folder, 'arcaded.db')
+        self.args = list(args)
+        self.env = env or {}
+        self.proc = None
+        self.port = None
+        self.log_path = os.path.join(self.folder, 'daemon.log')
+        self.start()
+
+    def start(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith('ARCADED_')}
+        env.update(self.env)
+        cmd = [binary(), '--listen', '127.0.0.1:0', '--db', self.db] + self.args
+        self.log = open(self.log_path, 'ab')
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, env=env)
+        line = self._read_line(10.0)
+        if 'serving on http://' not in line:
+            self.proc.kill()
+            raise RuntimeError('arcaded did not start: %r; log:\n%s' % (line, self.read_log()))
+        url = line.split('serving on ')[1].split()[0]
+        self.port = int(url.rsplit(':', 1)[1])
+        self.base = url
+
+    def _read_line(self, timeout):
+        result = []
+        t = threading.Thread(target=lambda: result.append(self.proc.stdout.readline()))
+        t.daemon = True
+        t.start()
+        t.join(timeout)
+        return result[0].decode('utf-8', 'replace') if result else ''
+
+    def read_log(self):
+        try:
+            with open(self.log_path, 'rb') as f:
+                return f.read().decode('utf-8', 'replace')
+        except OSError:
+            return ''
+
+    def connection(self, timeout=30):
+        return http.client.HTTPConnection('127.0.0.1', self.port, timeout=timeout)
+
+    def request(self, method, path, body=None, headers=None, conn=None, raw=None):
+        """One request; body is JSON-encoded unless raw bytes are given."""
+        own = conn is None
+        conn = conn or self.connection()
+        hdrs = dict(headers or {})
+        data = raw
+        if data is None and body is not None:
+            data = json.dumps(body).encode()
+            hdrs.setdefault('Content-Type', 'application/json')
+        try:
+            conn.request(method, path, body=data, headers=hdrs)
+            r = conn.getresponse()
+            resp = Response(r.status, r.getheaders(), r.read().decode('utf-8', 'replace'))
+        finally:
+            if own:
+                conn.close()
+        return resp
+
+    def get(self, path, **kw):
+        return self.request('GET', path, **kw)
+
+    def post(self, path, body=None, **kw):
+        return self.request('POST', path, body=body, **kw)
+
+    def send_signal(self, sig):
+        self.proc.send_signal(sig)
+
+    def stop(self, sig=signal.SIGTERM, timeout=10.0):
+        """Stops the daemon; returns (exit status, seconds taken)."""
+        if self.proc is None:
+            return None, 0.0
+        t0 = time.monotonic()
+        self.proc.send_signal(sig)
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+        elapsed = time.monotonic() - t0
+        self.proc.stdout.close()
+        self.log.close()
+        self.proc = None
+        return rc, elapsed
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+    def cleanup(self):
+        if self.proc is not None:
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def run_binary(args, env=None, timeout=30):
+    """Runs arcaded with args to completion: (status, stdout, stderr)."""
+    e = {k: v for k, v in os.environ.items() if not k.startswith('ARCADED_')}
+    e.update(env or {})
+    p = subprocess.run([binary()] + list(args), capture_output=True, env=e, timeout=timeout)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def raw_exchange(port, data, read_timeout=5.0, send_after=None):
+    """Sends raw bytes on a fresh socket and reads until the server closes
+    or read_timeout passes; returns the bytes received."""
+    s = socket.create_connection(('127.0.0.1', port), timeout=read_timeout)
+    try:
+        s.sendall(data)
+        if send_after is not None:
+            try:
+                s.sendall(send_after)
+            except OSError:
+                pass
+        chunks = []
+        while True:
+            try:
+                c = s.recv(65536)
+            except socket.timeout:
+                break
+            except OSError:
+                break
+            if not c:
+                break
+            chunks.append(c)
+        return b''.join(chunks)
+    finally:
+        s.close()
+
+
+def puzzle_answer(d, token):
+    """The stored answer of an agent-check puzzle, read from the daemon's
+    database (tests only: the blind solver in puzzle_solver.py shows the
+    puzzles can be read; this keeps the game tests independent of it)."""
+    import sqlite3
+    with sqlite3.connect(d.db, timeout=10) as db:
+        row = db.execute('SELECT answer FROM agent_checks WHERE token = ?', (token,)).fetchone()
+    return row[0] if row else None
+
+
+def checked(d, r, headers=None):
+    """Headers that answer the agent check carried by response r."""
+    h = dict(headers or {})
+    ac = r.json.get('agent_check') if isinstance(r.json, dict) else None
+    if ac:
+        h['X-Agent-Check'] = ac['token']
+        h['X-Agent-Answer'] = str(puzzle_answer(d, ac['token']))
+    return h

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Sums meson test logs into the closing line `N passed, N failed`.
+
+Each TAP assertion counts once (skips count as passed, a TODO as neither);
+a test program that failed without a failing assertion (a crash, a
+sanitizer report, a timeout) counts as one more failure. Exit status 1 when
+anything failed.
+"""
+import json
+import re
+import sys
+
+OK = re.compile(r'^ok \d+')
+NOT_OK = re.compile(r'^not ok \d+')
+
+
+def main(paths):
+    passed = failed = 0
+    for path in paths:
+        try:
+            f = open(path)
+        except OSError:
+            print('summarize: no test log at %s' % path)
+            failed += 1
+            continue
+        with f:
+            for line in f:
+                entry = json.loads(line)
+                p = n = 0
+                for out in (entry.get('stdout') or '').splitlines():
+                    if '# TODO' in out:
+                        continue
+                    if NOT_OK.match(out):
+                        n += 1
+                    elif OK.match(out):
+                        p += 1
+                passed += p
+                failed += n
+                if entry.get('result') not in ('OK', 'SKIP', 'EXPECTEDFAIL') and n == 0:
+                    print('summarize: %s ended %s' % (entry.get('name'), entry.get('result')))
+                    failed += 1
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
