@@ -5,10 +5,102 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "bag.h"
 #include "config.h"
+#include "duskcourt.h"
+#include "duskcourt_json.h"
+#include "jsonbody.h"
 #include "keyfile.h"
+#include "solver.h"
+
+#define SEED_MAX (((int64_t)1 << 53) - 1)
+#define STREAM_MAX 1000000
+
+/* arcaded stream SEED COUNT: the seed's first COUNT pieces, one line. */
+static int
+cli_stream(int argc, char **argv)
+{
+	int64_t seed, count;
+	char *line;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: arcaded stream SEED COUNT\n");
+		return 2;
+	}
+	if (!jsonbody_parse_int(argv[1], 0, SEED_MAX, &seed)) {
+		fprintf(stderr, "arcaded stream: SEED must be an integer from 0 to %lld\n", (long long)SEED_MAX);
+		return 2;
+	}
+	if (!jsonbody_parse_int(argv[2], 0, STREAM_MAX, &count)) {
+		fprintf(stderr, "arcaded stream: COUNT must be an integer from 0 to %d\n", STREAM_MAX);
+		return 2;
+	}
+	line = malloc((size_t)count + 1);
+	if (line == NULL)
+		return 1;
+	bag_letters((uint64_t)seed, 0, line, (size_t)count);
+	line[count] = '\0';
+	printf("%s\n", line);
+	free(line);
+	return 0;
+}
+
+/* arcaded deal SEED RUNG K: court K of the seed at that rung, with a way
+ * through, as JSON. */
+static int
+cli_deal(int argc, char **argv)
+{
+	struct duskcourt_capture path[DUSKCOURT_PATH_MAX];
+	struct duskcourt_court court;
+	struct duskcourt_solver *sv;
+	int64_t seed, rung, k;
+	size_t npath = 0, i;
+	json_t *o, *boulders, *solution;
+	char *text;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: arcaded deal SEED RUNG K\n");
+		return 2;
+	}
+	if (!jsonbody_parse_int(argv[1], 0, SEED_MAX, &seed) ||
+	    !jsonbody_parse_int(argv[2], 1, 1000000, &rung) ||
+	    !jsonbody_parse_int(argv[3], 0, 1000000000, &k)) {
+		fprintf(stderr, "arcaded deal: SEED 0-%lld, RUNG 1-1000000, K 0-1000000000\n",
+		    (long long)SEED_MAX);
+		return 2;
+	}
+	sv = solver_for_thread();
+	if (sv == NULL || !duskcourt_deal(&court, (uint64_t)seed, (uint32_t)k, (uint32_t)rung, sv))
+		return 1;
+	if (duskcourt_solve(sv, &court, 0, path, &npath) != DUSKCOURT_CLEARABLE) {
+		fprintf(stderr, "arcaded deal: the solver found no way through (a bug)\n");
+		return 1;
+	}
+	boulders = json_array();
+	solution = json_array();
+	for (i = 0; i < (size_t)court.size * court.size; i++)
+		if (court.cells[i] == DUSKCOURT_BOULDER)
+			json_array_append_new(boulders, json_integer((json_int_t)i));
+	for (i = 0; i < npath; i++)
+		json_array_append_new(solution, json_pack("{s:s, s:i, s:i}", "type", "capture",
+		    "from", path[i].from, "to", path[i].to));
+	o = json_pack("{s:I, s:I, s:I, s:i, s:o, s:b, s:o, s:o}", "seed", (json_int_t)seed,
+	    "rung", (json_int_t)rung, "k", (json_int_t)k, "size", court.size,
+	    "board", duskcourt_cells_json(court.cells, court.size),
+	    "kingSurvives", court.king_survives, "boulders", boulders, "solution", solution);
+	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (text == NULL)
+		return 1;
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
 
 static int
 cli_keys(int argc, char **argv)
@@ -45,5 +137,9 @@ cli_run(int argc, char **argv)
 {
 	if (strcmp(argv[0], "keys") == 0)
 		return cli_keys(argc, argv);
+	if (strcmp(argv[0], "stream") == 0)
+		return cli_stream(argc, argv);
+	if (strcmp(argv[0], "deal") == 0)
+		return cli_deal(argc, argv);
 	return CLI_NOT_A_COMMAND;
 }

@@ -22,6 +22,24 @@ const struct route routes[] = {
 	{ HTTP_DELETE, "/api/v1/me/keys/{id}", handle_me_keys_revoke,  "me_keys_revoke",  false },
 	{ HTTP_GET,    "/api/v1/agent-check",  handle_agent_check,     "agent_check",     false },
 	{ HTTP_GET,    "/api/v1/keys",         handle_keys,            "keys",            false },
+
+	{ HTTP_GET | HTTP_POST, "/api/games/duskcourt/init",   handle_duskcourt_init,   "duskcourt_init",   true },
+	{ HTTP_POST,            "/api/games/duskcourt/action", handle_duskcourt_action, "duskcourt_action", true },
+	{ HTTP_GET | HTTP_POST, "/api/games/duskcourt/state",  handle_duskcourt_state,  "duskcourt_state",  true },
+	{ HTTP_POST,            "/api/games/duskcourt/finish", handle_duskcourt_finish, "duskcourt_finish", true },
+	{ HTTP_GET,             "/api/games/duskcourt/rules",  handle_duskcourt_rules,  "duskcourt_rules",  false },
+
+	{ HTTP_GET | HTTP_POST, "/api/games/stackfall/init",   handle_stackfall_init,   "stackfall_init",   true },
+	{ HTTP_POST,            "/api/games/stackfall/action", handle_stackfall_action, "stackfall_action", true },
+	{ HTTP_GET | HTTP_POST, "/api/games/stackfall/state",  handle_stackfall_state,  "stackfall_state",  true },
+	{ HTTP_POST,            "/api/games/stackfall/finish", handle_stackfall_finish, "stackfall_finish", true },
+	{ HTTP_GET,             "/api/games/stackfall/rules",  handle_stackfall_rules,  "stackfall_rules",  false },
+
+	{ HTTP_POST, "/games/stackfall/api/new",    handle_stackfall_new,        "stackfall_api_new",    true },
+	{ HTTP_POST, "/games/stackfall/api/act",    handle_stackfall_act,        "stackfall_api_act",    true },
+	{ HTTP_GET,  "/games/stackfall/api/state",  handle_stackfall_api_state,  "stackfall_api_state",  false },
+	{ HTTP_POST, "/games/stackfall/api/finish", handle_stackfall_api_finish, "stackfall_api_finish", true },
+	{ HTTP_GET,  "/games/stackfall/api/rules",  handle_stackfall_rules,      "stackfall_api_rules",  false },
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
 

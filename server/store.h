@@ -172,4 +172,86 @@ enum store_check_verdict {
 int store_check_spend(struct store_conn *c, const char *token, bool have_answer, int64_t answer,
     int64_t now, enum store_check_verdict *out);
 
+/*
+ * Runs and their moves (store_runs.c). The head of a run (step, state)
+ * moves only by store_run_advance, a compare-and-set on step.
+ */
+#define STORE_STATE_MAX 512
+#define STORE_FP_BYTES 16
+#define STORE_MOVES_MAX 64
+
+/* What a run's row says about its game, written with every head change. */
+struct store_run_summary {
+	const char *status;     /* game-specific: playing/over, playing/break/done */
+	bool        over;       /* the game has ended */
+	const char *end_reason; /* NULL while playing */
+	int64_t     score;
+	int64_t     lines, pieces; /* Stackfall; -1 for NULL */
+	int64_t     rung, lives;   /* Duskcourt; -1 for NULL */
+};
+
+struct store_run_new {
+	const char    *game, *rules;
+	int64_t        account_id;   /* 0: anonymous */
+	int64_t        seed;
+	bool           seed_chosen;  /* the client chose the seed */
+	const uint8_t *state;
+	size_t         nstate;
+	struct store_run_summary sum;
+	int64_t        now;
+	int64_t        id;           /* out: the new run's random id */
+};
+/* Inserts a run (inside a job) under a fresh random id. 0 or -1. */
+int store_run_insert(struct store_conn *c, struct store_run_new *r);
+
+struct store_run_head {
+	int64_t id, account_id, seed, step, created_at, ended_at, finished_at;
+	int64_t last_from_step;     /* -1: no request yet */
+	bool    seed_chosen, over;
+	char    game[12], status[12], end_reason[16], account[STORE_NAME_MAX + 1];
+	int64_t score, lines, pieces, rung, lives; /* -1: NULL */
+	uint8_t last_request[STORE_FP_BYTES];
+	uint8_t state[STORE_STATE_MAX];
+	size_t  nstate;
+};
+/* The run's row. 1 found, 0 not, -1 error. */
+int store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out);
+
+/* The newest run of an account in a game. 1 found, 0 none, -1 error. */
+int store_run_latest(struct store_conn *c, int64_t account_id, const char *game, int64_t *id);
+
+struct store_run_advance {
+	int64_t        id, from_step;
+	size_t         nmoves;         /* 1..STORE_MOVES_MAX */
+	const char    *actions[STORE_MOVES_MAX]; /* canonical JSON of each move */
+	const uint8_t *state;
+	size_t         nstate;
+	struct store_run_summary sum;
+	uint8_t        fp[STORE_FP_BYTES]; /* the request's fingerprint, for retries */
+	int64_t        now;
+};
+/* Appends the moves and moves the head from from_step to from_step +
+ * nmoves. 0 done, 1 the head was not at from_step (nothing written), -1
+ * error. */
+int store_run_advance(struct store_conn *c, const struct store_run_advance *a);
+
+/* The run's actions in order, as a JSON array of objects (caller owns), or
+ * NULL on error. */
+json_t *store_run_actions(struct store_conn *c, int64_t id);
+
+struct store_run_finish {
+	int64_t     id, account_id;
+	const char *game;
+	int         rating;
+	const char *review;
+	const char *certificate;
+	int64_t     now;
+};
+/* Stores the review and certificate and marks the run finished, unless it
+ * already is (returns 1). 0 done, -1 error. */
+int store_run_finish(struct store_conn *c, const struct store_run_finish *f);
+
+/* The certificate and review of a finished run. 1 found, 0 not, -1 error. */
+int store_run_certificate(struct store_conn *c, int64_t id, char **certificate);
+
 #endif

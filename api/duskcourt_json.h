@@ -1,0 +1,39 @@
+/*
+ * duskcourt_json.h: Duskcourt's JSON: the `state` object and the legal
+ * actions of duskcourt.md, and the action grammar of the seed.
+ */
+#ifndef API_DUSKCOURT_JSON_H
+#define API_DUSKCOURT_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "duskcourt.h"
+
+/* The state object, every field of duskcourt.md's table, in its order. */
+json_t *duskcourt_state_json(const struct duskcourt_state *s);
+
+/* The legalActions array. */
+json_t *duskcourt_legal_json(const struct duskcourt_state *s);
+
+/* A court's cells (size*size) as the board array: null, "#" or a letter. */
+json_t *duskcourt_cells_json(const uint8_t *cells, int size);
+
+/* Reads an action object against the seed's grammar: "type" one of
+ * capture/reset/next/endRun; a capture has exactly "from" and "to",
+ * integers in 0..35; the others nothing else. False with a reason (for a
+ * 422 refusal) when it does not match. */
+bool duskcourt_action_from_json(const json_t *v, struct duskcourt_action *out, char *reason,
+    size_t cap);
+
+/* The canonical JSON of an action: {"type": ..., "from", "to"}. */
+json_t *duskcourt_action_json(const struct duskcourt_action *a);
+
+/* A replay's final summary: {score, rung, lives, phase}. */
+json_t *duskcourt_final_json(const struct duskcourt_state *s);
+
+/* The ladder table and the action grammar for GET .../rules. */
+json_t *duskcourt_rules_json(void);
+
+#endif

@@ -1,0 +1,321 @@
+/*
+ * stackfall_json.c: Stackfall's batch runner and its JSON. Field names are
+ * those of api.md and stackfall.md (snake_case, as the seed's service
+ * answers them).
+ */
+#include "stackfall_json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void
+stackfall_batch_run(struct stackfall *g, const struct stackfall_cmd *cmds, size_t n,
+    struct stackfall_batch *out)
+{
+	struct stackfall_report rep;
+	size_t i;
+
+	out->nrun = out->nmoves = 0;
+	out->failed = false;
+	for (i = 0; i < n && i < STACKFALL_CMD_MAX; i++) {
+		struct stackfall_result *r = &out->results[out->nrun++];
+		enum stackfall_outcome o;
+		bool move = false;
+
+		r->cmd = cmds[i];
+		r->noptions = 0;
+		memset(&rep, 0, sizeof rep);
+		switch (cmds[i].kind) {
+		case STACKFALL_CMD_PLACE:
+			o = stackfall_place(g, cmds[i].rotation, cmds[i].column, &rep);
+			move = true;
+			break;
+		case STACKFALL_CMD_HOLD:
+			o = stackfall_hold(g, &rep);
+			move = true;
+			break;
+		case STACKFALL_CMD_RESIGN:
+			o = stackfall_resign(g, &rep);
+			move = true;
+			break;
+		case STACKFALL_CMD_OPTIONS:
+			o = stackfall_options(g, r->options, STACKFALL_OPTIONS_MAX, &r->noptions, &rep);
+			break;
+		case STACKFALL_CMD_PREVIEW:
+			o = stackfall_preview(g, cmds[i].rotation, cmds[i].column, &r->preview, &rep);
+			break;
+		default:
+			/* Unreadable: refused like any other failing command, unless
+			 * the game is over, which every command hears first. */
+			if (g->status == STACKFALL_OVER) {
+				o = STACKFALL_GAME_OVER;
+				snprintf(rep.message, sizeof rep.message, "the game is over (%s)",
+				    stackfall_end_name(g->end_reason));
+			} else {
+				o = STACKFALL_REFUSED;
+				snprintf(rep.message, sizeof rep.message, "%s", cmds[i].reason);
+			}
+			break;
+		}
+		r->outcome = o;
+		snprintf(r->message, sizeof r->message, "%s", rep.message);
+		if (o != STACKFALL_OK) {
+			out->failed = true;
+			break;
+		}
+		if (move)
+			out->moves[out->nmoves++] = out->nrun - 1;
+	}
+}
+
+static json_t *
+letter(unsigned piece)
+{
+	char s[2] = { tetromino_letter(piece), '\0' };
+
+	return json_string(s);
+}
+
+json_t *
+stackfall_fields_json(const struct stackfall *g)
+{
+	char text[STACKFALL_TEXT_SIZE];
+	const char *end = stackfall_end_name(g->end_reason);
+	json_t *next = json_array(), *o;
+	int i;
+
+	for (i = 0; i < STACKFALL_NEXT; i++)
+		json_array_append_new(next, letter(g->next[i]));
+	stackfall_board_text(g, text);
+	o = json_object();
+	json_object_set_new(o, "status", json_string(stackfall_status_name(g->status)));
+	json_object_set_new(o, "end_reason", end ? json_string(end) : json_null());
+	json_object_set_new(o, "score", json_integer(g->score));
+	json_object_set_new(o, "lines", json_integer(g->lines));
+	json_object_set_new(o, "level", json_integer(g->level));
+	json_object_set_new(o, "pieces", json_integer(g->placed));
+	json_object_set_new(o, "current", letter(g->current));
+	json_object_set_new(o, "next", next);
+	json_object_set_new(o, "hold", g->hold == STACKFALL_NO_PIECE ? json_null() : letter(g->hold));
+	json_object_set_new(o, "can_hold", json_boolean(g->can_hold));
+	json_object_set_new(o, "combo", json_integer(g->combo));
+	json_object_set_new(o, "back_to_back", json_boolean(g->back_to_back));
+	json_object_set_new(o, "board_text", json_string(text));
+	return o;
+}
+
+static json_t *
+figures_json(json_t *o, const struct tetromino_figures *f)
+{
+	json_object_set_new(o, "lines", json_integer(f->lines));
+	json_object_set_new(o, "holes", json_integer(f->holes));
+	json_object_set_new(o, "max_height", json_integer(f->max_height));
+	json_object_set_new(o, "bumpiness", json_integer(f->bumpiness));
+	return o;
+}
+
+/* The command as sent, trimmed; for a structured action its canonical text. */
+static json_t *
+command_text(const struct stackfall_cmd *c, const char *text)
+{
+	char buf[64];
+
+	if (text != NULL)
+		return json_stringn(text + c->start, c->len);
+	switch (c->kind) {
+	case STACKFALL_CMD_PLACE:
+		snprintf(buf, sizeof buf, "place %u %u", (unsigned)c->rotation, (unsigned)c->column);
+		break;
+	case STACKFALL_CMD_PREVIEW:
+		snprintf(buf, sizeof buf, "preview %u %u", (unsigned)c->rotation, (unsigned)c->column);
+		break;
+	case STACKFALL_CMD_INVALID:
+		snprintf(buf, sizeof buf, "(invalid action)");
+		break;
+	default:
+		snprintf(buf, sizeof buf, "%s", stackfall_cmd_name(c->kind));
+		break;
+	}
+	return json_string(buf);
+}
+
+json_t *
+stackfall_results_json(const struct stackfall_batch *b, const char *text)
+{
+	json_t *a = json_array();
+	size_t i, k;
+
+	for (i = 0; i < b->nrun; i++) {
+		const struct stackfall_result *r = &b->results[i];
+		json_t *o = json_object(), *opts;
+
+		json_object_set_new(o, "command", command_text(&r->cmd, text));
+		json_object_set_new(o, "ok", json_boolean(r->outcome == STACKFALL_OK));
+		json_object_set_new(o, "message", json_string(r->message));
+		if (r->outcome == STACKFALL_OK && r->cmd.kind == STACKFALL_CMD_OPTIONS) {
+			opts = json_array();
+			for (k = 0; k < r->noptions; k++) {
+				const struct tetromino_option *op = &r->options[k];
+				char cmd[32];
+				json_t *e = json_object();
+
+				snprintf(cmd, sizeof cmd, "place %u %u", op->rotation, op->column);
+				json_object_set_new(e, "rotation", json_integer(op->rotation));
+				json_object_set_new(e, "column", json_integer(op->column));
+				json_object_set_new(e, "command", json_string(cmd));
+				json_array_append_new(opts, figures_json(e, &op->figures));
+			}
+			json_object_set_new(o, "options", opts);
+		}
+		if (r->outcome == STACKFALL_OK && r->cmd.kind == STACKFALL_CMD_PREVIEW) {
+			json_t *p = json_object();
+
+			json_object_set_new(p, "board_text", json_string(r->preview.board_text));
+			json_object_set_new(o, "preview", figures_json(p, &r->preview.figures));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static void
+invalid(struct stackfall_cmd *out, const char *why)
+{
+	out->kind = STACKFALL_CMD_INVALID;
+	snprintf(out->reason, sizeof out->reason, "%s", why);
+}
+
+/* An unsigned field of a structured action. */
+static bool
+number(const json_t *v, const char *name, uint32_t *out, struct stackfall_cmd *cmd)
+{
+	const json_t *x = json_object_get(v, name);
+	char why[ENGINE_REASON_MAX];
+
+	if (x == NULL || !json_is_integer(x) || json_integer_value(x) < 0 ||
+	    json_integer_value(x) > UINT32_MAX) {
+		snprintf(why, sizeof why, "'%s' must be an unsigned integer", name);
+		invalid(cmd, why);
+		return false;
+	}
+	*out = (uint32_t)json_integer_value(x);
+	return true;
+}
+
+void
+stackfall_action_from_json(const json_t *v, struct stackfall_cmd *out)
+{
+	static const struct { const char *name; enum stackfall_cmd_kind kind; bool coords; } types[] = {
+		{ "place", STACKFALL_CMD_PLACE, true }, { "preview", STACKFALL_CMD_PREVIEW, true },
+		{ "hold", STACKFALL_CMD_HOLD, false }, { "resign", STACKFALL_CMD_RESIGN, false },
+		{ "options", STACKFALL_CMD_OPTIONS, false },
+	};
+	const json_t *t;
+	const char *key;
+	json_t *val;
+	size_t i;
+	char why[ENGINE_REASON_MAX];
+
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(v)) {
+		invalid(out, "the action must be an object such as {\"type\": \"place\", \"rotation\": 1, "
+		    "\"column\": 4}");
+		return;
+	}
+	t = json_object_get(v, "type");
+	for (i = 0; json_is_string(t) && i < sizeof types / sizeof types[0]; i++)
+		if (strcmp(json_string_value(t), types[i].name) == 0)
+			break;
+	if (!json_is_string(t) || i == sizeof types / sizeof types[0]) {
+		invalid(out, "the action's 'type' must be place, preview, hold, resign or options");
+		return;
+	}
+	json_object_foreach((json_t *)v, key, val) {
+		(void)val;
+		if (strcmp(key, "type") == 0 || (types[i].coords && (strcmp(key, "rotation") == 0 ||
+		    strcmp(key, "column") == 0)))
+			continue;
+		snprintf(why, sizeof why, "a %s action has no field '%.40s'", types[i].name, key);
+		invalid(out, why);
+		return;
+	}
+	out->kind = (uint8_t)types[i].kind;
+	if (types[i].coords && (!number(v, "rotation", &out->rotation, out) ||
+	    !number(v, "column", &out->column, out)))
+		return;
+}
+
+json_t *
+stackfall_move_json(const struct stackfall_cmd *c)
+{
+	if (c->kind == STACKFALL_CMD_PLACE)
+		return json_pack("{s:s, s:i, s:i}", "type", "place", "rotation", (int)c->rotation,
+		    "column", (int)c->column);
+	return json_pack("{s:s}", "type", stackfall_cmd_name(c->kind));
+}
+
+json_t *
+stackfall_final_json(const struct stackfall *g)
+{
+	return json_pack("{s:i, s:i, s:i, s:s}", "score", (int)g->score, "lines", (int)g->lines,
+	    "pieces", (int)g->placed, "status", stackfall_status_name(g->status));
+}
+
+json_t *
+stackfall_rules_json(void)
+{
+	static const char *const diagrams[TETROMINO_NPIECES] = { "I", "O", "T", "S", "Z", "J", "L" };
+	json_t *pieces = json_object();
+	unsigned p, r;
+
+	for (p = 0; p < TETROMINO_NPIECES; p++) {
+		json_t *rots = json_array();
+
+		for (r = 0; r < TETROMINO_NROTATIONS; r++) {
+			const struct tetromino_shape *s = tetromino_shape(p, r);
+			json_t *rows = json_array();
+			int y;
+
+			for (y = s->height - 1; y >= 0; y--) {
+				char line[5] = { 0 };
+				int x;
+
+				for (x = 0; x < s->width; x++)
+					line[x] = (s->rows[y] >> x) & 1 ? '#' : '.';
+				json_array_append_new(rows, json_string(line));
+			}
+			json_array_append_new(rots, json_pack("{s:i, s:o, s:[i,i]}", "rotation", (int)r,
+			    "shape", rows, "columns", 0, (int)(TETROMINO_COLS - s->width)));
+		}
+		json_object_set_new(pieces, diagrams[p], rots);
+	}
+	return json_pack("{s:s, s:s, s:{s:i, s:i}, s:o, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}, "
+	    "{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}], s:o, s:o, s:s, s:i, s:i}",
+	    "game", "stackfall", "rules", ENGINE_RULES_STACKFALL,
+	    "board", "columns", TETROMINO_COLS, "rows", TETROMINO_ROWS,
+	    "pieces", pieces,
+	    "commands",
+	    "command", "place <rotation 0-3> <column 0-9>", "short", "<rotation> <column>",
+	    "does", "hard-drop the current piece at that rotation with its leftmost cell in that column",
+	    "command", "options", "short", "", "does",
+	    "every distinct valid placement with lines, holes, max_height and bumpiness",
+	    "command", "preview <rotation> <column>", "short", "",
+	    "does", "the board after that placement, without making it",
+	    "command", "hold", "short", "", "does",
+	    "swap the current piece with the held one (or the next piece); once per piece",
+	    "command", "resign", "short", "", "does", "end the game now, keeping the score",
+	    "scoring", json_pack("{s:[i,i,i,i,i], s:s, s:s, s:s, s:s}",
+	    "base", 0, 100, 300, 500, 800,
+	    "level", "L = 1 + floor(lines / 10) before the clear; every award is multiplied by L",
+	    "back_to_back", "a Tetris after a Tetris (placements clearing nothing keep the chain) "
+	    "scores 1200 instead of 800",
+	    "combo", "each consecutive clearing placement after the first adds 50 x combo",
+	    "perfect_clear", "an empty board after a clear adds 800 / 1200 / 1800 / 2000, or 3200 "
+	    "for a back-to-back Tetris"),
+	    "actions", json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s}, {s:s}, {s:s}]",
+	    "type", "place", "rotation", "integer 0-3", "column", "integer 0-9",
+	    "type", "preview", "rotation", "integer 0-3", "column", "integer 0-9",
+	    "type", "hold", "type", "resign", "type", "options"),
+	    "separators", "several commands per request, separated by new lines or ';'",
+	    "max_commands", STACKFALL_CMD_MAX, "piece_limit", STACKFALL_PIECE_LIMIT);
+}

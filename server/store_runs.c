@@ -1,0 +1,319 @@
+/*
+ * store_runs.c: runs, moves and reviews.
+ *
+ * A move is one INSERT into moves and the head one UPDATE of runs, in the
+ * writer's transaction; the UPDATE's `WHERE step = ?` is the
+ * compare-and-set, so two requests built on the same head can never both
+ * advance it even if a caller forgot to check first.
+ */
+#include "store_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "log.h"
+
+#define RUN_ID_LIMIT ((int64_t)1 << 53)
+
+static void
+bind_nullable(sqlite3_stmt *st, int i, int64_t v)
+{
+	if (v < 0)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
+static void
+bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s == NULL)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
+/* A random id in [1, 2^53): unguessable and exact as a JSON number. */
+static int64_t
+random_id(void)
+{
+	uint64_t v;
+
+	do {
+		randombytes_buf(&v, sizeof v);
+		v &= (UINT64_C(1) << 53) - 1;
+	} while (v == 0);
+	return (int64_t)v;
+}
+
+int
+store_run_insert(struct store_conn *c, struct store_run_new *r)
+{
+	static const char sql[] =
+	    "INSERT INTO runs (id, game, rules, account_id, seed, seed_chosen, status, over, "
+	    "end_reason, step, state, score, lines, pieces, rung, lives, created_at, ended_at) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) "
+	    "ON CONFLICT (id) DO NOTHING";
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		sqlite3_stmt *st = store_stmt(c, sql);
+
+		if (st == NULL)
+			return -1;
+		r->id = random_id();
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_text(st, 2, r->game, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, r->rules, -1, SQLITE_STATIC);
+		if (r->account_id > 0)
+			sqlite3_bind_int64(st, 4, r->account_id);
+		else
+			sqlite3_bind_null(st, 4);
+		sqlite3_bind_int64(st, 5, r->seed);
+		sqlite3_bind_int(st, 6, r->seed_chosen);
+		sqlite3_bind_text(st, 7, r->sum.status, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 8, r->sum.over);
+		bind_text_or_null(st, 9, r->sum.end_reason);
+		sqlite3_bind_blob(st, 10, r->state, (int)r->nstate, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 11, r->sum.score);
+		bind_nullable(st, 12, r->sum.lines);
+		bind_nullable(st, 13, r->sum.pieces);
+		bind_nullable(st, 14, r->sum.rung);
+		bind_nullable(st, 15, r->sum.lives);
+		sqlite3_bind_int64(st, 16, r->now);
+		bind_nullable(st, 17, r->sum.over ? r->now : -1);
+		if (store_exec_stmt(c, st) != 0)
+			return -1;
+		if (sqlite3_changes(c->db) == 1)
+			return 0;
+	}
+	log_msg(LOG_ERROR, "store: no free run id after 8 tries");
+	return -1;
+}
+
+static int64_t
+column_nullable(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
+}
+
+static void
+column_text(sqlite3_stmt *st, int i, char *out, size_t cap)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(out, cap, "%s", t != NULL ? (const char *)t : "");
+}
+
+int
+store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out)
+{
+	static const char sql[] =
+	    "SELECT r.id, coalesce(r.account_id, 0), r.seed, r.step, r.created_at, "
+	    "coalesce(r.ended_at, 0), coalesce(r.finished_at, 0), coalesce(r.last_from_step, -1), "
+	    "r.seed_chosen, r.over, r.game, r.status, r.end_reason, coalesce(a.name, ''), "
+	    "r.score, r.lines, r.pieces, r.rung, r.lives, r.last_request, r.state "
+	    "FROM runs r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.id = ?1";
+	sqlite3_stmt *st = store_stmt(c, sql);
+	int rc, ret = -1;
+
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const void *blob;
+		int n;
+
+		memset(out, 0, sizeof *out);
+		out->id = sqlite3_column_int64(st, 0);
+		out->account_id = sqlite3_column_int64(st, 1);
+		out->seed = sqlite3_column_int64(st, 2);
+		out->step = sqlite3_column_int64(st, 3);
+		out->created_at = sqlite3_column_int64(st, 4);
+		out->ended_at = sqlite3_column_int64(st, 5);
+		out->finished_at = sqlite3_column_int64(st, 6);
+		out->last_from_step = sqlite3_column_int64(st, 7);
+		out->seed_chosen = sqlite3_column_int(st, 8) != 0;
+		out->over = sqlite3_column_int(st, 9) != 0;
+		column_text(st, 10, out->game, sizeof out->game);
+		column_text(st, 11, out->status, sizeof out->status);
+		column_text(st, 12, out->end_reason, sizeof out->end_reason);
+		column_text(st, 13, out->account, sizeof out->account);
+		out->score = sqlite3_column_int64(st, 14);
+		out->lines = column_nullable(st, 15);
+		out->pieces = column_nullable(st, 16);
+		out->rung = column_nullable(st, 17);
+		out->lives = column_nullable(st, 18);
+		blob = sqlite3_column_blob(st, 19);
+		if (blob != NULL && sqlite3_column_bytes(st, 19) == STORE_FP_BYTES)
+			memcpy(out->last_request, blob, STORE_FP_BYTES);
+		blob = sqlite3_column_blob(st, 20);
+		n = sqlite3_column_bytes(st, 20);
+		if (blob != NULL && n > 0 && n <= STORE_STATE_MAX) {
+			memcpy(out->state, blob, (size_t)n);
+			out->nstate = (size_t)n;
+			ret = 1;
+		} else
+			log_msg(LOG_ERROR, "store: run %lld has no valid state", (long long)id);
+	} else if (rc == SQLITE_DONE)
+		ret = 0;
+	else
+		store_log_error(c, "run head");
+	sqlite3_reset(st);
+	return ret;
+}
+
+int
+store_run_latest(struct store_conn *c, int64_t account_id, const char *game, int64_t *id)
+{
+	static const char sql[] =
+	    "SELECT id FROM runs WHERE account_id = ?1 AND game = ?2 "
+	    "ORDER BY created_at DESC, rowid DESC LIMIT 1";
+	sqlite3_stmt *st = store_stmt(c, sql);
+	int rc, ret = -1;
+
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, account_id);
+	sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		ret = 1;
+	} else if (rc == SQLITE_DONE)
+		ret = 0;
+	sqlite3_reset(st);
+	return ret;
+}
+
+int
+store_run_advance(struct store_conn *c, const struct store_run_advance *a)
+{
+	static const char upd[] =
+	    "UPDATE runs SET step = ?3, state = ?4, last_from_step = ?2, last_request = ?5, "
+	    "status = ?6, over = ?7, end_reason = ?8, score = ?9, lines = ?10, pieces = ?11, "
+	    "rung = ?12, lives = ?13, ended_at = CASE WHEN ?7 AND ended_at IS NULL THEN ?14 "
+	    "ELSE ended_at END WHERE id = ?1 AND step = ?2";
+	static const char ins[] =
+	    "INSERT INTO moves (run_id, step, action, created_at) VALUES (?1, ?2, ?3, ?4)";
+	sqlite3_stmt *st = store_stmt(c, upd);
+	size_t i;
+
+	if (st == NULL || a->nmoves == 0 || a->nmoves > STORE_MOVES_MAX)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->id);
+	sqlite3_bind_int64(st, 2, a->from_step);
+	sqlite3_bind_int64(st, 3, a->from_step + (int64_t)a->nmoves);
+	sqlite3_bind_blob(st, 4, a->state, (int)a->nstate, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 5, a->fp, STORE_FP_BYTES, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, a->sum.status, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, a->sum.over);
+	bind_text_or_null(st, 8, a->sum.end_reason);
+	sqlite3_bind_int64(st, 9, a->sum.score);
+	bind_nullable(st, 10, a->sum.lines);
+	bind_nullable(st, 11, a->sum.pieces);
+	bind_nullable(st, 12, a->sum.rung);
+	bind_nullable(st, 13, a->sum.lives);
+	sqlite3_bind_int64(st, 14, a->now);
+	if (store_exec_stmt(c, st) != 0)
+		return -1;
+	if (sqlite3_changes(c->db) != 1)
+		return 1;
+	for (i = 0; i < a->nmoves; i++) {
+		if ((st = store_stmt(c, ins)) == NULL)
+			return -1;
+		sqlite3_bind_int64(st, 1, a->id);
+		sqlite3_bind_int64(st, 2, a->from_step + (int64_t)i + 1);
+		sqlite3_bind_text(st, 3, a->actions[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, a->now);
+		if (store_exec_stmt(c, st) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+json_t *
+store_run_actions(struct store_conn *c, int64_t id)
+{
+	static const char sql[] = "SELECT action FROM moves WHERE run_id = ?1 ORDER BY step";
+	sqlite3_stmt *st = store_stmt(c, sql);
+	json_t *a;
+	int rc;
+
+	if (st == NULL || (a = json_array()) == NULL)
+		return NULL;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 0);
+		json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+
+		if (v == NULL || json_array_append_new(a, v) != 0) {
+			rc = SQLITE_CORRUPT;
+			break;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		log_msg(LOG_ERROR, "store: cannot read the moves of run %lld", (long long)id);
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+int
+store_run_finish(struct store_conn *c, const struct store_run_finish *f)
+{
+	static const char upd[] =
+	    "UPDATE runs SET finished_at = ?2, certificate = ?3 WHERE id = ?1 AND finished_at IS NULL";
+	static const char ins[] =
+	    "INSERT INTO reviews (run_id, game, account_id, rating, review, created_at) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	sqlite3_stmt *st = store_stmt(c, upd);
+
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, f->id);
+	sqlite3_bind_int64(st, 2, f->now);
+	sqlite3_bind_text(st, 3, f->certificate, -1, SQLITE_STATIC);
+	if (store_exec_stmt(c, st) != 0)
+		return -1;
+	if (sqlite3_changes(c->db) != 1)
+		return 1;
+	if ((st = store_stmt(c, ins)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, f->id);
+	sqlite3_bind_text(st, 2, f->game, -1, SQLITE_STATIC);
+	if (f->account_id > 0)
+		sqlite3_bind_int64(st, 3, f->account_id);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_int(st, 4, f->rating);
+	sqlite3_bind_text(st, 5, f->review, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, f->now);
+	return store_exec_stmt(c, st);
+}
+
+int
+store_run_certificate(struct store_conn *c, int64_t id, char **certificate)
+{
+	static const char sql[] = "SELECT certificate FROM runs WHERE id = ?1 AND certificate IS NOT NULL";
+	sqlite3_stmt *st = store_stmt(c, sql);
+	int rc, ret = -1;
+
+	*certificate = NULL;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*certificate = strdup((const char *)sqlite3_column_text(st, 0));
+		ret = *certificate != NULL ? 1 : -1;
+	} else if (rc == SQLITE_DONE)
+		ret = 0;
+	sqlite3_reset(st);
+	return ret;
+}

@@ -1,0 +1,62 @@
+"""The README's curl sessions, run exactly as written against a fresh daemon.
+
+Each block after a `<!-- readme-test: NAME -->` line is run with bash from
+a scratch folder that links the repository's tests/ (the Stackfall session
+calls tests/e2e/puzzle_solver.py), with ARCADED_URL pointing at the daemon.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from harness import Daemon, Tap
+
+t = Tap()
+root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+with open(os.path.join(root, 'README.md')) as f:
+    readme = f.read()
+blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
+t.ok({'duskcourt', 'stackfall'} <= set(blocks), 'the README has the curl sessions (%s)' % sorted(blocks))
+
+
+def run(name, d):
+    scratch = tempfile.mkdtemp(prefix='arcaded-readme-')
+    try:
+        os.symlink(os.path.join(root, 'tests'), os.path.join(scratch, 'tests'))
+        env = dict(os.environ, ARCADED_URL=d.base)
+        p = subprocess.run(['bash', '-euo', 'pipefail', '-c', blocks[name]], cwd=scratch, env=env,
+                           capture_output=True, text=True, timeout=120)
+        return p.returncode, p.stdout, p.stderr
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if shutil.which('jq') is None or shutil.which('curl') is None:
+    t.ok(True, '# skip jq or curl is not installed')
+    t.done()
+
+d = Daemon()
+try:
+    rc, out, err = run('duskcourt', d)
+    t.eq(rc, 0, 'the Duskcourt session runs without an error')
+    lines = out.splitlines()
+    t.ok(any(l == '{"phase":"done","score":90}' for l in lines),
+         'it clears rung 1 for 90 points and ends the run')
+    final = [json.loads(l) for l in lines if l.startswith('{"runId"')]
+    t.ok(final and final[0]['final']['phase'] == 'done' and final[0]['final']['score'] == 90,
+         'finish answers the final summary')
+    t.ok(lines and lines[-1].startswith('v4.public.'), 'and a certificate')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    rc, out, err = run('stackfall', d)
+    t.eq(rc, 0, 'the Stackfall session runs without an error')
+    t.ok('{"status":"over","end_reason":"resigned"' in out, 'its batch ends the game with resign')
+    t.ok('"final":{' in out and '"status":"over"' in out, 'finish answers the final summary')
+    if rc != 0:
+        t.diag(err[-2000:])
+finally:
+    d.cleanup()
+t.done()
