@@ -16,6 +16,7 @@
 #include "duskcourt_json.h"
 #include "jsonbody.h"
 #include "keyfile.h"
+#include "replay.h"
 #include "solver.h"
 
 #define SEED_MAX (((int64_t)1 << 53) - 1)
@@ -132,6 +133,49 @@ cli_keys(int argc, char **argv)
 	return 0;
 }
 
+/* arcaded verify FILE: re-simulates a replay (or a run's JSON holding one,
+ * as GET /api/games/{game}/runs/{runId} answers it). "-" reads stdin. */
+static int
+cli_verify(int argc, char **argv)
+{
+	struct replay_check chk;
+	json_error_t jerr;
+	const json_t *replay;
+	json_t *doc;
+	char *final;
+	int rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: arcaded verify FILE   (a replay, or a run as the API answers it; - for stdin)\n");
+		return 2;
+	}
+	doc = strcmp(argv[1], "-") == 0 ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr) :
+	    json_load_file(argv[1], JSON_REJECT_DUPLICATES, &jerr);
+	if (doc == NULL) {
+		fprintf(stderr, "arcaded verify: %s: line %d: %s\n", argv[1], jerr.line, jerr.text);
+		return 1;
+	}
+	replay = json_object_get(doc, "replay") ? json_object_get(doc, "replay") : doc;
+	if (json_is_null(replay)) {
+		fprintf(stderr, "arcaded verify: %s holds no replay (a playing Stackfall run withholds it)\n", argv[1]);
+		json_decref(doc);
+		return 1;
+	}
+	rc = replay_verify(replay, GAME__COUNT, solver_for_thread(), &chk);
+	final = chk.final ? json_dumps(chk.final, JSON_COMPACT) : NULL;
+	if (rc == 0)
+		printf("valid: %s replay, %zu actions, final %s\n", game_name(chk.game), chk.nactions,
+		    final ? final : "?");
+	else if (chk.step > 0)
+		printf("invalid at step %zu: %s\n", chk.step, chk.reason);
+	else
+		printf("invalid: %s\n", chk.reason);
+	free(final);
+	json_decref(chk.final);
+	json_decref(doc);
+	return rc == 0 ? 0 : 1;
+}
+
 int
 cli_run(int argc, char **argv)
 {
@@ -141,5 +185,7 @@ cli_run(int argc, char **argv)
 		return cli_stream(argc, argv);
 	if (strcmp(argv[0], "deal") == 0)
 		return cli_deal(argc, argv);
+	if (strcmp(argv[0], "verify") == 0)
+		return cli_verify(argc, argv);
 	return CLI_NOT_A_COMMAND;
 }

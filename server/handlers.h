@@ -38,4 +38,10 @@ void handle_stackfall_act(struct request *req);
 void handle_stackfall_api_state(struct request *req);
 void handle_stackfall_api_finish(struct request *req);
 
+/* handlers_board.c: runs and replays, leaderboards, reviews */
+void handle_run_get(struct request *req);
+void handle_leaderboard(struct request *req);
+void handle_reviews(struct request *req);
+void handle_replay_verify(struct request *req);
+
 #endif

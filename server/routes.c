@@ -40,6 +40,11 @@ const struct route routes[] = {
 	{ HTTP_GET,  "/games/stackfall/api/state",  handle_stackfall_api_state,  "stackfall_api_state",  false },
 	{ HTTP_POST, "/games/stackfall/api/finish", handle_stackfall_api_finish, "stackfall_api_finish", true },
 	{ HTTP_GET,  "/games/stackfall/api/rules",  handle_stackfall_rules,      "stackfall_api_rules",  false },
+
+	{ HTTP_GET,  "/api/games/{game}/runs/{runId}",   handle_run_get,       "run_get",       false },
+	{ HTTP_GET,  "/api/games/{game}/leaderboard",    handle_leaderboard,   "leaderboard",   false },
+	{ HTTP_GET,  "/api/games/{game}/reviews",        handle_reviews,       "reviews",       false },
+	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true },
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
 

@@ -254,4 +254,46 @@ int store_run_finish(struct store_conn *c, const struct store_run_finish *f);
 /* The certificate and review of a finished run. 1 found, 0 not, -1 error. */
 int store_run_certificate(struct store_conn *c, int64_t id, char **certificate);
 
+/*
+ * Leaderboards and reviews (store_board.c): read-only, on a reader.
+ */
+#define STORE_PAGE_MAX 100
+
+/* Where a page starts: after the row with these keys (rank is the last
+ * row's position, so the next page numbers on). */
+struct store_board_cursor {
+	int64_t score, second, third, id, rank;
+};
+
+struct store_board_entry {
+	int64_t id, score, seed, ended_at;
+	int64_t second, third;            /* the sort keys, for the next cursor */
+	int64_t lines, pieces, rung, lives; /* -1: NULL */
+	bool    seed_chosen;
+	char    account[STORE_NAME_MAX + 1]; /* "" for anonymous */
+};
+
+/* Finished runs of game, best first: with by_seed, every run on seed;
+ * else the runs whose seed the server chose. after NULL starts at the top.
+ * Fills out[0..*n), n <= limit <= STORE_PAGE_MAX. 0 or -1. */
+int store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t seed,
+    const struct store_board_cursor *after, int limit, struct store_board_entry *out, int *n);
+
+struct store_review_row {
+	int64_t id, run_id, created_at; /* id: the page cursor */
+	int     rating;
+	char    account[STORE_NAME_MAX + 1];
+	char   *text; /* malloc'd; free with store_reviews_free */
+};
+
+/* Reviews of game, newest first, older than review before_id when
+ * has_before; and the count and sum of all its ratings. 0 or -1. */
+int store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id,
+    int limit, struct store_review_row *out, int *n, int64_t *count, int64_t *total);
+void store_reviews_free(struct store_review_row *rows, int n);
+
+/* The review of one run. 1 found (text malloc'd), 0 none, -1 error. */
+int store_run_review(struct store_conn *c, int64_t run_id, int *rating, char **text,
+    int64_t *created_at);
+
 #endif

@@ -15,6 +15,7 @@ static const struct {
 } benches[] = {
 	{ "stackfall", bench_stackfall, "options placements/s and random games/s" },
 	{ "duskcourt", bench_duskcourt, "deal time per rung (median, p99)" },
+	{ "board", bench_board, "leaderboard and review queries on a database of a million runs" },
 };
 
 int

@@ -18,13 +18,15 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall'} <= set(blocks), 'the README has the curl sessions (%s)' % sorted(blocks))
+t.ok({'duskcourt', 'stackfall', 'replay'} <= set(blocks), 'the README has the curl sessions (%s)' % sorted(blocks))
 
 
 def run(name, d):
     scratch = tempfile.mkdtemp(prefix='arcaded-readme-')
     try:
         os.symlink(os.path.join(root, 'tests'), os.path.join(scratch, 'tests'))
+        # ./build/server/arcaded, as the quick start builds it.
+        os.symlink(os.path.dirname(os.path.dirname(os.environ['ARCADED'])), os.path.join(scratch, 'build'))
         env = dict(os.environ, ARCADED_URL=d.base)
         p = subprocess.run(['bash', '-euo', 'pipefail', '-c', blocks[name]], cwd=scratch, env=env,
                            capture_output=True, text=True, timeout=120)
@@ -48,6 +50,16 @@ try:
     t.ok(final and final[0]['final']['phase'] == 'done' and final[0]['final']['score'] == 90,
          'finish answers the final summary')
     t.ok(lines and lines[-1].startswith('v4.public.'), 'and a certificate')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    rc, out, err = run('replay', d)
+    t.eq(rc, 0, 'the replay session runs without an error')
+    t.ok('"rules":"duskcourt-v1","seed":7' in out and '"review":8' in out,
+         'it downloads the Duskcourt session\'s run with its review and replay')
+    t.ok('valid: duskcourt replay, 3 actions' in out, 'arcaded verify accepts it')
+    t.ok('{"valid":true' in out and '"certificate":true}' in out,
+         'the server verifies it and its certificate')
     if rc != 0:
         t.diag(err[-2000:])
 

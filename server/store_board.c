@@ -1,0 +1,167 @@
+/*
+ * store_board.c: leaderboards and reviews.
+ *
+ * Both walk an index of migration 0002 in order and stop after one page;
+ * a page starts after a cursor by a row-value comparison on the index's
+ * own columns, so page 1000 costs what page 1 costs (no OFFSET).
+ */
+#include "store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The columns every leaderboard query reads, in this order. */
+#define BOARD_COLUMNS \
+	"SELECT r.id, r.score, r.seed, coalesce(r.ended_at, 0), r.rank_second, r.rank_third, " \
+	"r.lines, r.pieces, r.rung, r.lives, r.seed_chosen, coalesce(a.name, '') FROM runs r "
+#define BOARD_JOIN " LEFT JOIN accounts a ON a.id = r.account_id "
+#define BOARD_ORDER " ORDER BY r.score DESC, r.rank_second DESC, r.rank_third DESC, r.id DESC LIMIT ?7"
+#define BOARD_AFTER " AND (r.score, r.rank_second, r.rank_third, r.id) < (?3, ?4, ?5, ?6)"
+
+static int64_t
+nullable(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
+}
+
+int
+store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t seed,
+    const struct store_board_cursor *after, int limit, struct store_board_entry *out, int *n)
+{
+	static const char chosen_first[] = BOARD_COLUMNS
+	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1 AND r.seed_chosen = 0 AND r.over = 1"
+	    BOARD_ORDER;
+	static const char chosen_next[] = BOARD_COLUMNS
+	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1 AND r.seed_chosen = 0 AND r.over = 1"
+	    BOARD_AFTER BOARD_ORDER;
+	static const char seed_first[] = BOARD_COLUMNS
+	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2 AND r.over = 1" BOARD_ORDER;
+	static const char seed_next[] = BOARD_COLUMNS
+	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2 AND r.over = 1"
+	    BOARD_AFTER BOARD_ORDER;
+	const char *sql = by_seed ? (after ? seed_next : seed_first) : (after ? chosen_next : chosen_first);
+	sqlite3_stmt *st = store_stmt(c, sql);
+	int rc = SQLITE_DONE;
+
+	*n = 0;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+	if (by_seed)
+		sqlite3_bind_int64(st, 2, seed);
+	if (after != NULL) {
+		sqlite3_bind_int64(st, 3, after->score);
+		sqlite3_bind_int64(st, 4, after->second);
+		sqlite3_bind_int64(st, 5, after->third);
+		sqlite3_bind_int64(st, 6, after->id);
+	}
+	sqlite3_bind_int(st, 7, limit);
+	while (*n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_board_entry *e = &out[(*n)++];
+
+		e->id = sqlite3_column_int64(st, 0);
+		e->score = sqlite3_column_int64(st, 1);
+		e->seed = sqlite3_column_int64(st, 2);
+		e->ended_at = sqlite3_column_int64(st, 3);
+		e->second = sqlite3_column_int64(st, 4);
+		e->third = sqlite3_column_int64(st, 5);
+		e->lines = nullable(st, 6);
+		e->pieces = nullable(st, 7);
+		e->rung = nullable(st, 8);
+		e->lives = nullable(st, 9);
+		e->seed_chosen = sqlite3_column_int(st, 10) != 0;
+		snprintf(e->account, sizeof e->account, "%s", (const char *)sqlite3_column_text(st, 11));
+	}
+	sqlite3_reset(st);
+	if (*n < limit && rc != SQLITE_DONE) {
+		store_log_error(c, "leaderboard");
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id, int limit, struct store_review_row *out, int *n, int64_t *count,
+    int64_t *total)
+{
+	static const char first[] =
+	    "SELECT v.id, v.run_id, v.created_at, v.rating, coalesce(a.name, ''), v.review "
+	    "FROM reviews v INDEXED BY reviews_recent LEFT JOIN accounts a ON a.id = v.account_id "
+	    "WHERE v.game = ?1 ORDER BY v.id DESC LIMIT ?4";
+	static const char next[] =
+	    "SELECT v.id, v.run_id, v.created_at, v.rating, coalesce(a.name, ''), v.review "
+	    "FROM reviews v INDEXED BY reviews_recent LEFT JOIN accounts a ON a.id = v.account_id "
+	    "WHERE v.game = ?1 AND v.id < ?2 ORDER BY v.id DESC LIMIT ?4";
+	static const char stats[] = "SELECT count, total FROM review_stats WHERE game = ?1";
+	sqlite3_stmt *st = store_stmt(c, has_before ? next : first);
+	int rc = SQLITE_DONE;
+
+	*n = 0;
+	*count = *total = 0;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+	if (has_before)
+		sqlite3_bind_int64(st, 2, before_id);
+	sqlite3_bind_int(st, 4, limit);
+	while (*n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_review_row *r = &out[*n];
+
+		r->id = sqlite3_column_int64(st, 0);
+		r->run_id = sqlite3_column_int64(st, 1);
+		r->created_at = sqlite3_column_int64(st, 2);
+		r->rating = sqlite3_column_int(st, 3);
+		snprintf(r->account, sizeof r->account, "%s", (const char *)sqlite3_column_text(st, 4));
+		r->text = strdup((const char *)sqlite3_column_text(st, 5));
+		if (r->text == NULL)
+			break;
+		(*n)++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_log_error(c, "reviews");
+		return -1;
+	}
+	if ((st = store_stmt(c, stats)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*count = sqlite3_column_int64(st, 0);
+		*total = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
+void
+store_reviews_free(struct store_review_row *rows, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(rows[i].text);
+}
+
+int
+store_run_review(struct store_conn *c, int64_t run_id, int *rating, char **text, int64_t *created_at)
+{
+	static const char sql[] = "SELECT rating, review, created_at FROM reviews WHERE run_id = ?1";
+	sqlite3_stmt *st = store_stmt(c, sql);
+	int rc, ret = -1;
+
+	*text = NULL;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*rating = sqlite3_column_int(st, 0);
+		*text = strdup((const char *)sqlite3_column_text(st, 1));
+		*created_at = sqlite3_column_int64(st, 2);
+		ret = *text != NULL ? 1 : -1;
+	} else if (rc == SQLITE_DONE)
+		ret = 0;
+	sqlite3_reset(st);
+	return ret;
+}
