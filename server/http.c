@@ -46,7 +46,8 @@ struct http_server {
 	const struct config *cfg;
 	int                  listen_fd;
 	bool                 quiesced;
-	atomic_int           in_flight;
+	atomic_int           in_flight;   /* requests begun and not yet completed */
+	atomic_int           open_conns;  /* connections open, idle keep-alive ones included */
 };
 
 /* The job's real work runs through a trampoline so that job->arg can
@@ -586,7 +587,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (log_get_level() >= LOG_INFO)
 		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s%s", method_name(req->method),
 		    req->path, req->status, (long long)us, req->id,
-		    toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection closed early)");
+		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
+		    " (the client left during the answer)") : " (closed before an answer)");
 	json_decref(req->json);
 	free(req->body);
 	if (req->ctx_free != NULL)
@@ -594,6 +596,20 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	*con_cls = NULL;
 	free((struct request_full *)req);
 	atomic_fetch_sub(&h->in_flight, 1);
+}
+
+static void
+on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+    enum MHD_ConnectionNotificationCode code)
+{
+	struct http_server *h = cls;
+
+	(void)conn;
+	(void)socket_context;
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		atomic_fetch_add(&h->open_conns, 1);
+	else
+		atomic_fetch_sub(&h->open_conns, 1);
 }
 
 #if defined(__GNUC__)
@@ -713,6 +729,7 @@ http_start(const struct config *cfg, struct app *app, char *bound, size_t boundc
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
 	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
 	    MHD_OPTION_END);
 	if (h->daemon == NULL) {
@@ -737,15 +754,28 @@ http_quiesce(struct http_server *h)
 	h->quiesced = true;
 }
 
+/* After http_quiesce every answer carries "Connection: close", so each
+ * open connection takes at most one more request. Stopping is safe once no
+ * request is in flight and either every connection has closed or none has
+ * brought a request for a while (idle keep-alive connections, which a
+ * client may reuse at any moment: HTTP lets it retry on a close). */
 int
 http_wait_idle(struct http_server *h, int timeout_ms)
 {
-	int64_t until = http_now_us() + (int64_t)timeout_ms * 1000;
+	int64_t now = http_now_us(), until = now + (int64_t)timeout_ms * 1000, quiet_since = now;
 	int n;
 
-	while ((n = atomic_load(&h->in_flight)) > 0 && http_now_us() < until) {
-		struct timespec ts = { 0, 5 * 1000 * 1000 };
+	for (;;) {
+		struct timespec ts = { 0, 2 * 1000 * 1000 };
 
+		n = atomic_load(&h->in_flight);
+		now = http_now_us();
+		if (n > 0)
+			quiet_since = now;
+		else if (atomic_load(&h->open_conns) == 0 || now - quiet_since >= 100 * 1000)
+			break;
+		if (now >= until)
+			break;
 		nanosleep(&ts, NULL);
 	}
 	return n;
