@@ -2,14 +2,14 @@
  * token.h: stateTokens.
  *
  * A stateToken is a PASETO v4.local token. Its payload (encrypted) is the
- * JSON object {"game", "rules", "run", "step", "iat", "state"}, "state"
- * being the engine's serialised state in base64url; its footer (public,
- * authenticated) is {"kid", "game", "run"}, kid being the PASERK k4.lid of
- * the key that sealed it; the implicit assertion is "arcaded:GAME:RUN",
- * so a token moved to another run or game does not authenticate. The
- * footer tells the server which key to try and lets it refuse a token of
- * another game by name; nothing about the game state is readable without
- * the key.
+ * JSON object {"rules", "step", "iat", "state"}, "state" being the engine's
+ * serialised state in base64url; its footer (public, authenticated) is
+ * {"kid", "run"}, kid being the PASERK k4.lid of the key that sealed it;
+ * the implicit assertion is "arcaded:GAME:RUN", which binds the token to
+ * its game and run without spelling them out: a token moved to another run
+ * or game does not authenticate (one that opens under the other game's
+ * assertion is reported as that game's). Nothing about the game state is
+ * readable without the key; the footer says only which key and which run.
  */
 #ifndef API_TOKEN_H
 #define API_TOKEN_H

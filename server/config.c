@@ -22,7 +22,7 @@
 enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
 	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_SYNC,
-	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT__COUNT
+	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_COMMIT_BATCH, OPT__COUNT
 };
 
 static const struct {
@@ -54,6 +54,8 @@ static const struct {
 	    "open connections at most, 16-100000 (default 4096)" },
 	[OPT_CONN_TIMEOUT]  = { "connection-timeout", "ARCADED_CONNECTION_TIMEOUT", "SECONDS", false,
 	    "close a connection idle this long, 1-3600 (default 60)" },
+	[OPT_COMMIT_BATCH]  = { "commit-batch", "ARCADED_COMMIT_BATCH", "N", false,
+	    "most waiting writes committed together, 1-4096; 1 commits each alone (default 256)" },
 };
 
 void
@@ -97,6 +99,7 @@ set_defaults(struct config *cfg)
 	cfg->sync = SYNC_FULL;
 	cfg->connection_limit = 4096;
 	cfg->connection_timeout = 60;
+	cfg->commit_batch = 256;
 }
 
 /* A decimal number with an optional k/m suffix (powers of 1024). */
@@ -307,6 +310,12 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			why = "expected a whole number of seconds from 1 to 3600";
 		else
 			cfg->connection_timeout = (unsigned)n;
+		break;
+	case OPT_COMMIT_BATCH:
+		if (!parse_size(v, 1, 4096, false, &n))
+			why = "expected a whole number from 1 to 4096";
+		else
+			cfg->commit_batch = (unsigned)n;
 		break;
 	default:
 		why = "unknown option";

@@ -50,6 +50,7 @@ struct config {
 	enum sync_mode sync;
 	unsigned connection_limit;   /* open connections at most */
 	unsigned connection_timeout; /* seconds of idleness before a close */
+	unsigned commit_batch;       /* most moves per transaction; 1 = one commit each */
 };
 
 enum config_result {

@@ -727,7 +727,10 @@ http_start(const struct config *cfg, struct app *app, char *bound, size_t boundc
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
-	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+	    /* Headers and read buffers only (bodies are copied out as they
+	     * arrive); libmicrohttpd clears the whole pool between requests,
+	     * so a larger pool costs on every request. */
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
 	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
 	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,

@@ -64,6 +64,7 @@ serve(const struct config *cfg)
 	app.store = store_open(cfg->db_path, cfg->sync, cfg->threads, err, sizeof err);
 	if (app.store == NULL)
 		fatal("%s", err);
+	store_set_batch_limit(app.store, cfg->commit_batch);
 	app.metrics = metrics_new(nroutes);
 	if (app.metrics == NULL)
 		fatal("out of memory");

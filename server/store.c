@@ -31,6 +31,7 @@ struct store {
 	struct store_job *head, *tail;
 	bool              stopping;
 	int               schema_version;
+	unsigned          batch_limit;  /* most jobs per transaction; 1: a commit each */
 
 	/* Reader pool: free connections are a stack guarded by rmu. */
 	struct store_conn *readers;
@@ -263,6 +264,21 @@ failed:
 	return 0;
 }
 
+/* The writer's transaction control, as prepared statements: sqlite3_exec
+ * would compile the same text again for every batch and every job. */
+static const char sql_begin[] = "BEGIN IMMEDIATE";
+static const char sql_commit[] = "COMMIT";
+static const char sql_rollback[] = "ROLLBACK";
+static const char sql_savepoint[] = "SAVEPOINT job";
+static const char sql_release[] = "RELEASE job";
+static const char sql_rollback_to[] = "ROLLBACK TO job";
+
+static int
+control(struct store_conn *c, const char *sql)
+{
+	return store_exec_stmt(c, store_stmt(c, sql));
+}
+
 /* Runs one batch of jobs in one transaction. */
 static void
 run_batch(struct store *s, struct store_job *batch)
@@ -272,17 +288,14 @@ run_batch(struct store *s, struct store_job *batch)
 	uint64_t n = 0, max;
 	bool several = batch->next != NULL, ok;
 
-	ok = exec_sql(c, "BEGIN IMMEDIATE", NULL, 0) == 0;
-	if (!ok)
-		store_log_error(c, "BEGIN");
+	ok = control(c, sql_begin) == 0;
 	for (j = batch; j != NULL; j = j->next) {
 		n++;
 		if (!ok) {
 			j->status = STORE_COMMIT_FAILED;
 			continue;
 		}
-		if (several && exec_sql(c, "SAVEPOINT job", NULL, 0) != 0) {
-			store_log_error(c, "SAVEPOINT");
+		if (several && control(c, sql_savepoint) != 0) {
 			j->status = STORE_FAILED;
 			continue;
 		}
@@ -291,18 +304,17 @@ run_batch(struct store *s, struct store_job *batch)
 		else {
 			j->status = STORE_FAILED;
 			if (several)
-				exec_sql(c, "ROLLBACK TO job", NULL, 0);
+				control(c, sql_rollback_to);
 		}
 		if (several)
-			exec_sql(c, "RELEASE job", NULL, 0);
+			control(c, sql_release);
 	}
 	if (ok) {
 		/* A lone failed job rolls the whole (its own) transaction back. */
 		if (!several && batch->status != STORE_COMMITTED)
-			exec_sql(c, "ROLLBACK", NULL, 0);
-		else if (exec_sql(c, "COMMIT", NULL, 0) != 0) {
-			store_log_error(c, "COMMIT");
-			exec_sql(c, "ROLLBACK", NULL, 0);
+			control(c, sql_rollback);
+		else if (control(c, sql_commit) != 0) {
+			control(c, sql_rollback);
 			atomic_fetch_add(&s->commit_failures, 1);
 			for (j = batch; j != NULL; j = j->next)
 				j->status = STORE_COMMIT_FAILED;
@@ -332,7 +344,19 @@ writer_main(void *arg)
 		while (s->head == NULL && !s->stopping)
 			pthread_cond_wait(&s->cv, &s->mu);
 		batch = s->head;
-		s->head = s->tail = NULL;
+		if (batch != NULL) {
+			struct store_job *last = batch;
+			unsigned n = 1;
+
+			while (last->next != NULL && n < s->batch_limit) {
+				last = last->next;
+				n++;
+			}
+			s->head = last->next;
+			last->next = NULL;
+			if (s->head == NULL)
+				s->tail = NULL;
+		}
 		pthread_mutex_unlock(&s->mu);
 		if (batch == NULL)
 			break; /* stopping, and nothing left */
@@ -419,6 +443,14 @@ store_reader_release(struct store *s, struct store_conn *c)
 	pthread_mutex_unlock(&s->rmu);
 }
 
+void
+store_set_batch_limit(struct store *s, unsigned n)
+{
+	pthread_mutex_lock(&s->mu);
+	s->batch_limit = n > 0 ? n : 1;
+	pthread_mutex_unlock(&s->mu);
+}
+
 int
 store_schema_version(const struct store *s)
 {
@@ -496,6 +528,7 @@ store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, 
 		snprintf(err, errcap, "out of memory");
 		return NULL;
 	}
+	s->batch_limit = STORE_BATCH_DEFAULT;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	pthread_mutex_init(&s->rmu, NULL);

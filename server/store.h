@@ -61,6 +61,11 @@ struct store *store_open(const char *path, enum sync_mode sync, unsigned nreader
  * database file and closes every connection. Accepts NULL. */
 void store_close(struct store *s);
 
+/* How many waiting jobs one transaction takes at most (default
+ * STORE_BATCH_DEFAULT; 1 commits every job on its own). */
+#define STORE_BATCH_DEFAULT 256
+void store_set_batch_limit(struct store *s, unsigned n);
+
 /* Queues job; job->done is called once, on the writer thread. The job must
  * stay valid until then. */
 void store_submit(struct store *s, struct store_job *job);
