@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The load harness: one command, one table.
+
+Starts a release build of arcaded on a fresh database (the agent check off
+for Stackfall, so that bots need no puzzle solver), then runs wrk with the
+same settings against
+  healthz    the ceiling: a route that does no game work
+  duskcourt  real runs: init, then action after action with the stateToken
+  stackfall  real games: one placement per request, chosen from board_text
+  stackfall+options  the same with the options helper: "place R C; options"
+  init       new runs of both games
+and prints, per scenario, the throughput and its ratio to the ceiling, p50
+and p99 latency, the share of non-2xx answers, and the daemon's CPU time per
+request; then the daemon's peak resident memory. With --million it keeps
+playing Duskcourt until a million moves are stored and reports the peak
+resident memory after that.
+
+usage: run.py ARCADED [--duration S] [--connections N] [--threads N] [--million]
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TICK = os.sysconf('SC_CLK_TCK')
+
+
+def cpu_seconds(pid):
+    with open('/proc/%d/stat' % pid) as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def peak_rss_mb(pid):
+    with open('/proc/%d/status' % pid) as f:
+        for line in f:
+            if line.startswith('VmHWM:'):
+                return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+def to_ms(text):
+    m = re.match(r'([\d.]+)(us|ms|s)', text)
+    v, unit = float(m.group(1)), m.group(2)
+    return v / 1000.0 if unit == 'us' else v * 1000.0 if unit == 's' else v
+
+
+def wrk(url, script, args):
+    cmd = ['wrk', '-t%d' % args.threads, '-c%d' % args.connections, '-d%ds' % args.duration,
+           '--latency', '-s', os.path.join(HERE, script), url]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    total = int(re.search(r'(\d+) requests in', out).group(1))
+    rps = float(re.search(r'Requests/sec:\s+([\d.]+)', out).group(1))
+    p50 = to_ms(re.search(r'\s50%\s+(\S+)', out).group(1))
+    p99 = to_ms(re.search(r'\s99%\s+(\S+)', out).group(1))
+    m = re.search(r'Non-2xx or 3xx responses: (\d+)', out)
+    bad = int(m.group(1)) if m else 0
+    m = re.search(r'Socket errors: (.*)', out)
+    return dict(total=total, rps=rps, p50=p50, p99=p99, bad=bad, socket=m.group(1) if m else '', raw=out)
+
+
+def moves(db):
+    with sqlite3.connect(db, timeout=30) as c:
+        return c.execute('SELECT count(*) FROM moves').fetchone()[0]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('arcaded')
+    ap.add_argument('--duration', type=int, default=10)
+    ap.add_argument('--connections', type=int, default=64)
+    ap.add_argument('--threads', type=int, default=2)
+    ap.add_argument('--million', action='store_true')
+    ap.add_argument('--daemon-arg', action='append', default=[])
+    args = ap.parse_args()
+    if shutil.which('wrk') is None:
+        sys.exit('run.py: wrk is not installed (apt-get install wrk)')
+
+    folder = tempfile.mkdtemp(prefix='arcaded-load-')
+    db = os.path.join(folder, 'load.db')
+    log = open(os.path.join(folder, 'daemon.log'), 'wb')
+    proc = subprocess.Popen([args.arcaded, '--listen', '127.0.0.1:0', '--db', db,
+                             '--agent-check', 'stackfall=off'] + args.daemon_arg,
+                            stdout=subprocess.PIPE, stderr=log)
+    line = proc.stdout.readline().decode()
+    url = line.split('serving on ')[1].split()[0]
+    rows = []
+    try:
+        for name, script in (('healthz', 'healthz.lua'), ('duskcourt', 'duskcourt.lua'),
+                             ('stackfall', 'stackfall.lua'),
+                             ('stackfall+options', 'stackfall_options.lua'), ('init', 'init.lua')):
+            c0 = cpu_seconds(proc.pid)
+            r = wrk(url, script, args)
+            r['cpu_us'] = (cpu_seconds(proc.pid) - c0) / max(r['total'], 1) * 1e6
+            r['name'] = name
+            rows.append(r)
+        ceiling = rows[0]['rps']
+        stored = moves(db)
+        print('wrk -t%d -c%d -d%ds --latency, each scenario on the same daemon (%s)'
+              % (args.threads, args.connections, args.duration, ' '.join(args.daemon_arg) or 'defaults'))
+        print()
+        print('| scenario | requests/s | of healthz | p50 ms | p99 ms | non-2xx | daemon CPU µs/request |')
+        print('|---|---|---|---|---|---|---|')
+        for r in rows:
+            print('| %s | %.0f | %.0f%% | %.2f | %.2f | %d | %.1f |' % (
+                r['name'], r['rps'], 100.0 * r['rps'] / ceiling, r['p50'], r['p99'], r['bad'], r['cpu_us']))
+            if r['socket']:
+                print('|   socket errors: %s | | | | | | |' % r['socket'])
+        print()
+        print('moves stored: %d; peak resident memory so far: %.1f MB' % (stored, peak_rss_mb(proc.pid)))
+        if args.million:
+            t0 = time.time()
+            while stored < 1000000:
+                wrk(url, 'duskcourt.lua', args)
+                stored = moves(db)
+            print('after %d stored moves (%.0f s more of Duskcourt): peak resident memory %.1f MB, '
+                  'database %.0f MB' % (stored, time.time() - t0, peak_rss_mb(proc.pid),
+                                        os.path.getsize(db) / 1e6))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
