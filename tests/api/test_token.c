@@ -1,0 +1,188 @@
+/*
+ * test_token.c: stateTokens and result certificates on a keyring: round
+ * trips, the footer, rotation (a retired key still opens, an unknown key
+ * id does not), the other game, and 10,000 random bit flips and
+ * truncations of real stateTokens, every one refused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "certificate.h"
+#include "keys.h"
+#include "paseto.h"
+#include "tap.h"
+#include "token.h"
+
+static void
+ring(struct keyring *kr, int first, int n)
+{
+	uint8_t pepper[32], masters[4][32];
+	int i;
+
+	memset(pepper, 9, sizeof pepper);
+	for (i = 0; i < n; i++)
+		memset(masters[i], first + i, sizeof masters[i]);
+	keyring_init(kr, pepper, (const uint8_t (*)[32])masters, n);
+}
+
+static struct state_token
+sample(enum game g, int64_t run, int64_t step)
+{
+	struct state_token t;
+	size_t i;
+
+	memset(&t, 0, sizeof t);
+	t.game = g;
+	t.rules = 1;
+	t.run = run;
+	t.step = step;
+	t.issued_at = 1795000000;
+	t.nstate = 77;
+	for (i = 0; i < t.nstate; i++)
+		t.state[i] = (uint8_t)(i * 7 + 3);
+	return t;
+}
+
+static int
+same(const struct state_token *a, const struct state_token *b)
+{
+	return a->game == b->game && a->rules == b->rules && a->run == b->run && a->step == b->step &&
+	    a->nstate == b->nstate && memcmp(a->state, b->state, a->nstate) == 0;
+}
+
+int
+main(void)
+{
+	struct keyring one, two, other;
+	struct state_token t = sample(GAME_DUSKCOURT, 4242424242424242, 17), got;
+	char *tok, *tok2, *bad;
+	size_t len, i, refused = 0, accepted = 0;
+	uint8_t footer[256];
+	size_t flen;
+	json_t *f;
+
+	if (sodium_init() < 0)
+		return 1;
+	ring(&one, 1, 1);
+	ring(&two, 1, 2);   /* key 1 retired, key 2 current */
+	ring(&other, 7, 1); /* a server that never held key 1 */
+
+	tok = token_seal(&one, &t);
+	ok(tok != NULL && strncmp(tok, "v4.local.", 9) == 0, "a stateToken is a PASETO v4.local token");
+	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), &got), TOKEN_OK, "it opens");
+	ok(same(&t, &got), "and gives back game, rules, run, step and state");
+	tok2 = token_seal(&one, &t);
+	ok(strcmp(tok, tok2) != 0, "sealing twice gives two tokens (a fresh nonce each time)");
+	free(tok2);
+
+	ok(paseto_v4_footer(PASETO_V4_LOCAL, tok, strlen(tok), footer, sizeof footer, &flen) == PASETO_OK,
+	    "the footer reads without the key");
+	f = json_loadb((const char *)footer, flen, 0, NULL);
+	ok(f != NULL && json_object_size(f) == 2 &&
+	    strcmp(json_string_value(json_object_get(f, "kid")), one.keys[0].lid) == 0 &&
+	    strcmp(json_string_value(json_object_get(f, "run")), "4242424242424242") == 0,
+	    "the footer holds only the key id (k4.lid) and the run");
+	json_decref(f);
+	ok(strstr((const char *)tok, "state") == NULL, "nothing of the state is readable in the token text");
+
+	is_int(token_open(&two, GAME_DUSKCOURT, tok, strlen(tok), &got), TOKEN_OK,
+	    "a token sealed with a key since retired still opens");
+	tok2 = token_seal(&two, &t);
+	is_int(token_open(&one, GAME_DUSKCOURT, tok2, strlen(tok2), &got), TOKEN_ERR_UNKNOWN_KEY,
+	    "a token of a key this server does not hold is refused by its key id");
+	free(tok2);
+	is_int(token_open(&other, GAME_DUSKCOURT, tok, strlen(tok), &got), TOKEN_ERR_UNKNOWN_KEY,
+	    "so is any token of another server");
+	is_int(token_open(&one, GAME_STACKFALL, tok, strlen(tok), &got), TOKEN_ERR_WRONG_GAME,
+	    "a Duskcourt token presented to Stackfall is recognised as the other game's");
+
+	/* A footer moved onto another token: its run no longer matches the
+	 * implicit assertion the MAC covers. */
+	{
+		struct state_token u = sample(GAME_DUSKCOURT, 99, 1);
+		char *tu = token_seal(&one, &u), *dot_t = strrchr(tok, '.'), *dot_u = strrchr(tu, '.');
+		size_t lu = (size_t)(dot_u - tu);
+		char *mix = malloc(lu + strlen(dot_t) + 1);
+
+		memcpy(mix, tu, lu);
+		strcpy(mix + lu, dot_t);
+		is_int(token_open(&one, GAME_DUSKCOURT, mix, strlen(mix), &got), TOKEN_ERR_DAMAGED,
+		    "a token with another run's footer does not authenticate");
+		free(mix);
+		free(tu);
+	}
+
+	/* 10,000 random damages of a real token. */
+	len = strlen(tok);
+	bad = malloc(len + 1);
+	for (i = 0; i < 10000; i++) {
+		uint32_t r = randombytes_uniform(3);
+		size_t n = len;
+
+		memcpy(bad, tok, len + 1);
+		if (r == 0) {           /* flip one bit of one character */
+			size_t at = randombytes_uniform((uint32_t)len);
+
+			bad[at] ^= (char)(1 << randombytes_uniform(7));
+		} else if (r == 1) {    /* truncate */
+			n = randombytes_uniform((uint32_t)len);
+			bad[n] = '\0';
+		} else {                /* change a character to another of the alphabet */
+			static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+			size_t at = 9 + randombytes_uniform((uint32_t)(len - 9));
+			char c = a[randombytes_uniform(64)];
+
+			if (c == bad[at])
+				c = c == 'A' ? 'B' : 'A';
+			if (bad[at] == '.')
+				continue;
+			bad[at] = c;
+		}
+		if (memcmp(bad, tok, len + 1) == 0)
+			continue;
+		if (token_open(&one, GAME_DUSKCOURT, bad, n, &got) == TOKEN_OK)
+			accepted++;
+		else
+			refused++;
+	}
+	is_int(accepted, 0, "no damaged token opens (%zu damages tried)", refused + accepted);
+	ok(refused > 9000, "the damages were real ones (%zu)", refused);
+	free(bad);
+
+	/* Certificates. */
+	{
+		json_t *claims = json_pack("{s:s, s:s, s:i}", "run", "1", "game", "duskcourt", "score", 90);
+		char *cert = certificate_sign(&one, claims, 1795000000), *cert2;
+		json_t *back = certificate_verify(&two, cert, strlen(cert));
+		char h1[65], h2[65];
+
+		ok(cert != NULL && strncmp(cert, "v4.public.", 10) == 0, "a certificate is a v4.public token");
+		ok(back != NULL && json_integer_value(json_object_get(back, "score")) == 90 &&
+		    strcmp(json_string_value(json_object_get(back, "iss")), "arcaded") == 0 &&
+		    strcmp(json_string_value(json_object_get(back, "iat")), "2026-11-18T11:06:40+00:00") == 0,
+		    "it verifies (after a rotation too) and carries its claims, iss and iat");
+		json_decref(back);
+		ok(certificate_verify(&other, cert, strlen(cert)) == NULL, "another server's keys do not verify it");
+		cert2 = strdup(cert);
+		cert2[strlen(cert2) / 2] ^= 1;
+		ok(certificate_verify(&one, cert2, strlen(cert2)) == NULL, "a changed certificate does not verify");
+		free(cert2);
+		free(cert);
+		json_decref(claims);
+		claims = json_pack("{s:i, s:[i, i]}", "b", 1, "a", 2, 3);
+		certificate_json_hash(claims, h1);
+		json_decref(claims);
+		claims = json_pack("{s:[i, i], s:i}", "a", 2, 3, "b", 1);
+		certificate_json_hash(claims, h2);
+		json_decref(claims);
+		ok(strcmp(h1, h2) == 0 && strlen(h1) == 64, "the replay hash ignores key order");
+	}
+	free(tok);
+	keyring_wipe(&one);
+	keyring_wipe(&two);
+	keyring_wipe(&other);
+	return tap_done();
+}
