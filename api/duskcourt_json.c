@@ -17,9 +17,10 @@ duskcourt_cells_json(const uint8_t *cells, int size)
 	int i;
 
 	for (i = 0; i < size * size; i++) {
-		char letter[2] = { duskcourt_cell_char(cells[i]), '\0' };
+		char letter = duskcourt_cell_char(cells[i]);
 
-		json_array_append_new(a, cells[i] == DUSKCOURT_EMPTY ? json_null() : json_string(letter));
+		json_array_append_new(a, cells[i] == DUSKCOURT_EMPTY ? json_null() :
+		    json_stringn_nocheck(&letter, 1));
 	}
 	return a;
 }
@@ -52,25 +53,25 @@ duskcourt_state_json(const struct duskcourt_state *s)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "phase", json_string(phases[s->phase < 3 ? s->phase : 0]));
-	json_object_set_new(o, "rung", json_integer(s->rung));
-	json_object_set_new(o, "size", json_integer(s->size));
-	json_object_set_new(o, "board", duskcourt_cells_json(s->board, s->size));
-	json_object_set_new(o, "dealt", duskcourt_cells_json(s->dealt, s->size));
-	json_object_set_new(o, "boulders", boulders_json(s));
-	json_object_set_new(o, "kingSurvives", json_boolean(s->king_survives));
-	json_object_set_new(o, "resetUsed", json_boolean(s->reset_used));
-	json_object_set_new(o, "captures", json_integer(s->captures));
-	json_object_set_new(o, "paidDepth", json_integer(s->paid_depth));
-	json_object_set_new(o, "lives", json_integer(s->lives));
-	json_object_set_new(o, "streak", json_integer(s->streak));
-	json_object_set_new(o, "score", json_integer((json_int_t)s->score));
-	json_object_set_new(o, "lastResult", s->last_result == DUSKCOURT_RESULT_CLEAR ?
+	json_object_set_new_nocheck(o, "phase", json_string_nocheck(phases[s->phase < 3 ? s->phase : 0]));
+	json_object_set_new_nocheck(o, "rung", json_integer(s->rung));
+	json_object_set_new_nocheck(o, "size", json_integer(s->size));
+	json_object_set_new_nocheck(o, "board", duskcourt_cells_json(s->board, s->size));
+	json_object_set_new_nocheck(o, "dealt", duskcourt_cells_json(s->dealt, s->size));
+	json_object_set_new_nocheck(o, "boulders", boulders_json(s));
+	json_object_set_new_nocheck(o, "kingSurvives", json_boolean(s->king_survives));
+	json_object_set_new_nocheck(o, "resetUsed", json_boolean(s->reset_used));
+	json_object_set_new_nocheck(o, "captures", json_integer(s->captures));
+	json_object_set_new_nocheck(o, "paidDepth", json_integer(s->paid_depth));
+	json_object_set_new_nocheck(o, "lives", json_integer(s->lives));
+	json_object_set_new_nocheck(o, "streak", json_integer(s->streak));
+	json_object_set_new_nocheck(o, "score", json_integer((json_int_t)s->score));
+	json_object_set_new_nocheck(o, "lastResult", s->last_result == DUSKCOURT_RESULT_CLEAR ?
 	    json_string("clear") : s->last_result == DUSKCOURT_RESULT_STUCK ? json_string("stuck") :
 	    json_null());
-	json_object_set_new(o, "lastAward", award_json(s));
-	json_object_set_new(o, "seed", json_integer((json_int_t)s->seed));
-	json_object_set_new(o, "courtsDealt", json_integer(s->courts_dealt));
+	json_object_set_new_nocheck(o, "lastAward", award_json(s));
+	json_object_set_new_nocheck(o, "seed", json_integer((json_int_t)s->seed));
+	json_object_set_new_nocheck(o, "courtsDealt", json_integer(s->courts_dealt));
 	return o;
 }
 
@@ -81,20 +82,21 @@ duskcourt_final_json(const struct duskcourt_state *s)
 	    "lives", (int)s->lives, "phase", phases[s->phase < 3 ? s->phase : 0]);
 }
 
+/* Built key by key rather than with json_pack: every answer carries a list
+ * of these, and pack reads its format string each time. */
 json_t *
 duskcourt_action_json(const struct duskcourt_action *a)
 {
-	switch (a->type) {
-	case DUSKCOURT_ACT_CAPTURE:
-		return json_pack("{s:s, s:I, s:I}", "type", "capture", "from", (json_int_t)a->from,
-		    "to", (json_int_t)a->to);
-	case DUSKCOURT_ACT_RESET:
-		return json_pack("{s:s}", "type", "reset");
-	case DUSKCOURT_ACT_NEXT:
-		return json_pack("{s:s}", "type", "next");
-	default:
-		return json_pack("{s:s}", "type", "endRun");
+	static const char *const types[] = { "capture", "reset", "next", "endRun" };
+	json_t *o = json_object();
+	int64_t t = a->type >= 0 && a->type <= 3 ? a->type : 3;
+
+	json_object_set_new_nocheck(o, "type", json_string_nocheck(types[t]));
+	if (t == DUSKCOURT_ACT_CAPTURE) {
+		json_object_set_new_nocheck(o, "from", json_integer(a->from));
+		json_object_set_new_nocheck(o, "to", json_integer(a->to));
 	}
+	return o;
 }
 
 json_t *

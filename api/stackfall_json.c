@@ -71,9 +71,9 @@ stackfall_batch_run(struct stackfall *g, const struct stackfall_cmd *cmds, size_
 static json_t *
 letter(unsigned piece)
 {
-	char s[2] = { tetromino_letter(piece), '\0' };
+	char c = tetromino_letter(piece);
 
-	return json_string(s);
+	return json_stringn_nocheck(&c, 1);
 }
 
 json_t *
@@ -88,29 +88,29 @@ stackfall_fields_json(const struct stackfall *g)
 		json_array_append_new(next, letter(g->next[i]));
 	stackfall_board_text(g, text);
 	o = json_object();
-	json_object_set_new(o, "status", json_string(stackfall_status_name(g->status)));
-	json_object_set_new(o, "end_reason", end ? json_string(end) : json_null());
-	json_object_set_new(o, "score", json_integer(g->score));
-	json_object_set_new(o, "lines", json_integer(g->lines));
-	json_object_set_new(o, "level", json_integer(g->level));
-	json_object_set_new(o, "pieces", json_integer(g->placed));
-	json_object_set_new(o, "current", letter(g->current));
-	json_object_set_new(o, "next", next);
-	json_object_set_new(o, "hold", g->hold == STACKFALL_NO_PIECE ? json_null() : letter(g->hold));
-	json_object_set_new(o, "can_hold", json_boolean(g->can_hold));
-	json_object_set_new(o, "combo", json_integer(g->combo));
-	json_object_set_new(o, "back_to_back", json_boolean(g->back_to_back));
-	json_object_set_new(o, "board_text", json_string(text));
+	json_object_set_new_nocheck(o, "status", json_string(stackfall_status_name(g->status)));
+	json_object_set_new_nocheck(o, "end_reason", end ? json_string(end) : json_null());
+	json_object_set_new_nocheck(o, "score", json_integer(g->score));
+	json_object_set_new_nocheck(o, "lines", json_integer(g->lines));
+	json_object_set_new_nocheck(o, "level", json_integer(g->level));
+	json_object_set_new_nocheck(o, "pieces", json_integer(g->placed));
+	json_object_set_new_nocheck(o, "current", letter(g->current));
+	json_object_set_new_nocheck(o, "next", next);
+	json_object_set_new_nocheck(o, "hold", g->hold == STACKFALL_NO_PIECE ? json_null() : letter(g->hold));
+	json_object_set_new_nocheck(o, "can_hold", json_boolean(g->can_hold));
+	json_object_set_new_nocheck(o, "combo", json_integer(g->combo));
+	json_object_set_new_nocheck(o, "back_to_back", json_boolean(g->back_to_back));
+	json_object_set_new_nocheck(o, "board_text", json_string(text));
 	return o;
 }
 
 static json_t *
 figures_json(json_t *o, const struct tetromino_figures *f)
 {
-	json_object_set_new(o, "lines", json_integer(f->lines));
-	json_object_set_new(o, "holes", json_integer(f->holes));
-	json_object_set_new(o, "max_height", json_integer(f->max_height));
-	json_object_set_new(o, "bumpiness", json_integer(f->bumpiness));
+	json_object_set_new_nocheck(o, "lines", json_integer(f->lines));
+	json_object_set_new_nocheck(o, "holes", json_integer(f->holes));
+	json_object_set_new_nocheck(o, "max_height", json_integer(f->max_height));
+	json_object_set_new_nocheck(o, "bumpiness", json_integer(f->bumpiness));
 	return o;
 }
 
@@ -149,9 +149,9 @@ stackfall_results_json(const struct stackfall_batch *b, const char *text)
 		const struct stackfall_result *r = &b->results[i];
 		json_t *o = json_object(), *opts;
 
-		json_object_set_new(o, "command", command_text(&r->cmd, text));
-		json_object_set_new(o, "ok", json_boolean(r->outcome == STACKFALL_OK));
-		json_object_set_new(o, "message", json_string(r->message));
+		json_object_set_new_nocheck(o, "command", command_text(&r->cmd, text));
+		json_object_set_new_nocheck(o, "ok", json_boolean(r->outcome == STACKFALL_OK));
+		json_object_set_new_nocheck(o, "message", json_string(r->message));
 		if (r->outcome == STACKFALL_OK && r->cmd.kind == STACKFALL_CMD_OPTIONS) {
 			opts = json_array();
 			for (k = 0; k < r->noptions; k++) {
@@ -160,18 +160,18 @@ stackfall_results_json(const struct stackfall_batch *b, const char *text)
 				json_t *e = json_object();
 
 				snprintf(cmd, sizeof cmd, "place %u %u", op->rotation, op->column);
-				json_object_set_new(e, "rotation", json_integer(op->rotation));
-				json_object_set_new(e, "column", json_integer(op->column));
-				json_object_set_new(e, "command", json_string(cmd));
+				json_object_set_new_nocheck(e, "rotation", json_integer(op->rotation));
+				json_object_set_new_nocheck(e, "column", json_integer(op->column));
+				json_object_set_new_nocheck(e, "command", json_string(cmd));
 				json_array_append_new(opts, figures_json(e, &op->figures));
 			}
-			json_object_set_new(o, "options", opts);
+			json_object_set_new_nocheck(o, "options", opts);
 		}
 		if (r->outcome == STACKFALL_OK && r->cmd.kind == STACKFALL_CMD_PREVIEW) {
 			json_t *p = json_object();
 
-			json_object_set_new(p, "board_text", json_string(r->preview.board_text));
-			json_object_set_new(o, "preview", figures_json(p, &r->preview.figures));
+			json_object_set_new_nocheck(p, "board_text", json_string(r->preview.board_text));
+			json_object_set_new_nocheck(o, "preview", figures_json(p, &r->preview.figures));
 		}
 		json_array_append_new(a, o);
 	}
@@ -287,7 +287,7 @@ stackfall_rules_json(void)
 			json_array_append_new(rots, json_pack("{s:i, s:o, s:[i,i]}", "rotation", (int)r,
 			    "shape", rows, "columns", 0, (int)(TETROMINO_COLS - s->width)));
 		}
-		json_object_set_new(pieces, diagrams[p], rots);
+		json_object_set_new_nocheck(pieces, diagrams[p], rots);
 	}
 	return json_pack("{s:s, s:s, s:{s:i, s:i}, s:o, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}, "
 	    "{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}], s:o, s:o, s:s, s:i, s:i}",

@@ -56,11 +56,16 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 	sodium_bin2base64(state64, sizeof state64, t->state, t->nstate, B64);
 	snprintf(run, sizeof run, "%lld", (long long)t->run);
 	iso8601_format(iat, sizeof iat, t->issued_at);
-	p = json_pack("{s:i, s:I, s:s, s:s}", "rules", t->rules, "step", (json_int_t)t->step,
-	    "iat", iat, "state", state64);
-	f = json_pack("{s:s, s:s}", "kid", k->lid, "run", run);
+	p = json_object();
+	f = json_object();
 	if (p == NULL || f == NULL)
 		goto done;
+	json_object_set_new_nocheck(p, "rules", json_integer(t->rules));
+	json_object_set_new_nocheck(p, "step", json_integer(t->step));
+	json_object_set_new_nocheck(p, "iat", json_string_nocheck(iat));
+	json_object_set_new_nocheck(p, "state", json_string_nocheck(state64));
+	json_object_set_new_nocheck(f, "kid", json_string_nocheck(k->lid));
+	json_object_set_new_nocheck(f, "run", json_string_nocheck(run));
 	payload = json_dumps(p, JSON_COMPACT);
 	footer = json_dumps(f, JSON_COMPACT);
 	if (payload == NULL || footer == NULL)

@@ -81,9 +81,12 @@ body_for(struct request *req, struct dc_ctx *x, int64_t run, int64_t step,
 			return NULL;
 		token_text = sealed;
 	}
-	o = json_pack("{s:s, s:s, s:s, s:o, s:o}", "game", "duskcourt", "runId", id,
-	    "stateToken", token_text, "state", duskcourt_state_json(s),
-	    "legalActions", duskcourt_legal_json(s));
+	o = json_object();
+	json_object_set_new_nocheck(o, "game", json_string_nocheck("duskcourt"));
+	json_object_set_new_nocheck(o, "runId", json_string_nocheck(id));
+	json_object_set_new_nocheck(o, "stateToken", json_string_nocheck(token_text));
+	json_object_set_new_nocheck(o, "state", duskcourt_state_json(s));
+	json_object_set_new_nocheck(o, "legalActions", duskcourt_legal_json(s));
 	free(sealed);
 	if (o != NULL && x->job.check_on)
 		json_object_set_new(o, "agent_check", agent_fresh_json(&x->job.fresh, store_now_ms()));

@@ -157,7 +157,10 @@ body_for(struct request *req, struct sf_ctx *x, int64_t run, int64_t step, const
 			return NULL;
 		token_text = sealed;
 	}
-	o = json_pack("{s:s, s:s, s:s}", "game", "stackfall", "runId", id, "stateToken", token_text);
+	o = json_object();
+	json_object_set_new_nocheck(o, "game", json_string_nocheck("stackfall"));
+	json_object_set_new_nocheck(o, "runId", json_string_nocheck(id));
+	json_object_set_new_nocheck(o, "stateToken", json_string_nocheck(token_text));
 	free(sealed);
 	fields = stackfall_fields_json(g);
 	if (o == NULL || fields == NULL) {
