@@ -58,26 +58,6 @@ crc32(const uint8_t *p, size_t n)
 	return ~c;
 }
 
-static void
-put_le(uint8_t *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t
-get_le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = n - 1; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
 /* The rung of the court that paid lastAward. */
 static uint64_t
 award_rung(const struct duskcourt_state *s)
@@ -129,18 +109,18 @@ duskcourt_serialise(const struct duskcourt_state *s, uint8_t out[DUSKCOURT_SERIA
 	out[OFF_LIVES] = s->lives;
 	out[OFF_CAPTURES] = s->captures;
 	out[OFF_PAID] = s->paid_depth;
-	put_le(out + OFF_RUNG, s->rung, 4);
-	put_le(out + OFF_DEALT_COUNT, s->courts_dealt, 4);
-	put_le(out + OFF_STREAK, s->streak, 4);
-	put_le(out + OFF_SEED, s->seed, 8);
-	put_le(out + OFF_SCORE, s->score, 8);
+	engine_put_le(out + OFF_RUNG, s->rung, 4);
+	engine_put_le(out + OFF_DEALT_COUNT, s->courts_dealt, 4);
+	engine_put_le(out + OFF_STREAK, s->streak, 4);
+	engine_put_le(out + OFF_SEED, s->seed, 8);
+	engine_put_le(out + OFF_SCORE, s->score, 8);
 	for (i = 0; i < DUSKCOURT_CELLS; i++) {
 		int shift = (i & 1) * 4;
 
 		out[OFF_BOARD + i / 2] |= (uint8_t)((s->board[i] & 15) << shift);
 		out[OFF_DEALT + i / 2] |= (uint8_t)((s->dealt[i] & 15) << shift);
 	}
-	put_le(out + OFF_CRC, crc32(out, OFF_CRC), 4);
+	engine_put_le(out + OFF_CRC, crc32(out, OFF_CRC), 4);
 }
 
 bool
@@ -155,7 +135,7 @@ duskcourt_deserialise(struct duskcourt_state *s, const uint8_t *in, size_t n,
 		    DUSKCOURT_SERIAL_SIZE, n);
 	if (in[OFF_VERSION] != DUSKCOURT_SERIAL_VERSION)
 		return engine_refuse(reason, cap, "unknown serialisation version %d", in[OFF_VERSION]);
-	if (get_le(in + OFF_CRC, 4) != crc32(in, OFF_CRC))
+	if (engine_get_le(in + OFF_CRC, 4) != crc32(in, OFF_CRC))
 		return engine_refuse(reason, cap, "checksum mismatch: the state is damaged");
 	flags = in[OFF_FLAGS];
 	if (flags & ~(FLAG_KING | FLAG_RESET | FLAG_AWARD | FLAG_PAID | FLAG_CLEAN))
@@ -172,11 +152,11 @@ duskcourt_deserialise(struct duskcourt_state *s, const uint8_t *in, size_t n,
 	t.lives = in[OFF_LIVES];
 	t.captures = in[OFF_CAPTURES];
 	t.paid_depth = in[OFF_PAID];
-	t.rung = (uint32_t)get_le(in + OFF_RUNG, 4);
-	t.courts_dealt = (uint32_t)get_le(in + OFF_DEALT_COUNT, 4);
-	t.streak = (uint32_t)get_le(in + OFF_STREAK, 4);
-	t.seed = get_le(in + OFF_SEED, 8);
-	t.score = get_le(in + OFF_SCORE, 8);
+	t.rung = (uint32_t)engine_get_le(in + OFF_RUNG, 4);
+	t.courts_dealt = (uint32_t)engine_get_le(in + OFF_DEALT_COUNT, 4);
+	t.streak = (uint32_t)engine_get_le(in + OFF_STREAK, 4);
+	t.seed = engine_get_le(in + OFF_SEED, 8);
+	t.score = engine_get_le(in + OFF_SCORE, 8);
 	for (i = 0; i < DUSKCOURT_CELLS; i++) {
 		int shift = (i & 1) * 4;
 

@@ -9,6 +9,7 @@
 #define ENGINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Rules versions named in replays and certificates. */
 #define ENGINE_RULES_STACKFALL "stackfall-v1"
@@ -25,5 +26,10 @@
 __attribute__((format(printf, 3, 4)))
 #endif
 _Bool engine_refuse(char *buf, size_t cap, const char *fmt, ...);
+
+/* The n (1..8) low bytes of v, little-endian, into p; and back. For the
+ * games' serialisations. */
+void engine_put_le(uint8_t *p, uint64_t v, int n);
+uint64_t engine_get_le(const uint8_t *p, int n);
 
 #endif

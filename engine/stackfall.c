@@ -449,26 +449,6 @@ crc16(const uint8_t *p, size_t n)
 	return crc;
 }
 
-static void
-put_le(uint8_t *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t
-get_le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 size_t
 stackfall_encode(const struct stackfall *g, uint8_t *buf, size_t cap)
 {
@@ -481,17 +461,17 @@ stackfall_encode(const struct stackfall *g, uint8_t *buf, size_t cap)
 	if (buf == NULL || cap < len)
 		return len;
 	buf[0] = STACKFALL_SERIAL_VERSION;
-	put_le(buf + 1, g->seed, 7);
+	engine_put_le(buf + 1, g->seed, 7);
 	buf[8] = (uint8_t)g->placed;
-	put_le(buf + 9, g->lines, 2);
-	put_le(buf + 11, g->score, 4);
+	engine_put_le(buf + 9, g->lines, 2);
+	engine_put_le(buf + 11, g->score, 4);
 	buf[15] = (uint8_t)(g->current | g->hold << 4);
 	buf[16] = (uint8_t)(g->end_reason | (g->can_hold ? 8 : 0) | (g->back_to_back ? 16 : 0));
 	buf[17] = (uint8_t)(g->combo + 1);
 	buf[18] = (uint8_t)nrows;
 	for (r = 0; r < nrows; r++)
-		put_le(buf + HEADER_SIZE + 4 * r, g->board.cells[r], 4);
-	put_le(buf + len - CRC_SIZE, crc16(buf, len - CRC_SIZE), 2);
+		engine_put_le(buf + HEADER_SIZE + 4 * r, g->board.cells[r], 4);
+	engine_put_le(buf + len - CRC_SIZE, crc16(buf, len - CRC_SIZE), 2);
 	return len;
 }
 
@@ -508,14 +488,14 @@ stackfall_decode(struct stackfall *out, const uint8_t *buf, size_t len)
 	nrows = buf[18];
 	if (nrows > TETROMINO_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
 		return false;
-	if (get_le(buf + len - CRC_SIZE, 2) != crc16(buf, len - CRC_SIZE))
+	if (engine_get_le(buf + len - CRC_SIZE, 2) != crc16(buf, len - CRC_SIZE))
 		return false;
 
 	memset(&g, 0, sizeof g);
-	g.seed = get_le(buf + 1, 7);
+	g.seed = engine_get_le(buf + 1, 7);
 	g.placed = buf[8];
-	g.lines = (uint16_t)get_le(buf + 9, 2);
-	g.score = (uint32_t)get_le(buf + 11, 4);
+	g.lines = (uint16_t)engine_get_le(buf + 9, 2);
+	g.score = (uint32_t)engine_get_le(buf + 11, 4);
 	g.current = buf[15] & 15;
 	g.hold = buf[15] >> 4;
 	g.end_reason = buf[16] & 7;
@@ -533,7 +513,7 @@ stackfall_decode(struct stackfall *out, const uint8_t *buf, size_t len)
 	/* The board: n non-empty, non-full rows with no stray bits. */
 	cells = 0;
 	for (r = 0; r < nrows; r++) {
-		g.board.cells[r] = (uint32_t)get_le(buf + HEADER_SIZE + 4 * r, 4);
+		g.board.cells[r] = (uint32_t)engine_get_le(buf + HEADER_SIZE + 4 * r, 4);
 		if (g.board.cells[r] & ROW_SPARE_BITS)
 			return false;
 		for (c = 0; c < TETROMINO_COLS; c++)

@@ -109,20 +109,14 @@ cli_keys(int argc, char **argv)
 	struct config cfg;
 	struct keyfile kf;
 	char err[1024];
+	int rc;
 
 	if (argc < 2 || strcmp(argv[1], "rotate") != 0) {
 		fprintf(stderr, "usage: arcaded keys rotate [--db PATH] [--key-file PATH]\n");
 		return 2;
 	}
-	switch (config_parse(&cfg, argc - 2, argv + 2, err, sizeof err)) {
-	case CONFIG_EXIT:
-		return 0;
-	case CONFIG_ERROR:
-		fprintf(stderr, "arcaded: %s\n", err);
-		return 2;
-	case CONFIG_OK:
-		break;
-	}
+	if ((rc = config_from_args(&cfg, argc - 2, argv + 2)) >= 0)
+		return rc;
 	if (keyfile_rotate(cfg.key_path, &kf, err, sizeof err) != 0) {
 		fprintf(stderr, "arcaded: %s\n", err);
 		return 1;

@@ -437,6 +437,23 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 	return CONFIG_OK;
 }
 
+int
+config_from_args(struct config *cfg, int argc, char **argv)
+{
+	char err[512];
+
+	switch (config_parse(cfg, argc, argv, err, sizeof err)) {
+	case CONFIG_EXIT:
+		return 0;
+	case CONFIG_ERROR:
+		fprintf(stderr, "arcaded: %s\n", err);
+		return 2;
+	case CONFIG_OK:
+		break;
+	}
+	return -1;
+}
+
 bool
 config_is_trusted_proxy(const struct config *cfg, int family, const uint8_t *addr)
 {

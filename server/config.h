@@ -64,6 +64,10 @@ enum config_result {
 enum config_result config_parse(struct config *cfg, int argc, char **argv,
     char *err, size_t errcap);
 
+/* config_parse for a command line: returns -1 to go on with cfg, or the
+ * exit status after printing help, the version or the error line. */
+int config_from_args(struct config *cfg, int argc, char **argv);
+
 /* Whether addr (family AF_INET/AF_INET6, raw bytes) lies in a trusted
  * proxy range. IPv4-mapped IPv6 addresses are compared as IPv4. */
 bool config_is_trusted_proxy(const struct config *cfg, int family, const uint8_t *addr);

@@ -6,15 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app.h"
-#include "certificate.h"
 #include "duskcourt_json.h"
 #include "games.h"
 #include "handlers.h"
 #include "jsonbody.h"
-#include "replay.h"
 #include "solver.h"
 
 struct dc_ctx {
@@ -93,15 +90,6 @@ body_for(struct request *req, struct dc_ctx *x, int64_t run, int64_t step,
 	return o;
 }
 
-static void
-reply_body(struct request *req, int status, json_t *o)
-{
-	if (o == NULL)
-		request_reply_error(req, API_ERR_INTERNAL, NULL);
-	else
-		request_reply_json(req, status, o);
-}
-
 /* The head as stored (409s, state). */
 static bool
 head_state(struct request *req, struct dc_ctx *x, struct duskcourt_state *s)
@@ -143,7 +131,7 @@ init_done(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "the run could not be stored");
 		return;
 	}
-	reply_body(req, 200, body_for(req, x, x->run.id, 0, &x->after, NULL));
+	request_reply_json(req, 200, body_for(req, x, x->run.id, 0, &x->after, NULL));
 }
 
 static int
@@ -219,7 +207,7 @@ action_done(struct request *req)
 	if (games_reply_common(req, &x->job, NULL))
 		return;
 	/* Applied, or a retry of the newest step: the same state either way. */
-	reply_body(req, 200, body_for(req, x, x->job.tok.run, x->job.tok.step + 1, &x->after, NULL));
+	request_reply_json(req, 200, body_for(req, x, x->job.tok.run, x->job.tok.step + 1, &x->after, NULL));
 }
 
 void
@@ -302,7 +290,7 @@ state_done(struct request *req)
 	if (games_reply_common(req, &x->job, NULL))
 		return;
 	if (head_state(req, x, &head))
-		reply_body(req, 200, body_for(req, x, x->job.head.id, x->job.head.step, &head,
+		request_reply_json(req, 200, body_for(req, x, x->job.head.id, x->job.head.step, &head,
 		    x->sent_token));
 }
 
@@ -331,29 +319,12 @@ static char *
 certify(struct run_job *j, struct store_conn *c, const struct store_run_head *head)
 {
 	struct duskcourt_state s;
-	json_t *actions, *replay, *claims;
-	char hash[65], id[24], *cert = NULL;
 
 	if (!duskcourt_deserialise(&s, head->state, head->nstate, NULL, 0))
 		return NULL;
-	actions = store_run_actions(c, head->id);
-	replay = replay_new(ENGINE_RULES_DUSKCOURT, head->seed, actions, duskcourt_final_json(&s));
-	if (replay == NULL || certificate_json_hash(replay, hash) != 0) {
-		json_decref(replay);
-		return NULL;
-	}
-	runs_id_text(head->id, id);
-	claims = json_pack("{s:s, s:s, s:s, s:I, s:o, s:I, s:i, s:i, s:I, s:s}",
-	    "run", id, "game", "duskcourt", "rules", ENGINE_RULES_DUSKCOURT,
-	    "seed", (json_int_t)head->seed,
-	    "account", head->account[0] ? json_string(head->account) : json_null(),
-	    "score", (json_int_t)s.score, "rung", (int)s.rung, "lives", (int)s.lives,
-	    "moves", (json_int_t)head->step, "replay", hash);
-	if (claims != NULL)
-		cert = certificate_sign(j->keys, claims, (int64_t)time(NULL));
-	json_decref(claims);
-	json_decref(replay);
-	return cert;
+	return runs_certify(j, c, head, ENGINE_RULES_DUSKCOURT, duskcourt_final_json(&s),
+	    json_pack("{s:I, s:i, s:i}", "score", (json_int_t)s.score, "rung", (int)s.rung,
+	    "lives", (int)s.lives));
 }
 
 static void
@@ -384,7 +355,7 @@ finish_done(struct request *req)
 		if (x->job.check_on)
 			json_object_set_new(o, "agent_check", agent_fresh_json(&x->job.fresh, store_now_ms()));
 	}
-	reply_body(req, 200, o);
+	request_reply_json(req, 200, o);
 }
 
 void
@@ -420,5 +391,5 @@ handle_duskcourt_rules(struct request *req)
 
 	if (o != NULL)
 		json_object_set_new(o, "agentCheck", json_boolean(req->app->cfg->agent_check[GAME_DUSKCOURT]));
-	reply_body(req, 200, o);
+	request_reply_json(req, 200, o);
 }

@@ -11,14 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app.h"
-#include "certificate.h"
 #include "games.h"
 #include "handlers.h"
 #include "jsonbody.h"
-#include "replay.h"
 #include "stackfall_json.h"
 
 struct sf_ctx {
@@ -175,15 +172,6 @@ body_for(struct request *req, struct sf_ctx *x, int64_t run, int64_t step, const
 	if (x->job.check_on)
 		json_object_set_new(o, "agent_check", agent_fresh_json(&x->job.fresh, store_now_ms()));
 	return o;
-}
-
-static void
-reply_body(struct request *req, int status, json_t *o)
-{
-	if (o == NULL)
-		request_reply_error(req, API_ERR_INTERNAL, NULL);
-	else
-		request_reply_json(req, status, o);
 }
 
 static bool
@@ -353,7 +341,7 @@ new_done(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "the run could not be stored");
 		return;
 	}
-	reply_body(req, 200, body_for(req, x, x->run.id, 0, &x->after, NULL, false));
+	request_reply_json(req, 200, body_for(req, x, x->run.id, 0, &x->after, NULL, false));
 }
 
 static void
@@ -431,10 +419,10 @@ act_done(struct request *req)
 	if (games_reply_common(req, &x->job, NULL))
 		return;
 	if (x->job.verdict == RUN_UNCHANGED)
-		reply_body(req, 200, body_for(req, x, run, x->job.tok.step, &x->after,
+		request_reply_json(req, 200, body_for(req, x, run, x->job.tok.step, &x->after,
 		    x->seed_route ? NULL : x->sent_token, true));
 	else /* applied, or a retry of the newest step */
-		reply_body(req, 200, body_for(req, x, run, x->job.tok.step + (int64_t)x->batch.nmoves,
+		request_reply_json(req, 200, body_for(req, x, run, x->job.tok.step + (int64_t)x->batch.nmoves,
 		    &x->after, NULL, true));
 }
 
@@ -500,7 +488,7 @@ state_done(struct request *req)
 	if (games_reply_common(req, &x->job, NULL))
 		return;
 	if (decode_head(req, x, &head))
-		reply_body(req, 200, body_for(req, x, x->job.head.id, x->job.head.step, &head,
+		request_reply_json(req, 200, body_for(req, x, x->job.head.id, x->job.head.step, &head,
 		    x->seed_route ? NULL : x->sent_token, false));
 }
 
@@ -541,30 +529,14 @@ static char *
 certify(struct run_job *j, struct store_conn *c, const struct store_run_head *head)
 {
 	struct stackfall g;
-	json_t *actions, *replay, *claims;
-	char hash[65], id[24], *cert = NULL;
+	const char *end;
 
 	if (!stackfall_decode(&g, head->state, head->nstate))
 		return NULL;
-	actions = store_run_actions(c, head->id);
-	replay = replay_new(ENGINE_RULES_STACKFALL, head->seed, actions, stackfall_final_json(&g));
-	if (replay == NULL || certificate_json_hash(replay, hash) != 0) {
-		json_decref(replay);
-		return NULL;
-	}
-	runs_id_text(head->id, id);
-	claims = json_pack("{s:s, s:s, s:s, s:I, s:o, s:i, s:i, s:i, s:s, s:I, s:s}",
-	    "run", id, "game", "stackfall", "rules", ENGINE_RULES_STACKFALL,
-	    "seed", (json_int_t)head->seed,
-	    "account", head->account[0] ? json_string(head->account) : json_null(),
-	    "score", (int)g.score, "lines", (int)g.lines, "pieces", (int)g.placed,
-	    "end_reason", stackfall_end_name(g.end_reason) ? stackfall_end_name(g.end_reason) : "",
-	    "moves", (json_int_t)head->step, "replay", hash);
-	if (claims != NULL)
-		cert = certificate_sign(j->keys, claims, (int64_t)time(NULL));
-	json_decref(claims);
-	json_decref(replay);
-	return cert;
+	end = stackfall_end_name(g.end_reason);
+	return runs_certify(j, c, head, ENGINE_RULES_STACKFALL, stackfall_final_json(&g),
+	    json_pack("{s:i, s:i, s:i, s:s}", "score", (int)g.score, "lines", (int)g.lines,
+	    "pieces", (int)g.placed, "end_reason", end ? end : ""));
 }
 
 static void
@@ -596,7 +568,7 @@ finish_done(struct request *req)
 	    "certificate", x->job.certificate, "verifyWith", "/api/v1/keys");
 	if (o != NULL && x->job.check_on)
 		json_object_set_new(o, "agent_check", agent_fresh_json(&x->job.fresh, store_now_ms()));
-	reply_body(req, 200, o);
+	request_reply_json(req, 200, o);
 }
 
 static void
@@ -662,7 +634,7 @@ rules_done(struct request *req)
 	}
 	if (o != NULL)
 		json_object_set_new(o, "agent_check", agent_fresh_json(&x->job.fresh, store_now_ms()));
-	reply_body(req, 200, o);
+	request_reply_json(req, 200, o);
 }
 
 void
@@ -673,7 +645,7 @@ handle_stackfall_rules(struct request *req)
 
 	if (!req->app->cfg->agent_check[GAME_STACKFALL]) {
 		o = stackfall_rules_json();
-		reply_body(req, 200, o);
+		request_reply_json(req, 200, o);
 		return;
 	}
 	if ((x = ctx_new(req, false)) == NULL)

@@ -70,7 +70,8 @@ struct request {
 	void               (*ctx_free)(void *ctx);
 };
 
-/* Queues body (stolen) as the JSON reply. */
+/* Queues body (stolen) as the JSON reply; a NULL body (a failed build)
+ * answers 500 instead. */
 void request_reply_json(struct request *req, int status, json_t *body);
 
 /* Queues the error envelope of e; message NULL takes the table's text. */

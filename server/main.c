@@ -97,27 +97,18 @@ int
 main(int argc, char **argv)
 {
 	struct config cfg;
-	char err[512];
-	int first = 1;
+	int first = 1, rc;
 
 	if (sodium_init() < 0)
 		fatal("libsodium failed to initialise");
 	if (argc > 1) {
-		int rc = cli_run(argc - 1, argv + 1);
-
+		rc = cli_run(argc - 1, argv + 1);
 		if (rc != CLI_NOT_A_COMMAND)
 			return rc;
 		if (strcmp(argv[1], "serve") == 0)
 			first = 2;
 	}
-	switch (config_parse(&cfg, argc - first, argv + first, err, sizeof err)) {
-	case CONFIG_EXIT:
-		return 0;
-	case CONFIG_ERROR:
-		fprintf(stderr, "arcaded: %s\n", err);
-		return 2;
-	case CONFIG_OK:
-		break;
-	}
+	if ((rc = config_from_args(&cfg, argc - first, argv + first)) >= 0)
+		return rc;
 	return serve(&cfg);
 }

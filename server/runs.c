@@ -13,7 +13,9 @@
 
 #include <sodium.h>
 
+#include "certificate.h"
 #include "keys.h"
+#include "replay.h"
 
 void
 runs_fingerprint(uint8_t out[STORE_FP_BYTES], const char *canonical, size_t len)
@@ -44,6 +46,30 @@ runs_seal(const struct keyring *kr, enum game g, int64_t run, int64_t step, cons
 	memcpy(t.state, state, nstate);
 	t.nstate = nstate;
 	return token_seal(kr, &t);
+}
+
+char *
+runs_certify(const struct run_job *j, struct store_conn *c, const struct store_run_head *head,
+    const char *rules, json_t *final, json_t *claims)
+{
+	json_t *replay = replay_new(rules, head->seed, store_run_actions(c, head->id), final);
+	char hash[65], id[24], *cert = NULL;
+
+	if (replay == NULL || claims == NULL || certificate_json_hash(replay, hash) != 0)
+		goto done;
+	runs_id_text(head->id, id);
+	json_object_set_new(claims, "run", json_string(id));
+	json_object_set_new(claims, "game", json_string(head->game));
+	json_object_set_new(claims, "rules", json_string(rules));
+	json_object_set_new(claims, "seed", json_integer(head->seed));
+	json_object_set_new(claims, "account", head->account[0] ? json_string(head->account) : json_null());
+	json_object_set_new(claims, "moves", json_integer(head->step));
+	json_object_set_new(claims, "replay", json_string(hash));
+	cert = certificate_sign(j->keys, claims, (int64_t)time(NULL));
+done:
+	json_decref(replay);
+	json_decref(claims);
+	return cert;
 }
 
 void

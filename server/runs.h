@@ -98,6 +98,13 @@ char *runs_seal(const struct keyring *kr, enum game g, int64_t run, int64_t step
 /* The run id as the string clients see. */
 void runs_id_text(int64_t id, char out[24]);
 
+/* The certificate of a finished run, for a run_certify_fn: the replay is
+ * built from the stored actions and final (stolen), and its hash joins
+ * claims (stolen) with the run, game, rules, seed, account and moves.
+ * Returns a malloc'd token or NULL. */
+char *runs_certify(const struct run_job *j, struct store_conn *c, const struct store_run_head *head,
+    const char *rules, json_t *final, json_t *claims);
+
 /* Frees what the job allocated. */
 void runs_job_cleanup(struct run_job *j);
 
