@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -85,6 +86,15 @@ serve(const struct config *cfg)
 	left = http_wait_idle(app.http, DRAIN_MS);
 	if (left > 0)
 		log_msg(LOG_WARN, "%d requests still in flight after %d ms; closing them", left, DRAIN_MS);
+	/* A request still waiting on the store holds a suspended connection
+	 * that the writer will resume: let the writer finish before the HTTP
+	 * server, and with it that connection, goes away. */
+	if (!store_drain(app.store, DRAIN_MS)) {
+		/* Stuck storage: nothing below could finish either. What is not
+		 * committed was never answered 200. */
+		log_msg(LOG_ERROR, "the store did not finish its writes in %d ms; exiting", DRAIN_MS);
+		_exit(1);
+	}
 	http_stop(app.http);
 	store_close(app.store);
 	metrics_free(app.metrics);

@@ -20,7 +20,7 @@ static const int statuses[] = {
 	200, 201, 204, 400, 401, 404, 405, 409, 413, 415, 422, 428, 429, 500, 503
 };
 #define NSTATUS (sizeof statuses / sizeof statuses[0])
-#define NSLOTS (NSTATUS + 5) /* + 1xx..5xx catch-alls */
+#define NSLOTS (NSTATUS + 6) /* + 1xx..5xx catch-alls, + "none" (closed unanswered) */
 
 /* Upper bounds of the latency buckets, in microseconds. */
 static const int64_t bounds_us[] = {
@@ -65,7 +65,7 @@ status_slot(int status)
 			return i;
 	if (status >= 100 && status < 600)
 		return NSTATUS + (size_t)(status / 100 - 1);
-	return NSTATUS + 4;
+	return NSTATUS + 5;
 }
 
 void
@@ -155,8 +155,10 @@ metrics_render(struct metrics *m, struct app *app, size_t *len)
 				continue;
 			if (s < NSTATUS)
 				snprintf(status, sizeof status, "%d", statuses[s]);
-			else
+			else if (s < NSTATUS + 5)
 				snprintf(status, sizeof status, "%dxx", (int)(s - NSTATUS + 1));
+			else
+				snprintf(status, sizeof status, "none");
 			put(&b, "arcaded_requests_total{route=\"%s\",status=\"%s\"} %llu\n",
 			    route_label(m, i), status, (unsigned long long)v);
 		}

@@ -29,6 +29,8 @@ struct store {
 	pthread_mutex_t   mu;
 	pthread_cond_t    cv;
 	struct store_job *head, *tail;
+	unsigned          pending;      /* jobs submitted and not yet reported done */
+	pthread_cond_t    drained;      /* signalled when pending falls to 0 */
 	bool              stopping;
 	int               schema_version;
 	unsigned          batch_limit;  /* most jobs per transaction; 1: a commit each */
@@ -331,6 +333,11 @@ run_batch(struct store *s, struct store_job *batch)
 		j->next = NULL;
 		j->done(j);
 	}
+	pthread_mutex_lock(&s->mu);
+	s->pending -= (unsigned)n;
+	if (s->pending == 0)
+		pthread_cond_broadcast(&s->drained);
+	pthread_mutex_unlock(&s->mu);
 }
 
 static void *
@@ -376,6 +383,7 @@ store_submit(struct store *s, struct store_job *job)
 	else
 		s->head = job;
 	s->tail = job;
+	s->pending++;
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 }
@@ -441,6 +449,27 @@ store_reader_release(struct store *s, struct store_conn *c)
 	s->free_readers[s->nfree++] = c;
 	pthread_cond_signal(&s->rcv);
 	pthread_mutex_unlock(&s->rmu);
+}
+
+bool
+store_drain(struct store *s, int timeout_ms)
+{
+	struct timespec until;
+	bool done;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&s->mu);
+	while (s->pending > 0 && pthread_cond_timedwait(&s->drained, &s->mu, &until) == 0)
+		;
+	done = s->pending == 0;
+	pthread_mutex_unlock(&s->mu);
+	return done;
 }
 
 void
@@ -531,6 +560,7 @@ store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, 
 	s->batch_limit = STORE_BATCH_DEFAULT;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
+	pthread_cond_init(&s->drained, NULL);
 	pthread_mutex_init(&s->rmu, NULL);
 	pthread_cond_init(&s->rcv, NULL);
 	if (conn_open(&s->writer, path, false, sync, err, errcap) != 0)
@@ -592,6 +622,7 @@ store_close(struct store *s)
 	pthread_cond_destroy(&s->rcv);
 	pthread_mutex_destroy(&s->rmu);
 	pthread_cond_destroy(&s->cv);
+	pthread_cond_destroy(&s->drained);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
 }

@@ -70,6 +70,10 @@ void store_set_batch_limit(struct store *s, unsigned n);
  * stay valid until then. */
 void store_submit(struct store *s, struct store_job *job);
 
+/* Waits until every job submitted so far has been reported done, or
+ * timeout_ms has passed; true when drained. The writer keeps running. */
+bool store_drain(struct store *s, int timeout_ms);
+
 /* Queues a job and waits for it; returns its status. */
 enum store_status store_call(struct store *s, store_fn run, void *arg);
 
