@@ -177,6 +177,13 @@ def stored_moves(d, run):
         return db.execute('SELECT count(*) FROM moves WHERE run_id = ?', (int(run),)).fetchone()[0]
 
 
+# arcaded deal: court k of a seed at a rung, with one way through.
+c = deal(7, 1, 0)
+t.ok(c['size'] == 4 and len(c['board']) == 16 and sum(1 for x in c['board'] if x) == 3 and
+     len(c['solution']) == 2, 'arcaded deal 7 1 0 prints a 4x4 court with 3 idols and a way through')
+p = subprocess.run([binary(), 'deal', '7', '0', '0'], capture_output=True, text=True)
+t.ok(p.returncode == 2 and 'RUNG' in p.stderr, 'arcaded deal refuses rung 0: %s' % p.stderr.strip())
+
 d = Daemon()
 try:
     # ---- a run up the ladder with the solver, then down to the last life

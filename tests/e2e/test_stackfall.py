@@ -144,6 +144,11 @@ class Game:
         return after
 
 
+# arcaded stream: what a bot author checks a seed with.
+t.eq(stream(42, 21), 'TIZJSOLTJLSOIZLJOSIZT', 'arcaded stream 42 21 prints the fixture of stream.md')
+p = subprocess.run([binary(), 'stream', '42', 'x'], capture_output=True, text=True)
+t.ok(p.returncode == 2 and 'COUNT' in p.stderr, 'arcaded stream refuses a bad COUNT: %s' % p.stderr.strip())
+
 d = Daemon()
 try:
     # Accounts for the seed routes.
