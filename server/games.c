@@ -155,3 +155,17 @@ games_reply_common(struct request *req, struct run_job *j, json_t *extra)
 		return false;
 	}
 }
+
+void
+games_reply_with_body(struct request *req, enum api_error e, const char *message, json_t *body)
+{
+	if (body == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+		return;
+	}
+	if (message == NULL && e == API_ERR_STALE_STATE_TOKEN)
+		message = "the stateToken is not the run's newest: here are the run as it stands and "
+		    "its newest token";
+	json_object_del(body, "game");
+	request_reply_error_with(req, e, message, body);
+}

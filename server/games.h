@@ -39,6 +39,12 @@ void games_open_token(struct request *req, struct run_job *j, enum game g, const
  * (stolen) is merged into the error envelope. */
 bool games_reply_common(struct request *req, struct run_job *j, json_t *extra);
 
+/* An error that carries the game's answer body (stolen) beside the
+ * envelope: a refusal with the unchanged state, or a stale token with the
+ * run as it stands (message NULL: the stale-token message). The body's
+ * "game" field goes; a NULL body (a failed build) answers 500. */
+void games_reply_with_body(struct request *req, enum api_error e, const char *message, json_t *body);
+
 /* The agent check of game g: on? When on, reads the answer and makes the
  * fresh puzzle. */
 void games_prepare_check(struct request *req, struct run_job *j, enum game g);

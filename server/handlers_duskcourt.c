@@ -105,19 +105,10 @@ static void
 reply_stale(struct request *req, struct dc_ctx *x)
 {
 	struct duskcourt_state head;
-	json_t *o;
 
-	if (!head_state(req, x, &head))
-		return;
-	o = body_for(req, x, x->job.head.id, x->job.head.step, &head, NULL);
-	if (o == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, NULL);
-		return;
-	}
-	json_object_del(o, "game");
-	request_reply_error_with(req, API_ERR_STALE_STATE_TOKEN,
-	    "the stateToken is not the run's newest: here are the run as it stands and its newest token",
-	    o);
+	if (head_state(req, x, &head))
+		games_reply_with_body(req, API_ERR_STALE_STATE_TOKEN, NULL,
+		    body_for(req, x, x->job.head.id, x->job.head.step, &head, NULL));
 }
 
 /* ---- init ---- */
@@ -188,20 +179,14 @@ static void
 action_done(struct request *req)
 {
 	struct dc_ctx *x = req->ctx;
-	json_t *o;
 
 	if (x->job.verdict == RUN_STALE && req->job.status == STORE_COMMITTED) {
 		reply_stale(req, x);
 		return;
 	}
 	if (x->job.verdict == RUN_REFUSED && req->job.status == STORE_COMMITTED) {
-		o = body_for(req, x, x->job.tok.run, x->job.tok.step, &x->before, x->sent_token);
-		if (o == NULL) {
-			request_reply_error(req, API_ERR_INTERNAL, NULL);
-			return;
-		}
-		json_object_del(o, "game");
-		request_reply_error_with(req, API_ERR_ILLEGAL_ACTION, x->reason, o);
+		games_reply_with_body(req, API_ERR_ILLEGAL_ACTION, x->reason,
+		    body_for(req, x, x->job.tok.run, x->job.tok.step, &x->before, x->sent_token));
 		return;
 	}
 	if (games_reply_common(req, &x->job, NULL))

@@ -188,19 +188,10 @@ static void
 reply_stale(struct request *req, struct sf_ctx *x)
 {
 	struct stackfall head;
-	json_t *o;
 
-	if (!decode_head(req, x, &head))
-		return;
-	o = body_for(req, x, x->job.head.id, x->job.head.step, &head, NULL, false);
-	if (o == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, NULL);
-		return;
-	}
-	json_object_del(o, "game");
-	request_reply_error_with(req, API_ERR_STALE_STATE_TOKEN,
-	    "the stateToken is not the run's newest: here are the run as it stands and its newest token",
-	    o);
+	if (decode_head(req, x, &head))
+		games_reply_with_body(req, API_ERR_STALE_STATE_TOKEN, NULL,
+		    body_for(req, x, x->job.head.id, x->job.head.step, &head, NULL, false));
 }
 
 /* ---- reading a request ---- */
@@ -395,7 +386,6 @@ act_done(struct request *req)
 	struct sf_ctx *x = req->ctx;
 	bool ok = req->job.status == STORE_COMMITTED;
 	int64_t run = x->job.head.id ? x->job.head.id : x->job.tok.run;
-	json_t *o;
 
 	if (ok && x->broken) {
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
@@ -406,14 +396,8 @@ act_done(struct request *req)
 		return;
 	}
 	if (ok && x->job.verdict == RUN_REFUSED) {
-		o = body_for(req, x, run, x->job.tok.step, &x->before,
-		    x->seed_route ? NULL : x->sent_token, true);
-		if (o == NULL) {
-			request_reply_error(req, API_ERR_INTERNAL, NULL);
-			return;
-		}
-		json_object_del(o, "game");
-		request_reply_error_with(req, x->refusal, x->refusal_msg, o);
+		games_reply_with_body(req, x->refusal, x->refusal_msg, body_for(req, x, run,
+		    x->job.tok.step, &x->before, x->seed_route ? NULL : x->sent_token, true));
 		return;
 	}
 	if (games_reply_common(req, &x->job, NULL))
