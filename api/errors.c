@@ -5,8 +5,6 @@
  */
 #include "errors.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 
 static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_INVALID_JSON]        = { "invalid_json", 400, "the request body is not valid JSON" },
@@ -57,16 +55,4 @@ api_error_new(enum api_error e, const char *message)
 	return json_pack("{s:{s:s, s:s}}", "error",
 	    "code", info->code,
 	    "message", message != NULL ? message : info->message);
-}
-
-json_t *
-api_error_newf(enum api_error e, const char *fmt, ...)
-{
-	char message[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
-	va_end(ap);
-	return api_error_new(e, message);
 }

@@ -56,10 +56,4 @@ int api_error_status(enum api_error e);
  * memory). */
 json_t *api_error_new(enum api_error e, const char *message);
 
-/* Same, with a printf-style message. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-json_t *api_error_newf(enum api_error e, const char *fmt, ...);
-
 #endif

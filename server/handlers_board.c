@@ -89,10 +89,11 @@ void
 handle_run_get(struct request *req)
 {
 	struct store_run_head head;
+	struct store_run_extras extras = { 0 };
 	struct store_conn *c;
-	int64_t id, review_at = 0;
-	char *review = NULL, *cert = NULL, idtext[24];
-	int g, found, rating = 0, has_review = 0;
+	int64_t id;
+	char idtext[24];
+	int g, found;
 	json_t *o, *final = NULL, *actions = NULL;
 	bool playing_stackfall;
 
@@ -108,8 +109,7 @@ handle_run_get(struct request *req)
 		found = 0;
 	playing_stackfall = found == 1 && g == GAME_STACKFALL && !head.over;
 	if (found == 1) {
-		has_review = store_run_review(c, id, &rating, &review, &review_at);
-		if (store_run_certificate(c, id, &cert) < 0 || has_review < 0)
+		if (store_run_extras(c, id, &extras) < 0)
 			found = -1;
 		if (!playing_stackfall && (actions = store_run_actions(c, id)) == NULL)
 			found = -1;
@@ -117,8 +117,7 @@ handle_run_get(struct request *req)
 	store_reader_release(req->app->store, c);
 	if (found != 1) {
 		json_decref(actions);
-		free(review);
-		free(cert);
+		store_run_extras_free(&extras);
 		if (found == 0)
 			request_reply_error(req, API_ERR_RUN_NOT_FOUND, NULL);
 		else
@@ -138,8 +137,7 @@ handle_run_get(struct request *req)
 	}
 	if (final == NULL) {
 		json_decref(actions);
-		free(review);
-		free(cert);
+		store_run_extras_free(&extras);
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;
 	}
@@ -161,9 +159,11 @@ handle_run_get(struct request *req)
 	json_object_set_new(o, "createdAt", time_or_null(head.created_at));
 	json_object_set_new(o, "endedAt", time_or_null(head.ended_at));
 	json_object_set_new(o, "finishedAt", time_or_null(head.finished_at));
-	json_object_set_new(o, "review", has_review == 1 ? json_pack("{s:i, s:s, s:o}", "rating", rating,
-	    "text", review, "createdAt", time_or_null(review_at)) : json_null());
-	json_object_set_new(o, "certificate", cert ? json_string(cert) : json_null());
+	json_object_set_new(o, "review", extras.review ? json_pack("{s:i, s:s, s:o}", "rating",
+	    extras.rating, "text", extras.review, "createdAt", time_or_null(extras.reviewed_at)) :
+	    json_null());
+	json_object_set_new(o, "certificate", extras.certificate ? json_string(extras.certificate) :
+	    json_null());
 	if (playing_stackfall) {
 		json_decref(final);
 		json_object_set_new(o, "replay", json_null());
@@ -173,8 +173,7 @@ handle_run_get(struct request *req)
 	} else
 		json_object_set_new(o, "replay", replay_new(g == GAME_STACKFALL ? ENGINE_RULES_STACKFALL :
 		    ENGINE_RULES_DUSKCOURT, head.seed, actions, final));
-	free(review);
-	free(cert);
+	store_run_extras_free(&extras);
 	request_reply_json(req, 200, o);
 }
 

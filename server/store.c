@@ -501,12 +501,6 @@ store_probe(struct store_conn *c, void *arg)
 	return store_exec_stmt(c, st);
 }
 
-bool
-store_writable(struct store *s)
-{
-	return store_call(s, store_probe, NULL) == STORE_COMMITTED;
-}
-
 void
 store_stats(struct store *s, struct store_stats *out)
 {

@@ -89,8 +89,6 @@ int store_schema_version(const struct store *s);
  * writes now. */
 int store_probe(struct store_conn *c, void *arg);
 
-/* store_probe through store_call(). */
-bool store_writable(struct store *s);
 
 /* Counters for /metrics. */
 struct store_stats {
@@ -260,8 +258,16 @@ struct store_run_finish {
  * already is (returns 1). 0 done, -1 error. */
 int store_run_finish(struct store_conn *c, const struct store_run_finish *f);
 
-/* The certificate and review of a finished run. 1 found, 0 not, -1 error. */
-int store_run_certificate(struct store_conn *c, int64_t id, char **certificate);
+/* What finish added to a run: its certificate and its review, each NULL
+ * when there is none (both malloc'd; free with store_run_extras_free). */
+struct store_run_extras {
+	char   *certificate;
+	char   *review;
+	int     rating;
+	int64_t reviewed_at;
+};
+int store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out);
+void store_run_extras_free(struct store_run_extras *x);
 
 /*
  * Leaderboards and reviews (store_board.c): read-only, on a reader.
@@ -301,8 +307,5 @@ int store_reviews(struct store_conn *c, const char *game, bool has_before, int64
     int limit, struct store_review_row *out, int *n, int64_t *count, int64_t *total);
 void store_reviews_free(struct store_review_row *rows, int n);
 
-/* The review of one run. 1 found (text malloc'd), 0 none, -1 error. */
-int store_run_review(struct store_conn *c, int64_t run_id, int *rating, char **text,
-    int64_t *created_at);
 
 #endif

@@ -142,26 +142,3 @@ store_reviews_free(struct store_review_row *rows, int n)
 	for (i = 0; i < n; i++)
 		free(rows[i].text);
 }
-
-int
-store_run_review(struct store_conn *c, int64_t run_id, int *rating, char **text, int64_t *created_at)
-{
-	static const char sql[] = "SELECT rating, review, created_at FROM reviews WHERE run_id = ?1";
-	sqlite3_stmt *st = store_stmt(c, sql);
-	int rc, ret = -1;
-
-	*text = NULL;
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*rating = sqlite3_column_int(st, 0);
-		*text = strdup((const char *)sqlite3_column_text(st, 1));
-		*created_at = sqlite3_column_int64(st, 2);
-		ret = *text != NULL ? 1 : -1;
-	} else if (rc == SQLITE_DONE)
-		ret = 0;
-	sqlite3_reset(st);
-	return ret;
-}

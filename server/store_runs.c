@@ -297,23 +297,52 @@ store_run_finish(struct store_conn *c, const struct store_run_finish *f)
 	return store_exec_stmt(c, st);
 }
 
-int
-store_run_certificate(struct store_conn *c, int64_t id, char **certificate)
+static char *
+column_strdup(sqlite3_stmt *st, int i, bool *failed)
 {
-	static const char sql[] = "SELECT certificate FROM runs WHERE id = ?1 AND certificate IS NOT NULL";
-	sqlite3_stmt *st = store_stmt(c, sql);
-	int rc, ret = -1;
+	char *s;
 
-	*certificate = NULL;
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NULL;
+	s = strdup((const char *)sqlite3_column_text(st, i));
+	if (s == NULL)
+		*failed = true;
+	return s;
+}
+
+int
+store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out)
+{
+	static const char sql[] =
+	    "SELECT r.certificate, v.review, v.rating, v.created_at FROM runs r "
+	    "LEFT JOIN reviews v ON v.run_id = r.id WHERE r.id = ?1";
+	sqlite3_stmt *st = store_stmt(c, sql);
+	bool failed = false;
+	int rc;
+
+	memset(out, 0, sizeof *out);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		*certificate = strdup((const char *)sqlite3_column_text(st, 0));
-		ret = *certificate != NULL ? 1 : -1;
-	} else if (rc == SQLITE_DONE)
-		ret = 0;
+		out->certificate = column_strdup(st, 0, &failed);
+		out->review = column_strdup(st, 1, &failed);
+		out->rating = sqlite3_column_int(st, 2);
+		out->reviewed_at = sqlite3_column_int64(st, 3);
+	}
 	sqlite3_reset(st);
-	return ret;
+	if (failed || (rc != SQLITE_ROW && rc != SQLITE_DONE)) {
+		store_run_extras_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void
+store_run_extras_free(struct store_run_extras *x)
+{
+	free(x->certificate);
+	free(x->review);
+	x->certificate = x->review = NULL;
 }
