@@ -8,7 +8,9 @@
  * body chunks; the last call parses JSON where the route wants it and runs
  * the handler. A handler that defers to the store suspends the connection;
  * the writer resumes it after the commit and the next call runs the
- * continuation. Completion logs one access line and feeds the metrics.
+ * continuation. Completion logs one access line (with the client's address:
+ * the X-Forwarded-For client when the peer is a trusted proxy) and feeds the
+ * metrics.
  *
  * Invariants: every request that reaches completion has been answered
  * exactly once; nothing here logs a query string, a header value or a body.
@@ -584,11 +586,15 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		req->status = 0; /* the client went away before an answer */
 	metrics_observe(h->app->metrics, req->route ? routes_index(req->route) : nroutes,
 	    req->status, us);
-	if (log_get_level() >= LOG_INFO)
-		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s%s", method_name(req->method),
-		    req->path, req->status, (long long)us, req->id,
+	if (log_get_level() >= LOG_INFO) {
+		char client[64];
+
+		request_client_addr(req, client, sizeof client);
+		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s from %s%s", method_name(req->method),
+		    req->path, req->status, (long long)us, req->id, client,
 		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
 		    " (the client left during the answer)") : " (closed before an answer)");
+	}
 	json_decref(req->json);
 	free(req->body);
 	if (req->ctx_free != NULL)

@@ -95,8 +95,13 @@ try:
     d.get('/healthz?stateToken=SECRET-SHOULD-NOT-APPEAR')
     time.sleep(0.2)
     log = d.read_log()
-    t.ok(re.search(r'access GET /healthz 200 \d+us id=[0-9a-f]{16}', log),
-         'access log line has method, path, status, microseconds and id')
+    t.ok(re.search(r'access GET /healthz 200 \d+us id=[0-9a-f]{16} from 127\.0\.0\.1', log),
+         'access log line has method, path, status, microseconds, id and client')
+    d.get('/healthz', headers={'X-Forwarded-For': '203.0.113.7', 'X-Request-Id': 'fromclient'})
+    time.sleep(0.2)
+    log = d.read_log()
+    t.ok('203.0.113.7' not in log and 'id=fromclient' not in log,
+         'X-Forwarded-For and X-Request-Id from a peer that is no trusted proxy are ignored')
     t.ok('SECRET-SHOULD-NOT-APPEAR' not in log, 'the access log never holds a query string')
 
     # Key file: created 0600 beside the database.
@@ -242,6 +247,18 @@ for args, flag in bad:
          'bad %s is refused in one line naming the flag: %s' % (' '.join(args), err.strip()))
 rc, out, err = run_binary([], env={'ARCADED_THREADS': 'many'})
 t.ok(rc == 2 and 'ARCADED_THREADS' in err, 'a bad environment value names its variable')
+
+# Behind a trusted proxy: its client address and request id are believed.
+d = Daemon(args=['--trusted-proxy', '127.0.0.0/8'])
+try:
+    r = d.get('/healthz', headers={'X-Forwarded-For': '198.51.100.1, 203.0.113.7',
+                                   'X-Request-Id': 'proxy-id-42'})
+    t.eq(r.header('X-Request-Id'), 'proxy-id-42', 'a trusted proxy\'s X-Request-Id is kept')
+    time.sleep(0.2)
+    t.ok('id=proxy-id-42 from 203.0.113.7' in d.read_log(),
+         'the access log names the client the trusted proxy saw last')
+finally:
+    d.cleanup()
 
 # Configuration through the environment and the --flag=value form.
 d = Daemon(args=['--max-body=2048'], env={'ARCADED_LOG_LEVEL': 'warn'})
