@@ -52,9 +52,11 @@ def to_ms(text):
     return v / 1000.0 if unit == 'us' else v * 1000.0 if unit == 's' else v
 
 
-def wrk(url, script, args):
+def wrk(url, script, args, script_args=()):
     cmd = ['wrk', '-t%d' % args.threads, '-c%d' % args.connections, '-d%ds' % args.duration,
            '--latency', '-s', os.path.join(HERE, script), url]
+    if script_args:
+        cmd += ['--'] + list(script_args)
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     total = int(re.search(r'(\d+) requests in', out).group(1))
     rps = float(re.search(r'Requests/sec:\s+([\d.]+)', out).group(1))
@@ -93,11 +95,12 @@ def main():
     url = line.split('serving on ')[1].split()[0]
     rows = []
     try:
-        for name, script in (('healthz', 'healthz.lua'), ('duskcourt', 'duskcourt.lua'),
-                             ('stackfall', 'stackfall.lua'),
-                             ('stackfall+options', 'stackfall_options.lua'), ('init', 'init.lua')):
+        for name, script, sargs in (('healthz', 'healthz.lua', ()), ('duskcourt', 'duskcourt.lua', ()),
+                                    ('stackfall', 'stackfall.lua', ()),
+                                    ('stackfall+options', 'stackfall.lua', ('options',)),
+                                    ('init', 'init.lua', ())):
             c0 = cpu_seconds(proc.pid)
-            r = wrk(url, script, args)
+            r = wrk(url, script, args, sargs)
             r['cpu_us'] = (cpu_seconds(proc.pid) - c0) / max(r['total'], 1) * 1e6
             r['name'] = name
             rows.append(r)
