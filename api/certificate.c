@@ -74,7 +74,7 @@ done:
 }
 
 int
-certificate_json_hash(const json_t *v, char out[65])
+certificate_json_hash(const json_t *v, char out[CERTIFICATE_HASH_TEXT])
 {
 	uint8_t h[32];
 	char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);

@@ -27,6 +27,7 @@ json_t *certificate_verify(const struct keyring *kr, const char *token, size_t l
 
 /* The hex BLAKE2b-256 of v's canonical text (sorted keys, compact): what
  * the "replay" claim holds. out needs 65 bytes. Returns 0 or -1. */
-int certificate_json_hash(const json_t *v, char out[65]);
+#define CERTIFICATE_HASH_TEXT 65 /* 64 hex digits and the NUL */
+int certificate_json_hash(const json_t *v, char out[CERTIFICATE_HASH_TEXT]);
 
 #endif

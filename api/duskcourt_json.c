@@ -1,12 +1,15 @@
 /*
- * duskcourt_json.c: Duskcourt's engine structs to and from JSON. Field
- * names and order follow duskcourt.md; the same state always gives the same
- * bytes, which is what makes two runs with the same actions compare equal.
+ * duskcourt_json.c: Duskcourt's engine structs to and from JSON, and its
+ * game descriptor (game.h). Field names and order follow
+ * docs/rules/duskcourt.md; the same state always gives the same bytes,
+ * which is what makes two runs with the same actions compare equal.
  */
 #include "duskcourt_json.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "replay.h"
 
 static const char *const phases[] = { "playing", "break", "done" };
 
@@ -189,7 +192,7 @@ duskcourt_rules_json(void)
 		    "kingSurvives", row.king_survives, "boulders", row.boulders));
 	}
 	o = json_pack("{s:s, s:s, s:o, s:s, s:[s,s,s,s,s,s], s:o, s:o}",
-	    "game", "duskcourt", "rules", ENGINE_RULES_DUSKCOURT,
+	    "game", game_duskcourt.name, "rules", ENGINE_RULES_DUSKCOURT,
 	    "ladder", ladder,
 	    "ladderBeyond", "rung r >= 11: size 6, idols min(9 + floor((r - 11) / 2), 12), "
 	    "at least min(2 + floor((r - 11) / 4), 3) decoys, the jackal must stand last, "
@@ -217,3 +220,197 @@ duskcourt_rules_json(void)
 	    "cells", "null (empty), \"#\" (boulder) or K Q R B N P"));
 	return o;
 }
+
+/* ---- the game descriptor ---- */
+
+/* One request's action, as read from the body. */
+struct dc_scratch {
+	bool                    valid;  /* the action matches the grammar */
+	struct duskcourt_action action;
+	char                    reason[ENGINE_REASON_MAX];
+};
+
+static size_t
+dc_encode(const void *st, uint8_t *out, size_t cap)
+{
+	if (cap >= DUSKCOURT_SERIAL_SIZE)
+		duskcourt_serialise(st, out);
+	return DUSKCOURT_SERIAL_SIZE;
+}
+
+static bool
+dc_decode(void *st, const uint8_t *in, size_t n)
+{
+	return duskcourt_deserialise(st, in, n, NULL, 0);
+}
+
+static bool
+dc_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
+    enum api_error *err, char *msg, size_t cap)
+{
+	char reason[ENGINE_REASON_MAX];
+
+	(void)rq;
+	if (env->work == NULL || !duskcourt_init(st, seed, env->work, reason, sizeof reason)) {
+		*err = API_ERR_INTERNAL;
+		snprintf(msg, cap, "the court could not be dealt");
+		return false;
+	}
+	return true;
+}
+
+/* A missing action is a broken request (400); one that does not match the
+ * grammar is an illegal action (422), decided when played. */
+static bool
+dc_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
+{
+	struct dc_scratch *x = scratch;
+	const json_t *a = json_object_get(body, "action");
+
+	if (a == NULL) {
+		snprintf(msg, cap, "missing field 'action'");
+		return false;
+	}
+	x->valid = duskcourt_action_from_json(a, &x->action, x->reason, sizeof x->reason);
+	return true;
+}
+
+/* The canonical JSON of a move as stored (keys sorted, no spaces). */
+static void
+dc_move_text(const struct duskcourt_action *a, char *out, size_t cap)
+{
+	static const char *const types[] = { "capture", "reset", "next", "endRun" };
+
+	if (a->type == DUSKCOURT_ACT_CAPTURE)
+		snprintf(out, cap, "{\"from\":%lld,\"to\":%lld,\"type\":\"capture\"}", (long long)a->from,
+		    (long long)a->to);
+	else
+		snprintf(out, cap, "{\"type\":\"%s\"}", types[a->type >= 0 && a->type <= 3 ? a->type : 3]);
+}
+
+static void
+dc_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t)
+{
+	struct dc_scratch *x = scratch;
+
+	t->refusal = API_ERR_ILLEGAL_ACTION;
+	if (!x->valid) {
+		t->refused = true;
+		snprintf(t->reason, sizeof t->reason, "%s", x->reason);
+		return;
+	}
+	if (env->work == NULL) {
+		t->refused = true;
+		t->refusal = API_ERR_INTERNAL;
+		snprintf(t->reason, sizeof t->reason, "out of memory");
+		return;
+	}
+	/* A refused action leaves the state as it was (duskcourt.h). */
+	if (!duskcourt_apply(st, &x->action, env->work, t->reason, sizeof t->reason)) {
+		t->refused = true;
+		return;
+	}
+	dc_move_text(&x->action, t->moves[0], sizeof t->moves[0]);
+	t->nmoves = 1;
+	snprintf(t->canon, sizeof t->canon, "%s", t->moves[0]);
+}
+
+static bool
+dc_answer(json_t *o, const void *st, const void *scratch)
+{
+	(void)scratch;
+	return json_object_set_new_nocheck(o, "state", duskcourt_state_json(st)) == 0 &&
+	    json_object_set_new_nocheck(o, "legalActions", duskcourt_legal_json(st)) == 0;
+}
+
+static void
+dc_summary(const void *st, struct game_summary *out)
+{
+	const struct duskcourt_state *s = st;
+
+	out->status = phases[s->phase < 3 ? s->phase : 0];
+	out->over = s->phase == DUSKCOURT_DONE;
+	out->end_reason = NULL;
+	out->score = (int64_t)s->score;
+	out->lines = out->pieces = -1;
+	out->rung = s->rung;
+	out->lives = s->lives;
+	/* Score, then rung. */
+	out->rank[0] = (int64_t)s->score;
+	out->rank[1] = s->rung;
+	out->rank[2] = 0;
+}
+
+static json_t *
+dc_final(const void *st)
+{
+	return duskcourt_final_json(st);
+}
+
+static json_t *
+dc_claims(const void *st)
+{
+	const struct duskcourt_state *s = st;
+
+	return json_pack("{s:I, s:i, s:i}", "score", (json_int_t)s->score, "rung", (int)s->rung,
+	    "lives", (int)s->lives);
+}
+
+static int
+dc_replay_verify(const json_t *replay, const struct game_env *env, struct replay_check *out)
+{
+	static const char *const final_keys[] = { "score", "rung", "lives", "phase", NULL };
+	const json_t *actions, *final;
+	struct duskcourt_state s;
+	char reason[ENGINE_REASON_MAX];
+	int64_t seed;
+	size_t i;
+	json_t *a;
+
+	if (replay_read(replay, NULL, final_keys, &seed, &actions, &final, out) != 0)
+		return -1;
+	if (env->work == NULL || !duskcourt_init(&s, (uint64_t)seed, env->work, reason, sizeof reason))
+		return replay_fail(out, 0, "the run cannot start: %s", env->work ? reason : "no dealer memory");
+	json_array_foreach(actions, i, a) {
+		struct duskcourt_action act;
+
+		if (!duskcourt_action_from_json(a, &act, reason, sizeof reason))
+			return replay_fail(out, i + 1, "action %zu is not a Duskcourt action: %s", i + 1, reason);
+		if (!duskcourt_apply(&s, &act, env->work, reason, sizeof reason))
+			return replay_fail(out, i + 1, "action %zu is refused: %s", i + 1, reason);
+	}
+	out->final = duskcourt_final_json(&s);
+	return replay_compare_final(out, final);
+}
+
+static json_t *
+dc_rules(void)
+{
+	return duskcourt_rules_json();
+}
+
+static const char *const dc_action_fields[] = { "action", NULL };
+static const char *const dc_board_fields[] = { "rung", "lives", NULL };
+
+const struct game game_duskcourt = {
+	.id = GAME_DUSKCOURT,
+	.name = "duskcourt",
+	.rules = ENGINE_RULES_DUSKCOURT,
+	.check_default = false,
+	.hides_future = false,
+	.work_size = sizeof(struct duskcourt_solver),
+	.scratch_size = sizeof(struct dc_scratch),
+	.action_fields = dc_action_fields,
+	.board_fields = dc_board_fields,
+	.encode = dc_encode,
+	.decode = dc_decode,
+	.init = dc_init,
+	.read_action = dc_read_action,
+	.play = dc_play,
+	.answer = dc_answer,
+	.summary = dc_summary,
+	.final = dc_final,
+	.claims = dc_claims,
+	.replay_verify = dc_replay_verify,
+	.rules_json = dc_rules,
+};

@@ -1,6 +1,7 @@
 /*
  * duskcourt_json.h: Duskcourt's JSON: the `state` object and the legal
- * actions of duskcourt.md, and the action grammar of the seed.
+ * actions of docs/rules/duskcourt.md, the seed's action grammar, and the
+ * game's descriptor.
  */
 #ifndef API_DUSKCOURT_JSON_H
 #define API_DUSKCOURT_JSON_H
@@ -10,6 +11,10 @@
 #include <stddef.h>
 
 #include "duskcourt.h"
+#include "game.h"
+
+/* Duskcourt on the game table (game.h). */
+extern const struct game game_duskcourt;
 
 /* The state object, every field of duskcourt.md's table, in its order. */
 json_t *duskcourt_state_json(const struct duskcourt_state *s);

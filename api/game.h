@@ -1,44 +1,174 @@
 /*
- * game.h: the games the daemon serves, by number and by name. Shared by the
- * token format (the game is sealed into every stateToken), the routes
- * (`/api/games/{game}/...`) and the configuration (`--agent-check GAME=on`).
+ * game.h: the game descriptor. Every ruleset the daemon serves is one
+ * `struct game`: its name and rules version, its state codec, the JSON of
+ * its answers, its action reader, its summary for the runs table (which
+ * also orders its leaderboard), its final summary and certificate claims,
+ * and its replay verifier. The HTTP pipeline, the boards, replays and
+ * stateTokens are written once against this struct; the table in game.c
+ * lists the games.
+ *
+ * Adding a ruleset: its engine files, its api JSON file defining a
+ * `const struct game`, one line in game.c's table, its tests.
+ *
+ * Every function pointer is pure CPU over plain structs: none touches the
+ * network, a clock or the store. A state is the engine's own fixed-size
+ * struct, held in a `game_state` (big and aligned enough for any game's)
+ * and copyable with memcpy.
  */
 #ifndef API_GAME_H
 #define API_GAME_H
 
+#include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-enum game {
-	GAME_STACKFALL = 0,
-	GAME_DUSKCOURT = 1,
+#include "engine.h"
+#include "errors.h"
+
+enum game_id {
+	GAME_STACKFALL,
+	GAME_DUSKCOURT,
 	GAME__COUNT
 };
 
-/* "stackfall" or "duskcourt"; NULL for anything else. */
-static inline const char *
-game_name(enum game g)
-{
-	switch (g) {
-	case GAME_STACKFALL: return "stackfall";
-	case GAME_DUSKCOURT: return "duskcourt";
-	default: return NULL;
-	}
-}
+#define GAME_STATE_MAX 512     /* serialised state bytes, at most (tokens and the store hold it) */
+#define GAME_STRUCT_MAX 1024   /* an engine state struct, at most */
+#define GAME_MOVES_MAX 64      /* moves one request may store */
+#define GAME_MOVE_TEXT_MAX 64  /* a move's canonical JSON, NUL included */
+#define GAME_CANON_MAX 4096    /* a request's canonical text (what a retry repeats) */
+#define GAME_ID_TEXT_MAX 24    /* an id (run, seed) as decimal text, NUL included */
 
-/* The game named by the first len bytes of s, or -1. */
-static inline int
-game_from_name(const char *s, size_t len)
-{
-	static const char *const names[GAME__COUNT] = { "stackfall", "duskcourt" };
-	size_t i, j;
+/* An engine state of any game. */
+typedef union {
+	max_align_t   align_;
+	unsigned char bytes[GAME_STRUCT_MAX];
+} game_state;
 
-	for (i = 0; i < GAME__COUNT; i++) {
-		for (j = 0; j < len && names[i][j] == s[j]; j++)
-			;
-		if (j == len && names[i][j] == '\0')
-			return (int)i;
-	}
-	return -1;
-}
+/* What the daemon gives a game's functions besides the state. */
+struct game_env {
+	void *work; /* the calling thread's working memory for this game alone,
+	               game->work_size bytes, zeroed when first given (NULL if 0) */
+};
+
+/* How a run stands, as the runs table records it with every head change. */
+struct game_summary {
+	const char *status;      /* the game's own word: playing/over, playing/break/done */
+	bool        over;        /* the game has ended: it ranks and can be finished */
+	const char *end_reason;  /* NULL while playing (and for games without reasons) */
+	int64_t     score;
+	int64_t     lines, pieces, rung, lives; /* -1 where the game has no such figure */
+	int64_t     rank[3];     /* leaderboard keys, most significant first, higher is better */
+};
+
+/* One action request (or a batch of commands) played on a state. */
+struct game_turn {
+	bool           refused;  /* the request changes nothing: answered 422 */
+	enum api_error refusal;  /* when refused */
+	char           reason[ENGINE_REASON_MAX];
+	size_t         nmoves;   /* moves to store; 0 with !refused: nothing changed (options) */
+	char           moves[GAME_MOVES_MAX][GAME_MOVE_TEXT_MAX]; /* canonical JSON, in order */
+	char           canon[GAME_CANON_MAX]; /* what a retry must repeat, NUL-terminated */
+};
+
+/* A query-string lookup for reading init options (NULL when absent). */
+typedef const char *(*game_query_fn)(void *ctx, const char *name);
+
+struct game_request {
+	const json_t *body;  /* the JSON body, NULL when empty */
+	game_query_fn query;
+	void         *query_ctx;
+};
+
+/* What verifying a replay found. */
+struct replay_check {
+	const struct game *game;
+	size_t    step;       /* 1-based action at fault; 0 when the fault is not an action's */
+	size_t    nactions;
+	char      reason[256];
+	json_t   *final;      /* the re-simulated final summary (caller decrefs), or NULL */
+};
+
+struct game {
+	enum game_id   id;
+	const char *name;            /* in paths and tokens: "stackfall" */
+	const char *rules;           /* in replays and certificates: "stackfall-v1" */
+	bool        check_default;   /* the agent check is on unless the operator says otherwise */
+	bool        hides_future;    /* a playing run's seed would reveal what is to come: its
+	                                replay is withheld until it is over */
+	size_t      work_size;       /* per-thread working memory for env->work (0: none) */
+	size_t      scratch_size;    /* per-request working memory for read_action/play/answer */
+	const char *const *init_fields;   /* body fields of init besides "seed" (NULL-terminated) */
+	const char *const *action_fields; /* body fields of an action besides "stateToken" */
+	const char *const *board_fields;  /* of "lines", "pieces", "rung", "lives": shown on
+	                                     leaderboards and run pages, in this order */
+
+	/* The state's bytes, as sealed into tokens and stored. encode returns
+	 * the length (nothing written when it exceeds cap); decode refuses
+	 * anything that encode would not have written. */
+	size_t (*encode)(const void *st, uint8_t *out, size_t cap);
+	bool   (*decode)(void *st, const uint8_t *in, size_t n);
+
+	/* A new run. Reads the game's own init options from rq (not the seed);
+	 * false with *err and msg for a 400 (a bad option) or a 500. */
+	bool (*init)(void *st, uint64_t seed, const struct game_request *rq,
+	    const struct game_env *env, enum api_error *err, char *msg, size_t cap);
+
+	/* Reads an action request's game fields (the body's other fields are
+	 * checked already) into scratch; false with msg for a 400. */
+	bool (*read_action)(const json_t *body, void *scratch, char *msg, size_t cap);
+
+	/* Plays the action read into scratch on st. On a refusal st is left as
+	 * it was; otherwise st is the state after and t lists the moves. */
+	void (*play)(void *st, void *scratch, const struct game_env *env, struct game_turn *t);
+
+	/* Adds the game's part of an answer to o (which holds game, runId and
+	 * stateToken): flat fields or a `state` object, as the game's API is.
+	 * scratch is the request's (results of commands) or NULL. */
+	bool (*answer)(json_t *o, const void *st, const void *scratch);
+
+	void (*summary)(const void *st, struct game_summary *out);
+
+	/* A replay's final summary, which verification compares exactly. */
+	json_t *(*final)(const void *st);
+
+	/* What a result certificate asserts about the game, and what a finish
+	 * answer adds to the final summary. */
+	json_t *(*claims)(const void *st);
+
+	/* Ends an unfinished run because its account started a new one on the
+	 * seed's own routes, as one move in t; NULL for a game without those
+	 * routes. */
+	bool (*abandon)(void *st, struct game_turn *t);
+
+	/* Options a replay carries besides seed and actions (the cap of a
+	 * capped run), merged into the replay object; NULL: none. */
+	json_t *(*replay_options)(const void *st);
+
+	/* Re-simulates a replay of this game (its rules already matched).
+	 * Returns 0 when it verifies, -1 with out->step and out->reason. */
+	int (*replay_verify)(const json_t *replay, const struct game_env *env,
+	    struct replay_check *out);
+
+	/* GET .../rules. */
+	json_t *(*rules_json)(void);
+};
+
+/* The games, indexed by enum game_id. */
+extern const struct game *const game_table[GAME__COUNT];
+
+/* The game named by the first len bytes of s, or NULL. */
+const struct game *game_by_name(const char *s, size_t len);
+
+/* The game whose rules version is rules, or NULL. */
+const struct game *game_by_rules(const char *rules);
+
+/* The game of id, or NULL when out of range. */
+const struct game *game_get(enum game_id id);
+
+/* "stackfall, duskcourt": the names, for messages, written into out
+ * (truncated to cap); returns out. */
+#define GAME_NAMES_MAX 128
+const char *game_names(char *out, size_t cap);
 
 #endif

@@ -1,45 +1,62 @@
 /*
- * replay.h: replays, the evidence of a run: {"schema": 1, "rules", "seed",
- * "actions", "final"}. Actions are the canonical action objects the server
- * stores for each move (Stackfall: place/hold/resign, and abandon when an
- * account started a new game; Duskcourt: capture/reset/next/endRun);
- * "final" is the game's summary (Stackfall: score, lines, pieces, status;
- * Duskcourt: score, rung, lives, phase).
+ * replay.h: replays, the evidence of a run:
+ *     {"schema": 1, "rules", "seed", "actions", "final", ...options}
+ * Actions are the canonical moves the server stores for the run, in order;
+ * "final" is the game's final summary (struct game's final()); options are
+ * whatever else the game needs to replay (a cap, say), from its
+ * replay_options(). The object's canonical text (sorted keys) is what a
+ * result certificate hashes.
  *
- * Verifying re-simulates every action from the seed with the engine. A
- * replay of a partial game is valid; a consistent replay is reproducible
- * evidence of a game, not of who played it (that is what a result
- * certificate adds, by naming the replay's hash).
+ * Verifying re-simulates every action from the seed on the engine and
+ * compares the summary reached with the one claimed. A replay of a partial
+ * game is valid; a consistent replay is reproducible evidence of a game,
+ * not of who played it (that is what a certificate adds, by naming the
+ * replay's hash). This file holds the checks every game shares; each game's
+ * replay_verify does the rest.
  */
 #ifndef API_REPLAY_H
 #define API_REPLAY_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "duskcourt.h"
 #include "game.h"
 
 #define REPLAY_SCHEMA 1
 
-/* A replay object; actions and final are stolen. NULL on failure. */
-json_t *replay_new(const char *rules, int64_t seed, json_t *actions, json_t *final);
+/* A replay object of game g; actions, final and options (may be NULL) are
+ * stolen. NULL on failure. */
+json_t *replay_new(const struct game *g, int64_t seed, json_t *actions, json_t *final,
+    json_t *options);
 
-struct replay_check {
-	enum game game;
-	size_t    step;       /* 1-based action at fault; 0 when the fault is not an action's */
-	size_t    nactions;
-	char      reason[256];
-	json_t   *final;      /* the re-simulated final summary (caller decrefs), or NULL */
-};
-
-/* Re-simulates replay (borrowed). Returns 0 when it verifies; -1 with
- * out->step and out->reason otherwise. expect is the game the caller
- * expects (GAME__COUNT: any). sv is the Duskcourt dealer's memory (may be
- * NULL for Stackfall replays). out->final is set whenever the actions
- * re-simulated, even when the final summary does not match. */
-int replay_verify(const json_t *replay, enum game expect, struct duskcourt_solver *sv,
+/* Re-simulates replay (borrowed): finds its game by "rules" (expect, when
+ * not NULL, must be that game) and runs the game's verifier. Returns 0 when
+ * it verifies; -1 with out->step and out->reason otherwise. out->final is
+ * set whenever the actions re-simulated, even when the summary differs. */
+int replay_verify(const json_t *replay, const struct game *expect, const struct game_env *env,
     struct replay_check *out);
+
+/*
+ * For the games' verifiers.
+ */
+
+/* Records a failure (step 0: not an action's) and returns -1. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int replay_fail(struct replay_check *out, size_t step, const char *fmt, ...);
+
+/* Checks the fields every replay has: exactly schema, rules, seed, actions,
+ * final and the game's extra keys (NULL-terminated, may be NULL); a seed in
+ * 0..ENGINE_ID_MAX; actions an array; final an object with exactly
+ * final_keys. Fills *seed, *actions and *final; -1 with the reason. */
+int replay_read(const json_t *replay, const char *const *extra_keys, const char *const *final_keys,
+    int64_t *seed, const json_t **actions, const json_t **final, struct replay_check *out);
+
+/* Compares out->final (the re-simulated summary) with claimed: 0 when
+ * equal, else -1 naming the first field that differs. */
+int replay_compare_final(struct replay_check *out, const json_t *claimed);
 
 #endif

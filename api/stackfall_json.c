@@ -1,12 +1,15 @@
 /*
- * stackfall_json.c: Stackfall's batch runner and its JSON. Field names are
- * those of api.md and stackfall.md (snake_case, as the seed's service
- * answers them).
+ * stackfall_json.c: Stackfall's batch runner, its JSON and its game
+ * descriptor (game.h). Field names are those of docs/api.md and
+ * docs/rules/stackfall.md (snake_case, as the seed's service answers them).
  */
 #include "stackfall_json.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "game.h"
+#include "replay.h"
 
 void
 stackfall_batch_run(struct stackfall *g, const struct stackfall_cmd *cmds, size_t n,
@@ -246,15 +249,6 @@ stackfall_action_from_json(const json_t *v, struct stackfall_cmd *out)
 }
 
 json_t *
-stackfall_move_json(const struct stackfall_cmd *c)
-{
-	if (c->kind == STACKFALL_CMD_PLACE)
-		return json_pack("{s:s, s:i, s:i}", "type", "place", "rotation", (int)c->rotation,
-		    "column", (int)c->column);
-	return json_pack("{s:s}", "type", stackfall_cmd_name(c->kind));
-}
-
-json_t *
 stackfall_final_json(const struct stackfall *g)
 {
 	return json_pack("{s:i, s:i, s:i, s:s}", "score", (int)g->score, "lines", (int)g->lines,
@@ -291,7 +285,7 @@ stackfall_rules_json(void)
 	}
 	return json_pack("{s:s, s:s, s:{s:i, s:i}, s:o, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}, "
 	    "{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}], s:o, s:o, s:s, s:i, s:i}",
-	    "game", "stackfall", "rules", ENGINE_RULES_STACKFALL,
+	    "game", game_stackfall.name, "rules", ENGINE_RULES_STACKFALL,
 	    "board", "columns", TETROMINO_COLS, "rows", TETROMINO_ROWS,
 	    "pieces", pieces,
 	    "commands",
@@ -319,3 +313,259 @@ stackfall_rules_json(void)
 	    "separators", "several commands per request, separated by new lines or ';'",
 	    "max_commands", STACKFALL_CMD_MAX, "piece_limit", STACKFALL_PIECE_LIMIT);
 }
+
+/* ---- the game descriptor ---- */
+
+/* One request's commands and what they did. */
+struct sf_scratch {
+	const char              *text;   /* the command text (borrowed from the body), or NULL */
+	enum stackfall_cmd_parse parse;
+	struct stackfall_cmd     cmds[STACKFALL_CMD_MAX];
+	size_t                   ncmds;
+	bool                     ran;    /* batch holds the results to show */
+	struct stackfall_batch   batch;
+};
+
+static size_t
+sf_encode(const void *st, uint8_t *out, size_t cap)
+{
+	return stackfall_encode(st, out, cap);
+}
+
+static bool
+sf_decode(void *st, const uint8_t *in, size_t n)
+{
+	return stackfall_decode(st, in, n);
+}
+
+static bool
+sf_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
+    enum api_error *err, char *msg, size_t cap)
+{
+	(void)rq;
+	(void)env;
+	if (!stackfall_init(st, seed)) {
+		*err = API_ERR_INTERNAL;
+		snprintf(msg, cap, "the game could not start");
+		return false;
+	}
+	return true;
+}
+
+/* {"command": text} or {"action": {...}}, one of them. */
+static bool
+sf_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
+{
+	struct sf_scratch *x = scratch;
+	const json_t *c = json_object_get(body, "command");
+	const json_t *a = json_object_get(body, "action");
+
+	if (c != NULL && a != NULL) {
+		snprintf(msg, cap, "send either 'command' (text) or 'action' (an object), not both");
+		return false;
+	}
+	if (c == NULL && a == NULL) {
+		snprintf(msg, cap, "missing field 'command' (for example \"place 1 4\") or 'action'");
+		return false;
+	}
+	if (c != NULL && !json_is_string(c)) {
+		snprintf(msg, cap, "field 'command' must be a string");
+		return false;
+	}
+	if (c != NULL) {
+		x->text = json_string_value(c);
+		x->parse = stackfall_cmd_parse(x->text, json_string_length(c), x->cmds, STACKFALL_CMD_MAX,
+		    &x->ncmds);
+	} else {
+		x->text = NULL;
+		x->parse = STACKFALL_PARSE_OK;
+		stackfall_action_from_json(a, &x->cmds[0]);
+		x->ncmds = 1;
+	}
+	return true;
+}
+
+/* The canonical JSON of a move as stored (keys sorted, no spaces). */
+static void
+sf_move_text(const struct stackfall_cmd *c, char *out, size_t cap)
+{
+	if (c->kind == STACKFALL_CMD_PLACE)
+		snprintf(out, cap, "{\"column\":%u,\"rotation\":%u,\"type\":\"place\"}",
+		    (unsigned)c->column, (unsigned)c->rotation);
+	else
+		snprintf(out, cap, "{\"type\":\"%s\"}", stackfall_cmd_name(c->kind));
+}
+
+static void
+sf_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t)
+{
+	struct sf_scratch *x = scratch;
+	struct stackfall *g = st, before = *g;
+	size_t i;
+
+	(void)env;
+	x->ran = false;
+	if (x->parse != STACKFALL_PARSE_OK) {
+		t->refused = true;
+		t->refusal = x->parse == STACKFALL_PARSE_EMPTY ? API_ERR_EMPTY_COMMAND : API_ERR_TOO_MANY_COMMANDS;
+		if (x->parse == STACKFALL_PARSE_EMPTY)
+			snprintf(t->reason, sizeof t->reason,
+			    "the request holds no command: try \"options\" or \"place 1 4\"");
+		else
+			snprintf(t->reason, sizeof t->reason,
+			    "more than %d commands in one request: nothing was run", STACKFALL_CMD_MAX);
+		return;
+	}
+	stackfall_batch_run(g, x->cmds, x->ncmds, &x->batch);
+	x->ran = true;
+	if (x->batch.failed && x->batch.nrun == 1) {
+		const struct stackfall_result *r = &x->batch.results[0];
+
+		*g = before;
+		t->refused = true;
+		t->refusal = r->outcome == STACKFALL_GAME_OVER ? API_ERR_GAME_OVER : API_ERR_INVALID_COMMAND;
+		snprintf(t->reason, sizeof t->reason, "%s", r->message);
+		return;
+	}
+	for (i = 0; i < x->batch.nmoves; i++)
+		sf_move_text(&x->batch.results[x->batch.moves[i]].cmd, t->moves[i], sizeof t->moves[i]);
+	t->nmoves = x->batch.nmoves;
+	stackfall_cmd_canonical(x->cmds, x->ncmds, x->text ? x->text : "", t->canon, sizeof t->canon);
+}
+
+static bool
+sf_answer(json_t *o, const void *st, const void *scratch)
+{
+	const struct sf_scratch *x = scratch;
+	json_t *fields = stackfall_fields_json(st);
+
+	if (fields == NULL || json_object_update(o, fields) != 0) {
+		json_decref(fields);
+		return false;
+	}
+	json_decref(fields);
+	return json_object_set_new_nocheck(o, "results", x != NULL && x->ran ?
+	    stackfall_results_json(&x->batch, x->text) : json_array()) == 0;
+}
+
+static void
+sf_summary(const void *st, struct game_summary *out)
+{
+	const struct stackfall *g = st;
+
+	out->status = stackfall_status_name(g->status);
+	out->over = g->status == STACKFALL_OVER;
+	out->end_reason = stackfall_end_name(g->end_reason);
+	out->score = g->score;
+	out->lines = g->lines;
+	out->pieces = g->placed;
+	out->rung = out->lives = -1;
+	/* Score, then lines, then fewer pieces. */
+	out->rank[0] = g->score;
+	out->rank[1] = g->lines;
+	out->rank[2] = -(int64_t)g->placed;
+}
+
+static json_t *
+sf_final(const void *st)
+{
+	return stackfall_final_json(st);
+}
+
+static json_t *
+sf_claims(const void *st)
+{
+	const struct stackfall *g = st;
+	const char *end = stackfall_end_name(g->end_reason);
+
+	return json_pack("{s:i, s:i, s:i, s:s}", "score", (int)g->score, "lines", (int)g->lines,
+	    "pieces", (int)g->placed, "end_reason", end ? end : "");
+}
+
+static int
+sf_replay_verify(const json_t *replay, const struct game_env *env, struct replay_check *out)
+{
+	static const char *const final_keys[] = { "score", "lines", "pieces", "status", NULL };
+	const json_t *actions, *final;
+	struct stackfall g;
+	struct stackfall_report rep;
+	int64_t seed;
+	size_t i;
+	json_t *a;
+
+	(void)env;
+	if (replay_read(replay, NULL, final_keys, &seed, &actions, &final, out) != 0)
+		return -1;
+	stackfall_init(&g, (uint64_t)seed);
+	json_array_foreach(actions, i, a) {
+		const char *type = json_is_object(a) ? json_string_value(json_object_get(a, "type")) : NULL;
+		enum stackfall_outcome o;
+
+		memset(&rep, 0, sizeof rep);
+		if (type != NULL && strcmp(type, "abandon") == 0 && json_object_size(a) == 1) {
+			o = stackfall_abandon(&g, &rep);
+		} else {
+			struct stackfall_cmd c;
+
+			stackfall_action_from_json(a, &c);
+			if (c.kind == STACKFALL_CMD_INVALID)
+				return replay_fail(out, i + 1, "action %zu is not a Stackfall move: %s", i + 1,
+				    c.reason);
+			if (c.kind == STACKFALL_CMD_OPTIONS || c.kind == STACKFALL_CMD_PREVIEW)
+				return replay_fail(out, i + 1, "action %zu (%s) changes nothing and is never a move",
+				    i + 1, type);
+			if (c.kind == STACKFALL_CMD_PLACE)
+				o = stackfall_place(&g, c.rotation, c.column, &rep);
+			else if (c.kind == STACKFALL_CMD_HOLD)
+				o = stackfall_hold(&g, &rep);
+			else
+				o = stackfall_resign(&g, &rep);
+		}
+		if (o != STACKFALL_OK)
+			return replay_fail(out, i + 1, "action %zu is refused: %s", i + 1, rep.message);
+	}
+	out->final = stackfall_final_json(&g);
+	return replay_compare_final(out, final);
+}
+
+static bool
+sf_abandon(void *st, struct game_turn *t)
+{
+	if (stackfall_abandon(st, NULL) != STACKFALL_OK)
+		return false;
+	snprintf(t->moves[0], sizeof t->moves[0], "{\"type\":\"abandon\"}");
+	t->nmoves = 1;
+	return true;
+}
+
+static json_t *
+sf_rules(void)
+{
+	return stackfall_rules_json();
+}
+
+static const char *const sf_action_fields[] = { "command", "action", NULL };
+static const char *const sf_board_fields[] = { "lines", "pieces", NULL };
+
+const struct game game_stackfall = {
+	.id = GAME_STACKFALL,
+	.name = "stackfall",
+	.rules = ENGINE_RULES_STACKFALL,
+	.check_default = true,
+	.hides_future = true,
+	.scratch_size = sizeof(struct sf_scratch),
+	.action_fields = sf_action_fields,
+	.board_fields = sf_board_fields,
+	.encode = sf_encode,
+	.decode = sf_decode,
+	.init = sf_init,
+	.read_action = sf_read_action,
+	.play = sf_play,
+	.answer = sf_answer,
+	.summary = sf_summary,
+	.final = sf_final,
+	.claims = sf_claims,
+	.abandon = sf_abandon,
+	.replay_verify = sf_replay_verify,
+	.rules_json = sf_rules,
+};

@@ -14,8 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "game.h"
 #include "stackfall.h"
 #include "stackfall_cmd.h"
+
+/* Stackfall on the game table (game.h). */
+extern const struct game game_stackfall;
 
 struct stackfall_result {
 	struct stackfall_cmd     cmd;     /* the command (span into the request text) */
@@ -51,9 +55,6 @@ json_t *stackfall_results_json(const struct stackfall_batch *b, const char *text
  * {"type": "resign"} or {"type": "options"}. A malformed one becomes an
  * INVALID command with the reason (a refusal, not a 400). */
 void stackfall_action_from_json(const json_t *v, struct stackfall_cmd *out);
-
-/* The canonical JSON of a move (place, hold, resign) as stored. */
-json_t *stackfall_move_json(const struct stackfall_cmd *c);
 
 /* A replay's final summary: {score, lines, pieces, status}. */
 json_t *stackfall_final_json(const struct stackfall *g);

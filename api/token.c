@@ -18,7 +18,6 @@
 #include "paseto.h"
 
 #define B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
-#define RUN_MAX ((int64_t)1 << 53)
 
 const char *
 token_strerror(enum token_err e)
@@ -26,7 +25,7 @@ token_strerror(enum token_err e)
 	switch (e) {
 	case TOKEN_OK: return "ok";
 	case TOKEN_ERR_MALFORMED: return "the stateToken is not a stateToken of this server";
-	case TOKEN_ERR_WRONG_GAME: return "the stateToken belongs to the other game";
+	case TOKEN_ERR_WRONG_GAME: return "the stateToken belongs to another game";
 	case TOKEN_ERR_UNKNOWN_KEY: return "the stateToken was sealed with a key this server does not hold";
 	case TOKEN_ERR_DAMAGED: return "the stateToken is damaged or forged";
 	case TOKEN_ERR_PAYLOAD: return "the stateToken holds no valid state";
@@ -36,9 +35,9 @@ token_strerror(enum token_err e)
 }
 
 static void
-assertion(char *out, size_t cap, enum game g, int64_t run)
+assertion(char *out, size_t cap, enum game_id g, int64_t run)
 {
-	snprintf(out, cap, "arcaded:%s:%lld", game_name(g), (long long)run);
+	snprintf(out, cap, "arcaded:%s:%lld", game_get(g)->name, (long long)run);
 }
 
 char *
@@ -50,8 +49,8 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 	json_t *p = NULL, *f = NULL;
 	size_t need;
 
-	if (t->nstate == 0 || t->nstate > TOKEN_STATE_MAX || t->run < 1 || t->run >= RUN_MAX ||
-	    game_name(t->game) == NULL)
+	if (t->nstate == 0 || t->nstate > TOKEN_STATE_MAX || t->run < 1 || t->run > ENGINE_ID_MAX ||
+	    game_get(t->game) == NULL)
 		return NULL;
 	sodium_bin2base64(state64, sizeof state64, t->state, t->nstate, B64);
 	snprintf(run, sizeof run, "%lld", (long long)t->run);
@@ -106,11 +105,11 @@ parse_run(const char *s)
 			return -1;
 		v = v * 10 + (s[i] - '0');
 	}
-	return v < RUN_MAX ? v : -1;
+	return v <= ENGINE_ID_MAX ? v : -1;
 }
 
 enum token_err
-token_open(const struct keyring *kr, enum game expect, const char *text, size_t len,
+token_open(const struct keyring *kr, enum game_id expect, const char *text, size_t len,
     struct state_token *out)
 {
 	uint8_t footer[256], *payload = NULL;
@@ -148,12 +147,21 @@ token_open(const struct keyring *kr, enum game expect, const char *text, size_t 
 	if (paseto_v4_local_decrypt(payload, len, &plen, k->local, text, len, footer, flen,
 	    (const uint8_t *)ia, strlen(ia)) != PASETO_OK) {
 		/* The game is bound by the implicit assertion: a token that opens
-		 * under the other game's is that game's, not damaged. */
-		enum game other = expect == GAME_STACKFALL ? GAME_DUSKCOURT : GAME_STACKFALL;
+		 * under another game's is that game's, not damaged. Only a failed
+		 * token pays for these tries. */
+		int other;
 
-		assertion(ia, sizeof ia, other, run);
-		ret = paseto_v4_local_decrypt(payload, len, &plen, k->local, text, len, footer, flen,
-		    (const uint8_t *)ia, strlen(ia)) == PASETO_OK ? TOKEN_ERR_WRONG_GAME : TOKEN_ERR_DAMAGED;
+		ret = TOKEN_ERR_DAMAGED;
+		for (other = 0; other < GAME__COUNT; other++) {
+			if (other == (int)expect)
+				continue;
+			assertion(ia, sizeof ia, (enum game_id)other, run);
+			if (paseto_v4_local_decrypt(payload, len, &plen, k->local, text, len, footer, flen,
+			    (const uint8_t *)ia, strlen(ia)) == PASETO_OK) {
+				ret = TOKEN_ERR_WRONG_GAME;
+				break;
+			}
+		}
 		goto done;
 	}
 	ret = TOKEN_ERR_PAYLOAD;

@@ -7,7 +7,7 @@
  * {"kid", "run"}, kid being the PASERK k4.lid of the key that sealed it;
  * the implicit assertion is "arcaded:GAME:RUN", which binds the token to
  * its game and run without spelling them out: a token moved to another run
- * or game does not authenticate (one that opens under the other game's
+ * or game does not authenticate (one that opens under another game's
  * assertion is reported as that game's). Nothing about the game state is
  * readable without the key; the footer says only which key and which run.
  */
@@ -20,11 +20,11 @@
 #include "game.h"
 #include "keys.h"
 
-#define TOKEN_STATE_MAX 512   /* engine state bytes */
+#define TOKEN_STATE_MAX GAME_STATE_MAX  /* engine state bytes */
 #define TOKEN_TEXT_MAX  2048  /* a token's text length, NUL excluded */
 
 struct state_token {
-	enum game game;
+	enum game_id game;
 	int       rules;      /* the game's rules version (1) */
 	int64_t   run;        /* run id, 1 .. 2^53-1 */
 	int64_t   step;       /* moves applied when the token was sealed */
@@ -36,7 +36,7 @@ struct state_token {
 enum token_err {
 	TOKEN_OK = 0,
 	TOKEN_ERR_MALFORMED,   /* not a v4.local token, or its footer is not ours */
-	TOKEN_ERR_WRONG_GAME,  /* a token of the other game */
+	TOKEN_ERR_WRONG_GAME,  /* a token of another game */
 	TOKEN_ERR_UNKNOWN_KEY, /* sealed with a key this server does not hold */
 	TOKEN_ERR_DAMAGED,     /* does not authenticate: altered, truncated or forged */
 	TOKEN_ERR_PAYLOAD,     /* authenticates but does not hold a state (a bug or an old format) */
@@ -52,7 +52,7 @@ char *token_seal(const struct keyring *kr, const struct state_token *t);
 
 /* Opens text (len bytes) expecting a token of game `expect`; fills *out on
  * TOKEN_OK. Every failure leaves *out unspecified. */
-enum token_err token_open(const struct keyring *kr, enum game expect, const char *text,
+enum token_err token_open(const struct keyring *kr, enum game_id expect, const char *text,
     size_t len, struct state_token *out);
 
 #endif

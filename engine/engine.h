@@ -15,6 +15,10 @@
 #define ENGINE_RULES_STACKFALL "stackfall-v1"
 #define ENGINE_RULES_DUSKCOURT "duskcourt-v1"
 
+/* The largest seed or id anywhere (2^53 - 1): the largest integer a JSON
+ * number, an IEEE double, holds exactly, so every client reads it back. */
+#define ENGINE_ID_MAX INT64_C(9007199254740991)
+
 /* Room for any refusal reason, terminating NUL included. */
 #define ENGINE_REASON_MAX 160
 

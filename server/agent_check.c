@@ -10,8 +10,6 @@
 
 #include <sodium.h>
 
-#include "app.h"
-
 /* A presented token that cannot be one of ours is simply unknown. */
 static bool
 plausible_token(const char *s, size_t n)
@@ -28,12 +26,10 @@ plausible_token(const char *s, size_t n)
 }
 
 void
-agent_answer_read(struct request *req, struct agent_answer *out)
+agent_answer_read(const char *ht, const char *ha, const json_t *body, struct agent_answer *out)
 {
-	const char *ht = request_header(req, "X-Agent-Check");
-	const char *ha = request_header(req, "X-Agent-Answer");
-	const json_t *bt = req->json ? json_object_get(req->json, "agent_check") : NULL;
-	const json_t *ba = req->json ? json_object_get(req->json, "agent_answer") : NULL;
+	const json_t *bt = body ? json_object_get(body, "agent_check") : NULL;
+	const json_t *ba = body ? json_object_get(body, "agent_answer") : NULL;
 	const char *token = NULL;
 	enum puzzle_answer kind = PUZZLE_ANSWER_NAN;
 
@@ -74,7 +70,7 @@ agent_fresh_make(struct agent_fresh *f, int64_t now_ms)
 	sodium_memzero(&p, sizeof p);
 }
 
-int
+enum store_result
 agent_fresh_store(struct store_conn *c, const struct agent_fresh *f)
 {
 	return store_check_insert(c, f->token, f->answer, f->expires_at);
@@ -89,33 +85,27 @@ agent_fresh_json(const struct agent_fresh *f, int64_t now_ms)
 	    "expires_in", (json_int_t)(left > 0 ? left : 0));
 }
 
-int
+enum store_result
 agent_check_judge(struct store_conn *c, const struct agent_answer *a, int64_t now_ms,
     enum store_check_verdict *out)
 {
 	if (!a->given || a->token[0] == '\0') {
 		*out = STORE_CHECK_UNKNOWN;
-		return 0;
+		return STORE_OK;
 	}
 	return store_check_spend(c, a->token, a->whole, a->value, now_ms, out);
 }
 
-void
-agent_check_refuse(struct request *req, const struct agent_answer *a, enum store_check_verdict v,
-    const struct agent_fresh *fresh)
+const char *
+agent_check_reason(const struct agent_answer *a, enum store_check_verdict v)
 {
-	const char *why;
-
 	if (!a->given)
-		why = "this route needs the answer to an agent check: send X-Agent-Check and "
+		return "this route needs the answer to an agent check: send X-Agent-Check and "
 		    "X-Agent-Answer (or agent_check and agent_answer in the body) for the puzzle in "
 		    "agent_check";
-	else if (v == STORE_CHECK_WRONG)
-		why = "wrong answer to the agent check; the puzzle is spent, here is a new one";
-	else if (v == STORE_CHECK_EXPIRED)
-		why = "the agent check expired; here is a new one";
-	else
-		why = "unknown or already used agent check; each puzzle works once, here is a new one";
-	request_reply_error_with(req, API_ERR_AGENT_CHECK, why,
-	    json_pack("{s:o}", "agent_check", agent_fresh_json(fresh, store_now_ms())));
+	if (v == STORE_CHECK_WRONG)
+		return "wrong answer to the agent check; the puzzle is spent, here is a new one";
+	if (v == STORE_CHECK_EXPIRED)
+		return "the agent check expired; here is a new one";
+	return "unknown or already used agent check; each puzzle works once, here is a new one";
 }

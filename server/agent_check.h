@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http.h"
 #include "puzzle.h"
 #include "store.h"
 
@@ -27,9 +26,13 @@ struct agent_answer {
 	int64_t value;
 };
 
-/* Reads the answer of req. The body fields' types were checked with the
- * rest of the body (jsonbody_known), before any puzzle could be spent. */
-void agent_answer_read(struct request *req, struct agent_answer *out);
+/* Reads an answer from the request's X-Agent-Check and X-Agent-Answer
+ * headers (NULL when absent) or its body's agent_check and agent_answer
+ * fields (body may be NULL); headers win when both are sent. The body
+ * fields' types were checked with the rest of the body (jsonbody_known),
+ * before any puzzle could be spent. */
+void agent_answer_read(const char *header_token, const char *header_answer, const json_t *body,
+    struct agent_answer *out);
 
 struct agent_fresh {
 	char    token[STORE_CHECK_TOKEN_MAX + 1];
@@ -42,19 +45,17 @@ struct agent_fresh {
 void agent_fresh_make(struct agent_fresh *f, int64_t now_ms);
 
 /* Stores f; for use inside a store job. */
-int agent_fresh_store(struct store_conn *c, const struct agent_fresh *f);
+enum store_result agent_fresh_store(struct store_conn *c, const struct agent_fresh *f);
 
 /* {"puzzle", "token", "expires_in"}: the agent_check object. */
 json_t *agent_fresh_json(const struct agent_fresh *f, int64_t now_ms);
 
 /* Judges a (inside a job): spends the presented puzzle. An absent token
  * is STORE_CHECK_UNKNOWN without touching the database. */
-int agent_check_judge(struct store_conn *c, const struct agent_answer *a, int64_t now_ms,
+enum store_result agent_check_judge(struct store_conn *c, const struct agent_answer *a, int64_t now_ms,
     enum store_check_verdict *out);
 
-/* Queues the 428 for a verdict other than PASS, carrying fresh (already
- * stored) as agent_check. */
-void agent_check_refuse(struct request *req, const struct agent_answer *a,
-    enum store_check_verdict v, const struct agent_fresh *fresh);
+/* The message of the 428 for a verdict other than PASS (static storage). */
+const char *agent_check_reason(const struct agent_answer *a, enum store_check_verdict v);
 
 #endif

@@ -11,34 +11,59 @@
 #include "app.h"
 #include "keys.h"
 
-static enum auth_result
-refuse(struct request *req, const char *why)
+void
+auth_refuse(struct request *req, int status, const char *why, json_t *extra)
 {
+	if (status != 401) {
+		json_decref(extra);
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+		return;
+	}
 	request_add_header(req, "WWW-Authenticate", "Bearer realm=\"arcaded\"");
-	request_reply_error(req, API_ERR_UNAUTHORIZED, why);
+	request_reply_error_with(req, API_ERR_UNAUTHORIZED, why, extra);
+}
+
+static enum auth_result
+refuse(int *status, char why[AUTH_WHY_MAX], const char *text)
+{
+	*status = 401;
+	snprintf(why, AUTH_WHY_MAX, "%s", text);
 	return AUTH_FAILED;
 }
 
 enum auth_result
 auth_bearer(struct request *req, bool required, struct account_ref *out)
 {
+	char why[AUTH_WHY_MAX];
+	int status;
+	enum auth_result a = auth_check(req, required, out, &status, why);
+
+	if (a == AUTH_FAILED)
+		auth_refuse(req, status, why, NULL);
+	return a;
+}
+
+enum auth_result
+auth_check(struct request *req, bool required, struct account_ref *out, int *status,
+    char why[AUTH_WHY_MAX])
+{
 	const char *h = request_header(req, "Authorization");
-	char id[AGENTKEY_ID_LEN + 1], msg[160];
+	char id[AGENTKEY_ID_LEN + 1], msg[AUTH_WHY_MAX];
 	uint8_t hash[AGENTKEY_HASH_BYTES];
 	struct store_key_row row;
 	struct store_conn *c;
 	enum agentkey_err e;
+	enum store_result found;
 	size_t n;
-	int found;
 
 	if (h == NULL) {
 		if (!required)
 			return AUTH_NONE;
-		return refuse(req, "an agent key is required: send Authorization: Bearer <agent key> "
+		return refuse(status, why, "an agent key is required: send Authorization: Bearer <agent key> "
 		    "(create an account with POST /api/v1/accounts)");
 	}
 	if (strncmp(h, "Bearer ", 7) != 0)
-		return refuse(req, "the Authorization header must be 'Bearer <agent key>'");
+		return refuse(status, why, "the Authorization header must be 'Bearer <agent key>'");
 	h += 7;
 	while (*h == ' ')
 		h++;
@@ -48,20 +73,21 @@ auth_bearer(struct request *req, bool required, struct account_ref *out)
 	e = agentkey_parse(h, n, id);
 	if (e != AGENTKEY_OK) {
 		snprintf(msg, sizeof msg, "the agent key is not valid: %s", agentkey_strerror(e));
-		return refuse(req, msg);
+		return refuse(status, why, msg);
 	}
 	c = store_reader(req->app->store);
 	found = store_key_lookup(c, id, &row);
 	store_reader_release(req->app->store, c);
-	if (found < 0) {
-		request_reply_error(req, API_ERR_INTERNAL, NULL);
+	if (found == STORE_ERROR) {
+		*status = 500;
+		snprintf(why, AUTH_WHY_MAX, "internal error");
 		return AUTH_FAILED;
 	}
 	agentkey_hash(hash, h, n, req->app->keys->pepper);
-	if (found == 0 || !agentkey_hash_equal(hash, row.hash))
-		return refuse(req, "the agent key is unknown");
+	if (found == STORE_NOT_FOUND || !agentkey_hash_equal(hash, row.hash))
+		return refuse(status, why, "the agent key is unknown");
 	if (row.revoked)
-		return refuse(req, "the agent key has been revoked");
+		return refuse(status, why, "the agent key has been revoked");
 	out->id = row.account_id;
 	snprintf(out->name, sizeof out->name, "%s", row.name);
 	snprintf(out->key_id, sizeof out->key_id, "%s", id);

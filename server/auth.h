@@ -20,13 +20,24 @@ struct account_ref {
 };
 
 enum auth_result {
-	AUTH_NONE,  /* no Authorization header */
-	AUTH_OK,    /* *out is the key's account */
-	AUTH_FAILED /* a 401 has been queued */
+	AUTH_NONE,   /* no Authorization header */
+	AUTH_OK,     /* *out is the key's account */
+	AUTH_FAILED, /* a 401 (or, for a database failure, a 500) has been queued */
 };
+
+#define AUTH_WHY_MAX 160
 
 /* Reads the Bearer key of req. With required set, a missing key is a 401
  * too; otherwise it is AUTH_NONE (anonymous). */
 enum auth_result auth_bearer(struct request *req, bool required, struct account_ref *out);
+
+/* The same without answering: on AUTH_FAILED, *status is 401 or 500 and
+ * why says what to tell the client. */
+enum auth_result auth_check(struct request *req, bool required, struct account_ref *out,
+    int *status, char why[AUTH_WHY_MAX]);
+
+/* Queues the answer auth_check described (401 with WWW-Authenticate, or
+ * 500), extra (stolen, may be NULL) merged into the envelope. */
+void auth_refuse(struct request *req, int status, const char *why, json_t *extra);
 
 #endif

@@ -16,10 +16,11 @@
 #include "duskcourt_json.h"
 #include "jsonbody.h"
 #include "keyfile.h"
+#include "play.h"
 #include "replay.h"
-#include "solver.h"
+#include "workspace.h"
 
-#define SEED_MAX (((int64_t)1 << 53) - 1)
+#define SEED_MAX ENGINE_ID_MAX
 #define STREAM_MAX 1000000
 
 /* arcaded stream SEED COUNT: the seed's first COUNT pieces, one line. */
@@ -75,7 +76,7 @@ cli_deal(int argc, char **argv)
 		    (long long)SEED_MAX);
 		return 2;
 	}
-	sv = solver_for_thread();
+	sv = workspace_for_thread(&game_duskcourt);
 	if (sv == NULL || !duskcourt_deal(&court, (uint64_t)seed, (uint32_t)k, (uint32_t)rung, sv))
 		return 1;
 	if (duskcourt_solve(sv, &court, 0, path, &npath) != DUSKCOURT_CLEARABLE) {
@@ -133,6 +134,8 @@ static int
 cli_verify(int argc, char **argv)
 {
 	struct replay_check chk;
+	struct game_env env = { NULL };
+	const struct game *g;
 	json_error_t jerr;
 	const json_t *replay;
 	json_t *doc;
@@ -151,14 +154,21 @@ cli_verify(int argc, char **argv)
 	}
 	replay = json_object_get(doc, "replay") ? json_object_get(doc, "replay") : doc;
 	if (json_is_null(replay)) {
-		fprintf(stderr, "arcaded verify: %s holds no replay (a playing Stackfall run withholds it)\n", argv[1]);
+		fprintf(stderr, "arcaded verify: %s holds no replay (a playing run whose seed tells its future withholds it)\n", argv[1]);
 		json_decref(doc);
 		return 1;
 	}
-	rc = replay_verify(replay, GAME__COUNT, solver_for_thread(), &chk);
+	/* The game's working memory first: the verifier finds the game again. */
+	g = game_by_rules(json_string_value(json_object_get(replay, "rules")));
+	if (g != NULL && !play_env(g, &env)) {
+		fprintf(stderr, "arcaded verify: out of memory\n");
+		json_decref(doc);
+		return 1;
+	}
+	rc = replay_verify(replay, NULL, &env, &chk);
 	final = chk.final ? json_dumps(chk.final, JSON_COMPACT) : NULL;
 	if (rc == 0)
-		printf("valid: %s replay, %zu actions, final %s\n", game_name(chk.game), chk.nactions,
+		printf("valid: %s replay, %zu actions, final %s\n", chk.game->name, chk.nactions,
 		    final ? final : "?");
 	else if (chk.step > 0)
 		printf("invalid at step %zu: %s\n", chk.step, chk.reason);

@@ -86,6 +86,7 @@ static void
 set_defaults(struct config *cfg)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t i;
 
 	memset(cfg, 0, sizeof *cfg);
 	snprintf(cfg->listen_host, sizeof cfg->listen_host, "127.0.0.1");
@@ -93,8 +94,8 @@ set_defaults(struct config *cfg)
 	snprintf(cfg->db_path, sizeof cfg->db_path, "data/arcaded.db");
 	cfg->threads = n > 0 && n <= 256 ? (unsigned)n : 2;
 	cfg->max_body = 64 * 1024;
-	cfg->agent_check[GAME_STACKFALL] = true;
-	cfg->agent_check[GAME_DUSKCOURT] = false;
+	for (i = 0; i < GAME__COUNT; i++)
+		cfg->agent_check[i] = game_table[i]->check_default;
 	cfg->log_level = LOG_INFO;
 	cfg->sync = SYNC_FULL;
 	cfg->connection_limit = 4096;
@@ -212,17 +213,17 @@ static bool
 parse_agent_check(struct config *cfg, const char *v)
 {
 	const char *eq = strchr(v, '=');
-	int g;
+	const struct game *g;
 
 	if (eq == NULL)
 		return false;
-	g = game_from_name(v, (size_t)(eq - v));
-	if (g < 0)
+	g = game_by_name(v, (size_t)(eq - v));
+	if (g == NULL)
 		return false;
 	if (strcmp(eq + 1, "on") == 0)
-		cfg->agent_check[g] = true;
+		cfg->agent_check[g->id] = true;
 	else if (strcmp(eq + 1, "off") == 0)
-		cfg->agent_check[g] = false;
+		cfg->agent_check[g->id] = false;
 	else
 		return false;
 	return true;
@@ -235,6 +236,7 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 {
 	unsigned long long n;
 	const char *why = NULL;
+	char whybuf[200];
 
 	switch (o) {
 	case OPT_LISTEN:
@@ -276,8 +278,13 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			cfg->nproxies++;
 		break;
 	case OPT_AGENT_CHECK:
-		if (!parse_agent_check(cfg, v))
-			why = "expected GAME=on or GAME=off with GAME stackfall or duskcourt";
+		if (!parse_agent_check(cfg, v)) {
+			char names[GAME_NAMES_MAX];
+
+			snprintf(whybuf, sizeof whybuf, "expected GAME=on or GAME=off with GAME one of %s",
+			    game_names(names, sizeof names));
+			why = whybuf;
+		}
 		break;
 	case OPT_LOG_LEVEL:
 		if (strcmp(v, "error") == 0)

@@ -20,23 +20,18 @@ void handle_me_keys_revoke(struct request *req);
 void handle_agent_check(struct request *req);
 void handle_keys(struct request *req);
 
-/* handlers_duskcourt.c */
-void handle_duskcourt_init(struct request *req);
-void handle_duskcourt_action(struct request *req);
-void handle_duskcourt_state(struct request *req);
-void handle_duskcourt_finish(struct request *req);
-void handle_duskcourt_rules(struct request *req);
-
-/* handlers_stackfall.c: token routes and the seed's own routes */
-void handle_stackfall_init(struct request *req);
-void handle_stackfall_action(struct request *req);
-void handle_stackfall_state(struct request *req);
-void handle_stackfall_finish(struct request *req);
-void handle_stackfall_rules(struct request *req);
-void handle_stackfall_new(struct request *req);
-void handle_stackfall_act(struct request *req);
-void handle_stackfall_api_state(struct request *req);
-void handle_stackfall_api_finish(struct request *req);
+/* handlers_games.c: every game on the table, token routes and the seed's
+ * own account routes */
+void handle_game_init(struct request *req);
+void handle_game_action(struct request *req);
+void handle_game_state(struct request *req);
+void handle_game_finish(struct request *req);
+void handle_game_rules(struct request *req);
+void handle_account_new(struct request *req);
+void handle_account_act(struct request *req);
+void handle_account_state(struct request *req);
+void handle_account_finish(struct request *req);
+void handle_account_rules(struct request *req);
 
 /* handlers_board.c: runs and replays, leaderboards, reviews */
 void handle_run_get(struct request *req);

@@ -13,6 +13,7 @@
 #include "agentkey.h"
 #include "app.h"
 #include "auth.h"
+#include "defer.h"
 #include "handlers.h"
 #include "iso8601.h"
 #include "jsonbody.h"
@@ -82,7 +83,7 @@ account_created(struct request *req)
 {
 	struct account_ctx *x = req->ctx;
 
-	if (req->job.status != STORE_COMMITTED) {
+	if (!defer_committed(req)) {
 		request_reply_error(req, API_ERR_INTERNAL, "the account could not be stored");
 		return;
 	}
@@ -121,7 +122,7 @@ handle_accounts_create(struct request *req)
 	new_key(req, x->key, x->job.key_id, x->job.hash);
 	x->job.name = x->name;
 	x->job.now = store_now_ms();
-	request_defer(req, store_account_create, &x->job, account_created);
+	defer_to_store(req, store_account_create, &x->job, account_created);
 }
 
 void
@@ -131,14 +132,15 @@ handle_me(struct request *req)
 	struct account_ref acct;
 	struct store_conn *c;
 	json_t *keys;
-	int found, i;
+	enum store_result found;
+	int i;
 
 	if (auth_bearer(req, true, &acct) != AUTH_OK)
 		return;
 	c = store_reader(req->app->store);
 	found = store_account_view(c, acct.id, &v);
 	store_reader_release(req->app->store, c);
-	if (found <= 0) {
+	if (found != STORE_OK) {
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
@@ -157,7 +159,7 @@ key_added(struct request *req)
 {
 	struct account_ctx *x = req->ctx;
 
-	if (req->job.status != STORE_COMMITTED)
+	if (!defer_committed(req))
 		request_reply_error(req, API_ERR_INTERNAL, "the key could not be stored");
 	else if (x->change.result == STORE_KEY_LIMIT)
 		request_reply_error(req, API_ERR_KEY_LIMIT,
@@ -185,7 +187,7 @@ handle_me_keys_add(struct request *req)
 	new_key(req, x->key, x->change.key_id, x->change.hash);
 	x->change.account_id = acct.id;
 	x->change.now = store_now_ms();
-	request_defer(req, store_key_add, &x->change, key_added);
+	defer_to_store(req, store_key_add, &x->change, key_added);
 }
 
 static void
@@ -193,7 +195,7 @@ key_revoked(struct request *req)
 {
 	struct account_ctx *x = req->ctx;
 
-	if (req->job.status != STORE_COMMITTED)
+	if (!defer_committed(req))
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 	else if (x->change.result == STORE_KEY_UNKNOWN)
 		request_reply_error(req, API_ERR_NOT_FOUND, "this account has no live key with that id");
@@ -220,10 +222,10 @@ handle_me_keys_revoke(struct request *req)
 	snprintf(x->change.key_id, sizeof x->change.key_id, "%s", req->params[0]);
 	x->change.account_id = acct.id;
 	x->change.now = store_now_ms();
-	request_defer(req, store_key_revoke, &x->change, key_revoked);
+	defer_to_store(req, store_key_revoke, &x->change, key_revoked);
 }
 
-static int
+static enum store_result
 fresh_store_job(struct store_conn *c, void *arg)
 {
 	return agent_fresh_store(c, arg);
@@ -232,7 +234,7 @@ fresh_store_job(struct store_conn *c, void *arg)
 static void
 fresh_stored(struct request *req)
 {
-	if (req->job.status != STORE_COMMITTED) {
+	if (!defer_committed(req)) {
 		request_reply_error(req, API_ERR_INTERNAL, "the puzzle could not be stored");
 		return;
 	}
@@ -252,7 +254,7 @@ handle_agent_check(struct request *req)
 	req->ctx = f;
 	req->ctx_free = free;
 	agent_fresh_make(f, store_now_ms());
-	request_defer(req, fresh_store_job, f, fresh_stored);
+	defer_to_store(req, fresh_store_job, f, fresh_stored);
 }
 
 void

@@ -11,14 +11,11 @@
 
 #include "app.h"
 #include "certificate.h"
-#include "duskcourt_json.h"
 #include "handlers.h"
 #include "iso8601.h"
 #include "jsonbody.h"
+#include "play.h"
 #include "replay.h"
-#include "runs.h"
-#include "solver.h"
-#include "stackfall_json.h"
 #include "store.h"
 
 #define DEFAULT_LIMIT 20
@@ -35,28 +32,50 @@ time_or_null(int64_t ms)
 }
 
 /* The {game} of the path; a 404 when it is none of ours. */
-static int
+static const struct game *
 path_game(struct request *req)
 {
-	int g = game_from_name(req->params[0], strlen(req->params[0]));
+	const struct game *g = game_by_name(req->params[0], strlen(req->params[0]));
+	char names[GAME_NAMES_MAX], msg[GAME_NAMES_MAX + 32];
 
-	if (g < 0)
-		request_reply_error(req, API_ERR_NOT_FOUND, "no such game: stackfall or duskcourt");
+	if (g == NULL) {
+		snprintf(msg, sizeof msg, "no such game: %s", game_names(names, sizeof names));
+		request_reply_error(req, API_ERR_NOT_FOUND, msg);
+	}
 	return g;
 }
 
-/* ?limit=: 1..100 (larger values are capped), default 20. */
+/* The figures a game shows beside the score (its board_fields), from the
+ * runs table's columns. */
+static void
+board_figures(json_t *o, const struct game *g, int64_t lines, int64_t pieces, int64_t rung,
+    int64_t lives)
+{
+	size_t i;
+
+	for (i = 0; g->board_fields != NULL && g->board_fields[i] != NULL; i++) {
+		const char *f = g->board_fields[i];
+		int64_t v = strcmp(f, "lines") == 0 ? lines : strcmp(f, "pieces") == 0 ? pieces :
+		    strcmp(f, "rung") == 0 ? rung : lives;
+
+		json_object_set_new(o, f, v < 0 ? json_null() : json_integer(v));
+	}
+}
+
+/* ?limit=: 1..STORE_PAGE_MAX (larger values are capped), default 20. */
 static bool
 read_limit(struct request *req, int *limit)
 {
 	const char *q = request_query(req, "limit");
+	char msg[64];
 	int64_t v;
 
 	*limit = DEFAULT_LIMIT;
 	if (q == NULL)
 		return true;
 	if (!jsonbody_parse_int(q, 1, INT64_MAX / 2, &v)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "query 'limit' must be a whole number from 1 to 100");
+		snprintf(msg, sizeof msg, "query 'limit' must be a whole number from 1 to %d", STORE_PAGE_MAX);
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return false;
 	}
 	*limit = v > STORE_PAGE_MAX ? STORE_PAGE_MAX : (int)v;
@@ -91,69 +110,57 @@ handle_run_get(struct request *req)
 	struct store_run_head head;
 	struct store_run_extras extras = { 0 };
 	struct store_conn *c;
+	const struct game *g;
+	game_state st;
 	int64_t id;
-	char idtext[24];
-	int g, found;
+	char idtext[GAME_ID_TEXT_MAX];
+	enum store_result found;
 	json_t *o, *final = NULL, *actions = NULL;
-	bool playing_stackfall;
+	bool withheld;
 
-	if ((g = path_game(req)) < 0)
+	if ((g = path_game(req)) == NULL)
 		return;
-	if (!jsonbody_parse_int(req->params[1], 1, ((int64_t)1 << 53) - 1, &id)) {
+	if (!jsonbody_parse_int(req->params[1], 1, ENGINE_ID_MAX, &id)) {
 		request_reply_error(req, API_ERR_RUN_NOT_FOUND, NULL);
 		return;
 	}
 	c = store_reader(req->app->store);
 	found = store_run_head(c, id, &head);
-	if (found == 1 && strcmp(head.game, game_name((enum game)g)) != 0)
-		found = 0;
-	playing_stackfall = found == 1 && g == GAME_STACKFALL && !head.over;
-	if (found == 1) {
-		if (store_run_extras(c, id, &extras) < 0)
-			found = -1;
-		if (!playing_stackfall && (actions = store_run_actions(c, id)) == NULL)
-			found = -1;
+	if (found == STORE_OK && strcmp(head.game, g->name) != 0)
+		found = STORE_NOT_FOUND;
+	/* A playing run of a game whose seed tells its future shows no replay. */
+	withheld = found == STORE_OK && g->hides_future && !head.over;
+	if (found == STORE_OK) {
+		if (store_run_extras(c, id, &extras) != STORE_OK)
+			found = STORE_ERROR;
+		if (!withheld && (actions = store_run_actions(c, id)) == NULL)
+			found = STORE_ERROR;
 	}
 	store_reader_release(req->app->store, c);
-	if (found != 1) {
+	if (found != STORE_OK) {
 		json_decref(actions);
 		store_run_extras_free(&extras);
-		if (found == 0)
+		if (found == STORE_NOT_FOUND)
 			request_reply_error(req, API_ERR_RUN_NOT_FOUND, NULL);
 		else
 			request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
-	if (g == GAME_STACKFALL) {
-		struct stackfall sf;
-
-		if (stackfall_decode(&sf, head.state, head.nstate))
-			final = stackfall_final_json(&sf);
-	} else {
-		struct duskcourt_state dc;
-
-		if (duskcourt_deserialise(&dc, head.state, head.nstate, NULL, 0))
-			final = duskcourt_final_json(&dc);
-	}
+	if (g->decode(&st, head.state, head.nstate))
+		final = g->final(&st);
 	if (final == NULL) {
 		json_decref(actions);
 		store_run_extras_free(&extras);
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;
 	}
-	runs_id_text(id, idtext);
-	o = json_pack("{s:s, s:s, s:o, s:s, s:b, s:o, s:I}", "game", head.game, "runId", idtext,
+	play_id_text(id, idtext);
+	o = json_pack("{s:s, s:s, s:o, s:s, s:b, s:o, s:I}", "game", g->name, "runId", idtext,
 	    "account", head.account[0] ? json_string(head.account) : json_null(),
 	    "status", head.status, "over", head.over,
 	    "end_reason", head.end_reason[0] ? json_string(head.end_reason) : json_null(),
 	    "score", (json_int_t)head.score);
-	if (g == GAME_STACKFALL) {
-		json_object_set_new(o, "lines", json_integer(head.lines));
-		json_object_set_new(o, "pieces", json_integer(head.pieces));
-	} else {
-		json_object_set_new(o, "rung", json_integer(head.rung));
-		json_object_set_new(o, "lives", json_integer(head.lives));
-	}
+	board_figures(o, g, head.lines, head.pieces, head.rung, head.lives);
 	json_object_set_new(o, "moves", json_integer(head.step));
 	json_object_set_new(o, "seedChosenByClient", json_boolean(head.seed_chosen));
 	json_object_set_new(o, "createdAt", time_or_null(head.created_at));
@@ -164,15 +171,15 @@ handle_run_get(struct request *req)
 	    json_null());
 	json_object_set_new(o, "certificate", extras.certificate ? json_string(extras.certificate) :
 	    json_null());
-	if (playing_stackfall) {
+	if (withheld) {
 		json_decref(final);
 		json_object_set_new(o, "replay", json_null());
 		json_object_set_new(o, "withheld",
-		    json_string("a playing Stackfall run's seed and moves would reveal its future pieces: "
+		    json_string("a playing run's seed and moves would reveal its future pieces: "
 		    "they are shown once it is over"));
 	} else
-		json_object_set_new(o, "replay", replay_new(g == GAME_STACKFALL ? ENGINE_RULES_STACKFALL :
-		    ENGINE_RULES_DUSKCOURT, head.seed, actions, final));
+		json_object_set_new(o, "replay", replay_new(g, head.seed, actions, final,
+		    g->replay_options ? g->replay_options(&st) : NULL));
 	store_run_extras_free(&extras);
 	request_reply_json(req, 200, o);
 }
@@ -186,15 +193,19 @@ handle_leaderboard(struct request *req)
 	struct store_board_cursor cur;
 	const char *qseed = request_query(req, "seed"), *qafter = request_query(req, "after");
 	struct store_conn *c;
-	int g, limit, n = 0, i, rc;
+	const struct game *g;
+	int limit, n = 0, i;
+	enum store_result rc;
 	int64_t seed = 0, parts[5];
 	json_t *entries, *o;
+	char msg[80];
 
-	if ((g = path_game(req)) < 0 || !read_limit(req, &limit))
+	if ((g = path_game(req)) == NULL || !read_limit(req, &limit))
 		return;
-	if (qseed != NULL && !jsonbody_parse_int(qseed, 0, ((int64_t)1 << 53) - 1, &seed)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST,
-		    "query 'seed' must be an integer from 0 to 9007199254740991");
+	if (qseed != NULL && !jsonbody_parse_int(qseed, 0, ENGINE_ID_MAX, &seed)) {
+		snprintf(msg, sizeof msg, "query 'seed' must be an integer from 0 to %lld",
+		    (long long)ENGINE_ID_MAX);
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
 	if (qafter != NULL) {
@@ -203,49 +214,42 @@ handle_leaderboard(struct request *req)
 			    "query 'after' must be the 'next' cursor of a previous page");
 			return;
 		}
-		cur.score = parts[0];
-		cur.second = parts[1];
-		cur.third = parts[2];
+		cur.keys[0] = parts[0];
+		cur.keys[1] = parts[1];
+		cur.keys[2] = parts[2];
 		cur.id = parts[3];
 		cur.rank = parts[4];
 	}
 	c = store_reader(req->app->store);
-	rc = store_leaderboard(c, game_name((enum game)g), qseed != NULL, seed, qafter ? &cur : NULL,
-	    limit, rows, &n);
+	rc = store_leaderboard(c, g->name, qseed != NULL, seed, qafter ? &cur : NULL, limit, rows, &n);
 	store_reader_release(req->app->store, c);
-	if (rc != 0) {
+	if (rc != STORE_OK) {
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
 	entries = json_array();
 	for (i = 0; i < n; i++) {
 		struct store_board_entry *e = &rows[i];
-		char id[24];
+		char id[GAME_ID_TEXT_MAX];
 		json_t *x;
 
-		runs_id_text(e->id, id);
+		play_id_text(e->id, id);
 		x = json_pack("{s:I, s:s, s:o, s:I}", "rank", (json_int_t)((qafter ? cur.rank : 0) + i + 1),
 		    "runId", id, "account", e->account[0] ? json_string(e->account) : json_null(),
 		    "score", (json_int_t)e->score);
-		if (g == GAME_STACKFALL) {
-			json_object_set_new(x, "lines", json_integer(e->lines));
-			json_object_set_new(x, "pieces", json_integer(e->pieces));
-		} else {
-			json_object_set_new(x, "rung", json_integer(e->rung));
-			json_object_set_new(x, "lives", json_integer(e->lives));
-		}
+		board_figures(x, g, e->lines, e->pieces, e->rung, e->lives);
 		json_object_set_new(x, "seed", json_integer(e->seed));
 		json_object_set_new(x, "endedAt", time_or_null(e->ended_at));
 		json_array_append_new(entries, x);
 	}
-	o = json_pack("{s:s, s:o, s:o}", "game", game_name((enum game)g),
+	o = json_pack("{s:s, s:o, s:o}", "game", g->name,
 	    "seed", qseed ? json_integer(seed) : json_null(), "entries", entries);
 	if (n == limit) {
 		char next[128];
 		const struct store_board_entry *e = &rows[n - 1];
 
 		snprintf(next, sizeof next, "%" PRId64 ".%" PRId64 ".%" PRId64 ".%" PRId64 ".%" PRId64,
-		    e->score, e->second, e->third, e->id, (qafter ? cur.rank : 0) + n);
+		    e->keys[0], e->keys[1], e->keys[2], e->id, (qafter ? cur.rank : 0) + n);
 		json_object_set_new(o, "next", json_string(next));
 	} else
 		json_object_set_new(o, "next", json_null());
@@ -260,11 +264,13 @@ handle_reviews(struct request *req)
 	struct store_review_row rows[STORE_PAGE_MAX];
 	const char *qbefore = request_query(req, "before");
 	struct store_conn *c;
+	const struct game *g;
 	int64_t before = 0, count, total;
-	int g, limit, n = 0, i, rc;
+	int limit, n = 0, i;
+	enum store_result rc;
 	json_t *list, *o;
 
-	if ((g = path_game(req)) < 0 || !read_limit(req, &limit))
+	if ((g = path_game(req)) == NULL || !read_limit(req, &limit))
 		return;
 	if (qbefore != NULL && !parse_cursor(qbefore, &before, 1)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
@@ -272,25 +278,24 @@ handle_reviews(struct request *req)
 		return;
 	}
 	c = store_reader(req->app->store);
-	rc = store_reviews(c, game_name((enum game)g), qbefore != NULL, before, limit, rows, &n, &count,
-	    &total);
+	rc = store_reviews(c, g->name, qbefore != NULL, before, limit, rows, &n, &count, &total);
 	store_reader_release(req->app->store, c);
-	if (rc != 0) {
+	if (rc != STORE_OK) {
 		store_reviews_free(rows, n);
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
 	list = json_array();
 	for (i = 0; i < n; i++) {
-		char id[24];
+		char id[GAME_ID_TEXT_MAX];
 
-		runs_id_text(rows[i].run_id, id);
+		play_id_text(rows[i].run_id, id);
 		json_array_append_new(list, json_pack("{s:s, s:o, s:i, s:s, s:o}", "runId", id,
 		    "account", rows[i].account[0] ? json_string(rows[i].account) : json_null(),
 		    "rating", rows[i].rating, "text", rows[i].text,
 		    "createdAt", time_or_null(rows[i].created_at)));
 	}
-	o = json_pack("{s:s, s:I, s:o, s:o}", "game", game_name((enum game)g), "count", (json_int_t)count,
+	o = json_pack("{s:s, s:I, s:o, s:o}", "game", g->name, "count", (json_int_t)count,
 	    "averageRating", count ? json_real((double)total / (double)count) : json_null(),
 	    "reviews", list);
 	if (n == limit) {
@@ -311,7 +316,7 @@ handle_reviews(struct request *req)
 static const char *
 check_certificate(struct request *req, const char *cert, const json_t *replay, json_t **claims)
 {
-	char hash[65];
+	char hash[CERTIFICATE_HASH_TEXT];
 	const char *claimed;
 
 	*claims = certificate_verify(req->app->keys, cert, strlen(cert));
@@ -327,13 +332,14 @@ void
 handle_replay_verify(struct request *req)
 {
 	struct replay_check chk;
+	struct game_env env;
 	const json_t *replay = req->json, *cert = NULL;
+	const struct game *g;
 	json_t *claims = NULL, *o;
 	const char *why;
-	char hash[65];
-	int g;
+	char hash[CERTIFICATE_HASH_TEXT];
 
-	if ((g = path_game(req)) < 0)
+	if ((g = path_game(req)) == NULL)
 		return;
 	if (req->json == NULL) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
@@ -361,7 +367,11 @@ handle_replay_verify(struct request *req)
 			return;
 		}
 	}
-	if (replay_verify(replay, (enum game)g, solver_for_thread(), &chk) != 0) {
+	if (!play_env(g, &env)) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	if (replay_verify(replay, g, &env, &chk) != 0) {
 		o = json_pack("{s:I, s:s}", "step", (json_int_t)chk.step, "reason", chk.reason);
 		if (chk.final != NULL)
 			json_object_set_new(o, "simulatedFinal", chk.final);
@@ -376,7 +386,7 @@ handle_replay_verify(struct request *req)
 		return;
 	}
 	certificate_json_hash(replay, hash);
-	o = json_pack("{s:b, s:s, s:I, s:o, s:s}", "valid", 1, "game", game_name((enum game)g),
+	o = json_pack("{s:b, s:s, s:I, s:o, s:s}", "valid", 1, "game", g->name,
 	    "actions", (json_int_t)chk.nactions, "final", chk.final, "replayHash", hash);
 	if (claims != NULL)
 		json_object_set_new(o, "certificate", json_pack("{s:b, s:o}", "valid", 1, "claims", claims));

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "arcaded_version.h"
+#include "defer.h"
 #include "handlers.h"
 #include "metrics.h"
 #include "migrations.h"
@@ -22,7 +23,7 @@ handle_healthz(struct request *req)
 static void
 readyz_done(struct request *req)
 {
-	if (req->job.status != STORE_COMMITTED) {
+	if (!defer_committed(req)) {
 		request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
 		return;
 	}
@@ -37,14 +38,33 @@ handle_readyz(struct request *req)
 		request_reply_error(req, API_ERR_NOT_READY, "the database is not migrated");
 		return;
 	}
-	request_defer(req, store_probe, NULL, readyz_done);
+	defer_to_store(req, store_probe, NULL, readyz_done);
 }
 
 void
 handle_metrics(struct request *req)
 {
+	struct store_stats ss;
 	size_t len = 0;
-	char *text = metrics_render(req->app->metrics, req->app, &len);
+	char *text;
+
+	store_stats(req->app->store, &ss);
+	{
+		const struct metrics_value extra[] = {
+			{ "arcaded_requests_in_flight", "Requests received and not yet answered.", "gauge",
+			    NULL, (double)http_in_flight(req->app->http) },
+			{ "arcaded_store_commits_total", "Write transactions committed.", "counter", NULL,
+			    (double)ss.commits },
+			{ "arcaded_store_jobs_total", "Write jobs run (several share a commit).", "counter",
+			    NULL, (double)ss.jobs },
+			{ "arcaded_store_commit_failures_total", "Transactions that could not commit.",
+			    "counter", NULL, (double)ss.commit_failures },
+			{ "arcaded_store_max_batch", "The most jobs committed in one transaction.", "gauge",
+			    NULL, (double)ss.max_batch },
+		};
+
+		text = metrics_render(req->app->metrics, extra, sizeof extra / sizeof extra[0], &len);
+	}
 
 	if (text == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, NULL);

@@ -38,7 +38,6 @@
 #include "config.h"
 #include "log.h"
 #include "metrics.h"
-#include "routes.h"
 
 #define MAX_EXTRA_HEADERS 4
 
@@ -46,30 +45,24 @@ struct http_server {
 	struct MHD_Daemon   *daemon;
 	struct app          *app;
 	const struct config *cfg;
+	const struct http_router *router;
 	int                  listen_fd;
 	bool                 quiesced;
 	atomic_int           in_flight;   /* requests begun and not yet completed */
 	atomic_int           open_conns;  /* connections open, idle keep-alive ones included */
 };
 
-/* The job's real work runs through a trampoline so that job->arg can
- * point at the request (for the resume) while the handler keeps its own
- * argument. */
-struct deferred {
-	store_fn run;
-	void    *arg;
-};
-
 /* What only this file uses rides behind the request, so that struct
  * request stays plain for handlers. */
 struct request_full {
 	struct request  req;
+	const struct http_server *server;
 	enum api_error  early;    /* a refusal decided on the headers, or API_ERR__COUNT */
 	unsigned        allowed;  /* methods for a 405 */
+	bool            json;     /* the route's body is a JSON object */
 	int             nheaders;
 	char            hname[MAX_EXTRA_HEADERS][32];
 	char            hvalue[MAX_EXTRA_HEADERS][128];
-	struct deferred def;
 };
 
 static inline struct request_full *
@@ -318,38 +311,21 @@ request_reply_error(struct request *req, enum api_error e, const char *message)
 	request_reply_error_with(req, e, message, NULL);
 }
 
-static void
-job_done(struct store_job *job)
+void
+request_suspend(struct request *req, request_cont cont)
 {
-	struct request *req = job->arg;
-
-	/* The connection is suspended: no HTTP thread touches req until the
-	 * resume below, which also publishes everything the job wrote. */
-	MHD_resume_connection(req->conn);
-}
-
-static int
-deferred_run(struct store_conn *c, void *arg)
-{
-	struct deferred *d = &((struct request_full *)arg)->def;
-
-	return d->run(c, d->arg);
+	req->cont = cont;
+	req->suspended = true;
+	MHD_suspend_connection(req->conn);
 }
 
 void
-request_defer(struct request *req, store_fn run, void *arg, request_cont cont)
+request_resume(struct request *req, int status)
 {
-	struct deferred *d = &((struct request_full *)req)->def;
-
-	d->run = run;
-	d->arg = arg;
-	req->cont = cont;
-	req->suspended = true;
-	req->job.run = deferred_run;
-	req->job.arg = req;
-	req->job.done = job_done;
-	MHD_suspend_connection(req->conn);
-	store_submit(req->app->store, &req->job);
+	/* The connection is suspended: no HTTP thread touches req until the
+	 * resume below, which also publishes everything written for it. */
+	req->resumed_status = status;
+	MHD_resume_connection(req->conn);
 }
 
 /* Parses the body for a JSON route: an empty body is no object (NULL);
@@ -420,7 +396,7 @@ refuse_early(struct request *req)
 
 	switch (full(req)->early) {
 	case API_ERR_METHOD_NOT_ALLOWED:
-		routes_allow_header(full(req)->allowed, allow, sizeof allow);
+		full(req)->server->router->allow_header(full(req)->allowed, allow, sizeof allow);
 		request_add_header(req, "Allow", allow);
 		request_reply_error_with(req, API_ERR_METHOD_NOT_ALLOWED, NULL,
 		    json_pack("{s:s}", "allow", allow));
@@ -452,12 +428,12 @@ has_body(struct request *req)
 static void
 begin(struct request *req)
 {
+	const struct http_router *router = full(req)->server->router;
 	unsigned allowed = 0;
-	enum http_method m = req->method == HTTP_HEAD ? HTTP_GET : req->method;
 
 	if (atomic_load(&req->app->shutting_down))
 		full(req)->early = API_ERR_SHUTTING_DOWN;
-	else if ((req->route = routes_match(req->path, m, req, &allowed)) == NULL) {
+	else if ((req->route = router->match(req, &allowed, &full(req)->json)) < 0) {
 		full(req)->early = allowed != 0 ? API_ERR_METHOD_NOT_ALLOWED : API_ERR_NOT_FOUND;
 		full(req)->allowed = allowed;
 	} else if (takes_body(req->method) && declared_too_large(req))
@@ -515,9 +491,9 @@ dispatch(struct request *req)
 		reply_too_large(req);
 		return;
 	}
-	if (req->route->json && takes_body(req->method) && !parse_json_body(req))
+	if (full(req)->json && takes_body(req->method) && !parse_json_body(req))
 		return;
-	req->route->handler(req);
+	full(req)->server->router->run(req);
 }
 
 static enum MHD_Result
@@ -539,6 +515,8 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 		req->path = url;
 		req->method = method_of(method);
 		req->start_us = http_now_us();
+		req->route = -1;
+		f->server = h;
 		f->early = API_ERR__COUNT;
 		assign_id(req);
 		atomic_fetch_add(&h->in_flight, 1);
@@ -563,8 +541,7 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	} else if (!req->suspended)
 		dispatch(req);
 	if (!req->replied && !req->suspended) {
-		log_msg(LOG_ERROR, "route %s left request %s unanswered", req->route ? req->route->name : "-",
-		    req->id);
+		log_msg(LOG_ERROR, "route %d left request %s unanswered", req->route, req->id);
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 	}
 	return MHD_YES;
@@ -584,7 +561,7 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	us = http_now_us() - req->start_us;
 	if (!req->replied)
 		req->status = 0; /* the client went away before an answer */
-	metrics_observe(h->app->metrics, req->route ? routes_index(req->route) : nroutes,
+	metrics_observe(h->app->metrics, req->route >= 0 ? (size_t)req->route : h->router->nroutes,
 	    req->status, us);
 	if (log_get_level() >= LOG_INFO) {
 		char client[64];
@@ -710,8 +687,8 @@ fail:
 }
 
 struct http_server *
-http_start(const struct config *cfg, struct app *app, char *bound, size_t boundcap,
-    char *err, size_t errcap)
+http_start(const struct config *cfg, struct app *app, const struct http_router *router,
+    char *bound, size_t boundcap, char *err, size_t errcap)
 {
 	struct http_server *h = calloc(1, sizeof *h);
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
@@ -723,6 +700,7 @@ http_start(const struct config *cfg, struct app *app, char *bound, size_t boundc
 	}
 	h->app = app;
 	h->cfg = cfg;
+	h->router = router;
 	h->listen_fd = open_listener(cfg, bound, boundcap, err, errcap);
 	if (h->listen_fd < 0) {
 		free(h);

@@ -4,9 +4,11 @@
  *
  * libmicrohttpd runs an internal polling thread pool on epoll. A handler is
  * called once the whole body is in and answers with exactly one of
- * request_reply*() -- or hands work to the store with request_defer(), in
- * which case the connection is suspended (its thread goes on serving other
- * connections) and the continuation runs once the store has committed.
+ * request_reply*() -- or suspends the request (request_suspend) while
+ * another thread works for it (the store's writer, see defer.h), in which
+ * case its thread goes on serving other connections and a continuation
+ * answers once that thread resumes it. The routes come in through a
+ * struct http_router, so this layer knows no route table and no store.
  */
 #ifndef SERVER_HTTP_H
 #define SERVER_HTTP_H
@@ -17,10 +19,8 @@
 #include <stdint.h>
 
 #include "errors.h"
-#include "store.h"
 
 struct app;
-struct route;
 struct request;
 
 enum http_method {
@@ -41,7 +41,7 @@ typedef void (*request_cont)(struct request *req);
 struct request {
 	struct app          *app;
 	void                *conn;      /* struct MHD_Connection * */
-	const struct route  *route;     /* NULL when none matched */
+	int                  route;     /* the router's index of the matched route, -1 when none */
 	enum http_method     method;
 	const char          *path;      /* without the query string; borrowed from MHD */
 	char                 id[33];    /* X-Request-Id */
@@ -60,10 +60,11 @@ struct request {
 	int                  status;    /* of the queued reply, 0 before */
 	bool                 replied;
 
-	/* A deferred store job and what runs after its commit. */
-	struct store_job     job;
+	/* A suspended request: what runs once it is resumed, and the status
+	 * the resuming side reported (e.g. whether the store committed). */
 	request_cont         cont;
 	bool                 suspended;
+	int                  resumed_status;
 
 	/* Handler-owned state that lives across a deferral. */
 	void                *ctx;
@@ -89,9 +90,12 @@ void request_reply_text(struct request *req, int status, const char *content_typ
  * At most a few per request; name and value are copied. */
 void request_add_header(struct request *req, const char *name, const char *value);
 
-/* Runs run(c, arg) on the store's writer, then cont(req) on an HTTP thread
- * after the commit; req->job.status tells how it went. */
-void request_defer(struct request *req, store_fn run, void *arg, request_cont cont);
+/* Suspends req: its HTTP thread goes on serving other connections until
+ * another thread calls request_resume(req, status); then cont(req) runs on
+ * an HTTP thread with req->resumed_status = status. The handler must not
+ * touch req between the two calls except through the resuming side. */
+void request_suspend(struct request *req, request_cont cont);
+void request_resume(struct request *req, int status);
 
 /* A request header (case-insensitive), or NULL. Borrowed. */
 const char *request_header(struct request *req, const char *name);
@@ -106,10 +110,22 @@ void request_client_addr(struct request *req, char *out, size_t cap);
 struct http_server;
 struct config;
 
+/* What the HTTP layer asks of the routes: at the headers, match() names
+ * the route (an index below nroutes, kept in req->route for metrics) and
+ * whether its body is a JSON object to parse; -1 refuses the request with
+ * 404, or 405 when *allowed (method bits of the routes whose path matched)
+ * is not 0. Once the body is in, run() calls the route's handler. */
+struct http_router {
+	int  (*match)(struct request *req, unsigned *allowed, bool *json);
+	void (*run)(struct request *req);
+	void (*allow_header)(unsigned methods, char *out, size_t cap);
+	size_t nroutes;
+};
+
 /* Starts listening; NULL with a message in err on failure. On success the
  * bound address is written to bound (e.g. "http://127.0.0.1:8080"). */
 struct http_server *http_start(const struct config *cfg, struct app *app,
-    char *bound, size_t boundcap, char *err, size_t errcap);
+    const struct http_router *router, char *bound, size_t boundcap, char *err, size_t errcap);
 
 /* Stops accepting connections; requests that arrive on open connections
  * are answered 503. */

@@ -66,10 +66,10 @@ serve(const struct config *cfg)
 	if (app.store == NULL)
 		fatal("%s", err);
 	store_set_batch_limit(app.store, cfg->commit_batch);
-	app.metrics = metrics_new(nroutes);
+	app.metrics = metrics_new(nroutes, routes_label);
 	if (app.metrics == NULL)
 		fatal("out of memory");
-	app.http = http_start(cfg, &app, url, sizeof url, err, sizeof err);
+	app.http = http_start(cfg, &app, &routes_router, url, sizeof url, err, sizeof err);
 	if (app.http == NULL)
 		fatal("%s", err);
 	printf("arcaded %s serving on %s (database %s)\n", ARCADED_VERSION, url, cfg->db_path);

@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "http.h"
-#include "routes.h"
-#include "store.h"
 
 static const int statuses[] = {
 	200, 201, 204, 400, 401, 404, 405, 409, 413, 415, 422, 428, 429, 500, 503
@@ -36,16 +32,19 @@ struct route_counters {
 
 struct metrics {
 	size_t nroutes;
+	const char *(*label)(size_t i);
 	struct route_counters routes[]; /* nroutes + 1 */
 };
 
 struct metrics *
-metrics_new(size_t count)
+metrics_new(size_t count, const char *(*label)(size_t i))
 {
 	struct metrics *m = calloc(1, sizeof *m + (count + 1) * sizeof m->routes[0]);
 
-	if (m != NULL)
+	if (m != NULL) {
 		m->nroutes = count;
+		m->label = label;
+	}
 	return m;
 }
 
@@ -132,14 +131,13 @@ put(struct buf *b, const char *fmt, ...)
 static const char *
 route_label(struct metrics *m, size_t i)
 {
-	return i < m->nroutes ? routes[i].name : "unmatched";
+	return m->label(i);
 }
 
 char *
-metrics_render(struct metrics *m, struct app *app, size_t *len)
+metrics_render(struct metrics *m, const struct metrics_value *extra, size_t nextra, size_t *len)
 {
 	struct buf b = { malloc(16384), 0, 16384, 0 };
-	struct store_stats ss;
 	size_t i, s, k;
 
 	if (b.p == NULL)
@@ -187,22 +185,15 @@ metrics_render(struct metrics *m, struct app *app, size_t *len)
 		put(&b, "arcaded_request_duration_seconds_count{route=\"%s\"} %llu\n", route_label(m, i),
 		    (unsigned long long)cum);
 	}
-	put(&b, "# HELP arcaded_requests_in_flight Requests received and not yet answered.\n"
-	    "# TYPE arcaded_requests_in_flight gauge\narcaded_requests_in_flight %d\n",
-	    app->http != NULL ? http_in_flight(app->http) : 0);
-	store_stats(app->store, &ss);
-	put(&b, "# HELP arcaded_store_commits_total Write transactions committed.\n"
-	    "# TYPE arcaded_store_commits_total counter\narcaded_store_commits_total %llu\n",
-	    (unsigned long long)ss.commits);
-	put(&b, "# HELP arcaded_store_jobs_total Write jobs run (several share a commit).\n"
-	    "# TYPE arcaded_store_jobs_total counter\narcaded_store_jobs_total %llu\n",
-	    (unsigned long long)ss.jobs);
-	put(&b, "# HELP arcaded_store_commit_failures_total Transactions that could not commit.\n"
-	    "# TYPE arcaded_store_commit_failures_total counter\narcaded_store_commit_failures_total %llu\n",
-	    (unsigned long long)ss.commit_failures);
-	put(&b, "# HELP arcaded_store_max_batch The most jobs committed in one transaction.\n"
-	    "# TYPE arcaded_store_max_batch gauge\narcaded_store_max_batch %llu\n",
-	    (unsigned long long)ss.max_batch);
+	for (i = 0; i < nextra; i++) {
+		const struct metrics_value *v = &extra[i];
+
+		/* Lines of one name share their HELP and TYPE. */
+		if (i == 0 || strcmp(extra[i - 1].name, v->name) != 0)
+			put(&b, "# HELP %s %s\n# TYPE %s %s\n", v->name, v->help, v->name, v->type);
+		put(&b, "%s%s%s%s %.17g\n", v->name, v->labels ? "{" : "", v->labels ? v->labels : "",
+		    v->labels ? "}" : "", v->value);
+	}
 	if (b.failed) {
 		free(b.p);
 		return NULL;

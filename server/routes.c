@@ -23,23 +23,17 @@ const struct route routes[] = {
 	{ HTTP_GET,    "/api/v1/agent-check",  handle_agent_check,     "agent_check",     false },
 	{ HTTP_GET,    "/api/v1/keys",         handle_keys,            "keys",            false },
 
-	{ HTTP_GET | HTTP_POST, "/api/games/duskcourt/init",   handle_duskcourt_init,   "duskcourt_init",   true },
-	{ HTTP_POST,            "/api/games/duskcourt/action", handle_duskcourt_action, "duskcourt_action", true },
-	{ HTTP_GET | HTTP_POST, "/api/games/duskcourt/state",  handle_duskcourt_state,  "duskcourt_state",  true },
-	{ HTTP_POST,            "/api/games/duskcourt/finish", handle_duskcourt_finish, "duskcourt_finish", true },
-	{ HTTP_GET,             "/api/games/duskcourt/rules",  handle_duskcourt_rules,  "duskcourt_rules",  false },
+	{ HTTP_GET | HTTP_POST, "/api/games/{game}/init",   handle_game_init,   "game_init",   true },
+	{ HTTP_POST,            "/api/games/{game}/action", handle_game_action, "game_action", true },
+	{ HTTP_GET | HTTP_POST, "/api/games/{game}/state",  handle_game_state,  "game_state",  true },
+	{ HTTP_POST,            "/api/games/{game}/finish", handle_game_finish, "game_finish", true },
+	{ HTTP_GET,             "/api/games/{game}/rules",  handle_game_rules,  "game_rules",  false },
 
-	{ HTTP_GET | HTTP_POST, "/api/games/stackfall/init",   handle_stackfall_init,   "stackfall_init",   true },
-	{ HTTP_POST,            "/api/games/stackfall/action", handle_stackfall_action, "stackfall_action", true },
-	{ HTTP_GET | HTTP_POST, "/api/games/stackfall/state",  handle_stackfall_state,  "stackfall_state",  true },
-	{ HTTP_POST,            "/api/games/stackfall/finish", handle_stackfall_finish, "stackfall_finish", true },
-	{ HTTP_GET,             "/api/games/stackfall/rules",  handle_stackfall_rules,  "stackfall_rules",  false },
-
-	{ HTTP_POST, "/games/stackfall/api/new",    handle_stackfall_new,        "stackfall_api_new",    true },
-	{ HTTP_POST, "/games/stackfall/api/act",    handle_stackfall_act,        "stackfall_api_act",    true },
-	{ HTTP_GET,  "/games/stackfall/api/state",  handle_stackfall_api_state,  "stackfall_api_state",  false },
-	{ HTTP_POST, "/games/stackfall/api/finish", handle_stackfall_api_finish, "stackfall_api_finish", true },
-	{ HTTP_GET,  "/games/stackfall/api/rules",  handle_stackfall_rules,      "stackfall_api_rules",  false },
+	{ HTTP_POST, "/games/{game}/api/new",    handle_account_new,    "account_new",    true },
+	{ HTTP_POST, "/games/{game}/api/act",    handle_account_act,    "account_act",    true },
+	{ HTTP_GET,  "/games/{game}/api/state",  handle_account_state,  "account_state",  false },
+	{ HTTP_POST, "/games/{game}/api/finish", handle_account_finish, "account_finish", true },
+	{ HTTP_GET,  "/games/{game}/api/rules",  handle_account_rules,  "account_rules",  false },
 
 	{ HTTP_GET,  "/api/games/{game}/runs/{runId}",   handle_run_get,       "run_get",       false },
 	{ HTTP_GET,  "/api/games/{game}/leaderboard",    handle_leaderboard,   "leaderboard",   false },
@@ -127,8 +121,34 @@ routes_allow_header(unsigned methods, char *out, size_t cap)
 	}
 }
 
-size_t
-routes_index(const struct route *r)
+static int
+router_match(struct request *req, unsigned *allowed, bool *json)
 {
-	return (size_t)(r - routes);
+	/* HEAD is GET without the body. */
+	enum http_method m = req->method == HTTP_HEAD ? HTTP_GET : req->method;
+	const struct route *r = routes_match(req->path, m, req, allowed);
+
+	if (r == NULL)
+		return -1;
+	*json = r->json;
+	return (int)(r - routes);
+}
+
+static void
+router_run(struct request *req)
+{
+	routes[req->route].handler(req);
+}
+
+const struct http_router routes_router = {
+	.match = router_match,
+	.run = router_run,
+	.allow_header = routes_allow_header,
+	.nroutes = sizeof routes / sizeof routes[0],
+};
+
+const char *
+routes_label(size_t i)
+{
+	return i < nroutes ? routes[i].name : "unmatched";
 }

@@ -34,7 +34,11 @@ const struct route *routes_match(const char *path, enum http_method method,
 /* "GET, POST" for a set of methods. */
 void routes_allow_header(unsigned methods, char *out, size_t cap);
 
-/* The index of r in routes[] (for metrics). */
-size_t routes_index(const struct route *r);
+/* The router the HTTP layer calls (http.h): matching on the route table,
+ * running the matched handler. */
+extern const struct http_router routes_router;
+
+/* The metrics labels: the routes' names, in table order. */
+const char *routes_label(size_t i);
 
 #endif

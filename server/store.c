@@ -88,20 +88,20 @@ store_stmt(struct store_conn *c, const char *sql)
 	return c->cache[h].stmt;
 }
 
-int
+enum store_result
 store_exec_stmt(struct store_conn *c, sqlite3_stmt *st)
 {
 	int rc;
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 		store_log_error(c, sqlite3_sql(st));
-		return -1;
+		return STORE_ERROR;
 	}
-	return 0;
+	return STORE_OK;
 }
 
 static int
@@ -275,7 +275,7 @@ static const char sql_savepoint[] = "SAVEPOINT job";
 static const char sql_release[] = "RELEASE job";
 static const char sql_rollback_to[] = "ROLLBACK TO job";
 
-static int
+static enum store_result
 control(struct store_conn *c, const char *sql)
 {
 	return store_exec_stmt(c, store_stmt(c, sql));
@@ -290,21 +290,21 @@ run_batch(struct store *s, struct store_job *batch)
 	uint64_t n = 0, max;
 	bool several = batch->next != NULL, ok;
 
-	ok = control(c, sql_begin) == 0;
+	ok = control(c, sql_begin) == STORE_OK;
 	for (j = batch; j != NULL; j = j->next) {
 		n++;
 		if (!ok) {
-			j->status = STORE_COMMIT_FAILED;
+			j->status = STORE_JOB_COMMIT_FAILED;
 			continue;
 		}
-		if (several && control(c, sql_savepoint) != 0) {
-			j->status = STORE_FAILED;
+		if (several && control(c, sql_savepoint) != STORE_OK) {
+			j->status = STORE_JOB_FAILED;
 			continue;
 		}
-		if (j->run(c, j->arg) == 0)
-			j->status = STORE_COMMITTED;
+		if (j->run(c, j->arg) != STORE_ERROR)
+			j->status = STORE_JOB_COMMITTED;
 		else {
-			j->status = STORE_FAILED;
+			j->status = STORE_JOB_FAILED;
 			if (several)
 				control(c, sql_rollback_to);
 		}
@@ -313,13 +313,13 @@ run_batch(struct store *s, struct store_job *batch)
 	}
 	if (ok) {
 		/* A lone failed job rolls the whole (its own) transaction back. */
-		if (!several && batch->status != STORE_COMMITTED)
+		if (!several && batch->status != STORE_JOB_COMMITTED)
 			control(c, sql_rollback);
-		else if (control(c, sql_commit) != 0) {
+		else if (control(c, sql_commit) != STORE_OK) {
 			control(c, sql_rollback);
 			atomic_fetch_add(&s->commit_failures, 1);
 			for (j = batch; j != NULL; j = j->next)
-				j->status = STORE_COMMIT_FAILED;
+				j->status = STORE_JOB_COMMIT_FAILED;
 		} else
 			atomic_fetch_add(&s->commits, 1);
 	} else
@@ -375,7 +375,7 @@ writer_main(void *arg)
 void
 store_submit(struct store *s, struct store_job *job)
 {
-	job->status = STORE_PENDING;
+	job->status = STORE_JOB_PENDING;
 	job->next = NULL;
 	pthread_mutex_lock(&s->mu);
 	if (s->tail != NULL)
@@ -406,7 +406,7 @@ waiter_done(struct store_job *job)
 	pthread_mutex_unlock(&w->mu);
 }
 
-enum store_status
+enum store_job_status
 store_call(struct store *s, store_fn run, void *arg)
 {
 	struct waiter w;
@@ -486,7 +486,7 @@ store_schema_version(const struct store *s)
 	return s->schema_version;
 }
 
-int
+enum store_result
 store_probe(struct store_conn *c, void *arg)
 {
 	static const char sql[] =
@@ -496,7 +496,7 @@ store_probe(struct store_conn *c, void *arg)
 
 	(void)arg;
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, store_now_ms());
 	return store_exec_stmt(c, st);
 }

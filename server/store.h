@@ -6,7 +6,7 @@
  * runs them in one transaction (each inside its own savepoint, so one
  * job's failure does not undo another's) and commits once: group commit.
  * Only then does it report each job done. A job that is reported done with
- * STORE_COMMITTED is durable to the configured synchronous level; any other
+ * STORE_JOB_COMMITTED is durable to the configured synchronous level; any other
  * status means nothing it wrote exists.
  *
  * Reads that need no transaction with a write use a pool of read-only
@@ -25,28 +25,40 @@
 #include <jansson.h>
 
 #include "config.h"
+#include "game.h"
 
 struct store;
 struct store_conn; /* a connection and its prepared statements */
 
-enum store_status {
-	STORE_PENDING = -1,
-	STORE_COMMITTED = 0,  /* the job ran and its writes are committed */
-	STORE_FAILED = 1,     /* the job's run returned an error: its writes were rolled back */
-	STORE_COMMIT_FAILED = 2 /* the transaction could not commit: nothing was written */
+/* What every store call returns. A call that returns STORE_ERROR has
+ * logged why; inside a job, returning it rolls the job back. */
+enum store_result {
+	STORE_ERROR = -1,     /* the database failed */
+	STORE_OK = 0,         /* found, or done */
+	STORE_NOT_FOUND = 1,  /* no such row: nothing done */
+	STORE_CONFLICT = 2,   /* a compare-and-set or uniqueness check lost: nothing written */
 };
 
-/* Runs inside the writer's transaction. Returns 0, or non-zero to roll back
- * everything this job wrote. Must not act outside the database (the commit
- * may still fail): results go into arg, to be believed only once the job is
- * reported STORE_COMMITTED. */
-typedef int (*store_fn)(struct store_conn *c, void *arg);
+/* How a job went, as reported to its done callback. */
+enum store_job_status {
+	STORE_JOB_PENDING = -1,
+	STORE_JOB_COMMITTED = 0,     /* the job ran and its writes are committed */
+	STORE_JOB_FAILED = 1,        /* the job returned STORE_ERROR: its writes were rolled back */
+	STORE_JOB_COMMIT_FAILED = 2  /* the transaction could not commit: nothing was written */
+};
+
+/* Runs inside the writer's transaction. Returns STORE_ERROR to roll back
+ * everything this job wrote, else the job's own verdict lives in arg (a
+ * lost compare-and-set is a verdict, not an error). Must not act outside
+ * the database (the commit may still fail): results are to be believed
+ * only once the job is reported STORE_JOB_COMMITTED. */
+typedef enum store_result (*store_fn)(struct store_conn *c, void *arg);
 
 struct store_job {
 	store_fn run;
 	void   (*done)(struct store_job *job); /* called on the writer thread after the commit */
 	void    *arg;
-	enum store_status status;
+	enum store_job_status status;
 	struct store_job *next;                 /* the store's, while queued */
 };
 
@@ -75,7 +87,7 @@ void store_submit(struct store *s, struct store_job *job);
 bool store_drain(struct store *s, int timeout_ms);
 
 /* Queues a job and waits for it; returns its status. */
-enum store_status store_call(struct store *s, store_fn run, void *arg);
+enum store_job_status store_call(struct store *s, store_fn run, void *arg);
 
 /* A read-only connection for the calling thread, to be given back with
  * store_reader_release() before the thread waits on anything. */
@@ -87,7 +99,7 @@ int store_schema_version(const struct store *s);
 
 /* A job that writes the probe row: committed means the database takes
  * writes now. */
-int store_probe(struct store_conn *c, void *arg);
+enum store_result store_probe(struct store_conn *c, void *arg);
 
 
 /* Counters for /metrics. */
@@ -105,6 +117,7 @@ int64_t store_now_ms(void);
 /*
  * Accounts and agent keys (store_accounts.c). Job functions (store_fn)
  * take the struct named in their comment; reads take a reader connection.
+ * Every function returns an enum store_result.
  */
 #define STORE_NAME_MAX 32
 #define STORE_KEY_ID_MAX 16
@@ -121,7 +134,7 @@ struct store_account_new {
 	bool        name_taken;  /* out */
 	int64_t     account_id;  /* out */
 };
-int store_account_create(struct store_conn *c, void *arg);
+enum store_result store_account_create(struct store_conn *c, void *arg);
 
 /* store_fn over struct store_key_change: adds key_id (refused when the
  * account already has STORE_MAX_LIVE_KEYS live keys) or revokes it. */
@@ -132,18 +145,19 @@ struct store_key_change {
 	int64_t now;
 	enum { STORE_KEY_DONE, STORE_KEY_LIMIT, STORE_KEY_UNKNOWN, STORE_KEY_LAST } result; /* out */
 };
-int store_key_add(struct store_conn *c, void *arg);
-int store_key_revoke(struct store_conn *c, void *arg);
+enum store_result store_key_add(struct store_conn *c, void *arg);
+enum store_result store_key_revoke(struct store_conn *c, void *arg);
 
-/* The account a key id belongs to, with the key's stored hash. Returns 1
- * when found, 0 when not, -1 on error. */
+/* The account a key id belongs to, with the key's stored hash: OK or
+ * NOT_FOUND. */
 struct store_key_row {
 	int64_t account_id;
 	char    name[STORE_NAME_MAX + 1];
 	uint8_t hash[STORE_KEY_HASH];
 	bool    revoked;
 };
-int store_key_lookup(struct store_conn *c, const char *key_id, struct store_key_row *out);
+enum store_result store_key_lookup(struct store_conn *c, const char *key_id,
+    struct store_key_row *out);
 
 /* An account and its keys (live first, then revoked, newest first). */
 struct store_account_view {
@@ -156,15 +170,18 @@ struct store_account_view {
 		int64_t revoked_at; /* 0: live */
 	} keys[8];
 };
-int store_account_view(struct store_conn *c, int64_t account_id, struct store_account_view *out);
+/* OK or NOT_FOUND. */
+enum store_result store_account_view(struct store_conn *c, int64_t account_id,
+    struct store_account_view *out);
 
 /*
  * Agent-check puzzles (store_agent.c). Called from inside jobs.
  */
 #define STORE_CHECK_TOKEN_MAX 40
 
-/* Stores a puzzle's token, answer and expiry. 0 or -1. */
-int store_check_insert(struct store_conn *c, const char *token, int64_t answer, int64_t expires_at);
+/* Stores a puzzle's token, answer and expiry. */
+enum store_result store_check_insert(struct store_conn *c, const char *token, int64_t answer,
+    int64_t expires_at);
 
 enum store_check_verdict {
 	STORE_CHECK_PASS,     /* right answer in time */
@@ -175,27 +192,19 @@ enum store_check_verdict {
 
 /* Spends the puzzle token atomically (the first presentation wins, right
  * or wrong) and judges answer (have_answer false: not a whole number).
- * 0 or -1; the verdict in *out. */
-int store_check_spend(struct store_conn *c, const char *token, bool have_answer, int64_t answer,
+ * The verdict goes in *out. */
+enum store_result store_check_spend(struct store_conn *c, const char *token, bool have_answer, int64_t answer,
     int64_t now, enum store_check_verdict *out);
 
 /*
  * Runs and their moves (store_runs.c). The head of a run (step, state)
- * moves only by store_run_advance, a compare-and-set on step.
+ * moves only by store_run_advance, a compare-and-set on step. A run's row
+ * also carries its game's summary (struct game_summary), written with
+ * every head change, which leaderboards read.
  */
-#define STORE_STATE_MAX 512
+#define STORE_STATE_MAX GAME_STATE_MAX
 #define STORE_FP_BYTES 16
-#define STORE_MOVES_MAX 64
-
-/* What a run's row says about its game, written with every head change. */
-struct store_run_summary {
-	const char *status;     /* game-specific: playing/over, playing/break/done */
-	bool        over;       /* the game has ended */
-	const char *end_reason; /* NULL while playing */
-	int64_t     score;
-	int64_t     lines, pieces; /* Stackfall; -1 for NULL */
-	int64_t     rung, lives;   /* Duskcourt; -1 for NULL */
-};
+#define STORE_MOVES_MAX GAME_MOVES_MAX
 
 struct store_run_new {
 	const char    *game, *rules;
@@ -204,12 +213,12 @@ struct store_run_new {
 	bool           seed_chosen;  /* the client chose the seed */
 	const uint8_t *state;
 	size_t         nstate;
-	struct store_run_summary sum;
+	struct game_summary sum;
 	int64_t        now;
 	int64_t        id;           /* out: the new run's random id */
 };
-/* Inserts a run (inside a job) under a fresh random id. 0 or -1. */
-int store_run_insert(struct store_conn *c, struct store_run_new *r);
+/* Inserts a run (inside a job) under a fresh random id. */
+enum store_result store_run_insert(struct store_conn *c, struct store_run_new *r);
 
 struct store_run_head {
 	int64_t id, account_id, seed, step, created_at, ended_at, finished_at;
@@ -221,11 +230,12 @@ struct store_run_head {
 	uint8_t state[STORE_STATE_MAX];
 	size_t  nstate;
 };
-/* The run's row. 1 found, 0 not, -1 error. */
-int store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out);
+/* The run's row: OK or NOT_FOUND. */
+enum store_result store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out);
 
-/* The newest run of an account in a game. 1 found, 0 none, -1 error. */
-int store_run_latest(struct store_conn *c, int64_t account_id, const char *game, int64_t *id);
+/* The newest run of an account in a game: OK or NOT_FOUND. */
+enum store_result store_run_latest(struct store_conn *c, int64_t account_id, const char *game,
+    int64_t *id);
 
 struct store_run_advance {
 	int64_t        id, from_step;
@@ -233,14 +243,14 @@ struct store_run_advance {
 	const char    *actions[STORE_MOVES_MAX]; /* canonical JSON of each move */
 	const uint8_t *state;
 	size_t         nstate;
-	struct store_run_summary sum;
+	struct game_summary sum;
 	uint8_t        fp[STORE_FP_BYTES]; /* the request's fingerprint, for retries */
 	int64_t        now;
 };
 /* Appends the moves and moves the head from from_step to from_step +
- * nmoves. 0 done, 1 the head was not at from_step (nothing written), -1
- * error. */
-int store_run_advance(struct store_conn *c, const struct store_run_advance *a);
+ * nmoves: OK, or CONFLICT when the head was not at from_step (nothing
+ * written). */
+enum store_result store_run_advance(struct store_conn *c, const struct store_run_advance *a);
 
 /* The run's actions in order, as a JSON array of objects (caller owns), or
  * NULL on error. */
@@ -254,9 +264,9 @@ struct store_run_finish {
 	const char *certificate;
 	int64_t     now;
 };
-/* Stores the review and certificate and marks the run finished, unless it
- * already is (returns 1). 0 done, -1 error. */
-int store_run_finish(struct store_conn *c, const struct store_run_finish *f);
+/* Stores the review and certificate and marks the run finished: OK, or
+ * CONFLICT when it already is (nothing written). */
+enum store_result store_run_finish(struct store_conn *c, const struct store_run_finish *f);
 
 /* What finish added to a run: its certificate and its review, each NULL
  * when there is none (both malloc'd; free with store_run_extras_free). */
@@ -266,7 +276,7 @@ struct store_run_extras {
 	int     rating;
 	int64_t reviewed_at;
 };
-int store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out);
+enum store_result store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out);
 void store_run_extras_free(struct store_run_extras *x);
 
 /*
@@ -277,21 +287,22 @@ void store_run_extras_free(struct store_run_extras *x);
 /* Where a page starts: after the row with these keys (rank is the last
  * row's position, so the next page numbers on). */
 struct store_board_cursor {
-	int64_t score, second, third, id, rank;
+	int64_t keys[3], id, rank;
 };
 
 struct store_board_entry {
 	int64_t id, score, seed, ended_at;
-	int64_t second, third;            /* the sort keys, for the next cursor */
+	int64_t keys[3];                  /* the game's sort keys, for the next cursor */
 	int64_t lines, pieces, rung, lives; /* -1: NULL */
 	bool    seed_chosen;
 	char    account[STORE_NAME_MAX + 1]; /* "" for anonymous */
 };
 
-/* Finished runs of game, best first: with by_seed, every run on seed;
+/* Finished runs of game, best first (by the game's rank keys, then id):
+ * with by_seed, every run on seed;
  * else the runs whose seed the server chose. after NULL starts at the top.
- * Fills out[0..*n), n <= limit <= STORE_PAGE_MAX. 0 or -1. */
-int store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t seed,
+ * Fills out[0..*n), n <= limit <= STORE_PAGE_MAX. */
+enum store_result store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t seed,
     const struct store_board_cursor *after, int limit, struct store_board_entry *out, int *n);
 
 struct store_review_row {
@@ -302,8 +313,8 @@ struct store_review_row {
 };
 
 /* Reviews of game, newest first, older than review before_id when
- * has_before; and the count and sum of all its ratings. 0 or -1. */
-int store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id,
+ * has_before; and the count and sum of all its ratings. */
+enum store_result store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id,
     int limit, struct store_review_row *out, int *n, int64_t *count, int64_t *total);
 void store_reviews_free(struct store_review_row *rows, int n);
 

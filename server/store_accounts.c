@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int
+enum store_result
 store_account_create(struct store_conn *c, void *arg)
 {
 	static const char find[] = "SELECT 1 FROM accounts WHERE name = ?1";
@@ -21,26 +21,26 @@ store_account_create(struct store_conn *c, void *arg)
 	int rc;
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, a->name, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	if (rc == SQLITE_ROW) {
 		a->name_taken = true;
-		return 0;
+		return STORE_OK;
 	}
 	if (rc != SQLITE_DONE)
-		return -1;
+		return STORE_ERROR;
 	a->name_taken = false;
 	if ((st = store_stmt(c, ins_account)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, a->name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, a->now);
-	if (store_exec_stmt(c, st) != 0)
-		return -1;
+	if (store_exec_stmt(c, st) != STORE_OK)
+		return STORE_ERROR;
 	a->account_id = sqlite3_last_insert_rowid(c->db);
 	if ((st = store_stmt(c, ins_key)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, a->key_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, a->account_id);
 	sqlite3_bind_blob(st, 3, a->hash, sizeof a->hash, SQLITE_STATIC);
@@ -65,7 +65,7 @@ live_keys(struct store_conn *c, int64_t account_id)
 	return n;
 }
 
-int
+enum store_result
 store_key_add(struct store_conn *c, void *arg)
 {
 	static const char ins[] =
@@ -75,13 +75,13 @@ store_key_add(struct store_conn *c, void *arg)
 	sqlite3_stmt *st;
 
 	if (n < 0)
-		return -1;
+		return STORE_ERROR;
 	if (n >= STORE_MAX_LIVE_KEYS) {
 		k->result = STORE_KEY_LIMIT;
-		return 0;
+		return STORE_OK;
 	}
 	if ((st = store_stmt(c, ins)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, k->key_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, k->account_id);
 	sqlite3_bind_blob(st, 3, k->hash, sizeof k->hash, SQLITE_STATIC);
@@ -90,7 +90,7 @@ store_key_add(struct store_conn *c, void *arg)
 	return store_exec_stmt(c, st);
 }
 
-int
+enum store_result
 store_key_revoke(struct store_conn *c, void *arg)
 {
 	static const char find[] =
@@ -101,23 +101,23 @@ store_key_revoke(struct store_conn *c, void *arg)
 	int rc, n;
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, k->key_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, k->account_id);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE) {
 		k->result = STORE_KEY_UNKNOWN;
-		return 0;
+		return STORE_OK;
 	}
 	if (rc != SQLITE_ROW || (n = live_keys(c, k->account_id)) < 0)
-		return -1;
+		return STORE_ERROR;
 	if (n <= 1) {
 		k->result = STORE_KEY_LAST;
-		return 0;
+		return STORE_OK;
 	}
 	if ((st = store_stmt(c, upd)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, k->key_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, k->account_id);
 	sqlite3_bind_int64(st, 3, k->now);
@@ -125,17 +125,18 @@ store_key_revoke(struct store_conn *c, void *arg)
 	return store_exec_stmt(c, st);
 }
 
-int
+enum store_result
 store_key_lookup(struct store_conn *c, const char *key_id, struct store_key_row *out)
 {
 	static const char sql[] =
 	    "SELECT k.account_id, a.name, k.hash, k.revoked_at IS NOT NULL "
 	    "FROM agent_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?1";
 	sqlite3_stmt *st = store_stmt(c, sql);
-	int rc, ret = -1;
+	int rc;
+	enum store_result ret = STORE_ERROR;
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, key_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_bytes(st, 2) == STORE_KEY_HASH) {
@@ -143,16 +144,16 @@ store_key_lookup(struct store_conn *c, const char *key_id, struct store_key_row 
 		snprintf(out->name, sizeof out->name, "%s", (const char *)sqlite3_column_text(st, 1));
 		memcpy(out->hash, sqlite3_column_blob(st, 2), STORE_KEY_HASH);
 		out->revoked = sqlite3_column_int(st, 3) != 0;
-		ret = 1;
+		ret = STORE_OK;
 	} else if (rc == SQLITE_DONE)
-		ret = 0;
+		ret = STORE_NOT_FOUND;
 	else
 		store_log_error(c, "key lookup");
 	sqlite3_reset(st);
 	return ret;
 }
 
-int
+enum store_result
 store_account_view(struct store_conn *c, int64_t account_id, struct store_account_view *out)
 {
 	static const char acc[] = "SELECT name, created_at FROM accounts WHERE id = ?1";
@@ -164,7 +165,7 @@ store_account_view(struct store_conn *c, int64_t account_id, struct store_accoun
 
 	memset(out, 0, sizeof *out);
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, account_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -173,9 +174,9 @@ store_account_view(struct store_conn *c, int64_t account_id, struct store_accoun
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? 0 : -1;
+		return rc == SQLITE_DONE ? STORE_NOT_FOUND : STORE_ERROR;
 	if ((st = store_stmt(c, keys)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, account_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && out->nkeys < 8) {
 		snprintf(out->keys[out->nkeys].id, sizeof out->keys[0].id, "%s",
@@ -185,5 +186,5 @@ store_account_view(struct store_conn *c, int64_t account_id, struct store_accoun
 		out->nkeys++;
 	}
 	sqlite3_reset(st);
-	return 1;
+	return STORE_OK;
 }

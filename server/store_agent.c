@@ -6,7 +6,7 @@
  */
 #include "store_internal.h"
 
-int
+enum store_result
 store_check_insert(struct store_conn *c, const char *token, int64_t answer, int64_t expires_at)
 {
 	static const char ins[] =
@@ -17,21 +17,21 @@ store_check_insert(struct store_conn *c, const char *token, int64_t answer, int6
 	sqlite3_stmt *st = store_stmt(c, ins);
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, answer);
 	sqlite3_bind_int64(st, 3, expires_at);
-	if (store_exec_stmt(c, st) != 0)
-		return -1;
+	if (store_exec_stmt(c, st) != STORE_OK)
+		return STORE_ERROR;
 	/* Each new puzzle removes up to eight expired ones (an hour past
 	 * their expiry, so that a late answer still reads "expired"). */
 	if ((st = store_stmt(c, sweep)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, expires_at - 70 * 60 * 1000);
 	return store_exec_stmt(c, st);
 }
 
-int
+enum store_result
 store_check_spend(struct store_conn *c, const char *token, bool have_answer, int64_t answer,
     int64_t now, enum store_check_verdict *out)
 {
@@ -41,7 +41,7 @@ store_check_spend(struct store_conn *c, const char *token, bool have_answer, int
 	int rc;
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -59,7 +59,7 @@ store_check_spend(struct store_conn *c, const char *token, bool have_answer, int
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
 		store_log_error(c, "agent check spend");
-		return -1;
+		return STORE_ERROR;
 	}
-	return 0;
+	return STORE_OK;
 }

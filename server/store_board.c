@@ -1,7 +1,7 @@
 /*
  * store_board.c: leaderboards and reviews.
  *
- * Both walk an index of migration 0002 in order and stop after one page;
+ * Both walk an index (migrations 0002 and 0003) in order and stop after one page;
  * a page starts after a cursor by a row-value comparison on the index's
  * own columns, so page 1000 costs what page 1 costs (no OFFSET).
  */
@@ -13,11 +13,11 @@
 
 /* The columns every leaderboard query reads, in this order. */
 #define BOARD_COLUMNS \
-	"SELECT r.id, r.score, r.seed, coalesce(r.ended_at, 0), r.rank_second, r.rank_third, " \
+	"SELECT r.id, r.score, r.seed, coalesce(r.ended_at, 0), r.rank1, r.rank2, r.rank3, " \
 	"r.lines, r.pieces, r.rung, r.lives, r.seed_chosen, coalesce(a.name, '') FROM runs r "
 #define BOARD_JOIN " LEFT JOIN accounts a ON a.id = r.account_id "
-#define BOARD_ORDER " ORDER BY r.score DESC, r.rank_second DESC, r.rank_third DESC, r.id DESC LIMIT ?7"
-#define BOARD_AFTER " AND (r.score, r.rank_second, r.rank_third, r.id) < (?3, ?4, ?5, ?6)"
+#define BOARD_ORDER " ORDER BY r.rank1 DESC, r.rank2 DESC, r.rank3 DESC, r.id DESC LIMIT ?7"
+#define BOARD_AFTER " AND (r.rank1, r.rank2, r.rank3, r.id) < (?3, ?4, ?5, ?6)"
 
 static int64_t
 nullable(sqlite3_stmt *st, int i)
@@ -25,7 +25,7 @@ nullable(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
 }
 
-int
+enum store_result
 store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t seed,
     const struct store_board_cursor *after, int limit, struct store_board_entry *out, int *n)
 {
@@ -46,14 +46,14 @@ store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t 
 
 	*n = 0;
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
 	if (by_seed)
 		sqlite3_bind_int64(st, 2, seed);
 	if (after != NULL) {
-		sqlite3_bind_int64(st, 3, after->score);
-		sqlite3_bind_int64(st, 4, after->second);
-		sqlite3_bind_int64(st, 5, after->third);
+		sqlite3_bind_int64(st, 3, after->keys[0]);
+		sqlite3_bind_int64(st, 4, after->keys[1]);
+		sqlite3_bind_int64(st, 5, after->keys[2]);
 		sqlite3_bind_int64(st, 6, after->id);
 	}
 	sqlite3_bind_int(st, 7, limit);
@@ -64,24 +64,25 @@ store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t 
 		e->score = sqlite3_column_int64(st, 1);
 		e->seed = sqlite3_column_int64(st, 2);
 		e->ended_at = sqlite3_column_int64(st, 3);
-		e->second = sqlite3_column_int64(st, 4);
-		e->third = sqlite3_column_int64(st, 5);
-		e->lines = nullable(st, 6);
-		e->pieces = nullable(st, 7);
-		e->rung = nullable(st, 8);
-		e->lives = nullable(st, 9);
-		e->seed_chosen = sqlite3_column_int(st, 10) != 0;
-		snprintf(e->account, sizeof e->account, "%s", (const char *)sqlite3_column_text(st, 11));
+		e->keys[0] = sqlite3_column_int64(st, 4);
+		e->keys[1] = sqlite3_column_int64(st, 5);
+		e->keys[2] = sqlite3_column_int64(st, 6);
+		e->lines = nullable(st, 7);
+		e->pieces = nullable(st, 8);
+		e->rung = nullable(st, 9);
+		e->lives = nullable(st, 10);
+		e->seed_chosen = sqlite3_column_int(st, 11) != 0;
+		snprintf(e->account, sizeof e->account, "%s", (const char *)sqlite3_column_text(st, 12));
 	}
 	sqlite3_reset(st);
 	if (*n < limit && rc != SQLITE_DONE) {
 		store_log_error(c, "leaderboard");
-		return -1;
+		return STORE_ERROR;
 	}
-	return 0;
+	return STORE_OK;
 }
 
-int
+enum store_result
 store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id, int limit, struct store_review_row *out, int *n, int64_t *count,
     int64_t *total)
 {
@@ -100,7 +101,7 @@ store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t b
 	*n = 0;
 	*count = *total = 0;
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
 	if (has_before)
 		sqlite3_bind_int64(st, 2, before_id);
@@ -121,17 +122,17 @@ store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t b
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 		store_log_error(c, "reviews");
-		return -1;
+		return STORE_ERROR;
 	}
 	if ((st = store_stmt(c, stats)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*count = sqlite3_column_int64(st, 0);
 		*total = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_reset(st);
-	return 0;
+	return STORE_OK;
 }
 
 void

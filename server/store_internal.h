@@ -26,8 +26,8 @@ struct store_conn {
  * bindings cleared; NULL (and a logged error) if it does not prepare. */
 sqlite3_stmt *store_stmt(struct store_conn *c, const char *sql);
 
-/* Runs a statement that returns no rows to completion; 0 or -1. */
-int store_exec_stmt(struct store_conn *c, sqlite3_stmt *st);
+/* Runs a statement that returns no rows to completion: OK or ERROR. */
+enum store_result store_exec_stmt(struct store_conn *c, sqlite3_stmt *st);
 
 /* Logs sqlite's message for the failed call named by what. */
 void store_log_error(struct store_conn *c, const char *what);

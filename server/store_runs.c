@@ -48,21 +48,22 @@ random_id(void)
 	return (int64_t)v;
 }
 
-int
+enum store_result
 store_run_insert(struct store_conn *c, struct store_run_new *r)
 {
 	static const char sql[] =
 	    "INSERT INTO runs (id, game, rules, account_id, seed, seed_chosen, status, over, "
-	    "end_reason, step, state, score, lines, pieces, rung, lives, created_at, ended_at) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) "
-	    "ON CONFLICT (id) DO NOTHING";
+	    "end_reason, step, state, score, lines, pieces, rung, lives, created_at, ended_at, "
+	    "rank1, rank2, rank3) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+	    "?18, ?19, ?20) ON CONFLICT (id) DO NOTHING";
 	int tries;
 
 	for (tries = 0; tries < 8; tries++) {
 		sqlite3_stmt *st = store_stmt(c, sql);
 
 		if (st == NULL)
-			return -1;
+			return STORE_ERROR;
 		r->id = random_id();
 		sqlite3_bind_int64(st, 1, r->id);
 		sqlite3_bind_text(st, 2, r->game, -1, SQLITE_STATIC);
@@ -84,13 +85,16 @@ store_run_insert(struct store_conn *c, struct store_run_new *r)
 		bind_nullable(st, 15, r->sum.lives);
 		sqlite3_bind_int64(st, 16, r->now);
 		bind_nullable(st, 17, r->sum.over ? r->now : -1);
-		if (store_exec_stmt(c, st) != 0)
-			return -1;
+		sqlite3_bind_int64(st, 18, r->sum.rank[0]);
+		sqlite3_bind_int64(st, 19, r->sum.rank[1]);
+		sqlite3_bind_int64(st, 20, r->sum.rank[2]);
+		if (store_exec_stmt(c, st) != STORE_OK)
+			return STORE_ERROR;
 		if (sqlite3_changes(c->db) == 1)
-			return 0;
+			return STORE_OK;
 	}
 	log_msg(LOG_ERROR, "store: no free run id after 8 tries");
-	return -1;
+	return STORE_ERROR;
 }
 
 static int64_t
@@ -107,7 +111,7 @@ column_text(sqlite3_stmt *st, int i, char *out, size_t cap)
 	snprintf(out, cap, "%s", t != NULL ? (const char *)t : "");
 }
 
-int
+enum store_result
 store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out)
 {
 	static const char sql[] =
@@ -117,10 +121,11 @@ store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out)
 	    "r.score, r.lines, r.pieces, r.rung, r.lives, r.last_request, r.state "
 	    "FROM runs r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.id = ?1";
 	sqlite3_stmt *st = store_stmt(c, sql);
-	int rc, ret = -1;
+	int rc;
+	enum store_result ret = STORE_ERROR;
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -155,55 +160,57 @@ store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out)
 		if (blob != NULL && n > 0 && n <= STORE_STATE_MAX) {
 			memcpy(out->state, blob, (size_t)n);
 			out->nstate = (size_t)n;
-			ret = 1;
+			ret = STORE_OK;
 		} else
 			log_msg(LOG_ERROR, "store: run %lld has no valid state", (long long)id);
 	} else if (rc == SQLITE_DONE)
-		ret = 0;
+		ret = STORE_NOT_FOUND;
 	else
 		store_log_error(c, "run head");
 	sqlite3_reset(st);
 	return ret;
 }
 
-int
+enum store_result
 store_run_latest(struct store_conn *c, int64_t account_id, const char *game, int64_t *id)
 {
 	static const char sql[] =
 	    "SELECT id FROM runs WHERE account_id = ?1 AND game = ?2 "
 	    "ORDER BY created_at DESC, rowid DESC LIMIT 1";
 	sqlite3_stmt *st = store_stmt(c, sql);
-	int rc, ret = -1;
+	int rc;
+	enum store_result ret = STORE_ERROR;
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, account_id);
 	sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
-		ret = 1;
+		ret = STORE_OK;
 	} else if (rc == SQLITE_DONE)
-		ret = 0;
+		ret = STORE_NOT_FOUND;
 	sqlite3_reset(st);
 	return ret;
 }
 
-int
+enum store_result
 store_run_advance(struct store_conn *c, const struct store_run_advance *a)
 {
 	static const char upd[] =
 	    "UPDATE runs SET step = ?3, state = ?4, last_from_step = ?2, last_request = ?5, "
 	    "status = ?6, over = ?7, end_reason = ?8, score = ?9, lines = ?10, pieces = ?11, "
-	    "rung = ?12, lives = ?13, ended_at = CASE WHEN ?7 AND ended_at IS NULL THEN ?14 "
-	    "ELSE ended_at END WHERE id = ?1 AND step = ?2";
+	    "rung = ?12, lives = ?13, rank1 = ?15, rank2 = ?16, rank3 = ?17, "
+	    "ended_at = CASE WHEN ?7 AND ended_at IS NULL THEN ?14 ELSE ended_at END "
+	    "WHERE id = ?1 AND step = ?2";
 	static const char ins[] =
 	    "INSERT INTO moves (run_id, step, action, created_at) VALUES (?1, ?2, ?3, ?4)";
 	sqlite3_stmt *st = store_stmt(c, upd);
 	size_t i;
 
 	if (st == NULL || a->nmoves == 0 || a->nmoves > STORE_MOVES_MAX)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, a->id);
 	sqlite3_bind_int64(st, 2, a->from_step);
 	sqlite3_bind_int64(st, 3, a->from_step + (int64_t)a->nmoves);
@@ -218,21 +225,24 @@ store_run_advance(struct store_conn *c, const struct store_run_advance *a)
 	bind_nullable(st, 12, a->sum.rung);
 	bind_nullable(st, 13, a->sum.lives);
 	sqlite3_bind_int64(st, 14, a->now);
-	if (store_exec_stmt(c, st) != 0)
-		return -1;
+	sqlite3_bind_int64(st, 15, a->sum.rank[0]);
+	sqlite3_bind_int64(st, 16, a->sum.rank[1]);
+	sqlite3_bind_int64(st, 17, a->sum.rank[2]);
+	if (store_exec_stmt(c, st) != STORE_OK)
+		return STORE_ERROR;
 	if (sqlite3_changes(c->db) != 1)
-		return 1;
+		return STORE_CONFLICT;
 	for (i = 0; i < a->nmoves; i++) {
 		if ((st = store_stmt(c, ins)) == NULL)
-			return -1;
+			return STORE_ERROR;
 		sqlite3_bind_int64(st, 1, a->id);
 		sqlite3_bind_int64(st, 2, a->from_step + (int64_t)i + 1);
 		sqlite3_bind_text(st, 3, a->actions[i], -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 4, a->now);
-		if (store_exec_stmt(c, st) != 0)
-			return -1;
+		if (store_exec_stmt(c, st) != STORE_OK)
+			return STORE_ERROR;
 	}
-	return 0;
+	return STORE_OK;
 }
 
 json_t *
@@ -264,7 +274,7 @@ store_run_actions(struct store_conn *c, int64_t id)
 	return a;
 }
 
-int
+enum store_result
 store_run_finish(struct store_conn *c, const struct store_run_finish *f)
 {
 	static const char upd[] =
@@ -275,16 +285,16 @@ store_run_finish(struct store_conn *c, const struct store_run_finish *f)
 	sqlite3_stmt *st = store_stmt(c, upd);
 
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, f->id);
 	sqlite3_bind_int64(st, 2, f->now);
 	sqlite3_bind_text(st, 3, f->certificate, -1, SQLITE_STATIC);
-	if (store_exec_stmt(c, st) != 0)
-		return -1;
+	if (store_exec_stmt(c, st) != STORE_OK)
+		return STORE_ERROR;
 	if (sqlite3_changes(c->db) != 1)
-		return 1;
+		return STORE_CONFLICT;
 	if ((st = store_stmt(c, ins)) == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, f->id);
 	sqlite3_bind_text(st, 2, f->game, -1, SQLITE_STATIC);
 	if (f->account_id > 0)
@@ -310,7 +320,7 @@ column_strdup(sqlite3_stmt *st, int i, bool *failed)
 	return s;
 }
 
-int
+enum store_result
 store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out)
 {
 	static const char sql[] =
@@ -322,7 +332,7 @@ store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out)
 
 	memset(out, 0, sizeof *out);
 	if (st == NULL)
-		return -1;
+		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -334,9 +344,9 @@ store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out)
 	sqlite3_reset(st);
 	if (failed || (rc != SQLITE_ROW && rc != SQLITE_DONE)) {
 		store_run_extras_free(out);
-		return -1;
+		return STORE_ERROR;
 	}
-	return 0;
+	return STORE_OK;
 }
 
 void

@@ -29,7 +29,7 @@ ring(struct keyring *kr, int first, int n)
 }
 
 static struct state_token
-sample(enum game g, int64_t run, int64_t step)
+sample(enum game_id g, int64_t run, int64_t step)
 {
 	struct state_token t;
 	size_t i;

@@ -35,7 +35,7 @@ next_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-static int
+static enum store_result
 fill_job(struct store_conn *c, void *arg)
 {
 	static const uint8_t state[16];
@@ -61,9 +61,13 @@ fill_job(struct store_conn *c, void *arg)
 		r.sum.pieces = sf ? (int64_t)((x >> 44) % 151) : -1;
 		r.sum.rung = sf ? -1 : (int64_t)((x >> 36) % 40 + 1);
 		r.sum.lives = sf ? -1 : (int64_t)((x >> 44) % 4);
+		/* The games' own leaderboard keys (their descriptors' summaries). */
+		r.sum.rank[0] = r.sum.score;
+		r.sum.rank[1] = sf ? r.sum.lines : r.sum.rung;
+		r.sum.rank[2] = sf ? -r.sum.pieces : 0;
 		r.now = 1700000000000 + f->from + i;
-		if (store_run_insert(c, &r) != 0)
-			return -1;
+		if (store_run_insert(c, &r) != STORE_OK)
+			return STORE_ERROR;
 		if (over && (x >> 52) % 3 == 0) {
 			struct store_run_finish fin = {
 				.id = r.id, .game = r.game, .rating = (int)((x >> 56) % 10) + 1,
@@ -71,12 +75,12 @@ fill_job(struct store_conn *c, void *arg)
 				.now = r.now,
 			};
 
-			if (store_run_finish(c, &fin) < 0)
-				return -1;
+			if (store_run_finish(c, &fin) == STORE_ERROR)
+				return STORE_ERROR;
 			f->reviews++;
 		}
 	}
-	return 0;
+	return STORE_OK;
 }
 
 static int
@@ -134,7 +138,7 @@ bench_board(int argc, char **argv)
 	for (done = 0; done < runs; done += BATCH) {
 		struct fill f = { done, runs - done < BATCH ? runs - done : BATCH, rng, 0 };
 
-		if (store_call(s, fill_job, &f) != STORE_COMMITTED) {
+		if (store_call(s, fill_job, &f) != STORE_JOB_COMMITTED) {
 			fprintf(stderr, "bench board: filling failed\n");
 			return 1;
 		}
@@ -171,9 +175,7 @@ bench_board(int argc, char **argv)
 			ns[k++] = now_ns() - t0;
 			if (n < 100)
 				break;
-			cur.score = rows[n - 1].score;
-			cur.second = rows[n - 1].second;
-			cur.third = rows[n - 1].third;
+			memcpy(cur.keys, rows[n - 1].keys, sizeof cur.keys);
 			cur.id = rows[n - 1].id;
 		}
 		report("leaderboard, pages 1-200 of 100 by cursor", ns, k);

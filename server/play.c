@@ -1,0 +1,543 @@
+/*
+ * play.c: the game pipeline (play.h). The job reads the head with the
+ * writer's own connection, so what it decides and what it writes are one
+ * transaction: two requests on the same head can never both advance it.
+ * Nothing here knows a game: every game-specific step is a call through
+ * the descriptor.
+ */
+#include "play.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "app.h"
+#include "certificate.h"
+#include "defer.h"
+#include "keys.h"
+#include "replay.h"
+#include "workspace.h"
+
+static void
+play_free(void *arg)
+{
+	struct play *p = arg;
+
+	free(p->certificate);
+	free(p);
+}
+
+struct play *
+play_new(struct request *req, const struct game *g, enum play_kind kind)
+{
+	/* The game's scratch rides behind the struct: one allocation. */
+	size_t size = sizeof(struct play) + g->scratch_size;
+	struct play *p = calloc(1, size);
+
+	if (p == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	p->game = g;
+	p->kind = kind;
+	p->keys = req->app->keys;
+	p->scratch = g->scratch_size > 0 ? (void *)(p + 1) : NULL;
+	req->ctx = p;
+	req->ctx_free = play_free;
+	return p;
+}
+
+bool
+play_env(const struct game *g, struct game_env *env)
+{
+	env->work = workspace_for_thread(g);
+	return g->work_size == 0 || env->work != NULL;
+}
+
+void
+play_id_text(int64_t id, char out[GAME_ID_TEXT_MAX])
+{
+	snprintf(out, GAME_ID_TEXT_MAX, "%lld", (long long)id);
+}
+
+void
+play_prepare_check(struct request *req, struct play *p)
+{
+	p->check_on = req->app->cfg->agent_check[p->game->id];
+	if (!p->check_on)
+		return;
+	agent_answer_read(request_header(req, "X-Agent-Check"), request_header(req, "X-Agent-Answer"),
+	    req->json, &p->answer);
+	agent_fresh_make(&p->fresh, store_now_ms());
+}
+
+void
+play_open_token(struct request *req, struct play *p, const char *text)
+{
+	p->sent_token = text;
+	p->tok_err = token_open(req->app->keys, p->game->id, text, strlen(text), &p->tok);
+	if (p->tok_err == TOKEN_OK && !p->game->decode(&p->before, p->tok.state, p->tok.nstate))
+		p->tok_err = TOKEN_ERR_PAYLOAD;
+}
+
+/* BLAKE2b-128 of a request's canonical text: what a retry must repeat. */
+static void
+fingerprint(uint8_t out[STORE_FP_BYTES], const char *canonical)
+{
+	crypto_generichash(out, STORE_FP_BYTES, (const uint8_t *)canonical, strlen(canonical), NULL, 0);
+}
+
+void
+play_compute(struct play *p, const struct game_env *env)
+{
+	struct game_turn *t = &p->turn;
+	size_t i, n;
+
+	memcpy(&p->after, &p->before, sizeof p->after);
+	memset(t, 0, sizeof *t);
+	p->game->play(&p->after, p->scratch, env, t);
+	if (t->refused) {
+		memcpy(&p->after, &p->before, sizeof p->after);
+		return;
+	}
+	if (t->nmoves == 0)
+		return;
+	n = p->game->encode(&p->after, p->bytes, sizeof p->bytes);
+	if (n == 0 || n > sizeof p->bytes) {
+		t->refused = true;
+		t->refusal = API_ERR_INTERNAL;
+		snprintf(t->reason, sizeof t->reason, "the state does not fit a token");
+		return;
+	}
+	for (i = 0; i < t->nmoves && i < STORE_MOVES_MAX; i++)
+		p->adv.actions[i] = t->moves[i];
+	p->adv.nmoves = t->nmoves;
+	p->adv.state = p->bytes;
+	p->adv.nstate = n;
+	p->game->summary(&p->after, &p->adv.sum);
+	fingerprint(p->adv.fp, t->canon);
+}
+
+/* ---- the store job ---- */
+
+/* The certificate of a finished run: the replay is built from the stored
+ * actions, and its hash joins the game's claims with the run, game,
+ * rules, seed, account and moves. NULL on failure. */
+static char *
+certify(struct play *p, struct store_conn *c, const void *st)
+{
+	const struct game *g = p->game;
+	json_t *replay, *claims = g->claims(st);
+	char hash[CERTIFICATE_HASH_TEXT], id[GAME_ID_TEXT_MAX], *cert = NULL;
+	const struct store_run_head *head = &p->head;
+
+	replay = replay_new(g, head->seed, store_run_actions(c, head->id), g->final(st),
+	    g->replay_options ? g->replay_options(st) : NULL);
+	if (replay == NULL || claims == NULL || certificate_json_hash(replay, hash) != 0)
+		goto done;
+	play_id_text(head->id, id);
+	json_object_set_new(claims, "run", json_string(id));
+	json_object_set_new(claims, "game", json_string(g->name));
+	json_object_set_new(claims, "rules", json_string(g->rules));
+	json_object_set_new(claims, "seed", json_integer(head->seed));
+	json_object_set_new(claims, "account", head->account[0] ? json_string(head->account) : json_null());
+	json_object_set_new(claims, "moves", json_integer(head->step));
+	json_object_set_new(claims, "replay", json_string(hash));
+	cert = certificate_sign(p->keys, claims, (int64_t)time(NULL));
+done:
+	json_decref(replay);
+	json_decref(claims);
+	return cert;
+}
+
+static enum store_result
+finish(struct play *p, struct store_conn *c)
+{
+	struct store_run_finish f;
+	game_state st;
+	enum store_result rc;
+
+	if (!p->head.over) {
+		p->verdict = PLAY_NOT_OVER;
+		return STORE_OK;
+	}
+	if (p->head.finished_at != 0) {
+		p->verdict = PLAY_ALREADY_FINISHED;
+		return STORE_OK;
+	}
+	if (!p->game->decode(&st, p->head.state, p->head.nstate) ||
+	    (p->certificate = certify(p, c, &st)) == NULL) {
+		p->verdict = PLAY_ERROR;
+		return STORE_OK;
+	}
+	memset(&f, 0, sizeof f);
+	f.id = p->head.id;
+	f.account_id = p->head.account_id;
+	f.game = p->game->name;
+	f.rating = p->rating;
+	f.review = p->review;
+	f.certificate = p->certificate;
+	f.now = store_now_ms();
+	rc = store_run_finish(c, &f);
+	if (rc == STORE_ERROR)
+		return STORE_ERROR;
+	p->verdict = rc == STORE_OK ? PLAY_FINISHED : PLAY_ALREADY_FINISHED;
+	return STORE_OK;
+}
+
+/* The seed's routes: an account's unfinished run ends as abandoned when it
+ * starts a new one, with the abandon stored as its last move. */
+static enum store_result
+abandon_latest(struct play *p, struct store_conn *c)
+{
+	struct store_run_head head;
+	struct store_run_advance a;
+	struct game_turn t;
+	game_state st;
+	uint8_t bytes[GAME_STATE_MAX];
+	enum store_result rc;
+	int64_t id;
+
+	rc = store_run_latest(c, p->account_id, p->game->name, &id);
+	if (rc != STORE_OK)
+		return rc == STORE_NOT_FOUND ? STORE_OK : rc;
+	if ((rc = store_run_head(c, id, &head)) != STORE_OK)
+		return rc == STORE_NOT_FOUND ? STORE_OK : rc;
+	if (head.over || !p->game->decode(&st, head.state, head.nstate))
+		return STORE_OK;
+	memset(&t, 0, sizeof t);
+	if (!p->game->abandon(&st, &t) || t.nmoves != 1)
+		return STORE_OK;
+	memset(&a, 0, sizeof a);
+	a.id = id;
+	a.from_step = head.step;
+	a.nmoves = 1;
+	a.actions[0] = t.moves[0];
+	a.nstate = p->game->encode(&st, bytes, sizeof bytes);
+	if (a.nstate == 0 || a.nstate > sizeof bytes)
+		return STORE_ERROR;
+	a.state = bytes;
+	p->game->summary(&st, &a.sum);
+	a.now = store_now_ms();
+	if ((rc = store_run_advance(c, &a)) != STORE_OK)
+		return STORE_ERROR; /* the writer is the only writer: a conflict is a bug */
+	p->abandoned = true;
+	return STORE_OK;
+}
+
+static enum store_result
+init_job(struct play *p, struct store_conn *c)
+{
+	if (p->by_account && p->game->abandon != NULL && abandon_latest(p, c) != STORE_OK)
+		return STORE_ERROR;
+	if (store_run_insert(c, &p->run) != STORE_OK)
+		return STORE_ERROR;
+	p->verdict = PLAY_CREATED;
+	return STORE_OK;
+}
+
+/* Finds the request's run and reads its head into p->head. */
+static enum store_result
+find_run(struct play *p, struct store_conn *c)
+{
+	enum store_result rc;
+	int64_t id;
+
+	if (p->by_account) {
+		rc = store_run_latest(c, p->account_id, p->game->name, &id);
+		if (rc == STORE_NOT_FOUND)
+			p->verdict = PLAY_NO_RUN;
+		if (rc != STORE_OK)
+			return rc;
+	} else
+		id = p->tok.run;
+	rc = store_run_head(c, id, &p->head);
+	if (rc == STORE_OK && strcmp(p->head.game, p->game->name) != 0)
+		rc = STORE_NOT_FOUND;
+	if (rc == STORE_NOT_FOUND)
+		p->verdict = PLAY_NOT_FOUND;
+	return rc;
+}
+
+enum store_result
+play_job(struct store_conn *c, void *arg)
+{
+	struct play *p = arg;
+	enum store_result rc;
+	int64_t step;
+
+	p->verdict = PLAY_ERROR;
+	if (p->kind == PLAY_INIT) {
+		if (p->check_on && agent_fresh_store(c, &p->fresh) != STORE_OK)
+			return STORE_ERROR;
+		return init_job(p, c);
+	}
+	if (p->check_on) {
+		/* Judge before storing the fresh puzzle: storing sweeps expired
+		 * ones, and the presented one must still read "expired". */
+		if (agent_check_judge(c, &p->answer, store_now_ms(), &p->check) != STORE_OK ||
+		    agent_fresh_store(c, &p->fresh) != STORE_OK)
+			return STORE_ERROR;
+		if (p->check != STORE_CHECK_PASS) {
+			/* The seed's routes show the run beside the new puzzle. */
+			if (p->by_account && find_run(p, c) == STORE_ERROR)
+				return STORE_ERROR;
+			p->verdict = PLAY_CHECK_FAILED;
+			return STORE_OK;
+		}
+	}
+	if (!p->by_account && p->tok_err != TOKEN_OK) {
+		p->verdict = PLAY_TOKEN_BAD;
+		return STORE_OK;
+	}
+	rc = find_run(p, c);
+	if (rc != STORE_OK)
+		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
+	if (p->by_account) {
+		/* The seed's routes act on the head itself. */
+		p->tok.run = p->head.id;
+		p->tok.step = p->head.step;
+		if (!p->game->decode(&p->before, p->head.state, p->head.nstate)) {
+			p->verdict = PLAY_ERROR;
+			return STORE_OK;
+		}
+		if (p->kind == PLAY_ACTION) {
+			struct game_env env;
+
+			if (!play_env(p->game, &env))
+				return STORE_ERROR;
+			play_compute(p, &env);
+		}
+	}
+	step = p->tok.step;
+	if (step != p->head.step) {
+		bool retry = p->kind == PLAY_ACTION && p->head.last_from_step == step &&
+		    p->adv.nmoves > 0 && p->head.step == step + (int64_t)p->adv.nmoves &&
+		    sodium_memcmp(p->head.last_request, p->adv.fp, STORE_FP_BYTES) == 0;
+
+		p->verdict = retry ? PLAY_RETRY : PLAY_STALE;
+		return STORE_OK;
+	}
+	switch (p->kind) {
+	case PLAY_STATE:
+		p->verdict = PLAY_CURRENT;
+		return STORE_OK;
+	case PLAY_FINISH:
+		return finish(p, c);
+	case PLAY_INIT:
+	case PLAY_ACTION:
+		break;
+	}
+	if (p->turn.refused) {
+		p->verdict = p->turn.refusal == API_ERR_INTERNAL ? PLAY_ERROR : PLAY_REFUSED;
+		return STORE_OK;
+	}
+	if (p->adv.nmoves == 0) {
+		p->verdict = PLAY_UNCHANGED;
+		return STORE_OK;
+	}
+	p->adv.id = p->head.id;
+	p->adv.from_step = step;
+	p->adv.now = store_now_ms();
+	rc = store_run_advance(c, &p->adv);
+	if (rc == STORE_ERROR)
+		return STORE_ERROR;
+	p->verdict = rc == STORE_OK ? PLAY_APPLIED : PLAY_STALE;
+	return STORE_OK;
+}
+
+/* ---- answers ---- */
+
+/* A stateToken for the run at step with state st; NULL when out of memory. */
+static char *
+seal(const struct play *p, int64_t run, int64_t step, const void *st)
+{
+	struct state_token t;
+
+	memset(&t, 0, sizeof t);
+	t.nstate = p->game->encode(st, t.state, sizeof t.state);
+	if (t.nstate == 0 || t.nstate > sizeof t.state)
+		return NULL;
+	t.game = p->game->id;
+	t.rules = 1;
+	t.run = run;
+	t.step = step;
+	t.issued_at = (int64_t)time(NULL);
+	return token_seal(p->keys, &t);
+}
+
+/* The answer body: game, runId, stateToken (token_text, or a new one sealed
+ * for run, step and st), the game's part, agent_check when on. NULL when
+ * out of memory. */
+static json_t *
+body(struct play *p, int64_t run, int64_t step, const void *st, const char *token_text,
+    const void *scratch)
+{
+	char id[GAME_ID_TEXT_MAX], *sealed = NULL;
+	json_t *o;
+
+	play_id_text(run, id);
+	if (token_text == NULL) {
+		if ((sealed = seal(p, run, step, st)) == NULL)
+			return NULL;
+		token_text = sealed;
+	}
+	o = json_object();
+	if (o != NULL) {
+		json_object_set_new_nocheck(o, "game", json_string_nocheck(p->game->name));
+		json_object_set_new_nocheck(o, "runId", json_string_nocheck(id));
+		json_object_set_new_nocheck(o, "stateToken", json_string_nocheck(token_text));
+	}
+	free(sealed);
+	if (o == NULL || !p->game->answer(o, st, scratch)) {
+		json_decref(o);
+		return NULL;
+	}
+	if (p->check_on)
+		json_object_set_new_nocheck(o, "agent_check", agent_fresh_json(&p->fresh, store_now_ms()));
+	return o;
+}
+
+/* An error that carries the game's answer body (a refusal with the
+ * unchanged state, a stale token with the run as it stands): the envelope
+ * beside the body, without its "game" field. A NULL body (a failed build)
+ * answers 500. */
+static void
+reply_with_body(struct request *req, enum api_error e, const char *message, json_t *b)
+{
+	if (b == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+		return;
+	}
+	json_object_del(b, "game");
+	request_reply_error_with(req, e, message, b);
+}
+
+/* The run's head as stored, or NULL (and a 500) when it does not read back. */
+static const void *
+head_state(struct request *req, struct play *p, game_state *st)
+{
+	if (!p->game->decode(st, p->head.state, p->head.nstate)) {
+		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
+		return NULL;
+	}
+	return st;
+}
+
+/* Errors that name no state: the seed's routes still show the run when
+ * the job found one, and the new puzzle when the check is on. */
+static void
+reply_plain(struct request *req, struct play *p, enum api_error e, const char *message)
+{
+	game_state st;
+
+	if (p->by_account && p->head.id != 0 && p->game->decode(&st, p->head.state, p->head.nstate)) {
+		reply_with_body(req, e, message, body(p, p->head.id, p->head.step, &st, NULL, NULL));
+		return;
+	}
+	request_reply_error_with(req, e, message, p->check_on ? json_pack("{s:o}", "agent_check",
+	    agent_fresh_json(&p->fresh, store_now_ms())) : NULL);
+}
+
+static void
+reply_finished(struct request *req, struct play *p)
+{
+	char id[GAME_ID_TEXT_MAX];
+	game_state st;
+	json_t *o, *final, *claims;
+
+	if (head_state(req, p, &st) == NULL)
+		return;
+	play_id_text(p->head.id, id);
+	final = p->game->final(&st);
+	claims = p->game->claims(&st);
+	if (final != NULL && claims != NULL) {
+		json_object_update_missing(final, claims);
+		json_object_set_new(final, "seed", json_integer((json_int_t)p->head.seed));
+		json_object_set_new(final, "moves", json_integer((json_int_t)p->head.step));
+	}
+	json_decref(claims);
+	o = json_pack("{s:s, s:s, s:o, s:{s:i, s:s}, s:s, s:s}", "game", p->game->name, "runId", id,
+	    "final", final, "review", "rating", p->rating, "text", p->review,
+	    "certificate", p->certificate, "verifyWith", "/api/v1/keys");
+	/* The seed's routes answer with the game's fields too. */
+	if (o != NULL && p->by_account && !p->game->answer(o, &st, NULL)) {
+		json_decref(o);
+		o = NULL;
+	}
+	if (o != NULL && p->check_on)
+		json_object_set_new(o, "agent_check", agent_fresh_json(&p->fresh, store_now_ms()));
+	request_reply_json(req, 200, o);
+}
+
+void
+play_reply(struct request *req)
+{
+	struct play *p = req->ctx;
+	const char *same = p->by_account ? NULL : p->sent_token; /* the token sent, still newest */
+	game_state st;
+
+	if (!defer_committed(req))
+		p->verdict = PLAY_ERROR;
+	switch (p->verdict) {
+	case PLAY_CREATED:
+		request_reply_json(req, 200, body(p, p->run.id, 0, &p->after, NULL, NULL));
+		return;
+	case PLAY_CHECK_FAILED:
+		if (p->by_account && p->head.id != 0 && head_state(req, p, &st) != NULL) {
+			reply_with_body(req, API_ERR_AGENT_CHECK, agent_check_reason(&p->answer, p->check),
+			    body(p, p->head.id, p->head.step, &st, NULL, NULL));
+			return;
+		}
+		request_reply_error_with(req, API_ERR_AGENT_CHECK, agent_check_reason(&p->answer, p->check),
+		    json_pack("{s:o}", "agent_check", agent_fresh_json(&p->fresh, store_now_ms())));
+		return;
+	case PLAY_TOKEN_BAD:
+		reply_plain(req, p, API_ERR_INVALID_STATE_TOKEN, token_strerror(p->tok_err));
+		return;
+	case PLAY_NOT_FOUND:
+		reply_plain(req, p, API_ERR_RUN_NOT_FOUND, "the stateToken's run is not stored here");
+		return;
+	case PLAY_NO_RUN:
+		reply_plain(req, p, API_ERR_NO_CURRENT_RUN, NULL);
+		return;
+	case PLAY_NOT_OVER:
+		reply_plain(req, p, API_ERR_RUN_NOT_OVER, NULL);
+		return;
+	case PLAY_ALREADY_FINISHED:
+		reply_plain(req, p, API_ERR_ALREADY_FINISHED, NULL);
+		return;
+	case PLAY_STALE:
+		if (head_state(req, p, &st) != NULL)
+			reply_with_body(req, API_ERR_STALE_STATE_TOKEN, "the stateToken is not the run's newest: "
+			    "here are the run as it stands and its newest token",
+			    body(p, p->head.id, p->head.step, &st, NULL, NULL));
+		return;
+	case PLAY_REFUSED:
+		reply_with_body(req, p->turn.refusal, p->turn.reason,
+		    body(p, p->head.id, p->tok.step, &p->before, same, p->scratch));
+		return;
+	case PLAY_UNCHANGED:
+		request_reply_json(req, 200, body(p, p->head.id, p->tok.step, &p->after, same, p->scratch));
+		return;
+	case PLAY_APPLIED:
+	case PLAY_RETRY:
+		/* A retry answers what the first request did: the same state. */
+		request_reply_json(req, 200, body(p, p->head.id, p->tok.step + (int64_t)p->turn.nmoves,
+		    &p->after, NULL, p->scratch));
+		return;
+	case PLAY_CURRENT:
+		if (head_state(req, p, &st) != NULL)
+			request_reply_json(req, 200, body(p, p->head.id, p->head.step, &st, same, NULL));
+		return;
+	case PLAY_FINISHED:
+		reply_finished(req, p);
+		return;
+	case PLAY_ERROR:
+		break;
+	}
+	request_reply_error(req, API_ERR_INTERNAL, "the request could not be stored; nothing changed");
+}

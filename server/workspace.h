@@ -1,0 +1,18 @@
+/*
+ * workspace.h: the games' working memory, per thread and per game. The
+ * engine never allocates; a game that needs memory for a computation (the
+ * Duskcourt dealer's 2 MiB memo) says how much in its descriptor, and each
+ * thread that plays it (HTTP threads, the store's writer, a verifier) gets
+ * its own block on first use, zeroed, reserved to that game, and freed when
+ * the thread ends.
+ */
+#ifndef SERVER_WORKSPACE_H
+#define SERVER_WORKSPACE_H
+
+#include "game.h"
+
+/* The calling thread's memory for g (g->work_size bytes), NULL when out of
+ * memory or when g needs none. */
+void *workspace_for_thread(const struct game *g);
+
+#endif
