@@ -1,5 +1,5 @@
 /*
- * bag.h: the Stackcraft v1 piece stream (7-bags), as spec/stream.md fixes it.
+ * bag.h: the Stackcraft v1 piece stream (7-bags), as docs/stream.md fixes it.
  *
  * Bag b of a seed is I,O,T,S,Z,J,L shuffled by a Python-compatible generator
  * seeded with the string "stackcraft-v1:{seed}:{b}" (both in decimal), by the

@@ -2,11 +2,11 @@
  * duskcourt.c: the court and the run.
  *
  * The court half is the reach of the six idols, written as plainly as the
- * seed's rules text so that it can be read against it: this is the code
- * that decides what is legal in play (the solver has its own, faster move
- * generator; the tests hold the two against each other). The run half is
- * the state machine: captures, the clear and stuck resolutions that happen
- * on the capture itself, reset, next and endRun, scoring and the legal
+ * rules of docs/rules/duskcourt.md so that it can be read against them: this
+ * is the code that decides what is legal in play (the solver has its own,
+ * faster move generator; the tests hold the two against each other). The run
+ * half is the state machine: captures, the clear and stuck resolutions that
+ * happen on the capture itself, reset, next and endRun, scoring and the legal
  * list.
  *
  * Invariant kept by every function: a refusal returns before the first
@@ -22,7 +22,8 @@
 bool
 duskcourt_ladder(uint32_t rung, struct duskcourt_rung *out)
 {
-	/* Rungs 1..10 of duskcourt.md's table: size, idols, decoys, jackal, boulders. */
+	/* Rungs 1..10 of the ladder table (docs/rules/duskcourt.md): size, idols,
+	 * decoys, jackal, boulders. */
 	static const struct duskcourt_rung table[10] = {
 		{ 4, 3, 0, false, 0 }, { 4, 4, 0, false, 0 }, { 4, 5, 0, false, 0 },
 		{ 5, 5, 0, false, 0 }, { 5, 6, 0, false, 0 }, { 6, 6, 0, false, 0 },

@@ -88,7 +88,7 @@ struct duskcourt_capture {
 	uint8_t to;
 };
 
-/* One row of the ladder table (duskcourt.md). */
+/* One row of the ladder table (docs/rules/duskcourt.md). */
 struct duskcourt_rung {
 	int size;          /* 4..6 */
 	int idols;         /* idols dealt, 3..12 */
@@ -116,8 +116,9 @@ struct duskcourt_award {
 	uint64_t total;   /* the sum of the four */
 };
 
-/* The run. Every field of duskcourt.md's state table; boulders are the
- * BOULDER cells of board (and of dealt, which always has the same ones). */
+/* The run. Every field of the state table of docs/rules/duskcourt.md;
+ * boulders are the BOULDER cells of board (and of dealt, which always has
+ * the same ones). */
 struct duskcourt_state {
 	uint64_t seed;  /* 0 .. DUSKCOURT_SEED_MAX */
 	uint64_t score; /* only ever goes up */
@@ -164,8 +165,8 @@ int duskcourt_cell_from_char(char c);
 const char *duskcourt_idol_name(int cell);
 
 /* Whether the idol on from may take the idol on to on this board: the reach
- * of the seed's rules, boulders and line blocking included, and never onto
- * the K when king_survives. False for anything that is not such a take
+ * of docs/rules/duskcourt.md, boulders and line blocking included, and never
+ * onto the K when king_survives. False for anything that is not such a take
  * (empty squares, boulders, from == to, indexes off the court). */
 bool duskcourt_can_take(const uint8_t *cells, int size, bool king_survives, int from, int to);
 
@@ -198,10 +199,10 @@ bool duskcourt_end_run(struct duskcourt_state *s, char *reason, size_t cap);
 bool duskcourt_apply(struct duskcourt_state *s, const struct duskcourt_action *a,
     struct duskcourt_solver *work, char *reason, size_t cap);
 
-/* The legal actions in duskcourt.md's order (captures by from then to, then
- * reset; or next, endRun; or nothing when done), written to out (capacity
- * cap, DUSKCOURT_LEGAL_MAX always suffices). Returns the full count, which
- * may exceed cap. */
+/* The legal actions in the order of docs/rules/duskcourt.md (captures by from
+ * then to, then reset; or next, endRun; or nothing when done), written to out
+ * (capacity cap, DUSKCOURT_LEGAL_MAX always suffices). Returns the full
+ * count, which may exceed cap. */
 size_t duskcourt_legal(const struct duskcourt_state *s, struct duskcourt_action *out, size_t cap);
 
 /* ---- the dealer (duskcourt_deal.c) ---- */

@@ -1,6 +1,6 @@
 /*
  * duskcourt_deal.c: the dealer. Court k of a run is a pure function of
- * (seed, k, rung) that follows the ladder table of duskcourt.md.
+ * (seed, k, rung) that follows the ladder table of docs/rules/duskcourt.md.
  *
  * Clearable by construction: a court is built backwards from its last idol
  * (the K on a jackal court) by un-captures. Each step picks an idol X on

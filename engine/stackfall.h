@@ -9,14 +9,15 @@
  * ended are told apart (STACKFALL_GAME_OVER) so the server can answer
  * `game_over` rather than an ordinary illegal command.
  *
- * Rules in one place (spec/stackfall.md): pieces come from the 7-bag stream of
- * bag.h; a placement hard-drops from above and clears full rows; a hold is
- * allowed once per piece; scoring uses the level before the clear, keeps
- * back-to-back across non-clearing placements, counts combos from -1 and adds
- * perfect-clear bonuses. After every placement or hold the end checks run in
- * this order: 150 pieces placed (piece_limit), then top_out (the current
- * piece has no placement and hold is spent or its piece has none either).
- * After the end, current and next stay as they were and can_hold is false.
+ * Rules in one place (docs/rules/stackfall.md): pieces come from the 7-bag
+ * stream of bag.h; a placement hard-drops from above and clears full rows; a
+ * hold is allowed once per piece; scoring uses the level before the clear,
+ * keeps back-to-back across non-clearing placements, counts combos from -1
+ * and adds perfect-clear bonuses. After every placement or hold the end
+ * checks run in this order: 150 pieces placed (piece_limit), then top_out
+ * (the current piece has no placement and hold is spent or its piece has none
+ * either). After the end, current and next stay as they were and can_hold is
+ * false.
  */
 #ifndef STACKFALL_H
 #define STACKFALL_H

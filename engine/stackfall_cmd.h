@@ -1,12 +1,12 @@
 /*
  * stackfall_cmd.h: the text commands of Stackfall.
  *
- * Grammar (spec/stackfall.md): `place R C`, its short form `R C`, `options`,
- * `preview R C`, `hold`, `resign`. Keywords are case-insensitive; spaces and
- * tabs may surround and separate words; R and C are unsigned ASCII decimal
- * numbers (leading zeros allowed, values up to 2^32 - 1 read, larger ones
- * refused without overflow). Commands are separated by '\n' or ';'; a '\r'
- * at either end of a command is ignored, so "\r\n" works as a separator.
+ * Grammar (docs/rules/stackfall.md): `place R C`, its short form `R C`,
+ * `options`, `preview R C`, `hold`, `resign`. Keywords are case-insensitive;
+ * spaces and tabs may surround and separate words; R and C are unsigned ASCII
+ * decimal numbers (leading zeros allowed, values up to 2^32 - 1 read, larger
+ * ones refused without overflow). Commands are separated by '\n' or ';'; a
+ * '\r' at either end of a command is ignored, so "\r\n" works as a separator.
  * Empty commands are skipped and not counted.
  *
  * A whole request fails only when it holds no command (EMPTY) or more than

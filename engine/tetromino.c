@@ -2,13 +2,14 @@
  * tetromino.c: shapes, the drop, line clears and the evaluation figures on a
  * board of 10-bit rows.
  *
- * The shape table is the seed's diagrams turned into row masks, bottom row
- * first, with each column's lowest and highest filled offset precomputed:
- * the landing row of a drop is max over the piece's columns of
- * (column height - lowest offset), which is exactly "falls from above until a
- * cell meets the highest filled cell or the floor". Figures of a placement
- * that clears nothing are derived from the board's heights by updating only
- * the piece's columns; a clearing placement (rare) rebuilds its rows.
+ * The shape table is the diagrams of docs/rules/stackfall.md turned into row
+ * masks, bottom row first, with each column's lowest and highest filled
+ * offset precomputed: the landing row of a drop is max over the piece's
+ * columns of (column height - lowest offset), which is exactly "falls from
+ * above until a cell meets the highest filled cell or the floor". Figures of
+ * a placement that clears nothing are derived from the board's heights by
+ * updating only the piece's columns; a clearing placement (rare) rebuilds its
+ * rows.
  */
 #include "tetromino.h"
 

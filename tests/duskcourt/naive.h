@@ -1,11 +1,11 @@
 /*
  * naive.h: a second, deliberately plain model of Duskcourt for the tests,
- * written from the rules text without looking at the engine's code paths:
- * its own ladder table, its own reach (offset lists and direction walks),
- * and an exhaustive depth-first solver whose only aid is a memo of boards
- * already known to be dead (whole boards as keys, no cleverness). The
- * engine is checked against it; it shares nothing with the engine but the
- * cell numbering of duskcourt.h.
+ * written from the rules text (docs/rules/duskcourt.md) without looking at
+ * the engine's code paths: its own ladder table, its own reach (offset lists
+ * and direction walks), and an exhaustive depth-first solver whose only aid
+ * is a memo of boards already known to be dead (whole boards as keys, no
+ * cleverness). The engine is checked against it; it shares nothing with the
+ * engine but the cell numbering of duskcourt.h.
  */
 #ifndef NAIVE_H
 #define NAIVE_H
@@ -22,7 +22,7 @@ struct naive_row {
 	bool jackal;
 };
 
-/* duskcourt.md's ladder, typed in again. */
+/* The ladder of docs/rules/duskcourt.md, typed in again. */
 static struct naive_row __attribute__((unused))
 naive_ladder(unsigned rung)
 {

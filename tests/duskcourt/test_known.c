@@ -13,8 +13,8 @@
  * usage: test_known FILE            check every case
  *        test_known --generate SEED STEPS [strong]   play a seeded policy (strong:
  *            the solver's way only, next at every break), print a line
- * The first three lines of the file were worked out by hand from the seed's
- * scoring rules; the rest were generated and then frozen.
+ * The first three lines of the file were worked out by hand from the scoring
+ * rules of docs/rules/duskcourt.md; the rest were generated and then frozen.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  *
  * Courts are cleared with the engine's solver, checked move by move against
  * the naive model; stuck courts are reached by the naive model's own search
- * for a losing line. Expected scores are computed here from the seed's
- * formulas, not read back from the engine.
+ * for a losing line. Expected scores are computed here from the formulas of
+ * docs/rules/duskcourt.md, not read back from the engine.
  */
 #include <stdio.h>
 #include <stdlib.h>

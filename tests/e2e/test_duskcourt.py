@@ -20,8 +20,8 @@ def deal(seed, rung, k):
 
 
 def captures(board, size, king_survives):
-    """Every legal capture, by the seed's reach rules, written here from
-    the rules text (not from the engine)."""
+    """Every legal capture, by the reach rules of docs/rules/duskcourt.md,
+    written here from the rules text (not from the engine)."""
     out = []
     lines = {'Q': [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
              'R': [(1, 0), (-1, 0), (0, 1), (0, -1)], 'B': [(1, 1), (1, -1), (-1, 1), (-1, -1)]}
@@ -89,7 +89,7 @@ class Player:
         return r
 
     def check(self, s0, a, body):
-        """The state after a against the seed's rules (scoring included)."""
+        """The state after a against docs/rules/duskcourt.md (scoring included)."""
         s1 = body['state']
         p = self.problems
         if a not in self.legal:
@@ -197,7 +197,7 @@ try:
          'a run opens at rung 1, playing, 3 lives, its court dealt')
     t.eq(list(s), ['phase', 'rung', 'size', 'board', 'dealt', 'boulders', 'kingSurvives', 'resetUsed',
                    'captures', 'paidDepth', 'lives', 'streak', 'score', 'lastResult', 'lastAward',
-                   'seed', 'courtsDealt'], 'the state has exactly the fields of duskcourt.md, in order')
+                   'seed', 'courtsDealt'], 'the state has exactly the fields of docs/rules/duskcourt.md, in order')
     ladder_check(s, p.problems)
     seen_king = seen_boulders = False
     used_reset = False

@@ -23,7 +23,7 @@ def stream(seed, n):
 
 
 class Rules:
-    """Stackfall's scoring, from stackfall.md, fed one placement at a time."""
+    """Stackfall's scoring, from docs/rules/stackfall.md, fed one placement at a time."""
 
     def __init__(self):
         self.score = 0
@@ -145,7 +145,7 @@ class Game:
 
 
 # arcaded stream: what a bot author checks a seed with.
-t.eq(stream(42, 21), 'TIZJSOLTJLSOIZLJOSIZT', 'arcaded stream 42 21 prints the fixture of stream.md')
+t.eq(stream(42, 21), 'TIZJSOLTJLSOIZLJOSIZT', 'arcaded stream 42 21 prints the fixture of docs/stream.md')
 p = subprocess.run([binary(), 'stream', '42', 'x'], capture_output=True, text=True)
 t.ok(p.returncode == 2 and 'COUNT' in p.stderr, 'arcaded stream refuses a bad COUNT: %s' % p.stderr.strip())
 
@@ -158,7 +158,7 @@ try:
     # ---- a game to the 150-piece limit through the token routes
     g = Game(d, 'token', seed=42)
     r = g.last
-    t.eq(list(r.json), FIELDS, 'init answers exactly the fields of api.md, in order')
+    t.eq(list(r.json), FIELDS, 'init answers exactly the fields of docs/rules/stackfall.md, in order')
     t.ok(r.json['status'] == 'playing' and r.json['pieces'] == 0 and r.json['combo'] == -1 and
          r.json['hold'] is None and r.json['can_hold'] is True and r.json['results'] == [] and
          len(r.json['board_text']) == 20 * 11 - 1, 'a new game: playing, empty board, nothing held')

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The layers depend one way (STYLE.md): the engine calls no allocator,
-stdio, clock or rand and nothing of api/ or server/; api/ calls neither
-libmicrohttpd nor SQLite. Read off the static libraries' undefined symbols
+"""The layers depend one way (docs/architecture.md): the engine calls no
+allocator, stdio, clock or rand and nothing of api/ or server/; api/ calls
+neither libmicrohttpd nor SQLite. Read off the static libraries' undefined symbols
 with nm. Prints TAP.
 
 usage: check_layers.py NM LIBENGINE.a LIBAPI.a

@@ -1,7 +1,7 @@
 /*
  * test_stream.c: the CPython-compatible generator and the 7-bag stream
  * against fixed answers: MT19937's reference vectors, values CPython 3.11
- * gives for a few strings, the fixtures of spec/stream.md, and the bag
+ * gives for a few strings, the fixtures of docs/stream.md, and the bag
  * properties (each bag a permutation, the three entry points agreeing).
  * The wide comparison against a live CPython is stream_cpython.py.
  */
@@ -51,7 +51,7 @@ test_string_seeds(void)
 	pyrandom_seed_string(&r, "\xc3\xa9");
 	ok(pyrandom_random(&r) == 0.9689252893653495, "Random('\\u00e9').random() (UTF-8 bytes)");
 
-	/* spec/stream.md: the first three random() of "stackcraft-v1:0:0". */
+	/* docs/stream.md: the first three random() of "stackcraft-v1:0:0". */
 	pyrandom_seed_string(&r, "stackcraft-v1:0:0");
 	ok(pyrandom_random(&r) == 0.4855148968905795, "stackcraft-v1:0:0 random() #1");
 	ok(pyrandom_random(&r) == 0.6565215162483241, "stackcraft-v1:0:0 random() #2");
