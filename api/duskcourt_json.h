@@ -16,7 +16,7 @@
 /* Duskcourt on the game table (game.h). */
 extern const struct game game_duskcourt;
 
-/* The state object, every field of duskcourt.md's table, in its order. */
+/* The state object, every field of docs/rules/duskcourt.md's state table, in its order. */
 json_t *duskcourt_state_json(const struct duskcourt_state *s);
 
 /* The legalActions array. */

@@ -30,10 +30,6 @@ import re
 import subprocess
 import sys
 
-# TEMPORARY: server/ and api/ are being refactored by the lead and still name
-# documents by their old names; they are listed (file:line and the new path)
-# in the docs branch's report. Delete this exclusion once they point at docs/.
-TEMPORARY_EXCLUDE = ('server/', 'api/')
 
 # This file has to spell the forbidden names to look for them.
 SELF = 'tests/docs/check_refs.py'
@@ -296,12 +292,8 @@ def main():
     tree = Tree(root, files)
     self_checks(tree)
     scan = [f for f in files if f != SELF and is_text(root, f)]
-    skipped = [f for f in scan if f.startswith(TEMPORARY_EXCLUDE)]
-    scan = [f for f in scan if not f.startswith(TEMPORARY_EXCLUDE)]
     ok(len(scan) > 20 and any(f.startswith('docs/') for f in scan),
        'found the repository\'s text files (%d to scan)' % len(scan))
-    if skipped:
-        print('# TEMPORARY_EXCLUDE skips %d files under %s' % (len(skipped), ', '.join(TEMPORARY_EXCLUDE)))
     for rel in scan:
         with open(os.path.join(root, rel), encoding='utf-8', errors='replace') as f:
             found = list(check_lines(tree, rel, f.read().splitlines()))
