@@ -39,6 +39,8 @@
 #define AGENTKEY_RANDOM_BYTES  30 /* 10 for the id, 20 for the secret */
 #define AGENTKEY_PEPPER_BYTES  32
 #define AGENTKEY_HASH_BYTES    32
+/* Live keys an account may hold at once: enough to rotate without a gap. */
+#define AGENTKEY_LIVE_MAX      2
 
 enum agentkey_err {
 	AGENTKEY_OK = 0,

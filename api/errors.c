@@ -5,6 +5,13 @@
  */
 #include "errors.h"
 
+#include "agentkey.h"
+#include "stackfall_cmd.h"
+
+/* A limit's value in a message, from its constant. */
+#define ERRORS_STR_(x) #x
+#define ERRORS_STR(x) ERRORS_STR_(x)
+
 
 static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_INVALID_JSON]        = { "invalid_json", 400, "the request body is not valid JSON" },
@@ -18,12 +25,12 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_RUN_NOT_OVER]        = { "run_not_over", 409, "the run is not over yet" },
 	[API_ERR_ALREADY_FINISHED]    = { "already_finished", 409, "the run has already been finished" },
 	[API_ERR_NAME_TAKEN]          = { "name_taken", 409, "that account name is taken" },
-	[API_ERR_KEY_LIMIT]           = { "key_limit", 409, "an account has at most two live agent keys" },
+	[API_ERR_KEY_LIMIT]           = { "key_limit", 409, "an account has at most " ERRORS_STR(AGENTKEY_LIVE_MAX) " live agent keys: revoke one first" },
 	[API_ERR_NO_CURRENT_RUN]      = { "no_current_run", 409, "the account has no game; start one with new" },
 	[API_ERR_PAYLOAD_TOO_LARGE]   = { "payload_too_large", 413, "the request body is too large" },
 	[API_ERR_ILLEGAL_ACTION]      = { "illegal_action", 422, "the action is not legal now" },
 	[API_ERR_INVALID_COMMAND]     = { "invalid_command", 422, "the command was refused" },
-	[API_ERR_TOO_MANY_COMMANDS]   = { "too_many_commands", 422, "at most 50 commands per request" },
+	[API_ERR_TOO_MANY_COMMANDS]   = { "too_many_commands", 422, "at most " ERRORS_STR(STACKFALL_CMD_MAX) " commands per request" },
 	[API_ERR_EMPTY_COMMAND]       = { "empty_command", 422, "the request holds no command" },
 	[API_ERR_GAME_OVER]           = { "game_over", 422, "the game is over" },
 	[API_ERR_INVALID_REPLAY]      = { "invalid_replay", 422, "the replay does not verify" },

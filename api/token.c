@@ -44,7 +44,7 @@ char *
 token_seal(const struct keyring *kr, const struct state_token *t)
 {
 	const struct keyring_key *k = keyring_current(kr);
-	char state64[sodium_base64_ENCODED_LEN(TOKEN_STATE_MAX, B64)], run[24], iat[ISO8601_MAX], ia[64];
+	char state64[sodium_base64_ENCODED_LEN(TOKEN_STATE_MAX, B64)], run[GAME_ID_TEXT_MAX], iat[ISO8601_MAX], ia[64];
 	char *payload = NULL, *footer = NULL, *out = NULL;
 	json_t *p = NULL, *f = NULL;
 	size_t need;

@@ -17,10 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
+
 #define BAG_SIZE 7
 /* Largest seed of a run (2^53 - 1). The functions accept any uint64_t and
  * follow the same rule, but runs use only 0..BAG_SEED_MAX. */
-#define BAG_SEED_MAX UINT64_C(9007199254740991)
+#define BAG_SEED_MAX ((uint64_t)ENGINE_ID_MAX)
 
 /* Writes bag number b of seed into out[0..6]. */
 void bag_shuffle(uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE]);

@@ -33,7 +33,7 @@
 #define DUSKCOURT_SIZE_MAX 6
 #define DUSKCOURT_CELLS 36 /* squares of the largest court */
 #define DUSKCOURT_LIVES 3
-#define DUSKCOURT_SEED_MAX ((UINT64_C(1) << 53) - 1)
+#define DUSKCOURT_SEED_MAX ((uint64_t)ENGINE_ID_MAX)
 #define DUSKCOURT_IDOLS_MAX 12 /* most idols the ladder ever deals */
 /* Every idol takes at most eight targets, plus the reset. */
 #define DUSKCOURT_LEGAL_MAX (DUSKCOURT_IDOLS_MAX * 8 + 1)

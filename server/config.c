@@ -25,37 +25,47 @@ enum opt {
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_COMMIT_BATCH, OPT__COUNT
 };
 
+/* A numeric option's range and default; hi == 0 for other options. The
+ * help and every message print these, so a bound is written once. */
+struct range {
+	unsigned long long lo, hi, def;
+	bool               size;   /* a byte count: k and m suffixes allowed */
+};
+
 static const struct {
-	const char *flag;   /* without the leading dashes */
-	const char *env;
-	const char *arg;
-	bool        repeat; /* a list: the variable is comma-separated */
-	const char *help;
+	const char  *flag;   /* without the leading dashes */
+	const char  *env;
+	const char  *arg;
+	bool         repeat; /* a list: the variable is comma-separated */
+	const char  *help;
+	struct range range;
 } opts[OPT__COUNT] = {
 	[OPT_LISTEN]        = { "listen", "ARCADED_LISTEN", "HOST:PORT|unix:PATH", false,
-	    "where to listen (default 127.0.0.1:8080; port 0 picks a free one)" },
+	    "where to listen (default 127.0.0.1:8080; port 0 picks a free one)", { 0 } },
 	[OPT_DB]            = { "db", "ARCADED_DB", "PATH", false,
-	    "SQLite database file, created if missing (default data/arcaded.db)" },
+	    "SQLite database file, created if missing (default data/arcaded.db)", { 0 } },
 	[OPT_KEY_FILE]      = { "key-file", "ARCADED_KEY_FILE", "PATH", false,
-	    "secret key file, created mode 0600 if missing (default: arcaded.key beside the database)" },
+	    "secret key file, created mode 0600 if missing (default: arcaded.key beside the database)",
+	    { 0 } },
 	[OPT_THREADS]       = { "threads", "ARCADED_THREADS", "N", false,
-	    "HTTP worker threads, 1-256 (default: the number of cores)" },
+	    "HTTP worker threads (default: the number of cores)", { 1, 256, 0, false } },
 	[OPT_MAX_BODY]      = { "max-body", "ARCADED_MAX_BODY", "BYTES", false,
-	    "largest request body, 1024-67108864, suffix k or m allowed (default 64k)" },
+	    "largest request body, suffix k or m allowed", { 1024, 64ull << 20, 64 * 1024, true } },
 	[OPT_TRUSTED_PROXY] = { "trusted-proxy", "ARCADED_TRUSTED_PROXY", "ADDR[/BITS]", true,
-	    "a reverse proxy whose X-Forwarded-For and X-Request-Id are believed (repeatable)" },
+	    "a reverse proxy whose X-Forwarded-For and X-Request-Id are believed (repeatable)", { 0 } },
 	[OPT_AGENT_CHECK]   = { "agent-check", "ARCADED_AGENT_CHECK", "GAME=on|off", true,
-	    "require agent-check answers for a game (repeatable; default stackfall=on, duskcourt=off)" },
+	    "require agent-check answers for a game (repeatable; on by default for the games that "
+	    "ask for it: see GET /api/games/GAME/rules)", { 0 } },
 	[OPT_LOG_LEVEL]     = { "log-level", "ARCADED_LOG_LEVEL", "error|warn|info|debug", false,
-	    "what to log on stderr (default info: one access line per request)" },
+	    "what to log on stderr (default info: one access line per request)", { 0 } },
 	[OPT_SYNC]          = { "synchronous", "ARCADED_SYNCHRONOUS", "full|normal", false,
-	    "commit durability: full survives power loss, normal only a crash (default full)" },
+	    "commit durability: full survives power loss, normal only a crash (default full)", { 0 } },
 	[OPT_CONN_LIMIT]    = { "connection-limit", "ARCADED_CONNECTION_LIMIT", "N", false,
-	    "open connections at most, 16-100000 (default 4096)" },
+	    "open connections at most", { 16, 100000, 4096, false } },
 	[OPT_CONN_TIMEOUT]  = { "connection-timeout", "ARCADED_CONNECTION_TIMEOUT", "SECONDS", false,
-	    "close a connection idle this long, 1-3600 (default 60)" },
+	    "close a connection idle this long", { 1, 3600, 60, false } },
 	[OPT_COMMIT_BATCH]  = { "commit-batch", "ARCADED_COMMIT_BATCH", "N", false,
-	    "most waiting writes committed together, 1-4096; 1 commits each alone (default 256)" },
+	    "most waiting writes committed together; 1 commits each alone", { 1, 4096, 256, false } },
 };
 
 void
@@ -64,19 +74,24 @@ config_usage(void)
 	int i;
 
 	printf("usage: arcaded [serve] [OPTION]...\n"
-	    "       arcaded stream SEED COUNT      print a Stackfall seed's first pieces\n"
+	    "       arcaded stream SEED COUNT      print a seed's first pieces of the 7-bag stream\n"
 	    "       arcaded deal SEED RUNG K       print Duskcourt court K of a seed at a rung, with a solution\n"
 	    "       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
 	    "       arcaded keys rotate [--db PATH] [--key-file PATH]\n"
 	    "                                      add a new current key; old ones still open tokens\n"
 	    "\n"
-	    "Serves Stackfall and Duskcourt over HTTP/JSON. Options (each also read from\n"
-	    "the environment variable shown; --flag value and --flag=value both work):\n\n");
+	    "Serves turn-based games over HTTP/JSON. Options (each also read from the\n"
+	    "environment variable shown; --flag value and --flag=value both work):\n\n");
 	for (i = 0; i < OPT__COUNT; i++) {
-		char left[64];
+		const struct range *r = &opts[i].range;
+		char left[64], bounds[96] = "";
 
 		snprintf(left, sizeof left, "--%s %s", opts[i].flag, opts[i].arg);
-		printf("  %-36s %s\n  %-36s [%s]\n", left, opts[i].help, "", opts[i].env);
+		if (r->hi != 0 && r->def != 0)
+			snprintf(bounds, sizeof bounds, " (%llu-%llu, default %llu)", r->lo, r->hi, r->def);
+		else if (r->hi != 0)
+			snprintf(bounds, sizeof bounds, " (%llu-%llu)", r->lo, r->hi);
+		printf("  %-36s %s%s\n  %-36s [%s]\n", left, opts[i].help, bounds, "", opts[i].env);
 	}
 	printf("  %-36s %s\n", "--help", "print this help and exit");
 	printf("  %-36s %s\n", "--version", "print the version and exit");
@@ -92,15 +107,15 @@ set_defaults(struct config *cfg)
 	snprintf(cfg->listen_host, sizeof cfg->listen_host, "127.0.0.1");
 	cfg->listen_port = 8080;
 	snprintf(cfg->db_path, sizeof cfg->db_path, "data/arcaded.db");
-	cfg->threads = n > 0 && n <= 256 ? (unsigned)n : 2;
-	cfg->max_body = 64 * 1024;
+	cfg->threads = n > 0 && (unsigned long long)n <= opts[OPT_THREADS].range.hi ? (unsigned)n : 2;
+	cfg->max_body = (size_t)opts[OPT_MAX_BODY].range.def;
 	for (i = 0; i < GAME__COUNT; i++)
 		cfg->agent_check[i] = game_table[i]->check_default;
 	cfg->log_level = LOG_INFO;
 	cfg->sync = SYNC_FULL;
-	cfg->connection_limit = 4096;
-	cfg->connection_timeout = 60;
-	cfg->commit_batch = 256;
+	cfg->connection_limit = (unsigned)opts[OPT_CONN_LIMIT].range.def;
+	cfg->connection_timeout = (unsigned)opts[OPT_CONN_TIMEOUT].range.def;
+	cfg->commit_batch = (unsigned)opts[OPT_COMMIT_BATCH].range.def;
 }
 
 /* A decimal number with an optional k/m suffix (powers of 1024). */
@@ -229,6 +244,32 @@ parse_agent_check(struct config *cfg, const char *v)
 	return true;
 }
 
+/* A numeric option's value within its range, or the message. */
+static bool
+parse_number(enum opt o, const char *v, unsigned long long *n, char *why, size_t cap)
+{
+	const struct range *r = &opts[o].range;
+
+	if (parse_size(v, r->lo, r->hi, r->size, n))
+		return true;
+	snprintf(why, cap, "expected a whole number from %llu to %llu%s", r->lo, r->hi,
+	    r->size ? " (bytes; suffix k or m allowed)" : "");
+	return false;
+}
+
+static void
+set_number(struct config *cfg, enum opt o, unsigned long long n)
+{
+	switch (o) {
+	case OPT_THREADS: cfg->threads = (unsigned)n; break;
+	case OPT_MAX_BODY: cfg->max_body = (size_t)n; break;
+	case OPT_CONN_LIMIT: cfg->connection_limit = (unsigned)n; break;
+	case OPT_CONN_TIMEOUT: cfg->connection_timeout = (unsigned)n; break;
+	case OPT_COMMIT_BATCH: cfg->commit_batch = (unsigned)n; break;
+	default: break;
+	}
+}
+
 /* Applies one value of option o; on failure writes the one-line message. */
 static bool
 apply(struct config *cfg, enum opt o, const char *v, bool from_env,
@@ -258,20 +299,20 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 		}
 		break;
 	case OPT_THREADS:
-		if (!parse_size(v, 1, 256, false, &n))
-			why = "expected a whole number from 1 to 256";
-		else
-			cfg->threads = (unsigned)n;
-		break;
 	case OPT_MAX_BODY:
-		if (!parse_size(v, 1024, 64ull << 20, true, &n))
-			why = "expected a size from 1024 to 67108864 bytes (suffix k or m allowed)";
+	case OPT_CONN_LIMIT:
+	case OPT_CONN_TIMEOUT:
+	case OPT_COMMIT_BATCH:
+		if (!parse_number(o, v, &n, whybuf, sizeof whybuf))
+			why = whybuf;
 		else
-			cfg->max_body = (size_t)n;
+			set_number(cfg, o, n);
 		break;
 	case OPT_TRUSTED_PROXY:
-		if (cfg->nproxies == CONFIG_MAX_PROXIES)
-			why = "too many trusted proxies (at most 16)";
+		if (cfg->nproxies == CONFIG_MAX_PROXIES) {
+			snprintf(whybuf, sizeof whybuf, "too many trusted proxies (at most %d)", CONFIG_MAX_PROXIES);
+			why = whybuf;
+		}
 		else if (!config_parse_cidr(v, &cfg->proxies[cfg->nproxies]))
 			why = "expected an IPv4 or IPv6 address with an optional /BITS prefix";
 		else
@@ -305,24 +346,6 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			cfg->sync = SYNC_NORMAL;
 		else
 			why = "expected full or normal";
-		break;
-	case OPT_CONN_LIMIT:
-		if (!parse_size(v, 16, 100000, false, &n))
-			why = "expected a whole number from 16 to 100000";
-		else
-			cfg->connection_limit = (unsigned)n;
-		break;
-	case OPT_CONN_TIMEOUT:
-		if (!parse_size(v, 1, 3600, false, &n))
-			why = "expected a whole number of seconds from 1 to 3600";
-		else
-			cfg->connection_timeout = (unsigned)n;
-		break;
-	case OPT_COMMIT_BATCH:
-		if (!parse_size(v, 1, 4096, false, &n))
-			why = "expected a whole number from 1 to 4096";
-		else
-			cfg->commit_batch = (unsigned)n;
 		break;
 	default:
 		why = "unknown option";

@@ -162,8 +162,7 @@ key_added(struct request *req)
 	if (!defer_committed(req))
 		request_reply_error(req, API_ERR_INTERNAL, "the key could not be stored");
 	else if (x->change.result == STORE_KEY_LIMIT)
-		request_reply_error(req, API_ERR_KEY_LIMIT,
-		    "an account has at most two live agent keys: revoke one first");
+		request_reply_error(req, API_ERR_KEY_LIMIT, NULL);
 	else
 		request_reply_json(req, 201, json_pack("{s:s, s:s, s:o, s:s}", "agentKey", x->key,
 		    "keyId", x->change.key_id, "createdAt", time_json(x->change.now),

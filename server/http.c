@@ -336,13 +336,13 @@ parse_json_body(struct request *req)
 	json_error_t jerr;
 	size_t i;
 
-	for (i = 0; i < req->nbody; i++)
-		if (req->body[i] != ' ' && req->body[i] != '\t' && req->body[i] != '\r' &&
-		    req->body[i] != '\n')
+	for (i = 0; i < req->body.len; i++)
+		if (req->body.data[i] != ' ' && req->body.data[i] != '\t' && req->body.data[i] != '\r' &&
+		    req->body.data[i] != '\n')
 			break;
-	if (i == req->nbody)
+	if (i == req->body.len)
 		return true;
-	req->json = json_loadb(req->body, req->nbody, JSON_REJECT_DUPLICATES, &jerr);
+	req->json = json_loadb(req->body.data, req->body.len, JSON_REJECT_DUPLICATES, &jerr);
 	if (req->json == NULL) {
 		request_reply_error_with(req, API_ERR_INVALID_JSON, NULL,
 		    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line,
@@ -444,41 +444,6 @@ begin(struct request *req)
 		refuse_early(req);
 }
 
-static void
-append_body(struct request *req, const char *data, size_t n)
-{
-	size_t max = req->app->cfg->max_body;
-
-	if (req->body_too_large)
-		return;
-	if (req->nbody + n > max) {
-		req->body_too_large = true;
-		free(req->body);
-		req->body = NULL;
-		req->nbody = req->body_cap = 0;
-		return;
-	}
-	if (req->nbody + n + 1 > req->body_cap) {
-		size_t cap = req->body_cap ? req->body_cap : 1024;
-		char *nb;
-
-		while (cap < req->nbody + n + 1)
-			cap *= 2;
-		if (cap > max + 1)
-			cap = max + 1;
-		nb = realloc(req->body, cap);
-		if (nb == NULL) {
-			req->body_too_large = true;
-			return;
-		}
-		req->body = nb;
-		req->body_cap = cap;
-	}
-	memcpy(req->body + req->nbody, data, n);
-	req->nbody += n;
-	req->body[req->nbody] = '\0';
-}
-
 /* All of the body is in. */
 static void
 dispatch(struct request *req)
@@ -487,7 +452,7 @@ dispatch(struct request *req)
 		refuse_early(req);
 		return;
 	}
-	if (req->body_too_large) {
+	if (req->body.too_large) {
 		reply_too_large(req);
 		return;
 	}
@@ -526,7 +491,7 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	}
 	if (*upload_data_size > 0) {
 		if (!req->replied)
-			append_body(req, upload_data, *upload_data_size);
+			body_append(&req->body, upload_data, *upload_data_size, req->app->cfg->max_body);
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
@@ -573,7 +538,7 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		    " (the client left during the answer)") : " (closed before an answer)");
 	}
 	json_decref(req->json);
-	free(req->body);
+	body_free(&req->body);
 	if (req->ctx_free != NULL)
 		req->ctx_free(req->ctx);
 	*con_cls = NULL;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "body.h"
 #include "errors.h"
 
 struct app;
@@ -50,11 +51,9 @@ struct request {
 	/* {name} segments of the route pattern, in order, NUL-terminated. */
 	char                 params[REQUEST_MAX_PARAMS][80];
 
-	/* The body as received (NUL-terminated) and, for routes that take
-	 * JSON, its parsed object (NULL for an empty body). */
-	char                *body;
-	size_t               nbody, body_cap;
-	bool                 body_too_large;
+	/* The body as received, bounded by --max-body, and, for routes that
+	 * take JSON, its parsed object (NULL for an empty body). */
+	struct body          body;
 	json_t              *json;
 
 	int                  status;    /* of the queued reply, 0 before */

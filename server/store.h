@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "agentkey.h"
 #include "config.h"
 #include "game.h"
 
@@ -122,7 +123,7 @@ int64_t store_now_ms(void);
 #define STORE_NAME_MAX 32
 #define STORE_KEY_ID_MAX 16
 #define STORE_KEY_HASH 32
-#define STORE_MAX_LIVE_KEYS 2
+#define STORE_MAX_LIVE_KEYS AGENTKEY_LIVE_MAX
 
 /* store_fn over struct store_account_new: creates the account and its
  * first key unless the name is taken (name_taken, nothing written). */

@@ -1,8 +1,9 @@
 /*
  * store_accounts.c: accounts and their agent keys. Keys are stored only as
  * keyed hashes; the public key id is the row's primary key, so a lookup is
- * one index probe. Every write runs on the writer, so "at most two live
- * keys" and "names are unique" need no further locking.
+ * one index probe. Every write runs on the writer, so "at most
+ * STORE_MAX_LIVE_KEYS live keys" and "names are unique" need no further
+ * locking.
  */
 #include "store_internal.h"
 

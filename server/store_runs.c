@@ -15,8 +15,6 @@
 
 #include "log.h"
 
-#define RUN_ID_LIMIT ((int64_t)1 << 53)
-
 static void
 bind_nullable(sqlite3_stmt *st, int i, int64_t v)
 {
@@ -35,7 +33,7 @@ bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
-/* A random id in [1, 2^53): unguessable and exact as a JSON number. */
+/* A random id in [1, ENGINE_ID_MAX]: unguessable and exact as a JSON number. */
 static int64_t
 random_id(void)
 {
@@ -43,7 +41,7 @@ random_id(void)
 
 	do {
 		randombytes_buf(&v, sizeof v);
-		v &= (UINT64_C(1) << 53) - 1;
+		v &= (uint64_t)ENGINE_ID_MAX;
 	} while (v == 0);
 	return (int64_t)v;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Sums meson test logs into the closing line `N passed, N failed`.
 
-Each TAP assertion counts once (skips count as passed, a TODO as neither);
-a test program that failed without a failing assertion (a crash, a
-sanitizer report, a timeout) counts as one more failure. Exit status 1 when
-anything failed.
+Each TAP assertion counts once (a TODO as neither); a skipped assertion or
+a skipped test program counts as a failure, since a test whose real part
+cannot run must fail, never pass; a test program that failed without a
+failing assertion (a crash, a sanitizer report, a timeout) counts as one
+more failure. Exit status 1 when anything failed.
 """
 import json
 import re
@@ -12,6 +13,7 @@ import sys
 
 OK = re.compile(r'^ok \d+')
 NOT_OK = re.compile(r'^not ok \d+')
+SKIPPED = re.compile(r'^(ok \d+.*#\s*skip|1\.\.0\s*#\s*skip)', re.I)
 
 
 def main(paths):
@@ -30,13 +32,13 @@ def main(paths):
                 for out in (entry.get('stdout') or '').splitlines():
                     if '# TODO' in out:
                         continue
-                    if NOT_OK.match(out):
+                    if NOT_OK.match(out) or SKIPPED.match(out):
                         n += 1
                     elif OK.match(out):
                         p += 1
                 passed += p
                 failed += n
-                if entry.get('result') not in ('OK', 'SKIP', 'EXPECTEDFAIL') and n == 0:
+                if entry.get('result') not in ('OK', 'EXPECTEDFAIL') and n == 0:
                     print('summarize: %s ended %s' % (entry.get('name'), entry.get('result')))
                     failed += 1
     print('%d passed, %d failed' % (passed, failed))

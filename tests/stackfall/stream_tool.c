@@ -5,7 +5,6 @@
  *                         each bag's letters, bags separated by spaces
  *   stream_tool random S N  prints N getrandbits(32) of Random(S), then N
  *                         random() of a fresh Random(S) with 17 digits
- *   stream_tool skip WHY  prints a TAP plan that skips everything (no python3)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -59,10 +58,6 @@ main(int argc, char **argv)
 		return bags();
 	if (argc == 4 && strcmp(argv[1], "random") == 0)
 		return randoms(argv[2], strtol(argv[3], NULL, 10));
-	if (argc == 3 && strcmp(argv[1], "skip") == 0) {
-		printf("1..0 # SKIP %s\n", argv[2]);
-		return 0;
-	}
-	fprintf(stderr, "usage: stream_tool bags | random STRING N | skip WHY\n");
+	fprintf(stderr, "usage: stream_tool bags | random STRING N\n");
 	return 2;
 }
