@@ -18,6 +18,7 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_INVALID_REQUEST]     = { "invalid_request", 400, "the request is malformed" },
 	[API_ERR_INVALID_STATE_TOKEN] = { "invalid_state_token", 400, "the stateToken does not open" },
 	[API_ERR_UNAUTHORIZED]        = { "unauthorized", 401, "a valid agent key is required" },
+	[API_ERR_FORBIDDEN]           = { "forbidden", 403, "this run belongs to another account" },
 	[API_ERR_NOT_FOUND]           = { "not_found", 404, "no such route" },
 	[API_ERR_RUN_NOT_FOUND]       = { "run_not_found", 404, "no such run" },
 	[API_ERR_METHOD_NOT_ALLOWED]  = { "method_not_allowed", 405, "this route does not take that method" },
@@ -28,6 +29,8 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_KEY_LIMIT]           = { "key_limit", 409, "an account has at most " ERRORS_STR(AGENTKEY_LIVE_MAX) " live agent keys: revoke one first" },
 	[API_ERR_NO_CURRENT_RUN]      = { "no_current_run", 409, "the account has no game; start one with new" },
 	[API_ERR_PAYLOAD_TOO_LARGE]   = { "payload_too_large", 413, "the request body is too large" },
+	[API_ERR_UNSUPPORTED_MEDIA]   = { "unsupported_media_type", 415,
+	                                  "a request body must be JSON, sent as Content-Type: application/json" },
 	[API_ERR_ILLEGAL_ACTION]      = { "illegal_action", 422, "the action is not legal now" },
 	[API_ERR_INVALID_COMMAND]     = { "invalid_command", 422, "the command was refused" },
 	[API_ERR_TOO_MANY_COMMANDS]   = { "too_many_commands", 422, "at most " ERRORS_STR(STACKFALL_CMD_MAX) " commands per request" },
@@ -35,9 +38,11 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_GAME_OVER]           = { "game_over", 422, "the game is over" },
 	[API_ERR_INVALID_REPLAY]      = { "invalid_replay", 422, "the replay does not verify" },
 	[API_ERR_AGENT_CHECK]         = { "agent_check_required", 428, "answer the agent check to go on" },
+	[API_ERR_RATE_LIMITED]        = { "rate_limited", 429, "too many requests: retry after the time given" },
 	[API_ERR_INTERNAL]            = { "internal", 500, "internal error" },
 	[API_ERR_NOT_READY]           = { "not_ready", 503, "the database is not ready" },
 	[API_ERR_SHUTTING_DOWN]       = { "shutting_down", 503, "the server is shutting down" },
+	[API_ERR_BUSY]                = { "busy", 503, "the server is busy with other such requests: retry shortly" },
 };
 
 const struct api_error_info *

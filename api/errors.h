@@ -16,6 +16,7 @@ enum api_error {
 	API_ERR_INVALID_REQUEST,     /* 400 a field is missing, unknown or of the wrong kind */
 	API_ERR_INVALID_STATE_TOKEN, /* 400 the stateToken does not open */
 	API_ERR_UNAUTHORIZED,        /* 401 missing, malformed, unknown or revoked agent key */
+	API_ERR_FORBIDDEN,           /* 403 the run belongs to another account */
 	API_ERR_NOT_FOUND,           /* 404 unknown route */
 	API_ERR_RUN_NOT_FOUND,       /* 404 unknown run */
 	API_ERR_METHOD_NOT_ALLOWED,  /* 405 */
@@ -26,6 +27,7 @@ enum api_error {
 	API_ERR_KEY_LIMIT,           /* 409 already two live agent keys */
 	API_ERR_NO_CURRENT_RUN,      /* 409 the account has no run to act on */
 	API_ERR_PAYLOAD_TOO_LARGE,   /* 413 */
+	API_ERR_UNSUPPORTED_MEDIA,   /* 415 a body that is not application/json */
 	API_ERR_ILLEGAL_ACTION,      /* 422 Duskcourt: not legal now */
 	API_ERR_INVALID_COMMAND,     /* 422 Stackfall: the first command failed */
 	API_ERR_TOO_MANY_COMMANDS,   /* 422 more than 50 commands */
@@ -33,9 +35,11 @@ enum api_error {
 	API_ERR_GAME_OVER,           /* 422 a command after the end */
 	API_ERR_INVALID_REPLAY,      /* 422 a replay that does not verify */
 	API_ERR_AGENT_CHECK,         /* 428 missing, wrong, expired or spent answer */
+	API_ERR_RATE_LIMITED,        /* 429 too many requests of a kind; Retry-After says when */
 	API_ERR_INTERNAL,            /* 500 */
 	API_ERR_NOT_READY,           /* 503 database not writable or not migrated */
 	API_ERR_SHUTTING_DOWN,       /* 503 */
+	API_ERR_BUSY,                /* 503 the workers for expensive requests are all taken */
 	API_ERR__COUNT
 };
 

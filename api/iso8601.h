@@ -3,6 +3,7 @@
 #ifndef API_ISO8601_H
 #define API_ISO8601_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,5 +12,9 @@
 /* Writes the NUL-terminated text into out (capacity cap, ISO8601_MAX
  * always suffices). */
 void iso8601_format(char *out, size_t cap, int64_t secs);
+
+/* Reads exactly the form iso8601_format writes (years 1970-9999, "+00:00"
+ * or "Z" for UTC) into Unix seconds. False for anything else. */
+bool iso8601_parse(const char *text, int64_t *secs);
 
 #endif

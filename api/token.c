@@ -29,6 +29,8 @@ token_strerror(enum token_err e)
 	case TOKEN_ERR_UNKNOWN_KEY: return "the stateToken was sealed with a key this server does not hold";
 	case TOKEN_ERR_DAMAGED: return "the stateToken is damaged or forged";
 	case TOKEN_ERR_PAYLOAD: return "the stateToken holds no valid state";
+	case TOKEN_ERR_EXPIRED: return "the stateToken has expired: tokens open for a limited time after "
+	    "they are issued (the run is kept; its owner can read its state with the agent key)";
 	case TOKEN_ERR_NOMEM: return "out of memory";
 	}
 	return "the stateToken does not open";
@@ -110,7 +112,7 @@ parse_run(const char *s)
 
 enum token_err
 token_open(const struct keyring *kr, enum game_id expect, const char *text, size_t len,
-    struct state_token *out)
+    int64_t now, int64_t ttl, struct state_token *out)
 {
 	uint8_t footer[256], *payload = NULL;
 	size_t flen = 0, plen = 0, bin_len = 0;
@@ -118,6 +120,7 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 	const char *kid, *frun, *iat, *state64;
 	json_t *f = NULL, *p = NULL;
 	json_int_t rules, step;
+	int64_t issued;
 	enum token_err ret = TOKEN_ERR_MALFORMED;
 	char ia[64];
 	int64_t run;
@@ -169,8 +172,12 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 	if (p == NULL || json_unpack(p, "{s:I, s:I, s:s, s:s !}", "rules", &rules, "step", &step,
 	    "iat", &iat, "state", &state64) != 0)
 		goto done;
-	if (step < 0 || rules < 1 || rules > 1000)
+	if (step < 0 || rules < 1 || rules > 1000 || !iso8601_parse(iat, &issued))
 		goto done;
+	if (now - issued > ttl || issued - now > TOKEN_CLOCK_SKEW) {
+		ret = TOKEN_ERR_EXPIRED;
+		goto done;
+	}
 	if (sodium_base642bin(out->state, sizeof out->state, state64, strlen(state64), NULL,
 	    &bin_len, NULL, B64) != 0 || bin_len == 0)
 		goto done;
@@ -178,7 +185,7 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 	out->rules = (int)rules;
 	out->run = run;
 	out->step = step;
-	out->issued_at = 0; /* see token.h: not read back */
+	out->issued_at = issued;
 	out->nstate = bin_len;
 	ret = TOKEN_OK;
 done:

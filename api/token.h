@@ -28,7 +28,7 @@ struct state_token {
 	int       rules;      /* the game's rules version (1) */
 	int64_t   run;        /* run id, 1 .. 2^53-1 */
 	int64_t   step;       /* moves applied when the token was sealed */
-	int64_t   issued_at;  /* Unix seconds; sealed for audits, not read back (0 after opening) */
+	int64_t   issued_at;  /* Unix seconds when sealed; the token expires ttl seconds later */
 	uint8_t   state[TOKEN_STATE_MAX];
 	size_t    nstate;
 };
@@ -40,6 +40,7 @@ enum token_err {
 	TOKEN_ERR_UNKNOWN_KEY, /* sealed with a key this server does not hold */
 	TOKEN_ERR_DAMAGED,     /* does not authenticate: altered, truncated or forged */
 	TOKEN_ERR_PAYLOAD,     /* authenticates but does not hold a state (a bug or an old format) */
+	TOKEN_ERR_EXPIRED,     /* sealed more than the lifetime ago (or in the future) */
 	TOKEN_ERR_NOMEM,
 };
 
@@ -50,9 +51,14 @@ const char *token_strerror(enum token_err e);
  * (caller frees with free()) or NULL when out of memory or t is invalid. */
 char *token_seal(const struct keyring *kr, const struct state_token *t);
 
-/* Opens text (len bytes) expecting a token of game `expect`; fills *out on
- * TOKEN_OK. Every failure leaves *out unspecified. */
+/* Opens text (len bytes) expecting a token of game `expect`, at time now
+ * (Unix seconds), for tokens that live ttl seconds; fills *out on
+ * TOKEN_OK. A token sealed more than TOKEN_CLOCK_SKEW seconds in the future
+ * (another daemon's clock) is refused as expired too. Every failure leaves
+ * *out unspecified. The lifetime is only checked once the token has
+ * authenticated, so "expired" never leaks anything of a forgery. */
+#define TOKEN_CLOCK_SKEW 300
 enum token_err token_open(const struct keyring *kr, enum game_id expect, const char *text,
-    size_t len, struct state_token *out);
+    size_t len, int64_t now, int64_t ttl, struct state_token *out);
 
 #endif

@@ -53,7 +53,7 @@ agent_answer_read(const char *ht, const char *ha, const json_t *body, struct age
 }
 
 void
-agent_fresh_make(struct agent_fresh *f, int64_t now_ms)
+agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_who *who)
 {
 	uint8_t seed[PUZZLE_SEED_BYTES], id[16];
 	struct puzzle p;
@@ -66,6 +66,7 @@ agent_fresh_make(struct agent_fresh *f, int64_t now_ms)
 	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 	f->answer = p.answer;
 	f->expires_at = now_ms + AGENT_CHECK_TTL_MS;
+	snprintf(f->owner, sizeof f->owner, "%s", who->account[0] ? who->account : who->address);
 	snprintf(f->puzzle, sizeof f->puzzle, "%s", p.text);
 	sodium_memzero(&p, sizeof p);
 }
@@ -73,7 +74,7 @@ agent_fresh_make(struct agent_fresh *f, int64_t now_ms)
 enum store_result
 agent_fresh_store(struct store_conn *c, const struct agent_fresh *f)
 {
-	return store_check_insert(c, f->token, f->answer, f->expires_at);
+	return store_check_insert(c, f->token, f->answer, f->expires_at, f->owner);
 }
 
 json_t *
@@ -93,7 +94,9 @@ agent_check_judge(struct store_conn *c, const struct agent_answer *a, int64_t no
 		*out = STORE_CHECK_UNKNOWN;
 		return STORE_OK;
 	}
-	return store_check_spend(c, a->token, a->whole, a->value, now_ms, out);
+	const char *const presenter[2] = { a->who.account, a->who.address };
+
+	return store_check_spend(c, a->token, presenter, a->whole, a->value, now_ms, out);
 }
 
 const char *

@@ -19,11 +19,21 @@
 
 #define AGENT_CHECK_TTL_MS (10 * 60 * 1000)
 
+/* Who a request comes from, as puzzles are bound: its account ("a:ID",
+ * "" when anonymous) and its client address ("ip:ADDRESS", an IPv6 client
+ * by its /64). A puzzle is issued to the account when there is one, else
+ * to the address; it passes for a presenter with either name. */
+struct agent_who {
+	char account[STORE_OWNER_MAX];
+	char address[STORE_OWNER_MAX];
+};
+
 struct agent_answer {
 	bool    given;   /* a puzzle token was presented */
 	char    token[STORE_CHECK_TOKEN_MAX + 1];
 	bool    whole;   /* the answer is a whole number (else it is wrong) */
 	int64_t value;
+	struct agent_who who; /* the presenter */
 };
 
 /* Reads an answer from the request's X-Agent-Check and X-Agent-Answer
@@ -38,11 +48,12 @@ struct agent_fresh {
 	char    token[STORE_CHECK_TOKEN_MAX + 1];
 	int64_t answer;
 	int64_t expires_at; /* ms */
+	char    owner[STORE_OWNER_MAX];
 	char    puzzle[PUZZLE_TEXT_MAX];
 };
 
-/* A new puzzle from libsodium's random bytes, not stored yet. */
-void agent_fresh_make(struct agent_fresh *f, int64_t now_ms);
+/* A new puzzle from libsodium's random bytes for who, not stored yet. */
+void agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_who *who);
 
 /* Stores f; for use inside a store job. */
 enum store_result agent_fresh_store(struct store_conn *c, const struct agent_fresh *f);

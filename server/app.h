@@ -15,6 +15,8 @@ struct store;
 struct http_server;
 struct metrics;
 struct keyring;
+struct workers;
+struct sweeper;
 
 struct app {
 	const struct config *cfg;
@@ -22,6 +24,8 @@ struct app {
 	struct http_server  *http;
 	struct metrics      *metrics;
 	struct keyring      *keys;
+	struct workers      *verify;  /* replay verification, off the HTTP threads */
+	struct sweeper      *sweeper; /* retention */
 	atomic_bool          shutting_down;
 };
 

@@ -22,7 +22,8 @@
 enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
 	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_SYNC,
-	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_COMMIT_BATCH, OPT__COUNT
+	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
+	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -64,8 +65,26 @@ static const struct {
 	    "open connections at most", { 16, 100000, 4096, false } },
 	[OPT_CONN_TIMEOUT]  = { "connection-timeout", "ARCADED_CONNECTION_TIMEOUT", "SECONDS", false,
 	    "close a connection idle this long", { 1, 3600, 60, false } },
+	[OPT_PER_ADDRESS]   = { "connections-per-address", "ARCADED_CONNECTIONS_PER_ADDRESS", "N", false,
+	    "open connections from one client address (an IPv6 /64) at most; proxies are exempt",
+	    { 1, 100000, 64, false } },
+	[OPT_REQUEST_TIMEOUT] = { "request-timeout", "ARCADED_REQUEST_TIMEOUT", "SECONDS", false,
+	    "a request's headers and body must arrive within this, from its first byte",
+	    { 1, 3600, 15, false } },
 	[OPT_COMMIT_BATCH]  = { "commit-batch", "ARCADED_COMMIT_BATCH", "N", false,
 	    "most waiting writes committed together; 1 commits each alone", { 1, 4096, 256, false } },
+	[OPT_TOKEN_TTL]     = { "token-ttl", "ARCADED_TOKEN_TTL", "SECONDS", false,
+	    "a stateToken opens for this long after it was sealed (default 7 days)",
+	    { 60, 31536000, 604800, false } },
+	[OPT_UNPLAYED]      = { "unplayed-retention", "ARCADED_UNPLAYED_RETENTION", "SECONDS", false,
+	    "runs that never got a move are deleted after this (finished runs are kept)",
+	    { 1, 2592000, 3600, false } },
+	[OPT_VERIFY_WORKERS] = { "verify-workers", "ARCADED_VERIFY_WORKERS", "N", false,
+	    "threads that verify replays, off the HTTP threads (default: the number of cores)",
+	    { 1, 64, 0, false } },
+	[OPT_VERIFY_QUEUE]  = { "verify-queue", "ARCADED_VERIFY_QUEUE", "N", false,
+	    "replay verifications waiting at most; more are answered 503 with Retry-After",
+	    { 1, 4096, 16, false } },
 };
 
 void
@@ -116,6 +135,12 @@ set_defaults(struct config *cfg)
 	cfg->connection_limit = (unsigned)opts[OPT_CONN_LIMIT].range.def;
 	cfg->connection_timeout = (unsigned)opts[OPT_CONN_TIMEOUT].range.def;
 	cfg->commit_batch = (unsigned)opts[OPT_COMMIT_BATCH].range.def;
+	cfg->per_address = (unsigned)opts[OPT_PER_ADDRESS].range.def;
+	cfg->request_timeout = (unsigned)opts[OPT_REQUEST_TIMEOUT].range.def;
+	cfg->token_ttl = (unsigned)opts[OPT_TOKEN_TTL].range.def;
+	cfg->unplayed_retention = (unsigned)opts[OPT_UNPLAYED].range.def;
+	cfg->verify_workers = cfg->threads;
+	cfg->verify_queue = (unsigned)opts[OPT_VERIFY_QUEUE].range.def;
 }
 
 /* A decimal number with an optional k/m suffix (powers of 1024). */
@@ -266,6 +291,12 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_CONN_LIMIT: cfg->connection_limit = (unsigned)n; break;
 	case OPT_CONN_TIMEOUT: cfg->connection_timeout = (unsigned)n; break;
 	case OPT_COMMIT_BATCH: cfg->commit_batch = (unsigned)n; break;
+	case OPT_PER_ADDRESS: cfg->per_address = (unsigned)n; break;
+	case OPT_REQUEST_TIMEOUT: cfg->request_timeout = (unsigned)n; break;
+	case OPT_TOKEN_TTL: cfg->token_ttl = (unsigned)n; break;
+	case OPT_UNPLAYED: cfg->unplayed_retention = (unsigned)n; break;
+	case OPT_VERIFY_WORKERS: cfg->verify_workers = (unsigned)n; break;
+	case OPT_VERIFY_QUEUE: cfg->verify_queue = (unsigned)n; break;
 	default: break;
 	}
 }
@@ -302,7 +333,13 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_MAX_BODY:
 	case OPT_CONN_LIMIT:
 	case OPT_CONN_TIMEOUT:
+	case OPT_PER_ADDRESS:
+	case OPT_REQUEST_TIMEOUT:
 	case OPT_COMMIT_BATCH:
+	case OPT_TOKEN_TTL:
+	case OPT_UNPLAYED:
+	case OPT_VERIFY_WORKERS:
+	case OPT_VERIFY_QUEUE:
 		if (!parse_number(o, v, &n, whybuf, sizeof whybuf))
 			why = whybuf;
 		else

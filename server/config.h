@@ -50,7 +50,13 @@ struct config {
 	enum sync_mode sync;
 	unsigned connection_limit;   /* open connections at most */
 	unsigned connection_timeout; /* seconds of idleness before a close */
+	unsigned per_address;        /* open connections from one client address at most */
+	unsigned request_timeout;    /* seconds for a request's headers and body from its first byte */
 	unsigned commit_batch;       /* most moves per transaction; 1 = one commit each */
+	unsigned token_ttl;          /* seconds a stateToken opens after it was sealed */
+	unsigned unplayed_retention; /* seconds a run that never got a move is kept */
+	unsigned verify_workers;     /* threads for replay verification */
+	unsigned verify_queue;       /* verifications waiting at most; more are answered 503 */
 };
 
 enum config_result {

@@ -18,6 +18,7 @@
 #include "iso8601.h"
 #include "jsonbody.h"
 #include "keys.h"
+#include "play.h"
 
 static json_t *
 time_json(int64_t ms)
@@ -241,18 +242,26 @@ fresh_stored(struct request *req)
 	    agent_fresh_json(req->ctx, store_now_ms())));
 }
 
+/* A puzzle for the account of the Bearer key when one is sent, else for
+ * the client's address. */
 void
 handle_agent_check(struct request *req)
 {
-	struct agent_fresh *f = calloc(1, sizeof *f);
+	struct account_ref acct = { 0 };
+	struct agent_who who;
+	struct agent_fresh *f;
+	enum auth_result a = auth_bearer(req, false, &acct);
 
-	if (f == NULL) {
+	if (a == AUTH_FAILED)
+		return;
+	if ((f = calloc(1, sizeof *f)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
 	req->ctx = f;
 	req->ctx_free = free;
-	agent_fresh_make(f, store_now_ms());
+	play_who(req, a == AUTH_OK ? acct.id : 0, &who);
+	agent_fresh_make(f, store_now_ms(), &who);
 	defer_to_store(req, fresh_store_job, f, fresh_stored);
 }
 

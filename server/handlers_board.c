@@ -17,6 +17,7 @@
 #include "play.h"
 #include "replay.h"
 #include "store.h"
+#include "workers.h"
 
 #define DEFAULT_LIMIT 20
 
@@ -314,12 +315,12 @@ handle_reviews(struct request *req)
 /* Checks a certificate against the replay it claims; NULL when it holds,
  * else why not. */
 static const char *
-check_certificate(struct request *req, const char *cert, const json_t *replay, json_t **claims)
+check_certificate(const struct keyring *keys, const char *cert, const json_t *replay, json_t **claims)
 {
 	char hash[CERTIFICATE_HASH_TEXT];
 	const char *claimed;
 
-	*claims = certificate_verify(req->app->keys, cert, strlen(cert));
+	*claims = certificate_verify(keys, cert, strlen(cert));
 	if (*claims == NULL)
 		return "the certificate does not verify with this server's keys";
 	claimed = json_string_value(json_object_get(*claims, "replay"));
@@ -328,16 +329,84 @@ check_certificate(struct request *req, const char *cert, const json_t *replay, j
 	return NULL;
 }
 
+/* A verification, done by a worker (workers.h): replaying a long game
+ * costs milliseconds, which an HTTP thread must not spend. */
+struct verification {
+	const struct game    *game;
+	const json_t         *replay;   /* borrowed from the request's body */
+	const char           *cert;     /* likewise, or NULL */
+	const struct keyring *keys;
+	bool                  no_memory;
+	int                   rc;       /* replay_verify's */
+	struct replay_check   chk;
+	json_t               *claims;   /* the certificate's, when it verified */
+	const char           *why;      /* why the certificate did not */
+	char                  hash[CERTIFICATE_HASH_TEXT];
+};
+
+static void
+verification_free(void *arg)
+{
+	struct verification *v = arg;
+
+	json_decref(v->chk.final);
+	json_decref(v->claims);
+	free(v);
+}
+
+static void
+verify_task(void *arg)
+{
+	struct verification *v = arg;
+	struct game_env env;
+
+	if (!play_env(v->game, &env)) {
+		v->no_memory = true;
+		return;
+	}
+	v->rc = replay_verify(v->replay, v->game, &env, &v->chk);
+	if (v->rc == 0 && v->cert != NULL)
+		v->why = check_certificate(v->keys, v->cert, v->replay, &v->claims);
+	if (v->rc == 0 && v->why == NULL)
+		certificate_json_hash(v->replay, v->hash);
+}
+
+static void
+verify_done(struct request *req)
+{
+	struct verification *v = req->ctx;
+	json_t *o;
+
+	if (v->no_memory) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	if (v->rc != 0) {
+		o = json_pack("{s:I, s:s}", "step", (json_int_t)v->chk.step, "reason", v->chk.reason);
+		if (v->chk.final != NULL) {
+			json_object_set(o, "simulatedFinal", v->chk.final);
+		}
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason, o);
+		return;
+	}
+	if (v->why != NULL) {
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why, json_pack("{s:i, s:s}", "step", 0,
+		    "reason", v->why));
+		return;
+	}
+	o = json_pack("{s:b, s:s, s:I, s:O, s:s}", "valid", 1, "game", v->game->name,
+	    "actions", (json_int_t)v->chk.nactions, "final", v->chk.final, "replayHash", v->hash);
+	if (o != NULL && v->claims != NULL)
+		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims", v->claims));
+	request_reply_json(req, 200, o);
+}
+
 void
 handle_replay_verify(struct request *req)
 {
-	struct replay_check chk;
-	struct game_env env;
 	const json_t *replay = req->json, *cert = NULL;
 	const struct game *g;
-	json_t *claims = NULL, *o;
-	const char *why;
-	char hash[CERTIFICATE_HASH_TEXT];
+	struct verification *v;
 
 	if ((g = path_game(req)) == NULL)
 		return;
@@ -348,10 +417,10 @@ handle_replay_verify(struct request *req)
 	}
 	if (json_object_get(req->json, "replay") != NULL) {
 		const char *key;
-		json_t *v;
+		json_t *val;
 
-		json_object_foreach(req->json, key, v) {
-			(void)v;
+		json_object_foreach(req->json, key, val) {
+			(void)val;
 			if (strcmp(key, "replay") != 0 && strcmp(key, "certificate") != 0) {
 				char msg[JSONBODY_MSG_MAX];
 
@@ -367,28 +436,19 @@ handle_replay_verify(struct request *req)
 			return;
 		}
 	}
-	if (!play_env(g, &env)) {
+	if ((v = calloc(1, sizeof *v)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
-	if (replay_verify(replay, g, &env, &chk) != 0) {
-		o = json_pack("{s:I, s:s}", "step", (json_int_t)chk.step, "reason", chk.reason);
-		if (chk.final != NULL)
-			json_object_set_new(o, "simulatedFinal", chk.final);
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, chk.reason, o);
-		return;
+	v->game = g;
+	v->replay = replay;
+	v->cert = cert != NULL ? json_string_value(cert) : NULL;
+	v->keys = req->app->keys;
+	req->ctx = v;
+	req->ctx_free = verification_free;
+	if (!workers_submit(req->app->verify, req, verify_task, v, verify_done)) {
+		request_add_header(req, "Retry-After", "1");
+		request_reply_error(req, API_ERR_BUSY, "every replay verifier is busy and the queue is full: "
+		    "retry in a second");
 	}
-	if (cert != NULL && (why = check_certificate(req, json_string_value(cert), replay, &claims)) != NULL) {
-		json_decref(claims);
-		json_decref(chk.final);
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, why, json_pack("{s:i, s:s}", "step", 0,
-		    "reason", why));
-		return;
-	}
-	certificate_json_hash(replay, hash);
-	o = json_pack("{s:b, s:s, s:I, s:o, s:s}", "valid", 1, "game", g->name,
-	    "actions", (json_int_t)chk.nactions, "final", chk.final, "replayHash", hash);
-	if (claims != NULL)
-		json_object_set_new(o, "certificate", json_pack("{s:b, s:o}", "valid", 1, "claims", claims));
-	request_reply_json(req, 200, o);
 }

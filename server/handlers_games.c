@@ -219,7 +219,12 @@ refuse_account(struct request *req, const struct game *g, enum api_error e, int 
 	r->error = e;
 	r->status = status;
 	snprintf(r->message, sizeof r->message, "%s", message);
-	agent_fresh_make(&r->fresh, store_now_ms());
+	{
+		struct agent_who who;
+
+		play_who(req, 0, &who);
+		agent_fresh_make(&r->fresh, store_now_ms(), &who);
+	}
 	defer_to_store(req, refusal_job, r, refusal_reply);
 }
 
@@ -289,8 +294,12 @@ init(struct request *req, bool account)
 	p->by_account = account;
 	p->account_id = account_id;
 	p->check_on = req->app->cfg->agent_check[g->id];
-	if (p->check_on)
-		agent_fresh_make(&p->fresh, store_now_ms());
+	if (p->check_on) {
+		struct agent_who who;
+
+		play_who(req, account_id, &who);
+		agent_fresh_make(&p->fresh, store_now_ms(), &who);
+	}
 	if (!play_env(g, &env)) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
@@ -521,7 +530,12 @@ rules(struct request *req, bool account)
 	}
 	req->ctx = f;
 	req->ctx_free = free;
-	agent_fresh_make(f, store_now_ms());
+	{
+		struct agent_who who;
+
+		play_who(req, 0, &who);
+		agent_fresh_make(f, store_now_ms(), &who);
+	}
 	defer_to_store(req, fresh_job, f, rules_done);
 }
 

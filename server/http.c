@@ -36,6 +36,7 @@
 
 #include "app.h"
 #include "config.h"
+#include "connguard.h"
 #include "log.h"
 #include "metrics.h"
 
@@ -46,6 +47,7 @@ struct http_server {
 	struct app          *app;
 	const struct config *cfg;
 	const struct http_router *router;
+	struct connguard    *guard;       /* per-address quota and request deadline */
 	int                  listen_fd;
 	bool                 quiesced;
 	atomic_int           in_flight;   /* requests begun and not yet completed */
@@ -57,7 +59,12 @@ struct http_server {
 struct request_full {
 	struct request  req;
 	const struct http_server *server;
+	struct connguard_conn *guard;  /* the connection's, NULL when not watched */
+	bool            begun;    /* the headers have been seen */
+	bool            nul;      /* the raw path or query holds %00 */
 	enum api_error  early;    /* a refusal decided on the headers, or API_ERR__COUNT */
+	const char     *early_msg;   /* its message (static storage), NULL for the table's */
+	json_t         *early_extra; /* what it carries besides the envelope (owned) */
 	unsigned        allowed;  /* methods for a 405 */
 	bool            json;     /* the route's body is a JSON object */
 	int             nheaders;
@@ -135,10 +142,9 @@ peer_addr(struct request *req)
 /* A peer on the unix socket is the local reverse proxy; otherwise the
  * address must be in a --trusted-proxy range. */
 static bool
-peer_trusted(struct request *req)
+trusted(const void *ctx, const struct sockaddr *sa)
 {
-	const struct sockaddr *sa = peer_addr(req);
-	const struct config *cfg = req->app->cfg;
+	const struct config *cfg = ctx;
 
 	if (sa == NULL)
 		return false;
@@ -153,6 +159,21 @@ peer_trusted(struct request *req)
 	return false;
 }
 
+static bool
+peer_trusted(struct request *req)
+{
+	return trusted(req->app->cfg, peer_addr(req));
+}
+
+static enum MHD_Result
+accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	struct http_server *h = cls;
+
+	(void)addrlen;
+	return connguard_admit(h->guard, addr) ? MHD_YES : MHD_NO;
+}
+
 void
 request_client_addr(struct request *req, char *out, size_t cap)
 {
@@ -163,18 +184,28 @@ request_client_addr(struct request *req, char *out, size_t cap)
 		return;
 	out[0] = '\0';
 	if (peer_trusted(req) && (xff = request_header(req, "X-Forwarded-For")) != NULL) {
-		/* The proxy appends the address it saw last. */
+		/* The proxy appends the address it saw last; only an address that
+		 * parses is believed, and it is printed as parsed. */
 		const char *last = strrchr(xff, ',');
+		char text[INET6_ADDRSTRLEN + 1];
+		uint8_t raw[16];
 		size_t n;
 
 		last = last ? last + 1 : xff;
-		while (*last == ' ')
+		while (*last == ' ' || *last == '\t')
 			last++;
-		n = strcspn(last, " ");
-		if (n > 0 && n < cap) {
-			memcpy(out, last, n);
-			out[n] = '\0';
-			return;
+		n = strcspn(last, " \t");
+		if (n > 0 && n < sizeof text) {
+			memcpy(text, last, n);
+			text[n] = '\0';
+			if (inet_pton(AF_INET, text, raw) == 1) {
+				inet_ntop(AF_INET, raw, out, (socklen_t)cap);
+				return;
+			}
+			if (inet_pton(AF_INET6, text, raw) == 1) {
+				inet_ntop(AF_INET6, raw, out, (socklen_t)cap);
+				return;
+			}
 		}
 	}
 	if (sa == NULL)
@@ -187,6 +218,75 @@ request_client_addr(struct request *req, char *out, size_t cap)
 		    (socklen_t)cap);
 	else
 		snprintf(out, cap, "unix");
+}
+
+/* A sockaddr or a parsed X-Forwarded-For address as a client key. */
+static void
+key_from(struct client_key *k, int family, const uint8_t *addr)
+{
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	memset(k, 0, sizeof *k);
+	if (family == AF_INET) {
+		k->family = 4;
+		memcpy(k->bytes, addr, 4);
+	} else if (family == AF_INET6 && memcmp(addr, mapped, sizeof mapped) == 0) {
+		k->family = 4;
+		memcpy(k->bytes, addr + 12, 4);
+	} else if (family == AF_INET6) {
+		k->family = 6;
+		memcpy(k->bytes, addr, 8);
+	}
+}
+
+void
+request_client_key(struct request *req, struct client_key *out)
+{
+	const struct sockaddr *sa = peer_addr(req);
+	const char *xff;
+
+	memset(out, 0, sizeof *out);
+	if (peer_trusted(req) && (xff = request_header(req, "X-Forwarded-For")) != NULL) {
+		const char *last = strrchr(xff, ',');
+		char text[INET6_ADDRSTRLEN + 1];
+		uint8_t raw[16];
+		size_t n;
+
+		last = last ? last + 1 : xff;
+		while (*last == ' ' || *last == '\t')
+			last++;
+		n = strcspn(last, " \t");
+		if (n > 0 && n < sizeof text) {
+			memcpy(text, last, n);
+			text[n] = '\0';
+			if (inet_pton(AF_INET, text, raw) == 1) {
+				key_from(out, AF_INET, raw);
+				return;
+			}
+			if (inet_pton(AF_INET6, text, raw) == 1) {
+				key_from(out, AF_INET6, raw);
+				return;
+			}
+		}
+	}
+	if (sa != NULL && sa->sa_family == AF_INET)
+		key_from(out, AF_INET, (const uint8_t *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr);
+	else if (sa != NULL && sa->sa_family == AF_INET6)
+		key_from(out, AF_INET6,
+		    (const uint8_t *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr);
+}
+
+void
+client_key_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX])
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (k->family == 4 && inet_ntop(AF_INET, k->bytes, a, sizeof a) != NULL)
+		snprintf(out, CLIENT_KEY_TEXT_MAX, "ip:%s", a);
+	else if (k->family == 6 && inet_ntop(AF_INET6, k->bytes, a, sizeof a) != NULL)
+		snprintf(out, CLIENT_KEY_TEXT_MAX, "ip:%s/64", a);
+	else
+		snprintf(out, CLIENT_KEY_TEXT_MAX, "local");
 }
 
 static bool
@@ -405,9 +505,41 @@ refuse_early(struct request *req)
 		reply_too_large(req);
 		break;
 	default:
-		request_reply_error(req, full(req)->early, NULL);
+		request_reply_error_with(req, full(req)->early, full(req)->early_msg, full(req)->early_extra);
+		full(req)->early_extra = NULL;
 		break;
 	}
+}
+
+void
+request_refuse(struct request *req, enum api_error e, const char *message, json_t *extra)
+{
+	struct request_full *f = full(req);
+
+	json_decref(f->early_extra);
+	f->early = e;
+	f->early_msg = message;
+	f->early_extra = extra;
+}
+
+/* Whether the body's declared type is JSON: application/json, parameters
+ * allowed ("application/json; charset=utf-8"), case as the client likes. */
+static bool
+json_content_type(struct request *req)
+{
+	const char *ct = request_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
+	static const char want[] = "application/json";
+	size_t n;
+
+	if (ct == NULL)
+		return false;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	if (strncasecmp(ct, want, sizeof want - 1) != 0)
+		return false;
+	ct += sizeof want - 1;
+	n = strspn(ct, " \t");
+	return ct[n] == '\0' || ct[n] == ';';
 }
 
 /* Whether the client is about to send a body. */
@@ -430,17 +562,25 @@ begin(struct request *req)
 {
 	const struct http_router *router = full(req)->server->router;
 	unsigned allowed = 0;
+	bool body = takes_body(req->method) && has_body(req);
 
 	if (atomic_load(&req->app->shutting_down))
 		full(req)->early = API_ERR_SHUTTING_DOWN;
+	else if (full(req)->nul)
+		request_refuse(req, API_ERR_INVALID_REQUEST,
+		    "a NUL byte (%00) in the path or the query is never valid", NULL);
 	else if ((req->route = router->match(req, &allowed, &full(req)->json)) < 0) {
 		full(req)->early = allowed != 0 ? API_ERR_METHOD_NOT_ALLOWED : API_ERR_NOT_FOUND;
 		full(req)->allowed = allowed;
-	} else if (takes_body(req->method) && declared_too_large(req))
+	} else if (router->admit != NULL && !router->admit(req))
+		; /* refused with request_refuse (a rate limit) */
+	else if (body && !json_content_type(req))
+		full(req)->early = API_ERR_UNSUPPORTED_MEDIA;
+	else if (takes_body(req->method) && declared_too_large(req))
 		full(req)->early = API_ERR_PAYLOAD_TOO_LARGE;
 	else
 		return;
-	if (full(req)->early == API_ERR_PAYLOAD_TOO_LARGE || has_body(req))
+	if (full(req)->early == API_ERR_PAYLOAD_TOO_LARGE || body)
 		refuse_early(req);
 }
 
@@ -456,9 +596,49 @@ dispatch(struct request *req)
 		reply_too_large(req);
 		return;
 	}
+	/* All in: from here the deadline is the handler's business. */
+	connguard_received(full(req)->guard);
 	if (full(req)->json && takes_body(req->method) && !parse_json_body(req))
 		return;
 	full(req)->server->router->run(req);
+}
+
+static struct request *
+new_request(struct http_server *h, struct MHD_Connection *conn)
+{
+	struct request_full *f = calloc(1, sizeof *f);
+	const union MHD_ConnectionInfo *ci;
+
+	if (f == NULL)
+		return NULL;
+	f->req.app = h->app;
+	f->req.conn = conn;
+	f->req.start_us = http_now_us();
+	f->req.route = -1;
+	f->server = h;
+	f->early = API_ERR__COUNT;
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	f->guard = ci != NULL ? ci->socket_context : NULL;
+	return &f->req;
+}
+
+/* The request line is in: the request starts here, with its URI as sent
+ * (before libmicrohttpd decodes it, which would cut a path or a query
+ * argument short at a %00). */
+static void *
+on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	struct request *req = new_request(cls, conn);
+	const char *p;
+
+	if (req == NULL)
+		return NULL;
+	for (p = strchr(uri, '%'); p != NULL; p = strchr(p + 1, '%'))
+		if (p[1] == '0' && p[2] == '0') {
+			full(req)->nul = true;
+			break;
+		}
+	return req;
 }
 
 static enum MHD_Result
@@ -469,23 +649,16 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	struct request *req = *con_cls;
 
 	(void)version;
-	if (req == NULL) {
-		struct request_full *f = calloc(1, sizeof *f);
-
-		if (f == NULL)
-			return MHD_NO;
-		req = &f->req;
-		req->app = h->app;
-		req->conn = conn;
+	if (req == NULL && (req = new_request(h, conn)) == NULL)
+		return MHD_NO;
+	*con_cls = req;
+	if (!full(req)->begun) {
+		/* The headers are in. */
+		full(req)->begun = true;
 		req->path = url;
 		req->method = method_of(method);
-		req->start_us = http_now_us();
-		req->route = -1;
-		f->server = h;
-		f->early = API_ERR__COUNT;
 		assign_id(req);
 		atomic_fetch_add(&h->in_flight, 1);
-		*con_cls = req;
 		begin(req);
 		return MHD_YES;
 	}
@@ -523,21 +696,39 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	(void)conn;
 	if (req == NULL)
 		return;
+	connguard_answered(full(req)->guard);
+	if (!full(req)->begun) {
+		/* libmicrohttpd answered the request line itself (a URI or headers
+		 * too large, a malformed request) or the client left first. */
+		if (log_get_level() >= LOG_INFO) {
+			char client[INET6_ADDRSTRLEN + 8];
+
+			request_client_addr(req, client, sizeof client);
+			log_msg(LOG_INFO, "access - - - %lldus from %s (refused by libmicrohttpd before the "
+			    "headers were read, or closed by the client)", (long long)(http_now_us() - req->start_us),
+			    client);
+		}
+		free((struct request_full *)req);
+		*con_cls = NULL;
+		return;
+	}
 	us = http_now_us() - req->start_us;
 	if (!req->replied)
 		req->status = 0; /* the client went away before an answer */
 	metrics_observe(h->app->metrics, req->route >= 0 ? (size_t)req->route : h->router->nroutes,
 	    req->status, us);
 	if (log_get_level() >= LOG_INFO) {
-		char client[64];
+		char client[INET6_ADDRSTRLEN + 8], path[512];
 
 		request_client_addr(req, client, sizeof client);
+		log_escape(req->path, path, sizeof path);
 		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s from %s%s", method_name(req->method),
-		    req->path, req->status, (long long)us, req->id, client,
+		    path, req->status, (long long)us, req->id, client,
 		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
 		    " (the client left during the answer)") : " (closed before an answer)");
 	}
 	json_decref(req->json);
+	json_decref(full(req)->early_extra);
 	body_free(&req->body);
 	if (req->ctx_free != NULL)
 		req->ctx_free(req->ctx);
@@ -552,12 +743,20 @@ on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 {
 	struct http_server *h = cls;
 
-	(void)conn;
-	(void)socket_context;
-	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *fd = MHD_get_connection_info(conn,
+		    MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *peer = MHD_get_connection_info(conn,
+		    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+		*socket_context = fd != NULL && peer != NULL ?
+		    connguard_opened(h->guard, peer->client_addr, fd->connect_fd) : NULL;
 		atomic_fetch_add(&h->open_conns, 1);
-	else
+	} else {
+		connguard_closed(h->guard, *socket_context);
+		*socket_context = NULL;
 		atomic_fetch_sub(&h->open_conns, 1);
+	}
 }
 
 #if defined(__GNUC__)
@@ -666,12 +865,19 @@ http_start(const struct config *cfg, struct app *app, const struct http_router *
 	h->app = app;
 	h->cfg = cfg;
 	h->router = router;
-	h->listen_fd = open_listener(cfg, bound, boundcap, err, errcap);
-	if (h->listen_fd < 0) {
+	h->guard = connguard_new(cfg->per_address, cfg->request_timeout, trusted, cfg);
+	if (h->guard == NULL) {
+		snprintf(err, errcap, "cannot start the connection watchdog");
 		free(h);
 		return NULL;
 	}
-	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
+	h->listen_fd = open_listener(cfg, bound, boundcap, err, errcap);
+	if (h->listen_fd < 0) {
+		connguard_free(h->guard);
+		free(h);
+		return NULL;
+	}
+	h->daemon = MHD_start_daemon(flags, 0, accept_policy, h, on_request, h,
 	    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
@@ -682,11 +888,13 @@ http_start(const struct config *cfg, struct app *app, const struct http_router *
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
 	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+	    MHD_OPTION_URI_LOG_CALLBACK, on_uri, h,
 	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
 	    MHD_OPTION_END);
 	if (h->daemon == NULL) {
 		snprintf(err, errcap, "cannot start the HTTP server (libmicrohttpd refused the options)");
 		close(h->listen_fd);
+		connguard_free(h->guard);
 		free(h);
 		return NULL;
 	}
@@ -739,6 +947,7 @@ http_stop(struct http_server *h)
 	if (h == NULL)
 		return;
 	MHD_stop_daemon(h->daemon);
+	connguard_free(h->guard);
 	close(h->listen_fd);
 	if (h->cfg->listen_unix)
 		unlink(h->cfg->listen_path);

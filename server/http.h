@@ -85,6 +85,11 @@ void request_reply_error_with(struct request *req, enum api_error e, const char 
 void request_reply_text(struct request *req, int status, const char *content_type,
     const char *text, size_t len);
 
+/* At the headers (an http_router's admit): refuses the request with e,
+ * message (static storage, NULL for the table's) and extra (stolen, merged
+ * into the envelope). It is answered without reading a body. */
+void request_refuse(struct request *req, enum api_error e, const char *message, json_t *extra);
+
 /* Adds a header to the reply that comes next (e.g. Allow, Retry-After).
  * At most a few per request; name and value are copied. */
 void request_add_header(struct request *req, const char *name, const char *value);
@@ -103,8 +108,22 @@ const char *request_header(struct request *req, const char *name);
 const char *request_query(struct request *req, const char *name);
 
 /* The client's address as text (the X-Forwarded-For client when the peer is
- * a trusted proxy). */
+ * a trusted proxy, and only an address that parses). */
 void request_client_addr(struct request *req, char *out, size_t cap);
+
+/* The client as limits count it: the same address, IPv4 by its 4 bytes
+ * (IPv4-mapped IPv6 included), IPv6 by its /64 (the rest zeroed), so that
+ * hopping inside one /64 does not make a new client. family 0: a local
+ * peer with no address (the unix socket without X-Forwarded-For). */
+struct client_key {
+	uint8_t family;    /* 0, 4 or 6 */
+	uint8_t bytes[16];
+};
+void request_client_key(struct request *req, struct client_key *out);
+
+/* "ip:1.2.3.4", "ip:2001:db8:1:2::/64" or "local". */
+#define CLIENT_KEY_TEXT_MAX 64
+void client_key_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX]);
 
 struct http_server;
 struct config;
@@ -116,6 +135,9 @@ struct config;
  * is not 0. Once the body is in, run() calls the route's handler. */
 struct http_router {
 	int  (*match)(struct request *req, unsigned *allowed, bool *json);
+	/* After a match, before anything of the body: whether the request may
+	 * go on; false after request_refuse() (a rate limit). May be NULL. */
+	bool (*admit)(struct request *req);
 	void (*run)(struct request *req);
 	void (*allow_header)(unsigned methods, char *out, size_t cap);
 	size_t nroutes;

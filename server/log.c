@@ -29,6 +29,35 @@ log_get_level(void)
 }
 
 void
+log_escape(const char *in, char *out, size_t cap)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	if (cap == 0)
+		return;
+	for (; *in != '\0'; in++) {
+		unsigned char c = (unsigned char)*in;
+		size_t need = c >= 0x20 && c < 0x7f && c != '\\' ? 1 : 4;
+
+		if (n + need + 4 > cap) {
+			if (n + 4 <= cap)
+				memcpy(out + n, "...", 3), n += 3;
+			break;
+		}
+		if (need == 1)
+			out[n++] = (char)c;
+		else {
+			out[n++] = '\\';
+			out[n++] = 'x';
+			out[n++] = hex[c >> 4];
+			out[n++] = hex[c & 15];
+		}
+	}
+	out[n] = '\0';
+}
+
+void
 log_msg(enum log_level level, const char *fmt, ...)
 {
 	char line[2048];

@@ -5,10 +5,19 @@
 #ifndef SERVER_LOG_H
 #define SERVER_LOG_H
 
+#include <stddef.h>
+
 #include "config.h"
 
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
+
+/* Copies in into out (capacity cap, NUL always written) with every byte
+ * outside printable ASCII, and the backslash, written as \xHH: a value
+ * taken from a request can then neither end a log line nor forge one, and
+ * the escaping reads back unambiguously. Truncates at a character's
+ * boundary, ending with "..." when it had to cut. */
+void log_escape(const char *in, char *out, size_t cap);
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))

@@ -27,6 +27,8 @@
 #include "metrics.h"
 #include "routes.h"
 #include "store.h"
+#include "sweeper.h"
+#include "workers.h"
 
 /* How long requests in flight may take to finish after SIGTERM. */
 #define DRAIN_MS 4000
@@ -69,6 +71,14 @@ serve(const struct config *cfg)
 	app.metrics = metrics_new(nroutes, routes_label);
 	if (app.metrics == NULL)
 		fatal("out of memory");
+	app.verify = workers_new(cfg->verify_workers, cfg->verify_queue);
+	if (app.verify == NULL)
+		fatal("cannot start the replay verifiers");
+	/* Retention: often enough that short retentions hold to a few seconds. */
+	app.sweeper = sweeper_start(app.store, cfg->unplayed_retention,
+	    cfg->unplayed_retention < 20 ? (cfg->unplayed_retention + 1) / 2 : 10);
+	if (app.sweeper == NULL)
+		fatal("cannot start the retention sweeper");
 	app.http = http_start(cfg, &app, &routes_router, url, sizeof url, err, sizeof err);
 	if (app.http == NULL)
 		fatal("%s", err);
@@ -86,6 +96,9 @@ serve(const struct config *cfg)
 	left = http_wait_idle(app.http, DRAIN_MS);
 	if (left > 0)
 		log_msg(LOG_WARN, "%d requests still in flight after %d ms; closing them", left, DRAIN_MS);
+	/* Verifications still queued hold suspended requests: finish them. */
+	workers_free(app.verify);
+	sweeper_stop(app.sweeper);
 	/* A request still waiting on the store holds a suspended connection
 	 * that the writer will resume: let the writer finish before the HTTP
 	 * server, and with it that connection, goes away. */

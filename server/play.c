@@ -64,21 +64,38 @@ play_id_text(int64_t id, char out[GAME_ID_TEXT_MAX])
 }
 
 void
+play_who(struct request *req, int64_t account_id, struct agent_who *who)
+{
+	struct client_key k;
+
+	memset(who, 0, sizeof *who);
+	if (account_id > 0)
+		snprintf(who->account, sizeof who->account, "a:%lld", (long long)account_id);
+	request_client_key(req, &k);
+	client_key_text(&k, who->address);
+}
+
+void
 play_prepare_check(struct request *req, struct play *p)
 {
+	struct agent_who who;
+
 	p->check_on = req->app->cfg->agent_check[p->game->id];
 	if (!p->check_on)
 		return;
+	play_who(req, p->account_id, &who);
 	agent_answer_read(request_header(req, "X-Agent-Check"), request_header(req, "X-Agent-Answer"),
 	    req->json, &p->answer);
-	agent_fresh_make(&p->fresh, store_now_ms());
+	p->answer.who = who;
+	agent_fresh_make(&p->fresh, store_now_ms(), &who);
 }
 
 void
 play_open_token(struct request *req, struct play *p, const char *text)
 {
 	p->sent_token = text;
-	p->tok_err = token_open(req->app->keys, p->game->id, text, strlen(text), &p->tok);
+	p->tok_err = token_open(req->app->keys, p->game->id, text, strlen(text), (int64_t)time(NULL),
+	    req->app->cfg->token_ttl, &p->tok);
 	if (p->tok_err == TOKEN_OK && !p->game->decode(&p->before, p->tok.state, p->tok.nstate))
 		p->tok_err = TOKEN_ERR_PAYLOAD;
 }
@@ -296,6 +313,13 @@ play_job(struct store_conn *c, void *arg)
 	rc = find_run(p, c);
 	if (rc != STORE_OK)
 		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
+	/* A run begun with an agent key belongs to its account, whatever token
+	 * is shown: before the head is compared, so a stale token of someone
+	 * else's run learns nothing newer. */
+	if (p->head.account_id != 0 && p->account_id != p->head.account_id) {
+		p->verdict = p->account_id == 0 ? PLAY_UNAUTHORIZED : PLAY_FORBIDDEN;
+		return STORE_OK;
+	}
 	if (p->by_account) {
 		/* The seed's routes act on the head itself. */
 		p->tok.run = p->head.id;
@@ -500,6 +524,14 @@ play_reply(struct request *req)
 		return;
 	case PLAY_NOT_FOUND:
 		reply_plain(req, p, API_ERR_RUN_NOT_FOUND, "the stateToken's run is not stored here");
+		return;
+	case PLAY_UNAUTHORIZED:
+		request_add_header(req, "WWW-Authenticate", "Bearer realm=\"arcaded\"");
+		reply_plain(req, p, API_ERR_UNAUTHORIZED, "this run belongs to an account: send its agent key "
+		    "(Authorization: Bearer <agent key>)");
+		return;
+	case PLAY_FORBIDDEN:
+		reply_plain(req, p, API_ERR_FORBIDDEN, "this run belongs to another account");
 		return;
 	case PLAY_NO_RUN:
 		reply_plain(req, p, API_ERR_NO_CURRENT_RUN, NULL);

@@ -38,6 +38,8 @@ enum play_verdict {
 	PLAY_CHECK_FAILED,     /* 428: wrong, missing, expired or spent answer */
 	PLAY_TOKEN_BAD,        /* 400: the stateToken does not open */
 	PLAY_NOT_FOUND,        /* 404: the token's run is not stored */
+	PLAY_UNAUTHORIZED,     /* 401: the run has an owner and no key came */
+	PLAY_FORBIDDEN,        /* 403: the run belongs to another account */
 	PLAY_NO_RUN,           /* 409: the account has no run (seed routes) */
 	PLAY_STALE,            /* 409: an older token, not a retry */
 	PLAY_REFUSED,          /* 422: the game refused; nothing stored */
@@ -87,8 +89,11 @@ struct play {
  * request); answers 500 and returns NULL when out of memory. */
 struct play *play_new(struct request *req, const struct game *g, enum play_kind kind);
 
+/* Who req comes from (account_id 0: anonymous), as puzzles are bound. */
+void play_who(struct request *req, int64_t account_id, struct agent_who *who);
+
 /* The agent check of p's game: on? When on, reads the answer and makes the
- * fresh puzzle. */
+ * fresh puzzle, both for p->account_id and the client's address. */
 void play_prepare_check(struct request *req, struct play *p);
 
 /* Opens a stateToken of p's game into p. */

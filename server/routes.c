@@ -12,16 +12,16 @@
 #include "handlers.h"
 
 const struct route routes[] = {
-	{ HTTP_GET,  "/healthz", handle_healthz, "healthz", false },
-	{ HTTP_GET,  "/readyz",  handle_readyz,  "readyz",  false },
-	{ HTTP_GET,  "/metrics", handle_metrics, "metrics", false },
+	{ HTTP_GET | HTTP_HEAD, "/healthz", handle_healthz, "healthz", false },
+	{ HTTP_GET,             "/readyz",  handle_readyz,  "readyz",  false },
+	{ HTTP_GET | HTTP_HEAD, "/metrics", handle_metrics, "metrics", false },
 
 	{ HTTP_POST,   "/api/v1/accounts",     handle_accounts_create, "accounts_create", true },
-	{ HTTP_GET,    "/api/v1/me",           handle_me,              "me",              false },
+	{ HTTP_GET | HTTP_HEAD, "/api/v1/me",  handle_me,              "me",              false },
 	{ HTTP_POST,   "/api/v1/me/keys",      handle_me_keys_add,     "me_keys_add",     true },
 	{ HTTP_DELETE, "/api/v1/me/keys/{id}", handle_me_keys_revoke,  "me_keys_revoke",  false },
 	{ HTTP_GET,    "/api/v1/agent-check",  handle_agent_check,     "agent_check",     false },
-	{ HTTP_GET,    "/api/v1/keys",         handle_keys,            "keys",            false },
+	{ HTTP_GET | HTTP_HEAD, "/api/v1/keys", handle_keys,           "keys",            false },
 
 	{ HTTP_GET | HTTP_POST, "/api/games/{game}/init",   handle_game_init,   "game_init",   true },
 	{ HTTP_POST,            "/api/games/{game}/action", handle_game_action, "game_action", true },
@@ -35,9 +35,9 @@ const struct route routes[] = {
 	{ HTTP_POST, "/games/{game}/api/finish", handle_account_finish, "account_finish", true },
 	{ HTTP_GET,  "/games/{game}/api/rules",  handle_account_rules,  "account_rules",  false },
 
-	{ HTTP_GET,  "/api/games/{game}/runs/{runId}",   handle_run_get,       "run_get",       false },
-	{ HTTP_GET,  "/api/games/{game}/leaderboard",    handle_leaderboard,   "leaderboard",   false },
-	{ HTTP_GET,  "/api/games/{game}/reviews",        handle_reviews,       "reviews",       false },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}", handle_run_get,    "run_get",     false },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/leaderboard",  handle_leaderboard, "leaderboard", false },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/reviews",      handle_reviews,    "reviews",     false },
 	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true },
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
@@ -102,7 +102,7 @@ void
 routes_allow_header(unsigned methods, char *out, size_t cap)
 {
 	static const struct { unsigned bit; const char *name; } names[] = {
-		{ HTTP_GET, "GET" }, { HTTP_POST, "POST" }, { HTTP_PUT, "PUT" },
+		{ HTTP_GET, "GET" }, { HTTP_HEAD, "HEAD" }, { HTTP_POST, "POST" }, { HTTP_PUT, "PUT" },
 		{ HTTP_DELETE, "DELETE" }, { HTTP_PATCH, "PATCH" },
 	};
 	size_t i, n = 0;
@@ -110,23 +110,19 @@ routes_allow_header(unsigned methods, char *out, size_t cap)
 	if (cap == 0)
 		return;
 	out[0] = '\0';
-	if (methods & HTTP_GET)
-		methods |= HTTP_HEAD;
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (!(methods & names[i].bit))
 			continue;
 		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s", n ? ", " : "", names[i].name);
-		if (names[i].bit == HTTP_GET)
-			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, ", HEAD");
 	}
 }
 
 static int
 router_match(struct request *req, unsigned *allowed, bool *json)
 {
-	/* HEAD is GET without the body. */
-	enum http_method m = req->method == HTTP_HEAD ? HTTP_GET : req->method;
-	const struct route *r = routes_match(req->path, m, req, allowed);
+	/* HEAD is served (as GET without the body) only where the route lists
+	 * it: where a GET changes nothing. */
+	const struct route *r = routes_match(req->path, req->method, req, allowed);
 
 	if (r == NULL)
 		return -1;

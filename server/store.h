@@ -180,9 +180,11 @@ enum store_result store_account_view(struct store_conn *c, int64_t account_id,
  */
 #define STORE_CHECK_TOKEN_MAX 40
 
-/* Stores a puzzle's token, answer and expiry. */
+#define STORE_OWNER_MAX 64 /* "a:ID" or "ip:ADDRESS", NUL included */
+
+/* Stores a puzzle's token, answer, expiry and issuer (STORE_OWNER_MAX). */
 enum store_result store_check_insert(struct store_conn *c, const char *token, int64_t answer,
-    int64_t expires_at);
+    int64_t expires_at, const char *owner);
 
 enum store_check_verdict {
 	STORE_CHECK_PASS,     /* right answer in time */
@@ -192,10 +194,24 @@ enum store_check_verdict {
 };
 
 /* Spends the puzzle token atomically (the first presentation wins, right
- * or wrong) and judges answer (have_answer false: not a whole number).
- * The verdict goes in *out. */
-enum store_result store_check_spend(struct store_conn *c, const char *token, bool have_answer, int64_t answer,
-    int64_t now, enum store_check_verdict *out);
+ * or wrong, whoever presents it) and judges answer (have_answer false: not
+ * a whole number). The presenter is known by two names, its account's and
+ * its address's ("" when it has none); one of them must be the issuer's,
+ * else the verdict is UNKNOWN. The verdict goes in *out. */
+enum store_result store_check_spend(struct store_conn *c, const char *token,
+    const char *const presenter[2], bool have_answer, int64_t answer, int64_t now,
+    enum store_check_verdict *out);
+
+/* store_fn over struct store_sweep: deletes puzzles that expired before
+ * puzzles_before and runs that never got a move, created before
+ * unplayed_before (both ms), at most limit rows of each; says how many. A
+ * finished or played run is never touched. */
+struct store_sweep {
+	int64_t puzzles_before, unplayed_before;
+	int     limit;
+	int64_t puzzles, runs; /* out */
+};
+enum store_result store_sweep(struct store_conn *c, void *arg);
 
 /*
  * Runs and their moves (store_runs.c). The head of a run (step, state)

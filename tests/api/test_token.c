@@ -1,8 +1,8 @@
 /*
  * test_token.c: stateTokens and result certificates on a keyring: round
  * trips, the footer, rotation (a retired key still opens, an unknown key
- * id does not), the other game, and 10,000 random bit flips and
- * truncations of real stateTokens, every one refused.
+ * id does not), the other game, the lifetime, and 10,000 random bit flips
+ * and truncations of real stateTokens, every one refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,12 @@
 #include "paseto.h"
 #include "tap.h"
 #include "token.h"
+
+/* The tests' clock: an hour after the samples were sealed, within a day's
+ * lifetime. */
+#define SEALED 1795000000
+#define NOW (SEALED + 3600)
+#define TTL 86400
 
 static void
 ring(struct keyring *kr, int first, int n)
@@ -39,7 +45,7 @@ sample(enum game_id g, int64_t run, int64_t step)
 	t.rules = 1;
 	t.run = run;
 	t.step = step;
-	t.issued_at = 1795000000;
+	t.issued_at = SEALED;
 	t.nstate = 77;
 	for (i = 0; i < t.nstate; i++)
 		t.state[i] = (uint8_t)(i * 7 + 3);
@@ -72,7 +78,7 @@ main(void)
 
 	tok = token_seal(&one, &t);
 	ok(tok != NULL && strncmp(tok, "v4.local.", 9) == 0, "a stateToken is a PASETO v4.local token");
-	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), &got), TOKEN_OK, "it opens");
+	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), NOW, TTL, &got), TOKEN_OK, "it opens");
 	ok(same(&t, &got), "and gives back game, rules, run, step and state");
 	tok2 = token_seal(&one, &t);
 	ok(strcmp(tok, tok2) != 0, "sealing twice gives two tokens (a fresh nonce each time)");
@@ -88,16 +94,28 @@ main(void)
 	json_decref(f);
 	ok(strstr((const char *)tok, "state") == NULL, "nothing of the state is readable in the token text");
 
-	is_int(token_open(&two, GAME_DUSKCOURT, tok, strlen(tok), &got), TOKEN_OK,
+	is_int(token_open(&two, GAME_DUSKCOURT, tok, strlen(tok), NOW, TTL, &got), TOKEN_OK,
 	    "a token sealed with a key since retired still opens");
 	tok2 = token_seal(&two, &t);
-	is_int(token_open(&one, GAME_DUSKCOURT, tok2, strlen(tok2), &got), TOKEN_ERR_UNKNOWN_KEY,
+	is_int(token_open(&one, GAME_DUSKCOURT, tok2, strlen(tok2), NOW, TTL, &got), TOKEN_ERR_UNKNOWN_KEY,
 	    "a token of a key this server does not hold is refused by its key id");
 	free(tok2);
-	is_int(token_open(&other, GAME_DUSKCOURT, tok, strlen(tok), &got), TOKEN_ERR_UNKNOWN_KEY,
+	is_int(token_open(&other, GAME_DUSKCOURT, tok, strlen(tok), NOW, TTL, &got), TOKEN_ERR_UNKNOWN_KEY,
 	    "so is any token of another server");
-	is_int(token_open(&one, GAME_STACKFALL, tok, strlen(tok), &got), TOKEN_ERR_WRONG_GAME,
+	is_int(token_open(&one, GAME_STACKFALL, tok, strlen(tok), NOW, TTL, &got), TOKEN_ERR_WRONG_GAME,
 	    "a Duskcourt token presented to Stackfall is recognised as the other game's");
+
+	/* The lifetime: to the second, then expired; a token from the future
+	 * beyond the clock skew is refused too. */
+	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED + TTL, TTL, &got), TOKEN_OK,
+	    "a token opens until its lifetime has passed");
+	ok(got.issued_at == SEALED, "and says when it was sealed");
+	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED + TTL + 1, TTL, &got),
+	    TOKEN_ERR_EXPIRED, "one second later it has expired");
+	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED - TOKEN_CLOCK_SKEW, TTL, &got),
+	    TOKEN_OK, "a token sealed by a clock up to the skew ahead opens");
+	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED - TOKEN_CLOCK_SKEW - 1, TTL, &got),
+	    TOKEN_ERR_EXPIRED, "one sealed further in the future does not");
 
 	/* A footer moved onto another token: its run no longer matches the
 	 * implicit assertion the MAC covers. */
@@ -109,7 +127,7 @@ main(void)
 
 		memcpy(mix, tu, lu);
 		strcpy(mix + lu, dot_t);
-		is_int(token_open(&one, GAME_DUSKCOURT, mix, strlen(mix), &got), TOKEN_ERR_DAMAGED,
+		is_int(token_open(&one, GAME_DUSKCOURT, mix, strlen(mix), NOW, TTL, &got), TOKEN_ERR_DAMAGED,
 		    "a token with another run's footer does not authenticate");
 		free(mix);
 		free(tu);
@@ -143,7 +161,7 @@ main(void)
 		}
 		if (memcmp(bad, tok, len + 1) == 0)
 			continue;
-		if (token_open(&one, GAME_DUSKCOURT, bad, n, &got) == TOKEN_OK)
+		if (token_open(&one, GAME_DUSKCOURT, bad, n, NOW, TTL, &got) == TOKEN_OK)
 			accepted++;
 		else
 			refused++;

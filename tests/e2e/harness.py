@@ -142,6 +142,8 @@ class Daemon:
         data = raw
         if data is None and body is not None:
             data = json.dumps(body).encode()
+        if data is not None:
+            # A body is JSON unless the test says otherwise (415 tests do).
             hdrs.setdefault('Content-Type', 'application/json')
         try:
             conn.request(method, path, body=data, headers=hdrs)

@@ -263,7 +263,8 @@ finally:
 # Configuration through the environment and the --flag=value form.
 d = Daemon(args=['--max-body=2048'], env={'ARCADED_LOG_LEVEL': 'warn'})
 try:
-    got = raw_exchange(d.port, b'POST /api/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 4096\r\n\r\n')
+    got = raw_exchange(d.port, b'POST /api/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+                       b'Content-Length: 4096\r\n\r\n')
     t.ok(got.startswith(b'HTTP/1.1 413'), '--max-body=2048 takes effect')
     d.get('/healthz')
     time.sleep(0.1)

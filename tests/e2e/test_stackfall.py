@@ -321,8 +321,10 @@ try:
     t.ok(r.status == 409 and r.error_code == 'no_current_run', 'an account without a game: 409 no_current_run')
     # Duskcourt tokens are not Stackfall tokens.
     dc = d.get('/api/games/duskcourt/init?seed=1').json['stateToken']
-    r = d.post(TOKEN_ROUTES + 'action', {'stateToken': dc, 'command': 'options'}, headers=checked(d, r))
-    t.ok(r.status == 400 and 'other game' in r.json['error']['message'], 'a token of the other game: 400')
+    # (The puzzle r carries was issued to dk's account: only that key can use it.)
+    r = d.post(TOKEN_ROUTES + 'action', {'stateToken': dc, 'command': 'options'},
+               headers=checked(d, r, {'Authorization': 'Bearer ' + dk}))
+    t.ok(r.status == 400 and 'another game' in r.json['error']['message'], 'a token of the other game: 400')
 
     # ---- the agent check on every guarded route
     n = Game(d, 'seed', key=key)

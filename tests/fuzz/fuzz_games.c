@@ -89,7 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 3: /* a stateToken */
 		token_open(&ring, data[0] & 8 ? GAME_STACKFALL : GAME_DUSKCOURT, (const char *)data + 1,
-		    size - 1, &t);
+		    size - 1, 1795000000, 604800, &t);
 		break;
 	case 4: /* a serialised Stackfall state, then a game on it */
 		if (stackfall_decode(&g, data + 1, size - 1)) {

@@ -1,0 +1,114 @@
+/*
+ * sweeper.c: the retention thread (sweeper.h). Each sweep is a few store
+ * jobs of at most BATCH rows of each kind, repeated while a job fills its
+ * batch, so a backlog drains in one wake-up without one long transaction.
+ */
+#include "sweeper.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "log.h"
+#include "store.h"
+
+#define BATCH 1000
+#define PUZZLE_GRACE_MS (60 * 1000)
+
+struct sweeper {
+	struct store    *store;
+	int64_t          retention_ms;
+	unsigned         interval_s;
+	pthread_t        thread;
+	pthread_mutex_t  mu;
+	pthread_cond_t   cv;
+	bool             stopping;
+	_Atomic uint64_t puzzles, runs;
+};
+
+static void
+sweep(struct sweeper *w)
+{
+	struct store_sweep job;
+	int rounds = 0;
+
+	do {
+		int64_t now = store_now_ms();
+
+		job.puzzles_before = now - PUZZLE_GRACE_MS;
+		job.unplayed_before = now - w->retention_ms;
+		job.limit = BATCH;
+		if (store_call(w->store, store_sweep, &job) != STORE_JOB_COMMITTED) {
+			log_msg(LOG_WARN, "retention: the sweep did not commit; it will run again");
+			return;
+		}
+		atomic_fetch_add(&w->puzzles, (uint64_t)job.puzzles);
+		atomic_fetch_add(&w->runs, (uint64_t)job.runs);
+	} while ((job.puzzles == BATCH || job.runs == BATCH) && ++rounds < 100);
+}
+
+static void *
+sweeper_main(void *arg)
+{
+	struct sweeper *w = arg;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->stopping) {
+		struct timespec until;
+
+		pthread_mutex_unlock(&w->mu);
+		sweep(w);
+		pthread_mutex_lock(&w->mu);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += w->interval_s;
+		while (!w->stopping && pthread_cond_timedwait(&w->cv, &w->mu, &until) == 0)
+			;
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+struct sweeper *
+sweeper_start(struct store *s, unsigned unplayed_retention_s, unsigned interval_s)
+{
+	struct sweeper *w = calloc(1, sizeof *w);
+
+	if (w == NULL)
+		return NULL;
+	w->store = s;
+	w->retention_ms = (int64_t)unplayed_retention_s * 1000;
+	w->interval_s = interval_s > 0 ? interval_s : 1;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	if (pthread_create(&w->thread, NULL, sweeper_main, w) != 0) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void
+sweeper_counts(struct sweeper *w, uint64_t *puzzles, uint64_t *runs)
+{
+	*puzzles = atomic_load(&w->puzzles);
+	*runs = atomic_load(&w->runs);
+}
+
+void
+sweeper_stop(struct sweeper *w)
+{
+	if (w == NULL)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->stopping = true;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}
