@@ -1,12 +1,13 @@
 """A real nginx running the shipped deploy/nginx.conf in front of arcaded.
 
 The site file runs unchanged apart from paths and ports, by one rule
-(substitute() below; the test checks it by undoing it): every line that
-names /run/arcaded/arcaded.sock is repeated once per daemon with that
-daemon's socket; `listen 80;` and `listen 443 ...` become loopback ports;
-/var/log/nginx/ and /etc/ssl/arcaded/ become folders of a scratch folder;
-and, for the TLS checks, the commented server block between `#server {`
-and `#}` inside the TLS markers loses one `#` at the start of each line.
+(substitute() below; the test checks it by undoing it): the upstream's
+socket paths become the daemons' (the commented standby line is
+uncommented when a second daemon runs); `listen 80;` and `listen 443 ...`
+become loopback ports; /var/log/nginx/ and /etc/ssl/arcaded/ become
+folders of a scratch folder; and, for the TLS checks, the commented server
+block between `#server {` and `#}` inside the TLS markers loses one `#` at
+the start of each line.
 A small main configuration of the test's own (as /etc/nginx/nginx.conf
 is an operator's) includes the site.
 
@@ -21,7 +22,6 @@ limit nginx enforces and checks what nginx answers (the JSON envelope, or
 a close), checks that no query string reaches a log, talks TLS to the
 commented server block, and stops the daemons under it (504, 502).
 """
-import grp
 import http.client
 import json
 import os
@@ -32,7 +32,6 @@ import signal
 import socket
 import ssl
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -42,6 +41,7 @@ from harness import Daemon, Response, Tap, binary
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 SITE = os.path.join(ROOT, 'deploy', 'nginx.conf')
 SOCKET = '/run/arcaded/arcaded.sock'
+STANDBY = '/run/arcaded-standby/arcaded.sock'
 TLS_BEGIN = '# --- TLS server (begin)'
 TLS_END = '# --- TLS server (end)'
 HEX32 = re.compile(r'^[0-9a-f]{32}$')
@@ -72,8 +72,9 @@ def substitute(text, sockets, folder, port, tls_port=None):
         if tls_port is not None and line.strip().startswith('listen 443 '):
             line = line.replace('listen 443 ', 'listen 127.0.0.1:%d ' % tls_port)
         if line.strip().startswith('server unix:' + SOCKET):
-            out.extend(line.replace(SOCKET, s) for s in sockets)
-            continue
+            line = line.replace(SOCKET, sockets[0])
+        if line.strip().startswith('#server unix:' + STANDBY) and len(sockets) > 1:
+            line = line.replace('#server unix:' + STANDBY, 'server unix:' + sockets[1])
         out.append(line)
     return '\n'.join(out)
 
@@ -83,10 +84,9 @@ def unsubstitute(text, sockets, folder, port, tls_port=None):
     changed nothing else."""
     out = []
     for line in text.split('\n'):
-        if any(s in line for s in sockets):
-            line = line.replace(next(s for s in sockets if s in line), SOCKET)
-            if out and out[-1] == line:
-                continue
+        line = line.replace('server unix:' + sockets[0], 'server unix:' + SOCKET)
+        if len(sockets) > 1:
+            line = line.replace('server unix:' + sockets[1], '#server unix:' + STANDBY)
         line = line.replace('listen 127.0.0.1:%d;' % port, 'listen 80;')
         if tls_port is not None:
             line = line.replace('listen 127.0.0.1:%d ' % tls_port, 'listen 443 ')
@@ -546,6 +546,12 @@ def check_own_errors(c, n, d, port, direct, secret):
     if c.envelope(r, 413, mine.error_code or 'payload_too_large', 'a body over client_max_body_size'):
         t.eq(r.json['error']['message'], mine.json['error']['message'],
              '413: nginx and the daemon say the same')
+    chunk = b'x' * (limit + 1)
+    data, _, _ = raw(port, b'POST /api/v1/accounts HTTP/1.1\r\nHost: x\r\n'
+                     b'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n'
+                     b'%x\r\n%s\r\n0\r\n\r\n' % (len(chunk), chunk), wait=2)
+    c.envelope(parse_http(data), 413, mine.error_code or 'payload_too_large',
+               'a chunked body over client_max_body_size')
     body = b'{"name": "' + b'x' * (limit - 12) + b'"}'
     r = request(port, 'POST', '/api/v1/accounts', body=body,
                 headers={'Content-Type': 'application/json'})
@@ -593,6 +599,12 @@ def check_own_errors(c, n, d, port, direct, secret):
                      b'Transfer-Encoding: gzip\r\n\r\n', wait=2)
     c.envelope(parse_http(data), 501, 'not_implemented', 'a transfer coding nginx does not know')
 
+    # 404: nginx's own, for the internal error location asked for directly;
+    # the daemon's code for an unknown route.
+    mine = direct.get('/no/such/route')
+    r = request(port, 'GET', '/.arcaded-error')
+    c.envelope(r, 404, mine.error_code, 'the internal error location asked for directly')
+
     # 403: /metrics is for this machine only.
     r = request(port, 'GET', '/metrics', source='127.0.0.2')
     c.envelope(r, 403, 'forbidden', '/metrics from another address')
@@ -634,7 +646,12 @@ def check_limit_conn(c, n, port, secret):
         r = request(port, 'GET', '/healthz')
         t.eq(r.status, 200, 'limit_conn: with %d requests in progress one more passes' % (nconn - 1))
         hold(nconn)
-        r = request(port, 'GET', '/healthz?stateToken=' + secret)
+        # nginx counts a holder once it has read its header: give it time.
+        for _ in range(10):
+            r = request(port, 'GET', '/healthz?stateToken=' + secret)
+            if r.status != 200:
+                break
+            time.sleep(0.3)
         if c.envelope(r, 429, 'rate_limited', 'limit_conn: request %d in progress' % (nconn + 1)):
             t.ok('connections' in r.json['error']['message'] and r.header('Retry-After') == '1' and
                  isinstance(r.json.get('ratelimit'), dict),
@@ -749,26 +766,41 @@ def check_tls(c, port, tls_port, cert):
 
 
 def check_upstreams(c, scratch):
-    """Two daemons behind one nginx: both serve, one stopped is routed
-    around, a hung one is 504, none is 502."""
+    """The standby line: a second daemon on the first one's database takes
+    over a run when the first stops; a hung daemon is 504, none is 502."""
     t, text = c.t, c.text
-    a = unix_daemon(scratch, 'up-a')
-    b = unix_daemon(scratch, 'up-b')
+    a = unix_daemon(scratch, 'primary')
+    b = unix_daemon(scratch, 'standby', args=['--db', a.db])
     port = free_port()
     nd = os.path.join(scratch, 'nginx-2')
-    n = Nginx(nd, substitute(text, [a.socket_path, b.socket_path], nd, port))
+    site = substitute(text, [a.socket_path, b.socket_path], nd, port)
+    t.ok(unsubstitute(site, [a.socket_path, b.socket_path], nd, port) == text,
+         'with the standby line uncommented, nothing else changes either')
+    n = Nginx(nd, site)
+    rc_a = rc_b = None
     try:
         n.start([port])
-        codes = [request(port, 'GET', '/healthz').status for _ in range(6)]
-        na = len(daemon_access(wait_for(lambda: a.read_log() if daemon_access(a.read_log()) else '')))
-        nb = len(daemon_access(wait_for(lambda: b.read_log() if daemon_access(b.read_log()) else '')))
-        t.ok(codes == [200] * 6 and na > 0 and nb > 0,
-             'two daemons listed in the upstream share the requests (%d and %d)' % (na, nb))
-        b.stop()
-        codes = [request(port, 'GET', '/healthz').status for _ in range(6)]
-        t.eq(codes, [200] * 6, 'with one daemon stopped, every request goes to the other')
+        r = request(port, 'GET', '/api/games/duskcourt/init?seed=7')
+        rid = r.header('X-Request-Id')
+        t.ok(r.status == 200 and wait_for(lambda: [e for e in daemon_access(a.read_log())
+                                                   if e[3] == rid]) and
+             not daemon_access(b.read_log()),
+             'with a standby listed, the primary alone serves (a Duskcourt run begins)')
+        token, (frm, to) = r.json['stateToken'], next(
+            (x['from'], x['to']) for x in r.json['legalActions'] if x['type'] == 'capture')
 
-        a.send_signal(signal.SIGSTOP)
+        rc_a, _ = a.stop()
+        r = request(port, 'POST', '/api/games/duskcourt/action',
+                    body=json.dumps({'stateToken': token, 'action': {
+                        'type': 'capture', 'from': frm, 'to': to}}).encode(),
+                    headers={'Content-Type': 'application/json'})
+        rid = r.header('X-Request-Id')
+        t.ok(r.status == 200 and wait_for(lambda: [e for e in daemon_access(b.read_log())
+                                                   if e[3] == rid]),
+             'the primary stopped: the standby, on the same database, takes the run\'s next '
+             'move (%d %s)' % (r.status, r.error_code))
+
+        b.send_signal(signal.SIGSTOP)
         try:
             limit = seconds(directive(text, 'proxy_read_timeout')[0])
             t0 = time.monotonic()
@@ -776,19 +808,20 @@ def check_upstreams(c, scratch):
                         headers={'Content-Type': 'application/json'})
             took = time.monotonic() - t0
         finally:
-            a.send_signal(signal.SIGCONT)
+            b.send_signal(signal.SIGCONT)
         c.envelope(r, 504, 'upstream_timeout', 'a daemon that does not answer (SIGSTOP)')
         t.ok(limit - 0.5 <= took <= limit + 5, '504 after proxy_read_timeout (%.1f s)' % took)
 
-        a.stop()
+        rc_b, _ = b.stop()
+        t.eq((rc_a, rc_b), (0, 0), 'both daemons exit 0 (the standby after SIGSTOP and SIGCONT)')
         r = request(port, 'GET', '/healthz')
         if c.envelope(r, 502, 'upstream_unavailable', 'no daemon running'):
             t.eq(r.header('Retry-After'), '5', '502: Retry-After: 5')
-        c.logged(n, 'two daemons')
+        c.logged(n, 'primary and standby')
     finally:
         n.stop()
-        a.cleanup()
         b.cleanup()
+        a.cleanup()
         shutil.rmtree(nd, ignore_errors=True)
 
 
@@ -859,6 +892,9 @@ def main():
                'included (docs/deploying-notes.md):' % len(leaked))
         for l in leaked[:3]:
             t.diag('  ' + re.sub(r'^\S+ \S+ ', '', l)[:200])
+        n.stop()
+        rcs = (d.stop()[0], direct.stop()[0])
+        t.eq(rcs, (0, 0), 'the daemons exit 0 (under ASan: no leak, no error)')
     finally:
         if n is not None:
             n.stop()
