@@ -25,6 +25,7 @@
 #include "keys.h"
 #include "log.h"
 #include "metrics.h"
+#include "notify.h"
 #include "routes.h"
 #include "store.h"
 #include "sweeper.h"
@@ -87,10 +88,13 @@ serve(const struct config *cfg)
 	log_msg(LOG_INFO, "serving on %s with %u threads, database %s (schema %d), synchronous=%s",
 	    url, cfg->threads, cfg->db_path, store_schema_version(app.store),
 	    cfg->sync == SYNC_FULL ? "full" : "normal");
+	notify_ready(url);
+	notify_watchdog_start();
 
 	while (sigwait(&sigs, &sig) != 0)
 		;
 	log_msg(LOG_INFO, "%s: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	notify_stopping();
 	atomic_store(&app.shutting_down, true);
 	http_quiesce(app.http);
 	left = http_wait_idle(app.http, DRAIN_MS);
@@ -112,6 +116,7 @@ serve(const struct config *cfg)
 	store_close(app.store);
 	metrics_free(app.metrics);
 	keyring_wipe(&kr);
+	notify_watchdog_stop();
 	log_msg(LOG_INFO, "stopped");
 	return 0;
 }

@@ -78,6 +78,19 @@ class Response:
         return '<%d %s>' % (self.status, self.body[:300])
 
 
+class UnixHTTPConnection(http.client.HTTPConnection):
+    """HTTP over a unix socket (a daemon started with --listen unix:PATH)."""
+
+    def __init__(self, path, timeout=30):
+        super().__init__('localhost', timeout=timeout)
+        self.unix_path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.unix_path)
+
+
 def binary():
     path = os.environ.get('ARCADED')
     if not path:
@@ -92,9 +105,11 @@ class Daemon:
     restart the daemon on the same database; cleanup() removes it.
     """
 
-    def __init__(self, args=(), env=None, folder=None):
+    def __init__(self, args=(), env=None, folder=None, listen='127.0.0.1:0'):
         self.folder = folder or tempfile.mkdtemp(prefix='arcaded-e2e-')
         self.db = os.path.join(self.folder, 'arcaded.db')
+        self.listen = listen  # or unix:PATH: then base and port are None
+        self.socket_path = None
         self.args = list(args)
         self.env = env or {}
         self.proc = None
@@ -105,14 +120,17 @@ class Daemon:
     def start(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith('ARCADED_')}
         env.update(self.env)
-        cmd = [binary(), '--listen', '127.0.0.1:0', '--db', self.db] + self.args
+        cmd = [binary(), '--listen', self.listen, '--db', self.db] + self.args
         self.log = open(self.log_path, 'ab')
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, env=env)
         line = self._read_line(10.0)
-        if 'serving on http://' not in line:
+        if 'serving on http://' not in line and 'serving on unix:' not in line:
             self.proc.kill()
             raise RuntimeError('arcaded did not start: %r; log:\n%s' % (line, self.read_log()))
         url = line.split('serving on ')[1].split()[0]
+        if url.startswith('unix:'):
+            self.socket_path, self.port, self.base = url[len('unix:'):], None, None
+            return
         self.port = int(url.rsplit(':', 1)[1])
         self.base = url
 
@@ -132,6 +150,8 @@ class Daemon:
             return ''
 
     def connection(self, timeout=30):
+        if self.socket_path is not None:
+            return UnixHTTPConnection(self.socket_path, timeout=timeout)
         return http.client.HTTPConnection('127.0.0.1', self.port, timeout=timeout)
 
     def request(self, method, path, body=None, headers=None, conn=None, raw=None):
