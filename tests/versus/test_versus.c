@@ -327,6 +327,8 @@ test_places(void)
 	mv[2] = resign_mv;
 	ok(resolve(mv), "players 0 and 2 resign in the same turn");
 	ok(M.players[0].place == 2 && M.players[2].place == 2, "they share place 2");
+	ok(M.players[3].out_turn == 1 && M.players[0].out_turn == 2 && M.players[1].out_turn == 0,
+	    "each player out records its turn");
 	ok(M.players[1].place == 1 && M.players[1].alive, "the survivor is 1st");
 	ok(M.over && E.over && E.neliminated == 2 && E.players[1].place == 1,
 	    "the match is over; the events say so");
