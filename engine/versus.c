@@ -414,6 +414,7 @@ place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
 	uint64_t points = 0;
 	int n;
 
+	/* The move was checked, so n is never -1. */
 	n = tetromino_place(&p->board, piece, rotation, column);
 	if (n <= 0) {
 		p->combo = -1;
