@@ -226,6 +226,22 @@ placement_ok(const struct stackfall *g, unsigned rotation, unsigned column,
 static const uint32_t base_points[5] = { 0, 100, 300, 500, 800 };
 static const uint32_t perfect_points[5] = { 0, 800, 1200, 1800, 2000 };
 
+uint64_t
+stackfall_clear_points(unsigned lines, uint64_t level, uint64_t combo, bool back_to_back,
+    bool perfect)
+{
+	uint64_t points;
+
+	if (lines == 0 || lines > 4)
+		return 0;
+	points = (back_to_back ? 1200u : base_points[lines]) * level;
+	if (combo >= 1)
+		points += 50u * combo * level;
+	if (perfect)
+		points += (back_to_back ? 3200u : perfect_points[lines]) * level;
+	return points;
+}
+
 enum stackfall_outcome
 stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
     struct stackfall_report *rep)
@@ -248,12 +264,9 @@ stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
 	} else {
 		g->combo++;
 		b2b = n == 4 && g->back_to_back;
-		points = (b2b ? 1200u : base_points[n]) * level;
-		if (g->combo >= 1)
-			points += 50u * (uint32_t)g->combo * level;
 		perfect = tetromino_board_is_empty(&g->board);
-		if (perfect)
-			points += (b2b ? 3200u : perfect_points[n]) * level;
+		points = (uint32_t)stackfall_clear_points((unsigned)n, level, (uint64_t)g->combo,
+		    b2b, perfect);
 		g->back_to_back = n == 4;
 		g->score += points;
 		g->lines = (uint16_t)(g->lines + n);

@@ -130,6 +130,14 @@ enum stackfall_outcome stackfall_preview(const struct stackfall *g, unsigned rot
 /* The board as text (see tetromino_board_text). */
 void stackfall_board_text(const struct stackfall *g, char out[STACKFALL_TEXT_SIZE]);
 
+/* The points of a placement that cleared lines (1..4; 0 otherwise) at level
+ * (the level before the clear): combo is the counter after this placement
+ * (0 for the first clear of a streak), back_to_back says this clear is a
+ * Tetris whose previous clear was one too, perfect that the board is empty
+ * afterwards. Exported so that versus matches score exactly like a run. */
+uint64_t stackfall_clear_points(unsigned lines, uint64_t level, uint64_t combo,
+    bool back_to_back, bool perfect);
+
 /* "playing" or "over". */
 const char *stackfall_status_name(unsigned status);
 

@@ -1,0 +1,644 @@
+/*
+ * versus.c: the turn of a versus match on top of tetromino.c (boards),
+ * bag.c (pieces), stackfall.c (points of a clear) and stackfall_cmd.c (move
+ * text).
+ *
+ * Invariants between calls, for every player p:
+ *   - p's board has no full row; grey cells are rows[] bits whose cells[]
+ *     code is 0, and every other rows[] bit has a letter;
+ *   - drawn = placed + 1 + (hold slot used) and next[k] is stream piece
+ *     drawn + k; the piece drawn - 1 is current or held;
+ *   - level = 1 + lines / 10; pending = sum of queue[0..nqueue).lines, each
+ *     block's lines in 1..VERSUS_ATTACK_MAX;
+ *   - a living player has a move (it is not topped out), missed < 3 and
+ *     place 0; a player out has an empty queue and a place;
+ *   - nalive counts the living; over exactly when nalive <= 1.
+ * versus_resolve() validates every move before it writes anything, so a
+ * refusal leaves the match byte for byte as it was.
+ *
+ * Workload: one call per turn per match; a turn costs a few placements, at
+ * most 8 SHA-512 hole draws and a bag shuffle every 7 turns per player,
+ * some microseconds in all.
+ */
+#include "versus.h"
+
+#include <string.h>
+
+#include "bag.h"
+#include "pyrandom.h"
+#include "stackfall.h"
+#include "stackfall_cmd.h"
+
+static const char *const end_names[] = {
+	NULL, "top_out", "overflow", "missed", "resigned",
+};
+
+static const char *const action_names[] = {
+	"none", "placed", "dropped", "no_room", "timed_out", "resigned",
+};
+
+const char *
+versus_end_name(unsigned end_reason)
+{
+	return end_reason < sizeof end_names / sizeof end_names[0] ? end_names[end_reason] : NULL;
+}
+
+const char *
+versus_action_name(unsigned action)
+{
+	return action < sizeof action_names / sizeof action_names[0] ? action_names[action]
+	    : "none";
+}
+
+/* ---- the piece stream, per player (the same cache as struct stackfall) ---- */
+
+static uint8_t
+stream_at(const struct versus_match *m, struct versus_player *p, uint32_t i)
+{
+	if (i / BAG_SIZE != p->bag_number) {
+		p->bag_number = i / BAG_SIZE;
+		bag_shuffle(m->seed, p->bag_number, p->bag);
+	}
+	return p->bag[i % BAG_SIZE];
+}
+
+static uint8_t
+draw(const struct versus_match *m, struct versus_player *p)
+{
+	uint8_t piece = p->next[0];
+
+	p->next[0] = p->next[1];
+	p->next[1] = p->next[2];
+	p->drawn++;
+	p->next[2] = stream_at(m, p, p->drawn + 2);
+	return piece;
+}
+
+bool
+versus_init(struct versus_match *m, uint64_t seed, unsigned nplayers)
+{
+	struct versus_player *p;
+	unsigned i;
+
+	if (seed > VERSUS_SEED_MAX || nplayers < VERSUS_PLAYERS_MIN ||
+	    nplayers > VERSUS_PLAYERS_MAX)
+		return false;
+	memset(m, 0, sizeof *m);
+	m->seed = seed;
+	m->nplayers = (uint8_t)nplayers;
+	m->nalive = (uint8_t)nplayers;
+	for (i = 0; i < nplayers; i++) {
+		p = &m->players[i];
+		tetromino_board_init(&p->board);
+		p->level = 1;
+		p->combo = -1;
+		p->hold = VERSUS_NO_PIECE;
+		p->alive = true;
+		p->cursor = (uint8_t)i;
+		p->bag_number = 0;
+		bag_shuffle(seed, 0, p->bag);
+		p->current = p->bag[0];
+		p->drawn = 1;
+		p->next[0] = p->bag[1];
+		p->next[1] = p->bag[2];
+		p->next[2] = p->bag[3];
+	}
+	return true;
+}
+
+unsigned
+versus_hold_piece(const struct versus_player *p)
+{
+	return p->hold != VERSUS_NO_PIECE ? p->hold : p->next[0];
+}
+
+/* ---- attacks and the garbage stream ---- */
+
+static const uint8_t clear_attack[5] = { 0, 0, 1, 2, 4 };
+static const uint8_t combo_attack[13] = { 0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5 };
+
+unsigned
+versus_attack(unsigned lines, int combo, bool back_to_back, bool perfect)
+{
+	unsigned a;
+
+	if (lines == 0 || lines > 4)
+		return 0;
+	a = clear_attack[lines];
+	if (back_to_back)
+		a += 1;
+	if (combo > 12)
+		a += combo_attack[12];
+	else if (combo >= 0)
+		a += combo_attack[combo];
+	if (perfect)
+		a += 10;
+	return a;
+}
+
+static size_t
+put_decimal(char *out, uint64_t v)
+{
+	char digits[20];
+	size_t n = 0, i;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	for (i = 0; i < n; i++)
+		out[i] = digits[n - 1 - i];
+	return n;
+}
+
+unsigned
+versus_garbage_hole(uint64_t seed, uint32_t k)
+{
+	static const char prefix[] = "versus-v1:";
+	static const char middle[] = ":garbage:";
+	char text[sizeof prefix + 20 + sizeof middle + 10];
+	struct pyrandom r;
+	size_t len;
+
+	memcpy(text, prefix, sizeof prefix - 1);
+	len = sizeof prefix - 1;
+	len += put_decimal(text + len, seed);
+	memcpy(text + len, middle, sizeof middle - 1);
+	len += sizeof middle - 1;
+	len += put_decimal(text + len, k);
+	pyrandom_seed_bytes(&r, text, len);
+	/* random() < 1, so the product stays below 10. */
+	return (unsigned)(pyrandom_random(&r) * (double)TETROMINO_COLS);
+}
+
+/* ---- boards ---- */
+
+void
+versus_board_text(const struct versus_player *p, char out[VERSUS_TEXT_SIZE])
+{
+	unsigned r, c;
+
+	tetromino_board_text(&p->board, out);
+	for (r = 0; r < TETROMINO_ROWS; r++)
+		for (c = 0; c < TETROMINO_COLS; c++)
+			if ((p->board.rows[r] >> c & 1u) && tetromino_board_get(&p->board, r, c) == 0)
+				out[(TETROMINO_ROWS - 1 - r) * (TETROMINO_COLS + 1) + c] =
+				    VERSUS_GREY_LETTER;
+}
+
+/* Pushes the board up by block->lines rows and fills them from the bottom
+ * with grey rows open at the hole. Returns true when a filled cell went
+ * above row 20 (the cells pushed out are gone). */
+static bool
+rise(struct tetromino_board *b, const struct versus_block *block)
+{
+	unsigned k = block->lines, r;
+	bool overflow = false;
+
+	for (r = TETROMINO_ROWS - k; r < TETROMINO_ROWS; r++)
+		if (b->rows[r] != 0)
+			overflow = true;
+	for (r = TETROMINO_ROWS; r-- > k;) {
+		b->rows[r] = b->rows[r - k];
+		b->cells[r] = b->cells[r - k];
+	}
+	for (r = 0; r < k; r++) {
+		b->rows[r] = (uint16_t)(TETROMINO_FULL_ROW & ~(1u << block->hole));
+		b->cells[r] = 0;
+	}
+	return overflow;
+}
+
+static bool
+topped_out(const struct versus_player *p)
+{
+	return !tetromino_can_place(&p->board, p->current) &&
+	    !tetromino_can_place(&p->board, versus_hold_piece(p));
+}
+
+/* Removes up to n lines from the front of p's queue; returns how many. */
+static unsigned
+cancel(struct versus_player *p, unsigned n)
+{
+	unsigned done = 0, take, i;
+
+	while (done < n && p->nqueue > 0) {
+		take = n - done < p->queue[0].lines ? n - done : p->queue[0].lines;
+		p->queue[0].lines = (uint8_t)(p->queue[0].lines - take);
+		done += take;
+		if (p->queue[0].lines == 0) {
+			for (i = 1; i < p->nqueue; i++)
+				p->queue[i - 1] = p->queue[i];
+			p->nqueue--;
+		}
+	}
+	p->pending = (uint16_t)(p->pending - done);
+	return done;
+}
+
+/* The next living opponent after the sender's cursor, in match order;
+ * alive[] is the turn's starting roll. */
+static unsigned
+next_target(const struct versus_match *m, unsigned sender, const bool *alive)
+{
+	unsigned t = m->players[sender].cursor, step;
+
+	for (step = 0; step < m->nplayers; step++) {
+		t = (t + 1) % m->nplayers;
+		if (t != sender && alive[t])
+			return t;
+	}
+	return VERSUS_NOBODY; /* unreachable: a turn starts with two players alive */
+}
+
+/* ---- moves ---- */
+
+enum versus_parse
+versus_move_parse(const char *text, size_t len, struct versus_move *mv, char *reason,
+    size_t cap)
+{
+	struct stackfall_cmd cmds[3];
+	enum stackfall_cmd_parse res;
+	size_t n = 0, i;
+
+	res = stackfall_cmd_parse(text, len, cmds, 3, &n);
+	if (res == STACKFALL_PARSE_EMPTY) {
+		engine_refuse(reason, cap, "empty move: send place R C, hold; place R C or resign");
+		return VERSUS_PARSE_EMPTY;
+	}
+	if (res == STACKFALL_PARSE_TOO_MANY) {
+		engine_refuse(reason, cap,
+		    "a move is one placement, optionally after hold, or resign");
+		return VERSUS_PARSE_INVALID;
+	}
+	for (i = 0; i < n; i++) {
+		if (cmds[i].kind == STACKFALL_CMD_INVALID &&
+		    cmds[i].error == STACKFALL_CMD_ERR_UNKNOWN) {
+			/* Stackfall's reason would offer options and preview. */
+			engine_refuse(reason, cap,
+			    "unknown command: send place R C, hold; place R C or resign");
+			return VERSUS_PARSE_INVALID;
+		}
+		if (cmds[i].kind == STACKFALL_CMD_INVALID) {
+			engine_refuse(reason, cap, "%s", cmds[i].reason);
+			return VERSUS_PARSE_INVALID;
+		}
+		if (cmds[i].kind == STACKFALL_CMD_OPTIONS || cmds[i].kind == STACKFALL_CMD_PREVIEW) {
+			engine_refuse(reason, cap, "%s is not a move in a match: send place R C, "
+			    "hold; place R C or resign", stackfall_cmd_name(cmds[i].kind));
+			return VERSUS_PARSE_INVALID;
+		}
+	}
+	memset(mv, 0, sizeof *mv);
+	if (n == 1 && cmds[0].kind == STACKFALL_CMD_PLACE) {
+		mv->kind = VERSUS_MOVE_PLACE;
+		mv->rotation = cmds[0].rotation;
+		mv->column = cmds[0].column;
+		return VERSUS_PARSE_OK;
+	}
+	if (n == 1 && cmds[0].kind == STACKFALL_CMD_RESIGN) {
+		mv->kind = VERSUS_MOVE_RESIGN;
+		return VERSUS_PARSE_OK;
+	}
+	if (n == 2 && cmds[0].kind == STACKFALL_CMD_HOLD && cmds[1].kind == STACKFALL_CMD_PLACE) {
+		mv->kind = VERSUS_MOVE_PLACE;
+		mv->hold = true;
+		mv->rotation = cmds[1].rotation;
+		mv->column = cmds[1].column;
+		return VERSUS_PARSE_OK;
+	}
+	if (n == 1 && cmds[0].kind == STACKFALL_CMD_HOLD) {
+		engine_refuse(reason, cap, "hold alone is not a move: send hold; place R C");
+		return VERSUS_PARSE_INVALID;
+	}
+	engine_refuse(reason, cap, "a move is one placement, optionally after hold, or resign");
+	return VERSUS_PARSE_INVALID;
+}
+
+/* Appends like snprintf, counting what does not fit. */
+struct out {
+	char *buf;
+	size_t cap, len;
+};
+
+static void
+put_str(struct out *o, const char *s)
+{
+	for (; *s != '\0'; s++, o->len++)
+		if (o->len + 1 < o->cap)
+			o->buf[o->len] = *s;
+}
+
+static void
+put_uint(struct out *o, uint64_t v)
+{
+	char digits[21];
+
+	digits[put_decimal(digits, v)] = '\0';
+	put_str(o, digits);
+}
+
+size_t
+versus_move_text(const struct versus_move *mv, char *buf, size_t cap)
+{
+	struct out o = { buf, buf != NULL ? cap : 0, 0 };
+
+	switch (mv->kind) {
+	case VERSUS_MOVE_PLACE:
+		put_str(&o, mv->hold ? "hold; place " : "place ");
+		put_uint(&o, mv->rotation);
+		put_str(&o, " ");
+		put_uint(&o, mv->column);
+		break;
+	case VERSUS_MOVE_RESIGN:
+		put_str(&o, "resign");
+		break;
+	default:
+		put_str(&o, "missed");
+		break;
+	}
+	if (o.cap > 0)
+		o.buf[o.len < o.cap ? o.len : o.cap - 1] = '\0';
+	return o.len;
+}
+
+bool
+versus_check_move(const struct versus_match *m, unsigned player,
+    const struct versus_move *mv, char *reason, size_t cap)
+{
+	const struct versus_player *p;
+	unsigned piece, maxcol;
+	char letter;
+	int top;
+
+	if (m->over)
+		return engine_refuse(reason, cap, "the match is over");
+	if (player >= m->nplayers)
+		return engine_refuse(reason, cap, "there is no player %u in this match", player);
+	p = &m->players[player];
+	if (!p->alive)
+		return engine_refuse(reason, cap, "player %u is out of the match (%s)", player,
+		    versus_end_name(p->end_reason));
+	if (mv->kind == VERSUS_MOVE_RESIGN)
+		return true;
+	if (mv->kind != VERSUS_MOVE_PLACE)
+		return engine_refuse(reason, cap, "only the server records a missed turn");
+	piece = mv->hold ? versus_hold_piece(p) : p->current;
+	letter = tetromino_letter(piece);
+	if (mv->rotation >= TETROMINO_NROTATIONS)
+		return engine_refuse(reason, cap, "rotation %u is out of range: rotations 0-3",
+		    mv->rotation);
+	maxcol = tetromino_max_column(piece, mv->rotation);
+	if (mv->column > maxcol)
+		return engine_refuse(reason, cap,
+		    "column %u is out of range for %c rotation %u: columns 0-%u", mv->column,
+		    letter, mv->rotation, maxcol);
+	top = tetromino_landing(&p->board, piece, mv->rotation, mv->column) +
+	    tetromino_shape(piece, mv->rotation)->height;
+	if (top > TETROMINO_ROWS)
+		return engine_refuse(reason, cap,
+		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",
+		    letter, mv->rotation, mv->column, top);
+	return true;
+}
+
+/* ---- the turn ---- */
+
+/* Places p's current piece (known to fit), scores it and draws the next. */
+static void
+place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
+    unsigned column, struct versus_player_events *e)
+{
+	unsigned piece = p->current;
+	bool b2b = false, perfect = false;
+	uint64_t points = 0;
+	int n;
+
+	/* The move was checked, so n is never -1. */
+	n = tetromino_place(&p->board, piece, rotation, column);
+	if (n <= 0) {
+		p->combo = -1;
+		n = 0;
+	} else {
+		p->combo++;
+		b2b = n == 4 && p->back_to_back;
+		perfect = tetromino_board_is_empty(&p->board);
+		points = stackfall_clear_points((unsigned)n, p->level, (uint64_t)p->combo, b2b,
+		    perfect);
+		p->back_to_back = n == 4;
+		p->score += points;
+		p->lines += (uint32_t)n;
+		p->level = 1 + p->lines / 10;
+	}
+	p->placed++;
+	p->current = draw(m, p);
+
+	e->piece = (uint8_t)piece;
+	e->rotation = (uint8_t)rotation;
+	e->column = (uint8_t)column;
+	e->lines = (uint8_t)n;
+	e->back_to_back = b2b;
+	e->perfect_clear = perfect;
+	e->combo = p->combo;
+	e->points = points;
+	e->attack = (uint8_t)versus_attack((unsigned)n, p->combo, b2b, perfect);
+}
+
+enum versus_outcome
+versus_resolve(struct versus_match *m, const struct versus_move *moves,
+    struct versus_events *ev, unsigned *bad_player, char *reason, size_t cap)
+{
+	struct versus_events local;
+	struct versus_events *out = ev != NULL ? ev : &local;
+	struct versus_player *p, *t;
+	struct versus_player_events *e;
+	bool alive[VERSUS_PLAYERS_MAX];
+	uint8_t out_reason[VERSUS_PLAYERS_MAX];
+	uint8_t nold[VERSUS_PLAYERS_MAX];
+	unsigned i, k, piece, nout, target;
+	bool overflow;
+
+	if (m->over) {
+		engine_refuse(reason, cap, "the match is over");
+		return VERSUS_MATCH_OVER;
+	}
+	for (i = 0; i < m->nplayers; i++) {
+		if (!m->players[i].alive || moves[i].kind == VERSUS_MOVE_MISSED)
+			continue;
+		if (!versus_check_move(m, i, &moves[i], reason, cap)) {
+			if (bad_player != NULL)
+				*bad_player = i;
+			return VERSUS_REFUSED;
+		}
+	}
+
+	memset(out, 0, sizeof *out);
+	out->turn = m->turn + 1;
+	out->nplayers = m->nplayers;
+	for (i = 0; i < m->nplayers; i++) {
+		alive[i] = m->players[i].alive;
+		out_reason[i] = VERSUS_END_NONE;
+		out->players[i].target = VERSUS_NOBODY;
+	}
+
+	/* 1. Moves, placements, clears and points, in match order. */
+	for (i = 0; i < m->nplayers; i++) {
+		if (!alive[i])
+			continue;
+		p = &m->players[i];
+		e = &out->players[i];
+		switch (moves[i].kind) {
+		case VERSUS_MOVE_RESIGN:
+			e->action = VERSUS_ACT_RESIGNED;
+			out_reason[i] = VERSUS_END_RESIGNED;
+			break;
+		case VERSUS_MOVE_PLACE:
+			p->missed = 0;
+			if (moves[i].hold) {
+				piece = p->current;
+				p->current = p->hold != VERSUS_NO_PIECE ? p->hold : draw(m, p);
+				p->hold = (uint8_t)piece;
+				e->held = true;
+			}
+			e->action = VERSUS_ACT_PLACED;
+			place(m, p, moves[i].rotation, moves[i].column, e);
+			break;
+		default: /* missed */
+			p->missed++;
+			if (p->missed >= VERSUS_MISSED_MAX) {
+				e->action = VERSUS_ACT_TIMED_OUT;
+				out_reason[i] = VERSUS_END_MISSED;
+				break;
+			}
+			k = p->current == TETROMINO_O ? 4 : 3;
+			if (!tetromino_fits(&p->board, p->current, 0, k)) {
+				e->action = VERSUS_ACT_NO_ROOM;
+				out_reason[i] = VERSUS_END_TOP_OUT;
+				break;
+			}
+			e->action = VERSUS_ACT_DROPPED;
+			place(m, p, 0, k, e);
+			break;
+		}
+	}
+
+	/* 2. Attacks cancel the sender's own queue first. What is queued now
+	 * is what may rise in step 4. */
+	for (i = 0; i < m->nplayers; i++) {
+		if (!alive[i])
+			continue;
+		e = &out->players[i];
+		if (e->attack > 0) {
+			e->cancelled = (uint8_t)cancel(&m->players[i], e->attack);
+			e->sent = (uint8_t)(e->attack - e->cancelled);
+		}
+		nold[i] = m->players[i].nqueue;
+	}
+
+	/* 3. Sending, senders in match order; each block draws its hole now. */
+	for (i = 0; i < m->nplayers; i++) {
+		e = &out->players[i];
+		if (!alive[i] || e->sent == 0)
+			continue;
+		target = next_target(m, i, alive);
+		m->players[i].cursor = (uint8_t)target;
+		e->target = (uint8_t)target;
+		e->sent_hole = (uint8_t)versus_garbage_hole(m->seed, m->nblocks++);
+		t = &m->players[target];
+		if (t->nqueue == VERSUS_QUEUE_MAX) {
+			e->sent_lost = true;
+			continue;
+		}
+		t->queue[t->nqueue].lines = e->sent;
+		t->queue[t->nqueue].hole = e->sent_hole;
+		t->nqueue++;
+		t->pending = (uint16_t)(t->pending + e->sent);
+		out->players[target].received++;
+	}
+
+	/* 4. Rising, for placements that cleared nothing: the blocks queued
+	 * before step 3, oldest first. */
+	for (i = 0; i < m->nplayers; i++) {
+		e = &out->players[i];
+		if (!alive[i] || (e->action != VERSUS_ACT_PLACED && e->action != VERSUS_ACT_DROPPED) ||
+		    e->lines > 0 || nold[i] == 0)
+			continue;
+		p = &m->players[i];
+		overflow = false;
+		for (k = 0; k < nold[i]; k++) {
+			overflow |= rise(&p->board, &p->queue[k]);
+			e->risen[k] = p->queue[k];
+			e->risen_lines = (uint16_t)(e->risen_lines + p->queue[k].lines);
+			p->pending = (uint16_t)(p->pending - p->queue[k].lines);
+		}
+		e->nrisen = nold[i];
+		for (k = nold[i]; k < p->nqueue; k++)
+			p->queue[k - nold[i]] = p->queue[k];
+		p->nqueue = (uint8_t)(p->nqueue - nold[i]);
+		if (overflow)
+			out_reason[i] = VERSUS_END_OVERFLOW;
+	}
+
+	/* 5. Eliminations and places. */
+	nout = 0;
+	for (i = 0; i < m->nplayers; i++) {
+		if (!alive[i])
+			continue;
+		if (out_reason[i] == VERSUS_END_NONE && topped_out(&m->players[i]))
+			out_reason[i] = VERSUS_END_TOP_OUT;
+		if (out_reason[i] != VERSUS_END_NONE)
+			nout++;
+	}
+	m->turn++;
+	m->nalive = (uint8_t)(m->nalive - nout);
+	for (i = 0; i < m->nplayers; i++) {
+		if (!alive[i])
+			continue;
+		p = &m->players[i];
+		e = &out->players[i];
+		if (out_reason[i] != VERSUS_END_NONE) {
+			p->alive = false;
+			p->end_reason = out_reason[i];
+			p->place = (uint8_t)(m->nalive + 1);
+			p->out_turn = m->turn;
+			p->nqueue = 0;
+			p->pending = 0;
+			e->eliminated = true;
+			e->end_reason = out_reason[i];
+			e->place = p->place;
+		} else if (m->nalive == 1) {
+			p->place = 1;
+			e->place = 1;
+		}
+	}
+	m->over = m->nalive <= 1;
+	out->neliminated = (uint8_t)nout;
+	out->over = m->over;
+	return VERSUS_OK;
+}
+
+void
+versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
+    struct versus_view *out)
+{
+	const struct versus_player *p = &m->players[player];
+	unsigned k;
+
+	memset(out, 0, sizeof *out);
+	versus_board_text(p, out->board_text);
+	out->current = p->current;
+	out->hold = p->hold;
+	out->next_visible = viewer == player;
+	for (k = 0; k < VERSUS_NEXT; k++)
+		out->next[k] = out->next_visible ? p->next[k] : VERSUS_NO_PIECE;
+	out->score = p->score;
+	out->lines = p->lines;
+	out->level = p->level;
+	out->combo = p->combo;
+	out->back_to_back = p->back_to_back;
+	out->pending = p->pending;
+	out->missed = p->missed;
+	out->alive = p->alive;
+	out->place = p->place;
+	out->end_reason = p->end_reason;
+}

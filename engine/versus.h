@@ -1,0 +1,304 @@
+/*
+ * versus.h: versus matches, 2 to 8 bots playing Stackfall side by side in
+ * simultaneous turns and sending each other garbage (rules "versus-v1";
+ * docs/rules/versus.md is the rule text).
+ *
+ * A match is one plain fixed-size struct, copyable by value. Nothing here
+ * allocates, reads a clock or keeps global state: the server collects one
+ * move per living player (or records that the deadline passed), then calls
+ * versus_resolve() once for the whole turn. Given the seed and every turn's
+ * moves, a match replays exactly.
+ *
+ * Each player plays Stackfall's own rules on its own board (placement, hold,
+ * 3-piece preview, scoring, levels, combos, back-to-back, perfect clears, no
+ * piece limit), all on the same piece stream (bag.h, one seed per match).
+ * A turn resolves in this fixed order (versus_resolve):
+ *   1. moves, in match order: resignations and third missed turns take the
+ *      player out; otherwise a hold if asked, then the placement (a missed
+ *      turn drops the current piece at rotation 0 from its spawn column;
+ *      when that drop does not fit, the player is out: top_out), its
+ *      clears and its points;
+ *   2. attacks: lines from a clear's size, back-to-back, combo and perfect
+ *      clear (versus_attack); each attack first cancels the sender's own
+ *      queued garbage, oldest lines first;
+ *   3. sending, senders in match order: what is left goes as one block to
+ *      the sender's next target (round-robin over the opponents alive when
+ *      the turn began, one cursor per sender), with a hole column drawn from
+ *      the garbage stream (versus_garbage_hole) as it is sent;
+ *   4. rising: a player whose placement this turn cleared nothing takes the
+ *      blocks that were queued before this turn's sending, oldest first,
+ *      each entering at the bottom and pushing the board up; blocks sent
+ *      this turn wait for the receiver's next placement;
+ *   5. eliminations: resigned, missed three times, spawn drop without room,
+ *      garbage pushed a filled cell above row 20 (overflow), or neither the
+ *      current piece nor the piece a hold would give fits anywhere (top_out).
+ *      Everyone out in the same turn shares place n + 1, n being the players
+ *      still alive after it; the match is over when at most one is alive,
+ *      and a last survivor takes place 1.
+ *
+ * Grey cells. struct tetromino_board keeps a 3-bit letter per cell whose 8
+ * codes are all taken (empty and seven pieces), so a grey garbage cell is an
+ * occupied bit in rows[] whose letter code in cells[] is 0. tetromino.c's
+ * drop, clears, options and figures read only rows[] and move cells[] with
+ * them, so they treat grey cells as the filled cells they are;
+ * tetromino_board_get() and tetromino_board_text() would show them as empty,
+ * which is why versus_board_text() exists. A versus board is therefore not
+ * a Stackfall board: never hand it to stackfall_encode().
+ *
+ * Secrets during a match: the seed (it gives every future piece and hole),
+ * each player's preview (its own only; versus_view hides the others') and
+ * the hole columns of queued blocks (visible once they rise). The events of
+ * a turn carry the holes of the blocks sent in it, for replays and tests:
+ * the server must not show them to players before the match ends.
+ *
+ * Room for ActionBlocks' items (a later issue): a per-cell item plane next
+ * to the board in struct versus_player (items ride with their rows like the
+ * letters do, so clears and rises must move it too), an inventory (at most
+ * 10, oldest first) and an item target in the same struct, an item-use
+ * field in struct versus_move, a step between 1 (collecting items from
+ * cleared rows) and 2 for using them, and per-player item events in struct
+ * versus_player_events. The item rolls would get their own stream
+ * ("versus-v1:{seed}:items:{k}") so that the garbage holes stay as they are.
+ */
+#ifndef VERSUS_H
+#define VERSUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "tetromino.h"
+
+#define VERSUS_RULES "versus-v1"
+#define VERSUS_PLAYERS_MIN 2
+#define VERSUS_PLAYERS_MAX 8
+#define VERSUS_NEXT 3
+#define VERSUS_NO_PIECE 7         /* an empty hold slot, a hidden preview entry */
+#define VERSUS_NOBODY 0xff        /* no target */
+#define VERSUS_MISSED_MAX 3       /* missed turns in a row that take a player out */
+/* Blocks a garbage queue holds. A block that arrives at a full queue is lost
+ * (reported in the sender's events as sent_lost); its hole is still drawn.
+ * Reaching it takes many turns of clearing without cancelling while others
+ * attack, and 21 queued lines already overflow any board on the next
+ * placement that clears nothing. */
+#define VERSUS_QUEUE_MAX 32
+#define VERSUS_ATTACK_MAX 20      /* 4 lines + back-to-back 1 + combo 5 + perfect 10 */
+#define VERSUS_SEED_MAX UINT64_C(9007199254740991) /* 2^53 - 1, as Stackfall */
+#define VERSUS_TEXT_SIZE TETROMINO_TEXT_SIZE
+#define VERSUS_GREY_LETTER 'G'    /* a garbage cell in versus_board_text() */
+
+/* A move as sent. The engine reads rotation and column as sent so that its
+ * refusal can name them; versus_check_move() range-checks them. */
+enum versus_move_kind {
+	VERSUS_MOVE_MISSED, /* no move before the deadline (only the server sets it) */
+	VERSUS_MOVE_PLACE,  /* `place R C`, `R C`, or `hold; place R C` */
+	VERSUS_MOVE_RESIGN, /* `resign` */
+};
+
+struct versus_move {
+	uint8_t kind;      /* enum versus_move_kind */
+	bool hold;         /* PLACE: hold first, then place the piece hold gave */
+	uint32_t rotation; /* PLACE: 0..3 to be legal */
+	uint32_t column;   /* PLACE: 0..9 and inside the rotation's range */
+};
+
+/* Why a player left the match. */
+enum versus_end {
+	VERSUS_END_NONE,     /* still playing */
+	VERSUS_END_TOP_OUT,  /* no room for the current nor the hold piece, or for a
+	                        missed turn's spawn drop */
+	VERSUS_END_OVERFLOW, /* rising garbage pushed a filled cell above row 20 */
+	VERSUS_END_MISSED,   /* the third missed turn in a row */
+	VERSUS_END_RESIGNED,
+};
+
+/* One queued attack: rows of grey cells sharing one empty column. */
+struct versus_block {
+	uint8_t lines; /* 1..VERSUS_ATTACK_MAX */
+	uint8_t hole;  /* column 0..9 */
+};
+
+struct versus_player {
+	struct tetromino_board board; /* grey cells: rows[] bit set, cells[] code 0 */
+	uint64_t score;               /* Stackfall's points, no cap */
+	uint32_t lines;               /* rows cleared */
+	uint32_t level;               /* 1 + lines / 10 */
+	uint32_t placed;              /* pieces placed, missed-turn drops included */
+	uint32_t drawn;               /* stream pieces taken: placed + 1 + (hold slot used) */
+	int32_t combo;                /* -1 when the last placement cleared nothing */
+	uint32_t out_turn;            /* the turn (1, 2, ...) that took the player out; 0 */
+	uint32_t bag_number;          /* cached bag holding stream piece drawn + 2 */
+	uint8_t bag[7];
+	uint8_t current;              /* enum tetromino_piece */
+	uint8_t hold;                 /* enum tetromino_piece or VERSUS_NO_PIECE */
+	uint8_t next[VERSUS_NEXT];    /* stream pieces drawn .. drawn + 2 */
+	bool back_to_back;            /* the last clear was a Tetris */
+	bool alive;
+	uint8_t missed;               /* missed turns in a row, 0..2 while alive */
+	uint8_t place;                /* 1..nplayers once decided, else 0 */
+	uint8_t end_reason;           /* enum versus_end */
+	uint8_t cursor;               /* the last player this one sent to; itself at first */
+	uint8_t nqueue;               /* blocks queued, 0..VERSUS_QUEUE_MAX */
+	uint16_t pending;             /* sum of the queued blocks' lines */
+	struct versus_block queue[VERSUS_QUEUE_MAX]; /* oldest first */
+};
+
+struct versus_match {
+	uint64_t seed;     /* 0..VERSUS_SEED_MAX */
+	uint32_t turn;     /* turns resolved so far */
+	uint32_t nblocks;  /* blocks sent so far: the garbage stream's next index */
+	uint8_t nplayers;  /* 2..8, in match order 0..nplayers-1 */
+	uint8_t nalive;
+	bool over;         /* at most one player alive */
+	struct versus_player players[VERSUS_PLAYERS_MAX];
+};
+
+/* What one player did in a resolved turn. */
+enum versus_action {
+	VERSUS_ACT_NONE,      /* was already out */
+	VERSUS_ACT_PLACED,    /* placed as sent (held first when held is set) */
+	VERSUS_ACT_DROPPED,   /* missed: the spawn drop was placed */
+	VERSUS_ACT_NO_ROOM,   /* missed: the spawn drop did not fit (out: top_out) */
+	VERSUS_ACT_TIMED_OUT, /* the third missed turn in a row (out: missed) */
+	VERSUS_ACT_RESIGNED,
+};
+
+struct versus_player_events {
+	uint8_t action;        /* enum versus_action */
+	bool held;             /* PLACED after a hold */
+	uint8_t piece;         /* PLACED, DROPPED: the piece placed */
+	uint8_t rotation;      /* PLACED, DROPPED */
+	uint8_t column;        /* PLACED, DROPPED */
+	uint8_t lines;         /* rows cleared, 0..4 */
+	bool back_to_back;     /* a Tetris after a Tetris */
+	bool perfect_clear;    /* the board was empty after the clear */
+	int32_t combo;         /* the counter after this placement */
+	uint64_t points;
+	uint8_t attack;        /* lines the clear is worth, 0..VERSUS_ATTACK_MAX */
+	uint8_t cancelled;     /* of those, removed from the player's own queue */
+	uint8_t sent;          /* attack - cancelled */
+	uint8_t target;        /* who they went to, VERSUS_NOBODY when sent is 0 */
+	uint8_t sent_hole;     /* the block's hole column (secret: see above) */
+	bool sent_lost;        /* the target's queue was full: the block is lost */
+	uint8_t received;      /* blocks queued for this player this turn */
+	uint8_t nrisen;        /* blocks that rose into this board, oldest first */
+	uint16_t risen_lines;  /* their lines together */
+	struct versus_block risen[VERSUS_QUEUE_MAX];
+	bool eliminated;       /* out in this turn */
+	uint8_t end_reason;    /* enum versus_end when eliminated */
+	uint8_t place;         /* when eliminated, or the winner's 1 */
+};
+
+struct versus_events {
+	uint32_t turn;         /* the turn resolved, 1 for the first */
+	uint8_t nplayers;
+	uint8_t neliminated;   /* players out in this turn */
+	bool over;             /* the match ended with this turn */
+	struct versus_player_events players[VERSUS_PLAYERS_MAX];
+};
+
+/* What versus_resolve() answers. */
+enum versus_outcome {
+	VERSUS_OK,
+	VERSUS_REFUSED,    /* an illegal move; nothing changed */
+	VERSUS_MATCH_OVER, /* nothing to resolve; nothing changed */
+};
+
+/* What a player or a spectator may see of one player (versus_view). */
+struct versus_view {
+	char board_text[VERSUS_TEXT_SIZE]; /* versus_board_text() */
+	uint8_t current;              /* enum tetromino_piece */
+	uint8_t hold;                 /* or VERSUS_NO_PIECE */
+	uint8_t next[VERSUS_NEXT];    /* VERSUS_NO_PIECE unless next_visible */
+	bool next_visible;            /* the viewer is this player */
+	uint64_t score;
+	uint32_t lines, level;
+	int32_t combo;
+	bool back_to_back;
+	uint16_t pending;             /* queued lines; the holes stay secret */
+	uint8_t missed;               /* missed turns in a row */
+	bool alive;
+	uint8_t place;                /* 0 while undecided */
+	uint8_t end_reason;           /* enum versus_end */
+};
+
+/* Starts a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX): empty
+ * boards, the stream's first piece current and the next three in preview
+ * for everyone. Returns false (m unchanged) when either is out of range. */
+bool versus_init(struct versus_match *m, uint64_t seed, unsigned nplayers);
+
+/* Reads a move as a bot sends it: `place R C`, `R C`, `hold; place R C`
+ * (`hold` and the placement may also be separated by a new line) or
+ * `resign`, with Stackfall's command syntax (stackfall_cmd.h: case,
+ * blanks, numbers). text is borrowed. Anything else is refused with a
+ * reason (mv undefined then); EMPTY when there is no command at all. Ranges
+ * and room are versus_check_move()'s business. */
+enum versus_parse {
+	VERSUS_PARSE_OK,
+	VERSUS_PARSE_EMPTY,
+	VERSUS_PARSE_INVALID,
+};
+enum versus_parse versus_move_parse(const char *text, size_t len, struct versus_move *mv,
+    char *reason, size_t cap);
+
+/* The canonical text of a move: "place R C", "hold; place R C", "resign"
+ * or "missed". Writes at most cap - 1 characters and a NUL when cap > 0;
+ * returns the full length, like snprintf. */
+size_t versus_move_text(const struct versus_move *mv, char *buf, size_t cap);
+
+/* Whether player (0..nplayers-1) may send mv now: the match is not over, the
+ * player is alive, mv is PLACE or RESIGN, and a placement is in range and
+ * fits the player's board with the piece it names (the held piece, or the
+ * next one when the slot is empty, after a hold). Changes nothing. Because
+ * every board changes only when the turn resolves, a move accepted here is
+ * accepted by versus_resolve() in the same turn. On refusal writes a reason
+ * into reason[0..cap) (reason may be NULL). Whether the player already
+ * moved this turn is the server's to know. */
+bool versus_check_move(const struct versus_match *m, unsigned player,
+    const struct versus_move *mv, char *reason, size_t cap);
+
+/* Resolves one turn. moves[0..nplayers) holds one move per player in match
+ * order (entries of players already out are ignored; MISSED for a living
+ * player whose deadline passed). Every living player's move is checked
+ * first: on the first one versus_check_move() refuses, nothing changes,
+ * *bad_player (may be NULL) names it, reason says why and the answer is
+ * VERSUS_REFUSED. Otherwise the turn runs in the order of the file header,
+ * ev (may be NULL) receives everything that happened, and the answer is
+ * VERSUS_OK. */
+enum versus_outcome versus_resolve(struct versus_match *m, const struct versus_move *moves,
+    struct versus_events *ev, unsigned *bad_player, char *reason, size_t cap);
+
+/* Lines a placement that cleared lines (0..4) sends before cancelling:
+ * 0/0/1/2/4 for 0..4 lines, +1 for a back-to-back Tetris, the combo bonus
+ * for the counter after the placement (0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4,
+ * 5 for 0..12, 5 above) and +10 for a perfect clear; 0 when lines is 0. */
+unsigned versus_attack(unsigned lines, int combo, bool back_to_back, bool perfect);
+
+/* The hole column (0..9) of the block number k (0, 1, ... over the whole
+ * match, in sending order) of a match on seed: int(random() * 10) for the
+ * first random() of Python's random.Random("versus-v1:{seed}:garbage:{k}"),
+ * seed and k in decimal. One SHA-512 and one generator seeding per call. */
+unsigned versus_garbage_hole(uint64_t seed, uint32_t k);
+
+/* The piece a hold would bring now: the held piece, or the next one when the
+ * slot is empty. */
+unsigned versus_hold_piece(const struct versus_player *p);
+
+/* The board as 20 lines of 10 characters, top row first, '.' empty,
+ * VERSUS_GREY_LETTER for garbage, the piece letter otherwise. */
+void versus_board_text(const struct versus_player *p, char out[VERSUS_TEXT_SIZE]);
+
+/* What viewer sees of player: everything in struct versus_view, the preview
+ * only when viewer == player. A spectator passes viewer = VERSUS_NOBODY and
+ * sees what an opponent sees. player must be < nplayers. */
+void versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
+    struct versus_view *out);
+
+/* "top_out", "overflow", "missed", "resigned"; NULL for NONE. */
+const char *versus_end_name(unsigned end_reason);
+
+/* "none", "placed", "dropped", "no_room", "timed_out", "resigned". */
+const char *versus_action_name(unsigned action);
+
+#endif
