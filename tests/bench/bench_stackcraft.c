@@ -9,7 +9,10 @@
  *    the legal list and then stackcraft_place() of every entry into a
  *    scratch board (the placement, its cleared rows and the shifted board),
  *    counting placements evaluated.
- * 3. complete random games: from seed 1 up, no cap, a uniformly random legal
+ * 3. the JSON of an answer: stackcraft_state_json and stackcraft_legal_json
+ *    of each mid-game board, dumped compactly (what a move's response
+ *    carries besides the envelope).
+ * 4. complete random games: from seed 1 up, no cap, a uniformly random legal
  *    move every turn until the top-out; the piece stream (one SHA-512 and
  *    one MT19937 seeding per bag) is part of the cost.
  * Each measurement runs for SECONDS (default 2) of this thread's CPU time
@@ -23,8 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "bench.h"
-#include "stackcraft.h"
+#include "stackcraft_json.h"
 
 #define MAX_BOARDS 384
 
@@ -133,6 +138,8 @@ bench_stackcraft(int argc, char **argv)
 	struct tetromino_board after;
 	struct stackcraft g;
 	double seconds = argc > 0 ? atof(argv[0]) : 2.0, t0, t, legal_time, eval_time, game_time;
+	double json_time;
+	unsigned long long answers = 0, json_bytes = 0;
 	double wall0 = clock_seconds(CLOCK_MONOTONIC), cpu0 = now();
 	size_t nboards, i, k, j;
 	unsigned long long listed = 0, calls = 0, evaluated = 0, eval_calls = 0, games = 0,
@@ -173,6 +180,24 @@ bench_stackcraft(int argc, char **argv)
 
 	t0 = now();
 	do {
+		for (i = 0; i < nboards; i++) {
+			json_t *o = json_object();
+			char *text;
+
+			json_object_set_new_nocheck(o, "state", stackcraft_state_json(&boards[i]));
+			json_object_set_new_nocheck(o, "legalActions", stackcraft_legal_json(&boards[i]));
+			text = json_dumps(o, JSON_COMPACT);
+			json_bytes += strlen(text);
+			free(text);
+			json_decref(o);
+		}
+		answers += nboards;
+		t = now();
+	} while (t - t0 < seconds);
+	json_time = t - t0;
+
+	t0 = now();
+	do {
 		stackcraft_init(&g, seed++, 0);
 		while (g.status == STACKCRAFT_PLAYING) {
 			k = stackcraft_legal(&g, a, STACKCRAFT_LEGAL_MAX);
@@ -199,6 +224,8 @@ bench_stackcraft(int argc, char **argv)
 	printf("| mean legal placements per board | %.1f |\n", (double)listed / (double)calls);
 	printf("| placements evaluated/s (legal list + afterboard with clears) | %.1f million |\n",
 	    (double)evaluated / eval_time / 1e6);
+	printf("| state + legalActions JSON built and dumped/s | %.0f (%.0f bytes each) |\n",
+	    (double)answers / json_time, (double)json_bytes / (double)answers);
 	printf("| random complete games/s | %.0f |\n", (double)games / game_time);
 	printf("| mean pieces per random game | %.1f |\n", (double)pieces / (double)games);
 	fprintf(stderr, "(checksum %llu, %llu evaluation rounds)\n", checksum, eval_calls);
