@@ -14,6 +14,7 @@ static const struct {
 	const char *what;
 } benches[] = {
 	{ "stackfall", bench_stackfall, "options placements/s and random games/s" },
+	{ "stackcraft", bench_stackcraft, "legal enumerations/s, placements evaluated/s, random games/s" },
 	{ "duskcourt", bench_duskcourt, "deal time per rung (median, p99)" },
 	{ "board", bench_board, "leaderboard and review queries on a database of a million runs" },
 	{ "versus", bench_versus, "versus turns: resolve and move-check cost, Glicko-2 match" },

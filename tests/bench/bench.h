@@ -4,6 +4,7 @@
 #define BENCH_H
 
 int bench_stackfall(int argc, char **argv);
+int bench_stackcraft(int argc, char **argv);
 int bench_duskcourt(int argc, char **argv);
 int bench_board(int argc, char **argv);
 int bench_versus(int argc, char **argv);

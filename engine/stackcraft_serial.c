@@ -1,0 +1,178 @@
+/*
+ * stackcraft_serial.c: a run's compact bytes (layout in stackcraft.h) and
+ * the strict decoder that accepts exactly the states play can reach, as far
+ * as the bytes can tell.
+ *
+ * What decode proves about a state: its board keeps the play invariants (no
+ * full row, filled rows a contiguous block from the floor, 3-bit colours
+ * 1..7), its cells add up (4 per piece placed, 10 per row cleared, and no
+ * colour with more cells than the stream gave that piece), its score is a
+ * sum of 100/300/500/800 awards for exactly its lines, and its end agrees
+ * with the rules and the cap. The piece in hand and the preview are not
+ * stored: they are the stream's pieces at `pieces` and `pieces + 1`.
+ * Workload: once per request that opens a state token; a decode costs one
+ * or two bag shuffles and one legal-placement check.
+ */
+#include <string.h>
+
+#include "bag.h"
+#include "stackcraft.h"
+
+#define HEADER_SIZE 39
+#define CRC_SIZE 2
+#define ROW_SPARE_BITS 0xc0000000u
+#define MAX53 UINT64_C(9007199254740991)
+
+/* CRC-16/CCITT-FALSE (poly 0x1021, init 0xffff), as Stackfall's tokens use:
+ * it catches every single-bit flip and every burst of up to 16 bits. */
+static uint16_t
+crc16(const uint8_t *p, size_t n)
+{
+	uint16_t crc = 0xffff;
+	int bit;
+
+	while (n-- > 0) {
+		crc = (uint16_t)(crc ^ (uint16_t)*p++ << 8);
+		for (bit = 0; bit < 8; bit++)
+			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
+	}
+	return crc;
+}
+
+size_t
+stackcraft_encode(const struct stackcraft *g, uint8_t *buf, size_t cap)
+{
+	unsigned nrows = STACKCRAFT_ROWS, r;
+	size_t len;
+
+	while (nrows > 0 && g->board.rows[nrows - 1] == 0)
+		nrows--;
+	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
+	if (buf == NULL || cap < len)
+		return len;
+	buf[0] = STACKCRAFT_SERIAL_VERSION;
+	engine_put_le(buf + 1, g->seed, 7);
+	engine_put_le(buf + 8, g->cap, 7);
+	engine_put_le(buf + 15, g->pieces, 7);
+	engine_put_le(buf + 22, g->lines, 7);
+	engine_put_le(buf + 29, g->score, 8);
+	buf[37] = g->end_reason;
+	buf[38] = (uint8_t)nrows;
+	for (r = 0; r < nrows; r++)
+		engine_put_le(buf + HEADER_SIZE + 4 * r, g->board.cells[r], 4);
+	engine_put_le(buf + len - CRC_SIZE, crc16(buf, len - CRC_SIZE), 2);
+	return len;
+}
+
+/* Whether some sequence of clears of 1, 2, 3 and 4 rows (100, 300, 500 and
+ * 800 points) makes exactly `lines` rows and `score` points. Beyond 100
+ * points a row, a double adds 100 for 2 rows, a triple 200 for 3, a tetris
+ * 400 for 4: the extra e = score / 100 - lines is reachable when the rows
+ * it needs at least, tetrises first (the best extra per row), fit. */
+static bool
+score_possible(uint64_t score, uint64_t lines)
+{
+	static const uint64_t rest_rows[4] = { 0, 2, 3, 5 }; /* extra 0, 1, 2, 3 */
+	uint64_t e;
+
+	if (score % 100 != 0 || score / 100 < lines)
+		return false;
+	e = score / 100 - lines;
+	return e / 4 * 4 + rest_rows[e % 4] <= lines;
+}
+
+bool
+stackcraft_decode(struct stackcraft *out, const uint8_t *buf, size_t len)
+{
+	struct stackcraft g;
+	unsigned nrows, r, c, v, colour_cells[TETROMINO_NPIECES + 1] = { 0 };
+	uint64_t cells = 0, from_stream;
+	uint8_t bag[BAG_SIZE];
+	bool legal;
+
+	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || buf[0] != STACKCRAFT_SERIAL_VERSION)
+		return false;
+	nrows = buf[38];
+	if (nrows > STACKCRAFT_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
+		return false;
+	if (engine_get_le(buf + len - CRC_SIZE, 2) != crc16(buf, len - CRC_SIZE))
+		return false;
+
+	memset(&g, 0, sizeof g);
+	g.seed = engine_get_le(buf + 1, 7);
+	g.cap = engine_get_le(buf + 8, 7);
+	g.pieces = engine_get_le(buf + 15, 7);
+	g.lines = engine_get_le(buf + 22, 7);
+	g.score = engine_get_le(buf + 29, 8);
+	g.end_reason = buf[37];
+	if (g.seed > STACKCRAFT_SEED_MAX || g.cap > STACKCRAFT_CAP_MAX || g.pieces > MAX53 ||
+	    g.lines > MAX53 || g.end_reason > STACKCRAFT_END_CAPPED)
+		return false;
+
+	/* The board: n non-empty, non-full rows from the floor up, colours
+	 * 1..7 only. */
+	for (r = 0; r < nrows; r++) {
+		g.board.cells[r] = (uint32_t)engine_get_le(buf + HEADER_SIZE + 4 * r, 4);
+		if (g.board.cells[r] & ROW_SPARE_BITS)
+			return false;
+		for (c = 0; c < STACKCRAFT_COLS; c++) {
+			v = g.board.cells[r] >> (3 * c) & 7u;
+			if (v != 0) {
+				g.board.rows[r] = (uint16_t)(g.board.rows[r] | 1u << c);
+				colour_cells[v]++;
+				cells++;
+			}
+		}
+		if (g.board.rows[r] == 0 || g.board.rows[r] == TETROMINO_FULL_ROW)
+			return false;
+	}
+
+	/* Counters: 4 cells a piece, 10 a row; a colour has at most 4 cells
+	 * for each of its pieces in the stream so far; the score fits the
+	 * lines. */
+	if (g.pieces * 4 != cells + g.lines * 10)
+		return false;
+	bag_shuffle(g.seed, g.pieces / BAG_SIZE, bag);
+	for (v = 0; v < TETROMINO_NPIECES; v++) {
+		from_stream = g.pieces / BAG_SIZE;
+		for (c = 0; c < g.pieces % BAG_SIZE; c++)
+			from_stream += bag[c] == v;
+		if (colour_cells[v + 1] > 4 * from_stream)
+			return false;
+	}
+	if (!score_possible(g.score, g.lines))
+		return false;
+
+	/* The stream position. */
+	g.current = bag[g.pieces % BAG_SIZE];
+	g.bag_number = (g.pieces + 1) / BAG_SIZE;
+	if (g.bag_number == g.pieces / BAG_SIZE)
+		memcpy(g.bag, bag, sizeof bag);
+	else
+		bag_shuffle(g.seed, g.bag_number, g.bag);
+	g.next = g.bag[(g.pieces + 1) % BAG_SIZE];
+
+	/* The end: top_out exactly when the piece in hand has nowhere to go;
+	 * otherwise capped exactly when the cap is reached. */
+	legal = stackcraft_has_legal(&g.board, g.current);
+	if (g.cap != 0 && g.pieces > g.cap)
+		return false;
+	switch (g.end_reason) {
+	case STACKCRAFT_END_NONE:
+		if (!legal || (g.cap != 0 && g.pieces == g.cap))
+			return false;
+		break;
+	case STACKCRAFT_END_TOP_OUT:
+		if (legal)
+			return false;
+		break;
+	default:
+		if (!legal || g.cap == 0 || g.pieces != g.cap)
+			return false;
+		break;
+	}
+	g.status = g.end_reason == STACKCRAFT_END_NONE ? STACKCRAFT_PLAYING : STACKCRAFT_OVER;
+
+	*out = g;
+	return true;
+}
