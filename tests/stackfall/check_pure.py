@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Checks that the Stackfall engine archive is pure, as TAP.
+"""Checks that engine archives are pure, as TAP.
 
-Usage: check_pure.py NM ARCHIVE
+Usage: check_pure.py NM ARCHIVE [ARCHIVE...]
 
-Every symbol the archive leaves undefined must be one of its own, one of a
+Every archive given is checked; a symbol one defines counts as inside for
+the others (HATETRIS builds on Stackfall's tetromino board). Every symbol
+the archives leave undefined must be one of theirs, one of a
 short allow list (memory and string helpers, libsodium's SHA-512, the shared
 engine_refuse formatter and little-endian helpers) or sanitizer instrumentation. That rules out the
 allocator, stdio, clocks, rand and everything else by construction; the
@@ -33,9 +35,11 @@ def symbols(nm, archive, flag):
 
 
 def main():
-    nm, archive = sys.argv[1], sys.argv[2]
-    undefined = symbols(nm, archive, "-u")
-    defined = symbols(nm, archive, "--defined-only")
+    nm, archives = sys.argv[1], sys.argv[2:]
+    undefined, defined = set(), set()
+    for archive in archives:
+        undefined |= symbols(nm, archive, "-u")
+        defined |= symbols(nm, archive, "--defined-only")
     outside = sorted(s for s in undefined - defined
                      if s not in ALLOWED and not s.startswith(ALLOWED_PREFIXES))
     tests = [(bool(undefined), "the archive has undefined symbols to inspect", "")]
