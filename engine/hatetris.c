@@ -6,9 +6,10 @@
  * never needs letters, and it rates a placement from the heights alone. A
  * placement that clears nothing leaves the stack's top at max(top, piece
  * top); one that clears rows is rare and is worked out row by row. Depth 1
- * rates about 160 placements (seven pieces on a typical board); depth 2
- * builds the board after each of them and rates about 160 more on each,
- * some 26,000 in all, which is the figure to keep small (bench hatetris).
+ * rates every placement of the seven pieces (162 on a low board, about 130
+ * on a typical one); depth 2 builds the board after each of them and rates
+ * as many again on each, about 18,000 in all on typical boards and 26,000
+ * at most, which is the figure to keep small (bench hatetris).
  *
  * Seen boards are asked lazily: all ratings first, then the pieces in supply
  * order (lowest rating, then S Z O I L J T) until one has no placement
@@ -124,8 +125,7 @@ popcount4(unsigned x)
 
 /* Empty rows above the stack after the placement and its clears. */
 static int
-rating_after(const struct pos *p, const struct tetromino_shape *s, int y,
-    unsigned full)
+rating_after(const struct pos *p, const struct tetromino_shape *s, int y, unsigned full)
 {
 	int t = y + s->height > p->top ? y + s->height : p->top, r, below;
 
