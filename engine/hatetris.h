@@ -17,8 +17,10 @@
  * board already seen in this run, or among all seven when every piece has
  * such a placement, (2) the lowest rated one, (3) the earliest in that order
  * on a tie. Depth 2 rates a piece one placement further: the best, over its
- * placements, of the rating of the piece the depth-1 supplier would then
- * hand out on that board.
+ * placements, of the depth-1 rating of the piece the depth-1 supplier would
+ * then hand out on that board (rules 1-3 there, seeing the run's boards and
+ * that board); -2 for a piece with no placement, -1 for a placement whose
+ * next piece fits nowhere.
  *
  * Seen boards. The boards seen in a run are the empty start board and the
  * board after every placement. They are not in the state: a run's state is
@@ -90,12 +92,13 @@ enum hatetris_outcome {
  *   - it answers from a set that does not change during one engine call
  *     (same key, same answer); ctx is the caller's and passed through;
  *   - including or leaving out the empty board and the run's current board
- *     makes no difference (the engine treats both as seen itself, and the
- *     current board can never be a candidate), so a caller may store the key
- *     of each new board before or after the call that produced it;
+ *     makes no difference (the engine counts the empty board as seen itself,
+ *     and the current board can never be a candidate), so a caller may store
+ *     the key of each new board before or after the call that produced it;
  *   - it is asked only about boards whose run would have 2 lines or more
- *     (the run's lines plus the candidate's clears, both levels at depth 2),
- *     possibly about the same key more than once;
+ *     (the run's lines plus the candidate's clears, both levels at depth 2;
+ *     hatetris_choose given HATETRIS_LINES_UNKNOWN asks about every
+ *     candidate), possibly about the same key more than once;
  *   - NULL means no board has been seen except those two.
  * The engine asks lazily: ratings first, then only the pieces it is about
  * to supply, in supply order, until one has no placement leading to a seen
