@@ -18,6 +18,7 @@ static const struct {
 	{ "duskcourt", bench_duskcourt, "deal time per rung (median, p99)" },
 	{ "board", bench_board, "leaderboard and review queries on a database of a million runs" },
 	{ "versus", bench_versus, "versus turns: resolve and move-check cost, Glicko-2 match" },
+	{ "hatetris", bench_hatetris, "supplier decisions/s and decision time at depth 1 and 2" },
 };
 
 int

@@ -8,5 +8,6 @@ int bench_stackcraft(int argc, char **argv);
 int bench_duskcourt(int argc, char **argv);
 int bench_board(int argc, char **argv);
 int bench_versus(int argc, char **argv);
+int bench_hatetris(int argc, char **argv);
 
 #endif
