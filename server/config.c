@@ -75,7 +75,7 @@ static const struct {
 	    "most waiting writes committed together; 1 commits each alone", { 1, 4096, 256, false } },
 	[OPT_TOKEN_TTL]     = { "token-ttl", "ARCADED_TOKEN_TTL", "SECONDS", false,
 	    "a stateToken opens for this long after it was sealed (default 7 days)",
-	    { 60, 31536000, 604800, false } },
+	    { 1, 31536000, 604800, false } },
 	[OPT_UNPLAYED]      = { "unplayed-retention", "ARCADED_UNPLAYED_RETENTION", "SECONDS", false,
 	    "runs that never got a move are deleted after this (finished runs are kept)",
 	    { 1, 2592000, 3600, false } },
