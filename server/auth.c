@@ -83,7 +83,7 @@ auth_check(struct request *req, bool required, struct account_ref *out, int *sta
 		snprintf(why, AUTH_WHY_MAX, "internal error");
 		return AUTH_FAILED;
 	}
-	agentkey_hash(hash, h, n, req->app->keys->pepper);
+	agentkey_hash(hash, h, n, app_keys(req->app)->pepper);
 	if (found == STORE_NOT_FOUND || !agentkey_hash_equal(hash, row.hash))
 		return refuse(status, why, "the agent key is unknown");
 	if (row.revoked)

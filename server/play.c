@@ -43,7 +43,7 @@ play_new(struct request *req, const struct game *g, enum play_kind kind)
 	}
 	p->game = g;
 	p->kind = kind;
-	p->keys = req->app->keys;
+	p->keys = app_keys(req->app);
 	p->scratch = g->scratch_size > 0 ? (void *)(p + 1) : NULL;
 	req->ctx = p;
 	req->ctx_free = play_free;
@@ -94,7 +94,7 @@ void
 play_open_token(struct request *req, struct play *p, const char *text)
 {
 	p->sent_token = text;
-	p->tok_err = token_open(req->app->keys, p->game->id, text, strlen(text), (int64_t)time(NULL),
+	p->tok_err = token_open(p->keys, p->game->id, text, strlen(text), (int64_t)time(NULL),
 	    req->app->cfg->token_ttl, &p->tok);
 	if (p->tok_err == TOKEN_OK && !p->game->decode(&p->before, p->tok.state, p->tok.nstate))
 		p->tok_err = TOKEN_ERR_PAYLOAD;
