@@ -21,7 +21,7 @@
 
 enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
-	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_SYNC,
+	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT__COUNT
 };
@@ -59,6 +59,9 @@ static const struct {
 	    "ask for it: see GET /api/games/GAME/rules)", { 0 } },
 	[OPT_LOG_LEVEL]     = { "log-level", "ARCADED_LOG_LEVEL", "error|warn|info|debug", false,
 	    "what to log on stderr (default info: one access line per request)", { 0 } },
+	[OPT_LOG_FORMAT]    = { "log-format", "ARCADED_LOG_FORMAT", "text|json", false,
+	    "log lines as text, or one JSON object per line for journald or a collector (default text)",
+	    { 0 } },
 	[OPT_SYNC]          = { "synchronous", "ARCADED_SYNCHRONOUS", "full|normal", false,
 	    "commit durability: full survives power loss, normal only a crash (default full)", { 0 } },
 	[OPT_CONN_LIMIT]    = { "connection-limit", "ARCADED_CONNECTION_LIMIT", "N", false,
@@ -375,6 +378,14 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			cfg->log_level = LOG_DEBUG;
 		else
 			why = "expected error, warn, info or debug";
+		break;
+	case OPT_LOG_FORMAT:
+		if (strcmp(v, "text") == 0)
+			cfg->log_json = false;
+		else if (strcmp(v, "json") == 0)
+			cfg->log_json = true;
+		else
+			why = "expected text or json";
 		break;
 	case OPT_SYNC:
 		if (strcmp(v, "full") == 0)

@@ -47,6 +47,7 @@ struct config {
 	int      nproxies;
 	bool     agent_check[GAME__COUNT];
 	enum log_level log_level;
+	bool     log_json;           /* one JSON object per log line */
 	enum sync_mode sync;
 	unsigned connection_limit;   /* open connections at most */
 	unsigned connection_timeout; /* seconds of idleness before a close */

@@ -107,6 +107,7 @@ serve(const struct config *cfg)
 	memset(&app, 0, sizeof app);
 	app.cfg = cfg;
 	log_set_level(cfg->log_level);
+	log_set_json(cfg->log_json);
 
 	/* Every thread started from here on inherits the blocked set, so the
 	 * signals reach only sigwait() below. */
