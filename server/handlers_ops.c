@@ -12,6 +12,8 @@
 #include "metrics.h"
 #include "migrations.h"
 #include "store.h"
+#include "sweeper.h"
+#include "workers.h"
 
 void
 handle_healthz(struct request *req)
@@ -45,14 +47,32 @@ void
 handle_metrics(struct request *req)
 {
 	struct store_stats ss;
+	uint64_t open, refused, timed_out, puzzles, runs;
 	size_t len = 0;
 	char *text;
 
 	store_stats(req->app->store, &ss);
+	http_connection_stats(req->app->http, &open, &refused, &timed_out);
+	sweeper_counts(req->app->sweeper, &puzzles, &runs);
 	{
 		const struct metrics_value extra[] = {
+			{ "arcaded_build_info", "The running build (always 1).", "gauge",
+			    "version=\"" ARCADED_VERSION "\"", 1 },
 			{ "arcaded_requests_in_flight", "Requests received and not yet answered.", "gauge",
 			    NULL, (double)http_in_flight(req->app->http) },
+			{ "arcaded_connections_open", "Client connections open now.", "gauge", NULL, (double)open },
+			{ "arcaded_connections_refused_total",
+			    "Connections refused because their address held its whole quota.", "counter", NULL,
+			    (double)refused },
+			{ "arcaded_connections_timed_out_total",
+			    "Connections cut because a request did not arrive whole within --request-timeout.",
+			    "counter", NULL, (double)timed_out },
+			{ "arcaded_verify_queue", "Replay verifications waiting for a worker.", "gauge", NULL,
+			    (double)workers_waiting(req->app->verify) },
+			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",
+			    "kind=\"puzzles\"", (double)puzzles },
+			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",
+			    "kind=\"unplayed_runs\"", (double)runs },
 			{ "arcaded_store_commits_total", "Write transactions committed.", "counter", NULL,
 			    (double)ss.commits },
 			{ "arcaded_store_jobs_total", "Write jobs run (several share a commit).", "counter",

@@ -951,6 +951,17 @@ http_stop(struct http_server *h)
 	free(h);
 }
 
+void
+http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out)
+{
+	struct connguard_stats st;
+
+	connguard_stats(h->guard, &st);
+	*open = (uint64_t)atomic_load(&h->open_conns);
+	*refused = st.refused;
+	*timed_out = st.timed_out;
+}
+
 int
 http_in_flight(struct http_server *h)
 {
