@@ -16,6 +16,7 @@ static const struct {
 	{ "stackfall", bench_stackfall, "options placements/s and random games/s" },
 	{ "duskcourt", bench_duskcourt, "deal time per rung (median, p99)" },
 	{ "board", bench_board, "leaderboard and review queries on a database of a million runs" },
+	{ "ratelimit", bench_ratelimit, "one rate-limit check, one thread and two" },
 };
 
 int

@@ -6,5 +6,6 @@
 int bench_stackfall(int argc, char **argv);
 int bench_duskcourt(int argc, char **argv);
 int bench_board(int argc, char **argv);
+int bench_ratelimit(int argc, char **argv);
 
 #endif
