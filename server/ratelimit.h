@@ -133,7 +133,8 @@ enum ratelimit_scope ratelimit_key_scope(const struct ratelimit_key *k);
 struct ratelimit_policy {
 	uint32_t count;     /* events per period, 0 .. 1000000; 0 = off */
 	int64_t  period_us; /* the period (penalty: the window), 1 s .. 1 day, in µs */
-	uint32_t burst;     /* rate classes: requests at once, 1 .. 1000000; penalty: 0 */
+	uint32_t burst;     /* rate classes: requests at once, 1 .. 1000000; penalty: 0
+	                       (ratelimit_format tells the two kinds apart by it) */
 };
 
 struct ratelimit_config {
@@ -187,10 +188,12 @@ struct ratelimit_result {
 };
 
 /*
- * Counts one event of cls for key at now_us (monotonic µs) and fills res.
- * Rate classes: one request, counted only if it passes. Penalty class: one
- * wrong answer; refused when the window is already full (then not
- * counted). Returns res->allowed.
+ * Counts one event of cls for key at now_us (monotonic µs, 0 .. 2^53) and
+ * fills res. Rate classes: one request, counted only if it passes. Penalty
+ * class: one wrong answer; refused when the window is already full (then
+ * not counted). Calls from several threads may pass times a little out of
+ * order; a state never moves back. A class out of range or a key of no
+ * kind is refused (a programming error). Returns res->allowed.
  */
 bool ratelimit_take(struct ratelimit *rl, enum ratelimit_class cls,
     const struct ratelimit_key *key, int64_t now_us, struct ratelimit_result *res);
