@@ -20,6 +20,7 @@ struct metrics;
 struct keyring;
 struct workers;
 struct sweeper;
+struct throttle;
 
 struct app {
 	const struct config *cfg;
@@ -29,6 +30,7 @@ struct app {
 	_Atomic(const struct keyring *) keys;
 	struct workers      *verify;  /* replay verification, off the HTTP threads */
 	struct sweeper      *sweeper; /* retention */
+	struct throttle     *throttle; /* rate limits, per address and per account */
 	atomic_bool          shutting_down;
 };
 

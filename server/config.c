@@ -23,7 +23,7 @@ enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
 	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
-	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT__COUNT
+	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -85,6 +85,10 @@ static const struct {
 	[OPT_VERIFY_WORKERS] = { "verify-workers", "ARCADED_VERIFY_WORKERS", "N", false,
 	    "threads that verify replays, off the HTTP threads (default: the number of cores)",
 	    { 1, 64, 0, false } },
+	[OPT_RATE_LIMIT]    = { "rate-limit", "ARCADED_RATE_LIMIT", "CLASS[@SCOPE]=N/PERIOD[:BURST]|off", true,
+	    "a rate limit per client address and per account (scope addr or account; none: both), "
+	    "classes accounts puzzles runs moves reads verify, and wrong for wrong agent-check answers "
+	    "(N in a window); repeatable, later ones win (defaults: " RATELIMIT_DEFAULTS ")", { 0 } },
 	[OPT_VERIFY_QUEUE]  = { "verify-queue", "ARCADED_VERIFY_QUEUE", "N", false,
 	    "replay verifications waiting at most; more are answered 503 with Retry-After",
 	    { 1, 4096, 16, false } },
@@ -144,6 +148,9 @@ set_defaults(struct config *cfg)
 	cfg->unplayed_retention = (unsigned)opts[OPT_UNPLAYED].range.def;
 	cfg->verify_workers = cfg->threads;
 	cfg->verify_queue = (unsigned)opts[OPT_VERIFY_QUEUE].range.def;
+	ratelimit_config_init(&cfg->rate);
+	if (!ratelimit_config_parse(&cfg->rate, RATELIMIT_DEFAULTS, NULL, 0))
+		ratelimit_config_init(&cfg->rate); /* unreachable: the defaults parse (a test says so) */
 }
 
 /* A decimal number with an optional k/m suffix (powers of 1024). */
@@ -378,6 +385,10 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			cfg->log_level = LOG_DEBUG;
 		else
 			why = "expected error, warn, info or debug";
+		break;
+	case OPT_RATE_LIMIT:
+		if (!ratelimit_config_parse(&cfg->rate, v, whybuf, sizeof whybuf))
+			why = whybuf;
 		break;
 	case OPT_LOG_FORMAT:
 		if (strcmp(v, "text") == 0)

@@ -3,7 +3,9 @@
  * as long as the process serves HTTP; /readyz proves the database takes a
  * write and carries the schema this binary expects; /metrics is text.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
 #include "arcaded_version.h"
@@ -13,6 +15,7 @@
 #include "migrations.h"
 #include "store.h"
 #include "sweeper.h"
+#include "throttle.h"
 #include "workers.h"
 
 void
@@ -83,7 +86,23 @@ handle_metrics(struct request *req)
 			    NULL, (double)ss.max_batch },
 		};
 
-		text = metrics_render(req->app->metrics, extra, sizeof extra / sizeof extra[0], &len);
+		struct metrics_value all[sizeof extra / sizeof extra[0] + RATELIMIT_NCLASSES * RATELIMIT_NSCOPES];
+		char labels[RATELIMIT_NCLASSES * RATELIMIT_NSCOPES][64];
+		size_t n = sizeof extra / sizeof extra[0];
+		int c, sc;
+
+		memcpy(all, extra, sizeof extra);
+		for (c = 0; c < RATELIMIT_NCLASSES; c++)
+			for (sc = 0; sc < RATELIMIT_NSCOPES; sc++) {
+				snprintf(labels[c * RATELIMIT_NSCOPES + sc], sizeof labels[0],
+				    "class=\"%s\",key=\"%s\"", ratelimit_class_name((enum ratelimit_class)c),
+				    sc == RATELIMIT_BY_ADDR ? "address" : "account");
+				all[n++] = (struct metrics_value){ "arcaded_ratelimit_refused_total",
+				    "Requests refused 429 by a rate limit, by class and key.", "counter",
+				    labels[c * RATELIMIT_NSCOPES + sc], (double)throttle_refused(req->app->throttle,
+				    (enum ratelimit_class)c, (enum ratelimit_scope)sc) };
+			}
+		text = metrics_render(req->app->metrics, all, n, &len);
 	}
 
 	if (text == NULL) {

@@ -57,6 +57,7 @@ struct request {
 	json_t              *json;
 
 	int                  status;    /* of the queued reply, 0 before */
+	int                  retry_after_s; /* set with a rate limit's refusal: seconds to wait */
 	bool                 replied;
 
 	/* A suspended request: what runs once it is resumed, and the status

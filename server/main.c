@@ -23,6 +23,7 @@
 #include "http.h"
 #include "keyfile.h"
 #include "keys.h"
+#include "throttle.h"
 #include "log.h"
 #include "metrics.h"
 #include "notify.h"
@@ -128,6 +129,9 @@ serve(const struct config *cfg)
 	app.metrics = metrics_new(nroutes, routes_label);
 	if (app.metrics == NULL)
 		fatal("out of memory");
+	app.throttle = throttle_new(&cfg->rate);
+	if (app.throttle == NULL)
+		fatal("cannot set up the rate limits");
 	app.verify = workers_new(cfg->verify_workers, cfg->verify_queue);
 	if (app.verify == NULL)
 		fatal("cannot start the replay verifiers");
@@ -176,6 +180,7 @@ serve(const struct config *cfg)
 	http_stop(app.http);
 	store_close(app.store);
 	metrics_free(app.metrics);
+	throttle_free(app.throttle);
 	for (i = 0; i < nrings; i++) {
 		keyring_wipe(rings[i]);
 		free(rings[i]);

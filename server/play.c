@@ -18,6 +18,7 @@
 #include "certificate.h"
 #include "defer.h"
 #include "keys.h"
+#include "throttle.h"
 #include "replay.h"
 #include "workspace.h"
 
@@ -75,19 +76,22 @@ play_who(struct request *req, int64_t account_id, struct agent_who *who)
 	client_key_text(&k, who->address);
 }
 
-void
+bool
 play_prepare_check(struct request *req, struct play *p)
 {
 	struct agent_who who;
 
 	p->check_on = req->app->cfg->agent_check[p->game->id];
 	if (!p->check_on)
-		return;
+		return true;
 	play_who(req, p->account_id, &who);
 	agent_answer_read(request_header(req, "X-Agent-Check"), request_header(req, "X-Agent-Answer"),
 	    req->json, &p->answer);
+	if (p->answer.given && !throttle_wrong_allowed(req, p->account_id))
+		return false;
 	p->answer.who = who;
 	agent_fresh_make(&p->fresh, store_now_ms(), &who);
+	return true;
 }
 
 void
@@ -511,6 +515,8 @@ play_reply(struct request *req)
 		request_reply_json(req, 200, body(p, p->run.id, 0, &p->after, NULL, NULL));
 		return;
 	case PLAY_CHECK_FAILED:
+		if (p->check == STORE_CHECK_WRONG)
+			throttle_wrong_count(req, p->account_id);
 		if (p->by_account && p->head.id != 0 && head_state(req, p, &st) != NULL) {
 			reply_with_body(req, API_ERR_AGENT_CHECK, agent_check_reason(&p->answer, p->check),
 			    body(p, p->head.id, p->head.step, &st, NULL, NULL));
