@@ -802,6 +802,11 @@ def report(out):
     t.diag('documented, cannot be provoked from outside (NOT_PROVOKABLE):')
     for status, routes, why in NOT_PROVOKABLE:
         t.diag('  %s on %s: %s' % (status, ', '.join(routes), why))
+    # Closed shapes: a field added anywhere in an answer makes it invalid.
+    t.ok(not out['openPlaces'], 'every object of every answer is closed to other fields (%d places tried)'
+         % out['checkedPlaces'])
+    for w in out['openPlaces'][:20]:
+        t.diag('open to any field: ' + w)
     # The examples of the document.
     t.ok(not out['examples'], 'every example in openapi.yaml validates (%d do not)' % len(out['examples']))
     for e in out['examples'][:20]:

@@ -1,22 +1,29 @@
 // validate.mjs SPEC EXCHANGES: checks recorded HTTP exchanges against
 // openapi.yaml and prints one JSON object on stdout:
 //
-//   documented  every (operation, status) the document lists, and whether
-//               libmicrohttpd makes that answer (x-produced-by)
-//   results     per exchange: the operation and status it was judged
-//               under, and what did not hold (empty when it validates)
-//   examples    every example of the document that does not validate
+//   documented     every (operation, status) the document lists, and
+//                  whether libmicrohttpd makes that answer (x-produced-by)
+//   results        per exchange: the operation and status it was judged
+//                  under, the operations it covers, what did not hold
+//   openPlaces     the objects of valid answers that still validate with a
+//                  field added (closed shapes have none); checkedPlaces
+//   examples       the examples of the document that do not validate
 //
 // The validator is openapi-backend (routing a request to its operation,
 // dereferencing, compiling per-status body and header validators), with
 // its Ajv instances replaced by Ajv's JSON Schema 2020-12 class in strict
 // mode: 2020-12 is OpenAPI 3.1's dialect (unevaluatedProperties, const,
-// type arrays), and strict mode turns a keyword it does not know into an
-// error instead of a silently skipped check (openapi-backend's default,
-// Ajv's draft-07 class with strict off, would skip unevaluatedProperties). OpenAPI's own annotation
-// keywords (discriminator, example, xml, externalDocs) are declared as
-// such. openapi-backend's own check of the document is written for 3.0,
-// so it is skipped ("quick"): tests/openapi lints the document as 3.1.
+// type arrays), and strict mode makes a keyword it does not know an error
+// rather than a silently skipped check (openapi-backend's default, Ajv's
+// draft-07 class with strict off, would skip unevaluatedProperties).
+// OpenAPI's annotation keywords (discriminator, example, xml,
+// externalDocs) are declared as such. openapi-backend's own check of the
+// document is written for OpenAPI 3.0, so it is skipped ("quick");
+// tests/openapi lints the document as 3.1. Two things the library leaves
+// open are checked here: a status must be listed for its operation (the
+// library passes an unlisted one), and a header is required only where
+// the document says `required: true` (the library would require every
+// listed header or none).
 //
 // The exchanges are the JSON array the Python driver recorded: method,
 // path (as sent, percent-encoded), status, headers ([name, value] pairs),
@@ -251,4 +258,38 @@ const results = exchanges.map((ex, i) => {
     return { i, op: '?', status: String(ex.status), problems: [`validator error: ${e.stack}`] };
   }
 });
-process.stdout.write(JSON.stringify({ documented, results, examples }) + '\n');
+
+// Closed shapes: in each valid JSON answer, a field added to any object
+// (the body or one inside it) must make the answer invalid. Reported once
+// per operation, status and place (array indexes written []).
+const open = new Map();
+function places(value, path, out) {
+  if (Array.isArray(value)) value.forEach((v, n) => places(v, `${path}/${n}`, out));
+  else if (value && typeof value === 'object') {
+    out.push(path);
+    for (const [k, v] of Object.entries(value)) places(v, `${path}/${k}`, out);
+  }
+  return out;
+}
+function withExtra(value, path) {
+  const copy = JSON.parse(JSON.stringify(value));
+  let o = copy;
+  for (const part of path.split('/').slice(1)) o = o[part];
+  o.zz_not_in_the_contract = 1;
+  return copy;
+}
+for (const r of results) {
+  const ex = exchanges[r.i];
+  if (r.problems.length || r.mhd || ex.method === 'HEAD' || !(r.covers || []).length) continue;
+  const media = (header(ex, 'Content-Type') || '').split(';')[0].trim();
+  if (media !== 'application/json') continue;
+  const body = JSON.parse(ex.body);
+  for (const path of places(body, '', [])) {
+    const where = `${r.op} ${r.status} ${path.replace(/\/\d+(?=\/|$)/g, '/[]') || '/'}`;
+    if (open.has(where)) continue;
+    const mutated = { ...ex, body: JSON.stringify(withExtra(body, path)) };
+    open.set(where, judge(mutated).problems.length === 0);
+  }
+}
+const openPlaces = [...open].filter(([, isOpen]) => isOpen).map(([where]) => where);
+process.stdout.write(JSON.stringify({ documented, results, examples, checkedPlaces: open.size, openPlaces }) + '\n');
