@@ -20,6 +20,7 @@ promises of docs/api.md that a schema cannot state (KNOWN_BUGS lists those
 the daemon breaks today, as TODO). Fails, never skips, without node or
 the validator's packages (npm ci --prefix tests/contract).
 """
+import http.client
 import json
 import os
 import random
@@ -75,6 +76,7 @@ KNOWN_BUGS = {
                        'read_seed and read_review reply directly instead of through refuse_account)',
 }
 
+JSON_TYPE = {'Content-Type': 'application/json'}
 t = Tap()
 exchanges = []
 rec_lock = threading.Lock()
@@ -120,8 +122,10 @@ def parse_raw(data):
     return status, headers, rest[:length].decode('utf-8', 'replace')
 
 
-def raw(d, method, target, data, label=None, op=None, send_after=None):
-    got = raw_exchange(d.port, data, read_timeout=5.0, send_after=send_after)
+def raw(d, method, target, data, label=None, op=None):
+    """One request written byte by byte on a fresh connection (each says
+    Connection: close, or is refused with a close)."""
+    got = raw_exchange(d.port, data, read_timeout=5.0)
     if not got:
         t.ok(False, 'an answer to the raw request %s %s' % (method, target[:60]))
         return None
@@ -163,8 +167,8 @@ def play_accounts(d):
     req(d, 'POST', '/api/v1/accounts', {})                                           # 400 missing
     req(d, 'POST', '/api/v1/accounts', {'name': 'ab'})                               # 400 bad name
     req(d, 'POST', '/api/v1/accounts', {'name': name(), 'x': 1})                     # 400 unknown
-    req(d, 'POST', '/api/v1/accounts', raw=b'{"name": ', headers={'Content-Type': 'application/json'})
-    req(d, 'POST', '/api/v1/accounts', raw=b'[1]', headers={'Content-Type': 'application/json'})
+    req(d, 'POST', '/api/v1/accounts', raw=b'{"name": ', headers=JSON_TYPE)
+    req(d, 'POST', '/api/v1/accounts', raw=b'[1]', headers=JSON_TYPE)
     req(d, 'GET', '/api/v1/me', headers=bearer(a['key']))
     req(d, 'GET', '/api/v1/me')                                                      # 401 missing
     req(d, 'GET', '/api/v1/me', headers={'Authorization': 'Bearer nope'})            # 401 malformed
@@ -174,7 +178,7 @@ def play_accounts(d):
     second = r.json
     req(d, 'POST', '/api/v1/me/keys', None, headers=bearer(a['key']))                # 409 key_limit
     req(d, 'POST', '/api/v1/me/keys', {'x': 1}, headers=bearer(a['key']))            # 400
-    req(d, 'POST', '/api/v1/me/keys', raw=b'{', headers=dict(bearer(a['key']), **{'Content-Type': 'application/json'}))
+    req(d, 'POST', '/api/v1/me/keys', raw=b'{', headers=dict(bearer(a['key']), **JSON_TYPE))
     req(d, 'POST', '/api/v1/me/keys', {})                                            # 401
     req(d, 'GET', '/api/v1/me', headers=bearer(second['agentKey']))                  # two keys listed
     req(d, 'DELETE', '/api/v1/me/keys/' + second['keyId'], headers=bearer(a['key']))
@@ -204,7 +208,8 @@ def token_refusals(d, game, tok, action, other_tokens, check):
     g = '/api/games/%s/' % game
     bad = {'Authorization': 'Bearer nope'}
     req(d, 'POST', g + 'init', {}, headers=bad)
-    for route, body in (('action', {'stateToken': tok, 'action' if game == 'duskcourt' else 'command': action}),
+    field = 'action' if game == 'duskcourt' else 'command'
+    for route, body in (('action', {'stateToken': tok, field: action}),
                         ('state', {'stateToken': tok}),
                         ('finish', {'stateToken': tok, 'rating': 5, 'review': 'refused'})):
         req(d, 'POST', g + route, body, headers=bad)
@@ -261,8 +266,8 @@ def play_duskcourt(d, acct, check, other_tokens=()):
     req(d, 'GET', g + 'init?seed=7', headers={'Authorization': 'Bearer nope'})       # 401
     req(d, 'POST', g + 'init', {'seed': -1})                                         # 400
     req(d, 'POST', g + 'init', {'rung': 1})                                          # 400
-    req(d, 'POST', g + 'init', raw=b'{"seed": 7', headers={'Content-Type': 'application/json'})
-    req(d, 'POST', g + 'init', raw=b'', headers={'Content-Type': 'application/json'})
+    req(d, 'POST', g + 'init', raw=b'{"seed": 7', headers=JSON_TYPE)
+    req(d, 'POST', g + 'init', raw=b'', headers=JSON_TYPE)
     req(d, 'POST', g + 'init', {})
     r = req(d, 'POST', g + 'init', {'seed': 7}, headers=bearer(acct['alice']['key']))
     t0 = r.json['stateToken']
@@ -337,7 +342,7 @@ def play_stackfall(d, acct, check, other_tokens=()):
     req(d, 'GET', g + 'init?seed=9007199254740992')                                  # 400
     req(d, 'GET', g + 'init', headers={'Authorization': 'Bearer ' + 'x' * 62})       # 401
     req(d, 'POST', g + 'init', {'seed': 'x'})                                        # 400
-    req(d, 'POST', g + 'init', raw=b'{', headers={'Content-Type': 'application/json'})
+    req(d, 'POST', g + 'init', raw=b'{', headers=JSON_TYPE)
     r = req(d, 'POST', g + 'init', {'seed': 42}, headers=bearer(acct['alice']['key']))
     out['owned_token'] = r.json['stateToken']
     r = req(d, 'POST', g + 'init', {'seed': 42})
@@ -506,8 +511,8 @@ def play_board(d, dc, sf):
     req(d, 'POST', v, {'replay': dcp['replay'], 'certificate': 5})                   # 400
     req(d, 'POST', v, {'replay': dcp['replay'], 'x': 1})                             # 400
     req(d, 'POST', v, None)                                                          # 400 empty
-    req(d, 'POST', v, raw=b'[1, 2]', headers={'Content-Type': 'application/json'})   # 400
-    req(d, 'POST', v, raw=b'{"replay": ', headers={'Content-Type': 'application/json'})
+    req(d, 'POST', v, raw=b'[1, 2]', headers=JSON_TYPE)   # 400
+    req(d, 'POST', v, raw=b'{"replay": ', headers=JSON_TYPE)
     v = g + 'stackfall/replays/verify'
     req(d, 'POST', v, {'replay': sfp['replay'], 'certificate': sfp['certificate']})
     req(d, 'POST', v, sfp['replay'])
@@ -613,8 +618,8 @@ def play_every_route(d, ops, keys):
                 req(d, m, target, headers=h)
             if method != 'DELETE':
                 req(d, 'DELETE', target, headers=h)
-            if method == 'GET' and op.startswith('GET /games/'):
-                req(d, 'POST', target, {}, headers=h)
+            if method != 'GET':
+                req(d, 'HEAD', target, headers=h)
         # 413: declared too large (refused before the body), or a body that
         # is really sent on a GET (read, then refused).
         if method in ('POST', 'DELETE'):
@@ -697,7 +702,7 @@ def during_shutdown(d, ops, keys):
         key = keys.get(op)
         try:
             req(d, method, target, body_for(body), headers=bearer(key) if key else {}, conn=c)
-        except (OSError, http_client_errors()) as e:
+        except (OSError, http.client.HTTPException) as e:
             t.ok(False, 'an answer from the stopping daemon to %s (%s)' % (op, e))
         c.close()
     slow.close()
@@ -708,20 +713,18 @@ def during_shutdown(d, ops, keys):
     phase['name'] = 'play'
 
 
-def http_client_errors():
-    import http.client
-    return http.client.HTTPException
-
-
 # ---------------------------------------------------------------------------
 
-def validate():
+def validator_present():
+    """node and the validator's packages; their absence fails the test."""
     node = shutil.which(os.environ.get('NODE', 'node'))
-    if not t.ok(node is not None, 'node is installed (the validator runs on node)'):
-        return None
-    if not t.ok(os.path.isdir(os.path.join(HERE, 'node_modules', 'openapi-backend')),
-                'the validator is installed (npm ci --prefix tests/contract)'):
-        return None
+    found = t.ok(node is not None, 'node is installed (the validator runs on node)')
+    packages = ('openapi-backend', 'ajv', 'ajv-formats')
+    return t.ok(all(os.path.isdir(os.path.join(HERE, 'node_modules', p)) for p in packages),
+                'the validator is installed (npm ci --prefix tests/contract)') and found and node
+
+
+def validate(node):
     # CONTRACT_EXCHANGES=FILE keeps the recorded exchanges, to run
     # validate.mjs on them by hand.
     keep = os.environ.get('CONTRACT_EXCHANGES')
@@ -765,8 +768,9 @@ def report(out):
                 observed.update((c, status) for c in r.get('covers', []))
         for r in bad[:5]:
             ex = exchanges[r['i']]
-            t.diag('%s %s -> %d (%s, daemon %s)' % (ex['method'], (ex['path'] + ('?' + ex['query'] if ex['query'] else ''))[:120],
-                                                   ex['status'], ex['label'] or ex['phase'], ex['daemon']))
+            target = ex['path'] + ('?' + ex['query'] if ex['query'] else '')
+            t.diag('%s %s -> %d (%s, daemon %s)' % (ex['method'], target[:120], ex['status'],
+                                                   ex['label'] or ex['phase'], ex['daemon']))
             for p in r['problems'][:8]:
                 t.diag('    ' + p[:300])
             t.diag('    body: ' + ex['body'][:300])
@@ -796,8 +800,9 @@ def report(out):
             hits = [e for e in exchanges if e['label'] == label and str(e['status']) == status]
         else:
             hits = [e for e in exchanges if error_code(e) == code]
-        t.diag('  %s %s on %s%s' % (status, code, routes if isinstance(routes, str) else '%d routes' % len(rs),
-                                     '' if label is None else ' (provoked by the requests labelled %r)' % label))
+        where = routes if isinstance(routes, str) else '%d routes' % len(rs)
+        how = '' if label is None else ' (provoked by the requests labelled %r)' % label
+        t.diag('  %s %s on %s%s' % (status, code, where, how))
         t.ok(not hits, '%s %s is not answered yet (else remove it from NOT_PROVOKED_YET)' % (status, code))
     t.diag('documented, cannot be provoked from outside (NOT_PROVOKABLE):')
     for status, routes, why in NOT_PROVOKABLE:
@@ -857,7 +862,8 @@ def docs_checks():
              and 'agent_check' not in body_json(e)]
     t.ok(not wrong, 'errors decided after the check carry a fresh agent_check when it is on')
     for e in wrong[:5]:
-        t.diag('%s %s daemon %s -> %d %s' % (e['method'], e['path'], e['daemon'], e['status'], e['body'][:200]))
+        t.diag('%s %s daemon %s -> %d %s' % (e['method'], e['path'], e['daemon'], e['status'],
+                                             e['body'][:200]))
     # The seed's routes: a 400 or 401 from the handler carries one too.
     seed = [e for e in exchanges if e['phase'] == 'play' and e['path'].startswith('/games/stackfall/api/')
             and e['daemon'] == 'A' and error_code(e) in ('invalid_request', 'unauthorized')
@@ -868,12 +874,17 @@ def docs_checks():
     for e in plain[:5]:
         t.diag('%s %s -> %d %s' % (e['method'], e['path'], e['status'], e['body'][:160]))
     # 405 answers name the route's methods.
-    wrong = [e for e in exchanges if e['status'] == 405
-             and (body_json(e) or {}).get('allow') != next((v for k, v in e['headers'] if k.lower() == 'allow'), None)]
+    def allow(e):
+        return next((v for k, v in e['headers'] if k.lower() == 'allow'), None)
+    wrong = [e for e in exchanges if e['status'] == 405 and e['method'] != 'HEAD'
+             and (body_json(e) or {}).get('allow') != allow(e)]
     t.ok(not wrong, '405 answers carry the same list in Allow and allow')
 
 
 def main():
+    node = validator_present()
+    if not node:
+        t.done()
     random.seed()
     a = Daemon()
     a.name = 'A'
@@ -906,8 +917,8 @@ def main():
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
                   'sf_run': sf['playing']['runId']}
         ops = operations(acct, tokens)
-        keys = {op: acct['bob']['key'] for op, *_ in ops
-                if op.startswith(('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games'))}
+        keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games')
+        keys = {op: acct['bob']['key'] for op, *_ in ops if op.startswith(keyed)}
         play_every_route(a, ops, keys)
         # Unlisted paths.
         req(a, 'GET', '/no/such/route')
@@ -934,7 +945,7 @@ def main():
     finally:
         a.cleanup()
         b.cleanup()
-    out = validate()
+    out = validate(node)
     if out is not None:
         report(out)
     docs_checks()

@@ -38,6 +38,7 @@ import addFormats from 'ajv-formats';
 const { OpenAPIBackend } = OpenAPIBackendPkg;
 const [specPath, exchangesPath] = process.argv.slice(2);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const MHD = 'libmicrohttpd';
 
 function makeAjv(original, opts) {
   // Strict about the schema's keywords and numbers; not about the two
@@ -68,17 +69,23 @@ const api = new OpenAPIBackend({
 });
 await api.init();
 const doc = api.definition; // dereferenced
-const exampleAjv = api.validator.getAjv('responseValidator');
+const ownAjv = api.validator.getAjv('responseValidator');
+const compiled = new Map();
+function validator(schema) {
+  if (!compiled.has(schema)) compiled.set(schema, ownAjv.compile(schema));
+  const v = compiled.get(schema);
+  return (value) => ({ valid: v(value), errors: v.errors });
+}
 
 const opKey = (method, path) => `${method.toUpperCase()} ${path}`;
-const operations = new Map(); // "METHOD /template" -> { path, method, op }
-for (const [path, item] of Object.entries(doc.paths))
-  for (const method of METHODS)
-    if (item[method]) operations.set(opKey(method, path), { path, method, op: item[method] });
+const methodsOf = (template) => METHODS.filter((m) => doc.paths[template][m]);
+const operations = new Map(); // "METHOD /template" -> the operation object
+for (const template of Object.keys(doc.paths))
+  for (const m of methodsOf(template)) operations.set(opKey(m, template), doc.paths[template][m]);
 
-const producedByMhd = (resp) => resp['x-produced-by'] === 'libmicrohttpd';
+const producedByMhd = (resp) => resp['x-produced-by'] === MHD;
 const documented = [];
-for (const [key, { op }] of operations)
+for (const [key, op] of operations)
   for (const [status, resp] of Object.entries(op.responses))
     documented.push({ op: key, status, mhd: producedByMhd(resp) });
 
@@ -100,38 +107,41 @@ function decodePath(p) {
   }
 }
 
-const errorsText = (errors) =>
-  (errors || []).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && e.params.additionalProperty ? ` '${e.params.additionalProperty}'` : ''}${e.params && e.params.unevaluatedProperty ? ` '${e.params.unevaluatedProperty}'` : ''}${e.params && e.params.allowedValues ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
+function errorsText(errors) {
+  return (errors || []).map((e) => {
+    const p = e.params || {};
+    const what = p.additionalProperty ?? p.unevaluatedProperty;
+    return `${e.instancePath || '(body)'} ${e.message}` +
+      (what !== undefined ? ` '${what}'` : '') +
+      (p.allowedValues ? ` ${JSON.stringify(p.allowedValues)}` : '');
+  });
+}
 
-// Checks headers and body of one exchange against one response object;
-// returns the problems. validateBody / validateHeaders come from
-// openapi-backend for operations, from our own Ajv for the document-level
-// answers (paths that the document does not list).
+// Checks the headers and body of one exchange against one response
+// object. validateBody and validateHeaders are openapi-backend's for
+// operations, our own for the answers to paths the document does not list.
 function checkResponse(ex, resp, validateBody, validateHeaders) {
   const problems = [];
   const ctype = header(ex, 'Content-Type');
   const media = ctype ? ctype.split(';')[0].trim().toLowerCase() : undefined;
   const content = resp.content || {};
   const html = content['text/html'];
-  const mhd = producedByMhd(resp) || (html && html['x-produced-by'] === 'libmicrohttpd' && media === undefined);
-  if (mhd) {
+  if (producedByMhd(resp) || (html && producedByMhd(html) && media === undefined)) {
     // libmicrohttpd's own page: HTML, no Content-Type, no request id.
-    if (!html) problems.push('libmicrohttpd answered, but the document lists no text/html page here');
-    if (media !== undefined) problems.push(`libmicrohttpd's page came with Content-Type ${ctype}`);
-    if (!/^<html>/.test(ex.body)) problems.push(`not libmicrohttpd's HTML page: ${JSON.stringify(ex.body.slice(0, 80))}`);
+    if (!html) problems.push(`${MHD} answered, but the document lists no text/html page here`);
+    if (media !== undefined) problems.push(`${MHD}'s page came with Content-Type ${ctype}`);
+    if (!/^<html>/.test(ex.body)) problems.push(`not ${MHD}'s HTML page: ${JSON.stringify(ex.body.slice(0, 80))}`);
     return { problems, mhd: true };
   }
   for (const [name, h] of Object.entries(resp.headers || {}))
     if (h.required && header(ex, name) === undefined) problems.push(`required header ${name} is missing`);
   const hv = validateHeaders(Object.fromEntries(ex.headers.map(([k, v]) => [k.toLowerCase(), v])));
   if (!hv.valid) problems.push(...errorsText(hv.errors).map((e) => 'header ' + e));
-  if (media === undefined) {
-    problems.push('no Content-Type');
-  } else if (!content[media]) {
+  if (media === undefined) problems.push('no Content-Type');
+  else if (!content[media])
     problems.push(`Content-Type ${media} is not one the document lists (${Object.keys(content).join(', ')})`);
-  } else if (content[media]['x-produced-by']) {
-    problems.push(`an answer with ${media} is libmicrohttpd's, yet this one carries Content-Type`);
-  }
+  else if (producedByMhd(content[media]))
+    problems.push(`${media} is ${MHD}'s page, which comes without Content-Type`);
   if (ex.method === 'HEAD') {
     if (ex.body !== '') problems.push('HEAD answered with a body');
   } else if (media === 'application/json' && content[media]) {
@@ -148,59 +158,23 @@ function checkResponse(ex, resp, validateBody, validateHeaders) {
   return { problems, mhd: false };
 }
 
-function judge(ex) {
-  const status = String(ex.status);
-  let key = ex.op;
-  let path;
-  if (!key) {
-    path = decodePath(ex.path);
-    const method = ex.method === 'HEAD' ? 'GET' : ex.method;
-    const match = api.router.matchOperation({ method: method.toLowerCase(), path, headers: {}, query: {} });
-    if (match) key = opKey(method, match.path);
-  }
-  if (key && !operations.has(key)) return { op: key, status, problems: [`no such operation in the document: ${key}`] };
-  if (!key) {
-    // A method this path does not take: the 405 of the path's operations.
-    const t = templates.find(({ re }) => re.test(path));
-    if (t) {
-      const first = METHODS.find((m) => doc.paths[t.template][m]);
-      key = opKey(first, t.template);
-      if (status !== '405') return { op: `${ex.method} ${t.template}`, status, problems: [`a method the path does not take answered ${status}, not 405`] };
-      const allow = new Set(METHODS.filter((m) => doc.paths[t.template][m]).map((m) => m.toUpperCase()));
-      if (allow.has('GET')) allow.add('HEAD');
-      const got = new Set((header(ex, 'Allow') || '').split(',').map((s) => s.trim()).filter(Boolean));
-      const problems = [];
-      if ([...allow].sort().join() !== [...got].sort().join())
-        problems.push(`Allow is ${header(ex, 'Allow')}, the document lists ${[...allow].join(', ')}`);
-      const r = judgeUnder(ex, key, status);
-      const covers = METHODS.filter((m) => doc.paths[t.template][m]).map((m) => opKey(m, t.template));
-      return { op: `${ex.method} ${t.template}`, status, problems: problems.concat(r.problems), mhd: r.mhd, covers };
-    }
-    return judgeUnlisted(ex, status);
-  }
-  const r = judgeUnder(ex, key, status);
-  return { op: ex.method === 'HEAD' ? key.replace(/^GET /, 'HEAD ') : key, status, problems: r.problems, mhd: r.mhd, covers: [key] };
-}
-
+// One exchange under one operation and its status.
 function judgeUnder(ex, key, status) {
-  const { op } = operations.get(key);
+  const op = operations.get(key);
   const resp = op.responses[status];
-  if (!resp) return { problems: [`status ${status} is not listed for ${key} (it lists ${Object.keys(op.responses).join(', ')})`] };
+  const listed = Object.keys(op.responses).join(', ');
+  if (!resp) return { problems: [`status ${status} is not listed for ${key} (it lists ${listed})`] };
+  const code = Number(status);
   return checkResponse(
     ex,
     resp,
-    (body) => api.validator.validateResponse(body, op, Number(status)),
-    (headers) => api.validator.validateResponseHeaders(headers, op, { statusCode: Number(status), setMatchType: 'any' }),
+    (body) => api.validator.validateResponse(body, op, code),
+    (headers) => api.validator.validateResponseHeaders(headers, op, { statusCode: code, setMatchType: 'any' }),
   );
 }
 
 // Paths the document does not list: 404 (GameNotFound), or 405 with the
 // Allow of the route whose shape the path has (see the introduction).
-const compiled = new Map();
-function compileOnce(schema) {
-  if (!compiled.has(schema)) compiled.set(schema, exampleAjv.compile(schema));
-  return compiled.get(schema);
-}
 function judgeUnlisted(ex, status) {
   const responses = doc.components.responses;
   let resp;
@@ -209,45 +183,64 @@ function judgeUnlisted(ex, status) {
     resp = Object.entries(responses).find(
       ([name, r]) => name.startsWith('MethodNotAllowed') && r.headers.Allow.schema.const === header(ex, 'Allow'),
     )?.[1];
-  else if (['414', '431', '505'].includes(status))
-    resp = { UriTooLong: responses.UriTooLong, HeaderFieldsTooLarge: responses.HeaderFieldsTooLarge, HttpVersionNotSupported: responses.HttpVersionNotSupported }[
-      { 414: 'UriTooLong', 431: 'HeaderFieldsTooLarge', 505: 'HttpVersionNotSupported' }[status]];
-  const label = `(unlisted path) ${ex.method} ${ex.path.split('?')[0]}`;
-  if (!resp) return { op: '(unlisted path)', status, problems: [`${label} answered ${status}: an unlisted path answers 404 (or 405)`] };
-  const validateWith = (schema) => (value) => {
-    const v = compileOnce(schema);
-    return { valid: v(value), errors: v.errors };
-  };
+  const op = '(unlisted path)';
+  if (!resp) return { op, status, problems: [`${ex.method} ${ex.path} answered ${status}, not 404 or 405`] };
   const headerSchema = {
     type: 'object',
-    properties: Object.fromEntries(Object.entries(resp.headers || {}).map(([n, h]) => [n.toLowerCase(), h.schema])),
+    properties: Object.fromEntries(Object.entries(resp.headers).map(([n, h]) => [n.toLowerCase(), h.schema])),
   };
-  const r = checkResponse(ex, resp, validateWith((resp.content || {})['application/json']?.schema ?? {}), (headers) => {
-    const coerced = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, /^\d+$/.test(v) ? Number(v) : v]));
-    return validateWith(headerSchema)(coerced);
-  });
-  return { op: '(unlisted path)', status, problems: r.problems, mhd: r.mhd };
+  const r = checkResponse(ex, resp, validator(resp.content['application/json'].schema), validator(headerSchema));
+  return { op, status, problems: r.problems, mhd: r.mhd, covers: [] };
+}
+
+// Judges an exchange: finds its operation (ex.op, or its method and path;
+// HEAD is judged as the GET without a body) and the response object of its
+// status. `covers` names the operations whose status it shows.
+function judge(ex) {
+  const status = String(ex.status);
+  if (ex.op) {
+    if (!operations.has(ex.op)) return { op: ex.op, status, problems: [`no operation ${ex.op} in the document`] };
+    return { op: ex.op, status, ...judgeUnder(ex, ex.op, status), covers: [ex.op] };
+  }
+  const path = decodePath(ex.path);
+  const method = ex.method === 'HEAD' ? 'GET' : ex.method;
+  const match = api.router.matchOperation({ method: method.toLowerCase(), path, headers: {}, query: {} });
+  if (match) {
+    const key = opKey(method, match.path);
+    return { op: opKey(ex.method, match.path), status, ...judgeUnder(ex, key, status), covers: [key] };
+  }
+  const t = templates.find(({ re }) => re.test(path));
+  if (!t) return judgeUnlisted(ex, status);
+  // A method this path does not take: the path's 405, with its methods.
+  const op = opKey(ex.method, t.template);
+  if (status !== '405') return { op, status, problems: [`a method the path does not take answered ${status}`] };
+  const allow = methodsOf(t.template).map((m) => m.toUpperCase());
+  if (allow.includes('GET')) allow.push('HEAD');
+  const got = (header(ex, 'Allow') || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const problems = [];
+  if ([...allow].sort().join() !== [...got].sort().join())
+    problems.push(`Allow is ${header(ex, 'Allow')}, the document lists ${allow.join(', ')}`);
+  const covers = methodsOf(t.template).map((m) => opKey(m, t.template));
+  const r = judgeUnder(ex, covers[0], status);
+  return { op, status, problems: problems.concat(r.problems), mhd: r.mhd, covers };
 }
 
 // Every example of the document, against its schema.
 const examples = [];
 function checkExamples(where, media) {
   if (!media || !media.schema) return;
-  const v = compileOnce(media.schema);
-  const all = [];
+  const v = validator(media.schema);
+  const all = Object.entries(media.examples || {}).map(([name, e]) => [name, e.value]);
   if (media.example !== undefined) all.push(['example', media.example]);
-  for (const [name, e] of Object.entries(media.examples || {})) all.push([name, e.value]);
   for (const [name, value] of all) {
-    if (typeof value === 'string' && media.schema.type === 'string') continue;
-    if (!v(value)) examples.push({ where: `${where} (${name})`, errors: errorsText(v.errors) });
+    const r = v(value);
+    if (!r.valid) examples.push({ where: `${where} (${name})`, errors: errorsText(r.errors) });
   }
 }
-for (const [key, { op }] of operations) {
-  for (const [mt, media] of Object.entries(op.requestBody?.content || {}))
-    if (mt === 'application/json') checkExamples(`${key} request`, media);
+for (const [key, op] of operations) {
+  checkExamples(`${key} request`, (op.requestBody?.content || {})['application/json']);
   for (const [status, resp] of Object.entries(op.responses))
-    for (const [mt, media] of Object.entries(resp.content || {}))
-      if (mt === 'application/json') checkExamples(`${key} ${status}`, media);
+    checkExamples(`${key} ${status}`, (resp.content || {})['application/json']);
 }
 
 const exchanges = JSON.parse(readFileSync(exchangesPath, 'utf8'));
@@ -260,8 +253,8 @@ const results = exchanges.map((ex, i) => {
 });
 
 // Closed shapes: in each valid JSON answer, a field added to any object
-// (the body or one inside it) must make the answer invalid. Reported once
-// per operation, status and place (array indexes written []).
+// (the body or one inside it) must make the answer invalid. Tried once per
+// operation, status and place (array indexes written []).
 const open = new Map();
 function places(value, path, out) {
   if (Array.isArray(value)) value.forEach((v, n) => places(v, `${path}/${n}`, out));
@@ -280,16 +273,15 @@ function withExtra(value, path) {
 }
 for (const r of results) {
   const ex = exchanges[r.i];
-  if (r.problems.length || r.mhd || ex.method === 'HEAD' || !(r.covers || []).length) continue;
-  const media = (header(ex, 'Content-Type') || '').split(';')[0].trim();
-  if (media !== 'application/json') continue;
+  if (r.problems.length || r.mhd || ex.method === 'HEAD') continue;
+  if ((header(ex, 'Content-Type') || '').split(';')[0].trim() !== 'application/json') continue;
   const body = JSON.parse(ex.body);
   for (const path of places(body, '', [])) {
     const where = `${r.op} ${r.status} ${path.replace(/\/\d+(?=\/|$)/g, '/[]') || '/'}`;
-    if (open.has(where)) continue;
-    const mutated = { ...ex, body: JSON.stringify(withExtra(body, path)) };
-    open.set(where, judge(mutated).problems.length === 0);
+    if (!open.has(where))
+      open.set(where, judge({ ...ex, body: JSON.stringify(withExtra(body, path)) }).problems.length === 0);
   }
 }
 const openPlaces = [...open].filter(([, isOpen]) => isOpen).map(([where]) => where);
-process.stdout.write(JSON.stringify({ documented, results, examples, checkedPlaces: open.size, openPlaces }) + '\n');
+const out = { documented, results, examples, checkedPlaces: open.size, openPlaces };
+process.stdout.write(JSON.stringify(out) + '\n');
