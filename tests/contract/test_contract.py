@@ -58,6 +58,8 @@ NOT_PROVOKED_YET = [
     ('503', 'busy', ['POST /api/games/{game}/replays/verify'], None),
 ]
 
+PROVOCATIONS = {label for _, _, _, label in NOT_PROVOKED_YET if label}
+
 # Documented answers that no request from outside can bring about, and why.
 NOT_PROVOKABLE = [
     ('500', ['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /api/v1/me', 'GET /api/v1/keys',
@@ -76,6 +78,9 @@ KNOWN_BUGS = {
                        'read_seed and read_review reply directly instead of through refuse_account)',
 }
 
+# Flags every daemon of this test starts with (when the daemon gets rate
+# limits, they go here turned off: this test sends a thousand requests).
+DAEMON_ARGS = []
 JSON_TYPE = {'Content-Type': 'application/json'}
 t = Tap()
 exchanges = []
@@ -269,7 +274,8 @@ def play_duskcourt(d, acct, check, other_tokens=()):
     req(d, 'POST', g + 'init', raw=b'{"seed": 7', headers=JSON_TYPE)
     req(d, 'POST', g + 'init', raw=b'', headers=JSON_TYPE)
     req(d, 'POST', g + 'init', {})
-    r = req(d, 'POST', g + 'init', {'seed': 7}, headers=bearer(acct['alice']['key']))
+    req(d, 'POST', g + 'init', {'seed': 7}, headers=bearer(acct['alice']['key']))  # attributed
+    r = req(d, 'POST', g + 'init', {'seed': 7})
     t0 = r.json['stateToken']
     first = next(a for a in r.json['legalActions'] if a['type'] == 'capture')
     # Broken requests (400), refusals (422), a retry, stale tokens (409).
@@ -450,6 +456,8 @@ def play_seed(d, acct, check):
     seed_post(d, 'finish', {'rating': 9, 'review': 'still playing'}, a, check)       # 409 not over
     seed_post(d, 'act', {'command': 'resign'}, a, check)
     seed_post(d, 'act', {'command': 'place 0 0'}, a, check)                          # 422 over
+    if check:
+        req(d, 'POST', s + 'finish', {'rating': 9, 'review': 'no answer'}, headers=bearer(a))  # 428
     seed_post(d, 'finish', {'rating': 99, 'review': 'x'}, a, check, label='seed-400')  # 400
     seed_post(d, 'finish', {'rating': 9, 'review': 'x' * 2001}, a, check, label='seed-400')
     seed_post(d, 'finish', {'rating': 9, 'review': 'Played it with curl.'}, a, check)
@@ -764,8 +772,11 @@ def report(out):
         bad = [r for r in rs if r['problems']]
         mhd = ' (libmicrohttpd)' if any(r.get('mhd') for r in rs) else ''
         if t.ok(not bad, '%s %s: %d answers valid%s' % (op, status, len(rs) - len(bad), mhd)):
+            # What the hardening's provocations get today does not count:
+            # it changes as the hardening lands.
             for r in rs:
-                observed.update((c, status) for c in r.get('covers', []))
+                if exchanges[r['i']]['label'] not in PROVOCATIONS:
+                    observed.update((c, status) for c in r.get('covers', []))
         for r in bad[:5]:
             ex = exchanges[r['i']]
             target = ex['path'] + ('?' + ex['query'] if ex['query'] else '')
@@ -886,9 +897,9 @@ def main():
     if not node:
         t.done()
     random.seed()
-    a = Daemon()
+    a = Daemon(args=DAEMON_ARGS)
     a.name = 'A'
-    b = Daemon(args=['--agent-check', 'stackfall=off', '--agent-check', 'duskcourt=on',
+    b = Daemon(args=DAEMON_ARGS + ['--agent-check', 'stackfall=off', '--agent-check', 'duskcourt=on',
                      '--key-file', os.path.join(a.folder, 'arcaded.key')])
     b.name = 'B'
     try:
