@@ -39,6 +39,17 @@ const struct route routes[] = {
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/leaderboard",  handle_leaderboard, "leaderboard", false },
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/reviews",      handle_reviews,    "reviews",     false },
 	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true },
+
+	{ HTTP_GET | HTTP_HEAD, "/api/games",              handle_games,     "games",     false },
+	{ HTTP_GET | HTTP_HEAD, "/api/runs/{runId}",       handle_run_by_id, "run_by_id", false },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/steps", handle_run_steps, "run_steps", false },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/live",  handle_run_live,  "run_live",  false },
+
+	/* The pages (docs/web.md): HTML, not part of the JSON contract. */
+	{ HTTP_GET | HTTP_HEAD, "/",               handle_page_index,  "page_index",  false },
+	{ HTTP_GET | HTTP_HEAD, "/runs/{runId}",   handle_page_run,    "page_run",    false },
+	{ HTTP_GET | HTTP_HEAD, "/verify",         handle_page_verify, "page_verify", false },
+	{ HTTP_GET | HTTP_HEAD, "/static/{file}",  handle_static,      "static",      false },
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
 
