@@ -72,8 +72,9 @@ function section(g) {
       el('button', { type: 'submit' }, 'Filter'),
       seed !== null ? el('a', { href: `/#${g.name}` }, 'Show all') : null),
     el('h3', {}, seed !== null ? `Leaderboard on seed ${seed}` : 'Leaderboard'),
-    el('div', { class: 'table-wrap' }, el('table', { class: 'board' },
-      el('caption', {}, seed !== null ? `${title(g.name)}: every ended run on seed ${seed}, best first`
+    el('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-labelledby': `${g.name}-caption` },
+      el('table', { class: 'board' },
+      el('caption', { id: `${g.name}-caption` }, seed !== null ? `${title(g.name)}: every ended run on seed ${seed}, best first`
         : `${title(g.name)}: ended runs on seeds the server chose, best first`),
       el('thead', {}, head), el('tbody', {}))),
     el('div', { class: 'more' }),

@@ -111,8 +111,9 @@ export function createPlayer(ui, renderer, game, runId) {
   }
 
   function stop() {
-    playing = false;
     clearTimeout(timer);
+    if (!playing) return;
+    playing = false;
     controls();
   }
 
@@ -143,7 +144,11 @@ export function createPlayer(ui, renderer, game, runId) {
   ui.last.addEventListener('click', () => { stop(); go(total - 1); });
   ui.play.addEventListener('click', toggle);
   ui.speed.addEventListener('change', () => setSpeed(Number(ui.speed.value)));
-  ui.slider.addEventListener('input', () => { stop(); go(Number(ui.slider.value)); });
+  ui.slider.addEventListener('input', () => {
+    const k = Number(ui.slider.value);
+    stop();
+    go(k);
+  });
   window.addEventListener('hashchange', () => {
     const k = fromHash();
     if (k !== null && k !== at) go(k, { keepHash: true });

@@ -108,7 +108,7 @@ function download(run) {
 
 // A playing run, followed: every second its head; steps as they come when
 // the game shows them, else the head alone as its player sees it.
-function follow(run, player, draw, note) {
+function follow(run, g, player, draw, note) {
   let moves = run.moves;
   let busy = false;
   const timer = setInterval(async () => {
@@ -126,6 +126,9 @@ function follow(run, player, draw, note) {
         moves = live.moves;
         if (player) await player.setMoves(moves, { follow: true });
         else draw(live);
+        const fresh = await api(`/api/runs/${run.runId}`);
+        const old = document.querySelector('[data-testid=summary]').closest('section');
+        old.replaceWith(summary(fresh, g));
       }
       note.dataset.moves = String(moves);
     } catch (_) {
@@ -181,14 +184,14 @@ async function main() {
         u.caption.textContent = `After ${l.moves} ${l.moves === 1 ? 'move' : 'moves'}: score ${l.score}.`;
       };
       draw(live);
-      follow(run, null, draw, note);
+      follow(run, g, null, draw, note);
       return;
     }
     const first = await api(`/api/games/${run.game}/runs/${run.runId}/steps?from=0&count=1`);
     const r = await renderer(u.stage, run.game, first.steps[0].view);
     const player = createPlayer(u, r, run.game, run.runId);
     await player.setMoves(first.moves, { follow: !run.over });
-    if (!run.over) follow(run, player, null, note);
+    if (!run.over) follow(run, g, player, null, note);
   } catch (err) {
     problem(u.stage, err);
   }
