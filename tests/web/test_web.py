@@ -78,12 +78,10 @@ def must(r, what):
 
 # ---- real runs ----
 
-rnd = random.Random(18)
-
-
 def play_stackfall(seed=None, moves=None, hold_every=True, finish=True, resign_at=None):
     """A greedy bot that holds before most placements (so that a run has
     more moves than a page of steps). Returns the last answer."""
+    rnd = random.Random(18)
     q = '' if seed is None else '?seed=%d' % seed
     a = must(d.get('/api/games/stackfall/init' + q), 'stackfall init')
     n = 0
@@ -109,6 +107,7 @@ def play_stackfall(seed=None, moves=None, hold_every=True, finish=True, resign_a
 
 
 def play_duskcourt(seed, moves, end=True):
+    rnd = random.Random(seed)
     a = must(d.get('/api/games/duskcourt/init?seed=%d' % seed), 'duskcourt init')
     n = nexts = 0
     reset_done = False
@@ -442,7 +441,7 @@ plan = {
 o = must(post('/api/games/stackfall/action', {'stateToken': sf_live['stateToken'], 'command': 'options'}), 'options')
 plan['live'].append({'run': live_sf['runId'], 'game': 'stackfall', 'hidden': True, 'token': sf_live['stateToken'],
                      'moves': live_sf['moves'], 'request': {'command': o['results'][0]['options'][3]['command']}})
-cap = [x for x in dc_live['legalActions'] if x['type'] == 'capture'][0]
+cap = dc_live['legalActions'][0]  # a capture in play, next at a break
 plan['live'].append({'run': runs['dc_live']['runId'], 'game': 'duskcourt', 'hidden': False,
                      'token': dc_live['stateToken'], 'moves': runs['dc_live']['moves'], 'request': {'action': cap}})
 # Verify: the run's own JSON (replay and certificate), a tampered replay,
@@ -659,5 +658,9 @@ tap.ok(not other, 'no console error, warning or uncaught exception on any page (
                                len(expected)))
 
 tap.diag('screenshots in %s' % OUT)
+rc, _ = d.stop()
+log = d.read_log()
+tap.ok(rc == 0 and 'Sanitizer' not in log and 'runtime error' not in log,
+       'the daemon stops cleanly, with no sanitizer report in its log')
 d.cleanup()
 tap.done()
