@@ -8,6 +8,7 @@ const form = document.getElementById('verify-form');
 const input = document.getElementById('replay-file');
 const drop = document.getElementById('drop');
 const certText = document.getElementById('cert-text');
+const certFile = document.getElementById('cert-file');
 const result = document.getElementById('result');
 const body = document.getElementById('result-body');
 let dropped = null;
@@ -64,6 +65,9 @@ form.addEventListener('submit', (e) => {
     return;
   }
   verify(file);
+});
+certFile.addEventListener('change', async () => {
+  if (certFile.files[0]) certText.value = (await certFile.files[0].text()).trim();
 });
 input.addEventListener('change', () => {
   dropped = null;

@@ -247,6 +247,12 @@ for (const v of plan.verify) {
   out.verify.push(r);
   try {
     const page = await open(`verify ${v.name}`, '/verify');
+    if (v.cert) {
+      await page.setInputFiles('#cert-file', { name: 'certificate.txt', mimeType: 'text/plain',
+        buffer: Buffer.from(`${v.cert}\n`) });
+      await page.waitForFunction(() => document.getElementById('cert-text').value.startsWith('v4.public.'), null,
+        { timeout: WAIT });
+    }
     await page.setInputFiles('#replay-file', { name: `${v.name}.json`, mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(v.file)) });
     await page.waitForSelector('#result[data-state]:not([data-state="checking"])', { timeout: WAIT });

@@ -454,6 +454,7 @@ plan['verify'] = [
     {'name': 'good', 'file': dc_full, 'audit': True},
     {'name': 'tampered', 'file': tampered, 'audit': True},
     {'name': 'swapped', 'file': {'replay': sf_full['replay'], 'certificate': dc_full['certificate']}},
+    {'name': 'certfile', 'file': sf_full['replay'], 'cert': sf_full['certificate']},
 ]
 clear_step = next(x['step'] for x in steps['sf'] if x.get('marks') and x['marks']['cleared'])
 plan['pages'] = [
@@ -618,6 +619,8 @@ tap.ok(v.get('tampered', {}).get('state') == 'invalid' and 'final.score' in v['t
        '/verify: a replay whose final score was raised is reported (%s)' % v.get('tampered', {}).get('text', '')[:120])
 tap.ok(v.get('swapped', {}).get('state') == 'invalid' and 'another replay' in v['swapped'].get('text', ''),
        '/verify: a certificate of another run is reported')
+tap.ok(v.get('certfile', {}).get('state') == 'valid' and 'valid: signed by this server' in v['certfile'].get('text', ''),
+       '/verify: a bare replay with its certificate from a second file is valid, certificate included')
 
 # Home page.
 ix = seen['index'] or {}
