@@ -82,7 +82,8 @@ struct game_request {
 	/* The operator's episode caps (--cap-default, --cap-max), in moves, for
 	 * a game whose runs may be capped: the cap a run gets when its init asks
 	 * for none (0: no cap), and the largest cap an init may ask for
-	 * (1 .. ENGINE_ID_MAX). Games without caps ignore them. */
+	 * (1 .. ENGINE_ID_MAX; 0 counts as no bound but the game's own). Games
+	 * without caps ignore them. */
 	uint64_t      cap_default;
 	uint64_t      cap_max;
 };
