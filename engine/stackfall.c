@@ -155,27 +155,8 @@ static bool
 placement_ok(const struct stackfall *g, unsigned rotation, unsigned column,
     struct stackfall_report *rep)
 {
-	char *buf = rep != NULL ? rep->message : NULL;
-	size_t cap = rep != NULL ? sizeof rep->message : 0;
-	char letter = tetromino_letter(g->current);
-	unsigned maxcol;
-	int top;
-
-	if (rotation >= TETROMINO_NROTATIONS)
-		return engine_refuse(buf, cap, "rotation %u is out of range: rotations 0-3",
-		    rotation);
-	maxcol = tetromino_max_column(g->current, rotation);
-	if (column > maxcol)
-		return engine_refuse(buf, cap,
-		    "column %u is out of range for %c rotation %u: columns 0-%u", column, letter,
-		    rotation, maxcol);
-	top = tetromino_landing(&g->board, g->current, rotation, column) +
-	    tetromino_shape(g->current, rotation)->height;
-	if (top > TETROMINO_ROWS)
-		return engine_refuse(buf, cap,
-		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",
-		    letter, rotation, column, top);
-	return true;
+	return tetromino_placement_ok(&g->board, g->current, rotation, column,
+	    rep != NULL ? rep->message : NULL, rep != NULL ? sizeof rep->message : 0);
 }
 
 static const uint32_t base_points[5] = { 0, 100, 300, 500, 800 };
@@ -233,12 +214,7 @@ stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
 	end_checks(g);
 
 	m = msg_start(rep);
-	engine_msg_str(&m, "placed ");
-	engine_msg_char(&m, tetromino_letter(piece));
-	engine_msg_str(&m, " rotation ");
-	engine_msg_uint(&m, rotation);
-	engine_msg_str(&m, " at column ");
-	engine_msg_uint(&m, column);
+	tetromino_say_placement(&m, "placed", piece, rotation, column);
 	if (n > 0) {
 		engine_msg_str(&m, ": ");
 		engine_msg_uint(&m, (unsigned)n);
@@ -377,12 +353,7 @@ stackfall_preview(const struct stackfall *g, unsigned rotation, unsigned column,
 		tetromino_board_text(&after, pv->board_text);
 	}
 	m = msg_start(rep);
-	engine_msg_str(&m, "preview of ");
-	engine_msg_char(&m, tetromino_letter(g->current));
-	engine_msg_str(&m, " rotation ");
-	engine_msg_uint(&m, rotation);
-	engine_msg_str(&m, " at column ");
-	engine_msg_uint(&m, column);
+	tetromino_say_placement(&m, "preview of", g->current, rotation, column);
 	engine_msg_str(&m, ": ");
 	engine_msg_uint(&m, (unsigned)n);
 	engine_msg_str(&m, n == 1 ? " line" : " lines");

@@ -490,3 +490,40 @@ tetromino_board_from_text(struct tetromino_board *b, const char *text)
 	*b = nb;
 	return true;
 }
+
+bool
+tetromino_placement_ok(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, char *reason, size_t cap)
+{
+	char letter = tetromino_letter(piece);
+	unsigned maxcol;
+	int top;
+
+	if (rotation >= TETROMINO_NROTATIONS)
+		return engine_refuse(reason, cap, "rotation %u is out of range: rotations 0-3",
+		    rotation);
+	maxcol = tetromino_max_column(piece, rotation);
+	if (column > maxcol)
+		return engine_refuse(reason, cap,
+		    "column %u is out of range for %c rotation %u: columns 0-%u", column, letter,
+		    rotation, maxcol);
+	top = tetromino_landing(b, piece, rotation, column) + tetromino_shape(piece, rotation)->height;
+	if (top > TETROMINO_ROWS)
+		return engine_refuse(reason, cap,
+		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",
+		    letter, rotation, column, top);
+	return true;
+}
+
+void
+tetromino_say_placement(struct engine_msg *m, const char *verb, unsigned piece, unsigned rotation,
+    unsigned column)
+{
+	engine_msg_str(m, verb);
+	engine_msg_char(m, ' ');
+	engine_msg_char(m, tetromino_letter(piece));
+	engine_msg_str(m, " rotation ");
+	engine_msg_uint(m, rotation);
+	engine_msg_str(m, " at column ");
+	engine_msg_uint(m, column);
+}

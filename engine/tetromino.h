@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
+
 enum tetromino_piece {
 	TETROMINO_I,
 	TETROMINO_O,
@@ -137,6 +139,17 @@ bool tetromino_fits(const struct tetromino_board *b, unsigned piece, unsigned ro
 
 /* True when some rotation and column of piece fits. */
 bool tetromino_can_place(const struct tetromino_board *b, unsigned piece);
+
+/* Whether piece can be placed at rotation and column on b (both in range,
+ * and the landed piece below the top); if not, the reason into reason
+ * (capacity cap; may be NULL), as the games that place by rotation and
+ * column word it. */
+bool tetromino_placement_ok(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, char *reason, size_t cap);
+
+/* Appends "{verb} {letter} rotation {r} at column {c}" to a move's sentence. */
+void tetromino_say_placement(struct engine_msg *m, const char *verb, unsigned piece,
+    unsigned rotation, unsigned column);
 
 /* Drops the piece, writes its letters and clears full rows. Returns the
  * number of rows cleared (0..4), or -1 when it does not fit (b unchanged). */
