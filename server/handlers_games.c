@@ -22,6 +22,7 @@
 #include "app.h"
 #include "auth.h"
 #include "defer.h"
+#include "facts.h"
 #include "handlers.h"
 #include "jsonbody.h"
 #include "play.h"
@@ -285,9 +286,22 @@ init(struct request *req, bool account)
 	bool chosen;
 	size_t n;
 
-	if (g == NULL || !body_ok(req, g, account, seed_field, g->init_fields))
+	if (g == NULL)
 		return;
-	if (!read_seed(req, &seed, &chosen) || !read_account(req, g, account, &account_id))
+	if (g->seedless && ((req->json != NULL && json_object_get(req->json, "seed") != NULL) ||
+	    request_query(req, "seed") != NULL)) {
+		snprintf(msg, sizeof msg, "%s has no seed: leave 'seed' out", g->name);
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (!body_ok(req, g, account, g->seedless ? NULL : seed_field, g->init_fields))
+		return;
+	if (g->seedless) {
+		seed = 0;
+		chosen = false;
+	} else if (!read_seed(req, &seed, &chosen))
+		return;
+	if (!read_account(req, g, account, &account_id))
 		return;
 	if ((p = play_new(req, g, PLAY_INIT)) == NULL)
 		return;
@@ -373,12 +387,24 @@ act(struct request *req, bool account)
 		play_open_token(req, p, text);
 		if (p->tok_err == TOKEN_OK) {
 			struct game_env env;
+			struct facts facts;
+			bool failed;
 
 			if (!play_env(g, &env)) {
 				request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 				return;
 			}
+			/* The run's facts as of the token's step, read when first asked. */
+			facts_init(&facts, g, req->app->store, NULL, p->tok.run, p->tok.step);
+			facts_attach(&facts, &env);
 			play_compute(p, &env);
+			failed = facts_failed(&facts);
+			facts_cleanup(&facts);
+			if (failed) {
+				request_reply_error(req, API_ERR_INTERNAL, "the run's history could not be read; "
+				    "nothing changed");
+				return;
+			}
 		}
 	}
 	defer_to_store(req, play_job, p, play_reply);
