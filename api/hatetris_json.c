@@ -20,6 +20,9 @@
 #include "replay.h"
 #include "stackfall_json.h"
 
+_Static_assert(HATETRIS_KEY_BYTES <= GAME_FACT_MAX, "a board key is a game fact");
+_Static_assert(STACKFALL_CMD_MAX <= GAME_MOVES_MAX, "a batch's placements are a turn's moves");
+
 /* The oracle a batch hands the engine: its own boards, then the run's. */
 struct batch_seen {
 	hatetris_seen_fn             seen;
