@@ -76,7 +76,7 @@ new_key(struct request *req, char key[AGENTKEY_LEN + 1], char id[STORE_KEY_ID_MA
     uint8_t hash[STORE_KEY_HASH])
 {
 	agentkey_generate(key, id);
-	agentkey_hash(hash, key, strlen(key), req->app->keys->pepper);
+	agentkey_hash(hash, key, strlen(key), app_keys(req->app)->pepper);
 }
 
 static void
@@ -268,7 +268,7 @@ handle_agent_check(struct request *req)
 void
 handle_keys(struct request *req)
 {
-	const struct keyring *kr = req->app->keys;
+	const struct keyring *kr = app_keys(req->app);
 	json_t *keys = json_array();
 	int i;
 

@@ -382,7 +382,8 @@ act(struct request *req, bool account)
 		return;
 	p->by_account = account;
 	p->account_id = account_id;
-	play_prepare_check(req, p);
+	if (!play_prepare_check(req, p))
+		return;
 	if (!account) {
 		play_open_token(req, p, text);
 		if (p->tok_err == TOKEN_OK) {
@@ -441,7 +442,8 @@ state(struct request *req, bool account)
 		return;
 	p->by_account = account;
 	p->account_id = account_id;
-	play_prepare_check(req, p);
+	if (!play_prepare_check(req, p))
+		return;
 	if (!account)
 		play_open_token(req, p, text);
 	defer_to_store(req, play_job, p, play_reply);
@@ -484,7 +486,8 @@ finish(struct request *req, bool account)
 	p->account_id = account_id;
 	p->rating = rating;
 	p->review = review;
-	play_prepare_check(req, p);
+	if (!play_prepare_check(req, p))
+		return;
 	if (!account)
 		play_open_token(req, p, text);
 	defer_to_store(req, play_job, p, play_reply);

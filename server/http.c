@@ -704,9 +704,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			char client[INET6_ADDRSTRLEN + 8];
 
 			request_client_addr(req, client, sizeof client);
-			log_msg(LOG_INFO, "access - - - %lldus from %s (refused by libmicrohttpd before the "
-			    "headers were read, or closed by the client)", (long long)(http_now_us() - req->start_us),
-			    client);
+			log_access("-", "-", 0, (long long)(http_now_us() - req->start_us), NULL, client,
+			    "(refused by libmicrohttpd before the headers were read, or closed by the client)");
 		}
 		free((struct request_full *)req);
 		*con_cls = NULL;
@@ -718,14 +717,12 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	metrics_observe(h->app->metrics, req->route >= 0 ? (size_t)req->route : h->router->nroutes,
 	    req->status, us);
 	if (log_get_level() >= LOG_INFO) {
-		char client[INET6_ADDRSTRLEN + 8], path[512];
+		char client[INET6_ADDRSTRLEN + 8];
 
 		request_client_addr(req, client, sizeof client);
-		log_escape(req->path, path, sizeof path);
-		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s from %s%s", method_name(req->method),
-		    path, req->status, (long long)us, req->id, client,
-		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
-		    " (the client left during the answer)") : " (closed before an answer)");
+		log_access(method_name(req->method), req->path, req->status, (long long)us, req->id, client,
+		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL :
+		    "(the client left during the answer)") : "(closed before an answer)");
 	}
 	json_decref(req->json);
 	json_decref(full(req)->early_extra);
@@ -952,6 +949,17 @@ http_stop(struct http_server *h)
 	if (h->cfg->listen_unix)
 		unlink(h->cfg->listen_path);
 	free(h);
+}
+
+void
+http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out)
+{
+	struct connguard_stats st;
+
+	connguard_stats(h->guard, &st);
+	*open = (uint64_t)atomic_load(&h->open_conns);
+	*refused = st.refused;
+	*timed_out = st.timed_out;
 }
 
 int
