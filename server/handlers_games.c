@@ -180,12 +180,6 @@ struct refusal {
 	char               message[JSONBODY_MSG_MAX + AUTH_WHY_MAX];
 };
 
-static enum store_result
-refusal_job(struct store_conn *c, void *arg)
-{
-	return agent_fresh_store(c, &((struct refusal *)arg)->fresh);
-}
-
 static void
 refusal_reply(struct request *req)
 {
@@ -226,7 +220,7 @@ refuse_account(struct request *req, const struct game *g, enum api_error e, int 
 		play_who(req, 0, &who);
 		agent_fresh_make(&r->fresh, store_now_ms(), &who);
 	}
-	defer_to_store(req, refusal_job, r, refusal_reply);
+	defer_to_store(req, agent_fresh_job, &r->fresh, refusal_reply);
 }
 
 /* Checks the body's fields; on the seed's routes a refusal carries the
@@ -268,6 +262,44 @@ read_account(struct request *req, const struct game *g, bool account, int64_t *i
 	}
 	*id = a == AUTH_OK ? acct.id : 0;
 	return true;
+}
+
+/* The common tail of action, state and finish: who asks, the agent check,
+ * the token (token routes), and the store job. compute plays the request
+ * on the token's state first (actions). */
+static void
+submit(struct request *req, struct play *p, bool account, int64_t account_id, const char *text,
+    bool compute)
+{
+	p->by_account = account;
+	p->account_id = account_id;
+	if (!play_prepare_check(req, p))
+		return;
+	if (!account) {
+		play_open_token(req, p, text);
+		if (compute && p->tok_err == TOKEN_OK) {
+			struct game_env env;
+			struct facts facts;
+			bool failed;
+
+			if (!play_env(p->game, &env)) {
+				request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+				return;
+			}
+			/* The run's facts as of the token's step, read when first asked. */
+			facts_init(&facts, p->game, req->app->store, NULL, p->tok.run, p->tok.step);
+			facts_attach(&facts, &env);
+			play_compute(p, &env);
+			failed = facts_failed(&facts);
+			facts_cleanup(&facts);
+			if (failed) {
+				request_reply_error(req, API_ERR_INTERNAL, "the run's history could not be read; "
+				    "nothing changed");
+				return;
+			}
+		}
+	}
+	defer_to_store(req, play_job, p, play_reply);
 }
 
 /* ---- init and new ---- */
@@ -378,37 +410,8 @@ act(struct request *req, bool account)
 			request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
-	if (!read_account(req, g, account, &account_id))
-		return;
-	p->by_account = account;
-	p->account_id = account_id;
-	if (!play_prepare_check(req, p))
-		return;
-	if (!account) {
-		play_open_token(req, p, text);
-		if (p->tok_err == TOKEN_OK) {
-			struct game_env env;
-			struct facts facts;
-			bool failed;
-
-			if (!play_env(g, &env)) {
-				request_reply_error(req, API_ERR_INTERNAL, "out of memory");
-				return;
-			}
-			/* The run's facts as of the token's step, read when first asked. */
-			facts_init(&facts, g, req->app->store, NULL, p->tok.run, p->tok.step);
-			facts_attach(&facts, &env);
-			play_compute(p, &env);
-			failed = facts_failed(&facts);
-			facts_cleanup(&facts);
-			if (failed) {
-				request_reply_error(req, API_ERR_INTERNAL, "the run's history could not be read; "
-				    "nothing changed");
-				return;
-			}
-		}
-	}
-	defer_to_store(req, play_job, p, play_reply);
+	if (read_account(req, g, account, &account_id))
+		submit(req, p, account, account_id, text, true);
 }
 
 void
@@ -438,15 +441,8 @@ state(struct request *req, bool account)
 		return;
 	if (!account && (text = read_token(req)) == NULL)
 		return;
-	if (!read_account(req, g, account, &account_id) || (p = play_new(req, g, PLAY_STATE)) == NULL)
-		return;
-	p->by_account = account;
-	p->account_id = account_id;
-	if (!play_prepare_check(req, p))
-		return;
-	if (!account)
-		play_open_token(req, p, text);
-	defer_to_store(req, play_job, p, play_reply);
+	if (read_account(req, g, account, &account_id) && (p = play_new(req, g, PLAY_STATE)) != NULL)
+		submit(req, p, account, account_id, text, false);
 }
 
 void
@@ -482,15 +478,9 @@ finish(struct request *req, bool account)
 		return;
 	if ((p = play_new(req, g, PLAY_FINISH)) == NULL)
 		return;
-	p->by_account = account;
-	p->account_id = account_id;
 	p->rating = rating;
 	p->review = review;
-	if (!play_prepare_check(req, p))
-		return;
-	if (!account)
-		play_open_token(req, p, text);
-	defer_to_store(req, play_job, p, play_reply);
+	submit(req, p, account, account_id, text, false);
 }
 
 void
@@ -506,12 +496,6 @@ handle_account_finish(struct request *req)
 }
 
 /* ---- rules ---- */
-
-static enum store_result
-fresh_job(struct store_conn *c, void *arg)
-{
-	return agent_fresh_store(c, arg);
-}
 
 static json_t *
 rules_body(struct request *req, const struct game *g)
@@ -545,27 +529,13 @@ static void
 rules(struct request *req, bool account)
 {
 	const struct game *g = path_game(req, account);
-	struct agent_fresh *f;
 
 	if (g == NULL)
 		return;
-	if (!req->app->cfg->agent_check[g->id]) {
+	if (!req->app->cfg->agent_check[g->id])
 		request_reply_json(req, 200, rules_body(req, g));
-		return;
-	}
-	if ((f = calloc(1, sizeof *f)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
-		return;
-	}
-	req->ctx = f;
-	req->ctx_free = free;
-	{
-		struct agent_who who;
-
-		play_who(req, 0, &who);
-		agent_fresh_make(f, store_now_ms(), &who);
-	}
-	defer_to_store(req, fresh_job, f, rules_done);
+	else
+		play_fresh_puzzle(req, 0, rules_done);
 }
 
 void

@@ -77,6 +77,23 @@ play_who(struct request *req, int64_t account_id, struct agent_who *who)
 	client_key_text(&k, who->address);
 }
 
+void
+play_fresh_puzzle(struct request *req, int64_t account_id, request_cont cont)
+{
+	struct agent_fresh *f = calloc(1, sizeof *f);
+	struct agent_who who;
+
+	if (f == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	req->ctx = f;
+	req->ctx_free = free;
+	play_who(req, account_id, &who);
+	agent_fresh_make(f, store_now_ms(), &who);
+	defer_to_store(req, agent_fresh_job, f, cont);
+}
+
 bool
 play_prepare_check(struct request *req, struct play *p)
 {
