@@ -85,23 +85,19 @@ query(void *ctx, const char *name)
 }
 
 /* The seed of an init: ?seed= (GET) or {"seed": N} (POST), 0..ENGINE_ID_MAX;
- * when absent a random one (*chosen false). */
+ * when absent a random one (*chosen false). False with msg for a 400. */
 static bool
-read_seed(struct request *req, int64_t *seed, bool *chosen)
+read_seed(struct request *req, int64_t *seed, bool *chosen, char msg[JSONBODY_MSG_MAX])
 {
 	const char *q = request_query(req, "seed");
-	char msg[JSONBODY_MSG_MAX];
 	bool present = false;
 
-	if (!jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &present, seed, msg, sizeof msg)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	if (!jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &present, seed, msg, JSONBODY_MSG_MAX))
 		return false;
-	}
 	if (!present && q != NULL) {
 		if (!jsonbody_parse_int(q, 0, ENGINE_ID_MAX, seed)) {
-			snprintf(msg, sizeof msg, "query 'seed' must be an integer from 0 to %lld",
+			snprintf(msg, JSONBODY_MSG_MAX, "query 'seed' must be an integer from 0 to %lld",
 			    (long long)ENGINE_ID_MAX);
-			request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 			return false;
 		}
 		present = true;
@@ -137,31 +133,28 @@ read_token(struct request *req)
 	return text;
 }
 
-/* rating (1-10) and review (1-GAMES_REVIEW_MAX characters of UTF-8). */
+/* rating (1-10) and review (1-GAMES_REVIEW_MAX characters of UTF-8).
+ * False with msg for a 400. */
 #define GAMES_REVIEW_MAX 2000
 static bool
-read_review(struct request *req, int *rating, const char **review)
+read_review(struct request *req, int *rating, const char **review, char msg[JSONBODY_MSG_MAX])
 {
-	char msg[JSONBODY_MSG_MAX];
 	const json_t *r = req->json ? json_object_get(req->json, "rating") : NULL;
 	size_t nchars = 0;
 	int64_t v = 0;
 	bool present;
 
 	if (r == NULL) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "missing field 'rating' (an integer 1-10)");
+		snprintf(msg, JSONBODY_MSG_MAX, "missing field 'rating' (an integer 1-10)");
 		return false;
 	}
-	if (!jsonbody_int(req->json, "rating", 1, 10, &present, &v, msg, sizeof msg) ||
-	    !jsonbody_string(req->json, "review", review, msg, sizeof msg)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	if (!jsonbody_int(req->json, "rating", 1, 10, &present, &v, msg, JSONBODY_MSG_MAX) ||
+	    !jsonbody_string(req->json, "review", review, msg, JSONBODY_MSG_MAX))
 		return false;
-	}
 	if (!jsonbody_utf8(*review, json_string_length(json_object_get(req->json, "review")), &nchars) ||
 	    nchars < 1 || nchars > GAMES_REVIEW_MAX) {
-		snprintf(msg, sizeof msg, "field 'review' must be 1-%d characters of UTF-8 text",
+		snprintf(msg, JSONBODY_MSG_MAX, "field 'review' must be 1-%d characters of UTF-8 text",
 		    GAMES_REVIEW_MAX);
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return false;
 	}
 	*rating = (int)v;
@@ -221,6 +214,16 @@ refuse_account(struct request *req, const struct game *g, enum api_error e, int 
 		agent_fresh_make(&r->fresh, store_now_ms(), &who);
 	}
 	defer_to_store(req, agent_fresh_job, &r->fresh, refusal_reply);
+}
+
+/* A 400; on the seed's routes it carries the next puzzle. */
+static void
+bad_request(struct request *req, const struct game *g, bool account, const char *msg)
+{
+	if (account)
+		refuse_account(req, g, API_ERR_INVALID_REQUEST, 0, msg);
+	else
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 }
 
 /* Checks the body's fields; on the seed's routes a refusal carries the
@@ -323,7 +326,7 @@ init(struct request *req, bool account)
 	if (g->seedless && ((req->json != NULL && json_object_get(req->json, "seed") != NULL) ||
 	    request_query(req, "seed") != NULL)) {
 		snprintf(msg, sizeof msg, "%s has no seed: leave 'seed' out", g->name);
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		bad_request(req, g, account, msg);
 		return;
 	}
 	if (!body_ok(req, g, account, g->seedless ? NULL : seed_field, g->init_fields))
@@ -331,8 +334,10 @@ init(struct request *req, bool account)
 	if (g->seedless) {
 		seed = 0;
 		chosen = false;
-	} else if (!read_seed(req, &seed, &chosen))
+	} else if (!read_seed(req, &seed, &chosen, msg)) {
+		bad_request(req, g, account, msg);
 		return;
+	}
 	if (!read_account(req, g, account, &account_id))
 		return;
 	if ((p = play_new(req, g, PLAY_INIT)) == NULL)
@@ -466,6 +471,7 @@ finish(struct request *req, bool account)
 	static const char *const review_fields[] = { "rating", "review", NULL };
 	const struct game *g = path_game(req, account);
 	const char *text = NULL, *review;
+	char msg[JSONBODY_MSG_MAX];
 	struct play *p;
 	int64_t account_id;
 	int rating;
@@ -474,7 +480,11 @@ finish(struct request *req, bool account)
 		return;
 	if (!account && (text = read_token(req)) == NULL)
 		return;
-	if (!read_review(req, &rating, &review) || !read_account(req, g, account, &account_id))
+	if (!read_review(req, &rating, &review, msg)) {
+		bad_request(req, g, account, msg);
+		return;
+	}
+	if (!read_account(req, g, account, &account_id))
 		return;
 	if ((p = play_new(req, g, PLAY_FINISH)) == NULL)
 		return;
