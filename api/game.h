@@ -211,6 +211,13 @@ struct game {
 
 	/* GET .../rules. */
 	json_t *(*rules_json)(void);
+
+	/* What one stored move did, for the pages that draw a replay step by
+	 * step (docs/web.md): before and after are the states around the
+	 * move, move the stored move (borrowed). A new object, or NULL when
+	 * the move marks nothing (a hold, say); NULL for a game with nothing
+	 * to add, whose pages draw the states alone. */
+	json_t *(*move_marks)(const void *before, const void *after, const json_t *move);
 };
 
 /* The games, indexed by enum game_id. */

@@ -19,6 +19,7 @@
 #include "keyset.h"
 #include "replay.h"
 #include "stackfall_json.h"
+#include "tetromino_json.h"
 
 _Static_assert(HATETRIS_KEY_BYTES <= GAME_FACT_MAX, "a board key is a game fact");
 _Static_assert(STACKFALL_CMD_MAX <= GAME_MOVES_MAX, "a batch's placements are a turn's moves");
@@ -596,6 +597,20 @@ ht_rules(void)
 	return hatetris_rules_json();
 }
 
+/* A placement's cells and cleared rows (every HATETRIS move is one). */
+static json_t *
+ht_marks(const void *before, const void *after, const json_t *move)
+{
+	const struct hatetris *b = before;
+	struct stackfall_cmd c;
+
+	(void)after;
+	hatetris_action_from_json(move, &c);
+	if (c.kind != STACKFALL_CMD_PLACE)
+		return NULL;
+	return tetromino_json_marks(&b->board, b->current, c.rotation, c.column);
+}
+
 static const char *const ht_init_fields[] = { "depth", "cap", NULL };
 static const char *const ht_action_fields[] = { "command", "action", NULL };
 static const char *const ht_replay_keys[] = { "depth", "cap", NULL };
@@ -630,4 +645,5 @@ const struct game game_hatetris = {
 	.replay_move = ht_replay_move,
 	.replay_end = ht_replay_end,
 	.rules_json = ht_rules,
+	.move_marks = ht_marks,
 };

@@ -56,7 +56,9 @@ PROVOCATIONS = {label for _, _, _, label in NOT_PROVOKED_YET if label}
 NOT_PROVOKABLE = [
     ('500', ['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /api/v1/me', 'GET /api/v1/keys',
              'GET /api/games/{game}/runs/{runId}', 'GET /api/games/{game}/leaderboard',
-             'GET /api/games/{game}/reviews', 'POST /api/games/{game}/replays/verify'],
+             'GET /api/games/{game}/reviews', 'POST /api/games/{game}/replays/verify', 'GET /api/games',
+             'GET /api/runs/{runId}', 'GET /api/games/{game}/runs/{runId}/steps',
+             'GET /api/games/{game}/runs/{runId}/live'],
      'these routes only read (reader connections, which a held write lock does not block) or '
      'compute: a 500 needs an allocation to fail'),
 ]
@@ -612,6 +614,29 @@ def play_board(d, dc, sf, ht):
     bad['seed'] = 5
     req(d, 'POST', v, bad)                                                           # 422 a seed
     req(d, 'POST', v, sfp['replay'])                                                 # 422 other game
+    # What the pages read (docs/web.md): the table, a run by its id alone,
+    # its steps and its live head.
+    req(d, 'GET', '/api/games')
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('hatetris', ht)):
+        other = 'stackfall' if game == 'duskcourt' else 'duskcourt'
+        for which in ('finished', 'playing'):
+            rid = runs[which]['runId']
+            req(d, 'GET', '/api/runs/' + rid)
+            req(d, 'GET', g + game + '/runs/' + rid + '/live')
+            req(d, 'GET', g + game + '/runs/' + rid + '/steps?count=3')  # 409 for a playing Stackfall run
+        rid = runs['finished']['runId']
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps')
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?from=2&count=1000')       # capped at 200
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?from=100000')             # past the end
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?count=0')                 # 400
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?from=x')                  # 400
+        req(d, 'GET', g + other + '/runs/' + rid + '/steps')                        # 404 other game
+        req(d, 'GET', g + other + '/runs/' + rid + '/live')                         # 404 other game
+        req(d, 'GET', g + game + '/runs/x7/live')                                   # 404
+    req(d, 'GET', '/api/runs/1')                                                     # 404
+    req(d, 'GET', '/api/runs/x7')                                                    # 404
+    for path in ('runs/1/steps', 'runs/1/live'):
+        req(d, 'GET', g + 'chess/' + path)                                           # 404 game
     return pages
 
 
@@ -671,6 +696,12 @@ def operations(acct, tokens):
         ('GET /api/games/{game}/reviews', 'GET', '/api/games/stackfall/reviews', None),
         ('POST /api/games/{game}/replays/verify', 'POST', '/api/games/duskcourt/replays/verify',
          {'replay': None}),
+        ('GET /api/games', 'GET', '/api/games', None),
+        ('GET /api/runs/{runId}', 'GET', '/api/runs/' + tokens['sf_run'], None),
+        ('GET /api/games/{game}/runs/{runId}/steps', 'GET',
+         '/api/games/duskcourt/runs/' + tokens['dc_run'] + '/steps?count=2', None),
+        ('GET /api/games/{game}/runs/{runId}/live', 'GET', '/api/games/stackfall/runs/' + tokens['sf_run'] + '/live',
+         None),
     ]
 
 
@@ -1038,7 +1069,8 @@ def main():
         play_board(b, dc_b, sf_b, ht_b)
         # Every route: HEAD, 405, 413, libmicrohttpd's refusals, labels.
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
-                  'hatetris': ht['playing']['stateToken'], 'sf_run': sf['playing']['runId']}
+                  'hatetris': ht['playing']['stateToken'], 'sf_run': sf['playing']['runId'],
+                  'dc_run': dc['finished']['runId']}
         ops = operations(acct, tokens)
         keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games')
         keys = {op: acct['bob']['key'] for op, *_ in ops if op.startswith(keyed)}
@@ -1053,7 +1085,8 @@ def main():
         under_lock(a, lock_jobs(a, ops, keys, lambda op: 'stackfall' in op and
                                 ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)))
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
-                    'hatetris': ht_b['playing']['stateToken'], 'sf_run': sf_b['playing']['runId']}
+                    'hatetris': ht_b['playing']['stateToken'], 'sf_run': sf_b['playing']['runId'],
+                    'dc_run': dc_b['finished']['runId']}
         ops_b = [o for o in operations(acct_b, tokens_b)
                  if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/hatetris/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
