@@ -37,6 +37,7 @@
 enum game_id {
 	GAME_STACKFALL,
 	GAME_DUSKCOURT,
+	GAME_STACKCRAFT,
 	GAME_HATETRIS,
 	GAME__COUNT
 };
@@ -106,6 +107,13 @@ struct game_request {
 	const json_t *body;  /* the JSON body, NULL when empty */
 	game_query_fn query;
 	void         *query_ctx;
+	/* The operator's episode caps (--cap-default, --cap-max), in moves, for
+	 * a game whose runs may be capped: the cap a run gets when its init asks
+	 * for none (0: no cap), and the largest cap an init may ask for
+	 * (1 .. ENGINE_ID_MAX; 0 counts as no bound but the game's own). Games
+	 * without caps ignore them. */
+	uint64_t      cap_default;
+	uint64_t      cap_max;
 };
 
 /* One re-simulation of a replay, from replay_start to replay_end: the

@@ -321,8 +321,8 @@ hatetris_rules_json(void)
 	    "type", "options"),
 	    "separators", "several commands per request, separated by new lines or ';'",
 	    "max_commands", STACKFALL_CMD_MAX,
-	    "init", "?depth=1|2 (default 1) and ?cap=N (1-1000000 pieces, default none), or the same "
-	    "in a JSON body; there is no seed",
+	    "init", "?depth=1|2 (default 1) and ?cap=N (pieces, 1 to the server's --cap-max; else its "
+	    "--cap-default), or the same in a JSON body; there is no seed",
 	    "score", "lines cleared; leaderboards rank by lines, then fewer pieces");
 }
 
@@ -373,15 +373,22 @@ static bool
 ht_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
     enum api_error *err, char *msg, size_t cap)
 {
-	int64_t depth = 1, pieces = HATETRIS_NO_CAP;
+	/* The operator's caps (--cap-default, --cap-max), within what the
+	 * engine counts: pieces are 32-bit. */
+	uint64_t most = rq->cap_max != 0 && rq->cap_max < HATETRIS_PIECES_MAX ? rq->cap_max :
+	    HATETRIS_PIECES_MAX;
+	int64_t depth = 1, pieces = -1;
 
 	(void)seed;
 	(void)env;
 	if (!option(rq, "depth", 1, 2, &depth, msg, cap) ||
-	    !option(rq, "cap", 1, HATETRIS_JSON_CAP_MAX, &pieces, msg, cap)) {
+	    !option(rq, "cap", 1, (int64_t)most, &pieces, msg, cap)) {
 		*err = API_ERR_INVALID_REQUEST;
 		return false;
 	}
+	if (pieces < 0)
+		pieces = (int64_t)(rq->cap_default < HATETRIS_PIECES_MAX ? rq->cap_default :
+		    HATETRIS_PIECES_MAX);
 	/* The empty board clears no line: the supplier asks nothing here. */
 	if (!hatetris_init(st, (unsigned)depth, (uint32_t)pieces, NULL, NULL)) {
 		*err = API_ERR_INTERNAL;

@@ -27,10 +27,6 @@
 /* HATETRIS on the game table (game.h). */
 extern const struct game game_hatetris;
 
-/* The largest cap init takes (pieces); a run without a cap still ends at
- * HATETRIS_PIECES_MAX. */
-#define HATETRIS_JSON_CAP_MAX 1000000
-
 struct hatetris_result {
 	struct stackfall_cmd    cmd;     /* the command (span into the request text) */
 	enum hatetris_outcome   outcome;

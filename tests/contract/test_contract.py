@@ -2,11 +2,11 @@
 """The HTTP contract, checked against real answers.
 
 Starts the real daemon twice (tests/e2e/harness.py): A with the default
-agent checks (Stackfall on, Duskcourt and HATETRIS off), B with them the
-other way round and A's key file (so that A's tokens open on B, whose
-database does not hold their runs). Plays every route of every game in
-both shapes (the token routes and the seed's /games/stackfall/api/*),
-provokes every error
+agent checks (Stackfall on, Duskcourt, Stackcraft and HATETRIS off), B
+with them the other way round and A's key file (so that A's tokens open on
+B, whose database does not hold their runs). Plays every route of every
+game in both shapes (the token routes and the seed's
+/games/stackfall/api/*), provokes every error
 status that can be provoked from outside, and records every exchange.
 validate.mjs (an OpenAPI response validator, run by node) then judges each
 answer against openapi.yaml: its status must be listed for its route, its
@@ -207,7 +207,7 @@ def token_refusals(d, game, tok, action, other_tokens, check):
     g = '/api/games/%s/' % game
     bad = {'Authorization': 'Bearer nope'}
     req(d, 'POST', g + 'init', {}, headers=bad)
-    field = 'action' if game == 'duskcourt' else 'command'
+    field = 'command' if game == 'stackfall' else 'action'
     for route, body in (('action', {'stateToken': tok, field: action}),
                         ('state', {'stateToken': tok}),
                         ('finish', {'stateToken': tok, 'rating': 5, 'review': 'refused'})):
@@ -405,6 +405,101 @@ def play_stackfall(d, acct, check, other_tokens=()):
 
 
 # ---------------------------------------------------------------------------
+# Stackcraft on the token routes. check: whether its agent check is on.
+
+def sc_post(d, route, body, check, headers=None):
+    h = fresh(d, headers) if check else dict(headers or {})
+    return req(d, 'POST', '/api/games/stackcraft/' + route, body, headers=h)
+
+
+def sc_to_end(d, r, check):
+    """Plays the run of answer r to its end: the lowest landing each turn."""
+    for _ in range(400):
+        if r.json['state']['status'] == 'over':
+            return r
+        act = max(r.json['legalActions'], key=lambda a: a['y'])['id']
+        r = sc_post(d, 'action', {'stateToken': r.json['stateToken'], 'action': act}, check)
+        if r.status != 200:
+            t.ok(False, 'stackcraft action %r answered %d' % (act, r.status))
+            return r
+    t.ok(False, 'a stackcraft run ends within 400 placements')
+    return r
+
+
+def play_stackcraft(d, acct, check, other_tokens=()):
+    out = {}
+    g = '/api/games/stackcraft/'
+    req(d, 'GET', g + 'rules')
+    req(d, 'GET', g + 'init?seed=42&cap=12')
+    req(d, 'GET', g + 'init')
+    req(d, 'GET', g + 'init?seed=abc')                                               # 400
+    req(d, 'GET', g + 'init?cap=0')                                                  # 400 cap
+    req(d, 'GET', g + 'init?seed=7', headers={'Authorization': 'Bearer nope'})       # 401
+    req(d, 'POST', g + 'init', {'seed': -1})                                         # 400
+    req(d, 'POST', g + 'init', {'cap': 'ten'})                                       # 400 cap
+    req(d, 'POST', g + 'init', {'rung': 1})                                          # 400
+    req(d, 'POST', g + 'init', raw=b'{"seed": 7', headers=JSON_TYPE)
+    req(d, 'POST', g + 'init', raw=b'', headers=JSON_TYPE)
+    req(d, 'POST', g + 'init', {})
+    r = req(d, 'POST', g + 'init', {'seed': 42, 'cap': 12}, headers=bearer(acct['alice']['key']))
+    out['owned_token'] = r.json['stateToken']
+    r = req(d, 'POST', g + 'init', {'seed': 42, 'cap': 12})
+    t0 = r.json['stateToken']
+    first = r.json['legalActions'][0]['id']
+    # Broken requests (400), refusals (422), a retry, stale tokens (409).
+    sc_post(d, 'action', {'stateToken': t0}, check)                                  # missing action
+    sc_post(d, 'action', {'stateToken': t0, 'action': first, 'x': 1}, check)         # unknown field
+    sc_post(d, 'action', {'stateToken': 7, 'action': first}, check)                  # not a string
+    sc_post(d, 'action', {'stateToken': t0, 'action': first, 'agent_check': 5}, False)
+    sc_post(d, 'action', {'stateToken': 'v4.local.AAAA.BBBB', 'action': first}, check)   # 400 token
+    for tok in other_tokens:
+        sc_post(d, 'action', {'stateToken': tok, 'action': first}, check)           # 400/404
+    sc_post(d, 'action', {'stateToken': t0, 'action': 'R0x0'}, check)                # 422 grammar
+    sc_post(d, 'action', {'stateToken': t0, 'action': 'r0x9'}, check)                # 422 x
+    sc_post(d, 'action', {'stateToken': t0, 'action': {'id': first}}, check)         # 422 not a string
+    r1 = sc_post(d, 'action', {'stateToken': t0, 'action': first}, check)
+    sc_post(d, 'action', {'stateToken': t0, 'action': first}, check)                 # retry
+    sc_post(d, 'action', {'stateToken': t0, 'action': r1.json['legalActions'][-1]['id']}, check)  # 409
+    token_refusals(d, 'stackcraft', r1.json['stateToken'], first, other_tokens, check)
+    if check:
+        req(d, 'POST', g + 'action', {'stateToken': t0, 'action': first})            # 428 missing
+        req(d, 'POST', g + 'action', {'stateToken': t0, 'action': first},
+            headers={'X-Agent-Check': 'ac_unknownunknownunknow', 'X-Agent-Answer': '3'})
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(r1.json['stateToken']), headers=sh)
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(t0), headers=sh)       # 409
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state', headers=sh)                                           # 400 missing
+    sc_post(d, 'state', {'stateToken': r1.json['stateToken']}, check)
+    sc_post(d, 'state', {'stateToken': t0}, check)                                   # 409
+    sc_post(d, 'state', {}, check)                                                   # 400
+    sc_post(d, 'finish', {'stateToken': r1.json['stateToken'], 'rating': 5, 'review': 'early'}, check)  # 409
+    done = sc_to_end(d, r1, check)
+    tok = done.json['stateToken']
+    sc_post(d, 'finish', {'stateToken': tok, 'rating': 11, 'review': 'x'}, check)    # 400 rating
+    sc_post(d, 'finish', {'stateToken': tok, 'rating': 6}, check)                    # 400 missing
+    sc_post(d, 'finish', {'stateToken': t0, 'rating': 6, 'review': 'stale'}, check)  # 409 stale
+    f = sc_post(d, 'finish', {'stateToken': tok, 'rating': 6, 'review': 'Low and flat.'}, check)
+    sc_post(d, 'finish', {'stateToken': tok, 'rating': 6, 'review': 'again'}, check)  # 409 finished
+    sc_post(d, 'action', {'stateToken': tok, 'action': first}, check)               # 422 over
+    out['finished'] = f.json
+    # A run to its top-out on a server-chosen seed (leaderboards, reviews),
+    # and one left playing.
+    r = req(d, 'GET', g + 'init')
+    for _ in range(400):
+        if r.json['state']['status'] == 'over':
+            break
+        act = min(r.json['legalActions'], key=lambda a: a['y'])['id']
+        r = sc_post(d, 'action', {'stateToken': r.json['stateToken'], 'action': act}, check)
+    sc_post(d, 'finish', {'stateToken': r.json['stateToken'], 'rating': 4, 'review': 'Tall.'}, check)
+    r = req(d, 'GET', g + 'init?seed=12')
+    out['playing'] = sc_post(d, 'action', {'stateToken': r.json['stateToken'],
+                                           'action': r.json['legalActions'][0]['id']}, check).json
+    return out
+
+
+# ---------------------------------------------------------------------------
 # HATETRIS on the token routes (no seed; depth and cap instead).
 
 def ht_post(d, route, body, check, headers=None):
@@ -544,10 +639,10 @@ def play_seed(d, acct, check):
 # ---------------------------------------------------------------------------
 # Runs, boards, replays.
 
-def play_board(d, dc, sf, ht):
+def play_board(d, dc, sf, sc, ht):
     g = '/api/games/'
     pages = {}
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('hatetris', ht)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
             pages[(game, which)] = req(d, 'GET', g + game + '/runs/' + rid).json
@@ -602,6 +697,20 @@ def play_board(d, dc, sf, ht):
     req(d, 'POST', v, bad)
     bad['schema'] = 2
     req(d, 'POST', v, bad)                                                           # 422 schema
+    scp = pages[('stackcraft', 'finished')]
+    v = g + 'stackcraft/replays/verify'
+    req(d, 'POST', v, {'replay': scp['replay'], 'certificate': scp['certificate']})
+    req(d, 'POST', v, scp['replay'])
+    bad = json.loads(json.dumps(scp['replay']))
+    bad['actions'] = bad['actions'][:3]
+    req(d, 'POST', v, bad)                                                           # 422 simulated
+    bad['final'] = {'score': 0, 'lines': 0, 'pieces': 3, 'status': 'playing', 'end_reason': None}
+    req(d, 'POST', v, bad)                                                           # a partial game
+    bad['actions'][1] = 'r0x9'
+    req(d, 'POST', v, bad)                                                           # 422 step 2
+    req(d, 'POST', v, dict(scp['replay'], cap=0))                                    # 422 cap
+    req(d, 'POST', v, dcp['replay'])                                                 # 422 other game
+    req(d, 'POST', v, {'replay': scp['replay'], 'certificate': dcp['certificate']})  # 422 another
     htp = pages[('hatetris', 'finished')]
     v = g + 'hatetris/replays/verify'
     req(d, 'POST', v, {'replay': htp['replay'], 'certificate': htp['certificate']})
@@ -617,13 +726,13 @@ def play_board(d, dc, sf, ht):
     # What the pages read (docs/web.md): the table, a run by its id alone,
     # its steps and its live head.
     req(d, 'GET', '/api/games')
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('hatetris', ht)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
         other = 'stackfall' if game == 'duskcourt' else 'duskcourt'
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
             req(d, 'GET', '/api/runs/' + rid)
             req(d, 'GET', g + game + '/runs/' + rid + '/live')
-            req(d, 'GET', g + game + '/runs/' + rid + '/steps?count=3')  # 409 for a playing Stackfall run
+            req(d, 'GET', g + game + '/runs/' + rid + '/steps?count=3')  # 409 for a playing Stackfall or Stackcraft run
         rid = runs['finished']['runId']
         req(d, 'GET', g + game + '/runs/' + rid + '/steps')
         req(d, 'GET', g + game + '/runs/' + rid + '/steps?from=2&count=1000')       # capped at 200
@@ -647,7 +756,7 @@ def play_board(d, dc, sf, ht):
 # The operations of the document with a request for each: method, path
 # (concrete), whether a key is sent.
 def operations(acct, tokens):
-    sf, dc, ht = tokens['stackfall'], tokens['duskcourt'], tokens['hatetris']
+    sf, dc, sc, ht = tokens['stackfall'], tokens['duskcourt'], tokens['stackcraft'], tokens['hatetris']
     return [
         ('GET /healthz', 'GET', '/healthz', None),
         ('GET /readyz', 'GET', '/readyz', None),
@@ -676,6 +785,15 @@ def operations(acct, tokens):
         ('POST /api/games/stackfall/finish', 'POST', '/api/games/stackfall/finish',
          {'stateToken': sf, 'rating': 5, 'review': 'fine'}),
         ('GET /api/games/stackfall/rules', 'GET', '/api/games/stackfall/rules', None),
+        ('GET /api/games/stackcraft/init', 'GET', '/api/games/stackcraft/init?seed=3&cap=5', None),
+        ('POST /api/games/stackcraft/init', 'POST', '/api/games/stackcraft/init', {}),
+        ('POST /api/games/stackcraft/action', 'POST', '/api/games/stackcraft/action',
+         {'stateToken': sc, 'action': 'r0x0'}),
+        ('GET /api/games/stackcraft/state', 'GET', '/api/games/stackcraft/state?stateToken=' + sc, None),
+        ('POST /api/games/stackcraft/state', 'POST', '/api/games/stackcraft/state', {'stateToken': sc}),
+        ('POST /api/games/stackcraft/finish', 'POST', '/api/games/stackcraft/finish',
+         {'stateToken': sc, 'rating': 5, 'review': 'fine'}),
+        ('GET /api/games/stackcraft/rules', 'GET', '/api/games/stackcraft/rules', None),
         ('GET /api/games/hatetris/init', 'GET', '/api/games/hatetris/init?depth=2', None),
         ('POST /api/games/hatetris/init', 'POST', '/api/games/hatetris/init', {}),
         ('POST /api/games/hatetris/action', 'POST', '/api/games/hatetris/action',
@@ -975,11 +1093,15 @@ def docs_checks():
             return 'stackfall'
         if p.startswith('/api/games/duskcourt/'):
             return 'duskcourt'
+        if p.startswith('/api/games/stackcraft/'):
+            return 'stackcraft'
         if p.startswith('/api/games/hatetris/'):
             return 'hatetris'
         return None
-    on = {('A', 'stackfall'): True, ('A', 'duskcourt'): False, ('A', 'hatetris'): False,
-          ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'hatetris'): True}
+    on = {('A', 'stackfall'): True, ('A', 'duskcourt'): False, ('A', 'stackcraft'): False,
+          ('A', 'hatetris'): False,
+          ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'stackcraft'): True,
+          ('B', 'hatetris'): True}
     plays = [e for e in exchanges if e['phase'] == 'play' and e['label'] is None and e['method'] != 'HEAD'
              and game_of(e) and not e['path'].endswith('/replays/verify') and '/runs/' not in e['path']
              and not e['path'].endswith('/leaderboard') and not e['path'].endswith('/reviews')]
@@ -1025,8 +1147,8 @@ def main():
     a = Daemon(args=DAEMON_ARGS)
     a.name = 'A'
     b = Daemon(args=DAEMON_ARGS + ['--agent-check', 'stackfall=off', '--agent-check', 'duskcourt=on',
-                                   '--agent-check', 'hatetris=on',
-                     '--key-file', os.path.join(a.folder, 'arcaded.key')])
+                                   '--agent-check', 'stackcraft=on', '--agent-check', 'hatetris=on',
+                                   '--key-file', os.path.join(a.folder, 'arcaded.key')])
     b.name = 'B'
     try:
         acct = play_accounts(a)
@@ -1034,18 +1156,21 @@ def main():
         # B's tokens open on A but their runs are not stored there (404).
         b_dc = req(b, 'GET', '/api/games/duskcourt/init?seed=1').json['stateToken']
         b_sf = req(b, 'GET', '/api/games/stackfall/init?seed=1').json['stateToken']
+        b_sc = req(b, 'GET', '/api/games/stackcraft/init?seed=1').json['stateToken']
         b_ht = req(b, 'GET', '/api/games/hatetris/init').json['stateToken']
         dc = play_duskcourt(a, acct, False, other_tokens=[b_dc, b_sf])
         sf = play_stackfall(a, acct, True, other_tokens=[b_sf, b_dc])
+        sc = play_stackcraft(a, acct, False, other_tokens=[b_sc, b_dc])
         ht = play_hatetris(a, acct, False, other_tokens=[b_ht, b_sf])
         seed = play_seed(a, acct, True)
         # The abandoned run's old token: 409 with the run as it ended.
         sf_post(a, 'action', {'stateToken': seed['abandoned'], 'command': 'hold'}, True)
-        play_board(a, dc, sf, ht)
+        play_board(a, dc, sf, sc, ht)
         # Another account's key on a run begun with an agent key: 403 on
         # every route that acts on it.
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),
                                  ('duskcourt', dc['owned_token'], {'action': {'type': 'next'}}),
+                                 ('stackcraft', sc['owned_token'], {'action': 'r0x0'}),
                                  ('hatetris', ht['owned_token'], {'command': 'options'})):
             g = '/api/games/%s/' % game
             bob = bearer(acct['bob']['key'])
@@ -1061,15 +1186,18 @@ def main():
         # B: Duskcourt with its check on, Stackfall with it off.
         a_dc = req(a, 'GET', '/api/games/duskcourt/init?seed=2').json['stateToken']
         a_sf = req(a, 'GET', '/api/games/stackfall/init?seed=2').json['stateToken']
+        a_sc = req(a, 'GET', '/api/games/stackcraft/init?seed=2').json['stateToken']
         a_ht = req(a, 'GET', '/api/games/hatetris/init').json['stateToken']
         dc_b = play_duskcourt(b, acct_b, True, other_tokens=[a_dc, a_sf])
         sf_b = play_stackfall(b, acct_b, False, other_tokens=[a_sf])
+        sc_b = play_stackcraft(b, acct_b, True, other_tokens=[a_sc, a_sf])
         ht_b = play_hatetris(b, acct_b, True, other_tokens=[a_ht])
         play_seed(b, acct_b, False)
-        play_board(b, dc_b, sf_b, ht_b)
+        play_board(b, dc_b, sf_b, sc_b, ht_b)
         # Every route: HEAD, 405, 413, libmicrohttpd's refusals, labels.
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
-                  'hatetris': ht['playing']['stateToken'], 'sf_run': sf['playing']['runId'],
+                  'stackcraft': sc['playing']['stateToken'], 'hatetris': ht['playing']['stateToken'],
+                  'sf_run': sf['playing']['runId'],
                   'dc_run': dc['finished']['runId']}
         ops = operations(acct, tokens)
         keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games')
@@ -1085,10 +1213,11 @@ def main():
         under_lock(a, lock_jobs(a, ops, keys, lambda op: 'stackfall' in op and
                                 ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)))
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
-                    'hatetris': ht_b['playing']['stateToken'], 'sf_run': sf_b['playing']['runId'],
-                    'dc_run': dc_b['finished']['runId']}
+                    'stackcraft': sc_b['playing']['stateToken'], 'hatetris': ht_b['playing']['stateToken'],
+                    'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId']}
         ops_b = [o for o in operations(acct_b, tokens_b)
-                 if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/hatetris/rules')]
+                 if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
+                             'GET /api/games/hatetris/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
         # 429 on every limited route, from daemon C.
         phase['name'] = 'limits'

@@ -164,7 +164,7 @@ try:
     for path, body, what in [('init?seed=4', None, 'a seed in the query'), ('init', {'seed': 4}, 'a seed in the body'),
                              ('init?depth=3', None, 'depth 3'), ('init?depth=0', None, 'depth 0'),
                              ('init?depth=x', None, 'depth x'), ('init', {'depth': '2'}, 'depth as a string'),
-                             ('init?cap=0', None, 'cap 0'), ('init?cap=1000001', None, 'cap over the maximum'),
+                             ('init?cap=0', None, 'cap 0'), ('init?cap=4294967296', None, 'cap over 32 bits'),
                              ('init', {'colour': 1}, 'an unknown field')]:
         r = d.post(HT + path, body) if body is not None else d.get(HT + path)
         t.ok(r.status == 400 and r.error_code == 'invalid_request',
@@ -320,6 +320,26 @@ try:
     top = lb['entries'][0]
     want = max((kats[i]['lines'], -kats[i]['pieces']) for i in ended)
     t.eq((top['lines'], -top['pieces']), want, 'its first entry is the best known run played')
+finally:
+    d.cleanup()
+
+# ---- the operator's caps (--cap-default, --cap-max), shared with Stackcraft
+d = Daemon(args=['--cap-default', '5', '--cap-max', '10'])
+try:
+    r = d.get(HT + 'init')
+    t.ok(r.status == 200 and r.json['cap'] == 5, 'without a cap, a run gets --cap-default (5)')
+    r = d.get(HT + 'init?cap=10')
+    t.ok(r.status == 200 and r.json['cap'] == 10, 'a cap up to --cap-max is taken')
+    r = d.post(HT + 'init', {'cap': 11})
+    t.ok(r.status == 400 and 'from 1 to 10' in r.json['error']['message'],
+         'a cap over --cap-max is 400 (%s)' % r.json['error']['message'])
+    g = Run(d)
+    for _ in range(5):
+        g.send('options')
+        opts = g.last.json['results'][0]['options'] if g.last.json['results'] else []
+        g.send(opts[0]['command'] if opts else 'place 0 0')
+    t.ok(g.last.json['status'] == 'over' and g.last.json['end_reason'] == 'capped' and g.last.json['pieces'] == 5,
+         'that run ends as capped after 5 pieces')
 finally:
     d.cleanup()
 t.done()
