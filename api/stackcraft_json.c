@@ -261,7 +261,7 @@ static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status
 int
 stackcraft_replay_import(const json_t *replay, struct stackcraft_replay_check *out)
 {
-	struct game_env env = { NULL };
+	struct game_env env = { .work = NULL };
 	struct replay_check chk;
 	struct replay_walk w;
 	int rc;

@@ -6,8 +6,10 @@ table over HTTP, and checks:
 
 - the steps route against an independent computation: every step of a
   Stackfall run against a naive board written from the rules page
-  (naive_stackfall.py, pieces from CPython's own random.Random), and every
-  capture of a Duskcourt run against the board before it; the marks of
+  (naive_stackfall.py, pieces from CPython's own random.Random), every
+  capture of a Duskcourt run against the board before it, and every step of
+  a HATETRIS run (replayed with the replay's own seen boards) against the
+  answers its player was given while playing; the marks of
   each placement against the same model; its bounds (count capped at 200,
   bad queries refused, past the end empty) and what it withholds (a playing
   Stackfall run's steps, any token, its seed);
@@ -147,16 +149,33 @@ def play_stackcraft(seed, cap):
     return a
 
 
+def play_hatetris():
+    """The first option every time, to the top-out; returns the last answer
+    and the answers seen at every step (what the steps must give back)."""
+    a = must(d.get('/api/games/hatetris/init'), 'hatetris init')
+    seen = [a]
+    while a['status'] == 'playing':
+        o = must(post('/api/games/hatetris/action', {'stateToken': a['stateToken'], 'command': 'options'}),
+                 'options')
+        cmd = o['results'][0]['options'][0]['command']
+        a = must(post('/api/games/hatetris/action', {'stateToken': a['stateToken'], 'command': cmd}), cmd)
+        seen.append(a)
+    must(post('/api/games/hatetris/finish', {'stateToken': a['stateToken'], 'rating': 2,
+                                             'review': 'It <i>always</i> knew.'}), 'finish')
+    return a, seen
+
+
 sf = play_stackfall()                                  # server-chosen seed, over, finished
 sf_short = play_stackfall(seed=42, resign_at=25, hold_every=False, finish=False)  # resigned, no review
 dc = play_duskcourt(7, 40)                             # seed 7, over, finished
 sf_live = play_stackfall(moves=5, hold_every=False, finish=False)  # playing: its future is hidden
 dc_live = play_duskcourt(11, 3, end=False)             # playing: Duskcourt shows every step
 sc = play_stackcraft(5, 60)                            # seed 5, capped at 60 pieces
+ht, ht_seen = play_hatetris()                          # HATETRIS, over, finished
 
 runs = {name: must(d.get('/api/runs/%s' % a['runId']), 'run %s' % name)
         for name, a in (('sf', sf), ('sf_short', sf_short), ('dc', dc), ('sf_live', sf_live),
-                        ('dc_live', dc_live), ('sc', sc))}
+                        ('dc_live', dc_live), ('sc', sc), ('ht', ht))}
 tap.ok(runs['sf']['over'] and runs['sf']['moves'] > 200, 'the Stackfall run is over with more moves than a '
        'page of steps (%d)' % runs['sf']['moves'])
 tap.ok(runs['dc']['over'] and runs['dc']['certificate'], 'the Duskcourt run is over and certified')
@@ -165,7 +184,7 @@ tap.ok(runs['dc']['over'] and runs['dc']['certificate'], 'the Duskcourt run is o
 # ---- the JSON routes the pages read ----
 
 g = must(d.get('/api/games'), 'games')
-tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'stackcraft', 'stackfall'],
+tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'hatetris', 'stackcraft', 'stackfall'],
        '/api/games lists the games on the table')
 tap.ok(all(set(x) == {'name', 'rules', 'boardFields', 'hidesFuture', 'marks'} for x in g['games']),
        '/api/games gives each game its name, rules, board fields, hidesFuture and marks')
@@ -243,7 +262,7 @@ def walk_duskcourt(run, steps):
 
 
 steps = {}
-for name in ('sf', 'sf_short', 'dc', 'dc_live', 'sc'):
+for name in ('sf', 'sf_short', 'dc', 'dc_live', 'sc', 'ht'):
     run = runs[name]
     s, last = all_steps(run)
     steps[name] = s
@@ -304,6 +323,28 @@ for name in ('dc', 'dc_live'):
            'the board after (captures, reset, next, endRun)' % (name, n))
     for b in bad[:3]:
         tap.diag(repr(b))
+# HATETRIS: every step is the answer its player was given, and each
+# placement's marks are the cells it filled (the new cells of the board when
+# nothing was cleared).
+VIEW = ('status', 'end_reason', 'lines', 'pieces', 'current', 'depth', 'cap', 'board_text')
+
+
+def filled(text):
+    return {(ROWS - i, c) for i, row in enumerate(text.split('\n')) for c, ch in enumerate(row) if ch != '.'}
+
+
+bad = [st['step'] for st, a in zip(steps['ht'], ht_seen) if {k: st['view'][k] for k in VIEW} != {k: a[k] for k in VIEW}]
+tap.ok(len(steps['ht']) == len(ht_seen) and not bad, 'ht: each of %d steps is the answer its player was given '
+       '(board, current piece, lines, pieces, end)%s' % (len(ht_seen), ' (first wrong: %s)' % bad[:3] if bad else ''))
+bad = []
+for prev, st in zip(steps['ht'], steps['ht'][1:]):
+    m = st['marks'] or {}
+    new = filled(st['view']['board_text']) - filled(prev['view']['board_text'])
+    if (m.get('piece') != prev['view']['current'] or len(m.get('landed', [])) != 4 or
+            (not m.get('cleared') and set(map(tuple, m['landed'])) != new)):
+        bad.append(st['step'])
+tap.ok(not bad, 'ht: each placement\'s marks name the piece it placed and, where nothing was cleared, the four '
+       'cells it filled%s' % (' (first wrong: %s)' % bad[:3] if bad else ''))
 kinds = {x['move']['type'] for x in steps['dc'][1:]}
 tap.ok({'capture', 'reset', 'next', 'endRun'} <= kinds, 'the Duskcourt run has captures, a reset, a next '
        'and an endRun (%s)' % ', '.join(sorted(kinds)))
@@ -478,6 +519,7 @@ plan = {
         {'run': runs['sf_short']['runId'], 'steps': [len(steps['sf_short']) - 1, 0, 7]},
         {'run': dc_run['runId'], 'steps': list(range(len(steps['dc'])))},
         {'run': runs['sc']['runId'], 'steps': list(range(len(steps['sc'])))},
+        {'run': runs['ht']['runId'], 'steps': list(range(len(steps['ht'])))},
     ],
     'keyboard': {'run': sf_run['runId'], 'last': sf_run['moves']},
     'live': [],
@@ -515,6 +557,8 @@ plan['pages'] = [
      'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
     {'name': 'run-stackfall-resigned', 'path': '/runs/%s' % runs['sf_short']['runId'],
      'wait': '[data-testid=certificate][data-state=none]'},
+    {'name': 'run-hatetris', 'path': '/runs/%s#step=%d' % (runs['ht']['runId'], runs['ht']['moves']),
+     'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
     {'name': 'verify', 'path': '/verify', 'wait': '#verify-form'},
     {'name': 'no-such-run', 'path': '/runs/123', 'wait': '.problem'},
 ]
@@ -602,6 +646,16 @@ bad_pieces = [b['asked'] for b in obs if b['pieces'] != {
 tap.ok(obs and not bad_pieces, 'sc: the current and next pieces drawn are the step\'s (no hold slot)')
 tap.ok(all(re.search(r'\bPlaced [IOTSZJL] as r\dx\d\b', b['caption']) for b in obs if b['asked'] > 0),
        'sc: each step\'s caption names the piece placed and its action id')
+
+obs = by_run.get(runs['ht']['runId'], [])
+bad_ep = [b['asked'] for b in obs if dom_rows(b) != board_of_view(steps['ht'][b['asked']]['view'])]
+tap.ok(obs and len(obs) == len(steps['ht']) and not bad_ep, 'ht: the board drawn at each of %d steps equals the '
+       'steps route, cell by cell' % len(obs))
+bad_hl = [b['asked'] for b in obs if dom_hl(b) != sorted(map(tuple, (steps['ht'][b['asked']].get('marks') or
+                                                                  {'kept': []})['kept']))]
+tap.ok(obs and not bad_hl, 'ht: the cells highlighted at each step are the placed piece\'s kept cells')
+tap.ok(obs and all(b['pieces'].get('Current piece') == steps['ht'][b['asked']]['view']['current'] for b in obs),
+       'ht: the current piece drawn is the step\'s (the one the supplier handed out)')
 
 obs = by_run.get(dc_run['runId'], [])
 bad = []
