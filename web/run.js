@@ -54,7 +54,8 @@ function summary(run, g) {
     ['Game', title(run.game)], ['Status', run.status + (run.end_reason ? ` (${run.end_reason.replace(/_/g, ' ')})` : '')],
     ['Score', run.score], ...g.boardFields.map((f) => [title(f), run[f] ?? '-']), ['Moves', run.moves],
     ['Account', run.account ?? 'anonymous'],
-    ['Seed', run.replay ? `${run.replay.seed}${run.seedChosenByClient ? ' (chosen by the client)' : ' (chosen by the server)'}`
+    ['Seed', g.seedless ? 'none: the game has no seed'
+      : run.replay ? `${run.replay.seed}${run.seedChosenByClient ? ' (chosen by the client)' : ' (chosen by the server)'}`
       : 'withheld while the run plays'],
     ['Started', when(run.createdAt)], ['Ended', when(run.endedAt)], ['Finished', when(run.finishedAt)],
   ];
