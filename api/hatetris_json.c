@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "command_json.h"
 #include "jsonbody.h"
 #include "keyset.h"
 #include "replay.h"
@@ -134,143 +135,30 @@ hatetris_fields_json(const struct hatetris *g)
 	return o;
 }
 
-static json_t *
-figures_json(json_t *o, const struct tetromino_figures *f)
-{
-	json_object_set_new_nocheck(o, "lines", json_integer(f->lines));
-	json_object_set_new_nocheck(o, "holes", json_integer(f->holes));
-	json_object_set_new_nocheck(o, "max_height", json_integer(f->max_height));
-	json_object_set_new_nocheck(o, "bumpiness", json_integer(f->bumpiness));
-	return o;
-}
-
-/* The command as sent, trimmed; for a structured action its canonical text. */
-static json_t *
-command_text(const struct stackfall_cmd *c, const char *text)
-{
-	char buf[64];
-
-	if (text != NULL)
-		return json_stringn(text + c->start, c->len);
-	switch (c->kind) {
-	case STACKFALL_CMD_PLACE:
-	case STACKFALL_CMD_PREVIEW:
-		snprintf(buf, sizeof buf, "%s %u %u", stackfall_cmd_name(c->kind), (unsigned)c->rotation,
-		    (unsigned)c->column);
-		break;
-	case STACKFALL_CMD_INVALID:
-		snprintf(buf, sizeof buf, "(invalid action)");
-		break;
-	default:
-		snprintf(buf, sizeof buf, "%s", stackfall_cmd_name(c->kind));
-		break;
-	}
-	return json_string(buf);
-}
-
 json_t *
 hatetris_results_json(const struct hatetris_batch *b, const char *text)
 {
 	json_t *a = json_array();
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < b->nrun; i++) {
 		const struct hatetris_result *r = &b->results[i];
-		json_t *o = json_object(), *opts;
+		struct command_result cr = {
+			.cmd = &r->cmd, .text = text, .ok = r->outcome == HATETRIS_OK, .message = r->message,
+			.options = r->options, .noptions = r->noptions,
+			.figures = &r->preview.figures, .board_text = r->preview.board_text,
+		};
 
-		json_object_set_new_nocheck(o, "command", command_text(&r->cmd, text));
-		json_object_set_new_nocheck(o, "ok", json_boolean(r->outcome == HATETRIS_OK));
-		json_object_set_new_nocheck(o, "message", json_string(r->message));
-		if (r->outcome == HATETRIS_OK && r->cmd.kind == STACKFALL_CMD_OPTIONS) {
-			opts = json_array();
-			for (k = 0; k < r->noptions; k++) {
-				const struct tetromino_option *op = &r->options[k];
-				char cmd[32];
-				json_t *e = json_object();
-
-				snprintf(cmd, sizeof cmd, "place %u %u", op->rotation, op->column);
-				json_object_set_new_nocheck(e, "rotation", json_integer(op->rotation));
-				json_object_set_new_nocheck(e, "column", json_integer(op->column));
-				json_object_set_new_nocheck(e, "command", json_string(cmd));
-				json_array_append_new(opts, figures_json(e, &op->figures));
-			}
-			json_object_set_new_nocheck(o, "options", opts);
-		}
-		if (r->outcome == HATETRIS_OK && r->cmd.kind == STACKFALL_CMD_PREVIEW) {
-			json_t *p = json_object();
-
-			json_object_set_new_nocheck(p, "board_text", json_string(r->preview.board_text));
-			json_object_set_new_nocheck(o, "preview", figures_json(p, &r->preview.figures));
-		}
-		json_array_append_new(a, o);
+		json_array_append_new(a, command_result_json(&cr));
 	}
 	return a;
-}
-
-static void
-invalid(struct stackfall_cmd *out, const char *why)
-{
-	out->kind = STACKFALL_CMD_INVALID;
-	snprintf(out->reason, sizeof out->reason, "%s", why);
-}
-
-/* An unsigned field of a structured action. */
-static bool
-number(const json_t *v, const char *name, uint32_t *out, struct stackfall_cmd *cmd)
-{
-	const json_t *x = json_object_get(v, name);
-	char why[ENGINE_REASON_MAX];
-
-	if (x == NULL || !json_is_integer(x) || json_integer_value(x) < 0 ||
-	    json_integer_value(x) > UINT32_MAX) {
-		snprintf(why, sizeof why, "'%s' must be an unsigned integer", name);
-		invalid(cmd, why);
-		return false;
-	}
-	*out = (uint32_t)json_integer_value(x);
-	return true;
 }
 
 void
 hatetris_action_from_json(const json_t *v, struct stackfall_cmd *out)
 {
-	static const struct { const char *name; enum stackfall_cmd_kind kind; bool coords; } types[] = {
-		{ "place", STACKFALL_CMD_PLACE, true }, { "preview", STACKFALL_CMD_PREVIEW, true },
-		{ "options", STACKFALL_CMD_OPTIONS, false },
-	};
-	const json_t *t;
-	const char *key;
-	json_t *val;
-	size_t i;
-	char why[ENGINE_REASON_MAX];
-
-	memset(out, 0, sizeof *out);
-	if (!json_is_object(v)) {
-		invalid(out, "the action must be an object such as {\"type\": \"place\", \"rotation\": 1, "
-		    "\"column\": 4}");
-		return;
-	}
-	t = json_object_get(v, "type");
-	for (i = 0; json_is_string(t) && i < sizeof types / sizeof types[0]; i++)
-		if (strcmp(json_string_value(t), types[i].name) == 0)
-			break;
-	if (!json_is_string(t) || i == sizeof types / sizeof types[0]) {
-		invalid(out, "the action's 'type' must be place, preview or options");
-		return;
-	}
-	json_object_foreach((json_t *)v, key, val) {
-		(void)val;
-		if (strcmp(key, "type") == 0 || (types[i].coords && (strcmp(key, "rotation") == 0 ||
-		    strcmp(key, "column") == 0)))
-			continue;
-		snprintf(why, sizeof why, "a %s action has no field '%.40s'", types[i].name, key);
-		invalid(out, why);
-		return;
-	}
-	out->kind = (uint8_t)types[i].kind;
-	if (types[i].coords && (!number(v, "rotation", &out->rotation, out) ||
-	    !number(v, "column", &out->column, out)))
-		return;
+	command_action_from_json(v, COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) |
+	    COMMAND_KIND(STACKFALL_CMD_OPTIONS), out);
 }
 
 json_t *
