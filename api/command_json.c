@@ -170,3 +170,74 @@ command_result_json(const struct command_result *r)
 	}
 	return o;
 }
+
+bool
+command_read_request(const json_t *body, unsigned allowed, struct command_request *rq, char *msg,
+    size_t cap)
+{
+	const json_t *c = json_object_get(body, "command");
+	const json_t *a = json_object_get(body, "action");
+
+	if (c != NULL && a != NULL) {
+		snprintf(msg, cap, "send either 'command' (text) or 'action' (an object), not both");
+		return false;
+	}
+	if (c == NULL && a == NULL) {
+		snprintf(msg, cap, "missing field 'command' (for example \"place 1 4\") or 'action'");
+		return false;
+	}
+	if (c != NULL && !json_is_string(c)) {
+		snprintf(msg, cap, "field 'command' must be a string");
+		return false;
+	}
+	if (c != NULL) {
+		rq->text = json_string_value(c);
+		rq->parse = stackfall_cmd_parse(rq->text, json_string_length(c), rq->cmds,
+		    STACKFALL_CMD_MAX, &rq->ncmds);
+	} else {
+		rq->text = NULL;
+		rq->parse = STACKFALL_PARSE_OK;
+		command_action_from_json(a, allowed, &rq->cmds[0]);
+		rq->ncmds = 1;
+	}
+	return true;
+}
+
+bool
+command_refused(const struct command_request *rq, const char *example, struct game_turn *t)
+{
+	if (rq->parse == STACKFALL_PARSE_OK)
+		return false;
+	t->refused = true;
+	if (rq->parse == STACKFALL_PARSE_EMPTY) {
+		t->refusal = API_ERR_EMPTY_COMMAND;
+		snprintf(t->reason, sizeof t->reason,
+		    "the request holds no command: try \"options\" or \"%s\"", example);
+	} else {
+		t->refusal = API_ERR_TOO_MANY_COMMANDS;
+		snprintf(t->reason, sizeof t->reason,
+		    "more than %d commands in one request: nothing was run", STACKFALL_CMD_MAX);
+	}
+	return true;
+}
+
+void
+command_move_text(const struct stackfall_cmd *c, char *out, size_t cap)
+{
+	if (c->kind == STACKFALL_CMD_PLACE)
+		snprintf(out, cap, "{\"column\":%u,\"rotation\":%u,\"type\":\"place\"}",
+		    (unsigned)c->column, (unsigned)c->rotation);
+	else
+		snprintf(out, cap, "{\"type\":\"%s\"}", stackfall_cmd_name(c->kind));
+}
+
+bool
+command_answer(json_t *o, json_t *fields, json_t *results)
+{
+	bool ok = fields != NULL && results != NULL && json_object_update(o, fields) == 0 &&
+	    json_object_set_nocheck(o, "results", results) == 0;
+
+	json_decref(fields);
+	json_decref(results);
+	return ok;
+}

@@ -154,11 +154,14 @@ hatetris_results_json(const struct hatetris_batch *b, const char *text)
 	return a;
 }
 
+/* The structured actions HATETRIS takes: no hold, no resign. */
+#define HT_ACTIONS (COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) | \
+    COMMAND_KIND(STACKFALL_CMD_OPTIONS))
+
 void
 hatetris_action_from_json(const json_t *v, struct stackfall_cmd *out)
 {
-	command_action_from_json(v, COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) |
-	    COMMAND_KIND(STACKFALL_CMD_OPTIONS), out);
+	command_action_from_json(v, HT_ACTIONS, out);
 }
 
 json_t *
@@ -218,10 +221,7 @@ hatetris_rules_json(void)
 
 /* One request's commands and what they did. */
 struct ht_scratch {
-	const char              *text;   /* the command text (borrowed from the body), or NULL */
-	enum stackfall_cmd_parse parse;
-	struct stackfall_cmd     cmds[STACKFALL_CMD_MAX];
-	size_t                   ncmds;
+	struct command_request   rq;
 	bool                     ran;    /* batch holds the results to show */
 	struct hatetris_batch    batch;
 };
@@ -286,37 +286,12 @@ ht_init(void *st, uint64_t seed, const struct game_request *rq, const struct gam
 	return true;
 }
 
-/* {"command": text} or {"action": {...}}, one of them. */
 static bool
 ht_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
 {
 	struct ht_scratch *x = scratch;
-	const json_t *c = json_object_get(body, "command");
-	const json_t *a = json_object_get(body, "action");
 
-	if (c != NULL && a != NULL) {
-		snprintf(msg, cap, "send either 'command' (text) or 'action' (an object), not both");
-		return false;
-	}
-	if (c == NULL && a == NULL) {
-		snprintf(msg, cap, "missing field 'command' (for example \"place 1 4\") or 'action'");
-		return false;
-	}
-	if (c != NULL && !json_is_string(c)) {
-		snprintf(msg, cap, "field 'command' must be a string");
-		return false;
-	}
-	if (c != NULL) {
-		x->text = json_string_value(c);
-		x->parse = stackfall_cmd_parse(x->text, json_string_length(c), x->cmds, STACKFALL_CMD_MAX,
-		    &x->ncmds);
-	} else {
-		x->text = NULL;
-		x->parse = STACKFALL_PARSE_OK;
-		hatetris_action_from_json(a, &x->cmds[0]);
-		x->ncmds = 1;
-	}
-	return true;
+	return command_read_request(body, HT_ACTIONS, &x->rq, msg, cap);
 }
 
 static void
@@ -327,18 +302,9 @@ ht_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 	size_t i;
 
 	x->ran = false;
-	if (x->parse != STACKFALL_PARSE_OK) {
-		t->refused = true;
-		t->refusal = x->parse == STACKFALL_PARSE_EMPTY ? API_ERR_EMPTY_COMMAND : API_ERR_TOO_MANY_COMMANDS;
-		if (x->parse == STACKFALL_PARSE_EMPTY)
-			snprintf(t->reason, sizeof t->reason,
-			    "the request holds no command: try \"options\" or \"place 0 4\"");
-		else
-			snprintf(t->reason, sizeof t->reason,
-			    "more than %d commands in one request: nothing was run", STACKFALL_CMD_MAX);
+	if (command_refused(&x->rq, "place 0 4", t))
 		return;
-	}
-	hatetris_batch_run(g, x->cmds, x->ncmds, env != NULL ? env->fact_known : NULL,
+	hatetris_batch_run(g, x->rq.cmds, x->rq.ncmds, env != NULL ? env->fact_known : NULL,
 	    env != NULL ? env->facts_ctx : NULL, &x->batch);
 	x->ran = true;
 	if (x->batch.failed && x->batch.nrun == 1) {
@@ -353,28 +319,22 @@ ht_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 	for (i = 0; i < x->batch.nmoves; i++) {
 		const struct stackfall_cmd *c = &x->batch.results[x->batch.moves[i]].cmd;
 
-		snprintf(t->moves[i], sizeof t->moves[i], "{\"column\":%u,\"rotation\":%u,\"type\":\"place\"}",
-		    (unsigned)c->column, (unsigned)c->rotation);
+		command_move_text(c, t->moves[i], sizeof t->moves[i]);
 		t->facts[i].move = (uint32_t)i;
 		memcpy(t->facts[i].bytes, x->batch.keys[i], HATETRIS_KEY_BYTES);
 	}
 	t->nmoves = t->nfacts = x->batch.nmoves;
-	stackfall_cmd_canonical(x->cmds, x->ncmds, x->text ? x->text : "", t->canon, sizeof t->canon);
+	stackfall_cmd_canonical(x->rq.cmds, x->rq.ncmds, x->rq.text ? x->rq.text : "", t->canon,
+	    sizeof t->canon);
 }
 
 static bool
 ht_answer(json_t *o, const void *st, const void *scratch)
 {
 	const struct ht_scratch *x = scratch;
-	json_t *fields = hatetris_fields_json(st);
 
-	if (fields == NULL || json_object_update(o, fields) != 0) {
-		json_decref(fields);
-		return false;
-	}
-	json_decref(fields);
-	return json_object_set_new_nocheck(o, "results", x != NULL && x->ran ?
-	    hatetris_results_json(&x->batch, x->text) : json_array()) == 0;
+	return command_answer(o, hatetris_fields_json(st), x != NULL && x->ran ?
+	    hatetris_results_json(&x->batch, x->rq.text) : json_array());
 }
 
 static void
