@@ -33,7 +33,7 @@ struct hatetris_result {
 	char                    message[ENGINE_REASON_MAX];
 	size_t                  noptions;
 	struct tetromino_option options[HATETRIS_OPTIONS_MAX];
-	struct hatetris_preview preview;
+	struct tetromino_preview preview;
 };
 
 struct hatetris_batch {

@@ -27,7 +27,7 @@ struct stackfall_result {
 	char                     message[ENGINE_REASON_MAX];
 	size_t                   noptions;
 	struct tetromino_option  options[STACKFALL_OPTIONS_MAX];
-	struct stackfall_preview preview;
+	struct tetromino_preview preview;
 };
 
 struct stackfall_batch {

@@ -534,31 +534,18 @@ hatetris_options(const struct hatetris *g, struct tetromino_option *out, size_t 
 
 enum hatetris_outcome
 hatetris_preview(const struct hatetris *g, unsigned rotation, unsigned column,
-    struct hatetris_preview *pv, struct hatetris_report *rep)
+    struct tetromino_preview *pv, struct hatetris_report *rep)
 {
-	struct tetromino_board after;
-	struct tetromino_figures f;
 	struct engine_msg m;
-	int n;
+	unsigned n;
 
 	if (g->status == HATETRIS_OVER)
 		return refuse_over(g, rep);
 	if (!placement_ok(g, rotation, column, rep))
 		return report(rep, HATETRIS_REFUSED, 0, g->current);
-	after = g->board;
-	n = tetromino_place(&after, g->current, rotation, column);
-	tetromino_board_figures(&after, &f);
-	f.lines = (uint8_t)n;
-	if (pv != NULL) {
-		pv->figures = f;
-		tetromino_board_text(&after, pv->board_text);
-	}
 	m = msg_start(rep);
-	tetromino_say_placement(&m, "preview of", g->current, rotation, column);
-	engine_msg_str(&m, ": ");
-	engine_msg_uint(&m, (unsigned)n);
-	engine_msg_str(&m, n == 1 ? " line" : " lines");
-	return report(rep, HATETRIS_OK, (unsigned)n, g->current);
+	n = tetromino_preview(&g->board, g->current, rotation, column, pv, &m);
+	return report(rep, HATETRIS_OK, n, g->current);
 }
 
 void

@@ -333,31 +333,18 @@ stackfall_options(const struct stackfall *g, struct tetromino_option *out, size_
 
 enum stackfall_outcome
 stackfall_preview(const struct stackfall *g, unsigned rotation, unsigned column,
-    struct stackfall_preview *pv, struct stackfall_report *rep)
+    struct tetromino_preview *pv, struct stackfall_report *rep)
 {
-	struct tetromino_board after;
-	struct tetromino_figures f;
 	struct engine_msg m;
-	int n;
+	unsigned n;
 
 	if (g->status == STACKFALL_OVER)
 		return refuse_over(g, rep);
 	if (!placement_ok(g, rotation, column, rep))
 		return report(rep, STACKFALL_REFUSED, 0, 0);
-	after = g->board;
-	n = tetromino_place(&after, g->current, rotation, column);
-	tetromino_board_figures(&after, &f);
-	f.lines = (uint8_t)n;
-	if (pv != NULL) {
-		pv->figures = f;
-		tetromino_board_text(&after, pv->board_text);
-	}
 	m = msg_start(rep);
-	tetromino_say_placement(&m, "preview of", g->current, rotation, column);
-	engine_msg_str(&m, ": ");
-	engine_msg_uint(&m, (unsigned)n);
-	engine_msg_str(&m, n == 1 ? " line" : " lines");
-	return report(rep, STACKFALL_OK, (unsigned)n, 0);
+	n = tetromino_preview(&g->board, g->current, rotation, column, pv, &m);
+	return report(rep, STACKFALL_OK, n, 0);
 }
 
 void

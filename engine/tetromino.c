@@ -527,3 +527,22 @@ tetromino_say_placement(struct engine_msg *m, const char *verb, unsigned piece, 
 	engine_msg_str(m, " at column ");
 	engine_msg_uint(m, column);
 }
+
+unsigned
+tetromino_preview(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, struct tetromino_preview *pv, struct engine_msg *m)
+{
+	struct tetromino_board after = *b;
+	unsigned n = (unsigned)tetromino_place(&after, piece, rotation, column);
+
+	if (pv != NULL) {
+		tetromino_board_figures(&after, &pv->figures);
+		pv->figures.lines = (uint8_t)n;
+		tetromino_board_text(&after, pv->board_text);
+	}
+	tetromino_say_placement(m, "preview of", piece, rotation, column);
+	engine_msg_str(m, ": ");
+	engine_msg_uint(m, n);
+	engine_msg_str(m, n == 1 ? " line" : " lines");
+	return n;
+}

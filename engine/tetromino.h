@@ -147,6 +147,19 @@ bool tetromino_can_place(const struct tetromino_board *b, unsigned piece);
 bool tetromino_placement_ok(const struct tetromino_board *b, unsigned piece, unsigned rotation,
     unsigned column, char *reason, size_t cap);
 
+/* What a placement would do, without doing it. */
+struct tetromino_preview {
+	struct tetromino_figures figures;       /* lines, holes, max_height, bumpiness */
+	char board_text[TETROMINO_TEXT_SIZE];   /* the board after placement and clears */
+};
+
+/* The preview of piece at rotation and column on b (a placement that
+ * tetromino_placement_ok accepts) into pv (may be NULL), and its sentence
+ * ("preview of T rotation 1 at column 4: 2 lines") into m. Returns the
+ * lines it would clear. */
+unsigned tetromino_preview(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, struct tetromino_preview *pv, struct engine_msg *m);
+
 /* Appends "{verb} {letter} rotation {r} at column {c}" to a move's sentence. */
 void tetromino_say_placement(struct engine_msg *m, const char *verb, unsigned piece,
     unsigned rotation, unsigned column);
