@@ -17,6 +17,7 @@ struct metrics;
 struct keyring;
 struct workers;
 struct sweeper;
+struct matches;
 
 struct app {
 	const struct config *cfg;
@@ -26,6 +27,7 @@ struct app {
 	struct keyring      *keys;
 	struct workers      *verify;  /* replay verification, off the HTTP threads */
 	struct sweeper      *sweeper; /* retention */
+	struct matches      *matches; /* versus matches: their clock, long polls and streams */
 	atomic_bool          shutting_down;
 };
 

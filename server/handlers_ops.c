@@ -9,6 +9,7 @@
 #include "arcaded_version.h"
 #include "defer.h"
 #include "handlers.h"
+#include "matches.h"
 #include "metrics.h"
 #include "migrations.h"
 #include "store.h"
@@ -45,10 +46,12 @@ void
 handle_metrics(struct request *req)
 {
 	struct store_stats ss;
+	struct matches_stats ms;
 	size_t len = 0;
 	char *text;
 
 	store_stats(req->app->store, &ss);
+	matches_stats(req->app->matches, &ms);
 	{
 		const struct metrics_value extra[] = {
 			{ "arcaded_requests_in_flight", "Requests received and not yet answered.", "gauge",
@@ -61,6 +64,20 @@ handle_metrics(struct request *req)
 			    "counter", NULL, (double)ss.commit_failures },
 			{ "arcaded_store_max_batch", "The most jobs committed in one transaction.", "gauge",
 			    NULL, (double)ss.max_batch },
+			{ "arcaded_match_turns_total", "Versus match turns resolved.", "counter", NULL,
+			    (double)ms.turns },
+			{ "arcaded_match_turns_by_deadline_total", "Of those, resolved by their deadline.",
+			    "counter", NULL, (double)ms.by_deadline },
+			{ "arcaded_match_timers", "Deadlines and long-poll timeouts pending.", "gauge", NULL,
+			    (double)ms.timers },
+			{ "arcaded_match_waiters", "Long polls waiting for a match to move.", "gauge", NULL,
+			    (double)ms.waiters },
+			{ "arcaded_match_streams", "Match event streams open.", "gauge", NULL,
+			    (double)ms.streams },
+			{ "arcaded_match_streams_refused_total", "Event streams refused: all taken.", "counter",
+			    NULL, (double)ms.streams_refused },
+			{ "arcaded_match_streams_dropped_total", "Event streams ended: their reader fell behind.",
+			    "counter", NULL, (double)ms.streams_dropped },
 		};
 
 		text = metrics_render(req->app->metrics, extra, sizeof extra / sizeof extra[0], &len);

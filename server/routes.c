@@ -39,6 +39,16 @@ const struct route routes[] = {
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/leaderboard",  handle_leaderboard, "leaderboard", false },
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/reviews",      handle_reviews,    "reviews",     false },
 	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true },
+
+	{ HTTP_POST,            "/api/matches",                handle_match_create,  "match_create",  true },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/ratings",        handle_match_ratings, "match_ratings", false },
+	{ HTTP_POST,            "/api/matches/replays/verify", handle_match_verify,  "match_verify",  true },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}",           handle_match_get,     "match_get",     false },
+	{ HTTP_POST,            "/api/matches/{id}/join",      handle_match_join,    "match_join",    true },
+	{ HTTP_POST,            "/api/matches/{id}/move",      handle_match_move,    "match_move",    true },
+	{ HTTP_GET,             "/api/matches/{id}/wait",      handle_match_wait,    "match_wait",    false },
+	{ HTTP_GET,             "/api/matches/{id}/events",    handle_match_events,  "match_events",  false },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/replay",    handle_match_replay,  "match_replay",  false },
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
 
