@@ -3,7 +3,8 @@
  *
  * Defaults are chosen for the quick start: 127.0.0.1:8080, a database under
  * ./data, one HTTP thread per core, 64 KiB bodies, the agent check on for
- * Stackfall and off for Duskcourt. The environment is read first so that a
+ * Stackfall and off for Duskcourt and Stackcraft, Stackcraft runs uncapped
+ * unless their init asks for a cap. The environment is read first so that a
  * flag overrides its variable.
  */
 #include "config.h"
@@ -21,10 +22,10 @@
 
 enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
-	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_SYNC,
+	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
-	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_MATCH_TURN_CAP,
-	OPT_MATCH_STREAMS, OPT__COUNT
+	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
+	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -60,6 +61,9 @@ static const struct {
 	    "ask for it: see GET /api/games/GAME/rules)", { 0 } },
 	[OPT_LOG_LEVEL]     = { "log-level", "ARCADED_LOG_LEVEL", "error|warn|info|debug", false,
 	    "what to log on stderr (default info: one access line per request)", { 0 } },
+	[OPT_LOG_FORMAT]    = { "log-format", "ARCADED_LOG_FORMAT", "text|json", false,
+	    "log lines as text, or one JSON object per line for journald or a collector (default text)",
+	    { 0 } },
 	[OPT_SYNC]          = { "synchronous", "ARCADED_SYNCHRONOUS", "full|normal", false,
 	    "commit durability: full survives power loss, normal only a crash (default full)", { 0 } },
 	[OPT_CONN_LIMIT]    = { "connection-limit", "ARCADED_CONNECTION_LIMIT", "N", false,
@@ -83,6 +87,10 @@ static const struct {
 	[OPT_VERIFY_WORKERS] = { "verify-workers", "ARCADED_VERIFY_WORKERS", "N", false,
 	    "threads that verify replays, off the HTTP threads (default: the number of cores)",
 	    { 1, 64, 0, false } },
+	[OPT_RATE_LIMIT]    = { "rate-limit", "ARCADED_RATE_LIMIT", "CLASS[@SCOPE]=N/PERIOD[:BURST]|off", true,
+	    "a rate limit per client address and per account (scope addr or account; none: both), "
+	    "classes accounts puzzles runs moves reads verify, and wrong for wrong agent-check answers "
+	    "(N in a window); repeatable, later ones win (defaults: " RATELIMIT_DEFAULTS ")", { 0 } },
 	[OPT_VERIFY_QUEUE]  = { "verify-queue", "ARCADED_VERIFY_QUEUE", "N", false,
 	    "replay verifications waiting at most; more are answered 503 with Retry-After",
 	    { 1, 4096, 16, false } },
@@ -92,6 +100,13 @@ static const struct {
 	[OPT_MATCH_STREAMS] = { "match-streams", "ARCADED_MATCH_STREAMS", "N", false,
 	    "match event streams open at most; more are answered 503 with Retry-After",
 	    { 1, 100000, 256, false } },
+	/* Caps count moves; JSON carries integers exactly up to 2^53 - 1. */
+	[OPT_CAP_DEFAULT]   = { "cap-default", "ARCADED_CAP_DEFAULT", "N", false,
+	    "episode cap, in placed pieces, of a Stackcraft run whose init asks for none (0: no cap)",
+	    { 0, 9007199254740991ull, 0, false } },
+	[OPT_CAP_MAX]       = { "cap-max", "ARCADED_CAP_MAX", "N", false,
+	    "largest episode cap a Stackcraft init may ask for",
+	    { 1, 9007199254740991ull, 9007199254740991ull, false } },
 };
 
 void
@@ -150,6 +165,11 @@ set_defaults(struct config *cfg)
 	cfg->verify_queue = (unsigned)opts[OPT_VERIFY_QUEUE].range.def;
 	cfg->match_turn_cap = (unsigned)opts[OPT_MATCH_TURN_CAP].range.def;
 	cfg->match_streams = (unsigned)opts[OPT_MATCH_STREAMS].range.def;
+	cfg->cap_default = opts[OPT_CAP_DEFAULT].range.def;
+	cfg->cap_max = opts[OPT_CAP_MAX].range.def;
+	ratelimit_config_init(&cfg->rate);
+	if (!ratelimit_config_parse(&cfg->rate, RATELIMIT_DEFAULTS, NULL, 0))
+		ratelimit_config_init(&cfg->rate); /* unreachable: the defaults parse (a test says so) */
 }
 
 /* A decimal number with an optional k/m suffix (powers of 1024). */
@@ -308,6 +328,8 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_VERIFY_QUEUE: cfg->verify_queue = (unsigned)n; break;
 	case OPT_MATCH_TURN_CAP: cfg->match_turn_cap = (unsigned)n; break;
 	case OPT_MATCH_STREAMS: cfg->match_streams = (unsigned)n; break;
+	case OPT_CAP_DEFAULT: cfg->cap_default = (uint64_t)n; break;
+	case OPT_CAP_MAX: cfg->cap_max = (uint64_t)n; break;
 	default: break;
 	}
 }
@@ -353,6 +375,8 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_VERIFY_QUEUE:
 	case OPT_MATCH_TURN_CAP:
 	case OPT_MATCH_STREAMS:
+	case OPT_CAP_DEFAULT:
+	case OPT_CAP_MAX:
 		if (!parse_number(o, v, &n, whybuf, sizeof whybuf))
 			why = whybuf;
 		else
@@ -388,6 +412,18 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			cfg->log_level = LOG_DEBUG;
 		else
 			why = "expected error, warn, info or debug";
+		break;
+	case OPT_RATE_LIMIT:
+		if (!ratelimit_config_parse(&cfg->rate, v, whybuf, sizeof whybuf))
+			why = whybuf;
+		break;
+	case OPT_LOG_FORMAT:
+		if (strcmp(v, "text") == 0)
+			cfg->log_json = false;
+		else if (strcmp(v, "json") == 0)
+			cfg->log_json = true;
+		else
+			why = "expected text or json";
 		break;
 	case OPT_SYNC:
 		if (strcmp(v, "full") == 0)
@@ -503,6 +539,13 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 		}
 		if (!apply(cfg, (enum opt)o, val, false, &key_set, err, errcap))
 			return CONFIG_ERROR;
+	}
+	/* The default is a cap the server gives without being asked: it may
+	 * not exceed what it would give when asked. */
+	if (cfg->cap_default > cfg->cap_max) {
+		snprintf(err, errcap, "--cap-default %llu: above --cap-max %llu",
+		    (unsigned long long)cfg->cap_default, (unsigned long long)cfg->cap_max);
+		return CONFIG_ERROR;
 	}
 	if (!key_set) {
 		char dir[PATH_MAX];

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "ratelimit.h"
 
 #define CONFIG_MAX_PROXIES 16
 
@@ -47,6 +48,7 @@ struct config {
 	int      nproxies;
 	bool     agent_check[GAME__COUNT];
 	enum log_level log_level;
+	bool     log_json;           /* one JSON object per log line */
 	enum sync_mode sync;
 	unsigned connection_limit;   /* open connections at most */
 	unsigned connection_timeout; /* seconds of idleness before a close */
@@ -59,6 +61,10 @@ struct config {
 	unsigned verify_queue;       /* verifications waiting at most; more are answered 503 */
 	unsigned match_turn_cap;     /* turns after which a versus match ends, 1..100000 */
 	unsigned match_streams;      /* match event streams open at most */
+	struct ratelimit_config rate; /* per-address and per-account limits by class */
+	uint64_t cap_default;        /* a capped game's cap when init asks for none, in moves;
+	                                0 = none; at most cap_max */
+	uint64_t cap_max;            /* the largest cap an init may ask for, 1 .. 2^53 - 1 */
 };
 
 enum config_result {

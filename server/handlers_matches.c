@@ -581,7 +581,7 @@ handle_match_verify(struct request *req)
 	}
 	v->replay = replay;
 	v->cert = cert != NULL ? json_string_value(cert) : NULL;
-	v->keys = req->app->keys;
+	v->keys = app_keys(req->app);
 	req->ctx = v;
 	req->ctx_free = match_verification_free;
 	if (!workers_submit(req->app->verify, req, match_verify_task, v, match_verify_done)) {

@@ -174,39 +174,49 @@ accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 	return connguard_admit(h->guard, addr) ? MHD_YES : MHD_NO;
 }
 
+/* The client a trusted proxy forwards: the last X-Forwarded-For entry
+ * (the address the proxy saw), parsed into family and raw bytes; false when
+ * the peer is no trusted proxy, sends none, or it is no address. */
+static bool
+forwarded_client(struct request *req, int *family, uint8_t raw[16])
+{
+	const char *xff, *last;
+	char text[INET6_ADDRSTRLEN + 1];
+	size_t n;
+
+	if (!peer_trusted(req) || (xff = request_header(req, "X-Forwarded-For")) == NULL)
+		return false;
+	last = strrchr(xff, ',');
+	last = last ? last + 1 : xff;
+	while (*last == ' ' || *last == '\t')
+		last++;
+	n = strcspn(last, " \t");
+	if (n == 0 || n >= sizeof text)
+		return false;
+	memcpy(text, last, n);
+	text[n] = '\0';
+	if (inet_pton(AF_INET, text, raw) == 1)
+		*family = AF_INET;
+	else if (inet_pton(AF_INET6, text, raw) == 1)
+		*family = AF_INET6;
+	else
+		return false;
+	return true;
+}
+
 void
 request_client_addr(struct request *req, char *out, size_t cap)
 {
 	const struct sockaddr *sa = peer_addr(req);
-	const char *xff;
+	uint8_t raw[16];
+	int family;
 
 	if (cap == 0)
 		return;
 	out[0] = '\0';
-	if (peer_trusted(req) && (xff = request_header(req, "X-Forwarded-For")) != NULL) {
-		/* The proxy appends the address it saw last; only an address that
-		 * parses is believed, and it is printed as parsed. */
-		const char *last = strrchr(xff, ',');
-		char text[INET6_ADDRSTRLEN + 1];
-		uint8_t raw[16];
-		size_t n;
-
-		last = last ? last + 1 : xff;
-		while (*last == ' ' || *last == '\t')
-			last++;
-		n = strcspn(last, " \t");
-		if (n > 0 && n < sizeof text) {
-			memcpy(text, last, n);
-			text[n] = '\0';
-			if (inet_pton(AF_INET, text, raw) == 1) {
-				inet_ntop(AF_INET, raw, out, (socklen_t)cap);
-				return;
-			}
-			if (inet_pton(AF_INET6, text, raw) == 1) {
-				inet_ntop(AF_INET6, raw, out, (socklen_t)cap);
-				return;
-			}
-		}
+	if (forwarded_client(req, &family, raw)) {
+		inet_ntop(family, raw, out, (socklen_t)cap);
+		return;
 	}
 	if (sa == NULL)
 		snprintf(out, cap, "-");
@@ -243,33 +253,13 @@ void
 request_client_key(struct request *req, struct client_key *out)
 {
 	const struct sockaddr *sa = peer_addr(req);
-	const char *xff;
+	uint8_t raw[16];
+	int family;
 
 	memset(out, 0, sizeof *out);
-	if (peer_trusted(req) && (xff = request_header(req, "X-Forwarded-For")) != NULL) {
-		const char *last = strrchr(xff, ',');
-		char text[INET6_ADDRSTRLEN + 1];
-		uint8_t raw[16];
-		size_t n;
-
-		last = last ? last + 1 : xff;
-		while (*last == ' ' || *last == '\t')
-			last++;
-		n = strcspn(last, " \t");
-		if (n > 0 && n < sizeof text) {
-			memcpy(text, last, n);
-			text[n] = '\0';
-			if (inet_pton(AF_INET, text, raw) == 1) {
-				key_from(out, AF_INET, raw);
-				return;
-			}
-			if (inet_pton(AF_INET6, text, raw) == 1) {
-				key_from(out, AF_INET6, raw);
-				return;
-			}
-		}
-	}
-	if (sa != NULL && sa->sa_family == AF_INET)
+	if (forwarded_client(req, &family, raw))
+		key_from(out, family, raw);
+	else if (sa != NULL && sa->sa_family == AF_INET)
 		key_from(out, AF_INET, (const uint8_t *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr);
 	else if (sa != NULL && sa->sa_family == AF_INET6)
 		key_from(out, AF_INET6,
@@ -332,26 +322,45 @@ request_add_header(struct request *req, const char *name, const char *value)
 	f->nheaders++;
 }
 
+/* Queues an answer. text is malloc'd and freed here, or, when fixed is
+ * not NULL, static storage sent as it is: then fixed lists the answer's
+ * own headers as name, value, ..., NULL (static too), a Cache-Control
+ * among them replacing the default no-store. A NULL content_type sends
+ * none (a 304). */
 static void
-queue(struct request *req, int status, const char *content_type, char *text, size_t len)
+queue_with(struct request *req, int status, const char *content_type, char *text, size_t len,
+    const char *const *fixed)
 {
 	struct request_full *f = (struct request_full *)req;
 	struct MHD_Response *resp;
+	const char *cache = "no-store";
 	int i;
 
 	if (req->replied) {
 		log_msg(LOG_ERROR, "request %s answered twice (second: %d)", req->id, status);
-		free(text);
+		if (fixed == NULL)
+			free(text);
 		return;
 	}
-	resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	resp = MHD_create_response_from_buffer(len, text,
+	    fixed != NULL ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_FREE);
 	if (resp == NULL) {
-		free(text);
+		if (fixed == NULL)
+			free(text);
 		return;
 	}
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	if (content_type != NULL)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
 	MHD_add_response_header(resp, "X-Request-Id", req->id);
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	/* No answer is to be read as another type than the one it declares. */
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	for (i = 0; fixed != NULL && fixed[i] != NULL && fixed[i + 1] != NULL; i += 2) {
+		if (strcasecmp(fixed[i], MHD_HTTP_HEADER_CACHE_CONTROL) == 0)
+			cache = fixed[i + 1];
+		else
+			MHD_add_response_header(resp, fixed[i], fixed[i + 1]);
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, cache);
 	for (i = 0; i < f->nheaders; i++)
 		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
 	if (atomic_load(&req->app->shutting_down))
@@ -413,6 +422,7 @@ request_reply_stream(struct request *req, const char *content_type,
 	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
 	MHD_add_response_header(resp, "X-Request-Id", req->id);
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	for (i = 0; i < f->nheaders; i++)
 		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
@@ -437,6 +447,22 @@ void
 http_stream_wake(void *conn)
 {
 	MHD_resume_connection(conn);
+}
+
+static void
+queue(struct request *req, int status, const char *content_type, char *text, size_t len)
+{
+	queue_with(req, status, content_type, text, len, NULL);
+}
+
+void
+request_reply_static(struct request *req, int status, const char *content_type,
+    const void *data, size_t len, const char *const *headers)
+{
+	static const char *const none[] = { NULL };
+
+	queue_with(req, status, content_type, (char *)(uintptr_t)data, len,
+	    headers != NULL ? headers : none);
 }
 
 void
@@ -779,9 +805,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			char client[INET6_ADDRSTRLEN + 8];
 
 			request_client_addr(req, client, sizeof client);
-			log_msg(LOG_INFO, "access - - - %lldus from %s (refused by libmicrohttpd before the "
-			    "headers were read, or closed by the client)", (long long)(http_now_us() - req->start_us),
-			    client);
+			log_access("-", "-", 0, (long long)(http_now_us() - req->start_us), NULL, client,
+			    "(refused by libmicrohttpd before the headers were read, or closed by the client)");
 		}
 		free((struct request_full *)req);
 		*con_cls = NULL;
@@ -793,14 +818,12 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	metrics_observe(h->app->metrics, req->route >= 0 ? (size_t)req->route : h->router->nroutes,
 	    req->status, us);
 	if (log_get_level() >= LOG_INFO) {
-		char client[INET6_ADDRSTRLEN + 8], path[512];
+		char client[INET6_ADDRSTRLEN + 8];
 
 		request_client_addr(req, client, sizeof client);
-		log_escape(req->path, path, sizeof path);
-		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s from %s%s", method_name(req->method),
-		    path, req->status, (long long)us, req->id, client,
-		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
-		    " (the client left during the answer)") : " (closed before an answer)");
+		log_access(method_name(req->method), req->path, req->status, (long long)us, req->id, client,
+		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL :
+		    "(the client left during the answer)") : "(closed before an answer)");
 	}
 	json_decref(req->json);
 	json_decref(full(req)->early_extra);
@@ -1027,6 +1050,17 @@ http_stop(struct http_server *h)
 	if (h->cfg->listen_unix)
 		unlink(h->cfg->listen_path);
 	free(h);
+}
+
+void
+http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out)
+{
+	struct connguard_stats st;
+
+	connguard_stats(h->guard, &st);
+	*open = (uint64_t)atomic_load(&h->open_conns);
+	*refused = st.refused;
+	*timed_out = st.timed_out;
 }
 
 int

@@ -57,6 +57,7 @@ struct request {
 	json_t              *json;
 
 	int                  status;    /* of the queued reply, 0 before */
+	int                  retry_after_s; /* set with a rate limit's refusal: seconds to wait */
 	bool                 replied;
 
 	/* A suspended request: what runs once it is resumed, and the status
@@ -84,6 +85,13 @@ void request_reply_error_with(struct request *req, enum api_error e, const char 
 /* Queues a reply with any content type (text copied). */
 void request_reply_text(struct request *req, int status, const char *content_type,
     const char *text, size_t len);
+
+/* Queues a reply whose body is static storage, sent without a copy (the
+ * pages embedded at build time). headers: name, value, ..., NULL, static
+ * too (NULL: none); a Cache-Control among them replaces the default
+ * no-store. content_type NULL sends none (a 304 without a body). */
+void request_reply_static(struct request *req, int status, const char *content_type,
+    const void *data, size_t len, const char *const *headers);
 
 /* At the headers (an http_router's admit): refuses the request with e,
  * message (static storage, NULL for the table's) and extra (stolen, merged
@@ -177,6 +185,11 @@ void http_stop(struct http_server *h);
 
 /* Requests in flight now (for /metrics). */
 int http_in_flight(struct http_server *h);
+
+/* Connections: open now, refused for their address's quota, cut for a
+ * request that missed its deadline (for /metrics). */
+void http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused,
+    uint64_t *timed_out);
 
 /* Microseconds on the monotonic clock. */
 int64_t http_now_us(void);

@@ -278,7 +278,7 @@ certify(const struct matches_op *op, json_t *turns)
 	    "end", match_end_name(match_end_of(&op->m, (uint32_t)r->turn_cap)), "rated", r->rated,
 	    "replay", hash);
 	if (claims != NULL)
-		cert = certificate_sign(op->mx->app->keys, claims, (int64_t)time(NULL));
+		cert = certificate_sign(app_keys(op->mx->app), claims, (int64_t)time(NULL));
 done:
 	json_decref(names);
 	json_decref(pl);

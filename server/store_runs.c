@@ -256,7 +256,8 @@ store_run_actions(struct store_conn *c, int64_t id)
 	sqlite3_bind_int64(st, 1, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 0);
-		json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+		/* A move is any JSON value: a Stackcraft move is a bare id string. */
+		json_t *v = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
 
 		if (v == NULL || json_array_append_new(a, v) != 0) {
 			rc = SQLITE_CORRUPT;
