@@ -114,15 +114,36 @@ versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 	return at + CRC_SIZE;
 }
 
-/* The stream piece i of seed, through p's bag cache. */
-static uint8_t
-stream_piece(uint64_t seed, uint8_t bag[BAG_SIZE], uint32_t *bag_number, uint32_t i)
+/* The bags a decode has shuffled: players of one match share the seed and
+ * are at most a few pieces apart, so a handful of bags serve them all and
+ * each is shuffled (one SHA-512 and one generator seeding) once. */
+#define BAGS_KEPT 4
+struct bags {
+	uint64_t seed;
+	uint32_t number[BAGS_KEPT];
+	uint8_t  bag[BAGS_KEPT][BAG_SIZE];
+	unsigned n, next;
+};
+
+/* Bag number b of the stream, from the ones kept or shuffled now. */
+static const uint8_t *
+bag_of(struct bags *k, uint32_t b)
 {
-	if (i / BAG_SIZE != *bag_number) {
-		*bag_number = i / BAG_SIZE;
-		bag_shuffle(seed, *bag_number, bag);
-	}
-	return bag[i % BAG_SIZE];
+	unsigned i;
+
+	for (i = 0; i < k->n; i++)
+		if (k->number[i] == b)
+			return k->bag[i];
+	i = k->n < BAGS_KEPT ? k->n++ : k->next++ % BAGS_KEPT;
+	k->number[i] = b;
+	bag_shuffle(k->seed, b, k->bag[i]);
+	return k->bag[i];
+}
+
+static uint8_t
+stream_piece(struct bags *k, uint32_t i)
+{
+	return bag_of(k, i / BAG_SIZE)[i % BAG_SIZE];
 }
 
 /* One board row from its 5 bytes: letters and occupancy must agree (a
@@ -228,9 +249,9 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 {
 	struct versus_match m;
 	struct versus_player *p, *q;
+	struct bags bags;
 	size_t at = HEADER_SIZE;
-	uint8_t bag[BAG_SIZE];
-	uint32_t bag_number;
+	uint8_t last;
 	unsigned i, j, k, nalive = 0, later;
 
 	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || len > VERSUS_SERIAL_MAX ||
@@ -251,21 +272,21 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 	if (at != len - CRC_SIZE)
 		return false;
 
+	bags.seed = m.seed;
+	bags.n = bags.next = 0;
 	for (i = 0; i < m.nplayers; i++) {
 		p = &m.players[i];
 		/* The stream: the preview and the bag cache follow from drawn,
-		 * and the piece drawn last is current or held. */
-		bag_number = UINT32_MAX;
-		if (stream_piece(m.seed, bag, &bag_number, p->drawn - 1) != p->current &&
-		    stream_piece(m.seed, bag, &bag_number, p->drawn - 1) != p->hold)
-			return false;
-		if (p->hold == VERSUS_NO_PIECE &&
-		    stream_piece(m.seed, bag, &bag_number, p->drawn - 1) != p->current)
+		 * and the piece drawn last is current or held (current when the
+		 * hold slot is empty). */
+		last = stream_piece(&bags, p->drawn - 1);
+		if (last != p->current && (p->hold == VERSUS_NO_PIECE || last != p->hold))
 			return false;
 		for (k = 0; k < VERSUS_NEXT; k++)
-			p->next[k] = stream_piece(m.seed, bag, &bag_number, p->drawn + k);
-		p->bag_number = bag_number;
-		memcpy(p->bag, bag, sizeof bag);
+			p->next[k] = stream_piece(&bags, p->drawn + k);
+		/* The engine keeps the bag of its last draw, drawn + 2. */
+		p->bag_number = (p->drawn + VERSUS_NEXT - 1) / BAG_SIZE;
+		memcpy(p->bag, bag_of(&bags, p->bag_number), BAG_SIZE);
 		if (p->alive) {
 			/* Once a turn a living player places a piece (its own or a
 			 * missed turn's drop), and it has a move left. */

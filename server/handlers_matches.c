@@ -317,7 +317,7 @@ static bool
 wait_more(struct request *req, struct waiting *w)
 {
 	struct matches *mx = req->app->matches;
-	struct matches_op *again;
+	struct store_match_row *again;
 	struct store_conn *c;
 	enum store_result rc;
 
@@ -326,19 +326,21 @@ wait_more(struct request *req, struct waiting *w)
 		return false;
 	matches_wait_timer(mx, w->ticket, w->op.row.id, w->until);
 	/* A turn that resolved between the read and the registration has
-	 * notified nobody: read once more, and wake ourselves if it did. The
-	 * request is suspended, so the read goes into a separate op. */
-	if ((again = calloc(1, sizeof *again)) == NULL) {
+	 * notified nobody: read the row once more (its turn and status are
+	 * enough), and wake ourselves if it moved. The request is suspended,
+	 * so the read goes into a row of its own. */
+	if ((again = malloc(sizeof *again)) == NULL) {
 		match_hub_wake(matches_hub(mx), w->op.row.id, w->ticket);
 		return true;
 	}
 	c = store_reader(req->app->store);
-	rc = matches_read(c, again, w->op.row.id);
+	rc = store_match_get(c, w->op.row.id, again);
 	store_reader_release(req->app->store, c);
-	if (rc != STORE_OK || strcmp(again->row.status, w->op.row.status) != 0 ||
-	    again->row.turn != w->op.row.turn)
+	if (rc != STORE_OK || strcmp(again->status, w->op.row.status) != 0 ||
+	    again->turn != w->op.row.turn || again->joined != w->op.row.joined)
 		match_hub_wake(matches_hub(mx), w->op.row.id, w->ticket);
-	store_match_row_free(&again->row);
+	if (rc == STORE_OK)
+		store_match_row_free(again);
 	free(again);
 	return true;
 }
