@@ -345,9 +345,30 @@ wait_more(struct request *req, struct waiting *w)
 	return true;
 }
 
+/* The match's row alone, without decoding its state: enough to know
+ * whether a long poll is answered. False after answering (404, 500). */
+static bool
+read_row(struct request *req, struct store_match_row *row, int64_t id)
+{
+	struct store_conn *c = store_reader(req->app->store);
+	enum store_result rc;
+
+	store_match_row_free(row);
+	rc = store_match_get(c, id, row);
+	store_reader_release(req->app->store, c);
+	if (rc == STORE_OK)
+		return true;
+	request_reply_error(req, rc == STORE_NOT_FOUND ? API_ERR_MATCH_NOT_FOUND : API_ERR_INTERNAL, NULL);
+	return false;
+}
+
 static void
 wait_answer(struct request *req, struct waiting *w)
 {
+	if (!matches_unpack(&w->op)) {
+		request_reply_error(req, API_ERR_INTERNAL, "the stored match does not read back");
+		return;
+	}
 	reply_view(req, 200, &w->op, w->account_id ? matches_seat_of(&w->op.row, w->account_id) : -1);
 }
 
@@ -357,7 +378,7 @@ wait_cont(struct request *req)
 	struct waiting *w = req->ctx;
 
 	matches_wait_cancel(req->app->matches, w->ticket);
-	if (!read_match(req, &w->op, w->op.row.id))
+	if (!read_row(req, &w->op.row, w->op.row.id))
 		return;
 	if (ready(w) || store_now_ms() >= w->until || atomic_load(&req->app->shutting_down) ||
 	    !wait_more(req, w))
@@ -402,7 +423,7 @@ handle_match_wait(struct request *req)
 	w->after = after;
 	w->account_id = account_id;
 	w->until = store_now_ms() + MATCHES_WAIT_MS;
-	if (!read_match(req, &w->op, id))
+	if (!read_row(req, &w->op.row, id))
 		return;
 	w->lobby = strcmp(w->op.row.status, "lobby") == 0;
 	if (ready(w) || !wait_more(req, w))

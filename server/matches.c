@@ -99,9 +99,8 @@ matches_seat_of(const struct store_match_row *row, int64_t account_id)
 	return -1;
 }
 
-/* Decodes what the row holds into op: state, totals, moves so far. */
-static bool
-unpack(struct matches_op *op)
+bool
+matches_unpack(struct matches_op *op)
 {
 	struct versus_move mv[VERSUS_PLAYERS_MAX];
 
@@ -126,7 +125,7 @@ matches_read(struct store_conn *c, struct matches_op *op, int64_t match_id)
 
 	store_match_row_free(&op->row);
 	rc = store_match_get(c, match_id, &op->row);
-	if (rc == STORE_OK && !unpack(op))
+	if (rc == STORE_OK && !matches_unpack(op))
 		rc = STORE_ERROR;
 	return rc;
 }

@@ -130,6 +130,10 @@ void matches_submit(struct request *req, struct matches_op *op, request_cont con
  * STORE_OK, STORE_NOT_FOUND or STORE_ERROR. */
 enum store_result matches_read(struct store_conn *c, struct matches_op *op, int64_t match_id);
 
+/* Decodes what op->row holds into op: the state, the totals and the moves
+ * sent so far; false (logged) when the stored bytes do not read back. */
+bool matches_unpack(struct matches_op *op);
+
 /* The seat of account_id in row, or -1. */
 int matches_seat_of(const struct store_match_row *row, int64_t account_id);
 
