@@ -432,33 +432,60 @@ handle_match_wait(struct request *req)
 
 /* ---- GET /api/matches/{id}/events ---- */
 
+/* After a stream has been registered: a change committed between the first
+ * read and the registration told the match's streams nothing, and the
+ * stream of a match that ended then would never end. Look once more, and
+ * send what changed to the match's streams (the others get it twice, under
+ * the same id, which does no harm). */
+static void
+stream_catch_up(struct app *app, const struct store_match_row *seen)
+{
+	struct matches_op *again = calloc(1, sizeof *again);
+	struct store_conn *c;
+	enum store_result rc;
+	size_t len = 0;
+	char *text;
+
+	if (again == NULL)
+		return;
+	c = store_reader(app->store);
+	rc = matches_read(c, again, seen->id);
+	store_reader_release(app->store, c);
+	if (rc == STORE_OK && (again->row.turn != seen->turn || again->row.joined != seen->joined ||
+	    strcmp(again->row.status, seen->status) != 0) &&
+	    (text = matches_event_text(again, &len)) != NULL) {
+		match_hub_notify(matches_hub(app->matches), seen->id, text, len,
+		    strcmp(again->row.status, "finished") == 0);
+		free(text);
+	}
+	store_match_row_free(&again->row);
+	free(again);
+}
+
 void
 handle_match_events(struct request *req)
 {
 	struct matches_op *op;
-	json_t *v;
-	char *text = NULL, *event = NULL;
+	struct app *app = req->app;
+	char *event;
+	size_t n = 0;
 	int64_t id;
-	int n;
+	bool over;
 
 	if (!path_id(req, &id) || (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL ||
 	    !read_match(req, op, id))
 		return;
-	v = matches_view_json(op, -1);
-	if (v != NULL)
-		text = json_dumps(v, JSON_COMPACT);
-	json_decref(v);
-	n = text != NULL ? (int)strlen(text) + 64 : 0;
-	if (text == NULL || (event = malloc((size_t)n)) == NULL) {
-		free(text);
+	if ((event = matches_event_text(op, &n)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
-	n = snprintf(event, (size_t)n, "id: %lld\nevent: match\ndata: %s\n\n", (long long)op->row.turn, text);
-	free(text);
-	switch (match_hub_stream(matches_hub(req->app->matches), req, id, event, (size_t)n,
-	    strcmp(op->row.status, "finished") == 0)) {
+	over = strcmp(op->row.status, "finished") == 0;
+	switch (match_hub_stream(matches_hub(app->matches), req, id, event, n, over)) {
 	case MATCH_HUB_STREAMING:
+		/* The request belongs to the stream now: only op (still the
+		 * request's) and app are used below. */
+		if (!over)
+			stream_catch_up(app, &op->row);
 		break;
 	case MATCH_HUB_FULL:
 		request_add_header(req, "Retry-After", "5");

@@ -215,22 +215,31 @@ matches_view_json(const struct matches_op *op, int viewer)
 	return o;
 }
 
-/* The event a stream gets: the spectator's view, numbered by the turn. */
-static void
-make_event(struct matches_op *op)
+char *
+matches_event_text(const struct matches_op *op, size_t *len)
 {
 	json_t *v = matches_view_json(op, -1);
-	char *text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
-	size_t len;
+	char *text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL, *event = NULL;
+	size_t cap;
 
 	json_decref(v);
 	if (text == NULL)
-		return;
-	len = strlen(text) + 64;
-	if ((op->event = malloc(len)) != NULL)
-		op->nevent = (size_t)snprintf(op->event, len, "id: %lld\nevent: match\ndata: %s\n\n",
+		return NULL;
+	cap = strlen(text) + 64;
+	if ((event = malloc(cap)) != NULL)
+		*len = (size_t)snprintf(event, cap, "id: %lld\nevent: match\ndata: %s\n\n",
 		    (long long)op->row.turn, text);
 	free(text);
+	return event;
+}
+
+/* The event the match's streams get after this job. */
+static void
+make_event(struct matches_op *op)
+{
+	op->event = matches_event_text(op, &op->nevent);
+	if (op->event == NULL)
+		op->nevent = 0;
 }
 
 /* ---- the end of a match: results, ratings, replay, certificate ---- */

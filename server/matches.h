@@ -141,6 +141,11 @@ int matches_seat_of(const struct store_match_row *row, int64_t account_id);
  * every seat's board and counters, the last turn's events. */
 json_t *matches_view_json(const struct matches_op *op, int viewer);
 
+/* The Server-Sent Event of op's match as it stands (the spectator's view,
+ * `id: TURN`, `event: match`), malloc'd, its length in *len; NULL when out
+ * of memory. */
+char *matches_event_text(const struct matches_op *op, size_t *len);
+
 /* The replay of a finished match from its row and stored turns (NULL on
  * failure); what its certificate hashes. */
 json_t *matches_replay_of(struct store_conn *c, const struct matches_op *op);
