@@ -257,7 +257,7 @@ stackfall_final_json(const struct stackfall *g)
 }
 
 json_t *
-stackfall_rules_json(void)
+stackfall_shapes_json(void)
 {
 	static const char *const diagrams[TETROMINO_NPIECES] = { "I", "O", "T", "S", "Z", "J", "L" };
 	json_t *pieces = json_object();
@@ -284,6 +284,14 @@ stackfall_rules_json(void)
 		}
 		json_object_set_new_nocheck(pieces, diagrams[p], rots);
 	}
+	return pieces;
+}
+
+json_t *
+stackfall_rules_json(void)
+{
+	json_t *pieces = stackfall_shapes_json();
+
 	return json_pack("{s:s, s:s, s:{s:i, s:i}, s:o, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}, "
 	    "{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}], s:o, s:o, s:s, s:i, s:i}",
 	    "game", game_stackfall.name, "rules", ENGINE_RULES_STACKFALL,

@@ -62,4 +62,8 @@ json_t *stackfall_final_json(const struct stackfall *g);
 /* The rules and commands for GET .../rules. */
 json_t *stackfall_rules_json(void);
 
+/* The pieces' rotations as drawings, {"I": [{"rotation", "shape",
+ * "columns"}, ...], ...}: Stackfall's, and every game on its board. */
+json_t *stackfall_shapes_json(void);
+
 #endif

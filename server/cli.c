@@ -159,7 +159,7 @@ static int
 cli_verify(int argc, char **argv)
 {
 	struct replay_check chk;
-	struct game_env env = { NULL };
+	struct game_env env = { .work = NULL };
 	const struct game *g;
 	json_error_t jerr;
 	const json_t *replay;

@@ -102,10 +102,11 @@ static const struct {
 	    { 1, 100000, 256, false } },
 	/* Caps count moves; JSON carries integers exactly up to 2^53 - 1. */
 	[OPT_CAP_DEFAULT]   = { "cap-default", "ARCADED_CAP_DEFAULT", "N", false,
-	    "episode cap, in placed pieces, of a Stackcraft run whose init asks for none (0: no cap)",
+	    "episode cap, in placed pieces, of a Stackcraft or HATETRIS run whose init asks for none "
+	    "(0: no cap)",
 	    { 0, 9007199254740991ull, 0, false } },
 	[OPT_CAP_MAX]       = { "cap-max", "ARCADED_CAP_MAX", "N", false,
-	    "largest episode cap a Stackcraft init may ask for",
+	    "largest episode cap a Stackcraft or HATETRIS init may ask for",
 	    { 1, 9007199254740991ull, 9007199254740991ull, false } },
 };
 

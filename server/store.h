@@ -297,6 +297,25 @@ enum store_result store_run_extras(struct store_conn *c, int64_t id, struct stor
 void store_run_extras_free(struct store_run_extras *x);
 
 /*
+ * Run facts (store_facts.c): what a game's moves record beyond the state
+ * (game.h's facts; HATETRIS: the key of each board left), one row per
+ * distinct fact of a run with the first step that recorded it.
+ */
+
+/* Inside the job that advanced run's head to step: records fact (n bytes,
+ * 1..GAME_FACT_MAX) as recorded at step. A fact the run already has keeps
+ * its first step (nothing written). OK or ERROR. */
+enum store_result store_fact_insert(struct store_conn *c, int64_t run, int64_t step,
+    const uint8_t *fact, size_t n);
+
+/* Every fact of run recorded at a step from 1 to step, in no particular
+ * order, each passed to add (n bytes, borrowed for the call). One query,
+ * on a reader or the writer. OK; ERROR when the database fails, a stored
+ * fact is not n bytes long, or add returns false (out of memory). */
+enum store_result store_facts_read(struct store_conn *c, int64_t run, int64_t step, size_t n,
+    bool (*add)(void *ctx, const uint8_t *fact), void *ctx);
+
+/*
  * Leaderboards and reviews (store_board.c): read-only, on a reader.
  */
 #define STORE_PAGE_MAX 100

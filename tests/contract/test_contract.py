@@ -2,11 +2,11 @@
 """The HTTP contract, checked against real answers.
 
 Starts the real daemon twice (tests/e2e/harness.py): A with the default
-agent checks (Stackfall on, Duskcourt and Stackcraft off), B with them the
-other way round and A's key file (so that A's tokens open on B, whose
-database does not hold their runs). Plays every route of every game in
-both shapes (the token routes and the seed's /games/stackfall/api/*) and the
-versus matches' routes, provokes every error
+agent checks (Stackfall on, Duskcourt, Stackcraft and HATETRIS off), B
+with them the other way round and A's key file (so that A's tokens open on
+B, whose database does not hold their runs). Plays every route of every
+game in both shapes (the token routes and the seed's
+/games/stackfall/api/*) and the versus matches' routes, provokes every error
 status that can be provoked from outside, and records every exchange.
 validate.mjs (an OpenAPI response validator, run by node) then judges each
 answer against openapi.yaml: its status must be listed for its route, its
@@ -502,6 +502,84 @@ def play_stackcraft(d, acct, check, other_tokens=()):
 
 
 # ---------------------------------------------------------------------------
+# HATETRIS on the token routes (no seed; depth and cap instead).
+
+def ht_post(d, route, body, check, headers=None):
+    h = fresh(d, headers) if check else dict(headers or {})
+    return req(d, 'POST', '/api/games/hatetris/' + route, body, headers=h)
+
+
+def play_hatetris(d, acct, check, other_tokens=()):
+    out = {}
+    g = '/api/games/hatetris/'
+    req(d, 'GET', g + 'rules')
+    req(d, 'GET', g + 'init')
+    req(d, 'GET', g + 'init?depth=2&cap=40')
+    req(d, 'GET', g + 'init?seed=1')                                                 # 400 no seed
+    req(d, 'GET', g + 'init?depth=3')                                                # 400
+    req(d, 'GET', g + 'init', headers={'Authorization': 'Bearer nope'})              # 401
+    req(d, 'POST', g + 'init', {'seed': 1})                                          # 400
+    req(d, 'POST', g + 'init', {'cap': 0})                                           # 400
+    req(d, 'POST', g + 'init', {'rung': 1})                                          # 400 unknown
+    req(d, 'POST', g + 'init', raw=b'{"depth": ', headers=JSON_TYPE)                 # 400 json
+    r = req(d, 'POST', g + 'init', {'depth': 1}, headers=bearer(acct['alice']['key']))
+    out['owned_token'] = r.json['stateToken']
+    r = req(d, 'POST', g + 'init', {})
+    t0 = r.json['stateToken']
+    ht_post(d, 'action', {'stateToken': t0}, check)                                  # 400 missing
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'options', 'action': {'type': 'options'}}, check)
+    ht_post(d, 'action', {'stateToken': t0, 'command': 5}, check)                    # 400
+    ht_post(d, 'action', {'stateToken': 'v4.local.AAAA.BBBB', 'command': 'options'}, check)
+    for tok in other_tokens:
+        ht_post(d, 'action', {'stateToken': tok, 'command': 'options'}, check)       # 404/400
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'hold'}, check)               # 422 not ours
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'place 0 8'}, check)          # 422
+    ht_post(d, 'action', {'stateToken': t0, 'command': ' ; '}, check)                # 422 empty
+    ht_post(d, 'action', {'stateToken': t0, 'command': ';'.join(['options'] * 51)}, check)  # 422
+    ht_post(d, 'action', {'stateToken': t0, 'action': {'type': 'resign'}}, check)    # 422
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'options; preview 1 4'}, check)
+    ht_post(d, 'action', {'stateToken': t0, 'action': {'type': 'preview', 'rotation': 0, 'column': 3}}, check)
+    r1 = ht_post(d, 'action', {'stateToken': t0, 'command': 'place 0 0; 0 3'}, check)
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'PLACE 0 00\n0 3'}, check)   # retry
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'place 0 6'}, check)          # 409 stale
+    token_refusals(d, 'hatetris', r1.json['stateToken'], 'options', other_tokens, check)
+    if check:
+        req(d, 'POST', g + 'action', {'stateToken': r1.json['stateToken'], 'command': 'options'})  # 428
+    r2 = ht_post(d, 'action', {'stateToken': r1.json['stateToken'],
+                               'command': 'place 0 6; place 9 9'}, check)            # stops at 2nd
+    r2 = ht_post(d, 'action', {'stateToken': r2.json['stateToken'],
+                               'action': {'type': 'place', 'rotation': 1, 'column': 8}}, check)
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(r2.json['stateToken']), headers=sh)
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(t0), headers=sh)      # 409
+    ht_post(d, 'state', {'stateToken': r2.json['stateToken']}, check)
+    ht_post(d, 'state', {'stateToken': t0}, check)                                   # 409 stale
+    ht_post(d, 'state', {'stateToken': t0, 'y': 1}, check)                           # 400
+    ht_post(d, 'finish', {'stateToken': r2.json['stateToken'], 'rating': 3, 'review': 'not yet'}, check)
+    # A capped run ends after two placements.
+    r = req(d, 'GET', g + 'init?cap=2')
+    r3 = ht_post(d, 'action', {'stateToken': r.json['stateToken'], 'command': 'place 0 0; place 0 3'}, check)
+    tok = r3.json['stateToken']
+    ht_post(d, 'action', {'stateToken': tok, 'command': 'options'}, check)           # 422 over
+    ht_post(d, 'finish', {'stateToken': tok, 'rating': 0, 'review': 'x'}, check)     # 400
+    ht_post(d, 'finish', {'stateToken': r.json['stateToken'], 'rating': 3, 'review': 'stale'}, check)
+    f = ht_post(d, 'finish', {'stateToken': tok, 'rating': 2, 'review': 'It always knew.'}, check)
+    ht_post(d, 'finish', {'stateToken': tok, 'rating': 2, 'review': 'again'}, check)  # 409
+    out['finished'] = f.json
+    # A run to its top-out at depth 2, unreviewed, for the boards.
+    r = req(d, 'GET', g + 'init?depth=2')
+    for _ in range(60):
+        if r.json['status'] != 'playing':
+            break
+        o = ht_post(d, 'action', {'stateToken': r.json['stateToken'], 'command': 'options'}, check)
+        first = o.json['results'][0]['options'][0]['command']
+        r = ht_post(d, 'action', {'stateToken': r.json['stateToken'], 'command': first}, check)
+    out['playing'] = req(d, 'GET', g + 'init').json
+    return out
+
+
+# ---------------------------------------------------------------------------
 # Stackfall's seed-shaped routes.
 
 def seed_post(d, route, body, key, check, raw_body=None, label=None):
@@ -563,10 +641,10 @@ def play_seed(d, acct, check):
 # ---------------------------------------------------------------------------
 # Runs, boards, replays.
 
-def play_board(d, dc, sf, sc):
+def play_board(d, dc, sf, sc, ht):
     g = '/api/games/'
     pages = {}
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
             pages[(game, which)] = req(d, 'GET', g + game + '/runs/' + rid).json
@@ -635,10 +713,22 @@ def play_board(d, dc, sf, sc):
     req(d, 'POST', v, dict(scp['replay'], cap=0))                                    # 422 cap
     req(d, 'POST', v, dcp['replay'])                                                 # 422 other game
     req(d, 'POST', v, {'replay': scp['replay'], 'certificate': dcp['certificate']})  # 422 another
+    htp = pages[('hatetris', 'finished')]
+    v = g + 'hatetris/replays/verify'
+    req(d, 'POST', v, {'replay': htp['replay'], 'certificate': htp['certificate']})
+    req(d, 'POST', v, htp['replay'])
+    req(d, 'POST', v, pages[('hatetris', 'playing')]['replay'])                      # unfinished
+    bad = json.loads(json.dumps(htp['replay']))
+    bad['final']['lines'] += 1
+    req(d, 'POST', v, bad)                                                           # 422 simulated
+    bad = json.loads(json.dumps(htp['replay']))
+    bad['seed'] = 5
+    req(d, 'POST', v, bad)                                                           # 422 a seed
+    req(d, 'POST', v, sfp['replay'])                                                 # 422 other game
     # What the pages read (docs/web.md): the table, a run by its id alone,
     # its steps and its live head.
     req(d, 'GET', '/api/games')
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
         other = 'stackfall' if game == 'duskcourt' else 'duskcourt'
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
@@ -764,7 +854,7 @@ def play_matches(d, acct):
 # The operations of the document with a request for each: method, path
 # (concrete), whether a key is sent.
 def operations(acct, tokens):
-    sf, dc, sc = tokens['stackfall'], tokens['duskcourt'], tokens['stackcraft']
+    sf, dc, sc, ht = tokens['stackfall'], tokens['duskcourt'], tokens['stackcraft'], tokens['hatetris']
     return [
         ('GET /healthz', 'GET', '/healthz', None),
         ('GET /readyz', 'GET', '/readyz', None),
@@ -802,6 +892,15 @@ def operations(acct, tokens):
         ('POST /api/games/stackcraft/finish', 'POST', '/api/games/stackcraft/finish',
          {'stateToken': sc, 'rating': 5, 'review': 'fine'}),
         ('GET /api/games/stackcraft/rules', 'GET', '/api/games/stackcraft/rules', None),
+        ('GET /api/games/hatetris/init', 'GET', '/api/games/hatetris/init?depth=2', None),
+        ('POST /api/games/hatetris/init', 'POST', '/api/games/hatetris/init', {}),
+        ('POST /api/games/hatetris/action', 'POST', '/api/games/hatetris/action',
+         {'stateToken': ht, 'command': 'options'}),
+        ('GET /api/games/hatetris/state', 'GET', '/api/games/hatetris/state?stateToken=' + ht, None),
+        ('POST /api/games/hatetris/state', 'POST', '/api/games/hatetris/state', {'stateToken': ht}),
+        ('POST /api/games/hatetris/finish', 'POST', '/api/games/hatetris/finish',
+         {'stateToken': ht, 'rating': 5, 'review': 'fine'}),
+        ('GET /api/games/hatetris/rules', 'GET', '/api/games/hatetris/rules', None),
         ('POST /games/stackfall/api/new', 'POST', '/games/stackfall/api/new', {}),
         ('POST /games/stackfall/api/act', 'POST', '/games/stackfall/api/act', {'command': 'options'}),
         ('GET /games/stackfall/api/state', 'GET', '/games/stackfall/api/state', None),
@@ -1107,9 +1206,13 @@ def docs_checks():
             return 'duskcourt'
         if p.startswith('/api/games/stackcraft/'):
             return 'stackcraft'
+        if p.startswith('/api/games/hatetris/'):
+            return 'hatetris'
         return None
     on = {('A', 'stackfall'): True, ('A', 'duskcourt'): False, ('A', 'stackcraft'): False,
-          ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'stackcraft'): True}
+          ('A', 'hatetris'): False,
+          ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'stackcraft'): True,
+          ('B', 'hatetris'): True}
     plays = [e for e in exchanges if e['phase'] == 'play' and e['label'] is None and e['method'] != 'HEAD'
              and game_of(e) and not e['path'].endswith('/replays/verify') and '/runs/' not in e['path']
              and not e['path'].endswith('/leaderboard') and not e['path'].endswith('/reviews')]
@@ -1155,7 +1258,7 @@ def main():
     a = Daemon(args=DAEMON_ARGS)
     a.name = 'A'
     b = Daemon(args=DAEMON_ARGS + ['--agent-check', 'stackfall=off', '--agent-check', 'duskcourt=on',
-                                   '--agent-check', 'stackcraft=on',
+                                   '--agent-check', 'stackcraft=on', '--agent-check', 'hatetris=on',
                                    '--key-file', os.path.join(a.folder, 'arcaded.key')])
     b.name = 'B'
     try:
@@ -1165,19 +1268,22 @@ def main():
         b_dc = req(b, 'GET', '/api/games/duskcourt/init?seed=1').json['stateToken']
         b_sf = req(b, 'GET', '/api/games/stackfall/init?seed=1').json['stateToken']
         b_sc = req(b, 'GET', '/api/games/stackcraft/init?seed=1').json['stateToken']
+        b_ht = req(b, 'GET', '/api/games/hatetris/init').json['stateToken']
         dc = play_duskcourt(a, acct, False, other_tokens=[b_dc, b_sf])
         sf = play_stackfall(a, acct, True, other_tokens=[b_sf, b_dc])
         sc = play_stackcraft(a, acct, False, other_tokens=[b_sc, b_dc])
+        ht = play_hatetris(a, acct, False, other_tokens=[b_ht, b_sf])
         seed = play_seed(a, acct, True)
         # The abandoned run's old token: 409 with the run as it ended.
         sf_post(a, 'action', {'stateToken': seed['abandoned'], 'command': 'hold'}, True)
-        play_board(a, dc, sf, sc)
+        play_board(a, dc, sf, sc, ht)
         matches = play_matches(a, acct)
         # Another account's key on a run begun with an agent key: 403 on
         # every route that acts on it.
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),
                                  ('duskcourt', dc['owned_token'], {'action': {'type': 'next'}}),
-                                 ('stackcraft', sc['owned_token'], {'action': 'r0x0'})):
+                                 ('stackcraft', sc['owned_token'], {'action': 'r0x0'}),
+                                 ('hatetris', ht['owned_token'], {'command': 'options'})):
             g = '/api/games/%s/' % game
             bob = bearer(acct['bob']['key'])
             h = fresh(a, bob) if game == 'stackfall' else bob
@@ -1193,14 +1299,17 @@ def main():
         a_dc = req(a, 'GET', '/api/games/duskcourt/init?seed=2').json['stateToken']
         a_sf = req(a, 'GET', '/api/games/stackfall/init?seed=2').json['stateToken']
         a_sc = req(a, 'GET', '/api/games/stackcraft/init?seed=2').json['stateToken']
+        a_ht = req(a, 'GET', '/api/games/hatetris/init').json['stateToken']
         dc_b = play_duskcourt(b, acct_b, True, other_tokens=[a_dc, a_sf])
         sf_b = play_stackfall(b, acct_b, False, other_tokens=[a_sf])
         sc_b = play_stackcraft(b, acct_b, True, other_tokens=[a_sc, a_sf])
+        ht_b = play_hatetris(b, acct_b, True, other_tokens=[a_ht])
         play_seed(b, acct_b, False)
-        play_board(b, dc_b, sf_b, sc_b)
+        play_board(b, dc_b, sf_b, sc_b, ht_b)
         # Every route: HEAD, 405, 413, libmicrohttpd's refusals, labels.
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
-                  'stackcraft': sc['playing']['stateToken'], 'sf_run': sf['playing']['runId'],
+                  'stackcraft': sc['playing']['stateToken'], 'hatetris': ht['playing']['stateToken'],
+                  'sf_run': sf['playing']['runId'],
                   'dc_run': dc['finished']['runId'], 'matches': matches}
         ops = operations(acct, tokens)
         keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games',
@@ -1217,10 +1326,11 @@ def main():
         under_lock(a, lock_jobs(a, ops, keys, lambda op: 'stackfall' in op and
                                 ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)))
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
-                    'stackcraft': sc_b['playing']['stateToken'], 'sf_run': sf_b['playing']['runId'],
-                    'dc_run': dc_b['finished']['runId'], 'matches': matches}
+                    'stackcraft': sc_b['playing']['stateToken'], 'hatetris': ht_b['playing']['stateToken'],
+                    'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId'], 'matches': matches}
         ops_b = [o for o in operations(acct_b, tokens_b)
-                 if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules')]
+                 if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
+                             'GET /api/games/hatetris/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
         # 429 on every limited route, from daemon C.
         phase['name'] = 'limits'

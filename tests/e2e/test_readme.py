@@ -19,7 +19,7 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'versus'} <= set(blocks),
+t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus'} <= set(blocks),
      'the README has the curl sessions (%s)' % sorted(blocks))
 
 
@@ -62,6 +62,26 @@ try:
     t.ok('valid: duskcourt replay, 3 actions' in out, 'arcaded verify accepts it')
     t.ok('{"valid":true' in out and '"certificate":true}' in out,
          'the server verifies it and its certificate')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    rc, out, err = run('hatetris', d)
+    t.eq(rc, 0, 'the HATETRIS session runs without an error')
+    lines = out.splitlines()
+    t.ok(lines and lines[0] == '{"current":"S","depth":1,"lines":0,"pieces":0}', 'it starts with S')
+    end = [json.loads(l) for l in lines if l.startswith('{"status"')]
+    # The first known answer (tests/hatetris/data/hatetris_kat.txt) is the naive
+    # model's "left" policy at depth 1: the first legal rotation, then column,
+    # which is the first entry of options.
+    with open(os.path.join(root, 'tests', 'hatetris', 'data', 'hatetris_kat.txt')) as f:
+        kat = [l.split('|') for l in f if not l.startswith('#')][0]
+    t.ok(end and end[0]['status'] == 'over' and
+         (end[0]['end_reason'], end[0]['lines'], end[0]['pieces']) == (kat[5], int(kat[3]), int(kat[4])),
+         'it plays the run to its end as the model says (%s)' % (end[0] if end else None))
+    t.ok(any(l.startswith('{"lines":') and '"seed":0' in l for l in lines),
+         'finish answers the final summary, seed 0')
+    t.ok(lines and lines[-1].startswith('valid: hatetris replay, %d actions' % (end[0]['pieces'] if end else -1)),
+         'arcaded verify accepts the replay')
     if rc != 0:
         t.diag(err[-2000:])
 

@@ -8,6 +8,8 @@ same settings against
   duskcourt  real runs: init, then action after action with the stateToken
   stackfall  real games: one placement per request, chosen from board_text
   stackfall+options  the same with the options helper: "place R C; options"
+  hatetris   real HATETRIS runs, depth 1: "place R C; options", the best option each time
+  hatetris depth 2   the same at depth 2
   init       new runs of both games
 and prints, per scenario, the throughput and its ratio to the ceiling, p50
 and p99 latency, the share of non-2xx answers, and the daemon's CPU time per
@@ -17,7 +19,12 @@ resident memory after that. Then it plays versus matches (versus.py: 100
 matches of 4 bots at once by default, every bot moving as fast as it can)
 and prints resolved turns per second and the latency of a move.
 
+After the table, for the HATETRIS scenarios: how many runs reached 2 lines
+(after which the supplier asks about seen boards) and how many board keys
+were stored.
+
 usage: run.py ARCADED [--duration S] [--connections N] [--threads N] [--million]
+              [--only NAME]...   (healthz, the ceiling, always runs; versus is a NAME too)
               [--matches N] [--players N] [--no-versus]
 """
 import argparse
@@ -85,6 +92,7 @@ def main():
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--million', action='store_true')
     ap.add_argument('--daemon-arg', action='append', default=[])
+    ap.add_argument('--only', action='append', default=[])
     ap.add_argument('--matches', type=int, default=100)
     ap.add_argument('--players', type=int, default=4)
     ap.add_argument('--no-versus', action='store_true')
@@ -111,7 +119,11 @@ def main():
         for name, script, sargs in (('healthz', 'healthz.lua', ()), ('duskcourt', 'duskcourt.lua', ()),
                                     ('stackfall', 'stackfall.lua', ()),
                                     ('stackfall+options', 'stackfall.lua', ('options',)),
+                                    ('hatetris', 'hatetris.lua', ()),
+                                    ('hatetris depth 2', 'hatetris.lua', ('depth2',)),
                                     ('init', 'init.lua', ())):
+            if args.only and name != 'healthz' and name not in args.only:
+                continue
             c0 = cpu_seconds(proc.pid)
             r = wrk(url, script, args, sargs)
             r['cpu_us'] = (cpu_seconds(proc.pid) - c0) / max(r['total'], 1) * 1e6
@@ -132,7 +144,14 @@ def main():
                 print('|   socket errors: %s | | | | | | |' % r['socket'])
         print()
         print('moves stored: %d; peak resident memory so far: %.1f MB' % (stored, peak_rss_mb(proc.pid)))
-        if not args.no_versus:
+        with sqlite3.connect(db, timeout=30) as c:
+            ht = c.execute("SELECT count(*), sum(lines >= 2), sum(pieces), sum(lines) FROM runs "
+                           "WHERE game = 'hatetris'").fetchone()
+            facts = c.execute('SELECT count(*) FROM run_facts').fetchone()[0]
+        if ht[0]:
+            print('hatetris: %d runs, %d of them with 2 lines or more, %d lines and %d pieces in all, '
+                  '%d board keys stored' % (ht[0], ht[1] or 0, ht[3] or 0, ht[2] or 0, facts))
+        if not args.no_versus and (not args.only or 'versus' in args.only):
             out = subprocess.run([sys.executable, os.path.join(HERE, 'versus.py'), url,
                                   '--matches', str(args.matches), '--players', str(args.players),
                                   '--duration', str(args.duration), '--pid', str(proc.pid)],

@@ -1,4 +1,4 @@
--- 0005_matches: versus matches between bots (docs/rules/versus.md), their
+-- 0006_matches: versus matches between bots (docs/rules/versus.md), their
 -- seats, their turns, and the players' Glicko-2 ratings.
 --
 -- A match's row holds everything a turn needs: the engine's state
