@@ -6,7 +6,7 @@ agent checks (Stackfall on, Duskcourt, Stackcraft and HATETRIS off), B
 with them the other way round and A's key file (so that A's tokens open on
 B, whose database does not hold their runs). Plays every route of every
 game in both shapes (the token routes and the seed's
-/games/stackfall/api/*), provokes every error
+/games/stackfall/api/*) and the versus matches' routes, provokes every error
 status that can be provoked from outside, and records every exchange.
 validate.mjs (an OpenAPI response validator, run by node) then judges each
 answer against openapi.yaml: its status must be listed for its route, its
@@ -58,7 +58,9 @@ NOT_PROVOKABLE = [
              'GET /api/games/{game}/runs/{runId}', 'GET /api/games/{game}/leaderboard',
              'GET /api/games/{game}/reviews', 'POST /api/games/{game}/replays/verify', 'GET /api/games',
              'GET /api/runs/{runId}', 'GET /api/games/{game}/runs/{runId}/steps',
-             'GET /api/games/{game}/runs/{runId}/live'],
+             'GET /api/games/{game}/runs/{runId}/live', 'GET /api/matches/ratings',
+             'POST /api/matches/replays/verify', 'GET /api/matches/{id}', 'GET /api/matches/{id}/wait',
+             'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay'],
      'these routes only read (reader connections, which a held write lock does not block) or '
      'compute: a 500 needs an allocation to fail'),
 ]
@@ -750,6 +752,102 @@ def play_board(d, dc, sf, sc, ht):
 
 
 # ---------------------------------------------------------------------------
+# Versus matches: the lobby, moves and their refusals, the reads, the
+# replay and its verification, ratings. Turns last a minute, so that no
+# deadline fires while the database is locked below.
+
+def play_matches(d, acct):
+    m = '/api/matches'
+    a, b, c = (bearer(acct[w]['key']) for w in ('alice', 'bob', 'carol'))
+    bad = {'Authorization': 'Bearer nope'}
+    req(d, 'POST', m, {'players': 2})                                                # 401
+    req(d, 'POST', m, {'players': 2}, headers=bad)                                   # 401
+    req(d, 'POST', m, {'players': 9}, headers=a)                                     # 400
+    req(d, 'POST', m, {'players': 2, 'seed': 5, 'rated': True}, headers=a)           # 400 rated + seed
+    req(d, 'POST', m, {'players': 2, 'x': 1}, headers=a)                             # 400 unknown
+    req(d, 'POST', m, raw=b'{"players": ', headers=dict(a, **JSON_TYPE))             # 400 invalid_json
+    fin = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60, 'seed': 7}, headers=a).json['match_id']
+    f = m + '/' + fin
+    req(d, 'GET', f)                                                                 # the lobby
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=a)      # 409 not started
+    req(d, 'POST', f + '/join', {}, headers=a)                                       # 409 already_joined
+    req(d, 'POST', f + '/join', {'x': 1}, headers=b)                                 # 400
+    req(d, 'POST', f + '/join', {}, headers=bad)                                     # 401
+    req(d, 'POST', m + '/1/join', {}, headers=b)                                     # 404
+    req(d, 'POST', f + '/join', None, headers=b)                                     # starts it
+    req(d, 'POST', f + '/join', None, headers=c)                                     # 409 match_full
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=c)      # 403
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=bad)    # 401
+    req(d, 'POST', m + '/1/move', {'turn': 1, 'command': 'place 0 0'}, headers=a)    # 404
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 9'}, headers=a)      # 422 illegal
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'hold'}, headers=a)           # 422 invalid
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': ''}, headers=a)               # 422 empty
+    req(d, 'POST', f + '/move', {'turn': 2, 'command': 'place 0 0'}, headers=a)      # 409 wrong_turn
+    req(d, 'POST', f + '/move', {'command': 'place 0 0'}, headers=a)                 # 400 no turn
+    req(d, 'POST', f + '/move', {'turn': 1}, headers=a)                              # 400 no command
+    req(d, 'POST', f + '/move', raw=b'{"turn": ', headers=dict(a, **JSON_TYPE))      # 400 invalid_json
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=a)      # waits for b
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 2'}, headers=a)      # 409 already_moved
+    req(d, 'GET', f, headers=a)                                                      # you: 0, a preview
+    req(d, 'GET', f, headers=bad)                                                    # 401
+    req(d, 'GET', m + '/1')                                                          # 404
+    req(d, 'GET', m + '/x7')                                                         # 404
+    req(d, 'GET', f + '/replay')                                                     # 409 not over
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 4'}, headers=b)      # resolves turn 1
+    req(d, 'GET', f + '/wait?after=0', headers=a)                                    # at once
+    req(d, 'GET', f + '/wait')                                                       # 400
+    req(d, 'GET', f + '/wait?after=x')                                               # 400
+    req(d, 'GET', f + '/wait?after=0', headers=bad)                                  # 401
+    req(d, 'GET', m + '/1/wait?after=0')                                             # 404
+    req(d, 'GET', m + '/1/events')                                                   # 404
+    req(d, 'GET', m + '/1/replay')                                                   # 404
+    req(d, 'POST', f + '/move', {'turn': 2, 'command': 'resign'}, headers=a)
+    req(d, 'POST', f + '/move', {'turn': 2, 'command': 'place 0 0'}, headers=b)      # the end
+    req(d, 'POST', f + '/move', {'turn': 3, 'command': 'place 0 0'}, headers=b)      # 409 match_over
+    req(d, 'POST', f + '/join', None, headers=c)                                     # 409 match_over
+    req(d, 'GET', f, headers=b)
+    req(d, 'GET', f + '/wait?after=1')                                               # over: at once
+    req(d, 'GET', f + '/events')                                                     # one event, then the end
+    page = req(d, 'GET', f + '/replay').json
+    v = m + '/replays/verify'
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': page['certificate']})
+    req(d, 'POST', v, page['replay'])
+    bad_replay = json.loads(json.dumps(page['replay']))
+    bad_replay['turns'][0][0] = 'place 0 9'
+    req(d, 'POST', v, bad_replay)                                                    # 422 turn 1
+    bad_replay = json.loads(json.dumps(page['replay']))
+    bad_replay['final']['turns'] = 5
+    req(d, 'POST', v, bad_replay)                                                    # 422 simulated_final
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': 'v4.public.AAAA.BBBB'})  # 422
+    req(d, 'POST', v, {'replay': page['replay'], 'x': 1})                            # 400
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': 5})                  # 400
+    req(d, 'POST', v, None)                                                          # 400
+    req(d, 'POST', v, raw=b'[1]', headers=JSON_TYPE)                                 # 400
+    # A rated match (the seed is the server's), for the ratings.
+    rated = req(d, 'POST', m, {'players': 2, 'rated': True, 'turn_seconds': 60}, headers=b).json['match_id']
+    req(d, 'POST', m + '/' + rated + '/join', None, headers=c)
+    req(d, 'POST', m + '/' + rated + '/move', {'turn': 1, 'command': 'resign'}, headers=b)
+    req(d, 'POST', m + '/' + rated + '/move', {'turn': 1, 'command': 'place 1 0'}, headers=c)
+    req(d, 'GET', m + '/' + rated)                                                   # rating_before/after
+    req(d, 'GET', m + '/ratings')
+    req(d, 'GET', m + '/ratings?limit=1')
+    req(d, 'GET', m + '/ratings?limit=0')                                            # 400
+    # Three players: one resigns, then its moves are 409 player_out; the
+    # match goes on (the operations below use it).
+    playing = req(d, 'POST', m, {'players': 3, 'turn_seconds': 60, 'seed': 7}, headers=a).json['match_id']
+    p = m + '/' + playing
+    req(d, 'POST', p + '/join', None, headers=b)
+    req(d, 'POST', p + '/join', None, headers=c)
+    req(d, 'POST', p + '/move', {'turn': 1, 'command': 'resign'}, headers=a)
+    req(d, 'POST', p + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=b)
+    req(d, 'POST', p + '/move', {'turn': 1, 'command': 'hold; place 0 4'}, headers=c)
+    req(d, 'POST', p + '/move', {'turn': 2, 'command': 'place 0 0'}, headers=a)      # 409 player_out
+    req(d, 'GET', p, headers=c)                                                      # last_turn: resigned
+    lobby = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60}, headers=a).json['match_id']
+    return {'finished': fin, 'playing': playing, 'lobby': lobby}
+
+
+# ---------------------------------------------------------------------------
 # Every route: HEAD, 405, 413, libmicrohttpd's refusals, and the requests
 # that provoke what the hardening work will refuse (labels).
 
@@ -819,6 +917,19 @@ def operations(acct, tokens):
         ('GET /api/games/{game}/runs/{runId}/steps', 'GET',
          '/api/games/duskcourt/runs/' + tokens['dc_run'] + '/steps?count=2', None),
         ('GET /api/games/{game}/runs/{runId}/live', 'GET', '/api/games/stackfall/runs/' + tokens['sf_run'] + '/live',
+         None),
+        ('POST /api/matches', 'POST', '/api/matches', {'players': 2, 'turn_seconds': 60}),
+        ('GET /api/matches/ratings', 'GET', '/api/matches/ratings', None),
+        ('POST /api/matches/replays/verify', 'POST', '/api/matches/replays/verify', {'replay': None}),
+        ('GET /api/matches/{id}', 'GET', '/api/matches/' + tokens['matches']['finished'], None),
+        ('POST /api/matches/{id}/join', 'POST', '/api/matches/' + tokens['matches']['lobby'] + '/join', {}),
+        ('POST /api/matches/{id}/move', 'POST', '/api/matches/' + tokens['matches']['playing'] + '/move',
+         {'turn': 2, 'command': 'place 0 0'}),
+        ('GET /api/matches/{id}/wait', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/wait?after=0',
+         None),
+        ('GET /api/matches/{id}/events', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/events',
+         None),
+        ('GET /api/matches/{id}/replay', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/replay',
          None),
     ]
 
@@ -1166,6 +1277,7 @@ def main():
         # The abandoned run's old token: 409 with the run as it ended.
         sf_post(a, 'action', {'stateToken': seed['abandoned'], 'command': 'hold'}, True)
         play_board(a, dc, sf, sc, ht)
+        matches = play_matches(a, acct)
         # Another account's key on a run begun with an agent key: 403 on
         # every route that acts on it.
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),
@@ -1198,9 +1310,10 @@ def main():
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
                   'stackcraft': sc['playing']['stateToken'], 'hatetris': ht['playing']['stateToken'],
                   'sf_run': sf['playing']['runId'],
-                  'dc_run': dc['finished']['runId']}
+                  'dc_run': dc['finished']['runId'], 'matches': matches}
         ops = operations(acct, tokens)
-        keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games')
+        keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games',
+                 'POST /api/matches')
         keys = {op: acct['bob']['key'] for op, *_ in ops if op.startswith(keyed)}
         play_every_route(a, ops, keys)
         # Unlisted paths.
@@ -1214,7 +1327,7 @@ def main():
                                 ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)))
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
                     'stackcraft': sc_b['playing']['stateToken'], 'hatetris': ht_b['playing']['stateToken'],
-                    'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId']}
+                    'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId'], 'matches': matches}
         ops_b = [o for o in operations(acct_b, tokens_b)
                  if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
                              'GET /api/games/hatetris/rules')]

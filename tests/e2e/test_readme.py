@@ -19,7 +19,7 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris'} <= set(blocks),
+t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus'} <= set(blocks),
      'the README has the curl sessions (%s)' % sorted(blocks))
 
 
@@ -113,6 +113,30 @@ try:
          'finish answers the final summary with the cap and seed')
     t.ok('valid: stackcraft replay, 12 actions' in out, 'arcaded verify accepts its replay')
     t.ok(any(l.startswith('{"valid":true,"actions":12') for l in lines), 'and so does the server')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    # The versus session: both seats play the six placements of
+    # tests/e2e/test_versus.py, whose boards are worked out there by hand.
+    rc, out, err = run('versus', d)
+    t.eq(rc, 0, 'the versus session runs without an error')
+    lines = out.splitlines()
+    t.ok(lines and lines[0].startswith('{"status":"playing","turn":0,"you":1') and
+         '"next":["Z","T","L"]' in lines[0] and '"next":null' in lines[0],
+         'the second seat starts the match; Bob sees his own preview only')
+    t.ok(lines[1:7] == ['{"turn":%d,"resolved":true}' % i for i in range(1, 7)],
+         'Bob\'s move resolves each of the six turns')
+    t.ok('{"seat":0,"lines":2,"attack":1,"sent":1,"target":1}' in lines and
+         '{"seat":1,"lines":2,"attack":1,"sent":1,"target":0}' in lines,
+         'turn 6: each double sends one line to the other seat')
+    t.ok(lines[-7:-4] == ['J........I', 'JJJZ.J...I', 'GG.GGGGGGG'],
+         'turn 7: Bob\'s grey row rises, open at column 2')
+    t.ok(any(l.startswith('{"status":"finished","end":"last_standing","seats":[{"place":2,"score":300,'
+                          '"lines_sent":1,"lines_received":1},{"place":1') for l in lines),
+         'Ann resigns: Bob wins, each sent and received one line')
+    t.ok('valid: versus-v1 match replay, 8 turns' in out and
+         '{"valid":true,"turns":8,"certificate":true}' in lines,
+         'its replay verifies with arcaded verify and on the server, with its certificate')
     if rc != 0:
         t.diag(err[-2000:])
 finally:
