@@ -42,6 +42,21 @@ engine_get_le(const uint8_t *p, int n)
 	return v;
 }
 
+size_t
+engine_put_decimal(char *out, uint64_t v)
+{
+	char digits[20];
+	size_t n = 0, i;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	for (i = 0; i < n; i++)
+		out[i] = digits[n - 1 - i];
+	return n;
+}
+
 /* CRC-16/CCITT-FALSE (poly 0x1021, init 0xffff). */
 uint16_t
 engine_crc16(const uint8_t *p, size_t n)

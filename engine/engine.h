@@ -36,6 +36,10 @@ _Bool engine_refuse(char *buf, size_t cap, const char *fmt, ...);
 void engine_put_le(uint8_t *p, uint64_t v, int n);
 uint64_t engine_get_le(const uint8_t *p, int n);
 
+/* v in decimal digits into out (room for 20; no NUL); returns how many. For
+ * the seed strings the piece and hole streams hash, with no stdio. */
+size_t engine_put_decimal(char *out, uint64_t v);
+
 /* The checksum that closes the games' serialisations: CRC-16/CCITT-FALSE
  * (poly 0x1021, init 0xffff), which catches every single-bit flip and every
  * burst of up to 16 bits. */
