@@ -50,6 +50,7 @@ void handle_match_turns(struct request *req);
 /* handlers_web.c: the pages and their static files, embedded at build time */
 void handle_page_index(struct request *req);
 void handle_page_run(struct request *req);
+void handle_page_match(struct request *req);
 void handle_page_verify(struct request *req);
 void handle_static(struct request *req);
 

@@ -78,6 +78,7 @@ const struct route routes[] = {
 	 * for a dozen files at once. */
 	{ HTTP_GET | HTTP_HEAD, "/",              handle_page_index,  "page_index",  false, NONE },
 	{ HTTP_GET | HTTP_HEAD, "/runs/{runId}",  handle_page_run,    "page_run",    false, NONE },
+	{ HTTP_GET | HTTP_HEAD, "/matches/{id}",  handle_page_match,  "page_match",  false, NONE },
 	{ HTTP_GET | HTTP_HEAD, "/verify",        handle_page_verify, "page_verify", false, NONE },
 	{ HTTP_GET | HTTP_HEAD, "/static/{file}", handle_static,      "static",      false, NONE },
 };
