@@ -123,19 +123,27 @@ async function audit(page, name, width) {
   out.pages.push(entry);
 }
 
+// What is drawn at each position of list (the page opened at the first),
+// reached through the address (#key=N) by changing its hash; asked names
+// the position each reading was made at.
+async function visit(page, list, key, wait, read) {
+  const seen = [];
+  for (const k of list) {
+    if (k !== list[0]) await page.evaluate(([kk, name]) => { location.hash = `#${name}=${kk}`; }, [k, key]);
+    await wait(page, k);
+    const got = await read(page);
+    if (!got) throw new Error(`nothing is drawn at ${key} ${k}`);
+    seen.push({ ...got, asked: k });
+  }
+  return seen;
+}
+
 // 1. Boards: every planned step of each run, reached through the address
 // (#step=N) on load and then through hash changes.
 for (const b of plan.boards) {
   try {
     const page = await open(`board ${b.run}`, `/runs/${b.run}#step=${b.steps[0]}`);
-    for (const k of b.steps) {
-      if (k !== b.steps[0]) await page.evaluate((kk) => { location.hash = `#step=${kk}`; }, k);
-      await waitStep(page, k);
-      const seen = await readBoard(page);
-      seen.run = b.run;
-      seen.asked = k;
-      out.boards.push(seen);
-    }
+    for (const seen of await visit(page, b.steps, 'step', waitStep, readBoard)) out.boards.push({ ...seen, run: b.run });
     await page.close();
   } catch (err) {
     note(`boards ${b.run}`, err);
@@ -347,13 +355,7 @@ if (plan.match) {
   out.match = r;
   try {
     const page = await open(`match ${m.id}`, `/matches/${m.id}#turn=${m.turns[0]}`);
-    for (const k of m.turns) {
-      if (k !== m.turns[0]) await page.evaluate((kk) => { location.hash = `#turn=${kk}`; }, k);
-      await waitTurn(page, k);
-      const seen = await readSeats(page);
-      seen.asked = k;
-      r.turns.push(seen);
-    }
+    r.turns = await visit(page, m.turns, 'turn', waitTurn, readSeats);
     // The keys, from the start.
     await page.evaluate(() => { location.hash = '#turn=0'; });
     await waitTurn(page, 0);
