@@ -1,6 +1,6 @@
 /*
  * match.c: the turn cap, places, totals and JSON of a served versus match,
- * and the match replay's verifier (match.h).
+ * and the match replay's walk and verifier (match.h).
  *
  * The verifier trusts nothing in a replay but its seed, player count, cap
  * and moves: it plays the turns on the engine (versus_resolve refuses an
@@ -393,20 +393,41 @@ compare_final(struct match_replay_check *out, const json_t *claimed)
 	return fail(out, out->nturns, "final does not match the turns");
 }
 
+bool
+match_walk_start(struct match_walk *w, uint64_t seed, unsigned nplayers)
+{
+	memset(&w->totals, 0, sizeof w->totals);
+	memset(&w->ev, 0, sizeof w->ev);
+	return versus_init(&w->m, seed, nplayers);
+}
+
+int
+match_walk_turn(struct match_walk *w, const json_t *entry, struct match_replay_check *out)
+{
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	char reason[ENGINE_REASON_MAX];
+	size_t t = (size_t)w->m.turn + 1;
+	unsigned bad = 0;
+
+	if (w->m.over)
+		return fail(out, t, "turn %zu comes after the end of the match (turn %u)", t, w->m.turn);
+	if (read_turn(&w->m, entry, t, mv, out) != 0)
+		return -1;
+	if (versus_resolve(&w->m, mv, &w->ev, &bad, reason, sizeof reason) != VERSUS_OK)
+		return fail(out, t, "turn %zu: player %u's move is refused: %s", t, bad, reason);
+	match_totals_add(&w->totals, &w->ev);
+	return 0;
+}
+
 int
 match_replay_verify(const json_t *replay, struct match_replay_check *out)
 {
 	static const char *const keys[] = { "schema", "rules", "seed", "players", "turn_cap", "turns",
 		"final", NULL };
 	static const char *const final_keys[] = { "turns", "end", "players", NULL };
-	struct versus_match *m;
-	struct versus_events ev;
-	struct versus_move mv[VERSUS_PLAYERS_MAX];
-	struct match_totals totals;
+	struct match_walk *w;
 	const json_t *turns, *final;
-	char reason[ENGINE_REASON_MAX];
 	json_int_t schema, seed, nplayers, cap;
-	unsigned bad = 0;
 	size_t t;
 	int rc = -1;
 
@@ -441,26 +462,15 @@ match_replay_verify(const json_t *replay, struct match_replay_check *out)
 	if (!exact_keys(final, final_keys))
 		return fail(out, 0, "final must hold exactly turns, end and players");
 
-	if ((m = malloc(sizeof *m)) == NULL)
+	if ((w = malloc(sizeof *w)) == NULL)
 		return fail(out, 0, "out of memory");
-	versus_init(m, (uint64_t)seed, (unsigned)nplayers);
-	memset(&totals, 0, sizeof totals);
-	for (t = 1; t <= out->nturns; t++) {
-		if (m->over) {
-			fail(out, t, "turn %zu comes after the end of the match (turn %u)", t, m->turn);
+	match_walk_start(w, (uint64_t)seed, (unsigned)nplayers);
+	for (t = 1; t <= out->nturns; t++)
+		if (match_walk_turn(w, json_array_get(turns, t - 1), out) != 0)
 			goto done;
-		}
-		if (read_turn(m, json_array_get(turns, t - 1), t, mv, out) != 0)
-			goto done;
-		if (versus_resolve(m, mv, &ev, &bad, reason, sizeof reason) != VERSUS_OK) {
-			fail(out, t, "turn %zu: player %u's move is refused: %s", t, bad, reason);
-			goto done;
-		}
-		match_totals_add(&totals, &ev);
-	}
-	out->final = match_final_json(m, match_end_of(m, (uint32_t)cap), &totals);
+	out->final = match_final_json(&w->m, match_end_of(&w->m, (uint32_t)cap), &w->totals);
 	rc = compare_final(out, final);
 done:
-	free(m);
+	free(w);
 	return rc;
 }

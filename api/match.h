@@ -113,6 +113,26 @@ struct match_replay_check {
 	json_t *final;       /* the re-simulated final summary (caller decrefs), or NULL */
 };
 
+/* A match played turn by turn from its seed, as a replay's "turns" give
+ * them: what the verifier walks, for a caller that wants every state on
+ * the way (the pages' turns route). A plain struct, some tens of KB: put it
+ * on the heap. */
+struct match_walk {
+	struct versus_match  m;      /* after m.turn turns */
+	struct match_totals  totals; /* lines sent and received so far */
+	struct versus_events ev;     /* what the last turn did; zero at turn 0 */
+};
+
+/* w at turn 0 of a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX);
+ * false when either is out of range. */
+bool match_walk_start(struct match_walk *w, uint64_t seed, unsigned nplayers);
+
+/* Plays turn w->m.turn + 1 from entry (borrowed: one move a seat, as a
+ * replay's turns hold them). 0, or -1 with out->turn and out->reason (the
+ * rest of out untouched, w unchanged) when the match is over already, the
+ * entry is not a turn of this match or the engine refuses a move. */
+int match_walk_turn(struct match_walk *w, const json_t *entry, struct match_replay_check *out);
+
 /* Whether replay (borrowed) holds a match replay: its "rules" is
  * VERSUS_RULES. Lets a caller holding any replay pick the verifier. */
 bool match_replay_is(const json_t *replay);

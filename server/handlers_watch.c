@@ -20,6 +20,13 @@
  * no steps until it is over (409 run_not_over, as its replay is withheld
  * on the run's page); GET .../live shows its head alone, as its player
  * sees it: the answer a state request would give, without the token.
+ *
+ * A versus match's turns (GET /api/matches/{id}/turns) are walked the same
+ * way: its stored turns from its seed (match_walk), on the same workers,
+ * each turn answered as GET /api/matches/{id} showed it to a spectator
+ * then. Every turn resolved is public, a playing match's too (boards,
+ * meters and current pieces are shown to everyone in versus); nothing of
+ * the seed, the previews or a block's hole before it rises gets out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +35,14 @@
 #include "app.h"
 #include "handlers.h"
 #include "jsonbody.h"
+#include "match.h"
 #include "play.h"
 #include "replay.h"
 #include "store.h"
 #include "workers.h"
 
-#define STEPS_DEFAULT 50
-#define STEPS_MAX 200
+#define STEPS_DEFAULT 50  /* steps or turns a page, unless asked */
+#define STEPS_MAX 200     /* at most, whatever is asked */
 
 /* The {game} of the path; a 404 when it is none of ours. */
 static const struct game *
@@ -147,131 +155,19 @@ handle_run_live(struct request *req)
 	request_reply_json(req, 200, o);
 }
 
-/* ---- GET /api/games/{game}/runs/{runId}/steps?from=&count= ---- */
+/* ---- what the steps and the turns share: a walk on a worker ---- */
 
-/* One walk, done by a worker. */
-struct steps_job {
-	const struct game *game;
-	json_t            *replay;  /* owned */
-	int64_t            from, count;
-	bool               no_memory;
-	bool               failed;  /* the stored moves do not replay */
-	char               reason[256];
-	json_t            *steps;   /* the answer's array, built by the task */
+/* One walk, done by a worker: from and count asked, items built. */
+struct walk_job {
+	int64_t from, count;
+	bool    no_memory;
+	bool    failed;       /* the stored moves do not replay */
+	char    reason[256];
+	json_t *items;        /* the answer's array, built by the task */
 };
 
-/* The entry of step w->step; prev is the state before its move. */
-static json_t *
-step_entry(const struct game *g, const struct replay_walk *w, const void *prev)
-{
-	const json_t *move = w->step > 0 ? json_array_get(w->actions, w->step - 1) : NULL;
-	json_t *v = view(g, &w->st), *e;
-
-	if (v == NULL)
-		return NULL;
-	e = json_pack("{s:I, s:O, s:o}", "step", (json_int_t)w->step,
-	    "move", move != NULL ? move : json_null(), "view", v);
-	if (e != NULL && g->move_marks != NULL) {
-		json_t *m = move != NULL ? g->move_marks(prev, &w->st, move) : NULL;
-
-		json_object_set_new(e, "marks", m != NULL ? m : json_null());
-	}
-	return e;
-}
-
-static void
-steps_task(void *arg)
-{
-	struct steps_job *j = arg;
-	struct replay_walk *w = malloc(sizeof *w);
-	game_state *prev = malloc(sizeof *prev);
-	struct replay_check chk;
-	struct game_env env;
-	int rc;
-
-	if (w == NULL || prev == NULL || !play_env(j->game, &env) || (j->steps = json_array()) == NULL) {
-		j->no_memory = true;
-		free(w);
-		free(prev);
-		return;
-	}
-	rc = replay_walk_start(w, j->replay, j->game, &env, &chk);
-	while (rc == 0) {
-		if ((int64_t)w->step >= j->from) {
-			json_t *e = step_entry(j->game, w, prev);
-
-			if (e == NULL || json_array_append_new(j->steps, e) != 0) {
-				j->no_memory = true;
-				break;
-			}
-			if ((int64_t)w->step + 1 >= j->from + j->count)
-				break;
-		}
-		if ((int64_t)w->step + 1 >= j->from)
-			memcpy(prev, &w->st, sizeof *prev);
-		rc = replay_walk_next(w, &chk);
-		rc = rc == 1 ? 0 : rc == 0 ? 1 : -1;
-	}
-	if (rc < 0) {
-		j->failed = true;
-		snprintf(j->reason, sizeof j->reason, "%s", chk.reason);
-	}
-	replay_walk_end(w);
-	free(w);
-	free(prev);
-}
-
-/* A request's context: the job and what the answer says of the run. */
-struct steps_ctx {
-	struct steps_job job;
-	char             run[GAME_ID_TEXT_MAX];
-	int64_t          moves;       /* the run's moves, as read with them */
-	bool             over;
-	char             status[12];
-};
-
-static void
-steps_done(struct request *req)
-{
-	struct steps_ctx *x = req->ctx;
-	struct steps_job *j = &x->job;
-	size_t n;
-	json_t *o;
-
-	if (j->no_memory) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
-		return;
-	}
-	if (j->failed) {
-		char msg[320];
-
-		snprintf(msg, sizeof msg, "the stored run does not replay: %s", j->reason);
-		request_reply_error(req, API_ERR_INTERNAL, msg);
-		return;
-	}
-	n = json_array_size(j->steps);
-	o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:O}", "game", j->game->name,
-	    "runId", x->run, "status", x->status, "over", x->over,
-	    "moves", (json_int_t)x->moves, "from", (json_int_t)j->from,
-	    "count", (json_int_t)n, "steps", j->steps);
-	if (o != NULL)
-		json_object_set_new(o, "next", j->from + (int64_t)n <= x->moves && n > 0 ?
-		    json_integer(j->from + (json_int_t)n) : json_null());
-	request_reply_json(req, 200, o);
-}
-
-static void
-steps_ctx_free(void *arg)
-{
-	struct steps_ctx *x = arg;
-
-	json_decref(x->job.replay);
-	json_decref(x->job.steps);
-	free(x);
-}
-
-/* ?name=: a whole number in lo..hi (hi_cap: larger values are capped),
- * def when absent; false once answered 400. */
+/* ?name=: a whole number in lo..hi (above cap: taken as cap), def when
+ * absent; false once answered 400. */
 static bool
 query_number(struct request *req, const char *name, int64_t lo, int64_t hi, int64_t cap,
     int64_t def, int64_t *out)
@@ -293,6 +189,176 @@ query_number(struct request *req, const char *name, int64_t lo, int64_t hi, int6
 	return true;
 }
 
+/* ?from=&count= of a page of steps or turns; false once answered 400. */
+static bool
+walk_page(struct request *req, int64_t *from, int64_t *count)
+{
+	return query_number(req, "from", 0, ENGINE_ID_MAX, ENGINE_ID_MAX, 0, from) &&
+	    query_number(req, "count", 1, ENGINE_ID_MAX, STEPS_MAX, STEPS_DEFAULT, count);
+}
+
+/* Whether the walk went wrong; answered (500) when so. */
+static bool
+walk_failed(struct request *req, const struct walk_job *j, const char *what)
+{
+	char msg[320];
+
+	if (j->no_memory) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return true;
+	}
+	if (!j->failed)
+		return false;
+	snprintf(msg, sizeof msg, "the stored %s does not replay: %s", what, j->reason);
+	request_reply_error(req, API_ERR_INTERNAL, msg);
+	return true;
+}
+
+/* Adds the item of the walk's position k to the answer when k is in the
+ * page; false once the page is full (or memory ran out). */
+static bool
+walk_keep(struct walk_job *j, int64_t k, json_t *(*make)(void *arg), void *arg)
+{
+	json_t *e;
+
+	if (k < j->from)
+		return true;
+	e = make(arg);
+	if (e == NULL || json_array_append_new(j->items, e) != 0) {
+		j->no_memory = true;
+		return false;
+	}
+	return k + 1 < j->from + j->count;
+}
+
+/* The page's `next`: the from of the following page, null at the end
+ * (last: the newest position, as read). */
+static json_t *
+walk_next(const struct walk_job *j, int64_t last)
+{
+	size_t n = json_array_size(j->items);
+
+	return j->from + (int64_t)n <= last && n > 0 ? json_integer(j->from + (json_int_t)n) : json_null();
+}
+
+/* Hands the walk to a verification worker; a full queue answers 503 at once. */
+static void
+walk_submit(struct request *req, void (*task)(void *arg), void *arg, request_cont done)
+{
+	if (!workers_submit(req->app->verify, req, task, arg, done)) {
+		request_add_header(req, "Retry-After", "1");
+		request_reply_error(req, API_ERR_BUSY, "every replay worker is busy and the queue is full: "
+		    "retry in a second");
+	}
+}
+
+/* ---- GET /api/games/{game}/runs/{runId}/steps?from=&count= ---- */
+
+struct steps_job {
+	struct walk_job    walk;
+	const struct game *game;
+	json_t            *replay;  /* owned */
+	struct replay_walk *w;      /* while walking */
+	const void        *prev;    /* the state before the step's move */
+};
+
+/* The entry of step w->step; prev is the state before its move. */
+static json_t *
+step_entry(void *arg)
+{
+	const struct steps_job *j = arg;
+	const struct game *g = j->game;
+	const struct replay_walk *w = j->w;
+	const json_t *move = w->step > 0 ? json_array_get(w->actions, w->step - 1) : NULL;
+	json_t *v = view(g, &w->st), *e;
+
+	if (v == NULL)
+		return NULL;
+	e = json_pack("{s:I, s:O, s:o}", "step", (json_int_t)w->step,
+	    "move", move != NULL ? move : json_null(), "view", v);
+	if (e != NULL && g->move_marks != NULL) {
+		json_t *m = move != NULL ? g->move_marks(j->prev, &w->st, move) : NULL;
+
+		json_object_set_new(e, "marks", m != NULL ? m : json_null());
+	}
+	return e;
+}
+
+static void
+steps_task(void *arg)
+{
+	struct steps_job *j = arg;
+	struct replay_walk *w = malloc(sizeof *w);
+	game_state *prev = malloc(sizeof *prev);
+	struct replay_check chk;
+	struct game_env env;
+	int rc;
+
+	if (w == NULL || prev == NULL || !play_env(j->game, &env) ||
+	    (j->walk.items = json_array()) == NULL) {
+		j->walk.no_memory = true;
+		free(w);
+		free(prev);
+		return;
+	}
+	j->w = w;
+	j->prev = prev;
+	rc = replay_walk_start(w, j->replay, j->game, &env, &chk);
+	while (rc == 0) {
+		if (!walk_keep(&j->walk, (int64_t)w->step, step_entry, j))
+			break;
+		if ((int64_t)w->step + 1 >= j->walk.from)
+			memcpy(prev, &w->st, sizeof *prev);
+		rc = replay_walk_next(w, &chk);
+		rc = rc == 1 ? 0 : rc == 0 ? 1 : -1;
+	}
+	if (rc < 0) {
+		j->walk.failed = true;
+		snprintf(j->walk.reason, sizeof j->walk.reason, "%s", chk.reason);
+	}
+	replay_walk_end(w);
+	j->w = NULL;
+	j->prev = NULL;
+	free(w);
+	free(prev);
+}
+
+/* A request's context: the job and what the answer says of the run. */
+struct steps_ctx {
+	struct steps_job job;
+	char             run[GAME_ID_TEXT_MAX];
+	int64_t          moves;       /* the run's moves, as read with them */
+	bool             over;
+	char             status[12];
+};
+
+static void
+steps_done(struct request *req)
+{
+	struct steps_ctx *x = req->ctx;
+	struct walk_job *j = &x->job.walk;
+	json_t *o;
+
+	if (walk_failed(req, j, "run"))
+		return;
+	o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:O, s:o}", "game", x->job.game->name,
+	    "runId", x->run, "status", x->status, "over", x->over,
+	    "moves", (json_int_t)x->moves, "from", (json_int_t)j->from,
+	    "count", (json_int_t)json_array_size(j->items), "steps", j->items,
+	    "next", walk_next(j, x->moves));
+	request_reply_json(req, 200, o);
+}
+
+static void
+steps_ctx_free(void *arg)
+{
+	struct steps_ctx *x = arg;
+
+	json_decref(x->job.replay);
+	json_decref(x->job.walk.items);
+	free(x);
+}
+
 void
 handle_run_steps(struct request *req)
 {
@@ -304,8 +370,7 @@ handle_run_steps(struct request *req)
 	json_t *actions = NULL, *final = NULL;
 
 	if ((g = path_game(req)) == NULL ||
-	    !query_number(req, "from", 0, ENGINE_ID_MAX, ENGINE_ID_MAX, 0, &from) ||
-	    !query_number(req, "count", 1, ENGINE_ID_MAX, STEPS_MAX, STEPS_DEFAULT, &count) ||
+	    !walk_page(req, &from, &count) ||
 	    read_run(req, g, &id, &head, &actions) != 0)
 		return;
 	if (actions == NULL) {
@@ -332,13 +397,13 @@ handle_run_steps(struct request *req)
 	x->over = head.over;
 	snprintf(x->status, sizeof x->status, "%s", head.status);
 	x->job.game = g;
-	x->job.from = from;
-	x->job.count = count;
+	x->job.walk.from = from;
+	x->job.walk.count = count;
 	if (from > x->moves) {
 		/* Past the newest step: nothing to walk (a live page asking for
 		 * what comes next). */
 		json_decref(actions);
-		x->job.steps = json_array();
+		x->job.walk.items = json_array();
 		steps_done(req);
 		return;
 	}
@@ -350,9 +415,172 @@ handle_run_steps(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;
 	}
-	if (!workers_submit(req->app->verify, req, steps_task, &x->job, steps_done)) {
-		request_add_header(req, "Retry-After", "1");
-		request_reply_error(req, API_ERR_BUSY, "every replay worker is busy and the queue is full: "
-		    "retry in a second");
+	walk_submit(req, steps_task, &x->job, steps_done);
+}
+
+/* ---- GET /api/matches/{id}/turns?from=&count= ---- */
+
+struct turns_ctx {
+	struct walk_job   walk;
+	json_t           *turns;      /* the stored turns' moves (owned) */
+	struct match_walk *w;         /* while walking */
+	uint64_t          seed;
+	unsigned          nplayers;
+	uint32_t          turn_cap;
+	int64_t           nturns;     /* turns resolved, as read with them */
+	char              match[GAME_ID_TEXT_MAX];
+	char              status[12];
+	char              names[VERSUS_PLAYERS_MAX][STORE_NAME_MAX + 1];
+};
+
+/* The match after turn w->m.turn, as GET /api/matches/{id} showed it to a
+ * spectator then: its status, turn and end, every seat (without `moved`,
+ * which belongs to the turn being played, and the ratings, which come
+ * with the end) and the turn's events. */
+static json_t *
+turn_view(const struct turns_ctx *x)
+{
+	const struct match_walk *w = x->w;
+	enum match_end end = match_end_of(&w->m, x->turn_cap);
+	json_t *seats = json_array(), *s;
+	unsigned i;
+
+	for (i = 0; seats != NULL && i < w->m.nplayers; i++) {
+		if ((s = match_player_json(&w->m, end, VERSUS_NOBODY, i, &w->totals)) == NULL ||
+		    json_object_set_new(s, "account", json_string(x->names[i])) != 0 ||
+		    json_array_append_new(seats, s) != 0) {
+			json_decref(seats);
+			return NULL;
+		}
 	}
+	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "status", end != MATCH_END_NONE ? "finished" :
+	    "playing", "turn", (json_int_t)w->m.turn, "end", end != MATCH_END_NONE ?
+	    json_string(match_end_name(end)) : json_null(), "seats", seats,
+	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev) : json_null());
+}
+
+static json_t *
+turn_entry(void *arg)
+{
+	const struct turns_ctx *x = arg;
+	uint32_t k = x->w->m.turn;
+	json_t *v = turn_view(x);
+
+	if (v == NULL)
+		return NULL;
+	return json_pack("{s:I, s:O, s:o}", "turn", (json_int_t)k,
+	    "moves", k > 0 ? json_array_get(x->turns, k - 1) : json_null(), "view", v);
+}
+
+static void
+turns_task(void *arg)
+{
+	struct turns_ctx *x = arg;
+	struct match_replay_check chk;
+	size_t k;
+
+	memset(&chk, 0, sizeof chk);
+	if ((x->w = malloc(sizeof *x->w)) == NULL || (x->walk.items = json_array()) == NULL) {
+		x->walk.no_memory = true;
+		goto done;
+	}
+	if (!match_walk_start(x->w, x->seed, x->nplayers)) {
+		x->walk.failed = true;
+		snprintf(x->walk.reason, sizeof x->walk.reason, "its seed or players are out of range");
+		goto done;
+	}
+	for (k = 0; walk_keep(&x->walk, (int64_t)k, turn_entry, x) && k < json_array_size(x->turns); k++) {
+		if (match_walk_turn(x->w, json_array_get(x->turns, k), &chk) != 0) {
+			x->walk.failed = true;
+			snprintf(x->walk.reason, sizeof x->walk.reason, "%s", chk.reason);
+			break;
+		}
+	}
+done:
+	free(x->w);
+	x->w = NULL;
+}
+
+static void
+turns_done(struct request *req)
+{
+	struct turns_ctx *x = req->ctx;
+	struct walk_job *j = &x->walk;
+
+	if (walk_failed(req, j, "match"))
+		return;
+	request_reply_json(req, 200, json_pack("{s:s, s:s, s:I, s:I, s:I, s:O, s:o}",
+	    "match_id", x->match, "status", x->status, "turn", (json_int_t)x->nturns,
+	    "from", (json_int_t)j->from, "count", (json_int_t)json_array_size(j->items),
+	    "turns", j->items, "next", walk_next(j, x->nturns)));
+}
+
+static void
+turns_ctx_free(void *arg)
+{
+	struct turns_ctx *x = arg;
+
+	json_decref(x->turns);
+	json_decref(x->walk.items);
+	free(x);
+}
+
+void
+handle_match_turns(struct request *req)
+{
+	struct store_match_row row;
+	struct store_conn *c;
+	struct turns_ctx *x = NULL;
+	enum store_result found;
+	json_t *turns = NULL;
+	int64_t id, from, count;
+	int i;
+
+	memset(&row, 0, sizeof row);
+	if (!jsonbody_parse_int(req->params[0], 1, ENGINE_ID_MAX, &id)) {
+		request_reply_error(req, API_ERR_MATCH_NOT_FOUND, NULL);
+		return;
+	}
+	if (!walk_page(req, &from, &count))
+		return;
+	c = store_reader(req->app->store);
+	found = store_match_get(c, id, &row);
+	/* A lobby has no turn yet, not even the start. */
+	if (found == STORE_OK && row.nstate > 0 && (turns = store_match_turns(c, id)) == NULL)
+		found = STORE_ERROR;
+	store_reader_release(req->app->store, c);
+	if (found != STORE_OK) {
+		request_reply_error(req, found == STORE_NOT_FOUND ? API_ERR_MATCH_NOT_FOUND :
+		    API_ERR_INTERNAL, NULL);
+		goto done;
+	}
+	if ((x = calloc(1, sizeof *x)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		goto done;
+	}
+	req->ctx = x;
+	req->ctx_free = turns_ctx_free;
+	x->turns = turns;
+	turns = NULL;
+	x->seed = (uint64_t)row.seed;
+	x->nplayers = (unsigned)row.players;
+	x->turn_cap = (uint32_t)row.turn_cap;
+	play_id_text(id, x->match);
+	snprintf(x->status, sizeof x->status, "%s", row.status);
+	for (i = 0; i < row.nseats && i < VERSUS_PLAYERS_MAX; i++)
+		snprintf(x->names[i], sizeof x->names[i], "%s", row.seats[i].name);
+	/* The turns as read: one resolved between the two reads is simply one
+	 * more turn. Turn 0, the start, is there once the match has begun. */
+	x->nturns = x->turns != NULL ? (int64_t)json_array_size(x->turns) : 0;
+	x->walk.from = from;
+	x->walk.count = count;
+	if (x->turns == NULL || from > x->nturns) {
+		x->walk.items = json_array();
+		turns_done(req);
+		goto done;
+	}
+	walk_submit(req, turns_task, x, turns_done);
+done:
+	json_decref(turns);
+	store_match_row_free(&row);
 }

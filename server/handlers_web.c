@@ -1,7 +1,7 @@
 /*
  * handlers_web.c: the pages anyone can open in a browser (docs/web.md),
  * served from the table web/embed.py compiled into the daemon: /, a run's
- * page, the verifier and the files they load from /static/.
+ * page, a match's page, the verifier and the files they load from /static/.
  *
  * A page is a fixed file that fetches everything it shows from the JSON
  * routes, so these handlers never read the store and never see a token:
@@ -143,6 +143,12 @@ void
 handle_page_run(struct request *req)
 {
 	serve(req, "run.html");
+}
+
+void
+handle_page_match(struct request *req)
+{
+	serve(req, "match.html");
 }
 
 void

@@ -71,12 +71,14 @@ const struct route routes[] = {
 	{ HTTP_GET,             "/api/matches/{id}/wait",      handle_match_wait,    "match_wait",    false, READS },
 	{ HTTP_GET,             "/api/matches/{id}/events",    handle_match_events,  "match_events",  false, READS },
 	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/replay",    handle_match_replay,  "match_replay",  false, READS },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/turns",     handle_match_turns,   "match_turns",   false, READS },
 
 	/* The pages: HTML, not part of the JSON contract. Served from memory
 	 * without the store, like /healthz, so not limited: a page load asks
 	 * for a dozen files at once. */
 	{ HTTP_GET | HTTP_HEAD, "/",              handle_page_index,  "page_index",  false, NONE },
 	{ HTTP_GET | HTTP_HEAD, "/runs/{runId}",  handle_page_run,    "page_run",    false, NONE },
+	{ HTTP_GET | HTTP_HEAD, "/matches/{id}",  handle_page_match,  "page_match",  false, NONE },
 	{ HTTP_GET | HTTP_HEAD, "/verify",        handle_page_verify, "page_verify", false, NONE },
 	{ HTTP_GET | HTTP_HEAD, "/static/{file}", handle_static,      "static",      false, NONE },
 };

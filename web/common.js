@@ -81,3 +81,27 @@ export function problem(node, err) {
   fill(node, el('p', { class: 'problem', role: 'status' }, err instanceof ApiError || err instanceof Error
     ? err.message : String(err)));
 }
+
+// Fills body with what the server says of a signed result certificate:
+// it posts {replay, certificate} to the verify route at path (the check is
+// the server's, on the replay itself), and shows facts(answer), a list of
+// [label, value], when it holds. body.dataset.state: none (no
+// certificate: noneText says why), checking, valid or invalid.
+export function checkCertificate(body, path, replay, certificate, facts, noneText) {
+  if (!certificate) {
+    body.dataset.state = 'none';
+    fill(body, el('p', {}, noneText));
+    return;
+  }
+  body.dataset.state = 'checking';
+  fill(body, el('p', {}, 'Checking the signed result certificate against this replay...'));
+  api(path, { replay, certificate }).then((d) => {
+    body.dataset.state = 'valid';
+    fill(body, el('p', { class: 'good' }, 'Valid: signed by this server and naming this very replay.'),
+      el('dl', { class: 'summary' }, facts(d).map(([k, v]) => [el('dt', {}, k), el('dd', {}, el('code', {}, v ?? '-'))])),
+      el('p', {}, 'Public keys: ', el('a', { href: '/api/v1/keys' }, '/api/v1/keys'), '.'));
+  }).catch((err) => {
+    body.dataset.state = 'invalid';
+    fill(body, el('p', { class: 'bad' }, `Does not verify: ${err.message}`));
+  });
+}

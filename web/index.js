@@ -1,6 +1,7 @@
 // index.js: the home page: every game on the table with its leaderboard
 // (filtered by seed when asked: ?<game>.seed=N, which the form and the
-// seed links set) and its newest reviews.
+// seed links set) and its newest reviews; versus ratings and a match
+// opened by its id.
 import { api, el, fill, games, problem, title, when } from './common.js';
 
 const params = new URLSearchParams(location.search);
@@ -84,13 +85,52 @@ function section(g) {
   return s;
 }
 
+// Versus: the ratings, and a match opened by its id (no route lists the
+// matches: a bot hands its match's id to its author).
+function versus() {
+  const body = el('tbody', {});
+  const s = el('section', { id: 'versus', class: 'game', 'aria-labelledby': 'versus-title' },
+    el('h2', { id: 'versus-title' }, 'Versus'),
+    el('p', { class: 'meta' }, '2 to 8 bots side by side on the same pieces, sending each other garbage. '
+      + 'A match\'s page shows every board turn by turn, and follows a match that is playing.'),
+    el('form', { class: 'seed', id: 'match-form' },
+      el('label', { for: 'match-id' }, 'Match id'),
+      el('input', { id: 'match-id', name: 'match', inputmode: 'numeric', pattern: '[1-9][0-9]{0,15}', size: 18,
+        required: true, placeholder: 'its decimal id' }),
+      el('button', { type: 'submit' }, 'Open the match')),
+    el('h3', {}, 'Ratings'),
+    el('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-labelledby': 'ratings-caption' },
+      el('table', { class: 'board' },
+        el('caption', { id: 'ratings-caption' }, 'Glicko-2 ratings from rated matches, best first'),
+        el('thead', {}, el('tr', {}, ['Rank', 'Account', 'Rating', 'RD', 'Matches'].map((h) =>
+          el('th', { scope: 'col' }, h)))),
+        body)));
+  s.querySelector('form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const id = s.querySelector('#match-id').value.trim();
+    if (/^[1-9]\d{0,15}$/.test(id)) location.href = `/matches/${id}`;
+  });
+  api('/api/matches/ratings?limit=20').then((d) => {
+    body.replaceChildren(...d.ratings.map((r) => el('tr', {},
+      el('td', { class: 'num' }, r.rank), el('td', {}, r.account), el('td', { class: 'num' }, r.rating.toFixed(1)),
+      el('td', { class: 'num' }, r.rd.toFixed(1)), el('td', { class: 'num' }, r.matches))));
+    if (!d.ratings.length) body.append(el('tr', {}, el('td', { colspan: 5 }, 'No rated match has ended yet.')));
+  }).catch((err) => problem(body.closest('.table-wrap'), err));
+  return s;
+}
+
 async function main() {
   const root = document.getElementById('games');
   try {
     const list = await games();
     fill(root, el('nav', { 'aria-label': 'Games', class: 'toc' },
-      el('ul', {}, list.map((g) => el('li', {}, el('a', { href: `#${g.name}` }, title(g.name)))))),
-    list.map(section));
+      el('ul', {}, list.map((g) => el('li', {}, el('a', { href: `#${g.name}` }, title(g.name)))),
+        el('li', {}, el('a', { href: '#versus' }, 'Versus')))),
+    list.map(section), versus());
+    // The sections are built here: an address naming one (/#versus) is
+    // honoured once they exist.
+    const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (target) target.scrollIntoView();
   } catch (err) {
     problem(root, err);
   }

@@ -1,26 +1,74 @@
-// player.js: the replay player. It asks the server for the run's states
-// (GET /api/games/{game}/runs/{id}/steps, 100 at a time, kept once
-// fetched) and hands each to the game's renderer. Controls: buttons, a
-// slider, a speed menu, the keyboard, and a permalink to the step shown
-// (#step=N, also read on load and when the address changes).
-import { api } from './common.js';
+// player.js: the replay player. It asks the server for the states of a
+// run or a match (source.load: a run's steps, a match's turns; 100 at a
+// time, kept once fetched) and hands each to the renderer. Controls:
+// buttons, a slider, a speed menu, the keyboard, and a permalink to the
+// position shown (#step=N for a run, #turn=N for a match: source.key, also
+// read on load and when the address changes).
+
+import { el, fill } from './common.js';
 
 const CHUNK = 100;
 const BASE_MS = 700; // one step at 1x
 
-export function createPlayer(ui, renderer, game, runId) {
-  let total = 0;      // steps: moves + 1
-  let at = -1;        // the step drawn
-  let want = 0;       // the step asked for last (draws run in order)
+function icon(d, cls) {
+  return el('svg', { viewBox: '0 0 16 16', 'aria-hidden': 'true', focusable: 'false', class: cls }, el('path', { d }));
+}
+
+function button(id, name, keyName, ...icons) {
+  return el('button', { type: 'button', id, 'aria-label': name, title: `${name} (${keyName})` }, icons);
+}
+
+// Fills root (the player's group, #player) with the stage the renderer
+// draws in, the caption, the buttons, the speed menu, the slider and the
+// permalink, each a real control with a name; label is the word of a
+// position ('Step', 'Turn'), key the address's name. Answers the nodes
+// createPlayer takes.
+export function playerUi(root, { label, key }) {
+  const low = label.toLowerCase();
+  const speed = el('select', { id: 'speed' }, ['0.25', '0.5', '1', '2', '4', '8'].map((v) =>
+    el('option', { value: v, selected: v === '1' }, `${v}x`)));
+  const ui = {
+    root,
+    stage: el('div', { class: 'stage', id: 'stage' }),
+    caption: el('p', { id: 'caption', class: 'caption', 'aria-live': 'polite' }),
+    first: button('first', `First ${low}`, 'Home', icon('M3 2h2v12H3zM14 2v12L6 8z')),
+    back: button('back', `${label} back`, 'Left arrow', icon('M12 2v12L4 8z')),
+    play: el('button', { type: 'button', id: 'play', 'aria-label': 'Play', 'aria-pressed': 'false',
+      title: 'Play or pause (Space)' }, icon('M4 2v12l10-6z', 'i-play'), icon('M3 2h4v12H3zM9 2h4v12H9z', 'i-pause')),
+    fwd: button('fwd', `${label} forward`, 'Right arrow', icon('M4 2v12l8-6z')),
+    last: button('last', `Last ${low}`, 'End', icon('M11 2h2v12h-2zM2 2v12l8-6z')),
+    speed,
+    slider: el('input', { type: 'range', id: 'slider', min: 0, max: 0, value: 0, step: 1 }),
+    stepno: el('output', { id: 'stepno', for: 'slider' }, '0'),
+    nsteps: el('span', { id: 'nsteps' }, '0'),
+    permalink: el('a', { id: 'permalink', href: `#${key}=0` }, `Link to this ${low}`),
+  };
+  ui.play.querySelector('.i-pause').setAttribute('hidden', '');
+  ui.controls = el('div', { class: 'controls', id: 'controls' }, ui.first, ui.back, ui.play, ui.fwd, ui.last,
+    el('label', { class: 'speed' }, 'Speed ', speed));
+  fill(root, ui.stage, ui.caption, ui.controls,
+    el('div', { class: 'scrub' }, el('label', { for: 'slider' }, `${label} `, ui.stepno, ' of ', ui.nsteps), ui.slider,
+      ui.permalink),
+    el('p', { class: 'keys' }, `Keys: Left and Right move one ${low}, Page Up and Page Down jump 10, Home and End, `
+      + 'Space plays or pauses, [ and ] change the speed.'));
+  return ui;
+}
+
+// source: {load(from, count) -> Promise of the items from..from+count-1,
+// key: the address's name ('step', 'turn'), label: the caption's word}.
+export function createPlayer(ui, renderer, source) {
+  const { key, label } = source;
+  let total = 0;      // positions: the newest + 1
+  let at = -1;        // the position drawn
+  let want = 0;       // the position asked for last (draws run in order)
   let playing = false;
   let timer = null;
   let speed = 1;
-  const chunks = new Map(); // chunk index -> Promise of steps
+  const chunks = new Map(); // chunk index -> Promise of items
 
   function chunk(i) {
     if (!chunks.has(i)) {
-      const p = api(`/api/games/${game}/runs/${runId}/steps?from=${i * CHUNK}&count=${CHUNK}`)
-        .then((d) => d.steps);
+      const p = source.load(i * CHUNK, CHUNK);
       p.catch(() => chunks.delete(i));
       chunks.set(i, p);
     }
@@ -28,8 +76,8 @@ export function createPlayer(ui, renderer, game, runId) {
   }
 
   async function step(k) {
-    const steps = await chunk(Math.floor(k / CHUNK));
-    return steps[k % CHUNK] || null;
+    const items = await chunk(Math.floor(k / CHUNK));
+    return items[k % CHUNK] || null;
   }
 
   async function stepIfHeld(k) {
@@ -47,7 +95,7 @@ export function createPlayer(ui, renderer, game, runId) {
     ui.stepno.value = String(Math.max(0, at));
     ui.stepno.textContent = String(Math.max(0, at));
     ui.nsteps.textContent = String(Math.max(0, total - 1));
-    ui.permalink.href = `#step=${Math.max(0, at)}`;
+    ui.permalink.href = `#${key}=${Math.max(0, at)}`;
     ui.first.disabled = ui.back.disabled = at <= 0;
     ui.last.disabled = ui.fwd.disabled = at >= total - 1;
     ui.play.setAttribute('aria-pressed', playing ? 'true' : 'false');
@@ -68,7 +116,7 @@ export function createPlayer(ui, renderer, game, runId) {
     try {
       s = await step(k);
     } catch (err) {
-      ui.caption.textContent = `The steps could not be loaded: ${err.message}`;
+      ui.caption.textContent = `The ${key}s could not be loaded: ${err.message}`;
       ui.root.removeAttribute('aria-busy');
       stop();
       return;
@@ -83,8 +131,8 @@ export function createPlayer(ui, renderer, game, runId) {
     at = k;
     renderer.draw(s, prev, { animate: opts.animate && !matchMedia('(prefers-reduced-motion: reduce)').matches
       ? Math.min(300, BASE_MS / speed / 2) : 0 });
-    ui.caption.textContent = `Step ${k}: ${renderer.describe(s, prev)}`;
-    if (!opts.keepHash) history.replaceState(null, '', `#step=${k}`);
+    ui.caption.textContent = `${label} ${k}: ${renderer.describe(s, prev)}`;
+    if (!opts.keepHash) history.replaceState(null, '', `#${key}=${k}`);
     ui.root.removeAttribute('aria-busy');
     controls();
     // Fetch ahead while playing.
@@ -134,7 +182,7 @@ export function createPlayer(ui, renderer, game, runId) {
   }
 
   function fromHash() {
-    const m = /^#step=(\d+)$/.exec(location.hash);
+    const m = new RegExp(`^#${key}=(\\d+)$`).exec(location.hash);
     return m ? Number(m[1]) : null;
   }
 
@@ -179,14 +227,15 @@ export function createPlayer(ui, renderer, game, runId) {
   });
 
   return {
-    // Sets the number of moves; the first call draws the step the address
-    // names (or the last one when follow is set, else the first).
-    async setMoves(moves, { follow } = {}) {
+    // Sets the newest position (a run's moves, a match's turns); the first
+    // call draws the one the address names (or the newest when follow is
+    // set, else the first).
+    async setNewest(newest, { follow } = {}) {
       const was = total;
       const atEnd = at >= was - 1;
-      // The chunk that held the old last step may have been partial.
+      // The chunk that held the old newest position may have been partial.
       if (was > 0) chunks.delete(Math.floor((was - 1) / CHUNK));
-      total = moves + 1;
+      total = newest + 1;
       if (at < 0) {
         const k = fromHash();
         await go(k !== null ? k : follow ? total - 1 : 0, { keepHash: k === null });

@@ -3,23 +3,13 @@
 // hides its future (its seed would reveal the pieces to come) shows only
 // its newest state while it plays, as its player sees it: the server
 // refuses its steps until it is over.
-import { api, ApiError, el, fill, games, problem, title, when } from './common.js';
-import { createPlayer } from './player.js';
+import { api, ApiError, checkCertificate, el, fill, games, problem, title, when } from './common.js';
+import { createPlayer, playerUi } from './player.js';
 import * as tetromino from './tetromino.js';
 import * as duskcourt from './duskcourt.js';
 
 const POLL_MS = 1000;
 const runId = location.pathname.split('/').filter(Boolean)[1] || '';
-
-function ui() {
-  const $ = (id) => document.getElementById(id);
-  return {
-    root: $('player'), stage: $('stage'), caption: $('caption'), controls: $('controls'),
-    first: $('first'), back: $('back'), play: $('play'), fwd: $('fwd'), last: $('last'),
-    speed: $('speed'), slider: $('slider'), stepno: $('stepno'), nsteps: $('nsteps'),
-    permalink: $('permalink'),
-  };
-}
 
 // The renderer for the game of view: the tetromino board or the court, or
 // the state as JSON for a game neither knows.
@@ -77,26 +67,12 @@ function review(run) {
 
 function certificate(run) {
   const body = el('div', { 'data-testid': 'certificate' });
-  const s = el('section', { 'aria-labelledby': 'cert-title' }, el('h2', { id: 'cert-title' }, 'Certificate'), body);
-  if (!run.certificate) {
-    body.dataset.state = 'none';
-    fill(body, el('p', {}, 'No certificate: the run has not been finished with a review.'));
-    return s;
-  }
-  body.dataset.state = 'checking';
-  fill(body, el('p', {}, 'Checking the signed result certificate against this replay...'));
-  api(`/api/games/${run.game}/replays/verify`, { replay: run.replay, certificate: run.certificate }).then((d) => {
-    body.dataset.state = 'valid';
+  checkCertificate(body, `/api/games/${run.game}/replays/verify`, run.replay, run.certificate, (d) => {
     const c = d.certificate ? d.certificate.claims : {};
-    fill(body, el('p', { class: 'good' }, 'Valid: signed by this server and naming this very replay.'),
-      el('dl', { class: 'summary' }, [['Replay hash', d.replayHash], ['Score claimed', c.score], ['Moves claimed', c.moves],
-        ['Signed', c.iat ? when(c.iat) : '-']].map(([k, v]) => [el('dt', {}, k), el('dd', {}, el('code', {}, v ?? '-'))])),
-      el('p', {}, 'Public keys: ', el('a', { href: '/api/v1/keys' }, '/api/v1/keys'), '.'));
-  }).catch((err) => {
-    body.dataset.state = 'invalid';
-    fill(body, el('p', { class: 'bad' }, `Does not verify: ${err.message}`));
-  });
-  return s;
+    return [['Replay hash', d.replayHash], ['Score claimed', c.score], ['Moves claimed', c.moves],
+      ['Signed', c.iat ? when(c.iat) : '-']];
+  }, 'No certificate: the run has not been finished with a review.');
+  return el('section', { 'aria-labelledby': 'cert-title' }, el('h2', { id: 'cert-title' }, 'Certificate'), body);
 }
 
 function download(run) {
@@ -132,7 +108,7 @@ function follow(run, g, player, draw, note) {
       }
       if (live.moves !== moves) {
         moves = live.moves;
-        if (player) await player.setMoves(moves, { follow: true });
+        if (player) await player.setNewest(moves, { follow: true });
         else draw(live);
         const fresh = await api(`/api/runs/${run.runId}`);
         const old = document.querySelector('[data-testid=summary]').closest('section');
@@ -171,7 +147,7 @@ async function main() {
   fill(root, summary(run, g), review(run), certificate(run), download(run));
   root.removeAttribute('aria-busy');
   watch.hidden = false;
-  const u = ui();
+  const u = playerUi(document.getElementById('player'), { label: 'Step', key: 'step' });
   if (!run.over) {
     note.hidden = false;
     note.dataset.moves = String(run.moves);
@@ -197,8 +173,10 @@ async function main() {
     }
     const first = await api(`/api/games/${run.game}/runs/${run.runId}/steps?from=0&count=1`);
     const r = await renderer(u.stage, run.game, first.steps[0].view);
-    const player = createPlayer(u, r, run.game, run.runId);
-    await player.setMoves(first.moves, { follow: !run.over });
+    const player = createPlayer(u, r, { key: 'step', label: 'Step',
+      load: (from, count) => api(`/api/games/${run.game}/runs/${run.runId}/steps?from=${from}&count=${count}`)
+        .then((d) => d.steps) });
+    await player.setNewest(first.moves, { follow: !run.over });
     if (!run.over) follow(run, g, player, null, note);
   } catch (err) {
     problem(u.stage, err);

@@ -5,7 +5,8 @@
 // server answered it (the game's own JSON and the marks the engine
 // computed for the move); nothing here knows the rules. Piece icons come
 // from the game's rules document (GET /api/games/{game}/rules), when it
-// lists shapes.
+// lists shapes. The match page draws every seat with the same board() and
+// pieceIcon().
 import { el, fill } from './common.js';
 
 const ROWS = 20;
@@ -37,7 +38,9 @@ export function accepts(view) {
   return c !== null && c.length === ROWS && c.every((r) => r.length === COLS);
 }
 
-function pieceIcon(shapes, letter, label) {
+// A piece as a small icon (its shape from the rules' shapes, else its
+// letter); label names it for a screen reader.
+export function pieceIcon(shapes, letter, label) {
   const box = el('div', { class: 'piece', role: 'img', 'aria-label': `${label}: ${letter ?? 'none'}`,
     'data-piece': letter ?? '' });
   if (!letter) {
@@ -57,25 +60,21 @@ function pieceIcon(shapes, letter, label) {
   return box;
 }
 
-export function create(container, { shapes, letters = null }) {
-  const grid = el('div', { class: 'tboard', role: 'img', 'data-testid': 'board', 'data-frame': 'state' });
+// An empty 10 x 20 board: node, and paint(rows, marked, cleared) that
+// fills it (rows as cells() gives them; marked: the indices r * 10 + c of
+// cells to outline; cleared: rows to flash). Every cell carries data-r,
+// data-c and data-v, its character.
+export function board() {
+  const node = el('div', { class: 'tboard', role: 'img', 'data-testid': 'board', 'data-frame': 'state' });
   const cellNodes = [];
   for (let r = 0; r < ROWS; r++) {
     for (let c = 0; c < COLS; c++) {
       const n = el('div', { class: 'cell', 'data-r': r, 'data-c': c, 'data-v': '.' });
       cellNodes.push(n);
-      grid.append(n);
+      node.append(n);
     }
   }
-  const side = el('div', { class: 'side' });
-  const text = el('pre', { class: 'board-text', 'data-testid': 'board-text' });
-  fill(container,
-    el('div', { class: 'tstage' }, grid, side),
-    el('details', { class: 'as-text' }, el('summary', {}, 'The board as text'), text));
-
-  let landingTimer = null;
-
-  function paint(rows, marked, cleared) {
+  function paint(rows, marked = new Set(), cleared = new Set()) {
     for (let r = 0; r < ROWS; r++) {
       for (let c = 0; c < COLS; c++) {
         const v = rows[r][c];
@@ -88,6 +87,18 @@ export function create(container, { shapes, letters = null }) {
       }
     }
   }
+  return { node, paint };
+}
+
+export function create(container, { shapes, letters = null }) {
+  const { node: grid, paint } = board();
+  const side = el('div', { class: 'side' });
+  const text = el('pre', { class: 'board-text', 'data-testid': 'board-text' });
+  fill(container,
+    el('div', { class: 'tstage' }, grid, side),
+    el('details', { class: 'as-text' }, el('summary', {}, 'The board as text'), text));
+
+  let landingTimer = null;
 
   function draw(step, prev, opts = {}) {
     const v = boardView(step.view);

@@ -60,7 +60,7 @@ NOT_PROVOKABLE = [
              'GET /api/runs/{runId}', 'GET /api/games/{game}/runs/{runId}/steps',
              'GET /api/games/{game}/runs/{runId}/live', 'GET /api/matches/ratings',
              'POST /api/matches/replays/verify', 'GET /api/matches/{id}', 'GET /api/matches/{id}/wait',
-             'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay'],
+             'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay', 'GET /api/matches/{id}/turns'],
      'these routes only read (reader connections, which a held write lock does not block) or '
      'compute: a 500 needs an allocation to fail'),
 ]
@@ -808,6 +808,14 @@ def play_matches(d, acct):
     req(d, 'GET', f, headers=b)
     req(d, 'GET', f + '/wait?after=1')                                               # over: at once
     req(d, 'GET', f + '/events')                                                     # one event, then the end
+    # A match turn by turn, as the match page draws it.
+    req(d, 'GET', f + '/turns')                                                      # turns 0 to 2
+    req(d, 'GET', f + '/turns?from=1&count=1000')                                    # capped at 200
+    req(d, 'GET', f + '/turns?from=3')                                               # past the end
+    req(d, 'GET', f + '/turns?count=0')                                              # 400
+    req(d, 'GET', f + '/turns?from=x')                                               # 400
+    req(d, 'GET', m + '/1/turns')                                                    # 404
+    req(d, 'GET', m + '/x7/turns')                                                   # 404
     page = req(d, 'GET', f + '/replay').json
     v = m + '/replays/verify'
     req(d, 'POST', v, {'replay': page['replay'], 'certificate': page['certificate']})
@@ -843,7 +851,9 @@ def play_matches(d, acct):
     req(d, 'POST', p + '/move', {'turn': 1, 'command': 'hold; place 0 4'}, headers=c)
     req(d, 'POST', p + '/move', {'turn': 2, 'command': 'place 0 0'}, headers=a)      # 409 player_out
     req(d, 'GET', p, headers=c)                                                      # last_turn: resigned
+    req(d, 'GET', p + '/turns?from=1', headers=c)                                    # playing: turn 1 so far
     lobby = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60}, headers=a).json['match_id']
+    req(d, 'GET', m + '/' + lobby + '/turns')                                        # a lobby: no turn
     return {'finished': fin, 'playing': playing, 'lobby': lobby}
 
 
@@ -930,6 +940,8 @@ def operations(acct, tokens):
         ('GET /api/matches/{id}/events', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/events',
          None),
         ('GET /api/matches/{id}/replay', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/replay',
+         None),
+        ('GET /api/matches/{id}/turns', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/turns?count=2',
          None),
     ]
 

@@ -10,7 +10,8 @@
 // component updates, sync or first-run pages, in a temporary profile: this
 // machine has no network, and nothing here needs one. Every page is
 // watched for console errors, uncaught exceptions and Content-Security-
-// Policy violations; axe-core (injected through the DevTools protocol,
+// Policy violations; a match page's seats are read from their data
+// attributes (readSeats); axe-core (injected through the DevTools protocol,
 // which the pages' policy does not govern) scans the pages named in the
 // plan.
 import fs from 'node:fs';
@@ -21,7 +22,7 @@ import { chromium } from 'playwright-core';
 const [planPath, resultPath] = process.argv.slice(2);
 const plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
 const out = { launch: null, boards: [], keyboard: null, live: [], verify: [], index: null, pages: [], console: [],
-  errors: [] };
+  errors: [], match: null, matchLive: [] };
 const save = () => fs.writeFileSync(resultPath, JSON.stringify(out, null, 1));
 const WAIT = 15000;
 
@@ -122,19 +123,27 @@ async function audit(page, name, width) {
   out.pages.push(entry);
 }
 
+// What is drawn at each position of list (the page opened at the first),
+// reached through the address (#key=N) by changing its hash; asked names
+// the position each reading was made at.
+async function visit(page, list, key, wait, read) {
+  const seen = [];
+  for (const k of list) {
+    if (k !== list[0]) await page.evaluate(([kk, name]) => { location.hash = `#${name}=${kk}`; }, [k, key]);
+    await wait(page, k);
+    const got = await read(page);
+    if (!got) throw new Error(`nothing is drawn at ${key} ${k}`);
+    seen.push({ ...got, asked: k });
+  }
+  return seen;
+}
+
 // 1. Boards: every planned step of each run, reached through the address
 // (#step=N) on load and then through hash changes.
 for (const b of plan.boards) {
   try {
     const page = await open(`board ${b.run}`, `/runs/${b.run}#step=${b.steps[0]}`);
-    for (const k of b.steps) {
-      if (k !== b.steps[0]) await page.evaluate((kk) => { location.hash = `#step=${kk}`; }, k);
-      await waitStep(page, k);
-      const seen = await readBoard(page);
-      seen.run = b.run;
-      seen.asked = k;
-      out.boards.push(seen);
-    }
+    for (const seen of await visit(page, b.steps, 'step', waitStep, readBoard)) out.boards.push({ ...seen, run: b.run });
     await page.close();
   } catch (err) {
     note(`boards ${b.run}`, err);
@@ -292,6 +301,17 @@ if (plan.index) {
     r.filtered = await rows();
     r.runLinks = await page.evaluate((g) => [...document.querySelectorAll(`#${g} tbody a[href^="/runs/"]`)]
       .map((a) => a.getAttribute('href')), plan.index.game);
+    // A match opened by its id from the Versus section.
+    if (plan.index.match) {
+      await page.goto(`${plan.base}/`);
+      await page.waitForSelector('#versus tbody tr', { timeout: WAIT });
+      await page.focus('#match-id');
+      await page.keyboard.type(plan.index.match);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname.startsWith('/matches/'), { timeout: WAIT });
+      await page.waitForSelector('[data-testid=seat]', { timeout: WAIT });
+      r.matchUrl = new URL(page.url()).pathname;
+    }
     await page.close();
   } catch (err) {
     note('index', err);
@@ -299,7 +319,110 @@ if (plan.index) {
   save();
 }
 
-// 6. Every named page at 360 and 1280 px: axe, overflow, screenshots.
+// A match's seats as drawn: each seat's board (20 strings, top row first),
+// its meter, pieces, place, out state and figures from data attributes.
+async function readSeats(page) {
+  return page.evaluate(() => ({
+    turn: Number(document.getElementById('stage').dataset.turn),
+    step: Number(document.getElementById('player').dataset.step),
+    caption: document.getElementById('caption').textContent,
+    seats: [...document.querySelectorAll('[data-testid=seat]')].map((n) => {
+      const rows = Array.from({ length: 20 }, () => Array(10).fill('?'));
+      for (const c of n.querySelectorAll('.tboard [data-v]')) rows[Number(c.dataset.r)][Number(c.dataset.c)] = c.dataset.v;
+      const meter = n.querySelector('[data-testid=meter]');
+      const piece = (slot) => n.querySelector(`[data-slot=${slot}] [data-piece]`).dataset.piece;
+      return {
+        seat: Number(n.dataset.seat), rows: rows.map((r) => r.join('')), boardTurn: n.querySelector('.tboard').dataset.step,
+        pending: meter.dataset.pending, meterOn: meter.querySelectorAll('.m.on').length, place: n.dataset.place,
+        out: n.dataset.out, score: n.dataset.score, sent: n.dataset.sent, received: n.dataset.received,
+        current: piece('current'), hold: piece('hold'), state: n.querySelector('.seat-state').textContent,
+        did: n.querySelector('.did').textContent,
+      };
+    }),
+  }));
+}
+
+async function waitTurn(page, k) {
+  await page.waitForFunction((kk) => document.getElementById('stage').dataset.turn === String(kk)
+    && document.getElementById('player').dataset.step === String(kk)
+    && !document.getElementById('player').hasAttribute('aria-busy'), k, { timeout: WAIT });
+}
+
+// 6. A match: every turn through the address, the keys, the result.
+if (plan.match) {
+  const m = plan.match;
+  const r = { turns: [], log: [] };
+  out.match = r;
+  try {
+    const page = await open(`match ${m.id}`, `/matches/${m.id}#turn=${m.turns[0]}`);
+    r.turns = await visit(page, m.turns, 'turn', waitTurn, readSeats);
+    // The keys, from the start.
+    await page.evaluate(() => { location.hash = '#turn=0'; });
+    await waitTurn(page, 0);
+    await page.focus('#player');
+    const at = () => page.evaluate(() => ({ step: Number(document.getElementById('player').dataset.step),
+      hash: location.hash, link: document.getElementById('permalink').getAttribute('href') }));
+    for (const [key, want] of [['ArrowRight', 1], ['ArrowRight', 2], ['ArrowLeft', 1], ['PageDown', 11],
+      ['PageUp', 1], ['End', m.last], ['Home', 0]]) {
+      await page.keyboard.press(key);
+      await waitTurn(page, want);
+      r.log.push({ key, want, got: await at() });
+    }
+    r.places = await page.evaluate(() => [...document.querySelectorAll('[data-testid=place-row]')]
+      .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    await page.waitForSelector('[data-testid=certificate]:not([data-state=checking])', { timeout: WAIT });
+    r.certificate = await page.evaluate(() => document.querySelector('[data-testid=certificate]').dataset.state);
+    await page.close();
+    // The rated match's result: the rating changes.
+    const rated = await open(`match ${m.rated}`, `/matches/${m.rated}`);
+    await rated.waitForSelector('[data-testid=rating]', { timeout: WAIT });
+    r.ratings = await rated.evaluate(() => [...document.querySelectorAll('[data-testid=place-row]')]
+      .map((tr) => ({ seat: Number(tr.dataset.seat), text: tr.querySelector('[data-testid=rating]').textContent })));
+    await rated.close();
+  } catch (err) {
+    note('match', err);
+  }
+  save();
+}
+
+// 7. Matches followed live: a playing one moves on when the browser's side
+// plays the next turn; a lobby starts when it takes the last seat.
+for (const l of plan.matchLive) {
+  const r = { name: l.name };
+  out.matchLive.push(r);
+  try {
+    const page = await open(`match live ${l.name}`, `/matches/${l.id}`);
+    await page.waitForSelector('#live-note:not([hidden])', { timeout: WAIT });
+    if (l.turn >= 0) {
+      await waitTurn(page, l.turn);
+      r.before = await readSeats(page);
+    }
+    r.note = await page.evaluate(() => document.getElementById('live-note').dataset.status);
+    r.statuses = [];
+    for (const mv of l.moves || []) {
+      const res = await fetch(`${plan.base}/api/matches/${l.id}/move`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json', ...mv.headers }, body: JSON.stringify(mv.body) });
+      r.statuses.push(res.status);
+    }
+    for (const h of l.joins || []) {
+      const res = await fetch(`${plan.base}/api/matches/${l.id}/join`, { method: 'POST', headers: h });
+      r.statuses.push(res.status);
+    }
+    await waitTurn(page, l.turn + 1);
+    r.after = await readSeats(page);
+    r.answer = await (await fetch(`${plan.base}/api/matches/${l.id}`)).json();
+    r.afterNote = await page.evaluate(() => ({ status: document.getElementById('live-note').dataset.status,
+      turn: document.getElementById('live-note').dataset.turn }));
+    await audit(page, `match-live-${l.name}`, 360);
+    await audit(page, `match-live-${l.name}`, 1280);
+    await page.close();
+  } catch (err) {
+    note(`match live ${l.name}`, err);
+  }
+  save();
+}
+
+// 8. Every named page at 360 and 1280 px: axe, overflow, screenshots.
 for (const p of plan.pages) {
   for (const width of [360, 1280]) {
     try {

@@ -17,13 +17,23 @@ table over HTTP, and checks:
   the body's, long-lived caching, gzip only when Accept-Encoding allows it
   and equal to the plain body, 304 on If-None-Match, HEAD, the
   Content-Security-Policy and nosniff, no inline script or style;
+- a versus match (3 bots, seed 7, to its end: holds, a missed turn, garbage,
+  a resignation, a player out): the turns route gives back, turn by turn,
+  exactly what GET /api/matches/{id} answered right after each turn
+  resolved, and the moves as the replay stores them; its bounds and
+  refusals; a rated match, a playing one and one in the lobby;
 - then, through browser.mjs in Debian's chromium: the board drawn at every
   step equals the steps route and the model cell by cell (and its marks,
   pieces and capture arrow), the player's keys, the slider and the
   address (#step=N), a playing run's page advancing when a move is played
   (a Stackfall one showing only what its player sees), /verify reporting a
   tampered replay and accepting a real one with its certificate, the seed
-  filter of the home page, no console error, no CSP violation, no serious
+  filter of the home page; a match's page: every seat's board, garbage meter,
+  place, out state, figures and pieces at every turn equal to the turns
+  route, its keys and #turn=N, its result, rating changes and certificate, a
+  playing match and a lobby followed live as the browser's side plays a
+  turn and takes the last seat, and a match opened by its id from the home
+  page; no console error, no CSP violation, no serious
   axe-core violation, no horizontal scroll at 360 px, and a screenshot of
   each page at 360 and 1280 px in the test's output folder (WEB_OUT).
 
@@ -42,6 +52,7 @@ import tempfile
 
 from harness import Daemon, Tap
 from naive_stackfall import Stackfall
+from versus_bot import choose
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
@@ -398,6 +409,156 @@ tap.ok(lv['steps'] is True and lv['moves'] == 3 and lv['view']['state'] == dc_li
        'a playing Duskcourt run: steps shown, live view is its state')
 
 
+# ---- versus matches ----
+#
+# A real 3-player match on seed 7 (agent keys, over HTTP), played to its end
+# by versus_bot.py: seat 2 misses turn 3 (its deadline resolves the turn),
+# resigns at turn 25 if still in, and seat 1 resigns at turn 40 if still in,
+# so the match ends. Right after every turn resolves, a spectator's GET
+# /api/matches/{id} is recorded: the turns route must give exactly those
+# views back, turn by turn. Also a rated 2-player match (for the rating
+# changes on its page), a playing one and one in the lobby (followed live by
+# the browser below).
+
+def new_account(name):
+    r = post('/api/v1/accounts', {'name': name})
+    if r.status != 201:
+        raise RuntimeError('account %s: %r' % (name, r))
+    return {'Authorization': 'Bearer ' + r.json['agentKey']}
+
+
+def new_match(keys, **body):
+    r = d.post('/api/matches', dict(body, players=len(keys)), headers=keys[0])
+    if r.status != 201:
+        raise RuntimeError('match: %r' % r)
+    mid = r.json['match_id']
+    for k in keys[1:]:
+        must(d.post('/api/matches/%s/join' % mid, None, headers=k), 'join')
+    return mid
+
+
+def spectator(mid):
+    return must(d.get('/api/matches/%s' % mid), 'match %s' % mid)
+
+
+def bot_moves(mid, keys, turn):
+    """What each seat's bot sends in the turn open (None: out)."""
+    out = []
+    for i, k in enumerate(keys):
+        me = must(d.get('/api/matches/%s' % mid, headers=k), 'own view')['seats'][i]
+        out.append(choose(i, me) if me['alive'] else None)
+    return out
+
+
+def play_turn(mid, keys, turn, moves):
+    """Sends the moves (None: nothing sent); answers the refusals."""
+    bad = []
+    for k, mv in zip(keys, moves):
+        if mv is not None:
+            r = d.post('/api/matches/%s/move' % mid, {'turn': turn, 'command': mv}, headers=k)
+            if r.status != 200:
+                bad.append((turn, mv, r.status, r.error_code))
+    return bad
+
+
+vs_keys = [new_account(n) for n in ('web_ann', 'web_ben', 'web_cid')]
+VS_TURN_SECONDS = 5
+vs_id = new_match(vs_keys, seed=7, turn_seconds=VS_TURN_SECONDS)
+vs_seen = {0: spectator(vs_id)}      # turn -> the spectator's view right after it resolved
+vs_refused = []
+turn = 0
+while vs_seen[turn]['status'] == 'playing' and turn < 200:
+    moves = bot_moves(vs_id, vs_keys, turn + 1)
+    if turn + 1 == 3:
+        moves[2] = None                # missed: the deadline resolves the turn
+    for seat, at in ((2, 25), (1, 40)):
+        if turn + 1 == at and moves[seat] is not None:
+            moves[seat] = 'resign'
+    vs_refused += play_turn(vs_id, vs_keys, turn + 1, moves)
+    m = must(d.request('GET', '/api/matches/%s/wait?after=%d' % (vs_id, turn), conn=d.connection(timeout=40)),
+             'wait')
+    turn = m['turn']
+    vs_seen[turn] = m
+vs_final = vs_seen[turn]
+tap.ok(vs_final['status'] == 'finished' and not vs_refused and sorted(vs_seen) == list(range(turn + 1)),
+       'a 3-player match on seed 7 is played by the bots to its end (%d turns, %s), every move taken%s'
+       % (turn, vs_final['end'], ': %r' % vs_refused[:3] if vs_refused else ''))
+vs_replay = must(d.get('/api/matches/%s/replay' % vs_id), 'replay')['replay']
+vs_turns = []
+frm = 0
+while frm is not None:
+    page = must(d.get('/api/matches/%s/turns?from=%d&count=20' % (vs_id, frm)), 'turns')
+    vs_turns += page['turns']
+    frm = page['next']
+tap.ok([x['turn'] for x in vs_turns] == list(range(turn + 1)) and page['turn'] == turn and
+       page['status'] == 'finished', 'the turns route gives turns 0 to %d, 20 at a time' % turn)
+tap.eq([x['moves'] for x in vs_turns[1:]], vs_replay['turns'], 'each turn carries its moves as the replay '
+       'stores them')
+tap.ok(vs_turns[0]['moves'] is None and vs_turns[3]['moves'][2] == 'missed' and
+       any('resign' in (x['moves'] or []) for x in vs_turns) and any(None in (x['moves'] or []) for x in vs_turns) and
+       any(mv and mv.startswith('hold;') for x in vs_turns[1:] for mv in x['moves']),
+       'the moves hold the start (null), a missed turn, a resignation, a seat out (null) and holds')
+
+
+def seat_as_shown(s):
+    """A seat of GET /api/matches/{id} without what belongs to the turn being
+    played (moved) or to the end (ratings)."""
+    return {k: v for k, v in s.items() if k not in ('moved', 'rating_before', 'rating_after')}
+
+
+bad = []
+for e in vs_turns:
+    g = vs_seen[e['turn']]
+    want = {'status': g['status'], 'turn': g['turn'], 'end': g['end'], 'last_turn': g['last_turn'],
+            'seats': [seat_as_shown(x) for x in g['seats']]}
+    if e['view'] != want:
+        bad.append(e['turn'])
+tap.ok(not bad, 'every turn\'s view equals what GET /api/matches/{id} answered right after that turn resolved '
+       '(%d turns: boards, meters, scores, places, eliminations, events)%s' % (len(vs_turns),
+                                                                             ' first wrong: %s' % bad[:3] if bad else ''))
+tap.ok(any(s['pending'] for e in vs_turns for s in e['view']['seats']) and
+       any('G' in s['board_text'] for e in vs_turns for s in e['view']['seats']) and
+       any(not s['alive'] for s in vs_final['seats']),
+       'the match sends garbage (meters above 0, grey rows risen) and puts players out')
+tap.ok(all(s['next'] is None for e in vs_turns for s in e['view']['seats']) and
+       all('hole' not in p for e in vs_turns[1:] for p in e['view']['last_turn']['players']),
+       'no turn shows a preview, or the hole of a block on its way (only risen blocks have theirs)')
+r = must(d.get('/api/matches/%s/turns?from=3&count=1000' % vs_id), 'turns capped')
+tap.ok(r['count'] == turn - 2 and r['next'] is None, 'count above 200 is capped, and past the end next is null')
+r = must(d.get('/api/matches/%s/turns?from=%d' % (vs_id, turn + 1)), 'past the end')
+tap.ok(r['turns'] == [] and r['next'] is None, 'from past the newest turn: no turn')
+for q in ('count=0', 'from=x', 'from=-1', 'count=1.5'):
+    tap.eq(d.get('/api/matches/%s/turns?%s' % (vs_id, q)).error_code, 'invalid_request',
+           'turns?%s is 400 invalid_request' % q)
+tap.eq(d.get('/api/matches/1/turns').error_code, 'match_not_found', 'the turns of no match: 404 match_not_found')
+
+# Rated: seat 0 resigns in turn 2, so both ratings move.
+vs_rated_keys = [new_account(n) for n in ('web_dee', 'web_eve')]
+vs_rated = new_match(vs_rated_keys, rated=True, turn_seconds=600)
+play_turn(vs_rated, vs_rated_keys, 1, bot_moves(vs_rated, vs_rated_keys, 1))
+play_turn(vs_rated, vs_rated_keys, 2, ['resign', bot_moves(vs_rated, vs_rated_keys, 2)[1]])
+vs_rated_view = spectator(vs_rated)
+tap.ok(vs_rated_view['status'] == 'finished' and all('rating_after' in s for s in vs_rated_view['seats']),
+       'a rated match ends with every rating before and after')
+# Playing (3 turns), and in the lobby: the browser follows them.
+vs_live_keys = [new_account(n) for n in ('web_fay', 'web_gus')]
+vs_live = new_match(vs_live_keys, seed=11, turn_seconds=600)
+for t in (1, 2, 3):
+    play_turn(vs_live, vs_live_keys, t, bot_moves(vs_live, vs_live_keys, t))
+vs_lobby_keys = [new_account(n) for n in ('web_hal', 'web_ida', 'web_jon')]
+r = d.post('/api/matches', {'players': 3, 'seed': 5, 'turn_seconds': 600}, headers=vs_lobby_keys[0])
+vs_lobby = r.json['match_id']
+must(d.post('/api/matches/%s/join' % vs_lobby, None, headers=vs_lobby_keys[1]), 'lobby join')
+r = must(d.get('/api/matches/%s/turns' % vs_lobby), 'lobby turns')
+tap.ok(r['status'] == 'lobby' and r['turns'] == [] and r['next'] is None, 'a match in the lobby has no turn yet')
+r = must(d.get('/api/matches/%s/turns?from=1' % vs_live), 'live turns')
+tap.ok(r['status'] == 'playing' and [x['turn'] for x in r['turns']] == [1, 2, 3] and
+       r['turns'][-1]['view'] == dict((k, v) for k, v in spectator(vs_live).items() if k in
+                                      ('status', 'turn', 'end', 'last_turn')) | {
+           'seats': [seat_as_shown(x) for x in spectator(vs_live)['seats']]},
+       'a playing match shows the turns resolved so far, the last one as GET shows it now')
+
+
 # ---- hygiene over HTTP ----
 
 class Refs(html.parser.HTMLParser):
@@ -423,7 +584,7 @@ class Refs(html.parser.HTMLParser):
 CSP = d.get('/').header('Content-Security-Policy') or ''
 sizes = []
 static_seen = {}
-for page in ('/', '/runs/%s' % runs['sf']['runId'], '/verify'):
+for page in ('/', '/runs/%s' % runs['sf']['runId'], '/matches/%s' % vs_id, '/verify'):
     r = d.get(page)
     tap.ok(r.status == 200 and r.header('Content-Type') == 'text/html; charset=utf-8', '%s is an HTML page' % page)
     tap.ok(r.header('Cache-Control') == 'no-cache' and re.fullmatch(r'"[0-9a-f]{10}"', r.header('ETag') or ''),
@@ -494,7 +655,7 @@ while queue:
 tap.ok(len(checked) >= 9, 'the pages load %d static files, each checked' % len(checked))
 tap.eq(d.get('/static/app.0000000000.css').status, 404, 'an unknown static name is 404')
 page_sizes = [(p, len(d.get(p).body.encode()), len(gzip.compress(d.get(p).body.encode(), 9)))
-              for p in ('/', '/runs/1', '/verify')]
+              for p in ('/', '/runs/1', '/matches/1', '/verify')]
 for url, n, z in page_sizes + sizes:
     tap.diag('asset %-40s %6d bytes, %5d gzip' % (url, n, z))
 tap.ok(all(n <= 16 * 1024 for _, n, _ in sizes), 'every static file is at most 16 KiB (largest %d bytes)'
@@ -525,8 +686,10 @@ plan = {
     'keyboard': {'run': sf_run['runId'], 'last': sf_run['moves']},
     'live': [],
     'verify': [],
-    'index': {'game': 'duskcourt', 'seed': 7},
+    'index': {'game': 'duskcourt', 'seed': 7, 'match': vs_id},
     'pages': [],
+    'match': {'id': vs_id, 'turns': list(range(len(vs_turns))), 'last': len(vs_turns) - 1, 'rated': vs_rated},
+    'matchLive': [],
 }
 # Live: one more move on each playing run, played by the browser's side.
 o = must(post('/api/games/stackfall/action', {'stateToken': sf_live['stateToken'], 'command': 'options'}), 'options')
@@ -535,6 +698,13 @@ plan['live'].append({'run': live_sf['runId'], 'game': 'stackfall', 'hidden': Tru
 cap = dc_live['legalActions'][0]  # a capture in play, next at a break
 plan['live'].append({'run': runs['dc_live']['runId'], 'game': 'duskcourt', 'hidden': False,
                      'token': dc_live['stateToken'], 'moves': runs['dc_live']['moves'], 'request': {'action': cap}})
+# A playing match and one in the lobby: the browser's side plays the next
+# turn, and takes the last seat.
+vs_live_moves = bot_moves(vs_live, vs_live_keys, 4)
+vs_turns_live_3 = must(d.get('/api/matches/%s/turns?from=3' % vs_live), 'live turn 3')['turns'][0]['view']['seats']
+plan['matchLive'].append({'name': 'playing', 'id': vs_live, 'turn': 3, 'moves': [
+    {'headers': k, 'body': {'turn': 4, 'command': mv}} for k, mv in zip(vs_live_keys, vs_live_moves)]})
+plan['matchLive'].append({'name': 'lobby', 'id': vs_lobby, 'turn': -1, 'joins': [vs_lobby_keys[2]]})
 # Verify: the run's own JSON (replay and certificate), a tampered replay,
 # and a real replay with another run's certificate.
 dc_full = must(d.get('/api/games/duskcourt/runs/%s' % dc_run['runId']), 'dc run')
@@ -548,6 +718,11 @@ plan['verify'] = [
     {'name': 'certfile', 'file': sf_full['replay'], 'cert': sf_full['certificate']},
 ]
 clear_step = next(x['step'] for x in steps['sf'] if x.get('marks') and x['marks']['cleared'])
+# The turn of the match with the most garbage queued, for its screenshot;
+# another lobby for the screenshots (the browser starts the first one).
+vs_garbage_turn = max(range(len(vs_turns)), key=lambda k: sum(s['pending'] for s in vs_turns[k]['view']['seats']))
+r = d.post('/api/matches', {'players': 4, 'turn_seconds': 600}, headers=vs_lobby_keys[0])
+vs_lobby_shot = r.json['match_id']
 plan['pages'] = [
     {'name': 'index', 'path': '/', 'wait': '#stackfall tbody tr'},
     {'name': 'run-stackfall', 'path': '/runs/%s#step=%d' % (sf_run['runId'], clear_step + 40),
@@ -562,6 +737,13 @@ plan['pages'] = [
      'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
     {'name': 'verify', 'path': '/verify', 'wait': '#verify-form'},
     {'name': 'no-such-run', 'path': '/runs/123', 'wait': '.problem'},
+    {'name': 'match-garbage', 'path': '/matches/%s#turn=%d' % (vs_id, vs_garbage_turn),
+     'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
+    {'name': 'match-end', 'path': '/matches/%s#turn=%d' % (vs_id, len(vs_turns) - 1),
+     'wait': '[data-testid=certificate][data-state=valid]'},
+    {'name': 'match-rated', 'path': '/matches/%s' % vs_rated, 'wait': '[data-testid=certificate][data-state=valid]'},
+    {'name': 'match-lobby', 'path': '/matches/%s' % vs_lobby_shot, 'wait': '#live-note[data-status=lobby]'},
+    {'name': 'no-such-match', 'path': '/matches/123', 'wait': '.problem'},
 ]
 live_before = must(d.get('/api/games/stackfall/runs/%s/live' % live_sf['runId']), 'live')
 
@@ -749,6 +931,70 @@ tap.ok(not any(dc_run['runId'] in ' '.join(r) for r in sf_rows), 'home: a run on
 tap.ok('/runs/%s' % dc_run['runId'] in ix.get('runLinks', []) and 'duskcourt.seed=7' in ix.get('url', ''),
        'home: the seed filter, typed and sent with Enter, lists the seed-7 run and links to its page')
 tap.ok('Three courts, one reset.' in ix.get('reviews', ''), 'home: the newest reviews are shown')
+tap.eq(ix.get('matchUrl'), '/matches/%s' % vs_id, 'home: a match id typed in the Versus section and sent with '
+       'Enter opens the match\'s page')
+
+# The match, turn by turn.
+def seat_drawn_as(s, k):
+    """What a seat card must show of seat s of the turns route at turn k."""
+    return {'seat': s['seat'], 'rows': s['board_text'].split('\n'), 'boardTurn': str(k), 'pending': str(s['pending']),
+            'meterOn': min(s['pending'], ROWS), 'place': '' if s['place'] is None else str(s['place']),
+            'out': 'false' if s['alive'] else 'true', 'score': str(s['score']), 'sent': str(s['lines_sent']),
+            'received': str(s['lines_received']), 'current': s['current'], 'hold': s['hold'] or ''}
+
+
+mt = seen['match'] or {'turns': [], 'log': []}
+bad = []
+for b in mt['turns']:
+    want = [seat_drawn_as(x, b['asked']) for x in vs_turns[b['asked']]['view']['seats']]
+    got = [{k: x[k] for k in want[0]} for x in b['seats']]
+    if b['turn'] != b['asked'] or b['step'] != b['asked'] or got != want:
+        bad.append((b['asked'], got, want))
+tap.ok(len(mt['turns']) == len(vs_turns) and not bad, 'match: at each of %d turns, reached through #turn=N, every '
+       'seat\'s board equals the turns route cell by cell, and its garbage meter, place, out state, score, lines '
+       'sent and received, current and held piece too' % len(mt['turns']))
+for x in bad[:2]:
+    tap.diag('turn %d drawn %r, route %r' % x)
+tap.ok(all(all(s['state'].startswith('Out') for s in b['seats'] if s['out'] == 'true') and
+           all(('Resigned' in s['did']) == (vs_turns[b['asked']]['moves'] is not None and
+                                             vs_turns[b['asked']]['moves'][s['seat']] == 'resign') for s in b['seats'])
+           for b in mt['turns']), 'match: a seat out says so, and the turn a seat resigned says it resigned')
+tap.ok(all(b['caption'].startswith('Turn %d: ' % b['asked']) for b in mt['turns']) and
+       all(' missed' in b['caption'] for b in mt['turns'] if b['asked'] == 3),
+       'match: the caption names the turn and each seat\'s move (turn 3: a missed one)')
+for e in mt['log']:
+    tap.ok(e['got']['step'] == e['want'] and e['got']['hash'] == '#turn=%d' % e['want'] and
+           e['got']['link'] == '#turn=%d' % e['want'], 'match: key %s goes to turn %d; the address and the '
+           'permalink follow' % (e['key'], e['want']))
+tap.ok(len(mt['log']) == 7, 'match: every key was pressed (%d of 7)' % len(mt['log']))
+want_places = sorted(((s['place'], s['seat']), s['account'], str(s['score'])) for s in vs_final['seats'])
+got_places = [(r[0], r[1], r[2]) for r in mt.get('places', [])]
+tap.eq(got_places, [(str(p), a, sc) for (p, _), a, sc in want_places], 'match: the result lists the places, '
+       'accounts and scores of the end, best first')
+tap.eq(mt.get('certificate'), 'valid', 'match: its certificate is checked against its replay, and holds')
+rv = {s['seat']: s for s in vs_rated_view['seats']}
+tap.ok(mt.get('ratings') and all(x['text'].startswith('%.1f to %.1f' % (rv[x['seat']]['rating_before'],
+                                                                          rv[x['seat']]['rating_after']))
+                                 for x in mt['ratings']) and len(mt['ratings']) == 2,
+       'rated match: each player\'s rating before and after, as GET shows them (%s)'
+       % '; '.join(x['text'] for x in mt.get('ratings') or []))
+
+ml = {x['name']: x for x in seen['matchLive']}
+lv = ml.get('playing', {})
+tap.ok(lv.get('note') == 'playing' and lv.get('before') and lv['before']['turn'] == 3 and
+       [x['rows'] for x in lv['before']['seats']] == [x['board_text'].split('\n') for x in vs_turns_live_3],
+       'live match: the page opens on the newest turn (3), its boards as the turns route has them')
+tap.ok(lv.get('statuses') == [200, 200] and lv.get('after') and lv['after']['turn'] == 4 and
+       [x['rows'] for x in lv['after']['seats']] == [x['board_text'].split('\n') for x in lv['answer']['seats']] and
+       [x['pending'] for x in lv['after']['seats']] == [str(x['pending']) for x in lv['answer']['seats']] and
+       lv.get('afterNote', {}).get('turn') == '4',
+       'live match: once the browser\'s side plays turn 4, the page moves on to it by itself, boards and meters as '
+       'GET shows them')
+lb = ml.get('lobby', {})
+tap.ok(lb.get('note') == 'lobby' and lb.get('statuses') == [200] and lb.get('after') and
+       lb['after']['turn'] == 0 and len(lb['after']['seats']) == 3 and
+       lb.get('afterNote', {}).get('status') == 'playing',
+       'lobby: the page waits, and shows turn 0 of three boards once the last seat is taken')
 
 # Every page.
 for pg in seen['pages']:
@@ -764,19 +1010,22 @@ for pg in seen['pages']:
     tap.ok(pg.get('csp') == [], 'no Content-Security-Policy violation on %s at %d px' % (pg['name'], pg['width']))
     tap.ok(pg.get('screenshot') and os.path.getsize(pg['screenshot']) > 1000, 'screenshot %s' % pg.get('screenshot'))
 names = {pg['name'] for pg in seen['pages']}
-tap.ok({'index', 'run-stackfall', 'run-duskcourt', 'run-stackcraft', 'verify'} <= names, 'every page was audited (%s)'
-       % ', '.join(sorted(names)))
+tap.ok({'index', 'run-stackfall', 'run-duskcourt', 'run-stackcraft', 'verify', 'match-garbage', 'match-end',
+        'match-rated', 'match-lobby', 'match-live-playing', 'match-live-lobby'} <= names,
+       'every page was audited (%s)' % ', '.join(sorted(names)))
 
 # Console: a failed verification is an HTTP 422, and the page of no run
 # gets a 404 for it, which the browser logs as failed resources; nothing
 # else may appear.
 expected = [c for c in seen['console'] if (c['label'] in ('verify tampered', 'verify swapped') and
-            'status of 422' in c['text']) or (c['label'].startswith('page no-such-run') and 'status of 404' in c['text'])]
+            'status of 422' in c['text']) or (c['label'].startswith(('page no-such-run', 'page no-such-match')) and
+                                              'status of 404' in c['text'])]
 other = [c for c in seen['console'] if c not in expected]
 for c in other[:10]:
     tap.diag('console %s on %s: %s' % (c['type'], c['label'], c['text'][:300]))
 tap.ok(not other, 'no console error, warning or uncaught exception on any page (%d pages opened; %d expected '
-       '422 and 404 logs)' % (len(by_run) + len(seen['live']) + len(seen['verify']) + len(seen['pages']) + 2,
+       '422 and 404 logs)' % (len(by_run) + len(seen['live']) + len(seen['verify']) + len(seen['pages']) + 4 +
+                               len(seen['matchLive']),
                                len(expected)))
 
 tap.diag('screenshots in %s' % OUT)
