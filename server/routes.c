@@ -71,7 +71,7 @@ const struct route routes[] = {
 	{ HTTP_GET,             "/api/matches/{id}/wait",      handle_match_wait,    "match_wait",    false, READS },
 	{ HTTP_GET,             "/api/matches/{id}/events",    handle_match_events,  "match_events",  false, READS },
 	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/replay",    handle_match_replay,  "match_replay",  false, READS },
-	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/turns",     handle_match_turns,   "match_turns",   false, READS },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/turns",     handle_match_turns,   "match_turns",   false, VERIFY },
 
 	/* The pages: HTML, not part of the JSON contract. Served from memory
 	 * without the store, like /healthz, so not limited: a page load asks
