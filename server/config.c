@@ -43,8 +43,9 @@ static const struct {
 } opts[OPT__COUNT] = {
 	[OPT_LISTEN]        = { "listen", "ARCADED_LISTEN", "HOST:PORT|unix:PATH", false,
 	    "where to listen (default 127.0.0.1:8080; port 0 picks a free one)", { 0 } },
-	[OPT_DB]            = { "db", "ARCADED_DB", "PATH", false,
-	    "SQLite database file, created if missing (default data/arcaded.db)", { 0 } },
+	[OPT_DB]            = { "db", "ARCADED_DB", "PATH|URL", false,
+	    "SQLite database file, created if missing (default data/arcaded.db), or a "
+	    "postgresql:// URL shared by several daemons (then --key-file is required)", { 0 } },
 	[OPT_KEY_FILE]      = { "key-file", "ARCADED_KEY_FILE", "PATH", false,
 	    "secret key file, created mode 0600 if missing (default: arcaded.key beside the database)",
 	    { 0 } },
@@ -490,6 +491,14 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 		}
 		if (!apply(cfg, (enum opt)o, val, false, &key_set, err, errcap))
 			return CONFIG_ERROR;
+	}
+	if (!key_set && (strncmp(cfg->db_path, "postgresql://", 13) == 0 ||
+	    strncmp(cfg->db_path, "postgres://", 11) == 0)) {
+		/* Nothing is "beside" a database server, and every daemon on it
+		 * must hold the same key file. */
+		snprintf(err, errcap, "--db with a PostgreSQL URL needs --key-file: the one key file "
+		    "that every daemon on that database shares");
+		return CONFIG_ERROR;
 	}
 	if (!key_set) {
 		char dir[PATH_MAX];
