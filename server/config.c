@@ -99,6 +99,9 @@ config_usage(void)
 	    "       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
 	    "       arcaded keys rotate [--db PATH] [--key-file PATH]\n"
 	    "                                      add a new current key; old ones still open tokens\n"
+	    "       arcaded backup PATH [--db DB]  copy a running daemon's SQLite database into a new file\n"
+	    "       arcaded copy --from PATH --to postgresql://...\n"
+	    "                                      copy a SQLite database into an empty PostgreSQL one\n"
 	    "\n"
 	    "Serves turn-based games over HTTP/JSON. Options (each also read from the\n"
 	    "environment variable shown; --flag value and --flag=value both work):\n\n");

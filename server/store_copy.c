@@ -30,6 +30,8 @@ store_backup(const char *db, const char *out, char *err, size_t errcap)
 	sqlite3_stmt *v = NULL;
 	int rc = -1;
 
+	memset(&c, 0, sizeof c);
+	c.backend = STORE_SQLITE;
 	if (store_target_is_pg(db)) {
 		snprintf(err, errcap, "backup copies a SQLite database; for PostgreSQL use pg_dump");
 		return -1;
@@ -42,8 +44,14 @@ store_backup(const char *db, const char *out, char *err, size_t errcap)
 		snprintf(err, errcap, "%s already exists: the backup goes to a new file", out);
 		return -1;
 	}
-	if (store_conn_open(&c, db, true, SYNC_FULL, err, errcap) != 0)
+	/* VACUUM INTO wants a connection that may write (it writes only the
+	 * new file); opened without creating, so a wrong path is an error. */
+	if (sqlite3_open_v2(db, &c.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(err, errcap, "cannot open %s: %s", db, c.db ? sqlite3_errmsg(c.db) : "out of memory");
+		sqlite3_close(c.db);
 		return -1;
+	}
+	sqlite3_busy_timeout(c.db, 5000);
 	if (sqlite3_prepare_v2(c.db, "VACUUM INTO ?1", -1, &v, NULL) != SQLITE_OK ||
 	    sqlite3_bind_text(v, 1, out, -1, SQLITE_STATIC) != SQLITE_OK ||
 	    sqlite3_step(v) != SQLITE_DONE) {
@@ -192,10 +200,27 @@ static int
 bump_sequence(struct store_conn *dst, const struct table *x, char *err, size_t errcap)
 {
 	char sql[512];
+	PGresult *res;
+	int i;
 
-	snprintf(sql, sizeof sql, "SELECT setval(pg_get_serial_sequence('%s', 'id'), max(id)) FROM %s "
-	    "WHERE pg_get_serial_sequence('%s', 'id') IS NOT NULL HAVING max(id) IS NOT NULL",
-	    x->name, x->name, x->name);
+	for (i = 0; i < x->ncols && strcmp(x->cols[i], "id") != 0; i++)
+		;
+	if (i == x->ncols)
+		return 0;
+	snprintf(sql, sizeof sql, "SELECT pg_get_serial_sequence('%s', 'id')", x->name);
+	res = PQexec(dst->pg, sql);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		snprintf(err, errcap, "%s", PQerrorMessage(dst->pg));
+		PQclear(res);
+		return -1;
+	}
+	if (PQntuples(res) != 1 || PQgetisnull(res, 0, 0)) {
+		PQclear(res);
+		return 0; /* no sequence behind id */
+	}
+	snprintf(sql, sizeof sql, "SELECT setval('%s', max(id)) FROM %s HAVING max(id) IS NOT NULL",
+	    PQgetvalue(res, 0, 0), x->name);
+	PQclear(res);
 	return store_conn_exec(dst, sql, err, errcap);
 }
 
