@@ -15,9 +15,20 @@ request; then the daemon's peak resident memory. With --million it keeps
 playing Duskcourt until a million moves are stored and reports the peak
 resident memory after that.
 
+--db postgresql runs the daemon on a throwaway PostgreSQL cluster started
+here (tests/e2e/pgtest.py, with fsync and synchronous commit on, like
+SQLite's --synchronous full); --db postgresql://... uses that database. With
+--daemons N (PostgreSQL only) N daemons share it behind nginx running the
+shipped deploy/nginx.conf (substituted as tests/ops/test_scaleout.py does,
+and without its per-address request and connection limits: wrk is one
+address). The table then adds the PostgreSQL server's CPU time per request,
+and the daemons' CPU is summed.
+
 usage: run.py ARCADED [--duration S] [--connections N] [--threads N] [--million]
+              [--db sqlite|postgresql|URL] [--daemons N]
 """
 import argparse
+import glob
 import os
 import re
 import shutil
@@ -26,10 +37,14 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 TICK = os.sysconf('SC_CLK_TCK')
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'ops'))
 
 
 def cpu_seconds(pid):
@@ -68,9 +83,44 @@ def wrk(url, script, args, script_args=()):
     return dict(total=total, rps=rps, p50=p50, p99=p99, bad=bad, socket=m.group(1) if m else '', raw=out)
 
 
-def moves(db):
+def moves(db, cluster=None):
+    if cluster is not None:
+        return int(cluster.psql(db, 'SELECT count(*) FROM moves')[0][0])
     with sqlite3.connect(db, timeout=30) as c:
         return c.execute('SELECT count(*) FROM moves').fetchone()[0]
+
+
+def cluster_cpu(cluster):
+    """CPU seconds of the PostgreSQL server: the postmaster and its children."""
+    if cluster is None:
+        return 0.0
+    with open(os.path.join(cluster.data, 'postmaster.pid')) as f:
+        master = int(f.readline())
+    total = cpu_seconds(master)
+    for stat in glob.glob('/proc/[0-9]*/stat'):
+        try:
+            with open(stat) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            if int(fields[1]) == master:
+                total += (int(fields[11]) + int(fields[12])) / TICK
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def unlimited_site(folder, sockets, port):
+    """The shipped site for N daemons, without its per-address limits."""
+    from test_nginx import SITE
+    from test_scaleout import site_for
+    with open(SITE) as f:
+        text = f.read()
+    site = site_for(text, sockets, folder, port)
+    keep = []
+    for line in site.split('\n'):
+        if re.match(r'\s*(limit_req|limit_conn)\s', line):
+            continue
+        keep.append(line)
+    return '\n'.join(keep)
 
 
 def main():
@@ -81,39 +131,91 @@ def main():
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--million', action='store_true')
     ap.add_argument('--daemon-arg', action='append', default=[])
+    ap.add_argument('--db', default='sqlite')
+    ap.add_argument('--daemons', type=int, default=1)
     args = ap.parse_args()
     if shutil.which('wrk') is None:
         sys.exit('run.py: wrk is not installed (apt-get install wrk)')
+    if args.daemons > 1 and args.db == 'sqlite':
+        sys.exit('run.py: several daemons share a PostgreSQL database: add --db postgresql')
 
     folder = tempfile.mkdtemp(prefix='arcaded-load-')
-    db = os.path.join(folder, 'load.db')
-    log = open(os.path.join(folder, 'daemon.log'), 'wb')
-    proc = subprocess.Popen([args.arcaded, '--listen', '127.0.0.1:0', '--db', db,
-                             '--agent-check', 'stackfall=off'] + args.daemon_arg,
-                            stdout=subprocess.PIPE, stderr=log)
-    line = proc.stdout.readline().decode()
-    url = line.split('serving on ')[1].split()[0]
+    os.chmod(folder, 0o711)
+    cluster = nginx = None
+    if args.db == 'sqlite':
+        db = os.path.join(folder, 'load.db')
+    elif args.db == 'postgresql':
+        import pgtest
+        cluster = pgtest.Cluster(settings={'fsync': 'on', 'synchronous_commit': 'on',
+                                           'full_page_writes': 'on', 'shared_buffers': '256MB'})
+        db = cluster.create_db('load')
+    else:
+        db = args.db
+    procs, logs = [], []
+    for i in range(args.daemons):
+        listen = ('unix:' + os.path.join(folder, 'd%d.sock' % i)) if args.daemons > 1 else '127.0.0.1:0'
+        logs.append(open(os.path.join(folder, 'daemon%d.log' % i), 'wb'))
+        extra = ['--key-file', os.path.join(folder, 'shared.key')] if db != os.path.join(folder, 'load.db') else []
+        procs.append(subprocess.Popen([args.arcaded, '--listen', listen, '--db', db,
+                                       '--agent-check', 'stackfall=off'] + extra + args.daemon_arg,
+                                      stdout=subprocess.PIPE, stderr=logs[-1]))
+        line = procs[-1].stdout.readline().decode()
+        if 'serving on' not in line:
+            sys.exit('run.py: the daemon did not start; see %s' % logs[-1].name)
+        url = line.split('serving on ')[1].split()[0]
+    if args.daemons > 1:
+        from test_nginx import Nginx, free_port, run_as
+        port = free_port()
+        socks = [os.path.join(folder, 'd%d.sock' % i) for i in range(args.daemons)]
+        for sk in socks:
+            os.chown(sk, -1, run_as()[1])
+        nginx = Nginx(os.path.join(folder, 'nginx'), unlimited_site(os.path.join(folder, 'nginx'),
+                                                                     socks, port))
+        nginx.start([port])
+        url = 'http://127.0.0.1:%d' % port
+    proc = procs[0]
     rows = []
+    # The WAL's largest size while the scenarios run, sampled every 50 ms.
+    wal_max = [0]
+    sampling = threading.Event()
+
+    def sample():
+        while not sampling.wait(0.05):
+            try:
+                wal_max[0] = max(wal_max[0], os.path.getsize(db + '-wal'))
+            except OSError:
+                pass
+    sampler = threading.Thread(target=sample, daemon=True)
+    if cluster is None and args.db == 'sqlite':
+        sampler.start()
     try:
         for name, script, sargs in (('healthz', 'healthz.lua', ()), ('duskcourt', 'duskcourt.lua', ()),
                                     ('stackfall', 'stackfall.lua', ()),
                                     ('stackfall+options', 'stackfall.lua', ('options',)),
                                     ('init', 'init.lua', ())):
-            c0 = cpu_seconds(proc.pid)
+            c0 = sum(cpu_seconds(p.pid) for p in procs)
+            p0 = cluster_cpu(cluster)
             r = wrk(url, script, args, sargs)
-            r['cpu_us'] = (cpu_seconds(proc.pid) - c0) / max(r['total'], 1) * 1e6
+            r['cpu_us'] = (sum(cpu_seconds(p.pid) for p in procs) - c0) / max(r['total'], 1) * 1e6
+            r['pg_us'] = (cluster_cpu(cluster) - p0) / max(r['total'], 1) * 1e6
             r['name'] = name
             rows.append(r)
         ceiling = rows[0]['rps']
-        stored = moves(db)
-        print('wrk -t%d -c%d -d%ds --latency, each scenario on the same daemon (%s)'
-              % (args.threads, args.connections, args.duration, ' '.join(args.daemon_arg) or 'defaults'))
+        stored = moves(db, cluster)
+        print('wrk -t%d -c%d -d%ds --latency, each scenario on the same daemon%s (%s); database %s'
+              % (args.threads, args.connections, args.duration,
+                 's (%d, behind nginx)' % args.daemons if args.daemons > 1 else '',
+                 ' '.join(args.daemon_arg) or 'defaults',
+                 args.db if args.db in ('sqlite', 'postgresql') else 'given URL'))
         print()
-        print('| scenario | requests/s | of healthz | p50 ms | p99 ms | non-2xx | daemon CPU µs/request |')
-        print('|---|---|---|---|---|---|---|')
+        pgcol = cluster is not None
+        print('| scenario | requests/s | of healthz | p50 ms | p99 ms | non-2xx | daemon CPU µs/request |%s'
+              % (' PostgreSQL CPU µs/request |' if pgcol else ''))
+        print('|---|---|---|---|---|---|---|%s' % ('---|' if pgcol else ''))
         for r in rows:
-            print('| %s | %.0f | %.0f%% | %.2f | %.2f | %d | %.1f |' % (
-                r['name'], r['rps'], 100.0 * r['rps'] / ceiling, r['p50'], r['p99'], r['bad'], r['cpu_us']))
+            print('| %s | %.0f | %.0f%% | %.2f | %.2f | %d | %.1f |%s' % (
+                r['name'], r['rps'], 100.0 * r['rps'] / ceiling, r['p50'], r['p99'], r['bad'], r['cpu_us'],
+                ' %.1f |' % r['pg_us'] if pgcol else ''))
             if r['socket']:
                 print('|   socket errors: %s | | | | | | |' % r['socket'])
         print()
@@ -122,14 +224,25 @@ def main():
             t0 = time.time()
             while stored < 1000000:
                 wrk(url, 'duskcourt.lua', args)
-                stored = moves(db)
+                stored = moves(db, cluster)
             print('after %d stored moves (%.0f s more of Duskcourt): peak resident memory %.1f MB, '
                   'database %.0f MB' % (stored, time.time() - t0, peak_rss_mb(proc.pid),
-                                        os.path.getsize(db) / 1e6))
+                                        os.path.getsize(db) / 1e6 if cluster is None else 0))
+        if cluster is None and args.db == 'sqlite':
+            wal = db + '-wal'
+            print('WAL: largest %.1f MB while the scenarios ran, %.1f MB now' % (
+                wal_max[0] / 1e6, os.path.getsize(wal) / 1e6 if os.path.exists(wal) else 0))
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
-        log.close()
+        sampling.set()
+        if nginx is not None:
+            nginx.stop()
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+            p.wait(30)
+        for lg in logs:
+            lg.close()
+        if cluster is not None:
+            cluster.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
 
