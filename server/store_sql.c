@@ -104,6 +104,8 @@ q_clear(struct store_q *q)
 	q->nrows = 0;
 }
 
+static int reconnect(struct store_conn *c);
+
 struct store_q *
 store_q(struct store_conn *c, const char *sql)
 {
@@ -161,8 +163,15 @@ store_q(struct store_conn *c, const char *sql)
 			c->sqlstate[0] = '\0';
 		PQclear(res);
 		free(text);
-		if (!ok)
+		if (!ok) {
+			/* A reader whose connection was lost reconnects and tries
+			 * once more (see reexecute()). */
+			if (c->lost && c->readonly && reconnect(c) == 0) {
+				log_msg(LOG_WARN, "postgresql: a reader reconnected");
+				return store_q(c, sql);
+			}
 			return NULL;
+		}
 	}
 	q->sql = sql;
 	return q;
@@ -225,6 +234,29 @@ store_q_blob(struct store_q *q, int i, const void *p, size_t n)
 	q->formats[i - 1] = 1;
 }
 
+/* Prepares q again on a reconnected connection, with the same bindings:
+ * true when it is ready to run. The cache was emptied, so q's slot is free
+ * and the statement lands in it again. */
+static bool
+reexecute(struct store_q *q)
+{
+	struct store_conn *c = q->c;
+	struct store_q saved = *q;
+	const char *sql = q->sql;
+	int i;
+
+	if (reconnect(c) != 0 || store_q(c, sql) != q)
+		return false;
+	for (i = 0; i < STORE_PARAMS_MAX; i++) {
+		q->values[i] = saved.values[i]; /* text of an integer points into q->num, the same slot */
+		memcpy(q->num[i], saved.num[i], sizeof q->num[i]);
+		q->lengths[i] = saved.lengths[i];
+		q->formats[i] = saved.formats[i];
+	}
+	log_msg(LOG_WARN, "postgresql: a reader reconnected and runs its statement again");
+	return true;
+}
+
 int
 store_q_step(struct store_q *q)
 {
@@ -250,6 +282,11 @@ store_q_step(struct store_q *q)
 			note_pg_error(c, q->res);
 			store_log_error(c, q->sql);
 			q_clear(q);
+			/* A reader runs each statement on its own (autocommit): after
+			 * a lost connection it may reconnect and run it once more. The
+			 * writer does not: its batch is run again from its start. */
+			if (c->lost && c->readonly && reexecute(q))
+				return store_q_step(q);
 			return STORE_Q_FAIL;
 		}
 		c->sqlstate[0] = '\0';
@@ -454,6 +491,12 @@ pg_session(struct store_conn *c, bool readonly, enum sync_mode sync, char *err, 
 int
 store_conn_reconnect(struct store_conn *c)
 {
+	return reconnect(c);
+}
+
+static int
+reconnect(struct store_conn *c)
+{
 	char err[256];
 
 	if (c->backend != STORE_PG)
@@ -481,8 +524,24 @@ store_conn_open(struct store_conn *c, const char *target, bool readonly, enum sy
 	c->readonly = readonly;
 	c->sync = sync;
 	if (store_target_is_pg(target)) {
+		/* Defaults the URL and the PG* environment variables override. */
+		const char *keys[4], *vals[4];
+		int k = 0;
+
+		if (getenv("PGCONNECT_TIMEOUT") == NULL) {
+			keys[k] = "connect_timeout";
+			vals[k++] = "5";
+		}
+		if (getenv("PGAPPNAME") == NULL) {
+			keys[k] = "application_name";
+			vals[k++] = "arcaded";
+		}
+		keys[k] = "dbname";
+		vals[k++] = target;
+		keys[k] = NULL;
+		vals[k] = NULL;
 		c->backend = STORE_PG;
-		c->pg = PQconnectdb(target);
+		c->pg = PQconnectdbParams(keys, vals, 1);
 		if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
 			snprintf(why, sizeof why, "%s", c->pg ? PQerrorMessage(c->pg) : "out of memory");
 			why[strcspn(why, "\n")] = '\0';

@@ -139,6 +139,11 @@ def lost_connections(t, x, a, b, rng):
         t.diag('stored %r, answered %r' % (stored, applied))
     t.ok(all(d.get('/readyz').status == 200 for d in (a, b)),
          'both daemons reconnected and take writes')
+    x.sql('SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity '
+          'WHERE datname = current_database() AND pid <> pg_backend_pid()')
+    reads = [d.get('/api/games/duskcourt/leaderboard?limit=5').status for d in (a, b) for _ in range(3)]
+    t.eq(reads, [200] * 6, 'reads right after their connections were dropped are answered '
+         '(a reader reconnects and runs its statement again)')
 
 
 def play_duskcourt(x, seed, rng):
@@ -223,7 +228,8 @@ def main():
         b = Daemon(folder=folders[1], listen='unix:' + os.path.join(folders[1], 'arcaded.sock'), args=args)
         for d in (a, b):
             os.chown(d.socket_path, -1, run_as()[1])
-        logs = wait_for(lambda: [l for l in (d.read_log() for d in (a, b)) if 'serving on' in l])
+        logs = wait_for(lambda: (lambda ls: ls if len(ls) == 2 else None)(
+            [l for l in (d.read_log() for d in (a, b)) if 'serving on' in l])) or []
         t.ok(len(logs) == 2 and all('database postgresql://arcaded@/' in l for l in logs) and
              not any(':' + 'password' in l for l in logs),
              'both daemons start on one PostgreSQL database with one key file, and log its URL '
