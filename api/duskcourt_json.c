@@ -356,31 +356,25 @@ dc_claims(const void *st)
 	    "lives", (int)s->lives);
 }
 
-static int
-dc_replay_verify(const json_t *replay, const struct game_env *env, struct replay_check *out)
+static bool
+dc_replay_start(void *st, int64_t seed, const json_t *replay, struct replay_ctx *rc, char *reason,
+    size_t cap)
 {
-	static const char *const final_keys[] = { "score", "rung", "lives", "phase", NULL };
-	const json_t *actions, *final;
-	struct duskcourt_state s;
-	char reason[ENGINE_REASON_MAX];
-	int64_t seed;
-	size_t i;
-	json_t *a;
+	(void)replay;
+	if (rc->env->work == NULL)
+		return engine_refuse(reason, cap, "no dealer memory");
+	return duskcourt_init(st, (uint64_t)seed, rc->env->work, reason, cap);
+}
 
-	if (replay_read(replay, NULL, final_keys, &seed, &actions, &final, out) != 0)
-		return -1;
-	if (env->work == NULL || !duskcourt_init(&s, (uint64_t)seed, env->work, reason, sizeof reason))
-		return replay_fail(out, 0, "the run cannot start: %s", env->work ? reason : "no dealer memory");
-	json_array_foreach(actions, i, a) {
-		struct duskcourt_action act;
+static bool
+dc_replay_move(void *st, const json_t *move, struct replay_ctx *rc, char *reason, size_t cap)
+{
+	struct duskcourt_action act;
+	char why[ENGINE_REASON_MAX];
 
-		if (!duskcourt_action_from_json(a, &act, reason, sizeof reason))
-			return replay_fail(out, i + 1, "action %zu is not a Duskcourt action: %s", i + 1, reason);
-		if (!duskcourt_apply(&s, &act, env->work, reason, sizeof reason))
-			return replay_fail(out, i + 1, "action %zu is refused: %s", i + 1, reason);
-	}
-	out->final = duskcourt_final_json(&s);
-	return replay_compare_final(out, final);
+	if (!duskcourt_action_from_json(move, &act, why, sizeof why))
+		return engine_refuse(reason, cap, "not a Duskcourt action: %s", why);
+	return duskcourt_apply(st, &act, rc->env->work, reason, cap);
 }
 
 static json_t *
@@ -390,6 +384,7 @@ dc_rules(void)
 }
 
 static const char *const dc_action_fields[] = { "action", NULL };
+static const char *const dc_final_keys[] = { "score", "rung", "lives", "phase", NULL };
 static const char *const dc_board_fields[] = { "rung", "lives", NULL };
 
 const struct game game_duskcourt = {
@@ -411,6 +406,8 @@ const struct game game_duskcourt = {
 	.summary = dc_summary,
 	.final = dc_final,
 	.claims = dc_claims,
-	.replay_verify = dc_replay_verify,
+	.final_keys = dc_final_keys,
+	.replay_start = dc_replay_start,
+	.replay_move = dc_replay_move,
 	.rules_json = dc_rules,
 };

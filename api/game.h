@@ -80,6 +80,14 @@ struct game_request {
 	void         *query_ctx;
 };
 
+/* One re-simulation of a replay, from replay_start to replay_end: the
+ * environment, and whatever the game keeps for the length of it (a set of
+ * boards seen, say; NULL when nothing). */
+struct replay_ctx {
+	const struct game_env *env;
+	void                  *game;
+};
+
 /* What verifying a replay found. */
 struct replay_check {
 	const struct game *game;
@@ -145,10 +153,25 @@ struct game {
 	 * capped run), merged into the replay object; NULL: none. */
 	json_t *(*replay_options)(const void *st);
 
-	/* Re-simulates a replay of this game (its rules already matched).
-	 * Returns 0 when it verifies, -1 with out->step and out->reason. */
-	int (*replay_verify)(const json_t *replay, const struct game_env *env,
-	    struct replay_check *out);
+	/* Replays. replay_keys: the keys a replay carries besides schema,
+	 * rules, seed, actions and final (NULL-terminated; NULL: none);
+	 * final_keys: the exact keys of final(). replay_read (replay.h) has
+	 * checked them, and the seed's range, before replay_start runs. */
+	const char *const *replay_keys;
+	const char *const *final_keys;
+
+	/* The state a replay starts from: its seed and options (from the
+	 * replay object). False with the reason. */
+	bool (*replay_start)(void *st, int64_t seed, const json_t *replay, struct replay_ctx *rc,
+	    char *reason, size_t cap);
+
+	/* Plays one stored move (an element of actions) on st. False with the
+	 * reason, st then unspecified. */
+	bool (*replay_move)(void *st, const json_t *move, struct replay_ctx *rc, char *reason,
+	    size_t cap);
+
+	/* Frees what replay_start kept in rc->game; NULL when nothing is kept. */
+	void (*replay_end)(struct replay_ctx *rc);
 
 	/* GET .../rules. */
 	json_t *(*rules_json)(void);

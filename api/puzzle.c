@@ -5,7 +5,9 @@
  * Randomness: the 32-byte seed keys a ChaCha20 keystream (libsodium's
  * crypto_stream_chacha20_ietf_xor_ic, block counter as the position), read
  * 32 bits at a time with rejection sampling, so a puzzle depends on the
- * seed alone and any number of draws is available.
+ * seed alone and any number of draws is available. The draws are, in
+ * order: the operation, the phrasing, x, y (DRAWS below), then the
+ * scrambler's.
  *
  * Readability rules the scrambler keeps (puzzle.h says why): letters are
  * only re-cased or repeated once, never dropped or changed; an 'e' in a
@@ -315,6 +317,46 @@ scramble(struct sb *out, const char *plain, const bool *isnum, struct rng *r)
 	}
 }
 
+/*
+ * The numbers (puzzle.h: struct puzzle_draw). Wide ranges, so that no
+ * answer is likely: sums of two numbers up to 1999 peak at 1/1998, the
+ * uniform answers of subtraction and division are 1/1998 each, and a
+ * product of x <= 999 and y <= 49 has at most 22 of its 48902 pairs; over
+ * all four operations the most likely answer has probability about
+ * 0.00047 (tests/trust/test_puzzle_odds.c computes it exactly). Subtraction
+ * and division draw the answer and the second operand and build the first
+ * from them, which keeps their answers uniform; drawing the first operand
+ * and a smaller second one would pile probability on small differences.
+ */
+static const struct puzzle_draw DRAWS[PUZZLE_NOPS] = {
+	[PUZZLE_ADD] = { 1, 2, 1999, 2, 1999 },
+	[PUZZLE_SUB] = { 1, 2, 1999, 2, 999 },
+	[PUZZLE_MUL] = { 1, 2, 999, 2, 49 },
+	[PUZZLE_DIV] = { 1, 2, 1999, 2, 49 },
+};
+
+const struct puzzle_draw *
+puzzle_draw_of(enum puzzle_op op)
+{
+	if ((int)op < 0 || (int)op >= PUZZLE_NOPS)
+		return NULL;
+	return &DRAWS[op];
+}
+
+static enum puzzle_op
+draw_op(struct rng *r)
+{
+	uint32_t total = 0, v;
+	int op;
+
+	for (op = 0; op < PUZZLE_NOPS; op++)
+		total += DRAWS[op].weight;
+	v = rng_below(r, total);
+	for (op = 0; op < PUZZLE_NOPS - 1 && v >= DRAWS[op].weight; op++)
+		v -= DRAWS[op].weight;
+	return (enum puzzle_op)op;
+}
+
 void
 puzzle_make(struct puzzle *p, const uint8_t seed[PUZZLE_SEED_BYTES])
 {
@@ -322,39 +364,38 @@ puzzle_make(struct puzzle *p, const uint8_t seed[PUZZLE_SEED_BYTES])
 	bool isnum[PUZZLE_PLAIN_MAX] = { false };
 	struct sb plain = { p->plain, sizeof p->plain, 0, false };
 	struct sb text = { p->text, sizeof p->text, 0, false };
-	int a, b, n;
+	const struct puzzle_draw *d;
+	int x, y, n;
 
-	p->op = (enum puzzle_op)rng_below(&r, PUZZLE_NOPS);
+	p->op = draw_op(&r);
 	templates(p->op, &n);
 	p->phrasing = (int)rng_below(&r, (uint32_t)n);
+	d = &DRAWS[p->op];
+	x = rng_range(&r, d->x_lo, d->x_hi);
+	y = rng_range(&r, d->y_lo, d->y_hi);
+	p->b = y;
 	switch (p->op) {
 	case PUZZLE_ADD:
-		a = rng_range(&r, 2, 99);
-		b = rng_range(&r, 2, 99);
-		p->answer = a + b;
+		p->a = x;
+		p->answer = (int64_t)x + y;
 		break;
 	case PUZZLE_SUB:
-		a = rng_range(&r, 20, 100);
-		b = rng_range(&r, 2, a - 1);
-		p->answer = a - b;
+		p->a = x + y;
+		p->answer = x;
 		break;
 	case PUZZLE_MUL:
-		a = rng_range(&r, 3, 40);
-		b = rng_range(&r, 2, 15);
-		p->answer = (int64_t)a * b;
+		p->a = x;
+		p->answer = (int64_t)x * y;
 		break;
 	case PUZZLE_DIV:
 	default:
-		b = rng_range(&r, 2, 12);
-		p->answer = rng_range(&r, 2, 25);
-		a = (int)p->answer * b;
+		p->a = x * y;
+		p->answer = x;
 		break;
 	}
-	p->a = a;
-	p->b = b;
 	p->plain[0] = '\0';
 	p->text[0] = '\0';
-	expand(&plain, isnum, puzzle_template(p->op, p->phrasing), a, b);
+	expand(&plain, isnum, puzzle_template(p->op, p->phrasing), p->a, p->b);
 	scramble(&text, p->plain, isnum, &r);
 	sodium_memzero(&r, sizeof r);
 }

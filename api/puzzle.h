@@ -12,6 +12,14 @@
  * as itself and nothing else. The story contains no other number word, and
  * the answer is always a whole number >= 1.
  *
+ * The numbers are wide on purpose (operands up to a few thousand, products
+ * and dividends up to about a hundred thousand): a guesser who cannot read
+ * the story should almost never hit the answer. Over the whole generator
+ * (every operation, overlaps included) no answer has a probability of
+ * 0.001 or more; tests/trust/test_puzzle_odds.c computes the exact
+ * distribution from puzzle_draw_of and checks it. A careful reader still
+ * has only a sum in words to do: two numbers, one operation.
+ *
  * puzzle_make is a pure function of 32 caller-supplied bytes: the server
  * passes randombytes_buf output, tests pass fixed bytes and get the same
  * puzzle every time. It does not allocate; as everywhere in api/,
@@ -37,6 +45,27 @@ enum puzzle_op {
 	PUZZLE_DIV,
 };
 #define PUZZLE_NOPS 4
+
+/*
+ * How puzzle_make draws its numbers, exported so that a test can enumerate
+ * the whole parameter space. The operation is drawn with probability
+ * weight / (sum of the weights of all operations); then x and y are drawn
+ * independently and uniformly from [x_lo, x_hi] and [y_lo, y_hi], and
+ *   PUZZLE_ADD: a = x,     b = y, answer = x + y
+ *   PUZZLE_SUB: a = x + y, b = y, answer = x      (the answer is uniform)
+ *   PUZZLE_MUL: a = x,     b = y, answer = x * y
+ *   PUZZLE_DIV: a = x * y, b = y, answer = x      (exact by construction)
+ * The phrasing is drawn uniformly and does not change the numbers. Every
+ * a and b is within 0 .. 999999 (puzzle_number_words' range).
+ */
+struct puzzle_draw {
+	uint32_t weight;  /* relative probability of the operation, >= 1 */
+	int x_lo, x_hi;   /* x range, inclusive, x_lo >= 2 */
+	int y_lo, y_hi;   /* y range, inclusive, y_lo >= 2 */
+};
+
+/* The draw of op (static storage), or NULL when op is out of range. */
+const struct puzzle_draw *puzzle_draw_of(enum puzzle_op op);
 
 struct puzzle {
 	char text[PUZZLE_TEXT_MAX];   /* the scrambled question shown to agents */

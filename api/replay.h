@@ -11,8 +11,8 @@
  * compares the summary reached with the one claimed. A replay of a partial
  * game is valid; a consistent replay is reproducible evidence of a game,
  * not of who played it (that is what a certificate adds, by naming the
- * replay's hash). This file holds the checks every game shares; each game's
- * replay_verify does the rest.
+ * replay's hash). This file holds the loop and the checks every game
+ * shares; each game supplies its start and its moves (game.h).
  */
 #ifndef API_REPLAY_H
 #define API_REPLAY_H
@@ -39,7 +39,32 @@ int replay_verify(const json_t *replay, const struct game *expect, const struct 
     struct replay_check *out);
 
 /*
- * For the games' verifiers.
+ * Walking a replay move by move, for whoever needs each step's state (the
+ * run pages draw them). replay_verify is a walk to the end.
+ */
+struct replay_walk {
+	const struct game *game;
+	struct replay_ctx  rc;
+	game_state         st;       /* the state after `step` moves */
+	size_t             step;
+	const json_t      *actions;  /* borrowed from the replay */
+	const json_t      *final;    /* likewise */
+	bool               started;  /* replay_end is owed */
+};
+
+/* Checks the replay's form and starts it (step 0). 0, or -1 with out's
+ * reason; replay_walk_end is due either way. */
+int replay_walk_start(struct replay_walk *w, const json_t *replay, const struct game *expect,
+    const struct game_env *env, struct replay_check *out);
+
+/* Plays the next move: 1 when it did, 0 at the end, -1 with out's step and
+ * reason when the move is refused. */
+int replay_walk_next(struct replay_walk *w, struct replay_check *out);
+
+void replay_walk_end(struct replay_walk *w);
+
+/*
+ * For the games' replay functions.
  */
 
 /* Records a failure (step 0: not an action's) and returns -1. */

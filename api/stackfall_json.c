@@ -482,50 +482,47 @@ sf_claims(const void *st)
 	    "pieces", (int)g->placed, "end_reason", end ? end : "");
 }
 
-static int
-sf_replay_verify(const json_t *replay, const struct game_env *env, struct replay_check *out)
+static bool
+sf_replay_start(void *st, int64_t seed, const json_t *replay, struct replay_ctx *rc, char *reason,
+    size_t cap)
 {
-	static const char *const final_keys[] = { "score", "lines", "pieces", "status", NULL };
-	const json_t *actions, *final;
-	struct stackfall g;
+	(void)replay;
+	(void)rc;
+	if (!stackfall_init(st, (uint64_t)seed))
+		return engine_refuse(reason, cap, "seed %lld is out of range", (long long)seed);
+	return true;
+}
+
+/* A stored move: place, hold, resign, or the abandon the seed's routes
+ * record when an account starts a new game. */
+static bool
+sf_replay_move(void *st, const json_t *move, struct replay_ctx *rc, char *reason, size_t cap)
+{
+	const char *type = json_is_object(move) ? json_string_value(json_object_get(move, "type")) : NULL;
 	struct stackfall_report rep;
-	int64_t seed;
-	size_t i;
-	json_t *a;
+	struct stackfall_cmd c;
+	enum stackfall_outcome o;
 
-	(void)env;
-	if (replay_read(replay, NULL, final_keys, &seed, &actions, &final, out) != 0)
-		return -1;
-	stackfall_init(&g, (uint64_t)seed);
-	json_array_foreach(actions, i, a) {
-		const char *type = json_is_object(a) ? json_string_value(json_object_get(a, "type")) : NULL;
-		enum stackfall_outcome o;
-
-		memset(&rep, 0, sizeof rep);
-		if (type != NULL && strcmp(type, "abandon") == 0 && json_object_size(a) == 1) {
-			o = stackfall_abandon(&g, &rep);
-		} else {
-			struct stackfall_cmd c;
-
-			stackfall_action_from_json(a, &c);
-			if (c.kind == STACKFALL_CMD_INVALID)
-				return replay_fail(out, i + 1, "action %zu is not a Stackfall move: %s", i + 1,
-				    c.reason);
-			if (c.kind == STACKFALL_CMD_OPTIONS || c.kind == STACKFALL_CMD_PREVIEW)
-				return replay_fail(out, i + 1, "action %zu (%s) changes nothing and is never a move",
-				    i + 1, type);
-			if (c.kind == STACKFALL_CMD_PLACE)
-				o = stackfall_place(&g, c.rotation, c.column, &rep);
-			else if (c.kind == STACKFALL_CMD_HOLD)
-				o = stackfall_hold(&g, &rep);
-			else
-				o = stackfall_resign(&g, &rep);
-		}
-		if (o != STACKFALL_OK)
-			return replay_fail(out, i + 1, "action %zu is refused: %s", i + 1, rep.message);
+	(void)rc;
+	memset(&rep, 0, sizeof rep);
+	if (type != NULL && strcmp(type, "abandon") == 0 && json_object_size(move) == 1)
+		o = stackfall_abandon(st, &rep);
+	else {
+		stackfall_action_from_json(move, &c);
+		if (c.kind == STACKFALL_CMD_INVALID)
+			return engine_refuse(reason, cap, "not a Stackfall move: %s", c.reason);
+		if (c.kind == STACKFALL_CMD_OPTIONS || c.kind == STACKFALL_CMD_PREVIEW)
+			return engine_refuse(reason, cap, "%s changes nothing and is never a move", type);
+		if (c.kind == STACKFALL_CMD_PLACE)
+			o = stackfall_place(st, c.rotation, c.column, &rep);
+		else if (c.kind == STACKFALL_CMD_HOLD)
+			o = stackfall_hold(st, &rep);
+		else
+			o = stackfall_resign(st, &rep);
 	}
-	out->final = stackfall_final_json(&g);
-	return replay_compare_final(out, final);
+	if (o != STACKFALL_OK)
+		return engine_refuse(reason, cap, "%s", rep.message);
+	return true;
 }
 
 static bool
@@ -545,6 +542,7 @@ sf_rules(void)
 }
 
 static const char *const sf_action_fields[] = { "command", "action", NULL };
+static const char *const sf_final_keys[] = { "score", "lines", "pieces", "status", NULL };
 static const char *const sf_board_fields[] = { "lines", "pieces", NULL };
 
 const struct game game_stackfall = {
@@ -566,6 +564,8 @@ const struct game game_stackfall = {
 	.final = sf_final,
 	.claims = sf_claims,
 	.abandon = sf_abandon,
-	.replay_verify = sf_replay_verify,
+	.final_keys = sf_final_keys,
+	.replay_start = sf_replay_start,
+	.replay_move = sf_replay_move,
 	.rules_json = sf_rules,
 };

@@ -77,6 +77,12 @@ agent_fresh_store(struct store_conn *c, const struct agent_fresh *f)
 	return store_check_insert(c, f->token, f->answer, f->expires_at, f->owner);
 }
 
+enum store_result
+agent_fresh_job(struct store_conn *c, void *arg)
+{
+	return agent_fresh_store(c, arg);
+}
+
 json_t *
 agent_fresh_json(const struct agent_fresh *f, int64_t now_ms)
 {

@@ -58,6 +58,9 @@ void agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_
 /* Stores f; for use inside a store job. */
 enum store_result agent_fresh_store(struct store_conn *c, const struct agent_fresh *f);
 
+/* A store job (store_fn) over a struct agent_fresh: stores it. */
+enum store_result agent_fresh_job(struct store_conn *c, void *arg);
+
 /* {"puzzle", "token", "expires_in"}: the agent_check object. */
 json_t *agent_fresh_json(const struct agent_fresh *f, int64_t now_ms);
 

@@ -1,7 +1,10 @@
 /*
  * app.h: the daemon's long-lived objects, shared by every handler. Built
  * once in main() before serving starts and torn down after the last
- * request; handlers only read it (the counters inside are atomic).
+ * request; handlers only read it (the counters inside are atomic). The
+ * keyring alone changes while serving (SIGHUP reloads the key file): it is
+ * an atomic pointer, read once per use with app_keys(), and a replaced
+ * ring stays valid until the daemon exits.
  */
 #ifndef SERVER_APP_H
 #define SERVER_APP_H
@@ -17,16 +20,25 @@ struct metrics;
 struct keyring;
 struct workers;
 struct sweeper;
+struct throttle;
 
 struct app {
 	const struct config *cfg;
 	struct store        *store;
 	struct http_server  *http;
 	struct metrics      *metrics;
-	struct keyring      *keys;
+	_Atomic(const struct keyring *) keys;
 	struct workers      *verify;  /* replay verification, off the HTTP threads */
 	struct sweeper      *sweeper; /* retention */
+	struct throttle     *throttle; /* rate limits, per address and per account */
 	atomic_bool          shutting_down;
 };
+
+/* The keyring now: its newest key seals and signs, every key opens. */
+static inline const struct keyring *
+app_keys(struct app *a)
+{
+	return atomic_load_explicit(&a->keys, memory_order_acquire);
+}
 
 #endif

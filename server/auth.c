@@ -10,10 +10,21 @@
 #include "agentkey.h"
 #include "app.h"
 #include "keys.h"
+#include "throttle.h"
 
 void
 auth_refuse(struct request *req, int status, const char *why, json_t *extra)
 {
+	if (status == 429) {
+		json_t *limit = json_pack("{s:{s:s, s:i}}", "ratelimit", "key", "account", "seconds",
+		    req->retry_after_s);
+
+		if (extra != NULL && limit != NULL)
+			json_object_update(limit, extra);
+		json_decref(extra);
+		request_reply_error_with(req, API_ERR_RATE_LIMITED, why, limit);
+		return;
+	}
 	if (status != 401) {
 		json_decref(extra);
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
@@ -54,6 +65,7 @@ auth_check(struct request *req, bool required, struct account_ref *out, int *sta
 	struct store_conn *c;
 	enum agentkey_err e;
 	enum store_result found;
+	const char *limited;
 	size_t n;
 
 	if (h == NULL) {
@@ -83,11 +95,17 @@ auth_check(struct request *req, bool required, struct account_ref *out, int *sta
 		snprintf(why, AUTH_WHY_MAX, "internal error");
 		return AUTH_FAILED;
 	}
-	agentkey_hash(hash, h, n, req->app->keys->pepper);
+	agentkey_hash(hash, h, n, app_keys(req->app)->pepper);
 	if (found == STORE_NOT_FOUND || !agentkey_hash_equal(hash, row.hash))
 		return refuse(status, why, "the agent key is unknown");
 	if (row.revoked)
 		return refuse(status, why, "the agent key has been revoked");
+	/* The account's own rate limit, now that it is known. */
+	if (!throttle_account(req, row.account_id, &limited)) {
+		*status = 429;
+		snprintf(why, AUTH_WHY_MAX, "%s", limited);
+		return AUTH_FAILED;
+	}
 	out->id = row.account_id;
 	snprintf(out->name, sizeof out->name, "%s", row.name);
 	snprintf(out->key_id, sizeof out->key_id, "%s", id);

@@ -31,13 +31,15 @@ enum auth_result {
  * too; otherwise it is AUTH_NONE (anonymous). */
 enum auth_result auth_bearer(struct request *req, bool required, struct account_ref *out);
 
-/* The same without answering: on AUTH_FAILED, *status is 401 or 500 and
- * why says what to tell the client. */
+/* The same without answering: on AUTH_FAILED, *status is 401, 429 (the
+ * account is over its rate limit for the route) or 500 and why says what to
+ * tell the client. */
 enum auth_result auth_check(struct request *req, bool required, struct account_ref *out,
     int *status, char why[AUTH_WHY_MAX]);
 
-/* Queues the answer auth_check described (401 with WWW-Authenticate, or
- * 500), extra (stolen, may be NULL) merged into the envelope. */
+/* Queues the answer auth_check described (401 with WWW-Authenticate, 429
+ * with its rate-limit fields, or 500), extra (stolen, may be NULL) merged
+ * into the envelope. */
 void auth_refuse(struct request *req, int status, const char *why, json_t *extra);
 
 #endif

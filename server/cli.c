@@ -124,8 +124,9 @@ cli_keys(int argc, char **argv)
 		fprintf(stderr, "arcaded: %s\n", err);
 		return 1;
 	}
-	printf("key file %s now holds %d keys; the new one is current. Restart the daemon "
-	    "to seal with it.\n", cfg.key_path, kf.nkeys);
+	printf("key file %s now holds %d keys; the new one is current. Send the daemon SIGHUP "
+	    "(systemctl reload arcaded) to seal and sign with it; older tokens and certificates "
+	    "stay valid.\n", cfg.key_path, kf.nkeys);
 	keyfile_wipe(&kf);
 	return 0;
 }

@@ -21,9 +21,9 @@
 
 enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
-	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_SYNC,
+	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
-	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT__COUNT
+	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -60,6 +60,9 @@ static const struct {
 	    "ask for it: see GET /api/games/GAME/rules)", { 0 } },
 	[OPT_LOG_LEVEL]     = { "log-level", "ARCADED_LOG_LEVEL", "error|warn|info|debug", false,
 	    "what to log on stderr (default info: one access line per request)", { 0 } },
+	[OPT_LOG_FORMAT]    = { "log-format", "ARCADED_LOG_FORMAT", "text|json", false,
+	    "log lines as text, or one JSON object per line for journald or a collector (default text)",
+	    { 0 } },
 	[OPT_SYNC]          = { "synchronous", "ARCADED_SYNCHRONOUS", "full|normal", false,
 	    "commit durability: full survives power loss, normal only a crash (default full)", { 0 } },
 	[OPT_CONN_LIMIT]    = { "connection-limit", "ARCADED_CONNECTION_LIMIT", "N", false,
@@ -83,6 +86,10 @@ static const struct {
 	[OPT_VERIFY_WORKERS] = { "verify-workers", "ARCADED_VERIFY_WORKERS", "N", false,
 	    "threads that verify replays, off the HTTP threads (default: the number of cores)",
 	    { 1, 64, 0, false } },
+	[OPT_RATE_LIMIT]    = { "rate-limit", "ARCADED_RATE_LIMIT", "CLASS[@SCOPE]=N/PERIOD[:BURST]|off", true,
+	    "a rate limit per client address and per account (scope addr or account; none: both), "
+	    "classes accounts puzzles runs moves reads verify, and wrong for wrong agent-check answers "
+	    "(N in a window); repeatable, later ones win (defaults: " RATELIMIT_DEFAULTS ")", { 0 } },
 	[OPT_VERIFY_QUEUE]  = { "verify-queue", "ARCADED_VERIFY_QUEUE", "N", false,
 	    "replay verifications waiting at most; more are answered 503 with Retry-After",
 	    { 1, 4096, 16, false } },
@@ -145,6 +152,9 @@ set_defaults(struct config *cfg)
 	cfg->unplayed_retention = (unsigned)opts[OPT_UNPLAYED].range.def;
 	cfg->verify_workers = cfg->threads;
 	cfg->verify_queue = (unsigned)opts[OPT_VERIFY_QUEUE].range.def;
+	ratelimit_config_init(&cfg->rate);
+	if (!ratelimit_config_parse(&cfg->rate, RATELIMIT_DEFAULTS, NULL, 0))
+		ratelimit_config_init(&cfg->rate); /* unreachable: the defaults parse (a test says so) */
 }
 
 /* A decimal number with an optional k/m suffix (powers of 1024). */
@@ -379,6 +389,18 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			cfg->log_level = LOG_DEBUG;
 		else
 			why = "expected error, warn, info or debug";
+		break;
+	case OPT_RATE_LIMIT:
+		if (!ratelimit_config_parse(&cfg->rate, v, whybuf, sizeof whybuf))
+			why = whybuf;
+		break;
+	case OPT_LOG_FORMAT:
+		if (strcmp(v, "text") == 0)
+			cfg->log_json = false;
+		else if (strcmp(v, "json") == 0)
+			cfg->log_json = true;
+		else
+			why = "expected text or json";
 		break;
 	case OPT_SYNC:
 		if (strcmp(v, "full") == 0)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "ratelimit.h"
 
 #define CONFIG_MAX_PROXIES 16
 
@@ -47,6 +48,7 @@ struct config {
 	int      nproxies;
 	bool     agent_check[GAME__COUNT];
 	enum log_level log_level;
+	bool     log_json;           /* one JSON object per log line */
 	enum sync_mode sync;
 	unsigned connection_limit;   /* open connections at most */
 	unsigned connection_timeout; /* seconds of idleness before a close */
@@ -57,6 +59,7 @@ struct config {
 	unsigned unplayed_retention; /* seconds a run that never got a move is kept */
 	unsigned verify_workers;     /* threads for replay verification */
 	unsigned verify_queue;       /* verifications waiting at most; more are answered 503 */
+	struct ratelimit_config rate; /* per-address and per-account limits by class */
 };
 
 enum config_result {

@@ -76,7 +76,7 @@ new_key(struct request *req, char key[AGENTKEY_LEN + 1], char id[STORE_KEY_ID_MA
     uint8_t hash[STORE_KEY_HASH])
 {
 	agentkey_generate(key, id);
-	agentkey_hash(hash, key, strlen(key), req->app->keys->pepper);
+	agentkey_hash(hash, key, strlen(key), app_keys(req->app)->pepper);
 }
 
 static void
@@ -225,12 +225,6 @@ handle_me_keys_revoke(struct request *req)
 	defer_to_store(req, store_key_revoke, &x->change, key_revoked);
 }
 
-static enum store_result
-fresh_store_job(struct store_conn *c, void *arg)
-{
-	return agent_fresh_store(c, arg);
-}
-
 static void
 fresh_stored(struct request *req)
 {
@@ -248,27 +242,16 @@ void
 handle_agent_check(struct request *req)
 {
 	struct account_ref acct = { 0 };
-	struct agent_who who;
-	struct agent_fresh *f;
 	enum auth_result a = auth_bearer(req, false, &acct);
 
-	if (a == AUTH_FAILED)
-		return;
-	if ((f = calloc(1, sizeof *f)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
-		return;
-	}
-	req->ctx = f;
-	req->ctx_free = free;
-	play_who(req, a == AUTH_OK ? acct.id : 0, &who);
-	agent_fresh_make(f, store_now_ms(), &who);
-	defer_to_store(req, fresh_store_job, f, fresh_stored);
+	if (a != AUTH_FAILED)
+		play_fresh_puzzle(req, a == AUTH_OK ? acct.id : 0, fresh_stored);
 }
 
 void
 handle_keys(struct request *req)
 {
-	const struct keyring *kr = req->app->keys;
+	const struct keyring *kr = app_keys(req->app);
 	json_t *keys = json_array();
 	int i;
 

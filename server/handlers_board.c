@@ -443,7 +443,7 @@ handle_replay_verify(struct request *req)
 	v->game = g;
 	v->replay = replay;
 	v->cert = cert != NULL ? json_string_value(cert) : NULL;
-	v->keys = req->app->keys;
+	v->keys = app_keys(req->app);
 	req->ctx = v;
 	req->ctx_free = verification_free;
 	if (!workers_submit(req->app->verify, req, verify_task, v, verify_done)) {

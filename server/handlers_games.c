@@ -84,23 +84,19 @@ query(void *ctx, const char *name)
 }
 
 /* The seed of an init: ?seed= (GET) or {"seed": N} (POST), 0..ENGINE_ID_MAX;
- * when absent a random one (*chosen false). */
+ * when absent a random one (*chosen false). False with msg for a 400. */
 static bool
-read_seed(struct request *req, int64_t *seed, bool *chosen)
+read_seed(struct request *req, int64_t *seed, bool *chosen, char msg[JSONBODY_MSG_MAX])
 {
 	const char *q = request_query(req, "seed");
-	char msg[JSONBODY_MSG_MAX];
 	bool present = false;
 
-	if (!jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &present, seed, msg, sizeof msg)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	if (!jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &present, seed, msg, JSONBODY_MSG_MAX))
 		return false;
-	}
 	if (!present && q != NULL) {
 		if (!jsonbody_parse_int(q, 0, ENGINE_ID_MAX, seed)) {
-			snprintf(msg, sizeof msg, "query 'seed' must be an integer from 0 to %lld",
+			snprintf(msg, JSONBODY_MSG_MAX, "query 'seed' must be an integer from 0 to %lld",
 			    (long long)ENGINE_ID_MAX);
-			request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 			return false;
 		}
 		present = true;
@@ -136,31 +132,28 @@ read_token(struct request *req)
 	return text;
 }
 
-/* rating (1-10) and review (1-GAMES_REVIEW_MAX characters of UTF-8). */
+/* rating (1-10) and review (1-GAMES_REVIEW_MAX characters of UTF-8).
+ * False with msg for a 400. */
 #define GAMES_REVIEW_MAX 2000
 static bool
-read_review(struct request *req, int *rating, const char **review)
+read_review(struct request *req, int *rating, const char **review, char msg[JSONBODY_MSG_MAX])
 {
-	char msg[JSONBODY_MSG_MAX];
 	const json_t *r = req->json ? json_object_get(req->json, "rating") : NULL;
 	size_t nchars = 0;
 	int64_t v = 0;
 	bool present;
 
 	if (r == NULL) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "missing field 'rating' (an integer 1-10)");
+		snprintf(msg, JSONBODY_MSG_MAX, "missing field 'rating' (an integer 1-10)");
 		return false;
 	}
-	if (!jsonbody_int(req->json, "rating", 1, 10, &present, &v, msg, sizeof msg) ||
-	    !jsonbody_string(req->json, "review", review, msg, sizeof msg)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	if (!jsonbody_int(req->json, "rating", 1, 10, &present, &v, msg, JSONBODY_MSG_MAX) ||
+	    !jsonbody_string(req->json, "review", review, msg, JSONBODY_MSG_MAX))
 		return false;
-	}
 	if (!jsonbody_utf8(*review, json_string_length(json_object_get(req->json, "review")), &nchars) ||
 	    nchars < 1 || nchars > GAMES_REVIEW_MAX) {
-		snprintf(msg, sizeof msg, "field 'review' must be 1-%d characters of UTF-8 text",
+		snprintf(msg, JSONBODY_MSG_MAX, "field 'review' must be 1-%d characters of UTF-8 text",
 		    GAMES_REVIEW_MAX);
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return false;
 	}
 	*rating = (int)v;
@@ -178,12 +171,6 @@ struct refusal {
 	int                status;   /* auth: 401 or 500; 0 otherwise */
 	char               message[JSONBODY_MSG_MAX + AUTH_WHY_MAX];
 };
-
-static enum store_result
-refusal_job(struct store_conn *c, void *arg)
-{
-	return agent_fresh_store(c, &((struct refusal *)arg)->fresh);
-}
 
 static void
 refusal_reply(struct request *req)
@@ -225,7 +212,17 @@ refuse_account(struct request *req, const struct game *g, enum api_error e, int 
 		play_who(req, 0, &who);
 		agent_fresh_make(&r->fresh, store_now_ms(), &who);
 	}
-	defer_to_store(req, refusal_job, r, refusal_reply);
+	defer_to_store(req, agent_fresh_job, &r->fresh, refusal_reply);
+}
+
+/* A 400; on the seed's routes it carries the next puzzle. */
+static void
+bad_request(struct request *req, const struct game *g, bool account, const char *msg)
+{
+	if (account)
+		refuse_account(req, g, API_ERR_INVALID_REQUEST, 0, msg);
+	else
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 }
 
 /* Checks the body's fields; on the seed's routes a refusal carries the
@@ -269,6 +266,32 @@ read_account(struct request *req, const struct game *g, bool account, int64_t *i
 	return true;
 }
 
+/* The common tail of action, state and finish: who asks, the agent check,
+ * the token (token routes), and the store job. compute plays the request
+ * on the token's state first (actions). */
+static void
+submit(struct request *req, struct play *p, bool account, int64_t account_id, const char *text,
+    bool compute)
+{
+	p->by_account = account;
+	p->account_id = account_id;
+	if (!play_prepare_check(req, p))
+		return;
+	if (!account) {
+		play_open_token(req, p, text);
+		if (compute && p->tok_err == TOKEN_OK) {
+			struct game_env env;
+
+			if (!play_env(p->game, &env)) {
+				request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+				return;
+			}
+			play_compute(p, &env);
+		}
+	}
+	defer_to_store(req, play_job, p, play_reply);
+}
+
 /* ---- init and new ---- */
 
 static void
@@ -287,7 +310,11 @@ init(struct request *req, bool account)
 
 	if (g == NULL || !body_ok(req, g, account, seed_field, g->init_fields))
 		return;
-	if (!read_seed(req, &seed, &chosen) || !read_account(req, g, account, &account_id))
+	if (!read_seed(req, &seed, &chosen, msg)) {
+		bad_request(req, g, account, msg);
+		return;
+	}
+	if (!read_account(req, g, account, &account_id))
 		return;
 	if ((p = play_new(req, g, PLAY_INIT)) == NULL)
 		return;
@@ -364,24 +391,8 @@ act(struct request *req, bool account)
 			request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
-	if (!read_account(req, g, account, &account_id))
-		return;
-	p->by_account = account;
-	p->account_id = account_id;
-	play_prepare_check(req, p);
-	if (!account) {
-		play_open_token(req, p, text);
-		if (p->tok_err == TOKEN_OK) {
-			struct game_env env;
-
-			if (!play_env(g, &env)) {
-				request_reply_error(req, API_ERR_INTERNAL, "out of memory");
-				return;
-			}
-			play_compute(p, &env);
-		}
-	}
-	defer_to_store(req, play_job, p, play_reply);
+	if (read_account(req, g, account, &account_id))
+		submit(req, p, account, account_id, text, true);
 }
 
 void
@@ -411,14 +422,8 @@ state(struct request *req, bool account)
 		return;
 	if (!account && (text = read_token(req)) == NULL)
 		return;
-	if (!read_account(req, g, account, &account_id) || (p = play_new(req, g, PLAY_STATE)) == NULL)
-		return;
-	p->by_account = account;
-	p->account_id = account_id;
-	play_prepare_check(req, p);
-	if (!account)
-		play_open_token(req, p, text);
-	defer_to_store(req, play_job, p, play_reply);
+	if (read_account(req, g, account, &account_id) && (p = play_new(req, g, PLAY_STATE)) != NULL)
+		submit(req, p, account, account_id, text, false);
 }
 
 void
@@ -442,6 +447,7 @@ finish(struct request *req, bool account)
 	static const char *const review_fields[] = { "rating", "review", NULL };
 	const struct game *g = path_game(req, account);
 	const char *text = NULL, *review;
+	char msg[JSONBODY_MSG_MAX];
 	struct play *p;
 	int64_t account_id;
 	int rating;
@@ -450,18 +456,17 @@ finish(struct request *req, bool account)
 		return;
 	if (!account && (text = read_token(req)) == NULL)
 		return;
-	if (!read_review(req, &rating, &review) || !read_account(req, g, account, &account_id))
+	if (!read_review(req, &rating, &review, msg)) {
+		bad_request(req, g, account, msg);
+		return;
+	}
+	if (!read_account(req, g, account, &account_id))
 		return;
 	if ((p = play_new(req, g, PLAY_FINISH)) == NULL)
 		return;
-	p->by_account = account;
-	p->account_id = account_id;
 	p->rating = rating;
 	p->review = review;
-	play_prepare_check(req, p);
-	if (!account)
-		play_open_token(req, p, text);
-	defer_to_store(req, play_job, p, play_reply);
+	submit(req, p, account, account_id, text, false);
 }
 
 void
@@ -477,12 +482,6 @@ handle_account_finish(struct request *req)
 }
 
 /* ---- rules ---- */
-
-static enum store_result
-fresh_job(struct store_conn *c, void *arg)
-{
-	return agent_fresh_store(c, arg);
-}
 
 static json_t *
 rules_body(struct request *req, const struct game *g)
@@ -516,27 +515,13 @@ static void
 rules(struct request *req, bool account)
 {
 	const struct game *g = path_game(req, account);
-	struct agent_fresh *f;
 
 	if (g == NULL)
 		return;
-	if (!req->app->cfg->agent_check[g->id]) {
+	if (!req->app->cfg->agent_check[g->id])
 		request_reply_json(req, 200, rules_body(req, g));
-		return;
-	}
-	if ((f = calloc(1, sizeof *f)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
-		return;
-	}
-	req->ctx = f;
-	req->ctx_free = free;
-	{
-		struct agent_who who;
-
-		play_who(req, 0, &who);
-		agent_fresh_make(f, store_now_ms(), &who);
-	}
-	defer_to_store(req, fresh_job, f, rules_done);
+	else
+		play_fresh_puzzle(req, 0, rules_done);
 }
 
 void

@@ -3,7 +3,9 @@
  * as long as the process serves HTTP; /readyz proves the database takes a
  * write and carries the schema this binary expects; /metrics is text.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
 #include "arcaded_version.h"
@@ -12,6 +14,9 @@
 #include "metrics.h"
 #include "migrations.h"
 #include "store.h"
+#include "sweeper.h"
+#include "throttle.h"
+#include "workers.h"
 
 void
 handle_healthz(struct request *req)
@@ -45,14 +50,32 @@ void
 handle_metrics(struct request *req)
 {
 	struct store_stats ss;
+	uint64_t open, refused, timed_out, puzzles, runs;
 	size_t len = 0;
 	char *text;
 
 	store_stats(req->app->store, &ss);
+	http_connection_stats(req->app->http, &open, &refused, &timed_out);
+	sweeper_counts(req->app->sweeper, &puzzles, &runs);
 	{
 		const struct metrics_value extra[] = {
+			{ "arcaded_build_info", "The running build (always 1).", "gauge",
+			    "version=\"" ARCADED_VERSION "\"", 1 },
 			{ "arcaded_requests_in_flight", "Requests received and not yet answered.", "gauge",
 			    NULL, (double)http_in_flight(req->app->http) },
+			{ "arcaded_connections_open", "Client connections open now.", "gauge", NULL, (double)open },
+			{ "arcaded_connections_refused_total",
+			    "Connections refused because their address held its whole quota.", "counter", NULL,
+			    (double)refused },
+			{ "arcaded_connections_timed_out_total",
+			    "Connections cut because a request did not arrive whole within --request-timeout.",
+			    "counter", NULL, (double)timed_out },
+			{ "arcaded_verify_queue", "Replay verifications waiting for a worker.", "gauge", NULL,
+			    (double)workers_waiting(req->app->verify) },
+			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",
+			    "kind=\"puzzles\"", (double)puzzles },
+			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",
+			    "kind=\"unplayed_runs\"", (double)runs },
 			{ "arcaded_store_commits_total", "Write transactions committed.", "counter", NULL,
 			    (double)ss.commits },
 			{ "arcaded_store_jobs_total", "Write jobs run (several share a commit).", "counter",
@@ -63,7 +86,23 @@ handle_metrics(struct request *req)
 			    NULL, (double)ss.max_batch },
 		};
 
-		text = metrics_render(req->app->metrics, extra, sizeof extra / sizeof extra[0], &len);
+		struct metrics_value all[sizeof extra / sizeof extra[0] + RATELIMIT_NCLASSES * RATELIMIT_NSCOPES];
+		char labels[RATELIMIT_NCLASSES * RATELIMIT_NSCOPES][64];
+		size_t n = sizeof extra / sizeof extra[0];
+		int c, sc;
+
+		memcpy(all, extra, sizeof extra);
+		for (c = 0; c < RATELIMIT_NCLASSES; c++)
+			for (sc = 0; sc < RATELIMIT_NSCOPES; sc++) {
+				snprintf(labels[c * RATELIMIT_NSCOPES + sc], sizeof labels[0],
+				    "class=\"%s\",key=\"%s\"", ratelimit_class_name((enum ratelimit_class)c),
+				    sc == RATELIMIT_BY_ADDR ? "address" : "account");
+				all[n++] = (struct metrics_value){ "arcaded_ratelimit_refused_total",
+				    "Requests refused 429 by a rate limit, by class and key.", "counter",
+				    labels[c * RATELIMIT_NSCOPES + sc], (double)throttle_refused(req->app->throttle,
+				    (enum ratelimit_class)c, (enum ratelimit_scope)sc) };
+			}
+		text = metrics_render(req->app->metrics, all, n, &len);
 	}
 
 	if (text == NULL) {

@@ -174,39 +174,49 @@ accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 	return connguard_admit(h->guard, addr) ? MHD_YES : MHD_NO;
 }
 
+/* The client a trusted proxy forwards: the last X-Forwarded-For entry
+ * (the address the proxy saw), parsed into family and raw bytes; false when
+ * the peer is no trusted proxy, sends none, or it is no address. */
+static bool
+forwarded_client(struct request *req, int *family, uint8_t raw[16])
+{
+	const char *xff, *last;
+	char text[INET6_ADDRSTRLEN + 1];
+	size_t n;
+
+	if (!peer_trusted(req) || (xff = request_header(req, "X-Forwarded-For")) == NULL)
+		return false;
+	last = strrchr(xff, ',');
+	last = last ? last + 1 : xff;
+	while (*last == ' ' || *last == '\t')
+		last++;
+	n = strcspn(last, " \t");
+	if (n == 0 || n >= sizeof text)
+		return false;
+	memcpy(text, last, n);
+	text[n] = '\0';
+	if (inet_pton(AF_INET, text, raw) == 1)
+		*family = AF_INET;
+	else if (inet_pton(AF_INET6, text, raw) == 1)
+		*family = AF_INET6;
+	else
+		return false;
+	return true;
+}
+
 void
 request_client_addr(struct request *req, char *out, size_t cap)
 {
 	const struct sockaddr *sa = peer_addr(req);
-	const char *xff;
+	uint8_t raw[16];
+	int family;
 
 	if (cap == 0)
 		return;
 	out[0] = '\0';
-	if (peer_trusted(req) && (xff = request_header(req, "X-Forwarded-For")) != NULL) {
-		/* The proxy appends the address it saw last; only an address that
-		 * parses is believed, and it is printed as parsed. */
-		const char *last = strrchr(xff, ',');
-		char text[INET6_ADDRSTRLEN + 1];
-		uint8_t raw[16];
-		size_t n;
-
-		last = last ? last + 1 : xff;
-		while (*last == ' ' || *last == '\t')
-			last++;
-		n = strcspn(last, " \t");
-		if (n > 0 && n < sizeof text) {
-			memcpy(text, last, n);
-			text[n] = '\0';
-			if (inet_pton(AF_INET, text, raw) == 1) {
-				inet_ntop(AF_INET, raw, out, (socklen_t)cap);
-				return;
-			}
-			if (inet_pton(AF_INET6, text, raw) == 1) {
-				inet_ntop(AF_INET6, raw, out, (socklen_t)cap);
-				return;
-			}
-		}
+	if (forwarded_client(req, &family, raw)) {
+		inet_ntop(family, raw, out, (socklen_t)cap);
+		return;
 	}
 	if (sa == NULL)
 		snprintf(out, cap, "-");
@@ -243,33 +253,13 @@ void
 request_client_key(struct request *req, struct client_key *out)
 {
 	const struct sockaddr *sa = peer_addr(req);
-	const char *xff;
+	uint8_t raw[16];
+	int family;
 
 	memset(out, 0, sizeof *out);
-	if (peer_trusted(req) && (xff = request_header(req, "X-Forwarded-For")) != NULL) {
-		const char *last = strrchr(xff, ',');
-		char text[INET6_ADDRSTRLEN + 1];
-		uint8_t raw[16];
-		size_t n;
-
-		last = last ? last + 1 : xff;
-		while (*last == ' ' || *last == '\t')
-			last++;
-		n = strcspn(last, " \t");
-		if (n > 0 && n < sizeof text) {
-			memcpy(text, last, n);
-			text[n] = '\0';
-			if (inet_pton(AF_INET, text, raw) == 1) {
-				key_from(out, AF_INET, raw);
-				return;
-			}
-			if (inet_pton(AF_INET6, text, raw) == 1) {
-				key_from(out, AF_INET6, raw);
-				return;
-			}
-		}
-	}
-	if (sa != NULL && sa->sa_family == AF_INET)
+	if (forwarded_client(req, &family, raw))
+		key_from(out, family, raw);
+	else if (sa != NULL && sa->sa_family == AF_INET)
 		key_from(out, AF_INET, (const uint8_t *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr);
 	else if (sa != NULL && sa->sa_family == AF_INET6)
 		key_from(out, AF_INET6,
@@ -704,9 +694,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			char client[INET6_ADDRSTRLEN + 8];
 
 			request_client_addr(req, client, sizeof client);
-			log_msg(LOG_INFO, "access - - - %lldus from %s (refused by libmicrohttpd before the "
-			    "headers were read, or closed by the client)", (long long)(http_now_us() - req->start_us),
-			    client);
+			log_access("-", "-", 0, (long long)(http_now_us() - req->start_us), NULL, client,
+			    "(refused by libmicrohttpd before the headers were read, or closed by the client)");
 		}
 		free((struct request_full *)req);
 		*con_cls = NULL;
@@ -718,14 +707,12 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	metrics_observe(h->app->metrics, req->route >= 0 ? (size_t)req->route : h->router->nroutes,
 	    req->status, us);
 	if (log_get_level() >= LOG_INFO) {
-		char client[INET6_ADDRSTRLEN + 8], path[512];
+		char client[INET6_ADDRSTRLEN + 8];
 
 		request_client_addr(req, client, sizeof client);
-		log_escape(req->path, path, sizeof path);
-		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s from %s%s", method_name(req->method),
-		    path, req->status, (long long)us, req->id, client,
-		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
-		    " (the client left during the answer)") : " (closed before an answer)");
+		log_access(method_name(req->method), req->path, req->status, (long long)us, req->id, client,
+		    req->replied ? (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL :
+		    "(the client left during the answer)") : "(closed before an answer)");
 	}
 	json_decref(req->json);
 	json_decref(full(req)->early_extra);
@@ -952,6 +939,17 @@ http_stop(struct http_server *h)
 	if (h->cfg->listen_unix)
 		unlink(h->cfg->listen_path);
 	free(h);
+}
+
+void
+http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out)
+{
+	struct connguard_stats st;
+
+	connguard_stats(h->guard, &st);
+	*open = (uint64_t)atomic_load(&h->open_conns);
+	*refused = st.refused;
+	*timed_out = st.timed_out;
 }
 
 int

@@ -57,6 +57,7 @@ struct request {
 	json_t              *json;
 
 	int                  status;    /* of the queued reply, 0 before */
+	int                  retry_after_s; /* set with a rate limit's refusal: seconds to wait */
 	bool                 replied;
 
 	/* A suspended request: what runs once it is resumed, and the status
@@ -161,6 +162,11 @@ void http_stop(struct http_server *h);
 
 /* Requests in flight now (for /metrics). */
 int http_in_flight(struct http_server *h);
+
+/* Connections: open now, refused for their address's quota, cut for a
+ * request that missed its deadline (for /metrics). */
+void http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused,
+    uint64_t *timed_out);
 
 /* Microseconds on the monotonic clock. */
 int64_t http_now_us(void);

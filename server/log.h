@@ -5,12 +5,24 @@
 #ifndef SERVER_LOG_H
 #define SERVER_LOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config.h"
 
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
+
+/* Text lines ("TIME LEVEL message") or one JSON object per line
+ * ({"time", "level", "msg"}, and for access lines their fields), for
+ * journald or a log collector. Set once at start. */
+void log_set_json(bool json);
+
+/* One access line: the request's method, path (taken from the request:
+ * escaped in text, a JSON string in JSON), status (0: none), duration,
+ * id, client and a note (NULL or a few words on how it ended). */
+void log_access(const char *method, const char *path, int status, long long us, const char *id,
+    const char *client, const char *note);
 
 /* Copies in into out (capacity cap, NUL always written) with every byte
  * outside printable ASCII, and the backslash, written as \xHH: a value

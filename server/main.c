@@ -23,6 +23,7 @@
 #include "http.h"
 #include "keyfile.h"
 #include "keys.h"
+#include "throttle.h"
 #include "log.h"
 #include "metrics.h"
 #include "notify.h"
@@ -33,38 +34,94 @@
 
 /* How long requests in flight may take to finish after SIGTERM. */
 #define DRAIN_MS 4000
+/* Keyrings a daemon may load over its life (the first and its reloads). */
+#define RINGS_MAX 64
+
+/* Every keyring loaded, kept until exit: a request that read the pointer
+ * before a reload may still be using the old ring. */
+static struct keyring *rings[RINGS_MAX];
+static int nrings;
+
+/* Loads the key file into a new ring; NULL with err on failure. */
+static struct keyring *
+load_ring(const char *path, bool create, char *err, size_t errcap)
+{
+	struct keyfile kf;
+	struct keyring *kr;
+	bool created = false;
+
+	if (nrings == RINGS_MAX) {
+		snprintf(err, errcap, "%d key reloads already: restart the daemon to reload again", RINGS_MAX - 1);
+		return NULL;
+	}
+	if ((create ? keyfile_load_or_create(path, &kf, &created, err, errcap) :
+	    keyfile_load(path, &kf, err, errcap)) != 0)
+		return NULL;
+	if (created)
+		log_msg(LOG_INFO, "created key file %s", path);
+	kr = calloc(1, sizeof *kr);
+	if (kr == NULL || keyring_init(kr, kf.pepper, (const uint8_t (*)[32])kf.keys, kf.nkeys) != 0) {
+		snprintf(err, errcap, "key file %s: cannot derive keys", path);
+		keyfile_wipe(&kf);
+		free(kr);
+		return NULL;
+	}
+	keyfile_wipe(&kf);
+	rings[nrings++] = kr;
+	return kr;
+}
+
+/* SIGHUP: the key file again. A file that does not load, or whose pepper
+ * differs (agent keys are stored as hashes keyed by it), is refused and
+ * the ring in use stays. */
+static void
+reload_keys(struct app *app)
+{
+	const struct keyring *old = app_keys(app);
+	struct keyring *kr;
+	char err[1024];
+
+	if ((kr = load_ring(app->cfg->key_path, false, err, sizeof err)) == NULL) {
+		log_msg(LOG_ERROR, "SIGHUP: the key file was not reloaded, the keys in use stay: %s", err);
+		return;
+	}
+	if (sodium_memcmp(kr->pepper, old->pepper, sizeof kr->pepper) != 0) {
+		log_msg(LOG_ERROR, "SIGHUP: the key file's pepper changed (agent keys would stop working); "
+		    "the keys in use stay");
+		keyring_wipe(kr);
+		return;
+	}
+	atomic_store_explicit(&app->keys, kr, memory_order_release);
+	log_msg(LOG_INFO, "SIGHUP: keys reloaded: %d keys, current %s", kr->nkeys,
+	    keyring_current(kr)->pid);
+}
 
 static int
 serve(const struct config *cfg)
 {
 	struct app app;
-	struct keyfile kf;
-	struct keyring kr;
+	struct keyring *kr;
 	sigset_t sigs;
 	char err[1024], url[160], dbname[512];
-	bool created;
-	int sig = 0, left;
+	int sig = 0, left, i;
 
 	memset(&app, 0, sizeof app);
 	app.cfg = cfg;
 	log_set_level(cfg->log_level);
+	log_set_json(cfg->log_json);
 
 	/* Every thread started from here on inherits the blocked set, so the
 	 * signals reach only sigwait() below. */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (keyfile_load_or_create(cfg->key_path, &kf, &created, err, sizeof err) != 0)
+	if ((kr = load_ring(cfg->key_path, true, err, sizeof err)) == NULL)
 		fatal("%s", err);
-	if (created)
-		log_msg(LOG_INFO, "created key file %s", cfg->key_path);
-	if (keyring_init(&kr, kf.pepper, (const uint8_t (*)[32])kf.keys, kf.nkeys) != 0)
-		fatal("key file %s: cannot derive keys", cfg->key_path);
-	keyfile_wipe(&kf);
-	app.keys = &kr;
+	atomic_store(&app.keys, kr);
 	app.store = store_open(cfg->db_path, cfg->sync, cfg->threads, err, sizeof err);
 	if (app.store == NULL)
 		fatal("%s", err);
@@ -72,6 +129,9 @@ serve(const struct config *cfg)
 	app.metrics = metrics_new(nroutes, routes_label);
 	if (app.metrics == NULL)
 		fatal("out of memory");
+	app.throttle = throttle_new(&cfg->rate);
+	if (app.throttle == NULL)
+		fatal("cannot set up the rate limits");
 	app.verify = workers_new(cfg->verify_workers, cfg->verify_queue);
 	if (app.verify == NULL)
 		fatal("cannot start the replay verifiers");
@@ -92,8 +152,13 @@ serve(const struct config *cfg)
 	notify_ready(url);
 	notify_watchdog_start();
 
-	while (sigwait(&sigs, &sig) != 0)
-		;
+	for (;;) {
+		if (sigwait(&sigs, &sig) != 0)
+			continue;
+		if (sig != SIGHUP)
+			break;
+		reload_keys(&app);
+	}
 	log_msg(LOG_INFO, "%s: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	notify_stopping();
 	atomic_store(&app.shutting_down, true);
@@ -116,7 +181,11 @@ serve(const struct config *cfg)
 	http_stop(app.http);
 	store_close(app.store);
 	metrics_free(app.metrics);
-	keyring_wipe(&kr);
+	throttle_free(app.throttle);
+	for (i = 0; i < nrings; i++) {
+		keyring_wipe(rings[i]);
+		free(rings[i]);
+	}
 	notify_watchdog_stop();
 	log_msg(LOG_INFO, "stopped");
 	return 0;

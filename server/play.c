@@ -18,6 +18,7 @@
 #include "certificate.h"
 #include "defer.h"
 #include "keys.h"
+#include "throttle.h"
 #include "replay.h"
 #include "workspace.h"
 
@@ -43,7 +44,7 @@ play_new(struct request *req, const struct game *g, enum play_kind kind)
 	}
 	p->game = g;
 	p->kind = kind;
-	p->keys = req->app->keys;
+	p->keys = app_keys(req->app);
 	p->scratch = g->scratch_size > 0 ? (void *)(p + 1) : NULL;
 	req->ctx = p;
 	req->ctx_free = play_free;
@@ -76,25 +77,45 @@ play_who(struct request *req, int64_t account_id, struct agent_who *who)
 }
 
 void
+play_fresh_puzzle(struct request *req, int64_t account_id, request_cont cont)
+{
+	struct agent_fresh *f = calloc(1, sizeof *f);
+	struct agent_who who;
+
+	if (f == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	req->ctx = f;
+	req->ctx_free = free;
+	play_who(req, account_id, &who);
+	agent_fresh_make(f, store_now_ms(), &who);
+	defer_to_store(req, agent_fresh_job, f, cont);
+}
+
+bool
 play_prepare_check(struct request *req, struct play *p)
 {
 	struct agent_who who;
 
 	p->check_on = req->app->cfg->agent_check[p->game->id];
 	if (!p->check_on)
-		return;
+		return true;
 	play_who(req, p->account_id, &who);
 	agent_answer_read(request_header(req, "X-Agent-Check"), request_header(req, "X-Agent-Answer"),
 	    req->json, &p->answer);
+	if (p->answer.given && !throttle_wrong_allowed(req, p->account_id))
+		return false;
 	p->answer.who = who;
 	agent_fresh_make(&p->fresh, store_now_ms(), &who);
+	return true;
 }
 
 void
 play_open_token(struct request *req, struct play *p, const char *text)
 {
 	p->sent_token = text;
-	p->tok_err = token_open(req->app->keys, p->game->id, text, strlen(text), (int64_t)time(NULL),
+	p->tok_err = token_open(p->keys, p->game->id, text, strlen(text), (int64_t)time(NULL),
 	    req->app->cfg->token_ttl, &p->tok);
 	if (p->tok_err == TOKEN_OK && !p->game->decode(&p->before, p->tok.state, p->tok.nstate))
 		p->tok_err = TOKEN_ERR_PAYLOAD;
@@ -511,6 +532,8 @@ play_reply(struct request *req)
 		request_reply_json(req, 200, body(p, p->run.id, 0, &p->after, NULL, NULL));
 		return;
 	case PLAY_CHECK_FAILED:
+		if (p->check == STORE_CHECK_WRONG)
+			throttle_wrong_count(req, p->account_id);
 		if (p->by_account && p->head.id != 0 && head_state(req, p, &st) != NULL) {
 			reply_with_body(req, API_ERR_AGENT_CHECK, agent_check_reason(&p->answer, p->check),
 			    body(p, p->head.id, p->head.step, &st, NULL, NULL));

@@ -92,9 +92,16 @@ struct play *play_new(struct request *req, const struct game *g, enum play_kind 
 /* Who req comes from (account_id 0: anonymous), as puzzles are bound. */
 void play_who(struct request *req, int64_t account_id, struct agent_who *who);
 
+/* Makes a fresh puzzle for req's client (account_id 0: anonymous) as the
+ * request's context (a struct agent_fresh), stores it, then cont(req)
+ * answers with it (the store committed when defer_committed(req)). */
+void play_fresh_puzzle(struct request *req, int64_t account_id, request_cont cont);
+
 /* The agent check of p's game: on? When on, reads the answer and makes the
- * fresh puzzle, both for p->account_id and the client's address. */
-void play_prepare_check(struct request *req, struct play *p);
+ * fresh puzzle, both for p->account_id and the client's address. False
+ * after a 429 when an answer came from an account or address that is over
+ * its wrong-answer limit (the answer is not judged, the puzzle not spent). */
+bool play_prepare_check(struct request *req, struct play *p);
 
 /* Opens a stateToken of p's game into p. */
 void play_open_token(struct request *req, struct play *p, const char *text);

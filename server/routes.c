@@ -10,35 +10,48 @@
 #include <string.h>
 
 #include "handlers.h"
+#include "throttle.h"
+#include "ratelimit.h"
+
+/* Rate classes, short for the table. */
+#define NONE     ROUTE_UNLIMITED
+#define ACCOUNTS RATELIMIT_ACCOUNTS
+#define PUZZLES  RATELIMIT_PUZZLES
+#define RUNS     RATELIMIT_RUNS
+#define MOVES    RATELIMIT_MOVES
+#define READS    RATELIMIT_READS
+#define VERIFY   RATELIMIT_VERIFY
 
 const struct route routes[] = {
-	{ HTTP_GET | HTTP_HEAD, "/healthz", handle_healthz, "healthz", false },
-	{ HTTP_GET,             "/readyz",  handle_readyz,  "readyz",  false },
-	{ HTTP_GET | HTTP_HEAD, "/metrics", handle_metrics, "metrics", false },
+	/* Operators' routes are not limited: a load balancer polls them. */
+	{ HTTP_GET | HTTP_HEAD, "/healthz", handle_healthz, "healthz", false, NONE },
+	{ HTTP_GET,             "/readyz",  handle_readyz,  "readyz",  false, NONE },
+	{ HTTP_GET | HTTP_HEAD, "/metrics", handle_metrics, "metrics", false, NONE },
 
-	{ HTTP_POST,   "/api/v1/accounts",     handle_accounts_create, "accounts_create", true },
-	{ HTTP_GET | HTTP_HEAD, "/api/v1/me",  handle_me,              "me",              false },
-	{ HTTP_POST,   "/api/v1/me/keys",      handle_me_keys_add,     "me_keys_add",     true },
-	{ HTTP_DELETE, "/api/v1/me/keys/{id}", handle_me_keys_revoke,  "me_keys_revoke",  false },
-	{ HTTP_GET,    "/api/v1/agent-check",  handle_agent_check,     "agent_check",     false },
-	{ HTTP_GET | HTTP_HEAD, "/api/v1/keys", handle_keys,           "keys",            false },
+	{ HTTP_POST,   "/api/v1/accounts",     handle_accounts_create, "accounts_create", true,  ACCOUNTS },
+	{ HTTP_GET | HTTP_HEAD, "/api/v1/me",  handle_me,              "me",              false, READS },
+	{ HTTP_POST,   "/api/v1/me/keys",      handle_me_keys_add,     "me_keys_add",     true,  ACCOUNTS },
+	{ HTTP_DELETE, "/api/v1/me/keys/{id}", handle_me_keys_revoke,  "me_keys_revoke",  false, ACCOUNTS },
+	{ HTTP_GET,    "/api/v1/agent-check",  handle_agent_check,     "agent_check",     false, PUZZLES },
+	{ HTTP_GET | HTTP_HEAD, "/api/v1/keys", handle_keys,           "keys",            false, READS },
 
-	{ HTTP_GET | HTTP_POST, "/api/games/{game}/init",   handle_game_init,   "game_init",   true },
-	{ HTTP_POST,            "/api/games/{game}/action", handle_game_action, "game_action", true },
-	{ HTTP_GET | HTTP_POST, "/api/games/{game}/state",  handle_game_state,  "game_state",  true },
-	{ HTTP_POST,            "/api/games/{game}/finish", handle_game_finish, "game_finish", true },
-	{ HTTP_GET,             "/api/games/{game}/rules",  handle_game_rules,  "game_rules",  false },
+	{ HTTP_GET | HTTP_POST, "/api/games/{game}/init",   handle_game_init,   "game_init",   true,  RUNS },
+	{ HTTP_POST,            "/api/games/{game}/action", handle_game_action, "game_action", true,  MOVES },
+	{ HTTP_GET | HTTP_POST, "/api/games/{game}/state",  handle_game_state,  "game_state",  true,  READS },
+	{ HTTP_POST,            "/api/games/{game}/finish", handle_game_finish, "game_finish", true,  MOVES },
+	/* The rules hand out a puzzle when the game's check is on. */
+	{ HTTP_GET,             "/api/games/{game}/rules",  handle_game_rules,  "game_rules",  false, PUZZLES },
 
-	{ HTTP_POST, "/games/{game}/api/new",    handle_account_new,    "account_new",    true },
-	{ HTTP_POST, "/games/{game}/api/act",    handle_account_act,    "account_act",    true },
-	{ HTTP_GET,  "/games/{game}/api/state",  handle_account_state,  "account_state",  false },
-	{ HTTP_POST, "/games/{game}/api/finish", handle_account_finish, "account_finish", true },
-	{ HTTP_GET,  "/games/{game}/api/rules",  handle_account_rules,  "account_rules",  false },
+	{ HTTP_POST, "/games/{game}/api/new",    handle_account_new,    "account_new",    true,  RUNS },
+	{ HTTP_POST, "/games/{game}/api/act",    handle_account_act,    "account_act",    true,  MOVES },
+	{ HTTP_GET,  "/games/{game}/api/state",  handle_account_state,  "account_state",  false, READS },
+	{ HTTP_POST, "/games/{game}/api/finish", handle_account_finish, "account_finish", true,  MOVES },
+	{ HTTP_GET,  "/games/{game}/api/rules",  handle_account_rules,  "account_rules",  false, PUZZLES },
 
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}", handle_run_get,    "run_get",     false },
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/leaderboard",  handle_leaderboard, "leaderboard", false },
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/reviews",      handle_reviews,    "reviews",     false },
-	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}", handle_run_get,    "run_get",     false, READS },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/leaderboard",  handle_leaderboard, "leaderboard", false, READS },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/reviews",      handle_reviews,    "reviews",     false, READS },
+	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true, VERIFY },
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
 
@@ -136,8 +149,15 @@ router_run(struct request *req)
 	routes[req->route].handler(req);
 }
 
+int
+routes_rate_class(int i)
+{
+	return i >= 0 && (size_t)i < nroutes ? routes[i].rate : ROUTE_UNLIMITED;
+}
+
 const struct http_router routes_router = {
 	.match = router_match,
+	.admit = throttle_admit,
 	.run = router_run,
 	.allow_header = routes_allow_header,
 	.nroutes = sizeof routes / sizeof routes[0],

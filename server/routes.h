@@ -14,12 +14,16 @@
 
 typedef void (*route_handler)(struct request *req);
 
+/* A route's rate-limit class (enum ratelimit_class), or none. */
+#define ROUTE_UNLIMITED (-1)
+
 struct route {
 	unsigned      methods;  /* enum http_method bits */
 	const char   *pattern;
 	route_handler handler;
 	const char   *name;     /* the label in /metrics */
 	bool          json;     /* the body is a JSON object, parsed before the handler */
+	int           rate;     /* enum ratelimit_class, or ROUTE_UNLIMITED */
 };
 
 extern const struct route routes[];
@@ -40,5 +44,8 @@ extern const struct http_router routes_router;
 
 /* The metrics labels: the routes' names, in table order. */
 const char *routes_label(size_t i);
+
+/* The rate-limit class of the route of index i, or ROUTE_UNLIMITED. */
+int routes_rate_class(int i);
 
 #endif

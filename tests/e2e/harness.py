@@ -127,9 +127,15 @@ class Daemon:
     restart the daemon on the same database; cleanup() removes it.
     """
 
-    def __init__(self, args=(), env=None, folder=None, listen='127.0.0.1:0'):
+    # Functional tests play faster than any player: unless a test asks for
+    # the rate limits (rate_limits=True, with the defaults or its own
+    # --rate-limit values), they are off. test_ratelimit.py tests them.
+    LIMITS_OFF = ['--rate-limit', 'accounts=off,puzzles=off,runs=off,moves=off,reads=off,verify=off,'
+                  'wrong=off']
+
+    def __init__(self, args=(), env=None, folder=None, listen='127.0.0.1:0', rate_limits=False):
         self.folder = folder or tempfile.mkdtemp(prefix='arcaded-e2e-')
-        self.args = list(args)
+        self.args = (list(self.LIMITS_OFF) if not rate_limits else []) + list(args)
         if BACKEND == 'postgresql':
             # A daemon sharing another's database (--db URL in args) shares
             # its key file too, as several daemons behind one proxy do.

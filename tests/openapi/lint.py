@@ -4,7 +4,8 @@ by ./dev test from tests/openapi/package-lock.json) and names every route of
 the route table in server/routes.c with the same methods. A route pattern
 with {game} that openapi.yaml does not describe as such must be described
 for every game on the game table (each game's answers have their own
-schema), read from the descriptors in api/*_json.c. Prints TAP."""
+schema), read from the descriptors in api/*_json.c. Its ErrorCode enum names
+every code of the error table (api/errors.c). Prints TAP."""
 import os
 import re
 import subprocess
@@ -85,6 +86,17 @@ for methods, pattern in routes:
         continue
     ok(pattern in paths and wanted <= paths[pattern],
        'openapi.yaml describes %s %s' % ('|'.join(sorted(wanted)), pattern))
+
+# Every code of the error table (api/errors.c) is in the ErrorCode enum.
+with open(os.path.join(root, 'api', 'errors.c')) as f:
+    table_codes = re.findall(r'\]\s*=\s*\{\s*"([a-z_]+)",', f.read())
+m = re.search(r'^    ErrorCode:\n(?:      .*\n)*?      enum:\n((?:        - [a-z_]+\n)+)', spec, re.M)
+enum = re.findall(r'- ([a-z_]+)', m.group(1)) if m else []
+ok(len(table_codes) >= 10 and m is not None, 'the error table (%d codes) and the ErrorCode enum (%d) are read'
+   % (len(table_codes), len(enum)))
+missing = [c for c in table_codes if c not in enum]
+ok(not missing, 'the ErrorCode enum names every code of api/errors.c' +
+   (' (missing: %s)' % ', '.join(missing) if missing else ''))
 
 redocly = os.path.join(here, 'node_modules', '.bin', 'redocly')
 if not os.path.exists(redocly):

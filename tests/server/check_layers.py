@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """The layers depend one way (docs/architecture.md): the engine calls no
 allocator, stdio, clock or rand and nothing of api/ or server/; api/ calls
-neither libmicrohttpd nor SQLite. Read off the static libraries' undefined symbols
-with nm. Prints TAP.
+neither libmicrohttpd nor SQLite. Read off the static libraries' undefined
+symbols with nm. Given the server library too, checks that the rate limiter
+takes keys and times from its caller: no clock, no HTTP, no SQL. Prints TAP.
 
-usage: check_layers.py NM LIBENGINE.a LIBAPI.a
+usage: check_layers.py NM LIBENGINE.a LIBAPI.a [LIBSERVER.a]
 """
 import subprocess
 import sys
 
 nm, engine, api = sys.argv[1:4]
+server = sys.argv[4] if len(sys.argv) > 4 else None
 n = failed = 0
 
 
@@ -42,6 +44,18 @@ a = undefined(api)
 ok(not any(s.startswith('MHD_') for s in a), 'api/ does not call libmicrohttpd')
 ok(not any(s.startswith('sqlite3_') for s in a), 'api/ does not call SQLite')
 ok(not any(s.startswith(('store_', 'http_', 'request_')) for s in a), 'api/ calls nothing of server/')
+
+if server:
+    out = subprocess.run([nm, '-A', '-u', server], capture_output=True, text=True,
+                         check=True).stdout
+    rl = {line.split()[-1] for line in out.splitlines()
+          if line.split(':')[-2].endswith('ratelimit.c.o')}
+    ok(len(rl) > 0, 'the rate limiter has undefined symbols to check (%d)' % len(rl))
+    ok(not rl & {'time', 'clock_gettime', 'gettimeofday'},
+       'the rate limiter reads no clock (the caller passes the time)')
+    ok(not any(s.startswith(('MHD_', 'sqlite3_', 'json_', 'request_', 'store_', 'http_'))
+               for s in rl),
+       'the rate limiter calls nothing of libmicrohttpd, SQLite, jansson or the request code')
 
 print('1..%d' % n)
 sys.exit(1 if failed else 0)

@@ -92,7 +92,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		static struct puzzle p;
 
 		puzzle_make(&p, data);
-		check(p.answer >= 1 && p.answer < 5000);
+		check(p.answer >= 1 && p.answer <= PUZZLE_ANSWER_MAX);
+		check(p.a >= 0 && p.a <= 999999 && p.b >= 0 && p.b <= 999999);
 		check(strpbrk(p.text, "0123456789") == NULL);
 		check(strlen(p.text) + 1 < sizeof p.text);
 	}

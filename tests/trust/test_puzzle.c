@@ -216,6 +216,19 @@ seed_of(uint8_t seed[PUZZLE_SEED_BYTES], uint32_t n)
 	crypto_generichash(seed, PUZZLE_SEED_BYTES, in, sizeof in, NULL, 0);
 }
 
+/* Whether p's numbers are what puzzle_draw_of promises: x and y (recovered
+ * from a, b and the answer) within their ranges. */
+static bool
+drawn_within(const struct puzzle *p)
+{
+	const struct puzzle_draw *d = puzzle_draw_of(p->op);
+	int64_t x = p->op == PUZZLE_SUB || p->op == PUZZLE_DIV ? p->answer : p->a, y = p->b;
+
+	if (d == NULL || p->a < 0 || p->a > 999999 || p->b < 0 || p->b > 999999)
+		return false;
+	return x >= d->x_lo && x <= d->x_hi && y >= d->y_lo && y <= d->y_hi;
+}
+
 static void
 test_number_words(void)
 {
@@ -316,11 +329,14 @@ test_deterministic(void)
 	puzzle_make(p1, seed);
 	diag("seed 0: %s", p1->text);
 	diag("plain:  %s = %lld", p1->plain, (long long)p1->answer);
-	is_str(p1->plain, "A lobster walks thirty five metres every minute, how many metres "
-	    "does it walk in three minutes?", "seed of zeros: pinned plain text");
-	is_str(p1->text, "A lOBSTeR wwaLkKs| thiRTy FIIVE] m]Et[REss EVery |MiNUt^e, ~hooW MmaNy~ "
-	    "M[EEtREsS Does Itt W[aLk ]iN THrEe~ MmINUteEs?", "seed of zeros: pinned scrambled text");
-	is_int(p1->answer, 105, "seed of zeros: answer");
+	/* Pinned from the generator when its ranges were widened; 486 * 37
+	 * = 17982 by hand. */
+	is_str(p1->plain, "A lobster walks four hundred and eighty six metres every minute, how many "
+	    "metres does it walk in thirty seven minutes?", "seed of zeros: pinned plain text");
+	is_str(p1->text, "A lOBSTeR wwaLkKs| fouR huNDDRE^d aNN[D EiiGGHty ssIx METTr|ess EVveRy~ "
+	    "M[IInUTeE, How mAnnY MeTReS DOeS ~it ~WAlkK~ [Inn THiRTy [sEveN MiNUTES?",
+	    "seed of zeros: pinned scrambled text");
+	is_int(p1->answer, 17982, "seed of zeros: answer");
 	free(p1);
 	free(p2);
 }
@@ -357,7 +373,7 @@ test_sample(void)
 		}
 		arith += want == p->answer;
 		positive += p->answer >= 1;
-		operands_ok += p->a >= 0 && p->a <= 300 && p->b >= 0 && p->b <= 100;
+		operands_ok += drawn_within(p);
 		nodigit += strpbrk(p->text, "0123456789") == NULL && strpbrk(p->plain, "0123456789") == NULL;
 		fits += strlen(p->text) < PUZZLE_TEXT_MAX - 1 && strlen(p->plain) < PUZZLE_PLAIN_MAX - 1;
 		max_text = strlen(p->text) > max_text ? strlen(p->text) : max_text;
@@ -376,8 +392,8 @@ test_sample(void)
 	}
 	is_int(arith, N, "%d puzzles: answer = a op b (division exact)", N);
 	is_int(positive, N, "answers are whole and >= 1");
-	is_int(operands_ok, N, "operands within 0..100 (dividends up to 300)");
-	ok(max_answer < 5000, "answers below a few thousand (max %lld)", (long long)max_answer);
+	is_int(operands_ok, N, "operands drawn as puzzle_draw_of says");
+	ok(max_answer <= 999999, "answers below a million (max %lld)", (long long)max_answer);
 	is_int(nodigit, N, "no digit in any text");
 	is_int(fits, N, "texts fit their buffers (longest %zu scrambled, %zu plain)", max_text, max_plain);
 	is_int(readable, N, "dropping symbols, case and doubled letters gives back the plain text");

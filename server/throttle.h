@@ -1,0 +1,55 @@
+/*
+ * throttle.h: the rate limiter (ratelimit.h) applied to requests.
+ *
+ * Each route has a class (routes.c). At the headers, before a byte of the
+ * body is read, the request's client address pays for one request of its
+ * route's class (throttle_admit, the router's admit); once an agent key is
+ * known, its account pays too (throttle_account, from auth). A request over
+ * either limit is answered 429 in the error envelope with Retry-After,
+ * RateLimit-Policy and RateLimit, plus {"ratelimit": {"key", "seconds"}},
+ * and nothing of it runs. Wrong agent-check answers are counted per account
+ * and per address; past the limit in a window every answer is refused with
+ * 429 until the window passes (throttle_wrong_*).
+ *
+ * Counters live in this daemon's memory: several daemons behind one proxy
+ * each count their own share (say so to operators).
+ */
+#ifndef SERVER_THROTTLE_H
+#define SERVER_THROTTLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "http.h"
+#include "ratelimit.h"
+
+/* Room for states: client addresses and accounts active at once, times
+ * the two or three the table wants (ratelimit.h). */
+#define THROTTLE_CAPACITY 65536
+
+struct throttle;
+
+struct throttle *throttle_new(const struct ratelimit_config *cfg);
+void throttle_free(struct throttle *l);
+
+/* The router's admit (http.h): the per-address limit of the route's class.
+ * False after request_refuse() with the 429. */
+bool throttle_admit(struct request *req);
+
+/* The per-account limit of the request's route class. False when refused:
+ * the 429's headers are on req, req->retry_after_s is set and why (static
+ * storage) says what for; the caller answers (auth does). */
+bool throttle_account(struct request *req, int64_t account_id, const char **why);
+
+/* Whether req may have an agent-check answer judged: its address and its
+ * account (0: none) are not over the wrong-answer limit. When they are, a
+ * 429 is queued and false returned. */
+bool throttle_wrong_allowed(struct request *req, int64_t account_id);
+
+/* Counts a wrong answer against req's address and account (0: none). */
+void throttle_wrong_count(struct request *req, int64_t account_id);
+
+/* Refusals by class and scope (for /metrics). */
+uint64_t throttle_refused(struct throttle *l, enum ratelimit_class cls, enum ratelimit_scope scope);
+
+#endif

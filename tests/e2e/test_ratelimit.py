@@ -1,0 +1,170 @@
+"""Rate limits, with the daemon's defaults: a flood from one address is cut
+at its burst, answered 429 in the error envelope with Retry-After and the
+IETF RateLimit-Policy / RateLimit headers, and nothing of it is stored; an
+account has limits of its own; addresses behind a trusted proxy are the
+proxy's X-Forwarded-For clients; wrong agent-check answers are counted and,
+past the limit, no answer is judged until the window passes; a flood at the
+limit leaves the database bounded. (The defaults: RATELIMIT_DEFAULTS in
+server/ratelimit.h, printed by arcaded --help.)"""
+import time
+
+from harness import Daemon, Tap
+
+t = Tap()
+DC = '/api/games/duskcourt/'
+
+
+def count(d, sql, *args):
+    return d.sql(sql, args)[0][0]
+
+
+def is_429(r, key):
+    """A 429 in the envelope, with its headers and the ratelimit object."""
+    rl = (r.json or {}).get('ratelimit') or {}
+    return (r.status == 429 and r.error_code == 'rate_limited' and rl.get('key') == key and
+            isinstance(rl.get('seconds'), int) and rl['seconds'] >= 1 and
+            r.header('Retry-After') == str(rl['seconds']) and
+            (r.header('RateLimit-Policy') or '').startswith('"') and
+            ';q=' in r.header('RateLimit-Policy') and ';w=' in r.header('RateLimit-Policy') and
+            ';r=0' in (r.header('RateLimit') or '') and ';t=' in r.header('RateLimit'))
+
+
+def flood(d, n, send):
+    """n requests as fast as one connection goes: their statuses."""
+    c = d.connection()
+    try:
+        return [send(c).status for _ in range(n)]
+    finally:
+        c.close()
+
+
+d = Daemon(rate_limits=True)
+try:
+    # Accounts: 10 at once from one address, then 30 an hour.
+    names = iter('flood%03d' % i for i in range(1000))
+    statuses = flood(d, 40, lambda c: d.post('/api/v1/accounts', {'name': next(names)}, conn=c))
+    t.eq(statuses.count(201), 10, 'an account flood from one address: its burst of 10 created (%d tried)' %
+         len(statuses))
+    t.ok(all(s == 429 for s in statuses[10:]), 'the rest refused 429')
+    r = d.post('/api/v1/accounts', {'name': 'onemore'})
+    t.ok(is_429(r, 'address'), '429 in the envelope with Retry-After, RateLimit-Policy and RateLimit: %s / %s' %
+         (r.header('RateLimit-Policy'), r.header('RateLimit')))
+    t.eq(count(d, 'SELECT count(*) FROM accounts'), 10, 'nothing of a refused request is stored')
+
+    # Puzzles: 30 at once, then 10 a second.
+    statuses = flood(d, 80, lambda c: d.get('/api/v1/agent-check', conn=c))
+    t.ok(statuses.count(200) >= 30 and statuses.count(200) <= 32 and 429 in statuses,
+         'a puzzle flood: about its burst of 30 issued (%d), then 429' % statuses.count(200))
+    t.eq(count(d, 'SELECT count(*) FROM agent_checks'), statuses.count(200),
+         'and no refused request stored a puzzle')
+
+    # New runs: 20 at once, then 2 a second.
+    before = count(d, 'SELECT count(*) FROM runs')
+    statuses = flood(d, 60, lambda c: d.get(DC + 'init?seed=1', conn=c))
+    made = statuses.count(200)
+    t.ok(20 <= made <= 21 and statuses[-1] == 429, 'a run flood: its burst of 20 made (%d), then 429' % made)
+    t.eq(count(d, 'SELECT count(*) FROM runs') - before, made, 'and refused inits made no run')
+
+    # Operators' routes are never limited.
+    t.ok(all(s == 200 for s in flood(d, 100, lambda c: d.get('/healthz', conn=c))),
+         '/healthz is not limited (100 in a row)')
+finally:
+    d.cleanup()
+
+# Per account: its own limit, whatever the address's.
+d = Daemon(rate_limits=True, args=['--rate-limit', 'moves@account=3/s:3,moves@addr=off,runs=off',
+                                   '--agent-check', 'stackfall=off'])
+try:
+    k1 = d.post('/api/v1/accounts', {'name': 'player1'}).json['agentKey']
+    k2 = d.post('/api/v1/accounts', {'name': 'player2'}).json['agentKey']
+    h1, h2 = {'Authorization': 'Bearer ' + k1}, {'Authorization': 'Bearer ' + k2}
+    r = d.post('/games/stackfall/api/new', {}, headers=h1)
+    statuses = []
+    for _ in range(5):
+        r = d.post('/games/stackfall/api/act', {'command': 'options'}, headers=h1)
+        statuses.append(r.status)
+    t.eq(statuses[:3], [200, 200, 200], 'an account plays its burst of 3 moves')
+    t.ok(statuses[3] == 429 and is_429(r, 'account'), 'then 429 with "key": "account"')
+    d.post('/games/stackfall/api/new', {}, headers=h2)
+    r = d.post('/games/stackfall/api/act', {'command': 'options'}, headers=h2)
+    t.eq(r.status, 200, 'another account from the same address still plays')
+    m = d.get('/metrics').body
+    t.ok('arcaded_ratelimit_refused_total{class="moves",key="account"} ' in m and
+         'arcaded_ratelimit_refused_total{class="moves",key="account"} 0\n' not in m,
+         '/metrics counts the refusals by class and key')
+finally:
+    d.cleanup()
+
+# Behind a trusted proxy the limit is the forwarded client's.
+d = Daemon(rate_limits=True, args=['--trusted-proxy', '127.0.0.1'])
+try:
+    def via(addr, c):
+        return d.get(DC + 'init?seed=2', conn=c, headers={'X-Forwarded-For': addr})
+    a = flood(d, 25, lambda c: via('198.51.100.1', c))
+    b = flood(d, 5, lambda c: via('198.51.100.2', c))
+    t.ok(a.count(429) >= 4 and b == [200] * 5,
+         'each forwarded client has its own limit (one flooded: %d refused; the other: %s)' %
+         (a.count(429), b))
+    c6 = flood(d, 25, lambda c: via('2001:db8:1:2::%x' % (time.monotonic_ns() % 65536), c))
+    t.ok(c6.count(429) >= 4, 'IPv6 clients count by their /64: hopping inside it is one client (%d refused)' %
+         c6.count(429))
+finally:
+    d.cleanup()
+
+# Wrong agent-check answers: past the limit no answer is judged.
+d = Daemon(rate_limits=True, args=['--rate-limit', 'wrong=5/10m,moves=off,puzzles=off,runs=off,reads=off'])
+try:
+    key = d.post('/api/v1/accounts', {'name': 'guesser'}).json['agentKey']
+    h = {'Authorization': 'Bearer ' + key}
+    r = d.post('/games/stackfall/api/new', {}, headers=h)
+    statuses = []
+    for _ in range(8):
+        ac = r.json['agent_check']
+        r = d.post('/games/stackfall/api/act', {'command': 'options'},
+                   headers=dict(h, **{'X-Agent-Check': ac['token'], 'X-Agent-Answer': '24'}))
+        statuses.append(r.status)
+        if r.status == 429:
+            break
+    t.ok(statuses[:5] == [428] * 5 or (200 in statuses[:5] and statuses.count(428) >= 4),
+         'always answering "24": the first answers are judged (%s)' % statuses)
+    t.ok(statuses[-1] == 429 and len(statuses) <= 7, 'past 5 wrong answers: 429, not judged')
+    ac = d.get('/api/v1/agent-check', headers=h).json['agent_check']
+    right = d.sql('SELECT answer FROM agent_checks WHERE token = ?', (ac['token'],))[0][0]
+    r = d.post('/games/stackfall/api/act', {'command': 'options'},
+               headers=dict(h, **{'X-Agent-Check': ac['token'], 'X-Agent-Answer': str(right)}))
+    t.ok(is_429(r, 'account'), 'even a right answer is refused until the window passes (429, key account)')
+    t.eq(count(d, 'SELECT count(*) FROM agent_checks WHERE token = ?', ac['token']), 1,
+         'and the puzzle it presented is not spent')
+    other = d.post('/api/v1/accounts', {'name': 'bystander'}).json['agentKey']
+    r = d.post('/games/stackfall/api/new', {}, headers={'Authorization': 'Bearer ' + other})
+    ac = r.json['agent_check']
+    r = d.post('/games/stackfall/api/act', {'command': 'options'},
+               headers={'Authorization': 'Bearer ' + other, 'X-Agent-Check': ac['token'],
+                        'X-Agent-Answer': '24'})
+    t.ok(is_429(r, 'address'), 'the guesser\'s address is over the limit too: another account there gets 429')
+finally:
+    d.cleanup()
+
+# A flood at the limit leaves the database bounded: what one address can
+# store in a while is its burst plus the rate times the while.
+d = Daemon(rate_limits=True, args=['--rate-limit', 'runs=5/s:10', '--unplayed-retention', '3'])
+try:
+    t0 = time.monotonic()
+    made = 0
+    c = d.connection()
+    while time.monotonic() - t0 < 4.0:
+        if d.get(DC + 'init?seed=3', conn=c).status == 200:
+            made += 1
+    c.close()
+    elapsed = time.monotonic() - t0
+    bound = 10 + 5 * elapsed + 1
+    t.ok(made <= bound, 'a 4-second init flood stored %d runs: at most burst + rate x time = %.0f' %
+         (made, bound))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and count(d, 'SELECT count(*) FROM runs') > 0:
+        time.sleep(0.5)
+    t.eq(count(d, 'SELECT count(*) FROM runs'), 0, 'and retention deletes them once they are older than 3 s')
+finally:
+    d.cleanup()
+
+t.done()
