@@ -15,9 +15,9 @@
  * lock what they decide on (the run's row, FOR UPDATE) and write with a
  * compare-and-set, so one daemon's batch waits for another's commit
  * instead of deciding on a head that is about to change. A batch that hits
- * a serialization failure, a deadlock, a lock timeout or a lost connection
- * before its COMMIT was sent is rolled back and run again from its first
- * job; a connection lost during COMMIT leaves the outcome unknown, and
+ * a serialization failure, a deadlock or a lost connection before its
+ * COMMIT was sent is rolled back and run again from its first job (a lock
+ * not granted in 5 s fails the whole batch instead); a connection lost during COMMIT leaves the outcome unknown, and
  * every job of that batch is reported failed (never answered 200).
  *
  * On SQLite, commits never checkpoint (wal_autocheckpoint off): the WAL
@@ -293,12 +293,23 @@ control(struct store_conn *c, const char *sql)
 }
 
 /* A PostgreSQL failure after which the whole batch may run again: nothing
- * of it was committed, and running it again can succeed. */
+ * of it was committed, and running it again can succeed (a serialization
+ * failure, a deadlock, a lost connection). */
 static bool
 retryable(const struct store_conn *c)
 {
 	return c->backend == STORE_PG && (c->lost || strcmp(c->sqlstate, "40001") == 0 ||
-	    strcmp(c->sqlstate, "40P01") == 0 || strcmp(c->sqlstate, "55P03") == 0);
+	    strcmp(c->sqlstate, "40P01") == 0);
+}
+
+/* A lock not granted within lock_timeout: the rows are held by a
+ * transaction that does not end (a stopped daemon, an operator's session).
+ * The rest of the batch would wait as long, job after job: the whole batch
+ * fails at once, as on SQLite when the busy timeout passes. */
+static bool
+stuck(const struct store_conn *c)
+{
+	return c->backend == STORE_PG && strcmp(c->sqlstate, "55P03") == 0;
 }
 
 enum batch_outcome { BATCH_DONE, BATCH_RETRY };
@@ -332,6 +343,8 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 		else {
 			if (retryable(c) && !last_try)
 				goto retry;
+			if (stuck(c))
+				goto give_up;
 			j->status = STORE_JOB_FAILED;
 			if (several)
 				control(c, sql_rollback_to);
@@ -367,6 +380,12 @@ retry:
 	if (!c->lost)
 		control(c, sql_rollback);
 	return BATCH_RETRY;
+give_up:
+	control(c, sql_rollback);
+	atomic_fetch_add(&s->commit_failures, 1);
+	for (j = batch; j != NULL; j = j->next)
+		j->status = STORE_JOB_FAILED;
+	return BATCH_DONE;
 }
 
 /* A lost PostgreSQL connection is opened again, with pauses, for about

@@ -17,8 +17,8 @@
  * job must therefore lock what it decides on (store_run_head on the writer
  * locks the run's row until the commit) and write with compare-and-set or
  * uniqueness, as every store function here does; a batch that meets a
- * serialization failure, deadlock, lock timeout or lost connection is run
- * again from its first job, so a job must be safe to run again after a
+ * serialization failure, deadlock or lost connection is run again from
+ * its first job, so a job must be safe to run again after a
  * rollback (set its outputs, do not accumulate them).
  *
  * Migrations (migrations/NNNN_name.sql for SQLite, migrations/pg/ for
@@ -132,8 +132,8 @@ struct store_stats {
 	uint64_t readers, readers_busy; /* the read pool's size and connections lent out now */
 	uint64_t reader_waits;   /* times a thread waited for a free reader */
 	/* PostgreSQL */
-	uint64_t retries;        /* batches run again (serialization failure, deadlock, lock
-	                          * timeout or lost connection) */
+	uint64_t retries;        /* batches run again (serialization failure, deadlock or
+	                          * lost connection) */
 	uint64_t conn_errors;    /* connections found lost (writer and readers) */
 	/* SQLite */
 	uint64_t checkpoints;    /* WAL checkpoints that restarted the WAL */

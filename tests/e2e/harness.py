@@ -11,6 +11,7 @@ Daemon gets a new database in it and a key file in its folder, and
 Daemon.sql() and Daemon.dump() read whichever database the daemon uses.
 """
 import atexit
+import contextlib
 import http.client
 import json
 import os
@@ -198,6 +199,39 @@ class Daemon:
         import sqlite3
         with sqlite3.connect(self.db, timeout=10) as db:
             return [tuple(r) for r in db.execute(query, params).fetchall()]
+
+    @contextlib.contextmanager
+    def write_lock(self):
+        """Holds the database's write lock (another session's) for the
+        body of a with statement: the daemon's reads go on, its writes wait
+        out its timeout (5 s) and fail. SQLite: BEGIN IMMEDIATE; PostgreSQL:
+        every table locked IN EXCLUSIVE MODE (plain reads still pass)."""
+        if BACKEND == 'postgresql':
+            import pgtest
+            p = subprocess.Popen([os.path.join(pgtest.bindir(), 'psql'), '-X', '-q', '-d', self.db],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            p.stdin.write('BEGIN;\nLOCK TABLE accounts, agent_keys, runs, moves, reviews, review_stats, '
+                          'agent_checks, store_probe IN EXCLUSIVE MODE;\n\\echo locked\n')
+            p.stdin.flush()
+            if p.stdout.readline().strip() != 'locked':
+                p.kill()
+                raise RuntimeError('could not lock the PostgreSQL database')
+            try:
+                yield
+            finally:
+                p.stdin.write('ROLLBACK;\n\\q\n')
+                p.stdin.close()
+                p.wait(30)
+                p.stdout.close()
+            return
+        import sqlite3
+        db = sqlite3.connect(self.db, timeout=10, isolation_level=None)
+        db.execute('BEGIN IMMEDIATE')
+        try:
+            yield
+        finally:
+            db.execute('ROLLBACK')
+            db.close()
 
     def dump(self):
         """The whole database as text (SQLite's .dump, or pg_dump)."""
