@@ -54,6 +54,12 @@
 #define CKPT_FRAMES 1000
 /* How long the RESTART may wait for readers while holding the writer. */
 #define CKPT_READER_WAIT_MS 20
+/* At most this many copies beside the writer before the RESTART. */
+#define CKPT_ROUNDS 8
+/* Past this many frames (32 MiB of 4 KiB pages) the copies beside the
+ * writer are not catching up (a slow disk): the RESTART, holding the
+ * writer, copies the rest at once. */
+#define CKPT_HARD_FRAMES (8 * CKPT_FRAMES)
 
 struct store {
 	enum store_backend backend;
@@ -86,10 +92,11 @@ struct store {
 	pthread_t         ckpt_thread;
 	bool              ckpt_started, ckpt_wanted, ckpt_stopping;
 	pthread_mutex_t   cmu;
-	pthread_cond_t    ccv;
+	pthread_cond_t    ccv, ckpt_done;
 
 	_Atomic uint64_t  commits, jobs, commit_failures, max_batch;
-	_Atomic uint64_t  retries, conn_errors, reader_waits, checkpoints, checkpoint_busy;
+	_Atomic uint64_t  retries, conn_errors, reader_waits, checkpoints, checkpoint_busy,
+	                  checkpoint_waits;
 	_Atomic int64_t   checkpoint_at;     /* ms since the epoch, 0: none yet */
 	_Atomic uint64_t  checkpoint_us;     /* how long the writer was held by the last one */
 	_Atomic uint64_t  wal_frames;        /* frames in the WAL after the last commit */
@@ -405,6 +412,26 @@ writer_reconnect(struct store *s)
 	}
 }
 
+/* Back-pressure when the disk cannot keep up: past CKPT_HARD_FRAMES the
+ * writer stops until the checkpointer has restarted the WAL (2 s at most),
+ * so the WAL stays bounded whatever the write rate. */
+static void
+wait_for_checkpoint(struct store *s)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	pthread_mutex_lock(&s->cmu);
+	s->ckpt_wanted = true;
+	pthread_cond_signal(&s->ccv);
+	while (atomic_load(&s->wal_frames) >= CKPT_HARD_FRAMES && !s->ckpt_stopping &&
+	    pthread_cond_timedwait(&s->ckpt_done, &s->cmu, &until) == 0)
+		;
+	pthread_mutex_unlock(&s->cmu);
+	atomic_fetch_add(&s->checkpoint_waits, 1);
+}
+
 /* Runs one batch of jobs in one transaction (again after a retryable
  * PostgreSQL failure), then reports every job done. */
 static void
@@ -428,6 +455,8 @@ run_batch(struct store *s, struct store_job *batch)
 		sleep_ms((unsigned)(PG_RETRY_PAUSE_MS * attempt) + randombytes_uniform(PG_RETRY_PAUSE_MS));
 	}
 	pthread_mutex_unlock(&s->wmu);
+	if (s->backend == STORE_SQLITE && atomic_load(&s->wal_frames) >= CKPT_HARD_FRAMES)
+		wait_for_checkpoint(s);
 	atomic_fetch_add(&s->jobs, n);
 	max = atomic_load(&s->max_batch);
 	while (n > max && !atomic_compare_exchange_weak(&s->max_batch, &max, n))
@@ -634,6 +663,7 @@ store_stats(struct store *s, struct store_stats *out)
 	out->conn_errors = atomic_load(&s->conn_errors);
 	out->checkpoints = atomic_load(&s->checkpoints);
 	out->checkpoint_busy = atomic_load(&s->checkpoint_busy);
+	out->checkpoint_waits = atomic_load(&s->checkpoint_waits);
 	out->checkpoint_at_ms = atomic_load(&s->checkpoint_at);
 	out->checkpoint_hold_us = atomic_load(&s->checkpoint_us);
 	if (s->backend == STORE_SQLITE) {
@@ -671,21 +701,38 @@ static void
 checkpoint(struct store *s)
 {
 	sqlite3 *db = s->ckpt.db;
-	uint64_t t0;
-	int rc;
+	uint64_t t0, held;
+	int rc, round, nlog = 0, ndone = 0, prev = -1, log2 = 0, done2 = 0;
 
-	/* Most of the copying, beside the writer. */
-	rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-	if (rc != SQLITE_OK && rc != SQLITE_BUSY)
-		store_log_error(&s->ckpt, "checkpoint");
+	/* Copy beside the writer, again while the writer appended many frames
+	 * during the previous copy: what is left for the RESTART, with the
+	 * writer held, is what arrived during one short copy. */
+	for (round = 0; round < CKPT_ROUNDS; round++) {
+		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &nlog, &ndone);
+		if (rc != SQLITE_OK) {
+			if (rc != SQLITE_BUSY)
+				store_log_error(&s->ckpt, "checkpoint");
+			break;
+		}
+		if (prev >= 0 && nlog - prev < CKPT_FRAMES / 4)
+			break;
+		/* The copies do not catch up with the writer: stop it now. */
+		if (atomic_load(&s->wal_frames) >= CKPT_HARD_FRAMES)
+			break;
+		prev = nlog;
+	}
 	/* The rest with the writer held between batches: RESTART waits for
 	 * readers (briefly) so that the next commit writes the WAL from its
 	 * start. */
 	pthread_mutex_lock(&s->wmu);
 	t0 = mono_us();
-	rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
-	atomic_store(&s->checkpoint_us, mono_us() - t0);
+	rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, &log2, &done2);
+	held = mono_us() - t0;
 	pthread_mutex_unlock(&s->wmu);
+	atomic_store(&s->checkpoint_us, held);
+	log_msg(LOG_DEBUG, "checkpoint: %d rounds beside the writer up to frame %d, then %d frames in "
+	    "%llu us holding it (%s)", round + 1, ndone, log2, (unsigned long long)held,
+	    rc == SQLITE_OK ? "restarted" : rc == SQLITE_BUSY ? "readers in the way" : "failed");
 	if (rc == SQLITE_OK) {
 		atomic_fetch_add(&s->checkpoints, 1);
 		atomic_store(&s->checkpoint_at, store_now_ms());
@@ -694,6 +741,9 @@ checkpoint(struct store *s)
 		atomic_fetch_add(&s->checkpoint_busy, 1);
 	else
 		store_log_error(&s->ckpt, "checkpoint");
+	pthread_mutex_lock(&s->cmu);
+	pthread_cond_broadcast(&s->ckpt_done);
+	pthread_mutex_unlock(&s->cmu);
 }
 
 static void *
@@ -725,6 +775,12 @@ start_checkpointer(struct store *s, char *err, size_t errcap)
 	    store_conn_open(&s->ckpt, s->target, false, s->sync, err, errcap) != 0) {
 		if (err[0] == '\0')
 			snprintf(err, errcap, "cannot set up checkpoints: %s", why);
+		return -1;
+	}
+	/* A connection learns that the file is in WAL mode only when it first
+	 * reads it; until then a checkpoint on it is a silent no-op. */
+	if (store_conn_exec(&s->ckpt, "SELECT count(*) FROM sqlite_schema", why, sizeof why) != 0) {
+		snprintf(err, errcap, "cannot set up checkpoints: %s", why);
 		return -1;
 	}
 	sqlite3_busy_timeout(s->ckpt.db, CKPT_READER_WAIT_MS);
@@ -818,6 +874,7 @@ store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, 
 	pthread_cond_init(&s->rcv, NULL);
 	pthread_mutex_init(&s->cmu, NULL);
 	pthread_cond_init(&s->ccv, NULL);
+	pthread_cond_init(&s->ckpt_done, NULL);
 	if (store_conn_open(&s->writer, path, false, sync, err, errcap) != 0)
 		goto fail;
 	s->writer.writer = true;
@@ -872,6 +929,7 @@ store_close(struct store *s)
 		pthread_mutex_lock(&s->cmu);
 		s->ckpt_stopping = true;
 		pthread_cond_signal(&s->ccv);
+		pthread_cond_broadcast(&s->ckpt_done);
 		pthread_mutex_unlock(&s->cmu);
 		pthread_join(s->ckpt_thread, NULL);
 	}
@@ -887,6 +945,7 @@ store_close(struct store *s)
 	store_conn_close(&s->writer);
 	free(s->readers);
 	free(s->free_readers);
+	pthread_cond_destroy(&s->ckpt_done);
 	pthread_cond_destroy(&s->ccv);
 	pthread_mutex_destroy(&s->cmu);
 	pthread_cond_destroy(&s->rcv);

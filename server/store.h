@@ -138,6 +138,8 @@ struct store_stats {
 	/* SQLite */
 	uint64_t checkpoints;    /* WAL checkpoints that restarted the WAL */
 	uint64_t checkpoint_busy; /* checkpoints that found readers in the way (the WAL goes on) */
+	uint64_t checkpoint_waits; /* times the writer waited for a checkpoint: the WAL had passed
+	                            * 32 MiB, the disk not keeping up with the writes */
 	int64_t  checkpoint_at_ms; /* when the last one finished, ms since the epoch; 0: none */
 	uint64_t checkpoint_hold_us; /* how long the last one held the writer, microseconds */
 	uint64_t wal_frames;     /* pages in the WAL after the last commit */
