@@ -76,6 +76,7 @@ struct store {
 	bool              stopping;
 	int               schema_version;
 	unsigned          batch_limit;  /* most jobs per transaction; 1: a commit each */
+	char              retry_why[24]; /* the writer's: why the last batch runs again */
 	/* Held by the writer while it runs a batch; the checkpointer takes it
 	 * to keep the writer out during a RESTART. */
 	pthread_mutex_t   wmu;
@@ -333,7 +334,7 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 	c->sqlstate[0] = '\0';
 	ok = control(c, c->backend == STORE_PG ? sql_begin_pg : sql_begin_lite) == STORE_OK;
 	if (!ok && retryable(c) && !last_try)
-		return BATCH_RETRY;
+		goto retry;
 	for (j = batch; j != NULL; j = j->next) {
 		if (!ok) {
 			j->status = STORE_JOB_COMMIT_FAILED;
@@ -384,6 +385,8 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 		j->status = STORE_JOB_COMMIT_FAILED;
 	return BATCH_DONE;
 retry:
+	/* Why, for the log line: the ROLLBACK clears the SQLSTATE. */
+	snprintf(s->retry_why, sizeof s->retry_why, "%s", c->lost ? "connection lost" : c->sqlstate);
 	if (!c->lost)
 		control(c, sql_rollback);
 	return BATCH_RETRY;
@@ -451,7 +454,7 @@ run_batch(struct store *s, struct store_job *batch)
 			break;
 		atomic_fetch_add(&s->retries, 1);
 		log_msg(LOG_WARN, "postgresql: a batch of %llu jobs runs again (%s)", (unsigned long long)n,
-		    s->writer.lost ? "connection lost" : s->writer.sqlstate);
+		    s->retry_why);
 		sleep_ms((unsigned)(PG_RETRY_PAUSE_MS * attempt) + randombytes_uniform(PG_RETRY_PAUSE_MS));
 	}
 	pthread_mutex_unlock(&s->wmu);

@@ -146,6 +146,58 @@ def lost_connections(t, x, a, b, rng):
          '(a reader reconnects and runs its statement again)')
 
 
+def deadlock(t, x, a, cluster, url):
+    """A deadlock between a daemon's batch and another session: the daemon
+    is chosen as the victim, runs its batch again, and the finish is
+    answered 200 once, stored once."""
+    import subprocess
+    r = a.get('/api/games/duskcourt/init?seed=3')
+    while r.status == 200 and not r.json['state'].get('over') and r.json.get('legalActions'):
+        legal = r.json['legalActions']
+        kinds = {c['type'] for c in legal}
+        action = {'type': 'endRun'} if 'endRun' in kinds else legal[0]
+        r = a.post('/api/games/duskcourt/action', {'stateToken': r.json['stateToken'], 'action': action})
+    run, token = int(r.json['runId']), r.json['stateToken']
+    psql = subprocess.Popen([os.path.join(pgtest.bindir(), 'psql'), '-X', '-q', '-d', url],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def say(sql):
+        psql.stdin.write(sql + '\n')
+        psql.stdin.flush()
+    # The other session holds the review count, which a finish writes last;
+    # it looks for deadlocks only after 10 s, the daemon's session after
+    # PostgreSQL's default 1 s: the daemon is the one aborted.
+    say("SET deadlock_timeout = '10s';")
+    say("BEGIN; INSERT INTO review_stats (game, count, total) VALUES ('duskcourt', 0, 0) "
+        "ON CONFLICT (game) DO UPDATE SET count = review_stats.count;")
+    say('\\echo holding')
+    psql.stdout.readline()
+    out = {}
+    th = threading.Thread(target=lambda: out.update(r=a.post('/api/games/duskcourt/finish', {
+        'stateToken': token, 'rating': 5, 'review': 'through a deadlock'})))
+    th.start()
+    # The finish locks the run, then waits for the count; now this session
+    # asks for the run: each waits for the other.
+    wait_for(lambda: x_sql(cluster, url, "SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0] > 0)
+    say('SELECT 1 FROM runs WHERE id = %d FOR UPDATE;' % run)
+    say('\\echo got')
+    while psql.stdout.readline().strip() != 'got':
+        pass
+    say('ROLLBACK;')
+    psql.stdin.close()
+    psql.wait(30)
+    psql.stdout.close()
+    th.join(30)
+    fin = out.get('r')
+    t.ok(fin is not None and fin.status == 200 and fin.json.get('certificate'),
+         'a finish caught in a deadlock is run again and answered 200 (%r)' % fin)
+    if not t.ok(wait_for(lambda: 'runs again (40P01)' in a.read_log()),
+                'the daemon logs the batch it ran again after the deadlock'):
+        t.diag('\n'.join(l for l in a.read_log().splitlines() if 'access' not in l)[-1500:])
+    t.eq(x_sql(cluster, url, 'SELECT count(*) FROM reviews WHERE run_id = %d' % run), [(1,)],
+         'and the review is stored once')
+
+
 def play_duskcourt(x, seed, rng):
     """One Duskcourt run through nginx to its end and a review; returns
     (runId, [daemon per request], problems)."""
@@ -407,6 +459,7 @@ def main():
                  'its replay and certificate, read from one daemon, verify on the other')
 
         lost_connections(t, x, a, b, rng)
+        deadlock(t, x, a, cluster, url)
 
         n.stop()
         n = None
