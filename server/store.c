@@ -320,52 +320,75 @@ stuck(const struct store_conn *c)
 	return c->backend == STORE_PG && strcmp(c->sqlstate, "55P03") == 0;
 }
 
-enum batch_outcome { BATCH_DONE, BATCH_RETRY };
+enum batch_outcome {
+	BATCH_DONE,  /* every job has its status */
+	BATCH_RETRY, /* nothing was written: run the batch again (a retryable failure) */
+	BATCH_RERUN  /* PostgreSQL: a job failed; run the others again without it */
+};
 
 /* Runs the batch's jobs in one transaction and commits; sets every job's
- * status, or asks for the batch to run again. */
+ * status, or asks for the batch to run again.
+ *
+ * On SQLite each job of a batch of several runs in a savepoint, which
+ * costs nothing there. On PostgreSQL a savepoint and its release are two
+ * more round trips per job, so none is taken: a job that fails rolls the
+ * whole transaction back, is marked failed, and the batch runs again
+ * without it (jobs fail only when the database does, so this is rare). */
 static enum batch_outcome
 run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 {
 	struct store_conn *c = &s->writer;
 	struct store_job *j;
-	bool several = batch->next != NULL, ok;
+	bool pg = c->backend == STORE_PG, ok, savepoints, any = false;
+	unsigned live = 0;
 
+	/* On PostgreSQL a job already failed is left out of later runs. */
+	for (j = batch; j != NULL; j = j->next)
+		if (!(pg && j->status == STORE_JOB_FAILED))
+			live++;
+	if (live == 0)
+		return BATCH_DONE;
+	savepoints = !pg && live > 1;
 	c->sqlstate[0] = '\0';
-	ok = control(c, c->backend == STORE_PG ? sql_begin_pg : sql_begin_lite) == STORE_OK;
+	ok = control(c, pg ? sql_begin_pg : sql_begin_lite) == STORE_OK;
 	if (!ok && retryable(c) && !last_try)
 		goto retry;
 	for (j = batch; j != NULL; j = j->next) {
+		if (pg && j->status == STORE_JOB_FAILED)
+			continue;
 		if (!ok) {
 			j->status = STORE_JOB_COMMIT_FAILED;
 			continue;
 		}
-		if (several && control(c, sql_savepoint) != STORE_OK) {
-			if (retryable(c) && !last_try)
-				goto retry;
+		if (savepoints && control(c, sql_savepoint) != STORE_OK) {
 			j->status = STORE_JOB_FAILED;
 			continue;
 		}
-		if (j->run(c, j->arg) != STORE_ERROR)
+		if (j->run(c, j->arg) != STORE_ERROR) {
 			j->status = STORE_JOB_COMMITTED;
-		else {
+			any = true;
+		} else {
 			if (retryable(c) && !last_try)
 				goto retry;
 			if (stuck(c))
 				goto give_up;
 			j->status = STORE_JOB_FAILED;
-			if (several)
+			if (savepoints)
 				control(c, sql_rollback_to);
+			else if (pg && live > 1) {
+				control(c, sql_rollback);
+				return BATCH_RERUN;
+			}
 		}
-		if (several)
+		if (savepoints)
 			control(c, sql_release);
 	}
 	if (!ok) {
 		atomic_fetch_add(&s->commit_failures, 1);
 		return BATCH_DONE;
 	}
-	/* A lone failed job rolls the whole (its own) transaction back. */
-	if (!several && batch->status != STORE_JOB_COMMITTED) {
+	/* Nothing succeeded (a lone job failed): roll back. */
+	if (!any) {
 		control(c, sql_rollback);
 		return BATCH_DONE;
 	}
@@ -376,7 +399,7 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 	/* A commit refused by the server (a serialization failure) undid
 	 * everything and may run again; a connection lost while committing
 	 * leaves the outcome unknown: report failure, never success. */
-	if (c->backend == STORE_PG && !c->lost && retryable(c) && !last_try)
+	if (pg && !c->lost && retryable(c) && !last_try)
 		goto retry;
 	if (!c->lost)
 		control(c, sql_rollback);
@@ -447,15 +470,21 @@ run_batch(struct store *s, struct store_job *batch)
 	for (j = batch; j != NULL; j = j->next)
 		n++;
 	pthread_mutex_lock(&s->wmu);
-	for (attempt = 0;; attempt++) {
+	for (attempt = 0;;) {
+		enum batch_outcome o;
+
 		if (s->writer.lost)
 			writer_reconnect(s);
-		if (run_batch_once(s, batch, attempt + 1 >= PG_RETRIES) == BATCH_DONE)
+		o = run_batch_once(s, batch, attempt + 1 >= PG_RETRIES);
+		if (o == BATCH_DONE)
 			break;
+		if (o == BATCH_RERUN)
+			continue; /* one job fewer each time: bounded by the batch */
+		attempt++;
 		atomic_fetch_add(&s->retries, 1);
 		log_msg(LOG_WARN, "postgresql: a batch of %llu jobs runs again (%s)", (unsigned long long)n,
 		    s->retry_why);
-		sleep_ms((unsigned)(PG_RETRY_PAUSE_MS * attempt) + randombytes_uniform(PG_RETRY_PAUSE_MS));
+		sleep_ms((unsigned)(PG_RETRY_PAUSE_MS * (attempt - 1)) + randombytes_uniform(PG_RETRY_PAUSE_MS));
 	}
 	pthread_mutex_unlock(&s->wmu);
 	if (s->backend == STORE_SQLITE && atomic_load(&s->wal_frames) >= CKPT_HARD_FRAMES)
