@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "duskcourt_json.h"
+#include "stackcraft_json.h"
 #include "stackfall_json.h"
 
 const struct game *const game_table[GAME__COUNT] = {
 	[GAME_STACKFALL] = &game_stackfall,
 	[GAME_DUSKCOURT] = &game_duskcourt,
+	[GAME_STACKCRAFT] = &game_stackcraft,
 };
 
 const struct game *

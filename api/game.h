@@ -29,6 +29,7 @@
 enum game_id {
 	GAME_STACKFALL,
 	GAME_DUSKCOURT,
+	GAME_STACKCRAFT,
 	GAME__COUNT
 };
 
@@ -78,6 +79,13 @@ struct game_request {
 	const json_t *body;  /* the JSON body, NULL when empty */
 	game_query_fn query;
 	void         *query_ctx;
+	/* The operator's episode caps (--cap-default, --cap-max), in moves, for
+	 * a game whose runs may be capped: the cap a run gets when its init asks
+	 * for none (0: no cap), and the largest cap an init may ask for
+	 * (1 .. ENGINE_ID_MAX; 0 counts as no bound but the game's own). Games
+	 * without caps ignore them. */
+	uint64_t      cap_default;
+	uint64_t      cap_max;
 };
 
 /* One re-simulation of a replay, from replay_start to replay_end: the
@@ -175,6 +183,13 @@ struct game {
 
 	/* GET .../rules. */
 	json_t *(*rules_json)(void);
+
+	/* What one stored move did, for the pages that draw a replay step by
+	 * step (docs/web.md): before and after are the states around the
+	 * move, move the stored move (borrowed). A new object, or NULL when
+	 * the move marks nothing (a hold, say); NULL for a game with nothing
+	 * to add, whose pages draw the states alone. */
+	json_t *(*move_marks)(const void *before, const void *after, const json_t *move);
 };
 
 /* The games, indexed by enum game_id. */

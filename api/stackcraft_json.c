@@ -3,17 +3,18 @@
  * JSON. Objects are built key by key with the _nocheck setters (every key
  * here is a literal, so jansson's UTF-8 check would only cost time): the
  * state and the legal list go out with every answer and are the largest
- * CPU item of a request. Replay import trusts nothing but the seed, the cap
- * and the action ids: it plays them and compares what it reaches with the
- * summary claimed.
+ * CPU item of a request. Replays are built and walked by replay.c, the
+ * same code for every game: this file supplies the cap, how a replay
+ * starts and how one id is played (the descriptor, at the end), and
+ * stackcraft_replay_import is that walk with its faults sorted by kind.
  */
 #include "stackcraft_json.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX53 ((json_int_t)9007199254740991LL)
+#include "jsonbody.h"
+#include "replay.h"
 
 static json_t *
 letter(unsigned piece)
@@ -214,163 +215,317 @@ stackcraft_rules_json(void)
 	    "final", "score", "lines", "pieces", "status", "end_reason");
 }
 
-json_t *
-stackcraft_replay_export(const struct stackcraft *g, json_t *actions)
+/* {"cap": null | integer}: what a replay carries besides seed and actions. */
+static json_t *
+sc_replay_options(const void *st)
 {
-	json_t *o;
+	const struct stackcraft *g = st;
+	json_t *o = json_object();
 
-	if (actions == NULL)
-		return NULL;
-	o = json_object();
-	json_object_set_new_nocheck(o, "schema", json_integer(STACKCRAFT_REPLAY_SCHEMA));
-	json_object_set_new_nocheck(o, "rules", json_string_nocheck(STACKCRAFT_RULES));
-	json_object_set_new_nocheck(o, "seed", json_integer((json_int_t)g->seed));
 	json_object_set_new_nocheck(o, "cap", g->cap != 0 ? json_integer((json_int_t)g->cap) : json_null());
-	json_object_set_new_nocheck(o, "actions", actions);
-	json_object_set_new_nocheck(o, "final", stackcraft_final_json(g));
 	return o;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
-static int
-fail(struct stackcraft_replay_check *out, enum stackcraft_replay_fault fault, size_t step,
-    const char *field, const char *fmt, ...)
+json_t *
+stackcraft_replay_export(const struct stackcraft *g, json_t *actions)
 {
-	va_list ap;
-
-	out->fault = fault;
-	out->step = step;
-	out->field = field;
-	va_start(ap, fmt);
-	vsnprintf(out->reason, sizeof out->reason, fmt, ap);
-	va_end(ap);
-	return -1;
+	if (actions == NULL)
+		return NULL;
+	return replay_new(&game_stackcraft, (int64_t)g->seed, actions, stackcraft_final_json(g),
+	    sc_replay_options(g));
 }
 
-/* An integer in 0..MAX53. */
-static bool
-count_ok(const json_t *v)
+/* Why replay_walk_start refused: the version fields when they are well
+ * formed and wrong, else the form. */
+static enum stackcraft_replay_fault
+start_fault(const json_t *replay)
 {
-	return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= MAX53;
+	const json_t *schema = json_object_get(replay, "schema");
+	const json_t *rules = json_object_get(replay, "rules");
+
+	if (!json_is_integer(schema))
+		return STACKCRAFT_REPLAY_BAD_FORM;
+	if (json_integer_value(schema) != STACKCRAFT_REPLAY_SCHEMA)
+		return STACKCRAFT_REPLAY_BAD_SCHEMA;
+	if (!json_is_string(rules))
+		return STACKCRAFT_REPLAY_BAD_FORM;
+	if (strcmp(json_string_value(rules), STACKCRAFT_RULES) != 0 ||
+	    json_string_length(rules) != strlen(STACKCRAFT_RULES))
+		return STACKCRAFT_REPLAY_BAD_RULES;
+	return STACKCRAFT_REPLAY_BAD_FORM;
 }
 
-static int
-check_final(const json_t *final, const struct stackcraft *g, struct stackcraft_replay_check *out)
-{
-	static const char *const keys[] = { "score", "lines", "pieces", "status", "end_reason" };
-	const uint64_t counts[3] = { g->score, g->lines, g->pieces };
-	const char *end = stackcraft_end_name(g->end_reason), *key;
-	const json_t *v;
-	json_t *val;
-	size_t i;
-
-	if (!json_is_object(final))
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL,
-		    "final must be an object {score, lines, pieces, status, end_reason}");
-	json_object_foreach((json_t *)final, key, val) {
-		for (i = 0; i < 5 && strcmp(key, keys[i]) != 0; i++)
-			;
-		(void)val;
-		if (i == 5)
-			return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL,
-			    "final has an unknown field (it holds score, lines, pieces, status and "
-			    "end_reason)");
-	}
-	for (i = 0; i < 3; i++) {
-		v = json_object_get(final, keys[i]);
-		if (!count_ok(v))
-			return fail(out, STACKCRAFT_REPLAY_BAD_FINAL, 0, keys[i],
-			    "final.%s must be a non-negative integer", keys[i]);
-		if ((uint64_t)json_integer_value(v) != counts[i])
-			return fail(out, STACKCRAFT_REPLAY_BAD_FINAL, 0, keys[i],
-			    "final.%s is %lld but the actions give %llu", keys[i],
-			    (long long)json_integer_value(v), (unsigned long long)counts[i]);
-	}
-	v = json_object_get(final, "status");
-	if (!json_is_string(v) || strcmp(json_string_value(v), stackcraft_status_name(g->status)) != 0)
-		return fail(out, STACKCRAFT_REPLAY_BAD_FINAL, 0, "status",
-		    "final.status does not match: the actions give \"%s\"",
-		    stackcraft_status_name(g->status));
-	v = json_object_get(final, "end_reason");
-	if (end == NULL ? !json_is_null(v) :
-	    !json_is_string(v) || strcmp(json_string_value(v), end) != 0) {
-		if (end == NULL)
-			return fail(out, STACKCRAFT_REPLAY_BAD_FINAL, 0, "end_reason",
-			    "final.end_reason does not match: the actions give null");
-		return fail(out, STACKCRAFT_REPLAY_BAD_FINAL, 0, "end_reason",
-		    "final.end_reason does not match: the actions give \"%s\"", end);
-	}
-	return 0;
-}
+static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status", "end_reason", NULL };
 
 int
 stackcraft_replay_import(const json_t *replay, struct stackcraft_replay_check *out)
 {
-	static const char *const keys[] = { "schema", "rules", "seed", "cap", "actions", "final" };
-	const json_t *schema, *rules, *seed, *cap, *actions, *a;
-	struct stackcraft_report rep;
-	unsigned rotation, x;
-	char why[ENGINE_REASON_MAX];
-	const char *key;
-	json_t *val;
+	struct game_env env = { NULL };
+	struct replay_check chk;
+	struct replay_walk w;
+	int rc;
 	size_t i;
 
 	memset(out, 0, sizeof *out);
-	if (!json_is_object(replay))
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL, "a replay must be a JSON object");
-	json_object_foreach((json_t *)replay, key, val) {
-		for (i = 0; i < 6 && strcmp(key, keys[i]) != 0; i++)
-			;
-		(void)val;
-		if (i == 6)
-			return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL,
-			    "a replay holds only schema, rules, seed, cap, actions and final");
+	rc = replay_walk_start(&w, replay, &game_stackcraft, &env, &chk);
+	if (rc != 0)
+		out->fault = start_fault(replay);
+	while (rc == 0 && (rc = replay_walk_next(&w, &chk)) == 1)
+		rc = 0;
+	if (rc != 0 && out->fault == STACKCRAFT_REPLAY_OK)
+		out->fault = STACKCRAFT_REPLAY_BAD_MOVE;
+	if (rc == 0) {
+		chk.final = stackcraft_final_json((const struct stackcraft *)&w.st);
+		rc = replay_compare_final(&chk, w.final);
+		/* The first field that differs, in the order replay.c compares. */
+		for (i = 0; rc != 0 && sc_final_keys[i] != NULL && out->field == NULL; i++)
+			if (!json_equal(json_object_get(chk.final, sc_final_keys[i]),
+			    json_object_get(w.final, sc_final_keys[i])))
+				out->field = sc_final_keys[i];
+		if (rc != 0)
+			out->fault = STACKCRAFT_REPLAY_BAD_FINAL;
+		json_decref(chk.final);
 	}
-	schema = json_object_get(replay, "schema");
-	if (!json_is_integer(schema))
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL, "schema must be an integer");
-	if (json_integer_value(schema) != STACKCRAFT_REPLAY_SCHEMA)
-		return fail(out, STACKCRAFT_REPLAY_BAD_SCHEMA, 0, NULL,
-		    "incompatible replay schema %lld: this server reads schema %d",
-		    (long long)json_integer_value(schema), STACKCRAFT_REPLAY_SCHEMA);
-	rules = json_object_get(replay, "rules");
-	if (!json_is_string(rules))
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL, "rules must be a string");
-	if (strcmp(json_string_value(rules), STACKCRAFT_RULES) != 0 ||
-	    json_string_length(rules) != strlen(STACKCRAFT_RULES))
-		return fail(out, STACKCRAFT_REPLAY_BAD_RULES, 0, NULL,
-		    "incompatible rules version: this server plays " STACKCRAFT_RULES " replays");
-	seed = json_object_get(replay, "seed");
-	if (!count_ok(seed))
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL,
-		    "seed must be an integer from 0 to %lld", (long long)MAX53);
-	cap = json_object_get(replay, "cap");
-	if (cap == NULL || (!json_is_null(cap) && (!count_ok(cap) || json_integer_value(cap) == 0)))
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL,
-		    "cap must be null or an integer from 1 to %lld", (long long)MAX53);
-	actions = json_object_get(replay, "actions");
-	if (!json_is_array(actions))
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL,
-		    "actions must be an array of action ids");
-	if (json_object_get(replay, "final") == NULL)
-		return fail(out, STACKCRAFT_REPLAY_BAD_FORM, 0, NULL, "final is missing");
-
-	stackcraft_init(&out->game, (uint64_t)json_integer_value(seed),
-	    json_is_null(cap) ? 0 : (uint64_t)json_integer_value(cap));
-	json_array_foreach(actions, i, a) {
-		if (!stackcraft_action_from_json(a, &rotation, &x, why))
-			return fail(out, STACKCRAFT_REPLAY_BAD_MOVE, i + 1, NULL,
-			    "action %zu is invalid: %s", i + 1, why);
-		if (stackcraft_step(&out->game, rotation, x, &rep) != STACKCRAFT_OK)
-			return fail(out, STACKCRAFT_REPLAY_BAD_MOVE, i + 1, NULL,
-			    "action %zu (%s) is invalid: %s", i + 1, json_string_value(a),
-			    rep.message);
-		out->nactions = i + 1;
-	}
-	if (check_final(json_object_get(replay, "final"), &out->game, out) != 0)
-		return -1;
-	out->fault = STACKCRAFT_REPLAY_OK;
-	return 0;
+	if (w.started)
+		memcpy(&out->game, &w.st, sizeof out->game);
+	replay_walk_end(&w);
+	out->nactions = w.step;
+	if (rc == 0)
+		return 0;
+	out->step = out->fault == STACKCRAFT_REPLAY_BAD_MOVE ? chk.step : 0;
+	snprintf(out->reason, sizeof out->reason, "%s", chk.reason);
+	return -1;
 }
+
+/* ---- the game descriptor ---- */
+
+_Static_assert(sizeof(struct stackcraft) <= GAME_STRUCT_MAX, "a run fits a game_state");
+_Static_assert(STACKCRAFT_SERIAL_MAX <= GAME_STATE_MAX, "a run's bytes fit a token");
+_Static_assert(STACKCRAFT_SEED_MAX == (uint64_t)ENGINE_ID_MAX, "the server's seeds are the engine's");
+
+/* One request's action, as read from the body. */
+struct sc_scratch {
+	bool     valid;      /* the action is an id of the grammar */
+	unsigned rotation, x;
+	char     reason[ENGINE_REASON_MAX];
+};
+
+static size_t
+sc_encode(const void *st, uint8_t *out, size_t cap)
+{
+	return stackcraft_encode(st, out, cap);
+}
+
+static bool
+sc_decode(void *st, const uint8_t *in, size_t n)
+{
+	return stackcraft_decode(st, in, n);
+}
+
+/* The run's cap: the body's "cap", else ?cap=, else the operator's
+ * default; an asked cap is 1 .. the operator's maximum. */
+static bool
+read_cap(const struct game_request *rq, uint64_t *out, char *msg, size_t cap)
+{
+	uint64_t most = rq->cap_max != 0 && rq->cap_max < STACKCRAFT_CAP_MAX ? rq->cap_max :
+	    STACKCRAFT_CAP_MAX;
+	const char *q;
+	bool present = false;
+	int64_t v;
+
+	if (!jsonbody_int(rq->body, "cap", 1, (int64_t)most, &present, &v, msg, cap))
+		return false;
+	if (!present && rq->query != NULL && (q = rq->query(rq->query_ctx, "cap")) != NULL) {
+		if (!jsonbody_parse_int(q, 1, (int64_t)most, &v)) {
+			snprintf(msg, cap, "query 'cap' must be an integer from 1 to %llu",
+			    (unsigned long long)most);
+			return false;
+		}
+		present = true;
+	}
+	*out = present ? (uint64_t)v : rq->cap_default;
+	return true;
+}
+
+static bool
+sc_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
+    enum api_error *err, char *msg, size_t cap)
+{
+	uint64_t runcap;
+
+	(void)env;
+	if (!read_cap(rq, &runcap, msg, cap)) {
+		*err = API_ERR_INVALID_REQUEST;
+		return false;
+	}
+	if (!stackcraft_init(st, seed, runcap)) {
+		*err = API_ERR_INTERNAL;
+		snprintf(msg, cap, "the game could not start");
+		return false;
+	}
+	return true;
+}
+
+/* A missing action is a broken request (400); one that is not an id of
+ * the grammar is an illegal action (422), decided when played. */
+static bool
+sc_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
+{
+	struct sc_scratch *x = scratch;
+	const json_t *a = json_object_get(body, "action");
+
+	if (a == NULL) {
+		snprintf(msg, cap, "missing field 'action' (an id such as \"r1x4\")");
+		return false;
+	}
+	x->valid = stackcraft_action_from_json(a, &x->rotation, &x->x, x->reason);
+	return true;
+}
+
+static void
+sc_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t)
+{
+	struct sc_scratch *x = scratch;
+	struct stackcraft_report rep;
+	char id[STACKCRAFT_ID_SIZE];
+
+	(void)env;
+	t->refusal = API_ERR_ILLEGAL_ACTION;
+	if (!x->valid) {
+		t->refused = true;
+		snprintf(t->reason, sizeof t->reason, "%s", x->reason);
+		return;
+	}
+	/* A refused step leaves the run as it was (stackcraft.h). */
+	if (stackcraft_step(st, x->rotation, x->x, &rep) != STACKCRAFT_OK) {
+		t->refused = true;
+		snprintf(t->reason, sizeof t->reason, "%s", rep.message);
+		return;
+	}
+	/* The id is its own canonical form: the grammar has one spelling. */
+	stackcraft_action_id(x->rotation, x->x, id);
+	snprintf(t->moves[0], sizeof t->moves[0], "\"%s\"", id);
+	t->nmoves = 1;
+	snprintf(t->canon, sizeof t->canon, "%s", t->moves[0]);
+}
+
+static bool
+sc_answer(json_t *o, const void *st, const void *scratch)
+{
+	(void)scratch;
+	return json_object_set_new_nocheck(o, "state", stackcraft_state_json(st)) == 0 &&
+	    json_object_set_new_nocheck(o, "legalActions", stackcraft_legal_json(st)) == 0;
+}
+
+static void
+sc_summary(const void *st, struct game_summary *out)
+{
+	const struct stackcraft *g = st;
+
+	out->status = stackcraft_status_name(g->status);
+	out->over = g->status == STACKCRAFT_OVER;
+	out->end_reason = stackcraft_end_name(g->end_reason);
+	out->score = (int64_t)g->score;
+	out->lines = (int64_t)g->lines;
+	out->pieces = (int64_t)g->pieces;
+	out->rung = out->lives = -1;
+	/* Lines (the research outcome), then score, then fewer pieces. */
+	out->rank[0] = (int64_t)g->lines;
+	out->rank[1] = (int64_t)g->score;
+	out->rank[2] = -(int64_t)g->pieces;
+}
+
+static json_t *
+sc_final(const void *st)
+{
+	return stackcraft_final_json(st);
+}
+
+/* The final summary's figures and the cap: a capped run must say so. */
+static json_t *
+sc_claims(const void *st)
+{
+	const struct stackcraft *g = st;
+	json_t *o = stackcraft_final_json(g);
+
+	json_object_del(o, "status");
+	json_object_set_new_nocheck(o, "cap", g->cap != 0 ? json_integer((json_int_t)g->cap) : json_null());
+	return o;
+}
+
+static bool
+sc_replay_start(void *st, int64_t seed, const json_t *replay, struct replay_ctx *rc, char *reason,
+    size_t cap)
+{
+	const json_t *c = json_object_get(replay, "cap");
+	const json_t *rules = json_object_get(replay, "rules");
+
+	(void)rc;
+	/* game_by_rules compares C strings: a NUL inside is another version. */
+	if (json_string_length(rules) != strlen(STACKCRAFT_RULES))
+		return engine_refuse(reason, cap, "incompatible rules version: this server plays "
+		    STACKCRAFT_RULES " replays");
+	if (!json_is_null(c) && (!json_is_integer(c) || json_integer_value(c) < 1 ||
+	    (uint64_t)json_integer_value(c) > STACKCRAFT_CAP_MAX))
+		return engine_refuse(reason, cap, "cap must be null or an integer from 1 to %llu",
+		    (unsigned long long)STACKCRAFT_CAP_MAX);
+	if (!stackcraft_init(st, (uint64_t)seed, json_is_null(c) ? 0 : (uint64_t)json_integer_value(c)))
+		return engine_refuse(reason, cap, "seed %lld is out of range", (long long)seed);
+	return true;
+}
+
+static bool
+sc_replay_move(void *st, const json_t *move, struct replay_ctx *rc, char *reason, size_t cap)
+{
+	struct stackcraft_report rep;
+	unsigned rotation, x;
+	char why[ENGINE_REASON_MAX];
+
+	(void)rc;
+	if (!stackcraft_action_from_json(move, &rotation, &x, why))
+		return engine_refuse(reason, cap, "%s", why);
+	/* Refusals name the id, except the one for a run that is over. */
+	if (stackcraft_step(st, rotation, x, &rep) == STACKCRAFT_GAME_OVER)
+		return engine_refuse(reason, cap, "%s: %s", json_string_value(move), rep.message);
+	if (rep.outcome != STACKCRAFT_OK)
+		return engine_refuse(reason, cap, "%s", rep.message);
+	return true;
+}
+
+static json_t *
+sc_rules(void)
+{
+	return stackcraft_rules_json();
+}
+
+static const char *const sc_init_fields[] = { "cap", NULL };
+static const char *const sc_action_fields[] = { "action", NULL };
+static const char *const sc_board_fields[] = { "lines", "pieces", NULL };
+static const char *const sc_replay_keys[] = { "cap", NULL };
+
+const struct game game_stackcraft = {
+	.id = GAME_STACKCRAFT,
+	.name = "stackcraft",
+	.rules = STACKCRAFT_RULES,
+	.check_default = false,
+	.hides_future = true,
+	.scratch_size = sizeof(struct sc_scratch),
+	.init_fields = sc_init_fields,
+	.action_fields = sc_action_fields,
+	.board_fields = sc_board_fields,
+	.encode = sc_encode,
+	.decode = sc_decode,
+	.init = sc_init,
+	.read_action = sc_read_action,
+	.play = sc_play,
+	.answer = sc_answer,
+	.summary = sc_summary,
+	.final = sc_final,
+	.claims = sc_claims,
+	.replay_options = sc_replay_options,
+	.replay_keys = sc_replay_keys,
+	.final_keys = sc_final_keys,
+	.replay_start = sc_replay_start,
+	.replay_move = sc_replay_move,
+	.rules_json = sc_rules,
+};

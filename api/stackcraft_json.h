@@ -1,7 +1,8 @@
 /*
  * stackcraft_json.h: Stackcraft's JSON: the state and legal actions a bot
- * observes, the action it sends, the final summary, the rules document and
- * the replay (export, and import by re-simulation).
+ * observes, the action it sends, the final summary, the rules document,
+ * the replay (export, and import by re-simulation), and the game's
+ * descriptor for the server.
  *
  * Ownership follows jansson: every function returning json_t * returns a
  * new reference (NULL only when jansson cannot allocate), a function whose
@@ -20,7 +21,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "game.h"
 #include "stackcraft.h"
+
+/* Stackcraft on the game table (game.h). */
+extern const struct game game_stackcraft;
 
 /* {"board": 20 arrays of 10 colour ids (row y = 0, the top, first),
  *  "current": "T", "next": "O", "score", "lines", "pieces",
@@ -47,7 +52,8 @@ json_t *stackcraft_final_json(const struct stackcraft *g);
 json_t *stackcraft_rules_json(void);
 
 /* The replay of a run: {"schema": 1, "rules": "stackcraft-v1", "seed",
- * "cap": null | integer, "actions": [ids], "final": stackcraft_final_json}.
+ * "actions": [ids], "final": stackcraft_final_json, "cap": null | integer},
+ * built by replay_new (replay.h) as the server builds every replay.
  * actions (stolen) is the array of the ids applied since init, in order;
  * seed and cap come from g, the final summary from g as it stands. NULL
  * when actions is NULL. Export and import round-trip: importing the result
@@ -56,7 +62,8 @@ json_t *stackcraft_replay_export(const struct stackcraft *g, json_t *actions);
 
 enum stackcraft_replay_fault {
 	STACKCRAFT_REPLAY_OK,
-	STACKCRAFT_REPLAY_BAD_FORM,   /* not a replay object: missing or extra keys, wrong types */
+	STACKCRAFT_REPLAY_BAD_FORM,   /* not a replay object: missing or extra keys (in final too),
+	                                 wrong types, a seed or cap out of range */
 	STACKCRAFT_REPLAY_BAD_SCHEMA, /* a schema version other than 1 */
 	STACKCRAFT_REPLAY_BAD_RULES,  /* a rules version other than stackcraft-v1 */
 	STACKCRAFT_REPLAY_BAD_MOVE,   /* action number `step` is not a legal move there */
@@ -74,9 +81,10 @@ struct stackcraft_replay_check {
 	                           and cap; valid once the header has been read) */
 };
 
-/* Re-simulates replay (borrowed) from its seed and cap. Returns 0 when it
- * verifies (a partial game included), -1 with out->fault, out->step or
- * out->field and out->reason otherwise. */
+/* Re-simulates replay (borrowed) from its seed and cap: replay.h's walk,
+ * the server's verifier, with its refusal sorted into a fault. Returns 0
+ * when it verifies (a partial game included), -1 with out->fault,
+ * out->step or out->field and out->reason (replay.h's words) otherwise. */
 int stackcraft_replay_import(const json_t *replay, struct stackcraft_replay_check *out);
 
 #endif

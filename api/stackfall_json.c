@@ -10,6 +10,7 @@
 
 #include "game.h"
 #include "replay.h"
+#include "tetromino_json.h"
 
 void
 stackfall_batch_run(struct stackfall *g, const struct stackfall_cmd *cmds, size_t n,
@@ -541,6 +542,21 @@ sf_rules(void)
 	return stackfall_rules_json();
 }
 
+/* A placement's cells and cleared rows; a hold, a resign or an abandon
+ * marks nothing. */
+static json_t *
+sf_marks(const void *before, const void *after, const json_t *move)
+{
+	const struct stackfall *b = before;
+	struct stackfall_cmd c;
+
+	(void)after;
+	stackfall_action_from_json(move, &c);
+	if (c.kind != STACKFALL_CMD_PLACE)
+		return NULL;
+	return tetromino_json_marks(&b->board, b->current, c.rotation, c.column);
+}
+
 static const char *const sf_action_fields[] = { "command", "action", NULL };
 static const char *const sf_final_keys[] = { "score", "lines", "pieces", "status", NULL };
 static const char *const sf_board_fields[] = { "lines", "pieces", NULL };
@@ -568,4 +584,5 @@ const struct game game_stackfall = {
 	.replay_start = sf_replay_start,
 	.replay_move = sf_replay_move,
 	.rules_json = sf_rules,
+	.move_marks = sf_marks,
 };

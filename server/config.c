@@ -3,7 +3,8 @@
  *
  * Defaults are chosen for the quick start: 127.0.0.1:8080, a database under
  * ./data, one HTTP thread per core, 64 KiB bodies, the agent check on for
- * Stackfall and off for Duskcourt. The environment is read first so that a
+ * Stackfall and off for Duskcourt and Stackcraft, Stackcraft runs uncapped
+ * unless their init asks for a cap. The environment is read first so that a
  * flag overrides its variable.
  */
 #include "config.h"
@@ -23,7 +24,8 @@ enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
 	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
-	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT, OPT__COUNT
+	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
+	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -93,6 +95,13 @@ static const struct {
 	[OPT_VERIFY_QUEUE]  = { "verify-queue", "ARCADED_VERIFY_QUEUE", "N", false,
 	    "replay verifications waiting at most; more are answered 503 with Retry-After",
 	    { 1, 4096, 16, false } },
+	/* Caps count moves; JSON carries integers exactly up to 2^53 - 1. */
+	[OPT_CAP_DEFAULT]   = { "cap-default", "ARCADED_CAP_DEFAULT", "N", false,
+	    "episode cap, in placed pieces, of a Stackcraft run whose init asks for none (0: no cap)",
+	    { 0, 9007199254740991ull, 0, false } },
+	[OPT_CAP_MAX]       = { "cap-max", "ARCADED_CAP_MAX", "N", false,
+	    "largest episode cap a Stackcraft init may ask for",
+	    { 1, 9007199254740991ull, 9007199254740991ull, false } },
 };
 
 void
@@ -152,6 +161,8 @@ set_defaults(struct config *cfg)
 	cfg->unplayed_retention = (unsigned)opts[OPT_UNPLAYED].range.def;
 	cfg->verify_workers = cfg->threads;
 	cfg->verify_queue = (unsigned)opts[OPT_VERIFY_QUEUE].range.def;
+	cfg->cap_default = opts[OPT_CAP_DEFAULT].range.def;
+	cfg->cap_max = opts[OPT_CAP_MAX].range.def;
 	ratelimit_config_init(&cfg->rate);
 	if (!ratelimit_config_parse(&cfg->rate, RATELIMIT_DEFAULTS, NULL, 0))
 		ratelimit_config_init(&cfg->rate); /* unreachable: the defaults parse (a test says so) */
@@ -311,6 +322,8 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_UNPLAYED: cfg->unplayed_retention = (unsigned)n; break;
 	case OPT_VERIFY_WORKERS: cfg->verify_workers = (unsigned)n; break;
 	case OPT_VERIFY_QUEUE: cfg->verify_queue = (unsigned)n; break;
+	case OPT_CAP_DEFAULT: cfg->cap_default = (uint64_t)n; break;
+	case OPT_CAP_MAX: cfg->cap_max = (uint64_t)n; break;
 	default: break;
 	}
 }
@@ -354,6 +367,8 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_UNPLAYED:
 	case OPT_VERIFY_WORKERS:
 	case OPT_VERIFY_QUEUE:
+	case OPT_CAP_DEFAULT:
+	case OPT_CAP_MAX:
 		if (!parse_number(o, v, &n, whybuf, sizeof whybuf))
 			why = whybuf;
 		else
@@ -516,6 +531,13 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 		}
 		if (!apply(cfg, (enum opt)o, val, false, &key_set, err, errcap))
 			return CONFIG_ERROR;
+	}
+	/* The default is a cap the server gives without being asked: it may
+	 * not exceed what it would give when asked. */
+	if (cfg->cap_default > cfg->cap_max) {
+		snprintf(err, errcap, "--cap-default %llu: above --cap-max %llu",
+		    (unsigned long long)cfg->cap_default, (unsigned long long)cfg->cap_max);
+		return CONFIG_ERROR;
 	}
 	if (!key_set && (strncmp(cfg->db_path, "postgresql://", 13) == 0 ||
 	    strncmp(cfg->db_path, "postgres://", 11) == 0)) {

@@ -60,6 +60,9 @@ struct config {
 	unsigned verify_workers;     /* threads for replay verification */
 	unsigned verify_queue;       /* verifications waiting at most; more are answered 503 */
 	struct ratelimit_config rate; /* per-address and per-account limits by class */
+	uint64_t cap_default;        /* a capped game's cap when init asks for none, in moves;
+	                                0 = none; at most cap_max */
+	uint64_t cap_max;            /* the largest cap an init may ask for, 1 .. 2^53 - 1 */
 };
 
 enum config_result {

@@ -38,5 +38,18 @@ void handle_run_get(struct request *req);
 void handle_leaderboard(struct request *req);
 void handle_reviews(struct request *req);
 void handle_replay_verify(struct request *req);
+void handle_run_by_id(struct request *req);
+
+/* handlers_watch.c: what the pages draw: the games, a run's steps, a
+ * playing run's head */
+void handle_games(struct request *req);
+void handle_run_steps(struct request *req);
+void handle_run_live(struct request *req);
+
+/* handlers_web.c: the pages and their static files, embedded at build time */
+void handle_page_index(struct request *req);
+void handle_page_run(struct request *req);
+void handle_page_verify(struct request *req);
+void handle_static(struct request *req);
 
 #endif

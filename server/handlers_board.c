@@ -105,13 +105,14 @@ parse_cursor(const char *s, int64_t *out, int n)
 
 /* ---- GET /api/games/{game}/runs/{runId} ---- */
 
-void
-handle_run_get(struct request *req)
+/* The run whose id is the path segment idparam, of game g, or of any game
+ * when g is NULL (run ids are unique across games). */
+static void
+reply_run(struct request *req, const struct game *g, const char *idparam)
 {
 	struct store_run_head head;
 	struct store_run_extras extras = { 0 };
 	struct store_conn *c;
-	const struct game *g;
 	game_state st;
 	int64_t id;
 	char idtext[GAME_ID_TEXT_MAX];
@@ -119,14 +120,14 @@ handle_run_get(struct request *req)
 	json_t *o, *final = NULL, *actions = NULL;
 	bool withheld;
 
-	if ((g = path_game(req)) == NULL)
-		return;
-	if (!jsonbody_parse_int(req->params[1], 1, ENGINE_ID_MAX, &id)) {
+	if (!jsonbody_parse_int(idparam, 1, ENGINE_ID_MAX, &id)) {
 		request_reply_error(req, API_ERR_RUN_NOT_FOUND, NULL);
 		return;
 	}
 	c = store_reader(req->app->store);
 	found = store_run_head(c, id, &head);
+	if (found == STORE_OK && g == NULL && (g = game_by_name(head.game, strlen(head.game))) == NULL)
+		found = STORE_NOT_FOUND; /* a game this binary does not serve */
 	if (found == STORE_OK && strcmp(head.game, g->name) != 0)
 		found = STORE_NOT_FOUND;
 	/* A playing run of a game whose seed tells its future shows no replay. */
@@ -183,6 +184,23 @@ handle_run_get(struct request *req)
 		    g->replay_options ? g->replay_options(&st) : NULL));
 	store_run_extras_free(&extras);
 	request_reply_json(req, 200, o);
+}
+
+void
+handle_run_get(struct request *req)
+{
+	const struct game *g = path_game(req);
+
+	if (g != NULL)
+		reply_run(req, g, req->params[1]);
+}
+
+/* ---- GET /api/runs/{runId}: the same, for a page that knows only the id ---- */
+
+void
+handle_run_by_id(struct request *req)
+{
+	reply_run(req, NULL, req->params[0]);
 }
 
 /* ---- GET /api/games/{game}/leaderboard ---- */

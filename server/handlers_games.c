@@ -299,7 +299,8 @@ init(struct request *req, bool account)
 {
 	static const char *const seed_field[] = { "seed", NULL };
 	const struct game *g = path_game(req, account);
-	struct game_request rq = { req->json, query, req };
+	struct game_request rq = { req->json, query, req, req->app->cfg->cap_default,
+	    req->app->cfg->cap_max };
 	struct game_env env;
 	struct play *p;
 	enum api_error err = API_ERR_INTERNAL;

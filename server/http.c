@@ -322,26 +322,45 @@ request_add_header(struct request *req, const char *name, const char *value)
 	f->nheaders++;
 }
 
+/* Queues an answer. text is malloc'd and freed here, or, when fixed is
+ * not NULL, static storage sent as it is: then fixed lists the answer's
+ * own headers as name, value, ..., NULL (static too), a Cache-Control
+ * among them replacing the default no-store. A NULL content_type sends
+ * none (a 304). */
 static void
-queue(struct request *req, int status, const char *content_type, char *text, size_t len)
+queue_with(struct request *req, int status, const char *content_type, char *text, size_t len,
+    const char *const *fixed)
 {
 	struct request_full *f = (struct request_full *)req;
 	struct MHD_Response *resp;
+	const char *cache = "no-store";
 	int i;
 
 	if (req->replied) {
 		log_msg(LOG_ERROR, "request %s answered twice (second: %d)", req->id, status);
-		free(text);
+		if (fixed == NULL)
+			free(text);
 		return;
 	}
-	resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	resp = MHD_create_response_from_buffer(len, text,
+	    fixed != NULL ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_FREE);
 	if (resp == NULL) {
-		free(text);
+		if (fixed == NULL)
+			free(text);
 		return;
 	}
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	if (content_type != NULL)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
 	MHD_add_response_header(resp, "X-Request-Id", req->id);
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	/* No answer is to be read as another type than the one it declares. */
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	for (i = 0; fixed != NULL && fixed[i] != NULL && fixed[i + 1] != NULL; i += 2) {
+		if (strcasecmp(fixed[i], MHD_HTTP_HEADER_CACHE_CONTROL) == 0)
+			cache = fixed[i + 1];
+		else
+			MHD_add_response_header(resp, fixed[i], fixed[i + 1]);
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, cache);
 	for (i = 0; i < f->nheaders; i++)
 		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
 	if (atomic_load(&req->app->shutting_down))
@@ -352,6 +371,22 @@ queue(struct request *req, int status, const char *content_type, char *text, siz
 	} else
 		log_msg(LOG_ERROR, "request %s: cannot queue the response", req->id);
 	MHD_destroy_response(resp);
+}
+
+static void
+queue(struct request *req, int status, const char *content_type, char *text, size_t len)
+{
+	queue_with(req, status, content_type, text, len, NULL);
+}
+
+void
+request_reply_static(struct request *req, int status, const char *content_type,
+    const void *data, size_t len, const char *const *headers)
+{
+	static const char *const none[] = { NULL };
+
+	queue_with(req, status, content_type, (char *)(uintptr_t)data, len,
+	    headers != NULL ? headers : none);
 }
 
 void

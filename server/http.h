@@ -86,6 +86,13 @@ void request_reply_error_with(struct request *req, enum api_error e, const char 
 void request_reply_text(struct request *req, int status, const char *content_type,
     const char *text, size_t len);
 
+/* Queues a reply whose body is static storage, sent without a copy (the
+ * pages embedded at build time). headers: name, value, ..., NULL, static
+ * too (NULL: none); a Cache-Control among them replaces the default
+ * no-store. content_type NULL sends none (a 304 without a body). */
+void request_reply_static(struct request *req, int status, const char *content_type,
+    const void *data, size_t len, const char *const *headers);
+
 /* At the headers (an http_router's admit): refuses the request with e,
  * message (static storage, NULL for the table's) and extra (stolen, merged
  * into the envelope). It is answered without reading a body. */

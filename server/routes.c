@@ -52,6 +52,21 @@ const struct route routes[] = {
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/leaderboard",  handle_leaderboard, "leaderboard", false, READS },
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/reviews",      handle_reviews,    "reviews",     false, READS },
 	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true, VERIFY },
+
+	/* What the pages draw (docs/web.md). The steps replay a run on the
+	 * verification workers, so they count as verification. */
+	{ HTTP_GET | HTTP_HEAD, "/api/games",        handle_games,     "games",     false, READS },
+	{ HTTP_GET | HTTP_HEAD, "/api/runs/{runId}", handle_run_by_id, "run_by_id", false, READS },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/steps", handle_run_steps, "run_steps", false, VERIFY },
+	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/live",  handle_run_live,  "run_live",  false, READS },
+
+	/* The pages: HTML, not part of the JSON contract. Served from memory
+	 * without the store, like /healthz, so not limited: a page load asks
+	 * for a dozen files at once. */
+	{ HTTP_GET | HTTP_HEAD, "/",              handle_page_index,  "page_index",  false, NONE },
+	{ HTTP_GET | HTTP_HEAD, "/runs/{runId}",  handle_page_run,    "page_run",    false, NONE },
+	{ HTTP_GET | HTTP_HEAD, "/verify",        handle_page_verify, "page_verify", false, NONE },
+	{ HTTP_GET | HTTP_HEAD, "/static/{file}", handle_static,      "static",      false, NONE },
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
 

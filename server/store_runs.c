@@ -231,7 +231,8 @@ store_run_actions(struct store_conn *c, int64_t id)
 	store_q_int(q, 1, id);
 	while ((rc = store_q_step(q)) == STORE_Q_ROW) {
 		const char *text = store_q_col_text(q, 0);
-		json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+		/* A move is any JSON value: a Stackcraft move is a bare id string. */
+		json_t *v = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
 
 		if (v == NULL || json_array_append_new(a, v) != 0) {
 			rc = STORE_Q_FAIL;

@@ -2,10 +2,10 @@
 """The HTTP contract, checked against real answers.
 
 Starts the real daemon twice (tests/e2e/harness.py): A with the default
-agent checks (Stackfall on, Duskcourt off), B with them the other way round
-and A's key file (so that A's tokens open on B, whose database does not
-hold their runs). Plays every route of both games in both shapes (the
-token routes and the seed's /games/stackfall/api/*), provokes every error
+agent checks (Stackfall on, Duskcourt and Stackcraft off), B with them the
+other way round and A's key file (so that A's tokens open on B, whose
+database does not hold their runs). Plays every route of every game in
+both shapes (the token routes and the seed's /games/stackfall/api/*), provokes every error
 status that can be provoked from outside, and records every exchange.
 validate.mjs (an OpenAPI response validator, run by node) then judges each
 answer against openapi.yaml: its status must be listed for its route, its
@@ -54,7 +54,9 @@ PROVOCATIONS = {label for _, _, _, label in NOT_PROVOKED_YET if label}
 NOT_PROVOKABLE = [
     ('500', ['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /api/v1/me', 'GET /api/v1/keys',
              'GET /api/games/{game}/runs/{runId}', 'GET /api/games/{game}/leaderboard',
-             'GET /api/games/{game}/reviews', 'POST /api/games/{game}/replays/verify'],
+             'GET /api/games/{game}/reviews', 'POST /api/games/{game}/replays/verify', 'GET /api/games',
+             'GET /api/runs/{runId}', 'GET /api/games/{game}/runs/{runId}/steps',
+             'GET /api/games/{game}/runs/{runId}/live'],
      'these routes only read (reader connections, which a held write lock does not block) or '
      'compute: a 500 needs an allocation to fail'),
 ]
@@ -203,7 +205,7 @@ def token_refusals(d, game, tok, action, other_tokens, check):
     g = '/api/games/%s/' % game
     bad = {'Authorization': 'Bearer nope'}
     req(d, 'POST', g + 'init', {}, headers=bad)
-    field = 'action' if game == 'duskcourt' else 'command'
+    field = 'command' if game == 'stackfall' else 'action'
     for route, body in (('action', {'stateToken': tok, field: action}),
                         ('state', {'stateToken': tok}),
                         ('finish', {'stateToken': tok, 'rating': 5, 'review': 'refused'})):
@@ -401,6 +403,101 @@ def play_stackfall(d, acct, check, other_tokens=()):
 
 
 # ---------------------------------------------------------------------------
+# Stackcraft on the token routes. check: whether its agent check is on.
+
+def sc_post(d, route, body, check, headers=None):
+    h = fresh(d, headers) if check else dict(headers or {})
+    return req(d, 'POST', '/api/games/stackcraft/' + route, body, headers=h)
+
+
+def sc_to_end(d, r, check):
+    """Plays the run of answer r to its end: the lowest landing each turn."""
+    for _ in range(400):
+        if r.json['state']['status'] == 'over':
+            return r
+        act = max(r.json['legalActions'], key=lambda a: a['y'])['id']
+        r = sc_post(d, 'action', {'stateToken': r.json['stateToken'], 'action': act}, check)
+        if r.status != 200:
+            t.ok(False, 'stackcraft action %r answered %d' % (act, r.status))
+            return r
+    t.ok(False, 'a stackcraft run ends within 400 placements')
+    return r
+
+
+def play_stackcraft(d, acct, check, other_tokens=()):
+    out = {}
+    g = '/api/games/stackcraft/'
+    req(d, 'GET', g + 'rules')
+    req(d, 'GET', g + 'init?seed=42&cap=12')
+    req(d, 'GET', g + 'init')
+    req(d, 'GET', g + 'init?seed=abc')                                               # 400
+    req(d, 'GET', g + 'init?cap=0')                                                  # 400 cap
+    req(d, 'GET', g + 'init?seed=7', headers={'Authorization': 'Bearer nope'})       # 401
+    req(d, 'POST', g + 'init', {'seed': -1})                                         # 400
+    req(d, 'POST', g + 'init', {'cap': 'ten'})                                       # 400 cap
+    req(d, 'POST', g + 'init', {'rung': 1})                                          # 400
+    req(d, 'POST', g + 'init', raw=b'{"seed": 7', headers=JSON_TYPE)
+    req(d, 'POST', g + 'init', raw=b'', headers=JSON_TYPE)
+    req(d, 'POST', g + 'init', {})
+    r = req(d, 'POST', g + 'init', {'seed': 42, 'cap': 12}, headers=bearer(acct['alice']['key']))
+    out['owned_token'] = r.json['stateToken']
+    r = req(d, 'POST', g + 'init', {'seed': 42, 'cap': 12})
+    t0 = r.json['stateToken']
+    first = r.json['legalActions'][0]['id']
+    # Broken requests (400), refusals (422), a retry, stale tokens (409).
+    sc_post(d, 'action', {'stateToken': t0}, check)                                  # missing action
+    sc_post(d, 'action', {'stateToken': t0, 'action': first, 'x': 1}, check)         # unknown field
+    sc_post(d, 'action', {'stateToken': 7, 'action': first}, check)                  # not a string
+    sc_post(d, 'action', {'stateToken': t0, 'action': first, 'agent_check': 5}, False)
+    sc_post(d, 'action', {'stateToken': 'v4.local.AAAA.BBBB', 'action': first}, check)   # 400 token
+    for tok in other_tokens:
+        sc_post(d, 'action', {'stateToken': tok, 'action': first}, check)           # 400/404
+    sc_post(d, 'action', {'stateToken': t0, 'action': 'R0x0'}, check)                # 422 grammar
+    sc_post(d, 'action', {'stateToken': t0, 'action': 'r0x9'}, check)                # 422 x
+    sc_post(d, 'action', {'stateToken': t0, 'action': {'id': first}}, check)         # 422 not a string
+    r1 = sc_post(d, 'action', {'stateToken': t0, 'action': first}, check)
+    sc_post(d, 'action', {'stateToken': t0, 'action': first}, check)                 # retry
+    sc_post(d, 'action', {'stateToken': t0, 'action': r1.json['legalActions'][-1]['id']}, check)  # 409
+    token_refusals(d, 'stackcraft', r1.json['stateToken'], first, other_tokens, check)
+    if check:
+        req(d, 'POST', g + 'action', {'stateToken': t0, 'action': first})            # 428 missing
+        req(d, 'POST', g + 'action', {'stateToken': t0, 'action': first},
+            headers={'X-Agent-Check': 'ac_unknownunknownunknow', 'X-Agent-Answer': '3'})
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(r1.json['stateToken']), headers=sh)
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(t0), headers=sh)       # 409
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state', headers=sh)                                           # 400 missing
+    sc_post(d, 'state', {'stateToken': r1.json['stateToken']}, check)
+    sc_post(d, 'state', {'stateToken': t0}, check)                                   # 409
+    sc_post(d, 'state', {}, check)                                                   # 400
+    sc_post(d, 'finish', {'stateToken': r1.json['stateToken'], 'rating': 5, 'review': 'early'}, check)  # 409
+    done = sc_to_end(d, r1, check)
+    tok = done.json['stateToken']
+    sc_post(d, 'finish', {'stateToken': tok, 'rating': 11, 'review': 'x'}, check)    # 400 rating
+    sc_post(d, 'finish', {'stateToken': tok, 'rating': 6}, check)                    # 400 missing
+    sc_post(d, 'finish', {'stateToken': t0, 'rating': 6, 'review': 'stale'}, check)  # 409 stale
+    f = sc_post(d, 'finish', {'stateToken': tok, 'rating': 6, 'review': 'Low and flat.'}, check)
+    sc_post(d, 'finish', {'stateToken': tok, 'rating': 6, 'review': 'again'}, check)  # 409 finished
+    sc_post(d, 'action', {'stateToken': tok, 'action': first}, check)               # 422 over
+    out['finished'] = f.json
+    # A run to its top-out on a server-chosen seed (leaderboards, reviews),
+    # and one left playing.
+    r = req(d, 'GET', g + 'init')
+    for _ in range(400):
+        if r.json['state']['status'] == 'over':
+            break
+        act = min(r.json['legalActions'], key=lambda a: a['y'])['id']
+        r = sc_post(d, 'action', {'stateToken': r.json['stateToken'], 'action': act}, check)
+    sc_post(d, 'finish', {'stateToken': r.json['stateToken'], 'rating': 4, 'review': 'Tall.'}, check)
+    r = req(d, 'GET', g + 'init?seed=12')
+    out['playing'] = sc_post(d, 'action', {'stateToken': r.json['stateToken'],
+                                           'action': r.json['legalActions'][0]['id']}, check).json
+    return out
+
+
+# ---------------------------------------------------------------------------
 # Stackfall's seed-shaped routes.
 
 def seed_post(d, route, body, key, check, raw_body=None, label=None):
@@ -462,10 +559,10 @@ def play_seed(d, acct, check):
 # ---------------------------------------------------------------------------
 # Runs, boards, replays.
 
-def play_board(d, dc, sf):
+def play_board(d, dc, sf, sc):
     g = '/api/games/'
     pages = {}
-    for game, runs in (('duskcourt', dc), ('stackfall', sf)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc)):
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
             pages[(game, which)] = req(d, 'GET', g + game + '/runs/' + rid).json
@@ -520,6 +617,43 @@ def play_board(d, dc, sf):
     req(d, 'POST', v, bad)
     bad['schema'] = 2
     req(d, 'POST', v, bad)                                                           # 422 schema
+    scp = pages[('stackcraft', 'finished')]
+    v = g + 'stackcraft/replays/verify'
+    req(d, 'POST', v, {'replay': scp['replay'], 'certificate': scp['certificate']})
+    req(d, 'POST', v, scp['replay'])
+    bad = json.loads(json.dumps(scp['replay']))
+    bad['actions'] = bad['actions'][:3]
+    req(d, 'POST', v, bad)                                                           # 422 simulated
+    bad['final'] = {'score': 0, 'lines': 0, 'pieces': 3, 'status': 'playing', 'end_reason': None}
+    req(d, 'POST', v, bad)                                                           # a partial game
+    bad['actions'][1] = 'r0x9'
+    req(d, 'POST', v, bad)                                                           # 422 step 2
+    req(d, 'POST', v, dict(scp['replay'], cap=0))                                    # 422 cap
+    req(d, 'POST', v, dcp['replay'])                                                 # 422 other game
+    req(d, 'POST', v, {'replay': scp['replay'], 'certificate': dcp['certificate']})  # 422 another
+    # What the pages read (docs/web.md): the table, a run by its id alone,
+    # its steps and its live head.
+    req(d, 'GET', '/api/games')
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc)):
+        other = 'stackfall' if game == 'duskcourt' else 'duskcourt'
+        for which in ('finished', 'playing'):
+            rid = runs[which]['runId']
+            req(d, 'GET', '/api/runs/' + rid)
+            req(d, 'GET', g + game + '/runs/' + rid + '/live')
+            req(d, 'GET', g + game + '/runs/' + rid + '/steps?count=3')  # 409 for a playing Stackfall or Stackcraft run
+        rid = runs['finished']['runId']
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps')
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?from=2&count=1000')       # capped at 200
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?from=100000')             # past the end
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?count=0')                 # 400
+        req(d, 'GET', g + game + '/runs/' + rid + '/steps?from=x')                  # 400
+        req(d, 'GET', g + other + '/runs/' + rid + '/steps')                        # 404 other game
+        req(d, 'GET', g + other + '/runs/' + rid + '/live')                         # 404 other game
+        req(d, 'GET', g + game + '/runs/x7/live')                                   # 404
+    req(d, 'GET', '/api/runs/1')                                                     # 404
+    req(d, 'GET', '/api/runs/x7')                                                    # 404
+    for path in ('runs/1/steps', 'runs/1/live'):
+        req(d, 'GET', g + 'chess/' + path)                                           # 404 game
     return pages
 
 
@@ -530,7 +664,7 @@ def play_board(d, dc, sf):
 # The operations of the document with a request for each: method, path
 # (concrete), whether a key is sent.
 def operations(acct, tokens):
-    sf, dc = tokens['stackfall'], tokens['duskcourt']
+    sf, dc, sc = tokens['stackfall'], tokens['duskcourt'], tokens['stackcraft']
     return [
         ('GET /healthz', 'GET', '/healthz', None),
         ('GET /readyz', 'GET', '/readyz', None),
@@ -559,6 +693,15 @@ def operations(acct, tokens):
         ('POST /api/games/stackfall/finish', 'POST', '/api/games/stackfall/finish',
          {'stateToken': sf, 'rating': 5, 'review': 'fine'}),
         ('GET /api/games/stackfall/rules', 'GET', '/api/games/stackfall/rules', None),
+        ('GET /api/games/stackcraft/init', 'GET', '/api/games/stackcraft/init?seed=3&cap=5', None),
+        ('POST /api/games/stackcraft/init', 'POST', '/api/games/stackcraft/init', {}),
+        ('POST /api/games/stackcraft/action', 'POST', '/api/games/stackcraft/action',
+         {'stateToken': sc, 'action': 'r0x0'}),
+        ('GET /api/games/stackcraft/state', 'GET', '/api/games/stackcraft/state?stateToken=' + sc, None),
+        ('POST /api/games/stackcraft/state', 'POST', '/api/games/stackcraft/state', {'stateToken': sc}),
+        ('POST /api/games/stackcraft/finish', 'POST', '/api/games/stackcraft/finish',
+         {'stateToken': sc, 'rating': 5, 'review': 'fine'}),
+        ('GET /api/games/stackcraft/rules', 'GET', '/api/games/stackcraft/rules', None),
         ('POST /games/stackfall/api/new', 'POST', '/games/stackfall/api/new', {}),
         ('POST /games/stackfall/api/act', 'POST', '/games/stackfall/api/act', {'command': 'options'}),
         ('GET /games/stackfall/api/state', 'GET', '/games/stackfall/api/state', None),
@@ -570,6 +713,12 @@ def operations(acct, tokens):
         ('GET /api/games/{game}/reviews', 'GET', '/api/games/stackfall/reviews', None),
         ('POST /api/games/{game}/replays/verify', 'POST', '/api/games/duskcourt/replays/verify',
          {'replay': None}),
+        ('GET /api/games', 'GET', '/api/games', None),
+        ('GET /api/runs/{runId}', 'GET', '/api/runs/' + tokens['sf_run'], None),
+        ('GET /api/games/{game}/runs/{runId}/steps', 'GET',
+         '/api/games/duskcourt/runs/' + tokens['dc_run'] + '/steps?count=2', None),
+        ('GET /api/games/{game}/runs/{runId}/live', 'GET', '/api/games/stackfall/runs/' + tokens['sf_run'] + '/live',
+         None),
     ]
 
 
@@ -840,9 +989,11 @@ def docs_checks():
             return 'stackfall'
         if p.startswith('/api/games/duskcourt/'):
             return 'duskcourt'
+        if p.startswith('/api/games/stackcraft/'):
+            return 'stackcraft'
         return None
-    on = {('A', 'stackfall'): True, ('A', 'duskcourt'): False,
-          ('B', 'stackfall'): False, ('B', 'duskcourt'): True}
+    on = {('A', 'stackfall'): True, ('A', 'duskcourt'): False, ('A', 'stackcraft'): False,
+          ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'stackcraft'): True}
     plays = [e for e in exchanges if e['phase'] == 'play' and e['label'] is None and e['method'] != 'HEAD'
              and game_of(e) and not e['path'].endswith('/replays/verify') and '/runs/' not in e['path']
              and not e['path'].endswith('/leaderboard') and not e['path'].endswith('/reviews')]
@@ -888,7 +1039,8 @@ def main():
     a = Daemon(args=DAEMON_ARGS)
     a.name = 'A'
     b = Daemon(args=DAEMON_ARGS + ['--agent-check', 'stackfall=off', '--agent-check', 'duskcourt=on',
-                     '--key-file', os.path.join(a.folder, 'arcaded.key')])
+                                   '--agent-check', 'stackcraft=on',
+                                   '--key-file', os.path.join(a.folder, 'arcaded.key')])
     b.name = 'B'
     try:
         acct = play_accounts(a)
@@ -896,16 +1048,19 @@ def main():
         # B's tokens open on A but their runs are not stored there (404).
         b_dc = req(b, 'GET', '/api/games/duskcourt/init?seed=1').json['stateToken']
         b_sf = req(b, 'GET', '/api/games/stackfall/init?seed=1').json['stateToken']
+        b_sc = req(b, 'GET', '/api/games/stackcraft/init?seed=1').json['stateToken']
         dc = play_duskcourt(a, acct, False, other_tokens=[b_dc, b_sf])
         sf = play_stackfall(a, acct, True, other_tokens=[b_sf, b_dc])
+        sc = play_stackcraft(a, acct, False, other_tokens=[b_sc, b_dc])
         seed = play_seed(a, acct, True)
         # The abandoned run's old token: 409 with the run as it ended.
         sf_post(a, 'action', {'stateToken': seed['abandoned'], 'command': 'hold'}, True)
-        play_board(a, dc, sf)
+        play_board(a, dc, sf, sc)
         # Another account's key on a run begun with an agent key: 403 on
         # every route that acts on it.
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),
-                                 ('duskcourt', dc['owned_token'], {'action': {'type': 'next'}})):
+                                 ('duskcourt', dc['owned_token'], {'action': {'type': 'next'}}),
+                                 ('stackcraft', sc['owned_token'], {'action': 'r0x0'})):
             g = '/api/games/%s/' % game
             bob = bearer(acct['bob']['key'])
             h = fresh(a, bob) if game == 'stackfall' else bob
@@ -920,13 +1075,16 @@ def main():
         # B: Duskcourt with its check on, Stackfall with it off.
         a_dc = req(a, 'GET', '/api/games/duskcourt/init?seed=2').json['stateToken']
         a_sf = req(a, 'GET', '/api/games/stackfall/init?seed=2').json['stateToken']
+        a_sc = req(a, 'GET', '/api/games/stackcraft/init?seed=2').json['stateToken']
         dc_b = play_duskcourt(b, acct_b, True, other_tokens=[a_dc, a_sf])
         sf_b = play_stackfall(b, acct_b, False, other_tokens=[a_sf])
+        sc_b = play_stackcraft(b, acct_b, True, other_tokens=[a_sc, a_sf])
         play_seed(b, acct_b, False)
-        play_board(b, dc_b, sf_b)
+        play_board(b, dc_b, sf_b, sc_b)
         # Every route: HEAD, 405, 413, libmicrohttpd's refusals, labels.
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
-                  'sf_run': sf['playing']['runId']}
+                  'stackcraft': sc['playing']['stateToken'], 'sf_run': sf['playing']['runId'],
+                  'dc_run': dc['finished']['runId']}
         ops = operations(acct, tokens)
         keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games')
         keys = {op: acct['bob']['key'] for op, *_ in ops if op.startswith(keyed)}
@@ -941,8 +1099,10 @@ def main():
         under_lock(a, lock_jobs(a, ops, keys, lambda op: 'stackfall' in op and
                                 ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)))
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
-                    'sf_run': sf_b['playing']['runId']}
-        ops_b = [o for o in operations(acct_b, tokens_b) if o[0] == 'GET /api/games/duskcourt/rules']
+                    'stackcraft': sc_b['playing']['stateToken'], 'sf_run': sf_b['playing']['runId'],
+                    'dc_run': dc_b['finished']['runId']}
+        ops_b = [o for o in operations(acct_b, tokens_b)
+                 if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
         # 429 on every limited route, from daemon C.
         phase['name'] = 'limits'

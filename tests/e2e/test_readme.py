@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from harness import Daemon, Tap
@@ -18,7 +19,8 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall', 'replay'} <= set(blocks), 'the README has the curl sessions (%s)' % sorted(blocks))
+t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft'} <= set(blocks),
+     'the README has the curl sessions (%s)' % sorted(blocks))
 
 
 def run(name, d):
@@ -67,6 +69,30 @@ try:
     t.eq(rc, 0, 'the Stackfall session runs without an error')
     t.ok('{"status":"over","end_reason":"resigned"' in out, 'its batch ends the game with resign')
     t.ok('"final":{' in out and '"status":"over"' in out, 'finish answers the final summary')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    # The Stackcraft session's game, played by the rules' Python model
+    # (tests/stackcraft/kat_gen.py) with the same choice: the largest y,
+    # the first listed among equals.
+    sys.path.insert(0, os.path.join(root, 'tests', 'stackcraft'))
+    import kat_gen as model
+    g = model.Game(42, 12)
+    while not g.end:
+        g.step(max(g.legal(), key=lambda m: m[3])[0])
+    rc, out, err = run('stackcraft', d)
+    t.eq(rc, 0, 'the Stackcraft session runs without an error')
+    lines = out.splitlines()
+    t.ok('"code":"illegal_action"' in out, 'an id that is not listed is refused as illegal_action')
+    t.ok(json.dumps({'status': 'over', 'end_reason': 'capped', 'score': g.score, 'lines': g.lines,
+                     'pieces': 12}, separators=(',', ':')) in lines,
+         'it plays to its cap of 12 pieces, with the model\'s score and lines')
+    t.ok(['%s' % ''.join(str(v) if v else '.' for v in row) for row in g.board[16:]] ==
+         [l for l in lines if re.fullmatch(r'[.0-7]{10}', l)], 'its bottom rows are the model\'s board')
+    t.ok(any(l.startswith('{"score":') and '"cap":12' in l and '"seed":42' in l for l in lines),
+         'finish answers the final summary with the cap and seed')
+    t.ok('valid: stackcraft replay, 12 actions' in out, 'arcaded verify accepts its replay')
+    t.ok(any(l.startswith('{"valid":true,"actions":12') for l in lines), 'and so does the server')
     if rc != 0:
         t.diag(err[-2000:])
 finally:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """openapi.yaml is linted by a real OpenAPI linter (@redocly/cli, installed
 by ./dev test from tests/openapi/package-lock.json) and names every route of
-the route table in server/routes.c with the same methods. A route pattern
+the route table in server/routes.c with the same methods, but the HTML
+pages, which are not part of the JSON contract. A route pattern
 with {game} that openapi.yaml does not describe as such must be described
 for every game on the game table (each game's answers have their own
 schema), read from the descriptors in api/*_json.c. Its ErrorCode enum names
@@ -33,8 +34,13 @@ with open(os.path.join(root, 'server', 'routes.c')) as f:
     source = f.read()
 table = source[source.index('const struct route routes[]'):]
 table = table[:table.index('};')]
-routes = re.findall(r'\{\s*((?:HTTP_[A-Z]+\s*\|?\s*)+),\s*"([^"]+)"', table)
-ok(len(routes) >= 3, 'the route table has routes (%d)' % len(routes))
+entries = re.findall(r'\{\s*((?:HTTP_[A-Z]+\s*\|?\s*)+),\s*"([^"]+)",\s*\w+,\s*"([^"]+)"', table)
+ok(len(entries) >= 3, 'the route table has routes (%d)' % len(entries))
+# The HTML pages and their static files (metrics labels page_* and static)
+# are for people, not part of the JSON contract (docs/web.md).
+pages = [pattern for _, pattern, label in entries if label.startswith('page_') or label == 'static']
+ok(all(not p.startswith('/api/') for p in pages), 'no page route under /api/ (%s)' % ', '.join(pages))
+routes = [(methods, pattern) for methods, pattern, label in entries if pattern not in pages]
 
 # The paths of openapi.yaml with their methods (top-level `paths:` keys).
 paths = {}

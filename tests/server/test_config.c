@@ -3,7 +3,8 @@
  * lists come comma-separated from variables and repeat as flags (flags
  * replace the variable's list); every bad value is refused with one line
  * that names the flag or the variable; CIDR ranges match by prefix, and an
- * IPv4-mapped IPv6 peer matches an IPv4 range.
+ * IPv4-mapped IPv6 peer matches an IPv4 range; a default episode cap may
+ * not exceed the largest.
  */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -57,12 +58,16 @@ main(void)
 		{ "--agent-check", "stackfall=maybe" }, { "--log-level", "loud" },
 		{ "--synchronous", "sometimes" }, { "--connection-limit", "15" },
 		{ "--connection-timeout", "0" }, { "--commit-batch", "4097" },
+		{ "--cap-default", "-1" }, { "--cap-default", "9007199254740992" }, { "--cap-max", "0" },
+		{ "--cap-max", "9007199254740992" }, { "--cap-max", "1k" },
 	};
 
 	unsetenv("ARCADED_THREADS");
 	unsetenv("ARCADED_TRUSTED_PROXY");
 	unsetenv("ARCADED_DB");
 	unsetenv("ARCADED_KEY_FILE");
+	unsetenv("ARCADED_CAP_DEFAULT");
+	unsetenv("ARCADED_CAP_MAX");
 	ok(parse(&cfg, err, sizeof err, 0) == CONFIG_OK, "no flags: the defaults");
 	ok(strcmp(cfg.listen_host, "127.0.0.1") == 0 && cfg.listen_port == 8080 && !cfg.listen_unix,
 	    "default listen 127.0.0.1:8080");
@@ -71,6 +76,17 @@ main(void)
 	ok(cfg.agent_check[GAME_STACKFALL] && !cfg.agent_check[GAME_DUSKCOURT],
 	    "the agent check follows each game's default");
 	ok(strcmp(cfg.key_path, "data/arcaded.key") == 0, "the key file sits beside the database");
+	ok(cfg.cap_default == 0 && cfg.cap_max == UINT64_C(9007199254740991),
+	    "no default cap; the largest cap is JSON's largest exact integer");
+	ok(parse(&cfg, err, sizeof err, 3, "--cap-default", "150", "--cap-max=1000") == CONFIG_OK &&
+	    cfg.cap_default == 150 && cfg.cap_max == 1000, "--cap-default and --cap-max");
+	ok(parse(&cfg, err, sizeof err, 4, "--cap-max", "100", "--cap-default", "101") == CONFIG_ERROR &&
+	    strncmp(err, "--cap-default 101", 17) == 0 && strstr(err, "--cap-max 100") != NULL,
+	    "a default cap above the largest is refused: %s", err);
+	setenv("ARCADED_CAP_DEFAULT", "40", 1);
+	ok(parse(&cfg, err, sizeof err, 0) == CONFIG_OK && cfg.cap_default == 40,
+	    "ARCADED_CAP_DEFAULT sets the default cap");
+	unsetenv("ARCADED_CAP_DEFAULT");
 
 	ok(parse(&cfg, err, sizeof err, 5, "--listen", "[::1]:0", "--max-body=8k", "--db", "/tmp/x/a.db")
 	    == CONFIG_OK && strcmp(cfg.listen_host, "::1") == 0 && cfg.listen_port == 0 &&

@@ -1,0 +1,324 @@
+// browser.mjs: the eyes and hands of tests/web/test_web.py. It drives
+// Debian's chromium (never a downloaded browser) through playwright-core
+// over the pages of a running arcaded, does what the plan asks and writes
+// what it saw as JSON; test_web.py, which started the daemon and knows what
+// every board should hold, judges it.
+//
+// usage: node browser.mjs PLAN.json RESULT.json
+//
+// The browser runs headless, without sandbox, GPU, background networking,
+// component updates, sync or first-run pages, in a temporary profile: this
+// machine has no network, and nothing here needs one. Every page is
+// watched for console errors, uncaught exceptions and Content-Security-
+// Policy violations; axe-core (injected through the DevTools protocol,
+// which the pages' policy does not govern) scans the pages named in the
+// plan.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const [planPath, resultPath] = process.argv.slice(2);
+const plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
+const out = { launch: null, boards: [], keyboard: null, live: [], verify: [], index: null, pages: [], console: [],
+  errors: [] };
+const save = () => fs.writeFileSync(resultPath, JSON.stringify(out, null, 1));
+const WAIT = 15000;
+
+function note(task, err) {
+  out.errors.push({ task, error: String(err && err.stack ? err.stack : err) });
+}
+
+let ctx;
+let profile;
+try {
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'arcaded-chromium-'));
+  ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: plan.chromium,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-default-apps',
+      '--disable-extensions'],
+    viewport: { width: 1280, height: 900 },
+    timeout: 30000,
+  });
+  out.launch = { ok: true, version: ctx.browser() ? ctx.browser().version() : 'persistent context' };
+} catch (err) {
+  out.launch = { ok: false, error: String(err) };
+  save();
+  process.exit(0);
+}
+
+const axeSource = fs.readFileSync(plan.axe, 'utf8');
+
+// A page with every listener the checks need; label names it in the log.
+async function open(label, url, width = 1280) {
+  const page = await ctx.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') out.console.push({ label, type: m.type(), text: m.text() });
+  });
+  page.on('pageerror', (e) => out.console.push({ label, type: 'pageerror', text: String(e) }));
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  if (url) await page.goto(plan.base + url, { waitUntil: 'load' });
+  return page;
+}
+
+// The board as drawn: [{r, c, i, v, hl}] for every cell, and the frame.
+async function readBoard(page) {
+  return page.evaluate(() => {
+    const b = document.querySelector('[data-testid=board]');
+    if (!b) return null;
+    const cells = [...b.querySelectorAll('[data-v]')].map((n) => ({
+      r: n.dataset.r === undefined ? null : Number(n.dataset.r),
+      c: n.dataset.c === undefined ? null : Number(n.dataset.c),
+      i: n.dataset.i === undefined ? null : Number(n.dataset.i),
+      v: n.dataset.v,
+      hl: n.classList.contains('hl'),
+    }));
+    const pieces = {};
+    for (const p of document.querySelectorAll('[data-piece]')) pieces[p.getAttribute('aria-label').split(':')[0]] = p.dataset.piece;
+    const arrow = document.querySelector('svg.arrow.on');
+    return {
+      step: b.dataset.step === undefined ? null : Number(b.dataset.step),
+      frame: b.dataset.frame,
+      cells,
+      pieces,
+      arrow: arrow ? { from: Number(arrow.dataset.from), to: Number(arrow.dataset.to) } : null,
+      caption: (document.getElementById('caption') || {}).textContent || '',
+      label: b.getAttribute('aria-label'),
+    };
+  });
+}
+
+async function waitStep(page, k) {
+  await page.waitForSelector(`[data-testid=board][data-step="${k}"][data-frame="state"]`, { timeout: WAIT });
+  await page.waitForFunction((kk) => document.getElementById('player').dataset.step === String(kk)
+    && !document.getElementById('player').hasAttribute('aria-busy'), k, { timeout: WAIT });
+}
+
+async function audit(page, name, width) {
+  const entry = { name, width };
+  try {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(200);
+    await page.evaluate(`${axeSource}\n;0`);
+    const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    entry.axe = r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    entry.overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+    entry.csp = await page.evaluate(() => window.__csp);
+    const file = path.join(plan.out, `${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    entry.screenshot = file;
+  } catch (err) {
+    note(`audit ${name}`, err);
+  }
+  out.pages.push(entry);
+}
+
+// 1. Boards: every planned step of each run, reached through the address
+// (#step=N) on load and then through hash changes.
+for (const b of plan.boards) {
+  try {
+    const page = await open(`board ${b.run}`, `/runs/${b.run}#step=${b.steps[0]}`);
+    for (const k of b.steps) {
+      if (k !== b.steps[0]) await page.evaluate((kk) => { location.hash = `#step=${kk}`; }, k);
+      await waitStep(page, k);
+      const seen = await readBoard(page);
+      seen.run = b.run;
+      seen.asked = k;
+      out.boards.push(seen);
+    }
+    await page.close();
+  } catch (err) {
+    note(`boards ${b.run}`, err);
+  }
+  save();
+}
+
+// 2. The keyboard: the player's keys, the slider's own keys, the address.
+if (plan.keyboard) {
+  const k = plan.keyboard;
+  const r = { log: [] };
+  out.keyboard = r;
+  try {
+    const page = await open('keyboard', `/runs/${k.run}`);
+    await waitStep(page, 0);
+    const at = () => page.evaluate(() => ({ step: Number(document.getElementById('player').dataset.step),
+      hash: location.hash, link: document.getElementById('permalink').getAttribute('href'),
+      playing: document.getElementById('player').dataset.playing, speed: document.getElementById('speed').value,
+      pressed: document.getElementById('play').getAttribute('aria-pressed') }));
+    const press = async (key, want, what) => {
+      await page.keyboard.press(key);
+      if (want !== null) await waitStep(page, want);
+      r.log.push({ what, key, want, got: await at() });
+    };
+    await page.focus('#player');
+    r.focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+    await press('ArrowRight', 1, 'right');
+    await press('ArrowRight', 2, 'right');
+    await press('ArrowRight', 3, 'right');
+    await press('ArrowLeft', 2, 'left');
+    await press('PageDown', 12, 'page down');
+    await press('PageUp', 2, 'page up');
+    await press('End', k.last, 'end');
+    await press('ArrowRight', k.last, 'right at the end');
+    await press('Home', 0, 'home');
+    await press('ArrowLeft', 0, 'left at the start');
+    await press(']', null, 'faster');
+    await press(']', null, 'faster');
+    await press('[', null, 'slower');
+    await press(']', null, 'faster');
+    await press(']', null, 'faster');
+    await press(' ', null, 'play');
+    await page.waitForFunction(() => Number(document.getElementById('player').dataset.step) >= 3, null,
+      { timeout: WAIT });
+    await press(' ', null, 'pause');
+    const paused = (await at()).step;
+    await page.waitForTimeout(600);
+    r.pausedStays = (await at()).step === paused;
+    // Tab moves through the controls; Enter on "Step forward" steps.
+    await page.focus('#back');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    r.tabbedTo = await page.evaluate(() => document.activeElement.id);
+    const before = (await at()).step;
+    await page.keyboard.press('Enter');
+    await waitStep(page, before + 1);
+    r.enterOnForward = { before, after: (await at()).step };
+    // The slider takes its own arrows.
+    await page.focus('#slider');
+    const s0 = (await at()).step;
+    await page.keyboard.press('ArrowRight');
+    await waitStep(page, s0 + 1);
+    r.slider = { before: s0, after: (await at()).step };
+    await page.close();
+  } catch (err) {
+    note('keyboard', err);
+  }
+  save();
+}
+
+// 3. Live: a playing run's page, a move played meanwhile, the page moving on.
+for (const l of plan.live) {
+  const r = { run: l.run, game: l.game, hidden: l.hidden };
+  out.live.push(r);
+  try {
+    const page = await open(`live ${l.run}`, `/runs/${l.run}`);
+    await page.waitForSelector('#live-note:not([hidden])', { timeout: WAIT });
+    await page.waitForSelector('[data-testid=board][data-frame="state"]', { timeout: WAIT });
+    r.before = await readBoard(page);
+    r.beforeTotal = await page.evaluate(() => document.getElementById('player').dataset.total || null);
+    r.controlsHidden = await page.evaluate(() => document.getElementById('controls').hidden);
+    const res = await fetch(`${plan.base}/api/games/${l.game}/action`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ stateToken: l.token, ...l.request }),
+    });
+    const answer = await res.json();
+    r.status = res.status;
+    r.newToken = answer.stateToken;
+    delete answer.stateToken;
+    r.answer = answer;
+    await page.waitForFunction((m) => document.getElementById('live-note').dataset.moves === String(m), l.moves + 1,
+      { timeout: WAIT });
+    await page.waitForSelector(`[data-testid=board][data-step="${l.moves + 1}"][data-frame="state"]`, { timeout: WAIT });
+    r.after = await readBoard(page);
+    r.afterTotal = await page.evaluate(() => document.getElementById('player').dataset.total || null);
+    r.summary = await page.evaluate(() => [...document.querySelectorAll('[data-testid=summary] dt')]
+      .map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
+    r.html = await page.content();
+    await audit(page, `live-${l.game}`, 1280);
+    await page.close();
+  } catch (err) {
+    note(`live ${l.run}`, err);
+  }
+  save();
+}
+
+// 4. /verify: files set on the input as a person would drop them.
+for (const v of plan.verify) {
+  const r = { name: v.name };
+  out.verify.push(r);
+  try {
+    const page = await open(`verify ${v.name}`, '/verify');
+    if (v.cert) {
+      await page.setInputFiles('#cert-file', { name: 'certificate.txt', mimeType: 'text/plain',
+        buffer: Buffer.from(`${v.cert}\n`) });
+      await page.waitForFunction(() => document.getElementById('cert-text').value.startsWith('v4.public.'), null,
+        { timeout: WAIT });
+    }
+    await page.setInputFiles('#replay-file', { name: `${v.name}.json`, mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(v.file)) });
+    await page.waitForSelector('#result[data-state]:not([data-state="checking"])', { timeout: WAIT });
+    r.state = await page.evaluate(() => document.getElementById('result').dataset.state);
+    r.text = await page.evaluate(() => document.getElementById('result-body').textContent);
+    if (v.audit) await audit(page, `verify-${v.name}`, 360);
+    if (v.audit) await audit(page, `verify-${v.name}`, 1280);
+    await page.close();
+  } catch (err) {
+    note(`verify ${v.name}`, err);
+  }
+  save();
+}
+
+// 5. The home page: the leaderboards, and the seed filter typed in.
+if (plan.index) {
+  const r = {};
+  out.index = r;
+  try {
+    const page = await open('index', '/');
+    const rows = () => page.evaluate((g) => [...document.querySelectorAll(`#${g} tbody tr`)]
+      .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)), plan.index.game);
+    await page.waitForSelector(`#${plan.index.game} tbody tr`, { timeout: WAIT });
+    await page.waitForFunction((g) => !document.querySelector(`#${g} .reviews-box`).textContent.includes('Loading')
+      && document.querySelector(`#${g} .reviews-box h3`), plan.index.game, { timeout: WAIT });
+    r.unfiltered = await rows();
+    r.reviews = await page.evaluate((g) => document.querySelector(`#${g} .reviews-box`).textContent, plan.index.game);
+    await page.focus(`#${plan.index.game}-seed`);
+    await page.keyboard.type(String(plan.index.seed));
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.search.includes('seed='), { timeout: WAIT });
+    await page.waitForFunction((g) => document.querySelector(`#${g} h3`).textContent.includes('seed'),
+      plan.index.game, { timeout: WAIT });
+    await page.waitForSelector(`#${plan.index.game} tbody tr`, { timeout: WAIT });
+    await page.waitForTimeout(300);
+    r.url = page.url();
+    r.filtered = await rows();
+    r.runLinks = await page.evaluate((g) => [...document.querySelectorAll(`#${g} tbody a[href^="/runs/"]`)]
+      .map((a) => a.getAttribute('href')), plan.index.game);
+    await page.close();
+  } catch (err) {
+    note('index', err);
+  }
+  save();
+}
+
+// 6. Every named page at 360 and 1280 px: axe, overflow, screenshots.
+for (const p of plan.pages) {
+  for (const width of [360, 1280]) {
+    try {
+      const page = await open(`page ${p.name} ${width}`, p.path, width);
+      if (p.wait) await page.waitForSelector(p.wait, { timeout: WAIT });
+      await page.waitForTimeout(300);
+      await audit(page, p.name, width);
+      if (p.element && width === 1280) {
+        const file = path.join(plan.out, `${p.name}-player.png`);
+        await page.locator(p.element).screenshot({ path: file });
+      }
+      await page.close();
+    } catch (err) {
+      note(`page ${p.name} ${width}`, err);
+    }
+  }
+  save();
+}
+
+await ctx.close();
+fs.rmSync(profile, { recursive: true, force: true });
+save();

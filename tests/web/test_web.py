@@ -1,0 +1,670 @@
+#!/usr/bin/env python3
+"""The pages in a real browser, as TAP (suite e2e).
+
+Starts the real daemon (harness.py), plays real runs of every game on the
+table over HTTP, and checks:
+
+- the steps route against an independent computation: every step of a
+  Stackfall run against a naive board written from the rules page
+  (naive_stackfall.py, pieces from CPython's own random.Random), and every
+  capture of a Duskcourt run against the board before it; the marks of
+  each placement against the same model; its bounds (count capped at 200,
+  bad queries refused, past the end empty) and what it withholds (a playing
+  Stackfall run's steps, any token, its seed);
+- the pages' hygiene over HTTP: content-hashed static names whose hash is
+  the body's, long-lived caching, gzip only when Accept-Encoding allows it
+  and equal to the plain body, 304 on If-None-Match, HEAD, the
+  Content-Security-Policy and nosniff, no inline script or style;
+- then, through browser.mjs in Debian's chromium: the board drawn at every
+  step equals the steps route and the model cell by cell (and its marks,
+  pieces and capture arrow), the player's keys, the slider and the
+  address (#step=N), a playing run's page advancing when a move is played
+  (a Stackfall one showing only what its player sees), /verify reporting a
+  tampered replay and accepting a real one with its certificate, the seed
+  filter of the home page, no console error, no CSP violation, no serious
+  axe-core violation, no horizontal scroll at 360 px, and a screenshot of
+  each page at 360 and 1280 px in the test's output folder (WEB_OUT).
+
+Chromium or the locked npm packages missing is a failure, never a skip.
+"""
+import gzip
+import hashlib
+import html.parser
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+from harness import Daemon, Tap
+from naive_stackfall import Stackfall
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+OUT = os.environ.get('WEB_OUT') or tempfile.mkdtemp(prefix='arcaded-web-')
+ROWS, COLS = 20, 10
+
+tap = Tap()
+
+
+def fail_early(msg):
+    tap.ok(False, msg)
+    tap.done()
+
+
+# ---- what the tests need ----
+
+if not os.access(CHROMIUM, os.X_OK):
+    fail_early('chromium is installed at %s (apt-get install chromium; ./dev test does it)' % CHROMIUM)
+for pkg in ('playwright-core', 'axe-core'):
+    if not os.path.isdir(os.path.join(HERE, 'node_modules', pkg)):
+        fail_early('%s is installed (npm ci --prefix tests/web; ./dev test does it)' % pkg)
+os.makedirs(OUT, exist_ok=True)
+
+d = Daemon(args=['--agent-check', 'stackfall=off'])
+
+
+def post(path, body):
+    return d.post(path, body)
+
+
+def must(r, what):
+    if r.status != 200:
+        raise RuntimeError('%s: %r' % (what, r))
+    return r.json
+
+
+# ---- real runs ----
+
+def play_stackfall(seed=None, moves=None, hold_every=True, finish=True, resign_at=None):
+    """A greedy bot that holds before most placements (so that a run has
+    more moves than a page of steps). Returns the last answer."""
+    rnd = random.Random(18)
+    q = '' if seed is None else '?seed=%d' % seed
+    a = must(d.get('/api/games/stackfall/init' + q), 'stackfall init')
+    n = 0
+    while a['status'] == 'playing' and (moves is None or n < moves):
+        if resign_at is not None and n == resign_at:
+            cmd = 'resign'
+        elif hold_every and a['can_hold'] and rnd.random() < 0.9:
+            cmd = 'hold'
+        else:
+            o = must(post('/api/games/stackfall/action', {'stateToken': a['stateToken'], 'command': 'options'}),
+                     'options')
+            opts = o['results'][0]['options']
+            best = min(opts, key=lambda x: (-x['lines'], x['holes'], x['max_height'], x['bumpiness'],
+                                            rnd.random()))
+            cmd = best['command']
+        a = must(post('/api/games/stackfall/action', {'stateToken': a['stateToken'], 'command': cmd}), cmd)
+        n += 1
+    if finish and a['status'] == 'over':
+        must(post('/api/games/stackfall/finish', {'stateToken': a['stateToken'], 'rating': 8,
+                                                  'review': 'Held <b>every</b> piece & still cleared lines.'}),
+             'finish')
+    return a
+
+
+def play_duskcourt(seed, moves, end=True):
+    rnd = random.Random(seed)
+    a = must(d.get('/api/games/duskcourt/init?seed=%d' % seed), 'duskcourt init')
+    n = nexts = 0
+    reset_done = False
+    while a['state']['phase'] != 'done' and n < moves:
+        s, legal = a['state'], a['legalActions']
+        if s['phase'] == 'break' and (nexts == 2 or s['lives'] <= 1):
+            break
+        if s['phase'] == 'break':
+            act = legal[0]  # next
+            nexts += 1
+        elif not reset_done and s['captures'] >= 1 and {'type': 'reset'} in legal:
+            act = {'type': 'reset'}
+            reset_done = True
+        else:
+            act = rnd.choice([x for x in legal if x['type'] == 'capture'])
+        a = must(post('/api/games/duskcourt/action', {'stateToken': a['stateToken'], 'action': act}), 'action')
+        n += 1
+    if end and a['state']['phase'] == 'break':
+        a = must(post('/api/games/duskcourt/action', {'stateToken': a['stateToken'],
+                                                     'action': {'type': 'endRun'}}), 'endRun')
+    if end and a['state']['phase'] == 'done':
+        must(post('/api/games/duskcourt/finish', {'stateToken': a['stateToken'], 'rating': 6,
+                                                  'review': 'Three courts, one reset.'}), 'finish')
+    return a
+
+
+sf = play_stackfall()                                  # server-chosen seed, over, finished
+sf_short = play_stackfall(seed=42, resign_at=25, hold_every=False, finish=False)  # resigned, no review
+dc = play_duskcourt(7, 40)                             # seed 7, over, finished
+sf_live = play_stackfall(moves=5, hold_every=False, finish=False)  # playing: its future is hidden
+dc_live = play_duskcourt(11, 3, end=False)             # playing: Duskcourt shows every step
+
+runs = {name: must(d.get('/api/runs/%s' % a['runId']), 'run %s' % name)
+        for name, a in (('sf', sf), ('sf_short', sf_short), ('dc', dc), ('sf_live', sf_live),
+                        ('dc_live', dc_live))}
+tap.ok(runs['sf']['over'] and runs['sf']['moves'] > 200, 'the Stackfall run is over with more moves than a '
+       'page of steps (%d)' % runs['sf']['moves'])
+tap.ok(runs['dc']['over'] and runs['dc']['certificate'], 'the Duskcourt run is over and certified')
+
+
+# ---- the JSON routes the pages read ----
+
+g = must(d.get('/api/games'), 'games')
+tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'stackcraft', 'stackfall'],
+       '/api/games lists the games on the table')
+tap.ok(all(set(x) == {'name', 'rules', 'boardFields', 'hidesFuture', 'marks'} for x in g['games']),
+       '/api/games gives each game its name, rules, board fields, hidesFuture and marks')
+for name in ('sf', 'dc', 'sf_live'):
+    run = runs[name]
+    tap.eq(must(d.get('/api/games/%s/runs/%s' % (run['game'], run['runId'])), 'run'), run,
+           '/api/runs/{id} answers as /api/games/%s/runs/{id} (%s)' % (run['game'], name))
+tap.eq(d.get('/api/runs/999').error_code, 'run_not_found', '/api/runs/{id} of no run is 404 run_not_found')
+tap.eq(d.get('/api/runs/x1').error_code, 'run_not_found', '/api/runs/{id} with a bad id is 404 run_not_found')
+
+
+def all_steps(run, count=200):
+    out, frm = [], 0
+    while True:
+        page = must(d.get('/api/games/%s/runs/%s/steps?from=%d&count=%d' % (run['game'], run['runId'], frm, count)),
+                    'steps')
+        out += page['steps']
+        if page['next'] is None:
+            return out, page
+        frm = page['next']
+
+
+def walk_stackfall(run, steps):
+    """Compares every step with the naive model; returns (mismatches, model
+    views) where a view is what the page must draw."""
+    bad = []
+    model = Stackfall(run['replay']['seed'])
+    expect = []
+    for st in steps:
+        if st['step'] > 0:
+            marks = model.play(st['move'])
+        else:
+            marks = None
+        want = {'board_text': model.board_text(), 'current': model.current, 'next': model.next(),
+                'hold': model.hold}
+        got = {k: st['view'][k] for k in want}
+        if got != want:
+            bad.append(('view', st['step'], got, want))
+        m = st.get('marks')
+        if marks is None:
+            if m is not None:
+                bad.append(('marks', st['step'], m, None))
+        else:
+            gm = None if m is None else {'piece': m['piece'], 'landed': sorted(map(tuple, m['landed'])),
+                                         'cleared': m['cleared'], 'kept': sorted(map(tuple, m['kept']))}
+            if gm != marks:
+                bad.append(('marks', st['step'], gm, marks))
+        expect.append(want)
+    return bad, expect
+
+
+def walk_duskcourt(run, steps):
+    """Each capture against the board before it; a reset gives the dealt
+    court back; next deals one more court."""
+    bad = []
+    checked = 0
+    for prev, st in zip(steps, steps[1:]):
+        mv, a, b = st['move'], prev['view']['state'], st['view']['state']
+        if mv['type'] == 'capture':
+            want = list(a['board'])
+            want[mv['to']], want[mv['from']] = want[mv['from']], None
+            ok = b['board'] == want and a['board'][mv['to']] not in (None, '#')
+        elif mv['type'] == 'reset':
+            ok = b['board'] == a['dealt'] and b['captures'] == 0 and b['resetUsed']
+        elif mv['type'] == 'next':
+            ok = b['courtsDealt'] == a['courtsDealt'] + 1 and b['phase'] == 'playing'
+        elif mv['type'] == 'endRun':
+            ok = b['board'] == a['board'] and b['phase'] == 'done' and b['score'] == a['score']
+        else:
+            ok = False
+        checked += 1
+        if not ok or b['seed'] != run['replay']['seed']:
+            bad.append((st['step'], mv, a['board'], b['board']))
+    return bad, checked
+
+
+steps = {}
+for name in ('sf', 'sf_short', 'dc', 'dc_live'):
+    run = runs[name]
+    s, last = all_steps(run)
+    steps[name] = s
+    tap.ok([x['step'] for x in s] == list(range(run['moves'] + 1)) and last['moves'] == run['moves'],
+           '%s: the steps route gives steps 0 to %d, in pages of at most 200' % (name, run['moves']))
+    if run['replay'] is not None:
+        tap.eq([x['move'] for x in s[1:]], run['replay']['actions'],
+               '%s: each step carries the stored move that led to it' % name)
+    tap.ok(all('stateToken' not in x['view'] and 'agent_check' not in x['view'] for x in s),
+           '%s: no step shows a token or an agent check' % name)
+
+for name in ('sf', 'sf_short'):
+    bad, _ = walk_stackfall(runs[name], steps[name])
+    places = sum(1 for x in steps[name][1:] if x['move']['type'] == 'place')
+    holds = sum(1 for x in steps[name][1:] if x['move']['type'] == 'hold')
+    tap.ok(not bad, '%s: board, current, next and hold equal the naive model at all %d steps (%d placements, '
+           '%d holds), and each placement\'s marks (landed, cleared, kept) equal the model\'s'
+           % (name, len(steps[name]), places, holds))
+    for b in bad[:3]:
+        tap.diag(repr(b))
+clears = sum(1 for x in steps['sf'] if x.get('marks') and x['marks']['cleared'])
+tap.ok(clears > 0, 'the Stackfall run clears lines (%d placements did), so clears are checked' % clears)
+for name in ('dc', 'dc_live'):
+    bad, n = walk_duskcourt(runs[name], steps[name])
+    tap.ok(not bad and n == runs[name]['moves'], '%s: every one of %d moves turns the board before it into '
+           'the board after (captures, reset, next, endRun)' % (name, n))
+    for b in bad[:3]:
+        tap.diag(repr(b))
+kinds = {x['move']['type'] for x in steps['dc'][1:]}
+tap.ok({'capture', 'reset', 'next', 'endRun'} <= kinds, 'the Duskcourt run has captures, a reset, a next '
+       'and an endRun (%s)' % ', '.join(sorted(kinds)))
+last = steps['sf'][-1]['view']
+tap.ok(last['score'] == runs['sf']['score'] and last['status'] == 'over', 'the last step is the run as it ended')
+
+# Bounds.
+sfp = '/api/games/stackfall/runs/%s/steps' % runs['sf']['runId']
+r = must(d.get(sfp + '?count=100000'), 'count capped')
+tap.ok(r['count'] == 200 and len(r['steps']) == 200 and r['next'] == 200, 'count above 200 is capped at 200 '
+       '(and next names step 200)')
+r = must(d.get(sfp), 'default')
+tap.eq((r['from'], r['count']), (0, 50), 'without a query: from 0, 50 steps')
+for q in ('count=0', 'count=x', 'from=-1', 'from=1.5', 'count=01'):
+    tap.eq(d.get(sfp + '?' + q).error_code, 'invalid_request', 'steps?%s is 400 invalid_request' % q)
+r = must(d.get(sfp + '?from=%d' % (runs['sf']['moves'] + 1)), 'past the end')
+tap.ok(r['steps'] == [] and r['next'] is None and r['moves'] == runs['sf']['moves'],
+       'from past the newest step: no step, next null')
+tap.eq(d.get('/api/games/duskcourt/runs/%s/steps' % runs['sf']['runId']).error_code, 'run_not_found',
+       'a Stackfall run under the Duskcourt path is 404 run_not_found')
+tap.eq(d.get('/api/games/nope/runs/1/steps').status, 404, 'an unknown game is 404')
+
+# What a playing Stackfall run withholds.
+live_sf = runs['sf_live']
+r = d.get('/api/games/stackfall/runs/%s/steps' % live_sf['runId'])
+tap.ok(r.status == 409 and r.error_code == 'run_not_over' and
+       r.json.get('live') == '/api/games/stackfall/runs/%s/live' % live_sf['runId'],
+       'a playing Stackfall run has no steps: 409 run_not_over, naming its live view')
+tap.ok(live_sf['replay'] is None, "a playing Stackfall run's page withholds its replay")
+lv = must(d.get('/api/games/stackfall/runs/%s/live' % live_sf['runId']), 'live')
+
+
+def keys(o):
+    if isinstance(o, dict):
+        return set(o) | set().union(*(keys(v) for v in o.values())) if o else set()
+    if isinstance(o, list):
+        return set().union(*(keys(v) for v in o)) if o else set()
+    return set()
+
+
+tap.ok(not ({'seed', 'stateToken', 'agent_check', 'replay', 'actions'} & keys(lv)),
+       'its live view has no seed, token, agent check or moves')
+tap.ok(lv['steps'] is False and lv['moves'] == 5 and lv['view']['board_text'] == sf_live['board_text'] and
+       lv['view']['next'] == sf_live['next'], 'its live view is the head as its player saw it (board, next 3)')
+for path in ('/api/games/stackfall/runs/%s/live' % live_sf['runId'], '/api/runs/%s' % live_sf['runId'],
+             '/api/games/stackfall/runs/%s/steps' % live_sf['runId']):
+    tap.ok(sf_live['stateToken'] not in d.get(path).body, '%s does not hold the run\'s token' % path)
+lv = must(d.get('/api/games/duskcourt/runs/%s/live' % runs['dc_live']['runId']), 'dc live')
+tap.ok(lv['steps'] is True and lv['moves'] == 3 and lv['view']['state'] == dc_live['state'],
+       'a playing Duskcourt run: steps shown, live view is its state')
+
+
+# ---- hygiene over HTTP ----
+
+class Refs(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs, self.inline = [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if 'style' in a:
+            self.inline.append('style attribute on <%s>' % tag)
+        if any(k.startswith('on') for k in a):
+            self.inline.append('event handler attribute on <%s>' % tag)
+        if tag == 'style':
+            self.inline.append('<style>')
+        if tag == 'script' and 'src' not in a:
+            self.inline.append('inline <script>')
+        for k in ('src', 'href'):
+            if a.get(k, '').startswith('/static/'):
+                self.refs.append(a[k])
+
+
+CSP = d.get('/').header('Content-Security-Policy') or ''
+sizes = []
+static_seen = {}
+for page in ('/', '/runs/%s' % runs['sf']['runId'], '/verify'):
+    r = d.get(page)
+    tap.ok(r.status == 200 and r.header('Content-Type') == 'text/html; charset=utf-8', '%s is an HTML page' % page)
+    tap.ok(r.header('Cache-Control') == 'no-cache' and re.fullmatch(r'"[0-9a-f]{10}"', r.header('ETag') or ''),
+           '%s is revalidated (no-cache, strong ETag)' % page)
+    tap.ok(r.header('X-Content-Type-Options') == 'nosniff' and r.header('Referrer-Policy') == 'same-origin',
+           '%s: nosniff and a same-origin referrer policy' % page)
+    p = Refs()
+    p.feed(r.body)
+    tap.ok(not p.inline, '%s has no inline script, style or handler%s' % (page, (': ' + ', '.join(p.inline))
+                                                                          if p.inline else ''))
+    for ref in p.refs:
+        static_seen[ref] = True
+policy = dict((x.strip().split(' ', 1) + [''])[:2] for x in CSP.split(';') if x.strip())
+tap.ok(policy.get('default-src') == "'none'" and policy.get('script-src') == "'self'" and
+       policy.get('style-src') == "'self'" and policy.get('frame-ancestors') == "'none'" and
+       'unsafe' not in CSP, 'the pages\' policy: nothing by default, scripts and styles from this origin only, '
+       'no unsafe-*, no framing (%s)' % CSP)
+tap.ok(d.get('/api/games').header('X-Content-Type-Options') == 'nosniff', 'JSON answers carry nosniff too')
+
+
+def static_refs(url, body):
+    """/static/ names a module imports or a page links."""
+    if url.endswith('.js'):
+        return ['/static/' + m for m in re.findall(r"""from\s*['"]\./([a-z0-9_.]+\.js)['"]""", body)]
+    return []
+
+
+queue = sorted(static_seen)
+checked = set()
+types = {'.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml'}
+while queue:
+    url = queue.pop()
+    if url in checked:
+        continue
+    checked.add(url)
+    m = re.fullmatch(r'/static/([a-z0-9_]+)\.([0-9a-f]{10})(\.[a-z]+)', url)
+    plain = d.get(url)
+    body = plain.body.encode('utf-8')
+    tap.ok(m and plain.status == 200 and hashlib.sha256(body).hexdigest()[:10] == m.group(2),
+           '%s: its name carries the first 10 hex digits of its SHA-256' % url)
+    tap.ok(plain.header('Content-Type') == types.get(m.group(3) if m else '', '?') and
+           plain.header('Cache-Control') == 'public, max-age=31536000, immutable' and
+           plain.header('Content-Encoding') is None and plain.header('Vary') == 'Accept-Encoding',
+           '%s: its type, cached for a year, plain without Accept-Encoding' % url)
+    conn = d.connection()
+    conn.request('GET', url, headers={'Accept-Encoding': 'gzip, deflate, br'})
+    z = conn.getresponse()
+    zbody = z.read()
+    zh = dict((k.lower(), v) for k, v in z.getheaders())
+    conn.close()
+    if zh.get('content-encoding') == 'gzip':
+        tap.ok(gzip.decompress(zbody) == body and len(zbody) < len(body),
+               '%s: the gzip copy is the same file, smaller (%d of %d bytes)' % (url, len(zbody), len(body)))
+    else:
+        tap.ok(len(gzip.compress(body, 9)) >= len(body), '%s: sent plain only where gzip would not be smaller' % url)
+    sizes.append((url, len(body), len(zbody)))
+    for ae in ('gzip;q=0', 'identity', 'br', '*;q=0'):
+        tap.ok(d.get(url, headers={'Accept-Encoding': ae}).header('Content-Encoding') is None,
+               '%s: Accept-Encoding %s gets it plain' % (url, ae))
+    tap.ok(d.get(url, headers={'Accept-Encoding': '*'}).header('Content-Encoding') ==
+           zh.get('content-encoding'), '%s: Accept-Encoding * takes the gzip copy' % url)
+    r = d.get(url, headers={'If-None-Match': plain.header('ETag')})
+    tap.ok(r.status == 304 and r.body == '', '%s: If-None-Match with its ETag is 304 without a body' % url)
+    h = d.request('HEAD', url)
+    tap.ok(h.status == 200 and h.body == '' and h.header('Content-Length') == str(len(body)),
+           '%s: HEAD gives the headers alone' % url)
+    queue += static_refs(url, plain.body)
+tap.ok(len(checked) >= 9, 'the pages load %d static files, each checked' % len(checked))
+tap.eq(d.get('/static/app.0000000000.css').status, 404, 'an unknown static name is 404')
+page_sizes = [(p, len(d.get(p).body.encode()), len(gzip.compress(d.get(p).body.encode(), 9)))
+              for p in ('/', '/runs/1', '/verify')]
+for url, n, z in page_sizes + sizes:
+    tap.diag('asset %-40s %6d bytes, %5d gzip' % (url, n, z))
+tap.ok(all(n <= 16 * 1024 for _, n, _ in sizes), 'every static file is at most 16 KiB (largest %d bytes)'
+       % max(n for _, n, _ in sizes))
+
+
+# ---- the browser ----
+
+def board_of_view(view):
+    if 'board_text' in view:
+        return view['board_text'].split('\n')
+    return None
+
+
+sf_run, dc_run = runs['sf'], runs['dc']
+plan = {
+    'base': d.base,
+    'out': OUT,
+    'chromium': CHROMIUM,
+    'axe': os.path.join(HERE, 'node_modules', 'axe-core', 'axe.min.js'),
+    'boards': [
+        {'run': sf_run['runId'], 'steps': list(range(len(steps['sf'])))},
+        {'run': runs['sf_short']['runId'], 'steps': [len(steps['sf_short']) - 1, 0, 7]},
+        {'run': dc_run['runId'], 'steps': list(range(len(steps['dc'])))},
+    ],
+    'keyboard': {'run': sf_run['runId'], 'last': sf_run['moves']},
+    'live': [],
+    'verify': [],
+    'index': {'game': 'duskcourt', 'seed': 7},
+    'pages': [],
+}
+# Live: one more move on each playing run, played by the browser's side.
+o = must(post('/api/games/stackfall/action', {'stateToken': sf_live['stateToken'], 'command': 'options'}), 'options')
+plan['live'].append({'run': live_sf['runId'], 'game': 'stackfall', 'hidden': True, 'token': sf_live['stateToken'],
+                     'moves': live_sf['moves'], 'request': {'command': o['results'][0]['options'][3]['command']}})
+cap = dc_live['legalActions'][0]  # a capture in play, next at a break
+plan['live'].append({'run': runs['dc_live']['runId'], 'game': 'duskcourt', 'hidden': False,
+                     'token': dc_live['stateToken'], 'moves': runs['dc_live']['moves'], 'request': {'action': cap}})
+# Verify: the run's own JSON (replay and certificate), a tampered replay,
+# and a real replay with another run's certificate.
+dc_full = must(d.get('/api/games/duskcourt/runs/%s' % dc_run['runId']), 'dc run')
+sf_full = must(d.get('/api/games/stackfall/runs/%s' % sf_run['runId']), 'sf run')
+tampered = json.loads(json.dumps(sf_full['replay']))
+tampered['final']['score'] += 100
+plan['verify'] = [
+    {'name': 'good', 'file': dc_full, 'audit': True},
+    {'name': 'tampered', 'file': tampered, 'audit': True},
+    {'name': 'swapped', 'file': {'replay': sf_full['replay'], 'certificate': dc_full['certificate']}},
+    {'name': 'certfile', 'file': sf_full['replay'], 'cert': sf_full['certificate']},
+]
+clear_step = next(x['step'] for x in steps['sf'] if x.get('marks') and x['marks']['cleared'])
+plan['pages'] = [
+    {'name': 'index', 'path': '/', 'wait': '#stackfall tbody tr'},
+    {'name': 'run-stackfall', 'path': '/runs/%s#step=%d' % (sf_run['runId'], clear_step + 40),
+     'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
+    {'name': 'run-duskcourt', 'path': '/runs/%s#step=2' % dc_run['runId'],
+     'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
+    {'name': 'run-stackfall-resigned', 'path': '/runs/%s' % runs['sf_short']['runId'],
+     'wait': '[data-testid=certificate][data-state=none]'},
+    {'name': 'verify', 'path': '/verify', 'wait': '#verify-form'},
+    {'name': 'no-such-run', 'path': '/runs/123', 'wait': '.problem'},
+]
+live_before = must(d.get('/api/games/stackfall/runs/%s/live' % live_sf['runId']), 'live')
+
+plan_path = os.path.join(OUT, 'plan.json')
+result_path = os.path.join(OUT, 'result.json')
+with open(plan_path, 'w') as f:
+    json.dump(plan, f)
+p = subprocess.run(['node', os.path.join(HERE, 'browser.mjs'), plan_path, result_path], cwd=HERE,
+                   capture_output=True, text=True, timeout=600)
+if p.returncode != 0 or not os.path.exists(result_path):
+    tap.ok(False, 'browser.mjs ran (exit %d)' % p.returncode)
+    tap.diag(p.stdout[-3000:] + p.stderr[-3000:])
+    d.cleanup()
+    tap.done()
+with open(result_path) as f:
+    seen = json.load(f)
+
+tap.ok(seen['launch'] and seen['launch']['ok'], 'chromium started headless (%s)' % (seen['launch'] or {}).get(
+    'version', (seen['launch'] or {}).get('error')))
+if not seen['launch']['ok']:
+    tap.diag(seen['launch'].get('error', ''))
+    d.cleanup()
+    tap.done()
+for e in seen['errors']:
+    tap.diag('browser task %s: %s' % (e['task'], e['error'][:1500]))
+tap.ok(not seen['errors'], 'every browser task ran to its end (%d did not)' % len(seen['errors']))
+
+
+def dom_rows(b):
+    """A tetromino board read from the DOM, top row first."""
+    grid = [['?'] * COLS for _ in range(ROWS)]
+    for c in b['cells']:
+        grid[c['r']][c['c']] = c['v']
+    return [''.join(r) for r in grid]
+
+
+def dom_hl(b):
+    return sorted((ROWS - c['r'], c['c']) for c in b['cells'] if c['hl'])
+
+
+by_run = {}
+for b in seen['boards']:
+    by_run.setdefault(b['run'], []).append(b)
+for name in ('sf', 'sf_short'):
+    run = runs[name]
+    obs = by_run.get(run['runId'], [])
+    _, model = walk_stackfall(run, steps[name])
+    bad_ep = [b['asked'] for b in obs if dom_rows(b) != board_of_view(steps[name][b['asked']]['view'])]
+    bad_model = [b['asked'] for b in obs if dom_rows(b) != model[b['asked']]['board_text'].split('\n')]
+    tap.ok(obs and not bad_ep, '%s: the board drawn at each of %d steps equals the steps route, cell by cell'
+           % (name, len(obs)))
+    tap.ok(obs and not bad_model, '%s: ... and the naive model, cell by cell' % name)
+    if bad_ep or bad_model:
+        k = (bad_ep or bad_model)[0]
+        tap.diag('step %d drawn:\n%s' % (k, '\n'.join(dom_rows(next(b for b in obs if b['asked'] == k)))))
+    bad_hl = [b['asked'] for b in obs if dom_hl(b) != sorted(map(tuple, (steps[name][b['asked']].get('marks') or
+                                                                        {'kept': []})['kept']))]
+    tap.ok(obs and not bad_hl, '%s: the cells highlighted at each step are the placed piece\'s kept cells%s'
+           % (name, ' (first wrong: %s)' % bad_hl[:3] if bad_hl else ''))
+    bad_pieces = []
+    for b in obs:
+        v = steps[name][b['asked']]['view']
+        want = {'Current piece': v['current'], 'Held piece': v['hold'] or '',
+                **{'Next piece %d' % (i + 1): p for i, p in enumerate(v['next'])}}
+        if b['pieces'] != want:
+            bad_pieces.append((b['asked'], b['pieces'], want))
+    tap.ok(obs and not bad_pieces, '%s: current, hold and the 3 next pieces drawn equal the step\'s' % name)
+    for x in bad_pieces[:2]:
+        tap.diag(repr(x))
+    tap.ok(all(b['step'] == b['asked'] and b['frame'] == 'state' for b in obs),
+           '%s: the address #step=N draws step N, on load and on every change' % name)
+
+obs = by_run.get(dc_run['runId'], [])
+bad = []
+for b in obs:
+    st = steps['dc'][b['asked']]
+    drawn = [None] * len(st['view']['state']['board'])
+    for c in b['cells']:
+        drawn[c['i']] = None if c['v'] == '.' else c['v']
+    mv = st['move']
+    arrow = {'from': mv['from'], 'to': mv['to']} if mv and mv['type'] == 'capture' else None
+    if drawn != st['view']['state']['board'] or b['arrow'] != arrow:
+        bad.append((b['asked'], drawn, st['view']['state']['board'], b['arrow'], arrow))
+tap.ok(obs and len(obs) == len(steps['dc']) and not bad, 'dc: the court drawn at each of %d steps equals the steps '
+       'route square by square, and each capture is drawn as an arrow from its square to its target' % len(obs))
+for x in bad[:2]:
+    tap.diag(repr(x))
+tap.ok(all(re.search(r'\btakes the\b', b['caption']) for b in obs
+           if steps['dc'][b['asked']]['move'] and steps['dc'][b['asked']]['move']['type'] == 'capture'),
+       'dc: each capture\'s caption names the taker and the taken')
+
+# Keyboard.
+k = seen['keyboard'] or {'log': []}
+tap.eq(k.get('focused'), 'player', 'the player takes the focus')
+for e in k['log']:
+    if e['want'] is not None:
+        tap.ok(e['got']['step'] == e['want'] and e['got']['hash'] == '#step=%d' % e['want'] and
+               e['got']['link'] == '#step=%d' % e['want'], 'key %r (%s) goes to step %d, the address and '
+               'the permalink follow' % (e['key'], e['what'], e['want']))
+speeds = [e['got']['speed'] for e in k['log'] if e['what'] in ('faster', 'slower')]
+tap.eq(speeds, ['2', '4', '2', '4', '8'], '] and [ change the speed menu: 2x, 4x, 2x, 4x, 8x')
+plays = [e['got'] for e in k['log'] if e['what'] in ('play', 'pause')]
+tap.ok(len(plays) == 2 and plays[0]['playing'] == 'true' and plays[0]['pressed'] == 'true' and
+       plays[1]['playing'] == 'false' and plays[1]['pressed'] == 'false', 'Space plays (aria-pressed true) and '
+       'pauses (false)')
+tap.ok(k.get('pausedStays'), 'paused, the step stays')
+tap.eq(k.get('tabbedTo'), 'fwd', 'Tab moves from "Step back" through "Play" to "Step forward"')
+tap.ok(k.get('enterOnForward') and k['enterOnForward']['after'] == k['enterOnForward']['before'] + 1,
+       'Enter on "Step forward" steps forward')
+tap.ok(k.get('slider') and k['slider']['after'] == k['slider']['before'] + 1, 'the slider\'s Right arrow steps')
+
+# Live.
+for l in seen['live']:
+    if l['hidden']:
+        tap.ok(l.get('controlsHidden') is True, 'playing Stackfall: no step controls, only the head')
+        tap.ok(l.get('before') and dom_rows(l['before']) == live_before['view']['board_text'].split('\n'),
+               'playing Stackfall: the board drawn is the head its player sees')
+        tap.ok(l.get('status') == 200 and l.get('after') and
+               dom_rows(l['after']) == l['answer']['board_text'].split('\n') and
+               l['after']['pieces'].get('Current piece') == l['answer']['current'],
+               'playing Stackfall: after a move is played, the page shows the new head (board and current piece)')
+        html = l.get('html', '')
+        tap.ok(html and sf_live['stateToken'] not in html and l.get('newToken', 'x') not in html and
+               'Next piece 4' not in html, 'playing Stackfall: the page holds no token and no piece past the 3 '
+               'its player sees')
+    else:
+        moves = runs['dc_live']['moves']
+        tap.ok(l.get('status') == 200 and l.get('after') and l['after']['step'] == moves + 1 and
+               l.get('afterTotal') == str(moves + 2), 'playing Duskcourt: the page follows to the new step %d'
+               % (moves + 1))
+        drawn = None
+        if l.get('after'):
+            drawn = [None] * len(l['answer']['state']['board'])
+            for c in l['after']['cells']:
+                drawn[c['i']] = None if c['v'] == '.' else c['v']
+        tap.ok(drawn == l.get('answer', {}).get('state', {}).get('board'),
+               'playing Duskcourt: the court drawn is the one the move\'s answer shows')
+
+for l in seen['live']:
+    moves = (runs['sf_live'] if l['hidden'] else runs['dc_live'])['moves']
+    tap.ok(['Moves', str(moves + 1)] in l.get('summary', []), '%s live: the summary follows too (%d moves)'
+           % (l['game'], moves + 1))
+
+# Verify.
+v = {x['name']: x for x in seen['verify']}
+tap.ok(v.get('good', {}).get('state') == 'valid' and
+       'valid: signed by this server' in v['good']['text'], '/verify: a run\'s own JSON is valid, with its '
+       'certificate')
+tap.ok(v.get('tampered', {}).get('state') == 'invalid' and 'final.score' in v['tampered'].get('text', ''),
+       '/verify: a replay whose final score was raised is reported (%s)' % v.get('tampered', {}).get('text', '')[:120])
+tap.ok(v.get('swapped', {}).get('state') == 'invalid' and 'another replay' in v['swapped'].get('text', ''),
+       '/verify: a certificate of another run is reported')
+tap.ok(v.get('certfile', {}).get('state') == 'valid' and 'valid: signed by this server' in v['certfile'].get('text', ''),
+       '/verify: a bare replay with its certificate from a second file is valid, certificate included')
+
+# Home page.
+ix = seen['index'] or {}
+sf_rows = [r for r in ix.get('unfiltered', []) if r]
+tap.ok(not any(dc_run['runId'] in ' '.join(r) for r in sf_rows), 'home: a run on a client-chosen seed is not on '
+       'the plain leaderboard')
+tap.ok('/runs/%s' % dc_run['runId'] in ix.get('runLinks', []) and 'duskcourt.seed=7' in ix.get('url', ''),
+       'home: the seed filter, typed and sent with Enter, lists the seed-7 run and links to its page')
+tap.ok('Three courts, one reset.' in ix.get('reviews', ''), 'home: the newest reviews are shown')
+
+# Every page.
+for pg in seen['pages']:
+    serious = [x for x in pg.get('axe', []) if x['impact'] in ('serious', 'critical')]
+    tap.ok('axe' in pg and not serious, 'axe-core finds no serious violation on %s at %d px%s' % (
+        pg['name'], pg['width'], ': ' + '; '.join('%s %s' % (x['id'], x['nodes']) for x in serious) if serious else ''))
+    for x in pg.get('axe', []):
+        if x not in serious:
+            tap.diag('axe %s on %s: %s (%s)' % (x['impact'], pg['name'], x['id'], x['help']))
+    if pg['width'] == 360:
+        tap.ok(pg.get('overflow') is not None and pg['overflow'] <= 360, '%s fits 360 px without a horizontal '
+               'scroll (%s px wide)' % (pg['name'], pg.get('overflow')))
+    tap.ok(pg.get('csp') == [], 'no Content-Security-Policy violation on %s at %d px' % (pg['name'], pg['width']))
+    tap.ok(pg.get('screenshot') and os.path.getsize(pg['screenshot']) > 1000, 'screenshot %s' % pg.get('screenshot'))
+names = {pg['name'] for pg in seen['pages']}
+tap.ok({'index', 'run-stackfall', 'run-duskcourt', 'verify'} <= names, 'every page was audited (%s)'
+       % ', '.join(sorted(names)))
+
+# Console: a failed verification is an HTTP 422, and the page of no run
+# gets a 404 for it, which the browser logs as failed resources; nothing
+# else may appear.
+expected = [c for c in seen['console'] if (c['label'] in ('verify tampered', 'verify swapped') and
+            'status of 422' in c['text']) or (c['label'].startswith('page no-such-run') and 'status of 404' in c['text'])]
+other = [c for c in seen['console'] if c not in expected]
+for c in other[:10]:
+    tap.diag('console %s on %s: %s' % (c['type'], c['label'], c['text'][:300]))
+tap.ok(not other, 'no console error, warning or uncaught exception on any page (%d pages opened; %d expected '
+       '422 and 404 logs)' % (len(by_run) + len(seen['live']) + len(seen['verify']) + len(seen['pages']) + 2,
+                               len(expected)))
+
+tap.diag('screenshots in %s' % OUT)
+rc, _ = d.stop()
+log = d.read_log()
+tap.ok(rc == 0 and 'Sanitizer' not in log and 'runtime error' not in log,
+       'the daemon stops cleanly, with no sanitizer report in its log')
+d.cleanup()
+tap.done()

@@ -1,0 +1,200 @@
+// run.js: a run's page (/runs/{id}): its summary, review and certificate,
+// and the replay player; a playing run is followed live. A run whose game
+// hides its future (its seed would reveal the pieces to come) shows only
+// its newest state while it plays, as its player sees it: the server
+// refuses its steps until it is over.
+import { api, ApiError, el, fill, games, problem, title, when } from './common.js';
+import { createPlayer } from './player.js';
+import * as tetromino from './tetromino.js';
+import * as duskcourt from './duskcourt.js';
+
+const POLL_MS = 1000;
+const runId = location.pathname.split('/').filter(Boolean)[1] || '';
+
+function ui() {
+  const $ = (id) => document.getElementById(id);
+  return {
+    root: $('player'), stage: $('stage'), caption: $('caption'), controls: $('controls'),
+    first: $('first'), back: $('back'), play: $('play'), fwd: $('fwd'), last: $('last'),
+    speed: $('speed'), slider: $('slider'), stepno: $('stepno'), nsteps: $('nsteps'),
+    permalink: $('permalink'),
+  };
+}
+
+// The renderer for the game of view: the tetromino board or the court, or
+// the state as JSON for a game neither knows.
+async function renderer(stage, game, view) {
+  if (tetromino.accepts(view)) {
+    let shapes = null;
+    try {
+      shapes = (await api(`/api/games/${game}/rules`)).pieces || null;
+    } catch (_) {
+      shapes = null;
+    }
+    return tetromino.create(stage, { shapes });
+  }
+  if (duskcourt.accepts(view)) return duskcourt.create(stage);
+  const pre = el('pre', { class: 'raw', 'data-testid': 'board' });
+  fill(stage, pre);
+  return {
+    draw(step) { pre.textContent = JSON.stringify(step.view, null, 1); pre.dataset.step = step.step; },
+    describe(step) { return step.move ? `Move: ${JSON.stringify(step.move)}` : 'The start.'; },
+  };
+}
+
+function summary(run, g) {
+  const rows = [
+    ['Game', title(run.game)], ['Status', run.status + (run.end_reason ? ` (${run.end_reason.replace(/_/g, ' ')})` : '')],
+    ['Score', run.score], ...g.boardFields.map((f) => [title(f), run[f] ?? '-']), ['Moves', run.moves],
+    ['Account', run.account ?? 'anonymous'],
+    ['Seed', run.replay ? `${run.replay.seed}${run.seedChosenByClient ? ' (chosen by the client)' : ' (chosen by the server)'}`
+      : 'withheld while the run plays'],
+    ['Started', when(run.createdAt)], ['Ended', when(run.endedAt)], ['Finished', when(run.finishedAt)],
+  ];
+  return el('section', { 'aria-labelledby': 'summary-title' }, el('h2', { id: 'summary-title' }, 'Summary'),
+    el('dl', { class: 'summary', 'data-testid': 'summary' }, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
+}
+
+function review(run) {
+  const s = el('section', { 'aria-labelledby': 'review-title' }, el('h2', { id: 'review-title' }, 'Review'));
+  if (!run.review) {
+    s.append(el('p', {}, run.over ? 'Not reviewed: a run gets a review and a certificate when its player finishes it.'
+      : 'The run is still playing.'));
+    return s;
+  }
+  s.append(el('p', { class: 'rating' }, `${run.review.rating}/10, ${when(run.review.createdAt)}`),
+    el('blockquote', {}, run.review.text));
+  return s;
+}
+
+function certificate(run) {
+  const body = el('div', { 'data-testid': 'certificate' });
+  const s = el('section', { 'aria-labelledby': 'cert-title' }, el('h2', { id: 'cert-title' }, 'Certificate'), body);
+  if (!run.certificate) {
+    body.dataset.state = 'none';
+    fill(body, el('p', {}, 'No certificate: the run has not been finished with a review.'));
+    return s;
+  }
+  body.dataset.state = 'checking';
+  fill(body, el('p', {}, 'Checking the signed result certificate against this replay...'));
+  api(`/api/games/${run.game}/replays/verify`, { replay: run.replay, certificate: run.certificate }).then((d) => {
+    body.dataset.state = 'valid';
+    const c = d.certificate ? d.certificate.claims : {};
+    fill(body, el('p', { class: 'good' }, 'Valid: signed by this server and naming this very replay.'),
+      el('dl', { class: 'summary' }, [['Replay hash', d.replayHash], ['Score claimed', c.score], ['Moves claimed', c.moves],
+        ['Signed', c.iat ? when(c.iat) : '-']].map(([k, v]) => [el('dt', {}, k), el('dd', {}, el('code', {}, v ?? '-'))])),
+      el('p', {}, 'Public keys: ', el('a', { href: '/api/v1/keys' }, '/api/v1/keys'), '.'));
+  }).catch((err) => {
+    body.dataset.state = 'invalid';
+    fill(body, el('p', { class: 'bad' }, `Does not verify: ${err.message}`));
+  });
+  return s;
+}
+
+function download(run) {
+  if (!run.replay) return null;
+  const b = el('button', { type: 'button' }, 'Download the replay and certificate');
+  b.addEventListener('click', () => {
+    const blob = new Blob([JSON.stringify({ replay: run.replay, certificate: run.certificate }, null, 1)],
+      { type: 'application/json' });
+    const a = el('a', { href: URL.createObjectURL(blob), download: `${run.game}-${run.runId}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  return el('p', {}, b, ' ', el('a', { href: '/verify' }, 'Verify a file'));
+}
+
+// A playing run, followed: every second its head; steps as they come when
+// the game shows them, else the head alone as its player sees it.
+function follow(run, g, player, draw, note) {
+  let moves = run.moves;
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy || document.visibilityState === 'hidden') return;
+    busy = true;
+    try {
+      const live = await api(`/api/games/${run.game}/runs/${run.runId}/live`);
+      if (live.over) {
+        clearInterval(timer);
+        note.textContent = 'The run has ended; reloading its replay.';
+        location.reload();
+        return;
+      }
+      if (live.moves !== moves) {
+        moves = live.moves;
+        if (player) await player.setMoves(moves, { follow: true });
+        else draw(live);
+        const fresh = await api(`/api/runs/${run.runId}`);
+        const old = document.querySelector('[data-testid=summary]').closest('section');
+        old.replaceWith(summary(fresh, g));
+      }
+      note.dataset.moves = String(moves);
+    } catch (_) {
+      // Try again at the next tick.
+    } finally {
+      busy = false;
+    }
+  }, POLL_MS);
+}
+
+async function main() {
+  const root = document.getElementById('run');
+  const watch = document.getElementById('watch');
+  const note = document.getElementById('live-note');
+  let run;
+  let g;
+  try {
+    if (!/^[1-9]\d{0,15}$/.test(runId)) throw new ApiError(404, { error: { message: 'no such run' } });
+    run = await api(`/api/runs/${runId}`);
+    g = (await games()).find((x) => x.name === run.game);
+    if (!g) throw new Error(`this server does not serve ${run.game} any more`);
+  } catch (err) {
+    problem(root, err);
+    root.removeAttribute('aria-busy');
+    document.getElementById('title').textContent = 'No such run';
+    return;
+  }
+  document.title = `${title(run.game)} run ${run.runId} - arcaded`;
+  document.getElementById('title').textContent = `${title(run.game)} run ${run.runId}`;
+  document.getElementById('json-link').href = `/api/games/${run.game}/runs/${run.runId}`;
+  document.getElementById('json-link').textContent = `/api/games/${run.game}/runs/${run.runId}`;
+  fill(root, summary(run, g), review(run), certificate(run), download(run));
+  root.removeAttribute('aria-busy');
+  watch.hidden = false;
+  const u = ui();
+  if (!run.over) {
+    note.hidden = false;
+    note.dataset.moves = String(run.moves);
+    fill(note, el('strong', {}, 'Live'), ': the run is playing; this page follows it every second.');
+  }
+  try {
+    if (!run.over && g.hidesFuture) {
+      // Only the head, as the player sees it.
+      document.getElementById('watch-title').textContent = 'Now';
+      u.controls.hidden = true;
+      u.root.querySelector('.scrub').hidden = true;
+      u.root.querySelector('.keys').hidden = true;
+      const live = await api(`/api/games/${run.game}/runs/${run.runId}/live`);
+      const r = await renderer(u.stage, run.game, live.view);
+      const draw = (l) => {
+        r.draw({ step: l.moves, move: null, view: l.view, marks: null }, null, {});
+        u.root.dataset.step = String(l.moves);
+        u.caption.textContent = `After ${l.moves} ${l.moves === 1 ? 'move' : 'moves'}: score ${l.score}.`;
+      };
+      draw(live);
+      follow(run, g, null, draw, note);
+      return;
+    }
+    const first = await api(`/api/games/${run.game}/runs/${run.runId}/steps?from=0&count=1`);
+    const r = await renderer(u.stage, run.game, first.steps[0].view);
+    const player = createPlayer(u, r, run.game, run.runId);
+    await player.setMoves(first.moves, { follow: !run.over });
+    if (!run.over) follow(run, g, player, null, note);
+  } catch (err) {
+    problem(u.stage, err);
+  }
+}
+
+main();

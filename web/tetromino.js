@@ -1,0 +1,143 @@
+// tetromino.js: draws a step of a tetromino game (Stackfall, and any
+// ruleset whose answer holds a 10 x 20 board as board_text or as rows):
+// the board, the current piece, hold and preview, the piece a move placed
+// and the rows it cleared. Everything drawn comes from the step as the
+// server answered it (the game's own JSON and the marks the engine
+// computed for the move); nothing here knows the rules. Piece icons come
+// from the game's rules document (GET /api/games/{game}/rules), when it
+// lists shapes.
+import { el, fill } from './common.js';
+
+const ROWS = 20;
+const COLS = 10;
+
+// The board as 20 strings of 10 cells, top row first; '.' is empty and any
+// other character names what fills the cell (a piece letter, a colour id).
+export function cells(view) {
+  if (typeof view.board_text === 'string') return view.board_text.split('\n');
+  if (Array.isArray(view.board)) {
+    return view.board.map((row) => row.map((c) => (c === null || c === 0 || c === '.' ? '.'
+      : String(c).charAt(0))).join(''));
+  }
+  return null;
+}
+
+export function accepts(view) {
+  const c = cells(view);
+  return c !== null && c.length === ROWS && c.every((r) => r.length === COLS);
+}
+
+function pieceIcon(shapes, letter, label) {
+  const box = el('div', { class: 'piece', role: 'img', 'aria-label': `${label}: ${letter ?? 'none'}`,
+    'data-piece': letter ?? '' });
+  if (!letter) {
+    box.append(el('span', { class: 'none' }, '-'));
+    return box;
+  }
+  const shape = shapes && shapes[letter] && shapes[letter][0] ? shapes[letter][0].shape : null;
+  if (!shape) {
+    box.append(el('span', { class: `letter p-${letter}` }, letter));
+    return box;
+  }
+  const grid = el('div', { class: `mini w${shape[0].length}` });
+  for (const row of shape) {
+    for (const ch of row) grid.append(el('span', { class: ch === '#' ? `c p-${letter}` : 'c' }));
+  }
+  box.append(grid);
+  return box;
+}
+
+export function create(container, { shapes }) {
+  const grid = el('div', { class: 'tboard', role: 'img', 'data-testid': 'board', 'data-frame': 'state' });
+  const cellNodes = [];
+  for (let r = 0; r < ROWS; r++) {
+    for (let c = 0; c < COLS; c++) {
+      const n = el('div', { class: 'cell', 'data-r': r, 'data-c': c, 'data-v': '.' });
+      cellNodes.push(n);
+      grid.append(n);
+    }
+  }
+  const side = el('div', { class: 'side' });
+  const text = el('pre', { class: 'board-text', 'data-testid': 'board-text' });
+  fill(container,
+    el('div', { class: 'tstage' }, grid, side),
+    el('details', { class: 'as-text' }, el('summary', {}, 'The board as text'), text));
+
+  let landingTimer = null;
+
+  function paint(rows, marked, cleared) {
+    for (let r = 0; r < ROWS; r++) {
+      for (let c = 0; c < COLS; c++) {
+        const v = rows[r][c];
+        const n = cellNodes[r * COLS + c];
+        let cls = v === '.' ? 'cell' : `cell f p-${v}`;
+        if (marked.has(r * COLS + c)) cls += ' hl';
+        if (cleared.has(r)) cls += ' clr';
+        n.className = cls;
+        n.dataset.v = v;
+      }
+    }
+  }
+
+  function draw(step, prev, opts = {}) {
+    const v = step.view;
+    const rows = cells(v);
+    const m = step.marks || null;
+    const kept = new Set((m && m.kept ? m.kept : []).map(([row, col]) => (ROWS - row) * COLS + col));
+    clearTimeout(landingTimer);
+    grid.dataset.step = step.step;
+    grid.dataset.cells = rows.join('');
+    const filled = rows.join('').replace(/\./g, '').length;
+    grid.setAttribute('aria-label', `Board at step ${step.step}: ${filled} filled cells`
+      + (m ? `; the ${m.piece} landed on rows ${[...new Set(m.landed.map((x) => x[0]))].join(', ')}` : ''));
+    text.textContent = rows.join('\n');
+    // A clear is shown as it happened, when the previous step is at hand:
+    // the piece landed on the board before, the full rows marked, then the
+    // board after.
+    const prevRows = prev ? cells(prev.view) : null;
+    if (opts.animate && m && m.cleared && m.cleared.length && prevRows) {
+      const landed = prevRows.map((r) => r.split(''));
+      for (const [row, col] of m.landed) landed[ROWS - row][col] = m.piece;
+      grid.dataset.frame = 'landing';
+      paint(landed.map((r) => r.join('')), new Set(m.landed.map(([row, col]) => (ROWS - row) * COLS + col)),
+        new Set(m.cleared.map((row) => ROWS - row)));
+      landingTimer = setTimeout(() => {
+        paint(rows, kept, new Set());
+        grid.dataset.frame = 'state';
+      }, opts.animate);
+    } else {
+      paint(rows, kept, new Set());
+      grid.dataset.frame = 'state';
+    }
+    const next = Array.isArray(v.next) ? v.next : v.next ? [v.next] : [];
+    const figures = [['Score', v.score], ['Lines', v.lines], ['Level', v.level], ['Pieces', v.pieces],
+      ['Combo', v.combo], ['Back-to-back', v.back_to_back === undefined ? undefined : v.back_to_back ? 'yes' : 'no'],
+      ['Status', v.status + (v.end_reason ? ` (${v.end_reason.replace(/_/g, ' ')})` : '')]]
+      .filter(([, x]) => x !== undefined && x !== null);
+    fill(side,
+      'hold' in v ? el('div', { class: 'slot' }, el('h3', {}, 'Hold'),
+        pieceIcon(shapes, v.hold, 'Held piece')) : null,
+      el('div', { class: 'slot' }, el('h3', {}, 'Current'), pieceIcon(shapes, v.current, 'Current piece')),
+      next.length ? el('div', { class: 'slot' }, el('h3', {}, 'Next'),
+        el('div', { class: 'queue' }, next.map((p, i) => pieceIcon(shapes, p, `Next piece ${i + 1}`)))) : null,
+      el('dl', { class: 'figures' }, figures.map(([k, x]) => [el('dt', {}, k), el('dd', {}, x)])));
+  }
+
+  function describe(step) {
+    const mv = step.move;
+    if (!mv) return 'The start of the run.';
+    const m = step.marks;
+    if (mv.type === 'place') {
+      const n = m && m.cleared ? m.cleared.length : 0;
+      const what = m ? `Placed ${m.piece}` : 'Placed the piece';
+      return `${what} at rotation ${mv.rotation}, column ${mv.column}`
+        + (n ? `: cleared ${n} ${n === 1 ? 'line' : 'lines'}.` : '.');
+    }
+    if (mv.type === 'hold') return 'Held the current piece.';
+    if (mv.type === 'resign') return 'Resigned.';
+    if (mv.type === 'abandon') return 'Abandoned: the account started a new game.';
+    return `Move: ${JSON.stringify(mv)}`;
+  }
+
+  return { draw, describe };
+}
