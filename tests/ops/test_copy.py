@@ -130,6 +130,16 @@ def main():
         t.ok(r.status == 200 and reviews['reviews'][0]['runId'] == r.json['runId'],
              'a new review on the copy comes first in the newest-first list')
         t.eq(pg.stop()[0], 0, 'the daemon on the copy exits 0')
+
+        # libpq's environment: a URL with neither host nor user.
+        dbname = url.split('/')[3].split('?')[0]
+        env_d = Daemon(args=['--db', 'postgresql:///' + dbname, '--key-file',
+                             os.path.join(d.folder, 'arcaded.key')],
+                       env={'PGHOST': cluster.dir, 'PGUSER': cluster.SUPERUSER})
+        r = env_d.get(paths[0])
+        t.ok(r.status == 200 and r.body == before[paths[0]].body,
+             'a daemon given postgresql:///%s finds the server and the role in PGHOST and PGUSER' % dbname)
+        env_d.cleanup()
     finally:
         d.cleanup()
         if pg is not None:
