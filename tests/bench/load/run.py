@@ -95,7 +95,11 @@ def cluster_cpu(cluster):
     if cluster is None:
         return 0.0
     with open(os.path.join(cluster.data, 'postmaster.pid')) as f:
-        master = int(f.readline())
+        return tree_cpu(int(f.readline()))
+
+
+def tree_cpu(master):
+    """CPU seconds of a process and its children (nginx's workers, say)."""
     total = cpu_seconds(master)
     for stat in glob.glob('/proc/[0-9]*/stat'):
         try:
@@ -201,7 +205,9 @@ def main():
                                     ('init', 'init.lua', ())):
             c0 = sum(cpu_seconds(p.pid) for p in procs)
             p0 = cluster_cpu(cluster)
+            n0 = tree_cpu(nginx.proc.pid) if nginx else 0.0
             r = wrk(url, script, args, sargs)
+            r['ngx_us'] = ((tree_cpu(nginx.proc.pid) - n0) / max(r['total'], 1) * 1e6) if nginx else 0.0
             r['cpu_us'] = (sum(cpu_seconds(p.pid) for p in procs) - c0) / max(r['total'], 1) * 1e6
             r['pg_us'] = (cluster_cpu(cluster) - p0) / max(r['total'], 1) * 1e6
             r['name'] = name
@@ -216,13 +222,13 @@ def main():
                  args.db if args.db in ('sqlite', 'postgresql') else 'given URL'))
         print()
         pgcol = cluster is not None
-        print('| scenario | requests/s | of healthz | p50 ms | p99 ms | non-2xx | daemon CPU µs/request |%s'
-              % (' PostgreSQL CPU µs/request |' if pgcol else ''))
-        print('|---|---|---|---|---|---|---|%s' % ('---|' if pgcol else ''))
+        print('| scenario | requests/s | of healthz | p50 ms | p99 ms | non-2xx | daemon CPU µs/request |%s%s'
+              % (' PostgreSQL CPU µs/request |' if pgcol else '', ' nginx CPU µs/request |' if nginx else ''))
+        print('|---|---|---|---|---|---|---|%s%s' % ('---|' if pgcol else '', '---|' if nginx else ''))
         for r in rows:
-            print('| %s | %.0f | %.0f%% | %.2f | %.2f | %d | %.1f |%s' % (
+            print('| %s | %.0f | %.0f%% | %.2f | %.2f | %d | %.1f |%s%s' % (
                 r['name'], r['rps'], 100.0 * r['rps'] / ceiling, r['p50'], r['p99'], r['bad'], r['cpu_us'],
-                ' %.1f |' % r['pg_us'] if pgcol else ''))
+                ' %.1f |' % r['pg_us'] if pgcol else '', ' %.1f |' % r['ngx_us'] if nginx else ''))
             if r['socket']:
                 print('|   socket errors: %s | | | | | | |' % r['socket'])
         print()
