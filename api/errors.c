@@ -43,6 +43,16 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_NOT_READY]           = { "not_ready", 503, "the database is not ready" },
 	[API_ERR_SHUTTING_DOWN]       = { "shutting_down", 503, "the server is shutting down" },
 	[API_ERR_BUSY]                = { "busy", 503, "the server is busy with other such requests: retry shortly" },
+	[API_ERR_MATCH_NOT_FOUND]     = { "match_not_found", 404, "no such match" },
+	[API_ERR_NOT_A_PLAYER]        = { "not_a_player", 403, "the agent key's account has no seat in this match" },
+	[API_ERR_MATCH_FULL]          = { "match_full", 409, "the match has no seat left" },
+	[API_ERR_ALREADY_JOINED]      = { "already_joined", 409, "the account has a seat in this match already" },
+	[API_ERR_MATCH_NOT_STARTED]   = { "match_not_started", 409, "the match waits for players: it starts when every seat is taken" },
+	[API_ERR_MATCH_OVER]          = { "match_over", 409, "the match is over" },
+	[API_ERR_MATCH_NOT_OVER]      = { "match_not_over", 409, "the match is not over yet" },
+	[API_ERR_WRONG_TURN]          = { "wrong_turn", 409, "the move is not for the turn open now" },
+	[API_ERR_ALREADY_MOVED]       = { "already_moved", 409, "one move per turn: this turn has yours" },
+	[API_ERR_PLAYER_OUT]          = { "player_out", 409, "the player is out of the match" },
 };
 
 const struct api_error_info *

@@ -40,6 +40,16 @@ enum api_error {
 	API_ERR_NOT_READY,           /* 503 database not writable or not migrated */
 	API_ERR_SHUTTING_DOWN,       /* 503 */
 	API_ERR_BUSY,                /* 503 the workers for expensive requests are all taken */
+	API_ERR_MATCH_NOT_FOUND,     /* 404 unknown match */
+	API_ERR_NOT_A_PLAYER,        /* 403 the key's account has no seat in the match */
+	API_ERR_MATCH_FULL,          /* 409 no seat left (or the match has started) */
+	API_ERR_ALREADY_JOINED,      /* 409 the account has a seat already */
+	API_ERR_MATCH_NOT_STARTED,   /* 409 a move in the lobby */
+	API_ERR_MATCH_OVER,          /* 409 a move or a join after the end */
+	API_ERR_MATCH_NOT_OVER,      /* 409 the replay of a match still being played */
+	API_ERR_WRONG_TURN,          /* 409 a move for a turn resolved already or not open yet */
+	API_ERR_ALREADY_MOVED,       /* 409 a second move in one turn */
+	API_ERR_PLAYER_OUT,          /* 409 a move from a player out of the match */
 	API_ERR__COUNT
 };
 

@@ -10,12 +10,14 @@
 
 #include "duskcourt_json.h"
 #include "stackcraft_json.h"
+#include "hatetris_json.h"
 #include "stackfall_json.h"
 
 const struct game *const game_table[GAME__COUNT] = {
 	[GAME_STACKFALL] = &game_stackfall,
 	[GAME_DUSKCOURT] = &game_duskcourt,
 	[GAME_STACKCRAFT] = &game_stackcraft,
+	[GAME_HATETRIS] = &game_hatetris,
 };
 
 const struct game *

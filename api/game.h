@@ -10,6 +10,14 @@
  * Adding a ruleset: its engine files, its api JSON file defining a
  * `const struct game`, one line in game.c's table, its tests.
  *
+ * Facts. A state is sealed into every token, so it must stay small; a game
+ * whose rules look at a run's whole history (HATETRIS: every board seen)
+ * cannot keep that history in it. Such a game names a fact size, records
+ * one fact (a fixed-size byte string) per move in its turn, and asks about
+ * the facts of the moves before through its environment while it plays.
+ * The daemon stores them beside the moves, in the job that stores the
+ * moves, and answers the questions from memory; a replay keeps its own.
+ *
  * Every function pointer is pure CPU over plain structs: none touches the
  * network, a clock or the store. A state is the engine's own fixed-size
  * struct, held in a `game_state` (big and aligned enough for any game's)
@@ -30,6 +38,7 @@ enum game_id {
 	GAME_STACKFALL,
 	GAME_DUSKCOURT,
 	GAME_STACKCRAFT,
+	GAME_HATETRIS,
 	GAME__COUNT
 };
 
@@ -39,6 +48,7 @@ enum game_id {
 #define GAME_MOVE_TEXT_MAX 64  /* a move's canonical JSON, NUL included */
 #define GAME_CANON_MAX 4096    /* a request's canonical text (what a retry repeats) */
 #define GAME_ID_TEXT_MAX 24    /* an id (run, seed) as decimal text, NUL included */
+#define GAME_FACT_MAX 32       /* a fact's bytes, at most */
 
 /* An engine state of any game. */
 typedef union {
@@ -46,10 +56,23 @@ typedef union {
 	unsigned char bytes[GAME_STRUCT_MAX];
 } game_state;
 
+/* Whether fact (game->fact_bytes bytes) is one of the run's facts: see
+ * struct game_env. */
+typedef bool (*game_fact_fn)(void *ctx, const uint8_t *fact);
+
 /* What the daemon gives a game's functions besides the state. */
 struct game_env {
 	void *work; /* the calling thread's working memory for this game alone,
 	               game->work_size bytes, zeroed when first given (NULL if 0) */
+	/* The run's facts, for play on a game with facts: fact_known(facts_ctx,
+	 * f) answers whether one of the moves that led to the state being
+	 * played recorded f. It answers from a set that does not change during
+	 * one call of play, and may read the store on its first question (the
+	 * daemon's, not the game's: the game stays pure CPU). When it could not
+	 * read them it answers false and the daemon discards the call's result.
+	 * NULL: the run has no facts (a new run, or a game without). */
+	game_fact_fn fact_known;
+	void        *facts_ctx;
 };
 
 /* How a run stands, as the runs table records it with every head change. */
@@ -70,6 +93,11 @@ struct game_turn {
 	size_t         nmoves;   /* moves to store; 0 with !refused: nothing changed (options) */
 	char           moves[GAME_MOVES_MAX][GAME_MOVE_TEXT_MAX]; /* canonical JSON, in order */
 	char           canon[GAME_CANON_MAX]; /* what a retry must repeat, NUL-terminated */
+	size_t         nfacts;   /* facts to record with the moves, 0..GAME_MOVES_MAX */
+	struct {
+		uint32_t move;       /* index into moves of the move that records it */
+		uint8_t  bytes[GAME_FACT_MAX]; /* game->fact_bytes of them */
+	} facts[GAME_MOVES_MAX];
 };
 
 /* A query-string lookup for reading init options (NULL when absent). */
@@ -112,7 +140,13 @@ struct game {
 	bool        check_default;   /* the agent check is on unless the operator says otherwise */
 	bool        hides_future;    /* a playing run's seed would reveal what is to come: its
 	                                replay is withheld until it is over */
+	bool        seedless;        /* the game has no seed: init refuses one; its runs and
+	                                replays carry seed 0 */
 	size_t      work_size;       /* per-thread working memory for env->work (0: none) */
+	size_t      fact_bytes;      /* 1..GAME_FACT_MAX: the size of the facts its moves
+	                                record; 0: it records none. A game with facts has
+	                                no account routes (abandon NULL): those play
+	                                inside the store job, where no facts are read */
 	size_t      scratch_size;    /* per-request working memory for read_action/play/answer */
 	const char *const *init_fields;   /* body fields of init besides "seed" (NULL-terminated) */
 	const char *const *action_fields; /* body fields of an action besides "stateToken" */
@@ -135,7 +169,8 @@ struct game {
 	bool (*read_action)(const json_t *body, void *scratch, char *msg, size_t cap);
 
 	/* Plays the action read into scratch on st. On a refusal st is left as
-	 * it was; otherwise st is the state after and t lists the moves. */
+	 * it was; otherwise st is the state after and t lists the moves, and
+	 * the facts they record (a game with facts: see env). */
 	void (*play)(void *st, void *scratch, const struct game_env *env, struct game_turn *t);
 
 	/* Adds the game's part of an answer to o (which holds game, runId and
@@ -169,7 +204,8 @@ struct game {
 	const char *const *final_keys;
 
 	/* The state a replay starts from: its seed and options (from the
-	 * replay object). False with the reason. */
+	 * replay object). False with the reason. A game with facts keeps the
+	 * replay's own in rc->game: the daemon's are not asked. */
 	bool (*replay_start)(void *st, int64_t seed, const json_t *replay, struct replay_ctx *rc,
 	    char *reason, size_t cap);
 

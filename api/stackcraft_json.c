@@ -9,6 +9,7 @@
  * stackcraft_replay_import is that walk with its faults sorted by kind.
  */
 #include "stackcraft_json.h"
+#include "tetromino_json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -260,7 +261,7 @@ static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status
 int
 stackcraft_replay_import(const json_t *replay, struct stackcraft_replay_check *out)
 {
-	struct game_env env = { NULL };
+	struct game_env env = { .work = NULL };
 	struct replay_check chk;
 	struct replay_walk w;
 	int rc;
@@ -492,6 +493,36 @@ sc_replay_move(void *st, const json_t *move, struct replay_ctx *rc, char *reason
 	return true;
 }
 
+/* The cells the move's placement landed on, from the legal list of the
+ * state before it: the engine's own drop, never a second copy. */
+static json_t *
+sc_marks(const void *before, const void *after, const json_t *move)
+{
+	struct stackcraft_action acts[STACKCRAFT_LEGAL_MAX];
+	const struct stackcraft *b = before;
+	unsigned rotation, x;
+	char why[ENGINE_REASON_MAX];
+	struct tetromino_cell at[4];
+	size_t n, i, k;
+
+	(void)after;
+	if (!stackcraft_action_from_json(move, &rotation, &x, why))
+		return NULL;
+	n = stackcraft_legal(b, acts, STACKCRAFT_LEGAL_MAX);
+	for (i = 0; i < n; i++) {
+		if (acts[i].rotation != rotation || acts[i].x != x)
+			continue;
+		/* The engine lists cells top row first; the marks count rows
+		 * from the bottom, and list the lowest first. */
+		for (k = 0; k < 4; k++) {
+			at[k].row = (uint8_t)(STACKCRAFT_ROWS - 1 - acts[i].cells[3 - k][1]);
+			at[k].col = acts[i].cells[3 - k][0];
+		}
+		return tetromino_json_marks_cells(&b->board, b->current, rotation, x, at);
+	}
+	return NULL;
+}
+
 static json_t *
 sc_rules(void)
 {
@@ -528,4 +559,5 @@ const struct game game_stackcraft = {
 	.replay_start = sc_replay_start,
 	.replay_move = sc_replay_move,
 	.rules_json = sc_rules,
+	.move_marks = sc_marks,
 };

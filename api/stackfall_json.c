@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "command_json.h"
 #include "game.h"
 #include "replay.h"
 #include "tetromino_json.h"
@@ -108,145 +109,34 @@ stackfall_fields_json(const struct stackfall *g)
 	return o;
 }
 
-static json_t *
-figures_json(json_t *o, const struct tetromino_figures *f)
-{
-	json_object_set_new_nocheck(o, "lines", json_integer(f->lines));
-	json_object_set_new_nocheck(o, "holes", json_integer(f->holes));
-	json_object_set_new_nocheck(o, "max_height", json_integer(f->max_height));
-	json_object_set_new_nocheck(o, "bumpiness", json_integer(f->bumpiness));
-	return o;
-}
-
-/* The command as sent, trimmed; for a structured action its canonical text. */
-static json_t *
-command_text(const struct stackfall_cmd *c, const char *text)
-{
-	char buf[64];
-
-	if (text != NULL)
-		return json_stringn(text + c->start, c->len);
-	switch (c->kind) {
-	case STACKFALL_CMD_PLACE:
-		snprintf(buf, sizeof buf, "place %u %u", (unsigned)c->rotation, (unsigned)c->column);
-		break;
-	case STACKFALL_CMD_PREVIEW:
-		snprintf(buf, sizeof buf, "preview %u %u", (unsigned)c->rotation, (unsigned)c->column);
-		break;
-	case STACKFALL_CMD_INVALID:
-		snprintf(buf, sizeof buf, "(invalid action)");
-		break;
-	default:
-		snprintf(buf, sizeof buf, "%s", stackfall_cmd_name(c->kind));
-		break;
-	}
-	return json_string(buf);
-}
-
 json_t *
 stackfall_results_json(const struct stackfall_batch *b, const char *text)
 {
 	json_t *a = json_array();
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < b->nrun; i++) {
 		const struct stackfall_result *r = &b->results[i];
-		json_t *o = json_object(), *opts;
+		struct command_result cr = {
+			.cmd = &r->cmd, .text = text, .ok = r->outcome == STACKFALL_OK, .message = r->message,
+			.options = r->options, .noptions = r->noptions,
+			.figures = &r->preview.figures, .board_text = r->preview.board_text,
+		};
 
-		json_object_set_new_nocheck(o, "command", command_text(&r->cmd, text));
-		json_object_set_new_nocheck(o, "ok", json_boolean(r->outcome == STACKFALL_OK));
-		json_object_set_new_nocheck(o, "message", json_string(r->message));
-		if (r->outcome == STACKFALL_OK && r->cmd.kind == STACKFALL_CMD_OPTIONS) {
-			opts = json_array();
-			for (k = 0; k < r->noptions; k++) {
-				const struct tetromino_option *op = &r->options[k];
-				char cmd[32];
-				json_t *e = json_object();
-
-				snprintf(cmd, sizeof cmd, "place %u %u", op->rotation, op->column);
-				json_object_set_new_nocheck(e, "rotation", json_integer(op->rotation));
-				json_object_set_new_nocheck(e, "column", json_integer(op->column));
-				json_object_set_new_nocheck(e, "command", json_string(cmd));
-				json_array_append_new(opts, figures_json(e, &op->figures));
-			}
-			json_object_set_new_nocheck(o, "options", opts);
-		}
-		if (r->outcome == STACKFALL_OK && r->cmd.kind == STACKFALL_CMD_PREVIEW) {
-			json_t *p = json_object();
-
-			json_object_set_new_nocheck(p, "board_text", json_string(r->preview.board_text));
-			json_object_set_new_nocheck(o, "preview", figures_json(p, &r->preview.figures));
-		}
-		json_array_append_new(a, o);
+		json_array_append_new(a, command_result_json(&cr));
 	}
 	return a;
 }
 
-static void
-invalid(struct stackfall_cmd *out, const char *why)
-{
-	out->kind = STACKFALL_CMD_INVALID;
-	snprintf(out->reason, sizeof out->reason, "%s", why);
-}
-
-/* An unsigned field of a structured action. */
-static bool
-number(const json_t *v, const char *name, uint32_t *out, struct stackfall_cmd *cmd)
-{
-	const json_t *x = json_object_get(v, name);
-	char why[ENGINE_REASON_MAX];
-
-	if (x == NULL || !json_is_integer(x) || json_integer_value(x) < 0 ||
-	    json_integer_value(x) > UINT32_MAX) {
-		snprintf(why, sizeof why, "'%s' must be an unsigned integer", name);
-		invalid(cmd, why);
-		return false;
-	}
-	*out = (uint32_t)json_integer_value(x);
-	return true;
-}
+/* The structured actions Stackfall takes: all of the grammar. */
+#define SF_ACTIONS (COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) | \
+    COMMAND_KIND(STACKFALL_CMD_HOLD) | COMMAND_KIND(STACKFALL_CMD_RESIGN) | \
+    COMMAND_KIND(STACKFALL_CMD_OPTIONS))
 
 void
 stackfall_action_from_json(const json_t *v, struct stackfall_cmd *out)
 {
-	static const struct { const char *name; enum stackfall_cmd_kind kind; bool coords; } types[] = {
-		{ "place", STACKFALL_CMD_PLACE, true }, { "preview", STACKFALL_CMD_PREVIEW, true },
-		{ "hold", STACKFALL_CMD_HOLD, false }, { "resign", STACKFALL_CMD_RESIGN, false },
-		{ "options", STACKFALL_CMD_OPTIONS, false },
-	};
-	const json_t *t;
-	const char *key;
-	json_t *val;
-	size_t i;
-	char why[ENGINE_REASON_MAX];
-
-	memset(out, 0, sizeof *out);
-	if (!json_is_object(v)) {
-		invalid(out, "the action must be an object such as {\"type\": \"place\", \"rotation\": 1, "
-		    "\"column\": 4}");
-		return;
-	}
-	t = json_object_get(v, "type");
-	for (i = 0; json_is_string(t) && i < sizeof types / sizeof types[0]; i++)
-		if (strcmp(json_string_value(t), types[i].name) == 0)
-			break;
-	if (!json_is_string(t) || i == sizeof types / sizeof types[0]) {
-		invalid(out, "the action's 'type' must be place, preview, hold, resign or options");
-		return;
-	}
-	json_object_foreach((json_t *)v, key, val) {
-		(void)val;
-		if (strcmp(key, "type") == 0 || (types[i].coords && (strcmp(key, "rotation") == 0 ||
-		    strcmp(key, "column") == 0)))
-			continue;
-		snprintf(why, sizeof why, "a %s action has no field '%.40s'", types[i].name, key);
-		invalid(out, why);
-		return;
-	}
-	out->kind = (uint8_t)types[i].kind;
-	if (types[i].coords && (!number(v, "rotation", &out->rotation, out) ||
-	    !number(v, "column", &out->column, out)))
-		return;
+	command_action_from_json(v, SF_ACTIONS, out);
 }
 
 json_t *
@@ -257,7 +147,7 @@ stackfall_final_json(const struct stackfall *g)
 }
 
 json_t *
-stackfall_rules_json(void)
+stackfall_shapes_json(void)
 {
 	static const char *const diagrams[TETROMINO_NPIECES] = { "I", "O", "T", "S", "Z", "J", "L" };
 	json_t *pieces = json_object();
@@ -284,6 +174,14 @@ stackfall_rules_json(void)
 		}
 		json_object_set_new_nocheck(pieces, diagrams[p], rots);
 	}
+	return pieces;
+}
+
+json_t *
+stackfall_rules_json(void)
+{
+	json_t *pieces = stackfall_shapes_json();
+
 	return json_pack("{s:s, s:s, s:{s:i, s:i}, s:o, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}, "
 	    "{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}], s:o, s:o, s:s, s:i, s:i}",
 	    "game", game_stackfall.name, "rules", ENGINE_RULES_STACKFALL,
@@ -319,10 +217,7 @@ stackfall_rules_json(void)
 
 /* One request's commands and what they did. */
 struct sf_scratch {
-	const char              *text;   /* the command text (borrowed from the body), or NULL */
-	enum stackfall_cmd_parse parse;
-	struct stackfall_cmd     cmds[STACKFALL_CMD_MAX];
-	size_t                   ncmds;
+	struct command_request   rq;
 	bool                     ran;    /* batch holds the results to show */
 	struct stackfall_batch   batch;
 };
@@ -353,48 +248,12 @@ sf_init(void *st, uint64_t seed, const struct game_request *rq, const struct gam
 	return true;
 }
 
-/* {"command": text} or {"action": {...}}, one of them. */
 static bool
 sf_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
 {
 	struct sf_scratch *x = scratch;
-	const json_t *c = json_object_get(body, "command");
-	const json_t *a = json_object_get(body, "action");
 
-	if (c != NULL && a != NULL) {
-		snprintf(msg, cap, "send either 'command' (text) or 'action' (an object), not both");
-		return false;
-	}
-	if (c == NULL && a == NULL) {
-		snprintf(msg, cap, "missing field 'command' (for example \"place 1 4\") or 'action'");
-		return false;
-	}
-	if (c != NULL && !json_is_string(c)) {
-		snprintf(msg, cap, "field 'command' must be a string");
-		return false;
-	}
-	if (c != NULL) {
-		x->text = json_string_value(c);
-		x->parse = stackfall_cmd_parse(x->text, json_string_length(c), x->cmds, STACKFALL_CMD_MAX,
-		    &x->ncmds);
-	} else {
-		x->text = NULL;
-		x->parse = STACKFALL_PARSE_OK;
-		stackfall_action_from_json(a, &x->cmds[0]);
-		x->ncmds = 1;
-	}
-	return true;
-}
-
-/* The canonical JSON of a move as stored (keys sorted, no spaces). */
-static void
-sf_move_text(const struct stackfall_cmd *c, char *out, size_t cap)
-{
-	if (c->kind == STACKFALL_CMD_PLACE)
-		snprintf(out, cap, "{\"column\":%u,\"rotation\":%u,\"type\":\"place\"}",
-		    (unsigned)c->column, (unsigned)c->rotation);
-	else
-		snprintf(out, cap, "{\"type\":\"%s\"}", stackfall_cmd_name(c->kind));
+	return command_read_request(body, SF_ACTIONS, &x->rq, msg, cap);
 }
 
 static void
@@ -406,18 +265,9 @@ sf_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 
 	(void)env;
 	x->ran = false;
-	if (x->parse != STACKFALL_PARSE_OK) {
-		t->refused = true;
-		t->refusal = x->parse == STACKFALL_PARSE_EMPTY ? API_ERR_EMPTY_COMMAND : API_ERR_TOO_MANY_COMMANDS;
-		if (x->parse == STACKFALL_PARSE_EMPTY)
-			snprintf(t->reason, sizeof t->reason,
-			    "the request holds no command: try \"options\" or \"place 1 4\"");
-		else
-			snprintf(t->reason, sizeof t->reason,
-			    "more than %d commands in one request: nothing was run", STACKFALL_CMD_MAX);
+	if (command_refused(&x->rq, "place 1 4", t))
 		return;
-	}
-	stackfall_batch_run(g, x->cmds, x->ncmds, &x->batch);
+	stackfall_batch_run(g, x->rq.cmds, x->rq.ncmds, &x->batch);
 	x->ran = true;
 	if (x->batch.failed && x->batch.nrun == 1) {
 		const struct stackfall_result *r = &x->batch.results[0];
@@ -429,24 +279,19 @@ sf_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 		return;
 	}
 	for (i = 0; i < x->batch.nmoves; i++)
-		sf_move_text(&x->batch.results[x->batch.moves[i]].cmd, t->moves[i], sizeof t->moves[i]);
+		command_move_text(&x->batch.results[x->batch.moves[i]].cmd, t->moves[i], sizeof t->moves[i]);
 	t->nmoves = x->batch.nmoves;
-	stackfall_cmd_canonical(x->cmds, x->ncmds, x->text ? x->text : "", t->canon, sizeof t->canon);
+	stackfall_cmd_canonical(x->rq.cmds, x->rq.ncmds, x->rq.text ? x->rq.text : "", t->canon,
+	    sizeof t->canon);
 }
 
 static bool
 sf_answer(json_t *o, const void *st, const void *scratch)
 {
 	const struct sf_scratch *x = scratch;
-	json_t *fields = stackfall_fields_json(st);
 
-	if (fields == NULL || json_object_update(o, fields) != 0) {
-		json_decref(fields);
-		return false;
-	}
-	json_decref(fields);
-	return json_object_set_new_nocheck(o, "results", x != NULL && x->ran ?
-	    stackfall_results_json(&x->batch, x->text) : json_array()) == 0;
+	return command_answer(o, stackfall_fields_json(st), x != NULL && x->ran ?
+	    stackfall_results_json(&x->batch, x->rq.text) : json_array());
 }
 
 static void

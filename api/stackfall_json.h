@@ -27,7 +27,7 @@ struct stackfall_result {
 	char                     message[ENGINE_REASON_MAX];
 	size_t                   noptions;
 	struct tetromino_option  options[STACKFALL_OPTIONS_MAX];
-	struct stackfall_preview preview;
+	struct tetromino_preview preview;
 };
 
 struct stackfall_batch {
@@ -61,5 +61,9 @@ json_t *stackfall_final_json(const struct stackfall *g);
 
 /* The rules and commands for GET .../rules. */
 json_t *stackfall_rules_json(void);
+
+/* The pieces' rotations as drawings, {"I": [{"rotation", "shape",
+ * "columns"}, ...], ...}: Stackfall's, and every game on its board. */
+json_t *stackfall_shapes_json(void);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * tetromino_json.h: JSON about a tetromino board that every game played on
- * one can share (Stackfall today; any ruleset built on tetromino.h).
+ * one can share (Stackfall, Stackcraft, any ruleset built on tetromino.h).
  *
  * Ownership follows jansson: the returned object is a new reference, NULL
  * when there is nothing to say or jansson cannot allocate.
@@ -24,5 +24,17 @@
  * placement does not fit (it was never a stored move). */
 json_t *tetromino_json_marks(const struct tetromino_board *before, unsigned piece,
     unsigned rotation, unsigned column);
+
+/* A cell of the board: row 0 is the bottom. */
+struct tetromino_cell {
+	uint8_t row, col;
+};
+
+/* The same for a ruleset that finds where a piece lands itself (Stackcraft,
+ * HATETRIS): at holds the four cells it came to rest on, in the order
+ * the answer lists them; rotation and column are only echoed. NULL when a
+ * cell is off the board or already filled. */
+json_t *tetromino_json_marks_cells(const struct tetromino_board *before, unsigned piece,
+    unsigned rotation, unsigned column, const struct tetromino_cell at[4]);
 
 #endif

@@ -1,26 +1,13 @@
 /*
  * bag.c: the 7-bag stream. The only subtle part is the seed string, whose
- * decimal digits are written here by hand so that the engine needs no stdio.
+ * decimal digits are written by hand (engine_put_decimal) so that the engine
+ * needs no stdio.
  */
 #include "bag.h"
 
+#include "engine.h"
 #include "pyrandom.h"
 #include "tetromino.h"
-
-static size_t
-put_decimal(char *out, uint64_t v)
-{
-	char digits[20];
-	size_t n = 0, i;
-
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	for (i = 0; i < n; i++)
-		out[i] = digits[n - 1 - i];
-	return n;
-}
 
 void
 bag_shuffle(uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE])
@@ -34,9 +21,9 @@ bag_shuffle(uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE])
 
 	for (p = 0; p < (int)len; p++)
 		text[p] = prefix[p];
-	len += put_decimal(text + len, seed);
+	len += engine_put_decimal(text + len, seed);
 	text[len++] = ':';
-	len += put_decimal(text + len, b);
+	len += engine_put_decimal(text + len, b);
 	pyrandom_seed_bytes(&r, text, len);
 
 	for (p = 0; p < BAG_SIZE; p++)

@@ -36,4 +36,27 @@ _Bool engine_refuse(char *buf, size_t cap, const char *fmt, ...);
 void engine_put_le(uint8_t *p, uint64_t v, int n);
 uint64_t engine_get_le(const uint8_t *p, int n);
 
+/* v in decimal digits into out (room for 20; no NUL); returns how many. For
+ * the seed strings the piece and hole streams hash, with no stdio. */
+size_t engine_put_decimal(char *out, uint64_t v);
+
+/* The checksum that closes the games' serialisations: CRC-16/CCITT-FALSE
+ * (poly 0x1021, init 0xffff), which catches every single-bit flip and every
+ * burst of up to 16 bits. */
+uint16_t engine_crc16(const uint8_t *p, size_t n);
+
+/* An appender for the short sentences a successful move reports ("placed
+ * T r1x4 at y 17: 2 lines, +300"; refusals use engine_refuse). It writes
+ * into a caller's buffer, truncates silently and keeps it NUL-terminated;
+ * with no buffer (NULL or capacity 0) it writes nothing. */
+struct engine_msg {
+	char *buf;
+	size_t cap, len;
+};
+
+struct engine_msg engine_msg_start(char *buf, size_t cap);
+void engine_msg_str(struct engine_msg *m, const char *s);
+void engine_msg_uint(struct engine_msg *m, uint64_t v);
+void engine_msg_char(struct engine_msg *m, char c);
+
 #endif

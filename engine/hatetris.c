@@ -393,55 +393,10 @@ hatetris_choose(const struct tetromino_board *b, uint32_t lines, unsigned depth,
 
 /* ---- the run ---- */
 
-/* A small appender for success messages (refusals use engine_refuse). */
-struct msg {
-	char *buf;
-	size_t cap, len;
-};
-
-static void
-msg_str(struct msg *m, const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (m->len + 1 < m->cap)
-			m->buf[m->len++] = *s;
-	if (m->cap > 0)
-		m->buf[m->len] = '\0';
-}
-
-static void
-msg_uint(struct msg *m, uint64_t v)
-{
-	char digits[21];
-	size_t i = sizeof digits - 1;
-
-	digits[i] = '\0';
-	do {
-		digits[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	msg_str(m, digits + i);
-}
-
-static void
-msg_char(struct msg *m, char c)
-{
-	char s[2] = { c, '\0' };
-
-	msg_str(m, s);
-}
-
-static struct msg
+static struct engine_msg
 msg_start(struct hatetris_report *rep)
 {
-	struct msg m = { NULL, 0, 0 };
-
-	if (rep != NULL) {
-		m.buf = rep->message;
-		m.cap = sizeof rep->message;
-		m.buf[0] = '\0';
-	}
-	return m;
+	return rep != NULL ? engine_msg_start(rep->message, sizeof rep->message) : engine_msg_start(NULL, 0);
 }
 
 static enum hatetris_outcome
@@ -498,34 +453,15 @@ static bool
 placement_ok(const struct hatetris *g, unsigned rotation, unsigned column,
     struct hatetris_report *rep)
 {
-	char *buf = rep != NULL ? rep->message : NULL;
-	size_t cap = rep != NULL ? sizeof rep->message : 0;
-	char letter = tetromino_letter(g->current);
-	unsigned maxcol;
-	int top;
-
-	if (rotation >= TETROMINO_NROTATIONS)
-		return engine_refuse(buf, cap, "rotation %u is out of range: rotations 0-3",
-		    rotation);
-	maxcol = tetromino_max_column(g->current, rotation);
-	if (column > maxcol)
-		return engine_refuse(buf, cap,
-		    "column %u is out of range for %c rotation %u: columns 0-%u", column, letter,
-		    rotation, maxcol);
-	top = tetromino_landing(&g->board, g->current, rotation, column) +
-	    tetromino_shape(g->current, rotation)->height;
-	if (top > TETROMINO_ROWS)
-		return engine_refuse(buf, cap,
-		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",
-		    letter, rotation, column, top);
-	return true;
+	return tetromino_placement_ok(&g->board, g->current, rotation, column,
+	    rep != NULL ? rep->message : NULL, rep != NULL ? sizeof rep->message : 0);
 }
 
 enum hatetris_outcome
 hatetris_place(struct hatetris *g, unsigned rotation, unsigned column, hatetris_seen_fn seen,
     void *ctx, struct hatetris_report *rep)
 {
-	struct msg m;
+	struct engine_msg m;
 	unsigned piece = g->current;
 	int n;
 
@@ -544,23 +480,18 @@ hatetris_place(struct hatetris *g, unsigned rotation, unsigned column, hatetris_
 		end_run(g, HATETRIS_END_TOP_OUT);
 
 	m = msg_start(rep);
-	msg_str(&m, "placed ");
-	msg_char(&m, tetromino_letter(piece));
-	msg_str(&m, " rotation ");
-	msg_uint(&m, rotation);
-	msg_str(&m, " at column ");
-	msg_uint(&m, column);
+	tetromino_say_placement(&m, "placed", piece, rotation, column);
 	if (n > 0) {
-		msg_str(&m, ": ");
-		msg_uint(&m, (unsigned)n);
-		msg_str(&m, n == 1 ? " line" : " lines");
+		engine_msg_str(&m, ": ");
+		engine_msg_uint(&m, (unsigned)n);
+		engine_msg_str(&m, n == 1 ? " line" : " lines");
 	}
-	msg_str(&m, "; next piece ");
-	msg_char(&m, tetromino_letter(g->current));
+	engine_msg_str(&m, "; next piece ");
+	engine_msg_char(&m, tetromino_letter(g->current));
 	if (g->status == HATETRIS_OVER) {
-		msg_str(&m, "; game over (");
-		msg_str(&m, hatetris_end_name(g->end_reason));
-		msg_str(&m, ")");
+		engine_msg_str(&m, "; game over (");
+		engine_msg_str(&m, hatetris_end_name(g->end_reason));
+		engine_msg_str(&m, ")");
 	}
 	return report(rep, HATETRIS_OK, (unsigned)n, g->current);
 }
@@ -568,17 +499,17 @@ hatetris_place(struct hatetris *g, unsigned rotation, unsigned column, hatetris_
 enum hatetris_outcome
 hatetris_abandon(struct hatetris *g, struct hatetris_report *rep)
 {
-	struct msg m;
+	struct engine_msg m;
 
 	if (g->status == HATETRIS_OVER)
 		return refuse_over(g, rep);
 	end_run(g, HATETRIS_END_ABANDONED);
 	m = msg_start(rep);
-	msg_str(&m, "abandoned: ");
-	msg_uint(&m, g->lines);
-	msg_str(&m, g->lines == 1 ? " line, " : " lines, ");
-	msg_uint(&m, g->pieces);
-	msg_str(&m, g->pieces == 1 ? " piece" : " pieces");
+	engine_msg_str(&m, "abandoned: ");
+	engine_msg_uint(&m, g->lines);
+	engine_msg_str(&m, g->lines == 1 ? " line, " : " lines, ");
+	engine_msg_uint(&m, g->pieces);
+	engine_msg_str(&m, g->pieces == 1 ? " piece" : " pieces");
 	return report(rep, HATETRIS_OK, 0, g->current);
 }
 
@@ -586,7 +517,7 @@ enum hatetris_outcome
 hatetris_options(const struct hatetris *g, struct tetromino_option *out, size_t cap,
     size_t *count, struct hatetris_report *rep)
 {
-	struct msg m;
+	struct engine_msg m;
 	size_t n;
 
 	if (g->status == HATETRIS_OVER)
@@ -595,44 +526,26 @@ hatetris_options(const struct hatetris *g, struct tetromino_option *out, size_t 
 	if (count != NULL)
 		*count = n;
 	m = msg_start(rep);
-	msg_uint(&m, n);
-	msg_str(&m, n == 1 ? " placement for " : " placements for ");
-	msg_char(&m, tetromino_letter(g->current));
+	engine_msg_uint(&m, n);
+	engine_msg_str(&m, n == 1 ? " placement for " : " placements for ");
+	engine_msg_char(&m, tetromino_letter(g->current));
 	return report(rep, HATETRIS_OK, 0, g->current);
 }
 
 enum hatetris_outcome
 hatetris_preview(const struct hatetris *g, unsigned rotation, unsigned column,
-    struct hatetris_preview *pv, struct hatetris_report *rep)
+    struct tetromino_preview *pv, struct hatetris_report *rep)
 {
-	struct tetromino_board after;
-	struct tetromino_figures f;
-	struct msg m;
-	int n;
+	struct engine_msg m;
+	unsigned n;
 
 	if (g->status == HATETRIS_OVER)
 		return refuse_over(g, rep);
 	if (!placement_ok(g, rotation, column, rep))
 		return report(rep, HATETRIS_REFUSED, 0, g->current);
-	after = g->board;
-	n = tetromino_place(&after, g->current, rotation, column);
-	tetromino_board_figures(&after, &f);
-	f.lines = (uint8_t)n;
-	if (pv != NULL) {
-		pv->figures = f;
-		tetromino_board_text(&after, pv->board_text);
-	}
 	m = msg_start(rep);
-	msg_str(&m, "preview of ");
-	msg_char(&m, tetromino_letter(g->current));
-	msg_str(&m, " rotation ");
-	msg_uint(&m, rotation);
-	msg_str(&m, " at column ");
-	msg_uint(&m, column);
-	msg_str(&m, ": ");
-	msg_uint(&m, (unsigned)n);
-	msg_str(&m, n == 1 ? " line" : " lines");
-	return report(rep, HATETRIS_OK, (unsigned)n, g->current);
+	n = tetromino_preview(&g->board, g->current, rotation, column, pv, &m);
+	return report(rep, HATETRIS_OK, n, g->current);
 }
 
 void
@@ -645,32 +558,13 @@ hatetris_board_text(const struct hatetris *g, char out[HATETRIS_TEXT_SIZE])
 
 #define HEADER_SIZE 16
 #define CRC_SIZE 2
-#define ROW_SPARE_BITS 0xc0000000u
-
-/* CRC-16/CCITT-FALSE (poly 0x1021, init 0xffff), as Stackfall's states use:
- * every single-bit flip and every burst of up to 16 bits is caught. */
-static uint16_t
-crc16(const uint8_t *p, size_t n)
-{
-	uint16_t crc = 0xffff;
-	int bit;
-
-	while (n-- > 0) {
-		crc = (uint16_t)(crc ^ (uint16_t)*p++ << 8);
-		for (bit = 0; bit < 8; bit++)
-			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
-	}
-	return crc;
-}
 
 size_t
 hatetris_encode(const struct hatetris *g, uint8_t *buf, size_t cap)
 {
-	unsigned nrows = TETROMINO_ROWS, r;
+	unsigned nrows = tetromino_board_used_rows(&g->board);
 	size_t len;
 
-	while (nrows > 0 && g->board.rows[nrows - 1] == 0)
-		nrows--;
 	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
 	if (buf == NULL || cap < len)
 		return len;
@@ -681,9 +575,8 @@ hatetris_encode(const struct hatetris *g, uint8_t *buf, size_t cap)
 	engine_put_le(buf + 7, g->lines, 4);
 	engine_put_le(buf + 11, g->cap, 4);
 	buf[15] = (uint8_t)nrows;
-	for (r = 0; r < nrows; r++)
-		engine_put_le(buf + HEADER_SIZE + 4 * r, g->board.cells[r], 4);
-	engine_put_le(buf + len - CRC_SIZE, crc16(buf, len - CRC_SIZE), 2);
+	tetromino_board_put_rows(&g->board, nrows, buf + HEADER_SIZE);
+	engine_put_le(buf + len - CRC_SIZE, engine_crc16(buf, len - CRC_SIZE), 2);
 	return len;
 }
 
@@ -691,7 +584,7 @@ bool
 hatetris_decode(struct hatetris *out, const uint8_t *buf, size_t len)
 {
 	struct hatetris g;
-	unsigned nrows, r, c;
+	unsigned nrows;
 	uint64_t cells = 0;
 	bool fits;
 
@@ -700,7 +593,7 @@ hatetris_decode(struct hatetris *out, const uint8_t *buf, size_t len)
 	nrows = buf[15];
 	if (nrows > TETROMINO_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
 		return false;
-	if (engine_get_le(buf + len - CRC_SIZE, 2) != crc16(buf, len - CRC_SIZE))
+	if (engine_get_le(buf + len - CRC_SIZE, 2) != engine_crc16(buf, len - CRC_SIZE))
 		return false;
 
 	memset(&g, 0, sizeof g);
@@ -716,16 +609,8 @@ hatetris_decode(struct hatetris *out, const uint8_t *buf, size_t len)
 	g.status = g.end_reason != HATETRIS_END_NONE ? HATETRIS_OVER : HATETRIS_PLAYING;
 
 	/* The board: n non-empty, non-full rows with no stray bits. */
-	for (r = 0; r < nrows; r++) {
-		g.board.cells[r] = (uint32_t)engine_get_le(buf + HEADER_SIZE + 4 * r, 4);
-		if (g.board.cells[r] & ROW_SPARE_BITS)
-			return false;
-		for (c = 0; c < TETROMINO_COLS; c++)
-			if (g.board.cells[r] >> (3 * c) & 7u)
-				g.board.rows[r] = (uint16_t)(g.board.rows[r] | 1u << c);
-		if (g.board.rows[r] == 0 || g.board.rows[r] == TETROMINO_FULL_ROW)
-			return false;
-	}
+	if (!tetromino_board_get_rows(&g.board, buf + HEADER_SIZE, nrows))
+		return false;
 	cells = tetromino_board_count(&g.board);
 	if ((uint64_t)g.pieces * 4 != cells + (uint64_t)g.lines * 10)
 		return false;

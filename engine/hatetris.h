@@ -126,11 +126,6 @@ struct hatetris_report {
 	char message[ENGINE_REASON_MAX];
 };
 
-struct hatetris_preview {
-	struct tetromino_figures figures;      /* lines, holes, max_height, bumpiness */
-	char board_text[HATETRIS_TEXT_SIZE];   /* the board after placement and clears */
-};
-
 /* What the supplier saw when it chose; for tests, the bench and logs. */
 struct hatetris_choice {
 	uint8_t piece;        /* enum tetromino_piece: the piece supplied */
@@ -195,7 +190,7 @@ enum hatetris_outcome hatetris_options(const struct hatetris *g, struct tetromin
  * and column, without placing it. Refused like hatetris_place. pv may be
  * NULL. */
 enum hatetris_outcome hatetris_preview(const struct hatetris *g, unsigned rotation,
-    unsigned column, struct hatetris_preview *pv, struct hatetris_report *rep);
+    unsigned column, struct tetromino_preview *pv, struct hatetris_report *rep);
 
 /* The board as text (see tetromino_board_text). */
 void hatetris_board_text(const struct hatetris *g, char out[HATETRIS_TEXT_SIZE]);

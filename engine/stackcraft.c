@@ -343,36 +343,6 @@ stackcraft_init(struct stackcraft *g, uint64_t seed, uint64_t cap)
 	return true;
 }
 
-/* A small appender for success messages (refusals use engine_refuse). */
-struct msg {
-	char *buf;
-	size_t cap, len;
-};
-
-static void
-msg_str(struct msg *m, const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (m->len + 1 < m->cap)
-			m->buf[m->len++] = *s;
-	if (m->cap > 0)
-		m->buf[m->len] = '\0';
-}
-
-static void
-msg_uint(struct msg *m, uint64_t v)
-{
-	char digits[21];
-	size_t i = sizeof digits - 1;
-
-	digits[i] = '\0';
-	do {
-		digits[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	msg_str(m, digits + i);
-}
-
 static enum stackcraft_outcome
 report(struct stackcraft_report *rep, enum stackcraft_outcome outcome, unsigned lines,
     uint32_t points)
@@ -436,7 +406,7 @@ enum stackcraft_outcome
 stackcraft_step(struct stackcraft *g, unsigned rotation, unsigned x,
     struct stackcraft_report *rep)
 {
-	struct msg m = { NULL, 0, 0 };
+	struct engine_msg m = { NULL, 0, 0 };
 	unsigned piece = g->current;
 	uint32_t points;
 	int y, n;
@@ -463,31 +433,28 @@ stackcraft_step(struct stackcraft *g, unsigned rotation, unsigned x,
 		g->end_reason = STACKCRAFT_END_CAPPED;
 	}
 
-	if (rep != NULL) {
-		m.buf = rep->message;
-		m.cap = sizeof rep->message;
-		m.buf[0] = '\0';
-	}
+	if (rep != NULL)
+		m = engine_msg_start(rep->message, sizeof rep->message);
 	if (m.cap > 0) {
 		char what[3] = { tetromino_letter(piece), ' ', '\0' };
 		char id[STACKCRAFT_ID_SIZE];
 
 		write_id(rotation, x, id);
-		msg_str(&m, "placed ");
-		msg_str(&m, what);
-		msg_str(&m, id);
-		msg_str(&m, " at y ");
-		msg_uint(&m, (unsigned)y);
+		engine_msg_str(&m, "placed ");
+		engine_msg_str(&m, what);
+		engine_msg_str(&m, id);
+		engine_msg_str(&m, " at y ");
+		engine_msg_uint(&m, (unsigned)y);
 		if (n > 0) {
-			msg_str(&m, ": ");
-			msg_uint(&m, (unsigned)n);
-			msg_str(&m, n == 1 ? " line, +" : " lines, +");
-			msg_uint(&m, points);
+			engine_msg_str(&m, ": ");
+			engine_msg_uint(&m, (unsigned)n);
+			engine_msg_str(&m, n == 1 ? " line, +" : " lines, +");
+			engine_msg_uint(&m, points);
 		}
 		if (g->status == STACKCRAFT_OVER) {
-			msg_str(&m, "; game over (");
-			msg_str(&m, stackcraft_end_name(g->end_reason));
-			msg_str(&m, ")");
+			engine_msg_str(&m, "; game over (");
+			engine_msg_str(&m, stackcraft_end_name(g->end_reason));
+			engine_msg_str(&m, ")");
 		}
 	}
 	return report(rep, STACKCRAFT_OK, (unsigned)n, points);

@@ -20,33 +20,14 @@
 
 #define HEADER_SIZE 39
 #define CRC_SIZE 2
-#define ROW_SPARE_BITS 0xc0000000u
 #define MAX53 UINT64_C(9007199254740991)
-
-/* CRC-16/CCITT-FALSE (poly 0x1021, init 0xffff), as Stackfall's tokens use:
- * it catches every single-bit flip and every burst of up to 16 bits. */
-static uint16_t
-crc16(const uint8_t *p, size_t n)
-{
-	uint16_t crc = 0xffff;
-	int bit;
-
-	while (n-- > 0) {
-		crc = (uint16_t)(crc ^ (uint16_t)*p++ << 8);
-		for (bit = 0; bit < 8; bit++)
-			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
-	}
-	return crc;
-}
 
 size_t
 stackcraft_encode(const struct stackcraft *g, uint8_t *buf, size_t cap)
 {
-	unsigned nrows = STACKCRAFT_ROWS, r;
+	unsigned nrows = tetromino_board_used_rows(&g->board);
 	size_t len;
 
-	while (nrows > 0 && g->board.rows[nrows - 1] == 0)
-		nrows--;
 	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
 	if (buf == NULL || cap < len)
 		return len;
@@ -58,9 +39,8 @@ stackcraft_encode(const struct stackcraft *g, uint8_t *buf, size_t cap)
 	engine_put_le(buf + 29, g->score, 8);
 	buf[37] = g->end_reason;
 	buf[38] = (uint8_t)nrows;
-	for (r = 0; r < nrows; r++)
-		engine_put_le(buf + HEADER_SIZE + 4 * r, g->board.cells[r], 4);
-	engine_put_le(buf + len - CRC_SIZE, crc16(buf, len - CRC_SIZE), 2);
+	tetromino_board_put_rows(&g->board, nrows, buf + HEADER_SIZE);
+	engine_put_le(buf + len - CRC_SIZE, engine_crc16(buf, len - CRC_SIZE), 2);
 	return len;
 }
 
@@ -95,7 +75,7 @@ stackcraft_decode(struct stackcraft *out, const uint8_t *buf, size_t len)
 	nrows = buf[38];
 	if (nrows > STACKCRAFT_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
 		return false;
-	if (engine_get_le(buf + len - CRC_SIZE, 2) != crc16(buf, len - CRC_SIZE))
+	if (engine_get_le(buf + len - CRC_SIZE, 2) != engine_crc16(buf, len - CRC_SIZE))
 		return false;
 
 	memset(&g, 0, sizeof g);
@@ -111,20 +91,14 @@ stackcraft_decode(struct stackcraft *out, const uint8_t *buf, size_t len)
 
 	/* The board: n non-empty, non-full rows from the floor up, colours
 	 * 1..7 only. */
+	if (!tetromino_board_get_rows(&g.board, buf + HEADER_SIZE, nrows))
+		return false;
 	for (r = 0; r < nrows; r++) {
-		g.board.cells[r] = (uint32_t)engine_get_le(buf + HEADER_SIZE + 4 * r, 4);
-		if (g.board.cells[r] & ROW_SPARE_BITS)
-			return false;
 		for (c = 0; c < STACKCRAFT_COLS; c++) {
 			v = g.board.cells[r] >> (3 * c) & 7u;
-			if (v != 0) {
-				g.board.rows[r] = (uint16_t)(g.board.rows[r] | 1u << c);
-				colour_cells[v]++;
-				cells++;
-			}
+			colour_cells[v]++;
+			cells += v != 0;
 		}
-		if (g.board.rows[r] == 0 || g.board.rows[r] == TETROMINO_FULL_ROW)
-			return false;
 	}
 
 	/* Counters: 4 cells a piece, 10 a row; a colour has at most 4 cells

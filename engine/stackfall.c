@@ -37,55 +37,10 @@ stackfall_end_name(unsigned end_reason)
 	return end_reason < sizeof end_names / sizeof end_names[0] ? end_names[end_reason] : NULL;
 }
 
-/* A small appender for success messages (refusals use engine_refuse). */
-struct msg {
-	char *buf;
-	size_t cap, len;
-};
-
-static void
-msg_str(struct msg *m, const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (m->len + 1 < m->cap)
-			m->buf[m->len++] = *s;
-	if (m->cap > 0)
-		m->buf[m->len] = '\0';
-}
-
-static void
-msg_uint(struct msg *m, uint64_t v)
-{
-	char digits[21];
-	size_t i = sizeof digits - 1;
-
-	digits[i] = '\0';
-	do {
-		digits[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	msg_str(m, digits + i);
-}
-
-static void
-msg_char(struct msg *m, char c)
-{
-	char s[2] = { c, '\0' };
-
-	msg_str(m, s);
-}
-
-static struct msg
+static struct engine_msg
 msg_start(struct stackfall_report *rep)
 {
-	struct msg m = { NULL, 0, 0 };
-
-	if (rep != NULL) {
-		m.buf = rep->message;
-		m.cap = sizeof rep->message;
-		m.buf[0] = '\0';
-	}
-	return m;
+	return rep != NULL ? engine_msg_start(rep->message, sizeof rep->message) : engine_msg_start(NULL, 0);
 }
 
 static enum stackfall_outcome
@@ -200,27 +155,8 @@ static bool
 placement_ok(const struct stackfall *g, unsigned rotation, unsigned column,
     struct stackfall_report *rep)
 {
-	char *buf = rep != NULL ? rep->message : NULL;
-	size_t cap = rep != NULL ? sizeof rep->message : 0;
-	char letter = tetromino_letter(g->current);
-	unsigned maxcol;
-	int top;
-
-	if (rotation >= TETROMINO_NROTATIONS)
-		return engine_refuse(buf, cap, "rotation %u is out of range: rotations 0-3",
-		    rotation);
-	maxcol = tetromino_max_column(g->current, rotation);
-	if (column > maxcol)
-		return engine_refuse(buf, cap,
-		    "column %u is out of range for %c rotation %u: columns 0-%u", column, letter,
-		    rotation, maxcol);
-	top = tetromino_landing(&g->board, g->current, rotation, column) +
-	    tetromino_shape(g->current, rotation)->height;
-	if (top > TETROMINO_ROWS)
-		return engine_refuse(buf, cap,
-		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",
-		    letter, rotation, column, top);
-	return true;
+	return tetromino_placement_ok(&g->board, g->current, rotation, column,
+	    rep != NULL ? rep->message : NULL, rep != NULL ? sizeof rep->message : 0);
 }
 
 static const uint32_t base_points[5] = { 0, 100, 300, 500, 800 };
@@ -246,7 +182,7 @@ enum stackfall_outcome
 stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
     struct stackfall_report *rep)
 {
-	struct msg m;
+	struct engine_msg m;
 	uint32_t level, points = 0;
 	unsigned piece = g->current;
 	bool b2b = false, perfect = false;
@@ -278,36 +214,31 @@ stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
 	end_checks(g);
 
 	m = msg_start(rep);
-	msg_str(&m, "placed ");
-	msg_char(&m, tetromino_letter(piece));
-	msg_str(&m, " rotation ");
-	msg_uint(&m, rotation);
-	msg_str(&m, " at column ");
-	msg_uint(&m, column);
+	tetromino_say_placement(&m, "placed", piece, rotation, column);
 	if (n > 0) {
-		msg_str(&m, ": ");
-		msg_uint(&m, (unsigned)n);
-		msg_str(&m, n == 1 ? " line, +" : " lines, +");
-		msg_uint(&m, points);
+		engine_msg_str(&m, ": ");
+		engine_msg_uint(&m, (unsigned)n);
+		engine_msg_str(&m, n == 1 ? " line, +" : " lines, +");
+		engine_msg_uint(&m, points);
 		if (b2b || g->combo >= 1 || perfect) {
-			msg_str(&m, " (");
+			engine_msg_str(&m, " (");
 			if (b2b)
-				msg_str(&m, g->combo >= 1 || perfect ? "back-to-back, " : "back-to-back");
+				engine_msg_str(&m, g->combo >= 1 || perfect ? "back-to-back, " : "back-to-back");
 			if (g->combo >= 1) {
-				msg_str(&m, "combo ");
-				msg_uint(&m, (unsigned)g->combo);
+				engine_msg_str(&m, "combo ");
+				engine_msg_uint(&m, (unsigned)g->combo);
 				if (perfect)
-					msg_str(&m, ", ");
+					engine_msg_str(&m, ", ");
 			}
 			if (perfect)
-				msg_str(&m, "perfect clear");
-			msg_str(&m, ")");
+				engine_msg_str(&m, "perfect clear");
+			engine_msg_str(&m, ")");
 		}
 	}
 	if (g->status == STACKFALL_OVER) {
-		msg_str(&m, "; game over (");
-		msg_str(&m, stackfall_end_name(g->end_reason));
-		msg_str(&m, ")");
+		engine_msg_str(&m, "; game over (");
+		engine_msg_str(&m, stackfall_end_name(g->end_reason));
+		engine_msg_str(&m, ")");
 	}
 	return report(rep, STACKFALL_OK, (unsigned)n, points);
 }
@@ -315,7 +246,7 @@ stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
 enum stackfall_outcome
 stackfall_hold(struct stackfall *g, struct stackfall_report *rep)
 {
-	struct msg m;
+	struct engine_msg m;
 	uint8_t held = g->current;
 
 	if (g->status == STACKFALL_OVER)
@@ -336,14 +267,14 @@ stackfall_hold(struct stackfall *g, struct stackfall_report *rep)
 	end_checks(g);
 
 	m = msg_start(rep);
-	msg_str(&m, "held ");
-	msg_char(&m, tetromino_letter(held));
-	msg_str(&m, "; current piece is ");
-	msg_char(&m, tetromino_letter(g->current));
+	engine_msg_str(&m, "held ");
+	engine_msg_char(&m, tetromino_letter(held));
+	engine_msg_str(&m, "; current piece is ");
+	engine_msg_char(&m, tetromino_letter(g->current));
 	if (g->status == STACKFALL_OVER) {
-		msg_str(&m, "; game over (");
-		msg_str(&m, stackfall_end_name(g->end_reason));
-		msg_str(&m, ")");
+		engine_msg_str(&m, "; game over (");
+		engine_msg_str(&m, stackfall_end_name(g->end_reason));
+		engine_msg_str(&m, ")");
 	}
 	return report(rep, STACKFALL_OK, 0, 0);
 }
@@ -352,20 +283,20 @@ static enum stackfall_outcome
 finish(struct stackfall *g, enum stackfall_end why, const char *verb,
     struct stackfall_report *rep)
 {
-	struct msg m;
+	struct engine_msg m;
 
 	if (g->status == STACKFALL_OVER)
 		return refuse_over(g, rep);
 	end_run(g, why);
 	m = msg_start(rep);
-	msg_str(&m, verb);
-	msg_str(&m, ": score ");
-	msg_uint(&m, g->score);
-	msg_str(&m, ", ");
-	msg_uint(&m, g->lines);
-	msg_str(&m, g->lines == 1 ? " line, " : " lines, ");
-	msg_uint(&m, g->placed);
-	msg_str(&m, g->placed == 1 ? " piece" : " pieces");
+	engine_msg_str(&m, verb);
+	engine_msg_str(&m, ": score ");
+	engine_msg_uint(&m, g->score);
+	engine_msg_str(&m, ", ");
+	engine_msg_uint(&m, g->lines);
+	engine_msg_str(&m, g->lines == 1 ? " line, " : " lines, ");
+	engine_msg_uint(&m, g->placed);
+	engine_msg_str(&m, g->placed == 1 ? " piece" : " pieces");
 	return report(rep, STACKFALL_OK, 0, 0);
 }
 
@@ -385,7 +316,7 @@ enum stackfall_outcome
 stackfall_options(const struct stackfall *g, struct tetromino_option *out, size_t cap,
     size_t *count, struct stackfall_report *rep)
 {
-	struct msg m;
+	struct engine_msg m;
 	size_t n;
 
 	if (g->status == STACKFALL_OVER)
@@ -394,44 +325,26 @@ stackfall_options(const struct stackfall *g, struct tetromino_option *out, size_
 	if (count != NULL)
 		*count = n;
 	m = msg_start(rep);
-	msg_uint(&m, n);
-	msg_str(&m, n == 1 ? " placement for " : " placements for ");
-	msg_char(&m, tetromino_letter(g->current));
+	engine_msg_uint(&m, n);
+	engine_msg_str(&m, n == 1 ? " placement for " : " placements for ");
+	engine_msg_char(&m, tetromino_letter(g->current));
 	return report(rep, STACKFALL_OK, 0, 0);
 }
 
 enum stackfall_outcome
 stackfall_preview(const struct stackfall *g, unsigned rotation, unsigned column,
-    struct stackfall_preview *pv, struct stackfall_report *rep)
+    struct tetromino_preview *pv, struct stackfall_report *rep)
 {
-	struct tetromino_board after;
-	struct tetromino_figures f;
-	struct msg m;
-	int n;
+	struct engine_msg m;
+	unsigned n;
 
 	if (g->status == STACKFALL_OVER)
 		return refuse_over(g, rep);
 	if (!placement_ok(g, rotation, column, rep))
 		return report(rep, STACKFALL_REFUSED, 0, 0);
-	after = g->board;
-	n = tetromino_place(&after, g->current, rotation, column);
-	tetromino_board_figures(&after, &f);
-	f.lines = (uint8_t)n;
-	if (pv != NULL) {
-		pv->figures = f;
-		tetromino_board_text(&after, pv->board_text);
-	}
 	m = msg_start(rep);
-	msg_str(&m, "preview of ");
-	msg_char(&m, tetromino_letter(g->current));
-	msg_str(&m, " rotation ");
-	msg_uint(&m, rotation);
-	msg_str(&m, " at column ");
-	msg_uint(&m, column);
-	msg_str(&m, ": ");
-	msg_uint(&m, (unsigned)n);
-	msg_str(&m, n == 1 ? " line" : " lines");
-	return report(rep, STACKFALL_OK, (unsigned)n, 0);
+	n = tetromino_preview(&g->board, g->current, rotation, column, pv, &m);
+	return report(rep, STACKFALL_OK, n, 0);
 }
 
 void
@@ -444,32 +357,13 @@ stackfall_board_text(const struct stackfall *g, char out[STACKFALL_TEXT_SIZE])
 
 #define HEADER_SIZE 19
 #define CRC_SIZE 2
-#define ROW_SPARE_BITS 0xc0000000u
-
-/* CRC-16/CCITT-FALSE (poly 0x1021, init 0xffff): it catches every single-bit
- * flip and every burst of up to 16 bits. */
-static uint16_t
-crc16(const uint8_t *p, size_t n)
-{
-	uint16_t crc = 0xffff;
-	int bit;
-
-	while (n-- > 0) {
-		crc = (uint16_t)(crc ^ (uint16_t)*p++ << 8);
-		for (bit = 0; bit < 8; bit++)
-			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
-	}
-	return crc;
-}
 
 size_t
 stackfall_encode(const struct stackfall *g, uint8_t *buf, size_t cap)
 {
-	unsigned nrows = TETROMINO_ROWS, r;
+	unsigned nrows = tetromino_board_used_rows(&g->board);
 	size_t len;
 
-	while (nrows > 0 && g->board.rows[nrows - 1] == 0)
-		nrows--;
 	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
 	if (buf == NULL || cap < len)
 		return len;
@@ -482,9 +376,8 @@ stackfall_encode(const struct stackfall *g, uint8_t *buf, size_t cap)
 	buf[16] = (uint8_t)(g->end_reason | (g->can_hold ? 8 : 0) | (g->back_to_back ? 16 : 0));
 	buf[17] = (uint8_t)(g->combo + 1);
 	buf[18] = (uint8_t)nrows;
-	for (r = 0; r < nrows; r++)
-		engine_put_le(buf + HEADER_SIZE + 4 * r, g->board.cells[r], 4);
-	engine_put_le(buf + len - CRC_SIZE, crc16(buf, len - CRC_SIZE), 2);
+	tetromino_board_put_rows(&g->board, nrows, buf + HEADER_SIZE);
+	engine_put_le(buf + len - CRC_SIZE, engine_crc16(buf, len - CRC_SIZE), 2);
 	return len;
 }
 
@@ -492,7 +385,7 @@ bool
 stackfall_decode(struct stackfall *out, const uint8_t *buf, size_t len)
 {
 	struct stackfall g;
-	unsigned nrows, r, c, v, pieces, hold_used, i;
+	unsigned nrows, v, pieces, hold_used, i;
 	uint32_t cells;
 	uint8_t older[BAG_SIZE], window[4];
 
@@ -501,7 +394,7 @@ stackfall_decode(struct stackfall *out, const uint8_t *buf, size_t len)
 	nrows = buf[18];
 	if (nrows > TETROMINO_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
 		return false;
-	if (engine_get_le(buf + len - CRC_SIZE, 2) != crc16(buf, len - CRC_SIZE))
+	if (engine_get_le(buf + len - CRC_SIZE, 2) != engine_crc16(buf, len - CRC_SIZE))
 		return false;
 
 	memset(&g, 0, sizeof g);
@@ -524,19 +417,9 @@ stackfall_decode(struct stackfall *out, const uint8_t *buf, size_t len)
 		return false;
 
 	/* The board: n non-empty, non-full rows with no stray bits. */
-	cells = 0;
-	for (r = 0; r < nrows; r++) {
-		g.board.cells[r] = (uint32_t)engine_get_le(buf + HEADER_SIZE + 4 * r, 4);
-		if (g.board.cells[r] & ROW_SPARE_BITS)
-			return false;
-		for (c = 0; c < TETROMINO_COLS; c++)
-			if (g.board.cells[r] >> (3 * c) & 7u)
-				g.board.rows[r] = (uint16_t)(g.board.rows[r] | 1u << c);
-		if (g.board.rows[r] == 0 || g.board.rows[r] == TETROMINO_FULL_ROW)
-			return false;
-		for (v = g.board.rows[r]; v != 0; v &= v - 1)
-			cells++;
-	}
+	if (!tetromino_board_get_rows(&g.board, buf + HEADER_SIZE, nrows))
+		return false;
+	cells = tetromino_board_count(&g.board);
 
 	/* Counters against each other: every placed piece brought 4 cells and
 	 * every line took 10; every clear scores at least 100 a line and all

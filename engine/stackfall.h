@@ -89,11 +89,6 @@ struct stackfall_report {
 	char message[ENGINE_REASON_MAX];
 };
 
-struct stackfall_preview {
-	struct tetromino_figures figures;     /* lines, holes, max_height, bumpiness */
-	char board_text[STACKFALL_TEXT_SIZE]; /* the board after placement and clears */
-};
-
 /* Starts a run. Returns false (g unchanged) when seed > STACKFALL_SEED_MAX. */
 bool stackfall_init(struct stackfall *g, uint64_t seed);
 
@@ -125,7 +120,7 @@ enum stackfall_outcome stackfall_options(const struct stackfall *g,
 /* The figures and board text after placing the current piece at rotation and
  * column, without placing it. Refused like stackfall_place. */
 enum stackfall_outcome stackfall_preview(const struct stackfall *g, unsigned rotation,
-    unsigned column, struct stackfall_preview *pv, struct stackfall_report *rep);
+    unsigned column, struct tetromino_preview *pv, struct stackfall_report *rep);
 
 /* The board as text (see tetromino_board_text). */
 void stackfall_board_text(const struct stackfall *g, char out[STACKFALL_TEXT_SIZE]);

@@ -13,6 +13,8 @@
  */
 #include "tetromino.h"
 
+#include "engine.h"
+
 #include <string.h>
 
 static const struct tetromino_shape shapes[TETROMINO_NPIECES][TETROMINO_NROTATIONS] = {
@@ -157,6 +159,46 @@ tetromino_board_count(const struct tetromino_board *b)
 	for (r = 0; r < TETROMINO_ROWS; r++)
 		n += popcount(b->rows[r]);
 	return n;
+}
+
+unsigned
+tetromino_board_used_rows(const struct tetromino_board *b)
+{
+	unsigned n = TETROMINO_ROWS;
+
+	while (n > 0 && b->rows[n - 1] == 0)
+		n--;
+	return n;
+}
+
+void
+tetromino_board_put_rows(const struct tetromino_board *b, unsigned nrows, uint8_t *out)
+{
+	unsigned r;
+
+	for (r = 0; r < nrows; r++)
+		engine_put_le(out + 4 * r, b->cells[r], 4);
+}
+
+bool
+tetromino_board_get_rows(struct tetromino_board *b, const uint8_t *in, unsigned nrows)
+{
+	unsigned r, c;
+
+	if (nrows > TETROMINO_ROWS)
+		return false;
+	memset(b, 0, sizeof *b);
+	for (r = 0; r < nrows; r++) {
+		b->cells[r] = (uint32_t)engine_get_le(in + 4 * r, 4);
+		if (b->cells[r] >> (3 * TETROMINO_COLS) != 0)
+			return false;
+		for (c = 0; c < TETROMINO_COLS; c++)
+			if (b->cells[r] >> (3 * c) & 7u)
+				b->rows[r] = (uint16_t)(b->rows[r] | 1u << c);
+		if (b->rows[r] == 0 || b->rows[r] == TETROMINO_FULL_ROW)
+			return false;
+	}
+	return true;
 }
 
 /* Heights from the top down: the first row that shows a column sets it. */
@@ -447,4 +489,60 @@ tetromino_board_from_text(struct tetromino_board *b, const char *text)
 	}
 	*b = nb;
 	return true;
+}
+
+bool
+tetromino_placement_ok(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, char *reason, size_t cap)
+{
+	char letter = tetromino_letter(piece);
+	unsigned maxcol;
+	int top;
+
+	if (rotation >= TETROMINO_NROTATIONS)
+		return engine_refuse(reason, cap, "rotation %u is out of range: rotations 0-3",
+		    rotation);
+	maxcol = tetromino_max_column(piece, rotation);
+	if (column > maxcol)
+		return engine_refuse(reason, cap,
+		    "column %u is out of range for %c rotation %u: columns 0-%u", column, letter,
+		    rotation, maxcol);
+	top = tetromino_landing(b, piece, rotation, column) + tetromino_shape(piece, rotation)->height;
+	if (top > TETROMINO_ROWS)
+		return engine_refuse(reason, cap,
+		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",
+		    letter, rotation, column, top);
+	return true;
+}
+
+void
+tetromino_say_placement(struct engine_msg *m, const char *verb, unsigned piece, unsigned rotation,
+    unsigned column)
+{
+	engine_msg_str(m, verb);
+	engine_msg_char(m, ' ');
+	engine_msg_char(m, tetromino_letter(piece));
+	engine_msg_str(m, " rotation ");
+	engine_msg_uint(m, rotation);
+	engine_msg_str(m, " at column ");
+	engine_msg_uint(m, column);
+}
+
+unsigned
+tetromino_preview(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, struct tetromino_preview *pv, struct engine_msg *m)
+{
+	struct tetromino_board after = *b;
+	unsigned n = (unsigned)tetromino_place(&after, piece, rotation, column);
+
+	if (pv != NULL) {
+		tetromino_board_figures(&after, &pv->figures);
+		pv->figures.lines = (uint8_t)n;
+		tetromino_board_text(&after, pv->board_text);
+	}
+	tetromino_say_placement(m, "preview of", piece, rotation, column);
+	engine_msg_str(m, ": ");
+	engine_msg_uint(m, n);
+	engine_msg_str(m, n == 1 ? " line" : " lines");
+	return n;
 }

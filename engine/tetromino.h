@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
+
 enum tetromino_piece {
 	TETROMINO_I,
 	TETROMINO_O,
@@ -109,6 +111,15 @@ bool tetromino_board_is_empty(const struct tetromino_board *b);
 /* Number of filled cells. */
 unsigned tetromino_board_count(const struct tetromino_board *b);
 
+/* The board as the games' serialisations store it: the rows from the floor
+ * up to the highest non-empty one (tetromino_board_used_rows of them), each
+ * as its 4-byte little-endian cells word. get_rows rebuilds the whole board
+ * from nrows such words and refuses (false, b unspecified) a word with
+ * bits past the tenth cell, an empty row or a full one. */
+unsigned tetromino_board_used_rows(const struct tetromino_board *b);
+void tetromino_board_put_rows(const struct tetromino_board *b, unsigned nrows, uint8_t *out);
+bool tetromino_board_get_rows(struct tetromino_board *b, const uint8_t *in, unsigned nrows);
+
 /* Column heights (0..20) into h[0..9]. */
 void tetromino_board_heights(const struct tetromino_board *b, uint8_t h[TETROMINO_COLS]);
 
@@ -128,6 +139,30 @@ bool tetromino_fits(const struct tetromino_board *b, unsigned piece, unsigned ro
 
 /* True when some rotation and column of piece fits. */
 bool tetromino_can_place(const struct tetromino_board *b, unsigned piece);
+
+/* Whether piece can be placed at rotation and column on b (both in range,
+ * and the landed piece below the top); if not, the reason into reason
+ * (capacity cap; may be NULL), as the games that place by rotation and
+ * column word it. */
+bool tetromino_placement_ok(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, char *reason, size_t cap);
+
+/* What a placement would do, without doing it. */
+struct tetromino_preview {
+	struct tetromino_figures figures;       /* lines, holes, max_height, bumpiness */
+	char board_text[TETROMINO_TEXT_SIZE];   /* the board after placement and clears */
+};
+
+/* The preview of piece at rotation and column on b (a placement that
+ * tetromino_placement_ok accepts) into pv (may be NULL), and its sentence
+ * ("preview of T rotation 1 at column 4: 2 lines") into m. Returns the
+ * lines it would clear. */
+unsigned tetromino_preview(const struct tetromino_board *b, unsigned piece, unsigned rotation,
+    unsigned column, struct tetromino_preview *pv, struct engine_msg *m);
+
+/* Appends "{verb} {letter} rotation {r} at column {c}" to a move's sentence. */
+void tetromino_say_placement(struct engine_msg *m, const char *verb, unsigned piece,
+    unsigned rotation, unsigned column);
 
 /* Drops the piece, writes its letters and clears full rows. Returns the
  * number of rows cleared (0..4), or -1 when it does not fit (b unchanged). */

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bag.h"
+#include "engine.h"
 #include "pyrandom.h"
 #include "stackfall.h"
 #include "stackfall_cmd.h"
@@ -136,21 +137,6 @@ versus_attack(unsigned lines, int combo, bool back_to_back, bool perfect)
 	return a;
 }
 
-static size_t
-put_decimal(char *out, uint64_t v)
-{
-	char digits[20];
-	size_t n = 0, i;
-
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	for (i = 0; i < n; i++)
-		out[i] = digits[n - 1 - i];
-	return n;
-}
-
 unsigned
 versus_garbage_hole(uint64_t seed, uint32_t k)
 {
@@ -162,10 +148,10 @@ versus_garbage_hole(uint64_t seed, uint32_t k)
 
 	memcpy(text, prefix, sizeof prefix - 1);
 	len = sizeof prefix - 1;
-	len += put_decimal(text + len, seed);
+	len += engine_put_decimal(text + len, seed);
 	memcpy(text + len, middle, sizeof middle - 1);
 	len += sizeof middle - 1;
-	len += put_decimal(text + len, k);
+	len += engine_put_decimal(text + len, k);
 	pyrandom_seed_bytes(&r, text, len);
 	/* random() < 1, so the product stays below 10. */
 	return (unsigned)(pyrandom_random(&r) * (double)TETROMINO_COLS);
@@ -334,7 +320,7 @@ put_uint(struct out *o, uint64_t v)
 {
 	char digits[21];
 
-	digits[put_decimal(digits, v)] = '\0';
+	digits[engine_put_decimal(digits, v)] = '\0';
 	put_str(o, digits);
 }
 

@@ -295,6 +295,47 @@ void versus_board_text(const struct versus_player *p, char out[VERSUS_TEXT_SIZE]
 void versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
     struct versus_view *out);
 
+/*
+ * The match's bytes (versus_serial.c), for a store that keeps a match's
+ * state in its row and must not replay every earlier turn to read it.
+ * Little-endian, version VERSUS_SERIAL_VERSION:
+ *   header  version 1, seed 7, turn 4, nblocks 4, nplayers 1       17 bytes
+ *   player  score 8, lines 4, placed 4, combo 4 (two's complement),
+ *           out_turn 4, current 1, hold 1, flags 1 (bit 0 alive,
+ *           bit 1 back_to_back), missed 1, place 1, end_reason 1,
+ *           cursor 1, nqueue 1, then nqueue blocks of (lines 1,
+ *           hole 1), then nrows 1 and nrows rows of 5 bytes (bits
+ *           0-29 the row's letter codes as in struct tetromino_board,
+ *           bits 30-39 its occupancy, so a grey cell is an occupied
+ *           bit with letter code 0)                        33 + 2q + 5r
+ *   trailer CRC-32 (IEEE 802.3, as zlib's crc32) of all the bytes
+ *           before it                                                4
+ * A player's board is written up to its highest non-empty row (nrows
+ * 0..20). What follows from the rest is not written: level, drawn,
+ * pending, nalive, over, the preview and the bag cache.
+ */
+#define VERSUS_SERIAL_VERSION 1
+#define VERSUS_SERIAL_MAX (17 + VERSUS_PLAYERS_MAX * (33 + 2 * VERSUS_QUEUE_MAX + \
+    5 * TETROMINO_ROWS) + 4)
+
+/* Writes m into buf when cap is large enough and returns the length
+ * (VERSUS_SERIAL_MAX at most); when cap is too small writes nothing and
+ * returns the length it would need. m must be a state that versus_init()
+ * and versus_resolve() can reach. */
+size_t versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap);
+
+/* Reads bytes written by versus_encode(): false, m unchanged, unless the
+ * version, the length and the CRC are right and the state keeps every
+ * invariant of versus.c's header that bytes can show (among them: no full
+ * row, filled rows a block from the floor, a grey row exactly nine grey
+ * cells, level from lines, score a multiple of 50, a living player placed
+ * once a turn and able to move, a player out with an empty queue and the
+ * place its turn of leaving gives it, nalive and over from the alive
+ * flags). On success *m is the state that was encoded in every field that
+ * means something (queue entries past nqueue, which the engine leaves as
+ * they were, come back zero), so encoding it again gives the same bytes. */
+bool versus_decode(struct versus_match *m, const uint8_t *buf, size_t len);
+
 /* "top_out", "overflow", "missed", "resigned"; NULL for NONE. */
 const char *versus_end_name(unsigned end_reason);
 

@@ -20,6 +20,7 @@ struct metrics;
 struct keyring;
 struct workers;
 struct sweeper;
+struct matches;
 struct throttle;
 
 struct app {
@@ -30,6 +31,7 @@ struct app {
 	_Atomic(const struct keyring *) keys;
 	struct workers      *verify;  /* replay verification, off the HTTP threads */
 	struct sweeper      *sweeper; /* retention */
+	struct matches      *matches; /* versus matches: their clock, long polls and streams */
 	struct throttle     *throttle; /* rate limits, per address and per account */
 	atomic_bool          shutting_down;
 };

@@ -17,6 +17,7 @@
 #include "duskcourt_json.h"
 #include "jsonbody.h"
 #include "keyfile.h"
+#include "match.h"
 #include "play.h"
 #include "replay.h"
 #include "store.h"
@@ -131,13 +132,36 @@ cli_keys(int argc, char **argv)
 	return 0;
 }
 
+/* A versus match's replay: the verifier of the verify route. */
+static int
+cli_verify_match(const char *file, const json_t *replay)
+{
+	struct match_replay_check chk;
+	char *final;
+	int rc = match_replay_verify(replay, &chk);
+
+	(void)file;
+	final = chk.final ? json_dumps(chk.final, JSON_COMPACT) : NULL;
+	if (rc == 0)
+		printf("valid: %s match replay, %zu turns, final %s\n", VERSUS_RULES, chk.nturns,
+		    final ? final : "?");
+	else if (chk.turn > 0)
+		printf("invalid at turn %zu: %s\n", chk.turn, chk.reason);
+	else
+		printf("invalid: %s\n", chk.reason);
+	free(final);
+	json_decref(chk.final);
+	return rc == 0 ? 0 : 1;
+}
+
 /* arcaded verify FILE: re-simulates a replay (or a run's JSON holding one,
- * as GET /api/games/{game}/runs/{runId} answers it). "-" reads stdin. */
+ * as GET /api/games/{game}/runs/{runId} answers it, or a match's, as GET
+ * /api/matches/{id}/replay does). "-" reads stdin. */
 static int
 cli_verify(int argc, char **argv)
 {
 	struct replay_check chk;
-	struct game_env env = { NULL };
+	struct game_env env = { .work = NULL };
 	const struct game *g;
 	json_error_t jerr;
 	const json_t *replay;
@@ -160,6 +184,11 @@ cli_verify(int argc, char **argv)
 		fprintf(stderr, "arcaded verify: %s holds no replay (a playing run whose seed tells its future withholds it)\n", argv[1]);
 		json_decref(doc);
 		return 1;
+	}
+	if (match_replay_is(replay)) {
+		rc = cli_verify_match(argv[1], replay);
+		json_decref(doc);
+		return rc;
 	}
 	/* The game's working memory first: the verifier finds the game again. */
 	g = game_by_rules(json_string_value(json_object_get(replay, "rules")));

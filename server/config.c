@@ -25,7 +25,7 @@ enum opt {
 	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
-	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT__COUNT
+	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -95,12 +95,19 @@ static const struct {
 	[OPT_VERIFY_QUEUE]  = { "verify-queue", "ARCADED_VERIFY_QUEUE", "N", false,
 	    "replay verifications waiting at most; more are answered 503 with Retry-After",
 	    { 1, 4096, 16, false } },
+	[OPT_MATCH_TURN_CAP] = { "match-turn-cap", "ARCADED_MATCH_TURN_CAP", "N", false,
+	    "turns after which a versus match ends, the players still in sharing first place",
+	    { 1, 100000, 1000, false } },
+	[OPT_MATCH_STREAMS] = { "match-streams", "ARCADED_MATCH_STREAMS", "N", false,
+	    "match event streams open at most; more are answered 503 with Retry-After",
+	    { 1, 100000, 256, false } },
 	/* Caps count moves; JSON carries integers exactly up to 2^53 - 1. */
 	[OPT_CAP_DEFAULT]   = { "cap-default", "ARCADED_CAP_DEFAULT", "N", false,
-	    "episode cap, in placed pieces, of a Stackcraft run whose init asks for none (0: no cap)",
+	    "episode cap, in placed pieces, of a Stackcraft or HATETRIS run whose init asks for none "
+	    "(0: no cap)",
 	    { 0, 9007199254740991ull, 0, false } },
 	[OPT_CAP_MAX]       = { "cap-max", "ARCADED_CAP_MAX", "N", false,
-	    "largest episode cap a Stackcraft init may ask for",
+	    "largest episode cap a Stackcraft or HATETRIS init may ask for",
 	    { 1, 9007199254740991ull, 9007199254740991ull, false } },
 };
 
@@ -161,6 +168,8 @@ set_defaults(struct config *cfg)
 	cfg->unplayed_retention = (unsigned)opts[OPT_UNPLAYED].range.def;
 	cfg->verify_workers = cfg->threads;
 	cfg->verify_queue = (unsigned)opts[OPT_VERIFY_QUEUE].range.def;
+	cfg->match_turn_cap = (unsigned)opts[OPT_MATCH_TURN_CAP].range.def;
+	cfg->match_streams = (unsigned)opts[OPT_MATCH_STREAMS].range.def;
 	cfg->cap_default = opts[OPT_CAP_DEFAULT].range.def;
 	cfg->cap_max = opts[OPT_CAP_MAX].range.def;
 	ratelimit_config_init(&cfg->rate);
@@ -322,6 +331,8 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_UNPLAYED: cfg->unplayed_retention = (unsigned)n; break;
 	case OPT_VERIFY_WORKERS: cfg->verify_workers = (unsigned)n; break;
 	case OPT_VERIFY_QUEUE: cfg->verify_queue = (unsigned)n; break;
+	case OPT_MATCH_TURN_CAP: cfg->match_turn_cap = (unsigned)n; break;
+	case OPT_MATCH_STREAMS: cfg->match_streams = (unsigned)n; break;
 	case OPT_CAP_DEFAULT: cfg->cap_default = (uint64_t)n; break;
 	case OPT_CAP_MAX: cfg->cap_max = (uint64_t)n; break;
 	default: break;
@@ -367,6 +378,8 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_UNPLAYED:
 	case OPT_VERIFY_WORKERS:
 	case OPT_VERIFY_QUEUE:
+	case OPT_MATCH_TURN_CAP:
+	case OPT_MATCH_STREAMS:
 	case OPT_CAP_DEFAULT:
 	case OPT_CAP_MAX:
 		if (!parse_number(o, v, &n, whybuf, sizeof whybuf))

@@ -59,6 +59,8 @@ struct config {
 	unsigned unplayed_retention; /* seconds a run that never got a move is kept */
 	unsigned verify_workers;     /* threads for replay verification */
 	unsigned verify_queue;       /* verifications waiting at most; more are answered 503 */
+	unsigned match_turn_cap;     /* turns after which a versus match ends, 1..100000 */
+	unsigned match_streams;      /* match event streams open at most */
 	struct ratelimit_config rate; /* per-address and per-account limits by class */
 	uint64_t cap_default;        /* a capped game's cap when init asks for none, in moves;
 	                                0 = none; at most cap_max */

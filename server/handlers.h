@@ -52,4 +52,16 @@ void handle_page_run(struct request *req);
 void handle_page_verify(struct request *req);
 void handle_static(struct request *req);
 
+/* handlers_matches.c: versus matches, their long polls and streams,
+ * replays and ratings */
+void handle_match_create(struct request *req);
+void handle_match_join(struct request *req);
+void handle_match_move(struct request *req);
+void handle_match_get(struct request *req);
+void handle_match_wait(struct request *req);
+void handle_match_events(struct request *req);
+void handle_match_replay(struct request *req);
+void handle_match_verify(struct request *req);
+void handle_match_ratings(struct request *req);
+
 #endif

@@ -22,6 +22,7 @@
 #include "app.h"
 #include "auth.h"
 #include "defer.h"
+#include "facts.h"
 #include "handlers.h"
 #include "jsonbody.h"
 #include "play.h"
@@ -281,12 +282,24 @@ submit(struct request *req, struct play *p, bool account, int64_t account_id, co
 		play_open_token(req, p, text);
 		if (compute && p->tok_err == TOKEN_OK) {
 			struct game_env env;
+			struct facts facts;
+			bool failed;
 
 			if (!play_env(p->game, &env)) {
 				request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 				return;
 			}
+			/* The run's facts as of the token's step, read when first asked. */
+			facts_init(&facts, p->game, req->app->store, NULL, p->tok.run, p->tok.step);
+			facts_attach(&facts, &env);
 			play_compute(p, &env);
+			failed = facts_failed(&facts);
+			facts_cleanup(&facts);
+			if (failed) {
+				request_reply_error(req, API_ERR_INTERNAL, "the run's history could not be read; "
+				    "nothing changed");
+				return;
+			}
 		}
 	}
 	defer_to_store(req, play_job, p, play_reply);
@@ -309,9 +322,20 @@ init(struct request *req, bool account)
 	bool chosen;
 	size_t n;
 
-	if (g == NULL || !body_ok(req, g, account, seed_field, g->init_fields))
+	if (g == NULL)
 		return;
-	if (!read_seed(req, &seed, &chosen, msg)) {
+	if (g->seedless && ((req->json != NULL && json_object_get(req->json, "seed") != NULL) ||
+	    request_query(req, "seed") != NULL)) {
+		snprintf(msg, sizeof msg, "%s has no seed: leave 'seed' out", g->name);
+		bad_request(req, g, account, msg);
+		return;
+	}
+	if (!body_ok(req, g, account, g->seedless ? NULL : seed_field, g->init_fields))
+		return;
+	if (g->seedless) {
+		seed = 0;
+		chosen = false;
+	} else if (!read_seed(req, &seed, &chosen, msg)) {
 		bad_request(req, g, account, msg);
 		return;
 	}

@@ -11,6 +11,7 @@
 #include "arcaded_version.h"
 #include "defer.h"
 #include "handlers.h"
+#include "matches.h"
 #include "metrics.h"
 #include "migrations.h"
 #include "store.h"
@@ -50,11 +51,13 @@ void
 handle_metrics(struct request *req)
 {
 	struct store_stats ss;
+	struct matches_stats ms;
 	uint64_t open, refused, timed_out, puzzles, runs;
 	size_t len = 0;
 	char *text;
 
 	store_stats(req->app->store, &ss);
+	matches_stats(req->app->matches, &ms);
 	http_connection_stats(req->app->http, &open, &refused, &timed_out);
 	sweeper_counts(req->app->sweeper, &puzzles, &runs);
 	{
@@ -84,6 +87,20 @@ handle_metrics(struct request *req)
 			    "counter", NULL, (double)ss.commit_failures },
 			{ "arcaded_store_max_batch", "The most jobs committed in one transaction.", "gauge",
 			    NULL, (double)ss.max_batch },
+			{ "arcaded_match_turns_total", "Versus match turns resolved.", "counter", NULL,
+			    (double)ms.turns },
+			{ "arcaded_match_turns_by_deadline_total", "Of those, resolved by their deadline.",
+			    "counter", NULL, (double)ms.by_deadline },
+			{ "arcaded_match_timers", "Deadlines and long-poll timeouts pending.", "gauge", NULL,
+			    (double)ms.timers },
+			{ "arcaded_match_waiters", "Long polls waiting for a match to move.", "gauge", NULL,
+			    (double)ms.waiters },
+			{ "arcaded_match_streams", "Match event streams open.", "gauge", NULL,
+			    (double)ms.streams },
+			{ "arcaded_match_streams_refused_total", "Event streams refused: all taken.", "counter",
+			    NULL, (double)ms.streams_refused },
+			{ "arcaded_match_streams_dropped_total", "Event streams ended: their reader fell behind.",
+			    "counter", NULL, (double)ms.streams_dropped },
 		};
 
 		struct metrics_value all[sizeof extra / sizeof extra[0] + RATELIMIT_NCLASSES * RATELIMIT_NSCOPES];

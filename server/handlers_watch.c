@@ -111,9 +111,9 @@ handle_games(struct request *req)
 
 		for (j = 0; g->board_fields != NULL && g->board_fields[j] != NULL; j++)
 			json_array_append_new(fields, json_string(g->board_fields[j]));
-		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:b, s:b}", "name", g->name,
+		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:b, s:b, s:b}", "name", g->name,
 		    "rules", g->rules, "boardFields", fields, "hidesFuture", g->hides_future,
-		    "marks", g->move_marks != NULL));
+		    "seedless", g->seedless, "marks", g->move_marks != NULL));
 	}
 	request_reply_json(req, 200, json_pack("{s:o}", "games", list));
 }

@@ -373,6 +373,82 @@ queue_with(struct request *req, int status, const char *content_type, char *text
 	MHD_destroy_response(resp);
 }
 
+/* A streamed answer's callbacks, behind libmicrohttpd's content reader. */
+struct stream_cb {
+	long  (*pull)(void *ctx, char *buf, size_t max);
+	void  (*done)(void *ctx);
+	void   *ctx;
+};
+
+static ssize_t
+stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct stream_cb *s = cls;
+	long n = s->pull(s->ctx, buf, max);
+
+	(void)pos;
+	return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : (ssize_t)n;
+}
+
+static void
+stream_free(void *cls)
+{
+	struct stream_cb *s = cls;
+
+	s->done(s->ctx);
+	free(s);
+}
+
+bool
+request_reply_stream(struct request *req, const char *content_type,
+    long (*pull)(void *ctx, char *buf, size_t max), void (*done)(void *ctx), void *ctx)
+{
+	struct request_full *f = (struct request_full *)req;
+	struct stream_cb *s;
+	struct MHD_Response *resp;
+	int i;
+
+	if (req->replied || (s = malloc(sizeof *s)) == NULL) {
+		done(ctx);
+		return false;
+	}
+	s->pull = pull;
+	s->done = done;
+	s->ctx = ctx;
+	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, s, stream_free);
+	if (resp == NULL) {
+		stream_free(s);
+		return false;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	MHD_add_response_header(resp, "X-Request-Id", req->id);
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	for (i = 0; i < f->nheaders; i++)
+		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
+	if (MHD_queue_response(req->conn, MHD_HTTP_OK, resp) != MHD_YES) {
+		/* Destroying the response runs stream_free: done() is owed once. */
+		MHD_destroy_response(resp);
+		return false;
+	}
+	req->replied = true;
+	req->status = MHD_HTTP_OK;
+	MHD_destroy_response(resp);
+	return true;
+}
+
+void
+http_stream_pause(void *conn)
+{
+	MHD_suspend_connection(conn);
+}
+
+void
+http_stream_wake(void *conn)
+{
+	MHD_resume_connection(conn);
+}
+
 static void
 queue(struct request *req, int status, const char *content_type, char *text, size_t len)
 {

@@ -109,6 +109,22 @@ void request_add_header(struct request *req, const char *name, const char *value
 void request_suspend(struct request *req, request_cont cont);
 void request_resume(struct request *req, int status);
 
+/* A streamed answer (Server-Sent Events): status 200 with content_type,
+ * then a body that grows while the request lives. libmicrohttpd calls
+ * pull(ctx, buf, max) on an HTTP thread whenever it can send: it answers
+ * the bytes it wrote (> 0), -1 to end the body, or 0 when nothing is ready,
+ * after calling http_stream_pause(conn) (req->conn) so that the connection
+ * waits without a thread until http_stream_wake(conn). pull must order its
+ * pause against the producer's wake (one lock around both), since waking a
+ * connection that is not paused is undefined. done(ctx) runs exactly once:
+ * when libmicrohttpd lets go of the stream (after the last pull, or when
+ * the connection dies; req may be gone by then), or before this returns
+ * false (out of memory: nothing was queued). */
+bool request_reply_stream(struct request *req, const char *content_type,
+    long (*pull)(void *ctx, char *buf, size_t max), void (*done)(void *ctx), void *ctx);
+void http_stream_pause(void *conn);
+void http_stream_wake(void *conn);
+
 /* A request header (case-insensitive), or NULL. Borrowed. */
 const char *request_header(struct request *req, const char *name);
 

@@ -25,6 +25,7 @@
 #include "keys.h"
 #include "throttle.h"
 #include "log.h"
+#include "matches.h"
 #include "metrics.h"
 #include "notify.h"
 #include "routes.h"
@@ -140,6 +141,10 @@ serve(const struct config *cfg)
 	    cfg->unplayed_retention < 20 ? (cfg->unplayed_retention + 1) / 2 : 10);
 	if (app.sweeper == NULL)
 		fatal("cannot start the retention sweeper");
+	/* Before HTTP: the deadlines of the matches in play are armed again. */
+	app.matches = matches_start(&app, err, sizeof err);
+	if (app.matches == NULL)
+		fatal("%s", err);
 	app.http = http_start(cfg, &app, &routes_router, url, sizeof url, err, sizeof err);
 	if (app.http == NULL)
 		fatal("%s", err);
@@ -163,6 +168,9 @@ serve(const struct config *cfg)
 	notify_stopping();
 	atomic_store(&app.shutting_down, true);
 	http_quiesce(app.http);
+	/* No deadline fires from here; long polls answer and streams end, so
+	 * that no request stays suspended past the drain. */
+	matches_quiesce(app.matches);
 	left = http_wait_idle(app.http, DRAIN_MS);
 	if (left > 0)
 		log_msg(LOG_WARN, "%d requests still in flight after %d ms; closing them", left, DRAIN_MS);
@@ -180,6 +188,7 @@ serve(const struct config *cfg)
 	}
 	http_stop(app.http);
 	store_close(app.store);
+	matches_free(app.matches);
 	metrics_free(app.metrics);
 	throttle_free(app.throttle);
 	for (i = 0; i < nrings; i++) {

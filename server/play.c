@@ -55,6 +55,7 @@ play_new(struct request *req, const struct game *g, enum play_kind kind)
 bool
 play_env(const struct game *g, struct game_env *env)
 {
+	memset(env, 0, sizeof *env);
 	env->work = workspace_for_thread(g);
 	return g->work_size == 0 || env->work != NULL;
 }
@@ -282,6 +283,22 @@ init_job(struct play *p, struct store_conn *c)
 	return STORE_OK;
 }
 
+/* The facts of the moves just stored by a's compare-and-set, each at the
+ * step of the move that recorded it; only ever after the head moved, so
+ * the facts of a run up to a step are those of its stored moves. */
+static enum store_result
+record_facts(struct store_conn *c, const struct game *g, const struct store_run_advance *a,
+    const struct game_turn *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nfacts && i < GAME_MOVES_MAX; i++)
+		if (t->facts[i].move >= a->nmoves || store_fact_insert(c, a->id,
+		    a->from_step + (int64_t)t->facts[i].move + 1, t->facts[i].bytes, g->fact_bytes) != STORE_OK)
+			return STORE_ERROR;
+	return STORE_OK;
+}
+
 /* Finds the request's run and reads its head into p->head. */
 static enum store_result
 find_run(struct play *p, struct store_conn *c)
@@ -393,7 +410,7 @@ play_job(struct store_conn *c, void *arg)
 	p->adv.from_step = step;
 	p->adv.now = store_now_ms();
 	rc = store_run_advance(c, &p->adv);
-	if (rc == STORE_ERROR)
+	if (rc == STORE_ERROR || (rc == STORE_OK && record_facts(c, p->game, &p->adv, &p->turn) != STORE_OK))
 		return STORE_ERROR;
 	p->verdict = rc == STORE_OK ? PLAY_APPLIED : PLAY_STALE;
 	return STORE_OK;

@@ -60,6 +60,18 @@ const struct route routes[] = {
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/steps", handle_run_steps, "run_steps", false, VERIFY },
 	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/live",  handle_run_live,  "run_live",  false, READS },
 
+	/* Versus matches: writes are moves, the rest reads (a long poll and a
+	 * stream count once, when they begin). */
+	{ HTTP_POST,            "/api/matches",                handle_match_create,  "match_create",  true,  MOVES },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/ratings",        handle_match_ratings, "match_ratings", false, READS },
+	{ HTTP_POST,            "/api/matches/replays/verify", handle_match_verify,  "match_verify",  true,  VERIFY },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}",           handle_match_get,     "match_get",     false, READS },
+	{ HTTP_POST,            "/api/matches/{id}/join",      handle_match_join,    "match_join",    true,  MOVES },
+	{ HTTP_POST,            "/api/matches/{id}/move",      handle_match_move,    "match_move",    true,  MOVES },
+	{ HTTP_GET,             "/api/matches/{id}/wait",      handle_match_wait,    "match_wait",    false, READS },
+	{ HTTP_GET,             "/api/matches/{id}/events",    handle_match_events,  "match_events",  false, READS },
+	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/replay",    handle_match_replay,  "match_replay",  false, READS },
+
 	/* The pages: HTML, not part of the JSON contract. Served from memory
 	 * without the store, like /healthz, so not limited: a page load asks
 	 * for a dozen files at once. */

@@ -343,6 +343,25 @@ enum store_result store_run_extras(struct store_conn *c, int64_t id, struct stor
 void store_run_extras_free(struct store_run_extras *x);
 
 /*
+ * Run facts (store_facts.c): what a game's moves record beyond the state
+ * (game.h's facts; HATETRIS: the key of each board left), one row per
+ * distinct fact of a run with the first step that recorded it.
+ */
+
+/* Inside the job that advanced run's head to step: records fact (n bytes,
+ * 1..GAME_FACT_MAX) as recorded at step. A fact the run already has keeps
+ * its first step (nothing written). OK or ERROR. */
+enum store_result store_fact_insert(struct store_conn *c, int64_t run, int64_t step,
+    const uint8_t *fact, size_t n);
+
+/* Every fact of run recorded at a step from 1 to step, in no particular
+ * order, each passed to add (n bytes, borrowed for the call). One query,
+ * on a reader or the writer. OK; ERROR when the database fails, a stored
+ * fact is not n bytes long, or add returns false (out of memory). */
+enum store_result store_facts_read(struct store_conn *c, int64_t run, int64_t step, size_t n,
+    bool (*add)(void *ctx, const uint8_t *fact), void *ctx);
+
+/*
  * Leaderboards and reviews (store_board.c): read-only, on a reader.
  */
 #define STORE_PAGE_MAX 100
@@ -381,5 +400,133 @@ enum store_result store_reviews(struct store_conn *c, const char *game, bool has
     int limit, struct store_review_row *out, int *n, int64_t *count, int64_t *total);
 void store_reviews_free(struct store_review_row *rows, int n);
 
+
+
+/*
+ * Versus matches (store_matches.c). A match's row carries its whole live
+ * state as opaque bytes (the engine's state, the moves sent for the coming
+ * turn, the lines sent and received); it moves only by
+ * store_match_update, a compare-and-set on (turn, status), and by
+ * store_match_join, a compare-and-set on the seats taken. Writes take the
+ * writer's connection inside a job; reads may take either. Times are ms.
+ */
+#define STORE_MATCH_SEATS 8
+#define STORE_MATCH_STATE_MAX 2048   /* the engine's bytes, at most (VERSUS_SERIAL_MAX fits) */
+#define STORE_MATCH_PENDING_MAX 32   /* 4 bytes a seat */
+#define STORE_MATCH_TOTALS_MAX 64    /* 8 bytes a seat */
+
+struct store_match_new {
+	int64_t account_id;             /* the creator, who takes seat 0 */
+	int     players, turn_seconds, turn_cap;
+	int64_t seed;
+	bool    seed_chosen, rated;
+	const char *rules;
+	int64_t now;
+	int64_t id;                     /* out: the new match's random id */
+};
+/* Inserts a match in the lobby under a fresh random id, and its creator's
+ * seat: OK or ERROR. */
+enum store_result store_match_insert(struct store_conn *c, struct store_match_new *m);
+
+struct store_match_seat {
+	int64_t account_id;
+	char    name[STORE_NAME_MAX + 1];
+	int     place;                  /* 0 until finished */
+	double  rating_before, rating_after; /* NAN unless a rated match has finished */
+};
+
+struct store_match_row {
+	int64_t id, seed, turn, created_by, created_at;
+	int64_t started_at, finished_at, deadline_at;    /* 0: not yet / none */
+	int     players, joined, turn_seconds, turn_cap;
+	bool    seed_chosen, rated;
+	char    rules[16], status[12], end_reason[16];  /* end_reason "" while playing */
+	uint8_t state[STORE_MATCH_STATE_MAX];
+	size_t  nstate;                                  /* 0 in the lobby */
+	uint8_t pending[STORE_MATCH_PENDING_MAX];
+	size_t  npending;
+	uint8_t totals[STORE_MATCH_TOTALS_MAX];
+	size_t  ntotals;
+	char   *last_turn;    /* JSON text or NULL; malloc'd: store_match_row_free */
+	char   *certificate;  /* likewise */
+	int     nseats;       /* seats taken, in seat order */
+	struct store_match_seat seats[STORE_MATCH_SEATS];
+};
+/* The match's row and its seats (with the accounts' names): OK or
+ * NOT_FOUND. */
+enum store_result store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out);
+void store_match_row_free(struct store_match_row *r);
+
+/* Takes seat number from_joined for account_id: OK, or CONFLICT when the
+ * seats taken are no longer from_joined, the match is not in the lobby or
+ * the account already has a seat (nothing written). */
+enum store_result store_match_join(struct store_conn *c, int64_t id, int from_joined,
+    int64_t account_id, int64_t now);
+
+/* The compare-and-set that moves a match. Every field is written: the
+ * caller passes the whole new row (NULL or 0 for a column to set to NULL;
+ * a finish sets finished_at and end_reason). */
+struct store_match_update {
+	int64_t        id;
+	int64_t        from_turn;      /* the row must still be at this turn ... */
+	const char    *from_status;    /* ... and in this status */
+	const char    *status;
+	int64_t        turn;
+	const uint8_t *state;
+	size_t         nstate;
+	const uint8_t *pending;
+	size_t         npending;
+	const uint8_t *totals;
+	size_t         ntotals;
+	const char    *last_turn;
+	int64_t        deadline_at;    /* 0: NULL (not playing) */
+	const char    *end_reason;     /* NULL while playing */
+	int64_t        started_at, finished_at;
+	const char    *certificate;
+};
+/* OK, or CONFLICT when the row was not at (from_turn, from_status):
+ * nothing written. */
+enum store_result store_match_update(struct store_conn *c, const struct store_match_update *u);
+
+/* Appends the moves of a resolved turn (JSON text, one entry a seat). */
+enum store_result store_match_turn_insert(struct store_conn *c, int64_t id, int64_t turn,
+    const char *moves, int64_t now);
+
+/* Every turn's moves in order, as a JSON array of the arrays stored (caller
+ * owns), or NULL on error. */
+json_t *store_match_turns(struct store_conn *c, int64_t id);
+
+/* A finished match's results, one a seat taken. */
+struct store_match_result {
+	int     seat, place;
+	int64_t score, lines_sent, lines_received;
+	double  rating_before, rating_after; /* NAN: not rated */
+};
+enum store_result store_match_results(struct store_conn *c, int64_t id,
+    const struct store_match_result *r, int n);
+
+/* Ratings. A rating that is not stored reads back found = false (the
+ * caller starts it from the defaults). */
+struct store_rating {
+	int64_t account_id;
+	char    name[STORE_NAME_MAX + 1]; /* store_ratings_list only */
+	double  rating, rd, volatility;
+	int64_t matches;
+	bool    found;
+};
+/* Fills out[i] for accounts[i], i < n. */
+enum store_result store_ratings_get(struct store_conn *c, const int64_t *accounts, int n,
+    struct store_rating *out);
+/* Writes (inserts or replaces) the n ratings. */
+enum store_result store_ratings_put(struct store_conn *c, const struct store_rating *r, int n,
+    int64_t now);
+/* The best ratings first (then account id), at most limit <= STORE_PAGE_MAX. */
+enum store_result store_ratings_list(struct store_conn *c, int limit, struct store_rating *out,
+    int *n);
+
+/* Calls each(ctx, id, turn, deadline_at) for every playing match: the
+ * deadlines to arm when the daemon starts. */
+enum store_result store_matches_playing(struct store_conn *c,
+    void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx);
 
 #endif

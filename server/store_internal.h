@@ -78,6 +78,7 @@ void store_q_int(struct store_q *q, int i, int64_t v);
 void store_q_nullable(struct store_q *q, int i, int64_t v); /* v < 0: NULL */
 void store_q_text(struct store_q *q, int i, const char *s); /* NULL: NULL */
 void store_q_blob(struct store_q *q, int i, const void *p, size_t n);
+void store_q_double(struct store_q *q, int i, double v);
 
 /* Steps: STORE_Q_ROW with a row to read, STORE_Q_DONE at the end,
  * STORE_Q_FAIL (logged) on an error. */
@@ -102,6 +103,7 @@ int64_t     store_q_col_int(struct store_q *q, int i);
 int64_t     store_q_col_nullable(struct store_q *q, int i); /* NULL: -1 */
 const char *store_q_col_text(struct store_q *q, int i);       /* valid until the next step */
 long        store_q_col_blob(struct store_q *q, int i, void *out, size_t cap);
+double      store_q_col_double(struct store_q *q, int i);              /* NULL: 0 */
 
 /* Logs the backend's message for the failed call named by what. */
 void store_log_error(struct store_conn *c, const char *what);

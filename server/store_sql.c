@@ -257,6 +257,21 @@ reexecute(struct store_q *q)
 	return true;
 }
 
+void
+store_q_double(struct store_q *q, int i, double v)
+{
+	if (q->c->backend == STORE_SQLITE) {
+		sqlite3_bind_double(q->st, i, v);
+		return;
+	}
+	if (i < 1 || i > STORE_PARAMS_MAX)
+		return;
+	/* 17 significant digits: the double comes back bit for bit. */
+	snprintf(q->num[i - 1], sizeof q->num[0], "%.17g", v);
+	q->values[i - 1] = q->num[i - 1];
+	q->formats[i - 1] = 0;
+}
+
 int
 store_q_step(struct store_q *q)
 {
@@ -369,6 +384,16 @@ int64_t
 store_q_col_nullable(struct store_q *q, int i)
 {
 	return store_q_isnull(q, i) ? -1 : store_q_col_int(q, i);
+}
+
+double
+store_q_col_double(struct store_q *q, int i)
+{
+	if (q->c->backend == STORE_SQLITE)
+		return sqlite3_column_double(q->st, i);
+	if (store_q_isnull(q, i))
+		return 0;
+	return strtod(PQgetvalue(q->res, q->row, i), NULL);
 }
 
 const char *

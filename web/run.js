@@ -26,12 +26,19 @@ function ui() {
 async function renderer(stage, game, view) {
   if (tetromino.accepts(view)) {
     let shapes = null;
+    let letters = null;
     try {
-      shapes = (await api(`/api/games/${game}/rules`)).pieces || null;
+      const rules = await api(`/api/games/${game}/rules`);
+      shapes = rules.pieces || null;
+      // A board of colour ids names its pieces in the rules document.
+      const colors = rules.colors;
+      if (colors && typeof colors === 'object') {
+        letters = Object.fromEntries(Object.entries(colors).map(([k, id]) => [id, k]));
+      }
     } catch (_) {
       shapes = null;
     }
-    return tetromino.create(stage, { shapes });
+    return tetromino.create(stage, { shapes, letters });
   }
   if (duskcourt.accepts(view)) return duskcourt.create(stage);
   const pre = el('pre', { class: 'raw', 'data-testid': 'board' });
@@ -47,7 +54,8 @@ function summary(run, g) {
     ['Game', title(run.game)], ['Status', run.status + (run.end_reason ? ` (${run.end_reason.replace(/_/g, ' ')})` : '')],
     ['Score', run.score], ...g.boardFields.map((f) => [title(f), run[f] ?? '-']), ['Moves', run.moves],
     ['Account', run.account ?? 'anonymous'],
-    ['Seed', run.replay ? `${run.replay.seed}${run.seedChosenByClient ? ' (chosen by the client)' : ' (chosen by the server)'}`
+    ['Seed', g.seedless ? 'none: the game has no seed'
+      : run.replay ? `${run.replay.seed}${run.seedChosenByClient ? ' (chosen by the client)' : ' (chosen by the server)'}`
       : 'withheld while the run plays'],
     ['Started', when(run.createdAt)], ['Ended', when(run.endedAt)], ['Finished', when(run.finishedAt)],
   ];

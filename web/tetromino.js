@@ -11,13 +11,23 @@ import { el, fill } from './common.js';
 const ROWS = 20;
 const COLS = 10;
 
+// The part of a step's view that describes the board: the view itself, or
+// its "state" member for a game that answers {state, legalActions}.
+export function boardView(view) {
+  return view && view.state && typeof view.state === 'object' && !('board' in view) && !('board_text' in view)
+    ? view.state : view;
+}
+
 // The board as 20 strings of 10 cells, top row first; '.' is empty and any
 // other character names what fills the cell (a piece letter, a colour id).
-export function cells(view) {
-  if (typeof view.board_text === 'string') return view.board_text.split('\n');
-  if (Array.isArray(view.board)) {
-    return view.board.map((row) => row.map((c) => (c === null || c === 0 || c === '.' ? '.'
-      : String(c).charAt(0))).join(''));
+// letters maps a game's numeric colour ids to piece letters, when its rules
+// document lists them.
+export function cells(view, letters = null) {
+  const v = boardView(view);
+  if (typeof v.board_text === 'string') return v.board_text.split('\n');
+  if (Array.isArray(v.board) && v.board.every(Array.isArray)) {
+    return v.board.map((row) => row.map((c) => (c === null || c === 0 || c === '.' ? '.'
+      : letters && letters[c] ? letters[c] : String(c).charAt(0))).join(''));
   }
   return null;
 }
@@ -47,7 +57,7 @@ function pieceIcon(shapes, letter, label) {
   return box;
 }
 
-export function create(container, { shapes }) {
+export function create(container, { shapes, letters = null }) {
   const grid = el('div', { class: 'tboard', role: 'img', 'data-testid': 'board', 'data-frame': 'state' });
   const cellNodes = [];
   for (let r = 0; r < ROWS; r++) {
@@ -80,8 +90,8 @@ export function create(container, { shapes }) {
   }
 
   function draw(step, prev, opts = {}) {
-    const v = step.view;
-    const rows = cells(v);
+    const v = boardView(step.view);
+    const rows = cells(v, letters);
     const m = step.marks || null;
     const kept = new Set((m && m.kept ? m.kept : []).map(([row, col]) => (ROWS - row) * COLS + col));
     clearTimeout(landingTimer);
@@ -94,7 +104,7 @@ export function create(container, { shapes }) {
     // A clear is shown as it happened, when the previous step is at hand:
     // the piece landed on the board before, the full rows marked, then the
     // board after.
-    const prevRows = prev ? cells(prev.view) : null;
+    const prevRows = prev ? cells(prev.view, letters) : null;
     if (opts.animate && m && m.cleared && m.cleared.length && prevRows) {
       const landed = prevRows.map((r) => r.split(''));
       for (const [row, col] of m.landed) landed[ROWS - row][col] = m.piece;
@@ -127,6 +137,11 @@ export function create(container, { shapes }) {
     const mv = step.move;
     if (!mv) return 'The start of the run.';
     const m = step.marks;
+    if (typeof mv === 'string') {
+      // An action id (Stackcraft's "r1x4"): the marks say what it placed.
+      const n = m && m.cleared ? m.cleared.length : 0;
+      return `${m ? `Placed ${m.piece}` : 'Played'} as ${mv}` + (n ? `: cleared ${n} ${n === 1 ? 'line' : 'lines'}.` : '.');
+    }
     if (mv.type === 'place') {
       const n = m && m.cleared ? m.cleared.length : 0;
       const what = m ? `Placed ${m.piece}` : 'Placed the piece';

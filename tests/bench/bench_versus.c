@@ -6,8 +6,11 @@
  * until one is left. Only versus_resolve() and versus_check_move() are
  * timed (CLOCK_MONOTONIC around each call, about 20 ns of it overhead), so
  * the figures are the engine's cost per turn as the server would pay it;
- * the bots' choices are not. Then glicko2_match() for 8 players. Each
- * measurement runs for SECONDS (default 2) of bot and engine time.
+ * the bots' choices are not. Every resolved turn is also encoded and
+ * decoded (versus_serial.c), as the server stores and reads a match's row,
+ * and those calls are timed the same way. Then glicko2_match() for 8
+ * players. Each measurement runs for SECONDS (default 2) of bot and engine
+ * time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,16 +73,18 @@ greedy(const struct versus_player *p)
 }
 
 struct figures {
-	unsigned long long matches, turns, checks, blocks;
-	double resolve_time, check_time;
+	unsigned long long matches, turns, checks, blocks, bytes;
+	double resolve_time, check_time, encode_time, decode_time;
 };
 
 static void
 run_matches(unsigned nplayers, double seconds, struct figures *f)
 {
-	struct versus_match m;
+	struct versus_match m, back;
 	struct versus_events ev;
 	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	uint8_t bytes[VERSUS_SERIAL_MAX];
+	size_t n;
 	double start = now(), t;
 	uint64_t seed = 1;
 	unsigned i;
@@ -102,6 +107,14 @@ run_matches(unsigned nplayers, double seconds, struct figures *f)
 			versus_resolve(&m, mv, &ev, NULL, NULL, 0);
 			f->resolve_time += now() - t;
 			f->turns++;
+			t = now();
+			n = versus_encode(&m, bytes, sizeof bytes);
+			f->encode_time += now() - t;
+			f->bytes += n;
+			t = now();
+			if (!versus_decode(&back, bytes, n))
+				abort();
+			f->decode_time += now() - t;
 		}
 		f->matches++;
 		f->blocks += m.nblocks;
@@ -143,13 +156,17 @@ bench_versus(int argc, char **argv)
 	printf("## bench versus\n\n%ld cores online (one used), %s\n\n",
 	    sysconf(_SC_NPROCESSORS_ONLN), date);
 	printf("| players | matches | mean turns | blocks sent per match | versus_resolve µs/turn "
-	    "| versus_check_move µs/move |\n|---|---|---|---|---|---|\n");
+	    "| versus_check_move µs/move | state bytes | versus_encode µs | versus_decode µs |\n"
+	    "|---|---|---|---|---|---|---|---|---|\n");
 	for (k = 0; k < 3; k++)
-		printf("| %u | %llu | %.1f | %.1f | %.2f | %.3f |\n", sizes[k], f[k].matches,
-		    (double)f[k].turns / (double)f[k].matches,
+		printf("| %u | %llu | %.1f | %.1f | %.2f | %.3f | %.0f | %.2f | %.2f |\n", sizes[k],
+		    f[k].matches, (double)f[k].turns / (double)f[k].matches,
 		    (double)f[k].blocks / (double)f[k].matches,
 		    f[k].resolve_time / (double)f[k].turns * 1e6,
-		    f[k].check_time / (double)f[k].checks * 1e6);
+		    f[k].check_time / (double)f[k].checks * 1e6,
+		    (double)f[k].bytes / (double)f[k].turns,
+		    f[k].encode_time / (double)f[k].turns * 1e6,
+		    f[k].decode_time / (double)f[k].turns * 1e6);
 	printf("\n| glicko2_match, 8 players (7 games each) | %.2f µs |\n",
 	    (t - t0) / (double)updates * 1e6);
 	return 0;

@@ -2,10 +2,11 @@
 """The HTTP contract, checked against real answers.
 
 Starts the real daemon twice (tests/e2e/harness.py): A with the default
-agent checks (Stackfall on, Duskcourt and Stackcraft off), B with them the
-other way round and A's key file (so that A's tokens open on B, whose
-database does not hold their runs). Plays every route of every game in
-both shapes (the token routes and the seed's /games/stackfall/api/*), provokes every error
+agent checks (Stackfall on, Duskcourt, Stackcraft and HATETRIS off), B
+with them the other way round and A's key file (so that A's tokens open on
+B, whose database does not hold their runs). Plays every route of every
+game in both shapes (the token routes and the seed's
+/games/stackfall/api/*) and the versus matches' routes, provokes every error
 status that can be provoked from outside, and records every exchange.
 validate.mjs (an OpenAPI response validator, run by node) then judges each
 answer against openapi.yaml: its status must be listed for its route, its
@@ -56,7 +57,9 @@ NOT_PROVOKABLE = [
              'GET /api/games/{game}/runs/{runId}', 'GET /api/games/{game}/leaderboard',
              'GET /api/games/{game}/reviews', 'POST /api/games/{game}/replays/verify', 'GET /api/games',
              'GET /api/runs/{runId}', 'GET /api/games/{game}/runs/{runId}/steps',
-             'GET /api/games/{game}/runs/{runId}/live'],
+             'GET /api/games/{game}/runs/{runId}/live', 'GET /api/matches/ratings',
+             'POST /api/matches/replays/verify', 'GET /api/matches/{id}', 'GET /api/matches/{id}/wait',
+             'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay'],
      'these routes only read (reader connections, which a held write lock does not block) or '
      'compute: a 500 needs an allocation to fail'),
 ]
@@ -498,6 +501,84 @@ def play_stackcraft(d, acct, check, other_tokens=()):
 
 
 # ---------------------------------------------------------------------------
+# HATETRIS on the token routes (no seed; depth and cap instead).
+
+def ht_post(d, route, body, check, headers=None):
+    h = fresh(d, headers) if check else dict(headers or {})
+    return req(d, 'POST', '/api/games/hatetris/' + route, body, headers=h)
+
+
+def play_hatetris(d, acct, check, other_tokens=()):
+    out = {}
+    g = '/api/games/hatetris/'
+    req(d, 'GET', g + 'rules')
+    req(d, 'GET', g + 'init')
+    req(d, 'GET', g + 'init?depth=2&cap=40')
+    req(d, 'GET', g + 'init?seed=1')                                                 # 400 no seed
+    req(d, 'GET', g + 'init?depth=3')                                                # 400
+    req(d, 'GET', g + 'init', headers={'Authorization': 'Bearer nope'})              # 401
+    req(d, 'POST', g + 'init', {'seed': 1})                                          # 400
+    req(d, 'POST', g + 'init', {'cap': 0})                                           # 400
+    req(d, 'POST', g + 'init', {'rung': 1})                                          # 400 unknown
+    req(d, 'POST', g + 'init', raw=b'{"depth": ', headers=JSON_TYPE)                 # 400 json
+    r = req(d, 'POST', g + 'init', {'depth': 1}, headers=bearer(acct['alice']['key']))
+    out['owned_token'] = r.json['stateToken']
+    r = req(d, 'POST', g + 'init', {})
+    t0 = r.json['stateToken']
+    ht_post(d, 'action', {'stateToken': t0}, check)                                  # 400 missing
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'options', 'action': {'type': 'options'}}, check)
+    ht_post(d, 'action', {'stateToken': t0, 'command': 5}, check)                    # 400
+    ht_post(d, 'action', {'stateToken': 'v4.local.AAAA.BBBB', 'command': 'options'}, check)
+    for tok in other_tokens:
+        ht_post(d, 'action', {'stateToken': tok, 'command': 'options'}, check)       # 404/400
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'hold'}, check)               # 422 not ours
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'place 0 8'}, check)          # 422
+    ht_post(d, 'action', {'stateToken': t0, 'command': ' ; '}, check)                # 422 empty
+    ht_post(d, 'action', {'stateToken': t0, 'command': ';'.join(['options'] * 51)}, check)  # 422
+    ht_post(d, 'action', {'stateToken': t0, 'action': {'type': 'resign'}}, check)    # 422
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'options; preview 1 4'}, check)
+    ht_post(d, 'action', {'stateToken': t0, 'action': {'type': 'preview', 'rotation': 0, 'column': 3}}, check)
+    r1 = ht_post(d, 'action', {'stateToken': t0, 'command': 'place 0 0; 0 3'}, check)
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'PLACE 0 00\n0 3'}, check)   # retry
+    ht_post(d, 'action', {'stateToken': t0, 'command': 'place 0 6'}, check)          # 409 stale
+    token_refusals(d, 'hatetris', r1.json['stateToken'], 'options', other_tokens, check)
+    if check:
+        req(d, 'POST', g + 'action', {'stateToken': r1.json['stateToken'], 'command': 'options'})  # 428
+    r2 = ht_post(d, 'action', {'stateToken': r1.json['stateToken'],
+                               'command': 'place 0 6; place 9 9'}, check)            # stops at 2nd
+    r2 = ht_post(d, 'action', {'stateToken': r2.json['stateToken'],
+                               'action': {'type': 'place', 'rotation': 1, 'column': 8}}, check)
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(r2.json['stateToken']), headers=sh)
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(t0), headers=sh)      # 409
+    ht_post(d, 'state', {'stateToken': r2.json['stateToken']}, check)
+    ht_post(d, 'state', {'stateToken': t0}, check)                                   # 409 stale
+    ht_post(d, 'state', {'stateToken': t0, 'y': 1}, check)                           # 400
+    ht_post(d, 'finish', {'stateToken': r2.json['stateToken'], 'rating': 3, 'review': 'not yet'}, check)
+    # A capped run ends after two placements.
+    r = req(d, 'GET', g + 'init?cap=2')
+    r3 = ht_post(d, 'action', {'stateToken': r.json['stateToken'], 'command': 'place 0 0; place 0 3'}, check)
+    tok = r3.json['stateToken']
+    ht_post(d, 'action', {'stateToken': tok, 'command': 'options'}, check)           # 422 over
+    ht_post(d, 'finish', {'stateToken': tok, 'rating': 0, 'review': 'x'}, check)     # 400
+    ht_post(d, 'finish', {'stateToken': r.json['stateToken'], 'rating': 3, 'review': 'stale'}, check)
+    f = ht_post(d, 'finish', {'stateToken': tok, 'rating': 2, 'review': 'It always knew.'}, check)
+    ht_post(d, 'finish', {'stateToken': tok, 'rating': 2, 'review': 'again'}, check)  # 409
+    out['finished'] = f.json
+    # A run to its top-out at depth 2, unreviewed, for the boards.
+    r = req(d, 'GET', g + 'init?depth=2')
+    for _ in range(60):
+        if r.json['status'] != 'playing':
+            break
+        o = ht_post(d, 'action', {'stateToken': r.json['stateToken'], 'command': 'options'}, check)
+        first = o.json['results'][0]['options'][0]['command']
+        r = ht_post(d, 'action', {'stateToken': r.json['stateToken'], 'command': first}, check)
+    out['playing'] = req(d, 'GET', g + 'init').json
+    return out
+
+
+# ---------------------------------------------------------------------------
 # Stackfall's seed-shaped routes.
 
 def seed_post(d, route, body, key, check, raw_body=None, label=None):
@@ -559,10 +640,10 @@ def play_seed(d, acct, check):
 # ---------------------------------------------------------------------------
 # Runs, boards, replays.
 
-def play_board(d, dc, sf, sc):
+def play_board(d, dc, sf, sc, ht):
     g = '/api/games/'
     pages = {}
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
             pages[(game, which)] = req(d, 'GET', g + game + '/runs/' + rid).json
@@ -631,10 +712,22 @@ def play_board(d, dc, sf, sc):
     req(d, 'POST', v, dict(scp['replay'], cap=0))                                    # 422 cap
     req(d, 'POST', v, dcp['replay'])                                                 # 422 other game
     req(d, 'POST', v, {'replay': scp['replay'], 'certificate': dcp['certificate']})  # 422 another
+    htp = pages[('hatetris', 'finished')]
+    v = g + 'hatetris/replays/verify'
+    req(d, 'POST', v, {'replay': htp['replay'], 'certificate': htp['certificate']})
+    req(d, 'POST', v, htp['replay'])
+    req(d, 'POST', v, pages[('hatetris', 'playing')]['replay'])                      # unfinished
+    bad = json.loads(json.dumps(htp['replay']))
+    bad['final']['lines'] += 1
+    req(d, 'POST', v, bad)                                                           # 422 simulated
+    bad = json.loads(json.dumps(htp['replay']))
+    bad['seed'] = 5
+    req(d, 'POST', v, bad)                                                           # 422 a seed
+    req(d, 'POST', v, sfp['replay'])                                                 # 422 other game
     # What the pages read (docs/web.md): the table, a run by its id alone,
     # its steps and its live head.
     req(d, 'GET', '/api/games')
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
         other = 'stackfall' if game == 'duskcourt' else 'duskcourt'
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
@@ -658,13 +751,109 @@ def play_board(d, dc, sf, sc):
 
 
 # ---------------------------------------------------------------------------
+# Versus matches: the lobby, moves and their refusals, the reads, the
+# replay and its verification, ratings. Turns last a minute, so that no
+# deadline fires while the database is locked below.
+
+def play_matches(d, acct):
+    m = '/api/matches'
+    a, b, c = (bearer(acct[w]['key']) for w in ('alice', 'bob', 'carol'))
+    bad = {'Authorization': 'Bearer nope'}
+    req(d, 'POST', m, {'players': 2})                                                # 401
+    req(d, 'POST', m, {'players': 2}, headers=bad)                                   # 401
+    req(d, 'POST', m, {'players': 9}, headers=a)                                     # 400
+    req(d, 'POST', m, {'players': 2, 'seed': 5, 'rated': True}, headers=a)           # 400 rated + seed
+    req(d, 'POST', m, {'players': 2, 'x': 1}, headers=a)                             # 400 unknown
+    req(d, 'POST', m, raw=b'{"players": ', headers=dict(a, **JSON_TYPE))             # 400 invalid_json
+    fin = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60, 'seed': 7}, headers=a).json['match_id']
+    f = m + '/' + fin
+    req(d, 'GET', f)                                                                 # the lobby
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=a)      # 409 not started
+    req(d, 'POST', f + '/join', {}, headers=a)                                       # 409 already_joined
+    req(d, 'POST', f + '/join', {'x': 1}, headers=b)                                 # 400
+    req(d, 'POST', f + '/join', {}, headers=bad)                                     # 401
+    req(d, 'POST', m + '/1/join', {}, headers=b)                                     # 404
+    req(d, 'POST', f + '/join', None, headers=b)                                     # starts it
+    req(d, 'POST', f + '/join', None, headers=c)                                     # 409 match_full
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=c)      # 403
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=bad)    # 401
+    req(d, 'POST', m + '/1/move', {'turn': 1, 'command': 'place 0 0'}, headers=a)    # 404
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 9'}, headers=a)      # 422 illegal
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'hold'}, headers=a)           # 422 invalid
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': ''}, headers=a)               # 422 empty
+    req(d, 'POST', f + '/move', {'turn': 2, 'command': 'place 0 0'}, headers=a)      # 409 wrong_turn
+    req(d, 'POST', f + '/move', {'command': 'place 0 0'}, headers=a)                 # 400 no turn
+    req(d, 'POST', f + '/move', {'turn': 1}, headers=a)                              # 400 no command
+    req(d, 'POST', f + '/move', raw=b'{"turn": ', headers=dict(a, **JSON_TYPE))      # 400 invalid_json
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=a)      # waits for b
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 2'}, headers=a)      # 409 already_moved
+    req(d, 'GET', f, headers=a)                                                      # you: 0, a preview
+    req(d, 'GET', f, headers=bad)                                                    # 401
+    req(d, 'GET', m + '/1')                                                          # 404
+    req(d, 'GET', m + '/x7')                                                         # 404
+    req(d, 'GET', f + '/replay')                                                     # 409 not over
+    req(d, 'POST', f + '/move', {'turn': 1, 'command': 'place 0 4'}, headers=b)      # resolves turn 1
+    req(d, 'GET', f + '/wait?after=0', headers=a)                                    # at once
+    req(d, 'GET', f + '/wait')                                                       # 400
+    req(d, 'GET', f + '/wait?after=x')                                               # 400
+    req(d, 'GET', f + '/wait?after=0', headers=bad)                                  # 401
+    req(d, 'GET', m + '/1/wait?after=0')                                             # 404
+    req(d, 'GET', m + '/1/events')                                                   # 404
+    req(d, 'GET', m + '/1/replay')                                                   # 404
+    req(d, 'POST', f + '/move', {'turn': 2, 'command': 'resign'}, headers=a)
+    req(d, 'POST', f + '/move', {'turn': 2, 'command': 'place 0 0'}, headers=b)      # the end
+    req(d, 'POST', f + '/move', {'turn': 3, 'command': 'place 0 0'}, headers=b)      # 409 match_over
+    req(d, 'POST', f + '/join', None, headers=c)                                     # 409 match_over
+    req(d, 'GET', f, headers=b)
+    req(d, 'GET', f + '/wait?after=1')                                               # over: at once
+    req(d, 'GET', f + '/events')                                                     # one event, then the end
+    page = req(d, 'GET', f + '/replay').json
+    v = m + '/replays/verify'
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': page['certificate']})
+    req(d, 'POST', v, page['replay'])
+    bad_replay = json.loads(json.dumps(page['replay']))
+    bad_replay['turns'][0][0] = 'place 0 9'
+    req(d, 'POST', v, bad_replay)                                                    # 422 turn 1
+    bad_replay = json.loads(json.dumps(page['replay']))
+    bad_replay['final']['turns'] = 5
+    req(d, 'POST', v, bad_replay)                                                    # 422 simulated_final
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': 'v4.public.AAAA.BBBB'})  # 422
+    req(d, 'POST', v, {'replay': page['replay'], 'x': 1})                            # 400
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': 5})                  # 400
+    req(d, 'POST', v, None)                                                          # 400
+    req(d, 'POST', v, raw=b'[1]', headers=JSON_TYPE)                                 # 400
+    # A rated match (the seed is the server's), for the ratings.
+    rated = req(d, 'POST', m, {'players': 2, 'rated': True, 'turn_seconds': 60}, headers=b).json['match_id']
+    req(d, 'POST', m + '/' + rated + '/join', None, headers=c)
+    req(d, 'POST', m + '/' + rated + '/move', {'turn': 1, 'command': 'resign'}, headers=b)
+    req(d, 'POST', m + '/' + rated + '/move', {'turn': 1, 'command': 'place 1 0'}, headers=c)
+    req(d, 'GET', m + '/' + rated)                                                   # rating_before/after
+    req(d, 'GET', m + '/ratings')
+    req(d, 'GET', m + '/ratings?limit=1')
+    req(d, 'GET', m + '/ratings?limit=0')                                            # 400
+    # Three players: one resigns, then its moves are 409 player_out; the
+    # match goes on (the operations below use it).
+    playing = req(d, 'POST', m, {'players': 3, 'turn_seconds': 60, 'seed': 7}, headers=a).json['match_id']
+    p = m + '/' + playing
+    req(d, 'POST', p + '/join', None, headers=b)
+    req(d, 'POST', p + '/join', None, headers=c)
+    req(d, 'POST', p + '/move', {'turn': 1, 'command': 'resign'}, headers=a)
+    req(d, 'POST', p + '/move', {'turn': 1, 'command': 'place 0 0'}, headers=b)
+    req(d, 'POST', p + '/move', {'turn': 1, 'command': 'hold; place 0 4'}, headers=c)
+    req(d, 'POST', p + '/move', {'turn': 2, 'command': 'place 0 0'}, headers=a)      # 409 player_out
+    req(d, 'GET', p, headers=c)                                                      # last_turn: resigned
+    lobby = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60}, headers=a).json['match_id']
+    return {'finished': fin, 'playing': playing, 'lobby': lobby}
+
+
+# ---------------------------------------------------------------------------
 # Every route: HEAD, 405, 413, libmicrohttpd's refusals, and the requests
 # that provoke what the hardening work will refuse (labels).
 
 # The operations of the document with a request for each: method, path
 # (concrete), whether a key is sent.
 def operations(acct, tokens):
-    sf, dc, sc = tokens['stackfall'], tokens['duskcourt'], tokens['stackcraft']
+    sf, dc, sc, ht = tokens['stackfall'], tokens['duskcourt'], tokens['stackcraft'], tokens['hatetris']
     return [
         ('GET /healthz', 'GET', '/healthz', None),
         ('GET /readyz', 'GET', '/readyz', None),
@@ -702,6 +891,15 @@ def operations(acct, tokens):
         ('POST /api/games/stackcraft/finish', 'POST', '/api/games/stackcraft/finish',
          {'stateToken': sc, 'rating': 5, 'review': 'fine'}),
         ('GET /api/games/stackcraft/rules', 'GET', '/api/games/stackcraft/rules', None),
+        ('GET /api/games/hatetris/init', 'GET', '/api/games/hatetris/init?depth=2', None),
+        ('POST /api/games/hatetris/init', 'POST', '/api/games/hatetris/init', {}),
+        ('POST /api/games/hatetris/action', 'POST', '/api/games/hatetris/action',
+         {'stateToken': ht, 'command': 'options'}),
+        ('GET /api/games/hatetris/state', 'GET', '/api/games/hatetris/state?stateToken=' + ht, None),
+        ('POST /api/games/hatetris/state', 'POST', '/api/games/hatetris/state', {'stateToken': ht}),
+        ('POST /api/games/hatetris/finish', 'POST', '/api/games/hatetris/finish',
+         {'stateToken': ht, 'rating': 5, 'review': 'fine'}),
+        ('GET /api/games/hatetris/rules', 'GET', '/api/games/hatetris/rules', None),
         ('POST /games/stackfall/api/new', 'POST', '/games/stackfall/api/new', {}),
         ('POST /games/stackfall/api/act', 'POST', '/games/stackfall/api/act', {'command': 'options'}),
         ('GET /games/stackfall/api/state', 'GET', '/games/stackfall/api/state', None),
@@ -718,6 +916,19 @@ def operations(acct, tokens):
         ('GET /api/games/{game}/runs/{runId}/steps', 'GET',
          '/api/games/duskcourt/runs/' + tokens['dc_run'] + '/steps?count=2', None),
         ('GET /api/games/{game}/runs/{runId}/live', 'GET', '/api/games/stackfall/runs/' + tokens['sf_run'] + '/live',
+         None),
+        ('POST /api/matches', 'POST', '/api/matches', {'players': 2, 'turn_seconds': 60}),
+        ('GET /api/matches/ratings', 'GET', '/api/matches/ratings', None),
+        ('POST /api/matches/replays/verify', 'POST', '/api/matches/replays/verify', {'replay': None}),
+        ('GET /api/matches/{id}', 'GET', '/api/matches/' + tokens['matches']['finished'], None),
+        ('POST /api/matches/{id}/join', 'POST', '/api/matches/' + tokens['matches']['lobby'] + '/join', {}),
+        ('POST /api/matches/{id}/move', 'POST', '/api/matches/' + tokens['matches']['playing'] + '/move',
+         {'turn': 2, 'command': 'place 0 0'}),
+        ('GET /api/matches/{id}/wait', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/wait?after=0',
+         None),
+        ('GET /api/matches/{id}/events', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/events',
+         None),
+        ('GET /api/matches/{id}/replay', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/replay',
          None),
     ]
 
@@ -991,9 +1202,13 @@ def docs_checks():
             return 'duskcourt'
         if p.startswith('/api/games/stackcraft/'):
             return 'stackcraft'
+        if p.startswith('/api/games/hatetris/'):
+            return 'hatetris'
         return None
     on = {('A', 'stackfall'): True, ('A', 'duskcourt'): False, ('A', 'stackcraft'): False,
-          ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'stackcraft'): True}
+          ('A', 'hatetris'): False,
+          ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'stackcraft'): True,
+          ('B', 'hatetris'): True}
     plays = [e for e in exchanges if e['phase'] == 'play' and e['label'] is None and e['method'] != 'HEAD'
              and game_of(e) and not e['path'].endswith('/replays/verify') and '/runs/' not in e['path']
              and not e['path'].endswith('/leaderboard') and not e['path'].endswith('/reviews')]
@@ -1039,7 +1254,7 @@ def main():
     a = Daemon(args=DAEMON_ARGS)
     a.name = 'A'
     b = Daemon(args=DAEMON_ARGS + ['--agent-check', 'stackfall=off', '--agent-check', 'duskcourt=on',
-                                   '--agent-check', 'stackcraft=on',
+                                   '--agent-check', 'stackcraft=on', '--agent-check', 'hatetris=on',
                                    '--key-file', os.path.join(a.folder, 'arcaded.key')])
     b.name = 'B'
     try:
@@ -1049,18 +1264,22 @@ def main():
         b_dc = req(b, 'GET', '/api/games/duskcourt/init?seed=1').json['stateToken']
         b_sf = req(b, 'GET', '/api/games/stackfall/init?seed=1').json['stateToken']
         b_sc = req(b, 'GET', '/api/games/stackcraft/init?seed=1').json['stateToken']
+        b_ht = req(b, 'GET', '/api/games/hatetris/init').json['stateToken']
         dc = play_duskcourt(a, acct, False, other_tokens=[b_dc, b_sf])
         sf = play_stackfall(a, acct, True, other_tokens=[b_sf, b_dc])
         sc = play_stackcraft(a, acct, False, other_tokens=[b_sc, b_dc])
+        ht = play_hatetris(a, acct, False, other_tokens=[b_ht, b_sf])
         seed = play_seed(a, acct, True)
         # The abandoned run's old token: 409 with the run as it ended.
         sf_post(a, 'action', {'stateToken': seed['abandoned'], 'command': 'hold'}, True)
-        play_board(a, dc, sf, sc)
+        play_board(a, dc, sf, sc, ht)
+        matches = play_matches(a, acct)
         # Another account's key on a run begun with an agent key: 403 on
         # every route that acts on it.
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),
                                  ('duskcourt', dc['owned_token'], {'action': {'type': 'next'}}),
-                                 ('stackcraft', sc['owned_token'], {'action': 'r0x0'})):
+                                 ('stackcraft', sc['owned_token'], {'action': 'r0x0'}),
+                                 ('hatetris', ht['owned_token'], {'command': 'options'})):
             g = '/api/games/%s/' % game
             bob = bearer(acct['bob']['key'])
             h = fresh(a, bob) if game == 'stackfall' else bob
@@ -1076,17 +1295,21 @@ def main():
         a_dc = req(a, 'GET', '/api/games/duskcourt/init?seed=2').json['stateToken']
         a_sf = req(a, 'GET', '/api/games/stackfall/init?seed=2').json['stateToken']
         a_sc = req(a, 'GET', '/api/games/stackcraft/init?seed=2').json['stateToken']
+        a_ht = req(a, 'GET', '/api/games/hatetris/init').json['stateToken']
         dc_b = play_duskcourt(b, acct_b, True, other_tokens=[a_dc, a_sf])
         sf_b = play_stackfall(b, acct_b, False, other_tokens=[a_sf])
         sc_b = play_stackcraft(b, acct_b, True, other_tokens=[a_sc, a_sf])
+        ht_b = play_hatetris(b, acct_b, True, other_tokens=[a_ht])
         play_seed(b, acct_b, False)
-        play_board(b, dc_b, sf_b, sc_b)
+        play_board(b, dc_b, sf_b, sc_b, ht_b)
         # Every route: HEAD, 405, 413, libmicrohttpd's refusals, labels.
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
-                  'stackcraft': sc['playing']['stateToken'], 'sf_run': sf['playing']['runId'],
-                  'dc_run': dc['finished']['runId']}
+                  'stackcraft': sc['playing']['stateToken'], 'hatetris': ht['playing']['stateToken'],
+                  'sf_run': sf['playing']['runId'],
+                  'dc_run': dc['finished']['runId'], 'matches': matches}
         ops = operations(acct, tokens)
-        keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games')
+        keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games',
+                 'POST /api/matches')
         keys = {op: acct['bob']['key'] for op, *_ in ops if op.startswith(keyed)}
         play_every_route(a, ops, keys)
         # Unlisted paths.
@@ -1099,10 +1322,11 @@ def main():
         under_lock(a, lock_jobs(a, ops, keys, lambda op: 'stackfall' in op and
                                 ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)))
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
-                    'stackcraft': sc_b['playing']['stateToken'], 'sf_run': sf_b['playing']['runId'],
-                    'dc_run': dc_b['finished']['runId']}
+                    'stackcraft': sc_b['playing']['stateToken'], 'hatetris': ht_b['playing']['stateToken'],
+                    'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId'], 'matches': matches}
         ops_b = [o for o in operations(acct_b, tokens_b)
-                 if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules')]
+                 if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
+                             'GET /api/games/hatetris/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
         # 429 on every limited route, from daemon C.
         phase['name'] = 'limits'

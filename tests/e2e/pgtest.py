@@ -141,6 +141,8 @@ def literal(v):
         return '1' if v else '0'
     if isinstance(v, int):
         return str(v)
+    if isinstance(v, (bytes, bytearray)):
+        return "'\\x%s'::bytea" % bytes(v).hex()
     return "'" + str(v).replace("'", "''") + "'"
 
 
@@ -156,4 +158,9 @@ def inline(sql, params):
 
 
 def typed(field):
-    return int(field) if re.fullmatch(r'-?\d+', field) else field
+    """A psql field as Python: integers as int, bytea (hex) as bytes."""
+    if re.fullmatch(r'-?\d+', field):
+        return int(field)
+    if re.fullmatch(r'\\x([0-9a-f]{2})*', field):
+        return bytes.fromhex(field[2:])
+    return field

@@ -19,7 +19,7 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft'} <= set(blocks),
+t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus'} <= set(blocks),
      'the README has the curl sessions (%s)' % sorted(blocks))
 
 
@@ -65,6 +65,26 @@ try:
     if rc != 0:
         t.diag(err[-2000:])
 
+    rc, out, err = run('hatetris', d)
+    t.eq(rc, 0, 'the HATETRIS session runs without an error')
+    lines = out.splitlines()
+    t.ok(lines and lines[0] == '{"current":"S","depth":1,"lines":0,"pieces":0}', 'it starts with S')
+    end = [json.loads(l) for l in lines if l.startswith('{"status"')]
+    # The first known answer (tests/hatetris/data/hatetris_kat.txt) is the naive
+    # model's "left" policy at depth 1: the first legal rotation, then column,
+    # which is the first entry of options.
+    with open(os.path.join(root, 'tests', 'hatetris', 'data', 'hatetris_kat.txt')) as f:
+        kat = [l.split('|') for l in f if not l.startswith('#')][0]
+    t.ok(end and end[0]['status'] == 'over' and
+         (end[0]['end_reason'], end[0]['lines'], end[0]['pieces']) == (kat[5], int(kat[3]), int(kat[4])),
+         'it plays the run to its end as the model says (%s)' % (end[0] if end else None))
+    t.ok(any(l.startswith('{"lines":') and '"seed":0' in l for l in lines),
+         'finish answers the final summary, seed 0')
+    t.ok(lines and lines[-1].startswith('valid: hatetris replay, %d actions' % (end[0]['pieces'] if end else -1)),
+         'arcaded verify accepts the replay')
+    if rc != 0:
+        t.diag(err[-2000:])
+
     rc, out, err = run('stackfall', d)
     t.eq(rc, 0, 'the Stackfall session runs without an error')
     t.ok('{"status":"over","end_reason":"resigned"' in out, 'its batch ends the game with resign')
@@ -93,6 +113,30 @@ try:
          'finish answers the final summary with the cap and seed')
     t.ok('valid: stackcraft replay, 12 actions' in out, 'arcaded verify accepts its replay')
     t.ok(any(l.startswith('{"valid":true,"actions":12') for l in lines), 'and so does the server')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    # The versus session: both seats play the six placements of
+    # tests/e2e/test_versus.py, whose boards are worked out there by hand.
+    rc, out, err = run('versus', d)
+    t.eq(rc, 0, 'the versus session runs without an error')
+    lines = out.splitlines()
+    t.ok(lines and lines[0].startswith('{"status":"playing","turn":0,"you":1') and
+         '"next":["Z","T","L"]' in lines[0] and '"next":null' in lines[0],
+         'the second seat starts the match; Bob sees his own preview only')
+    t.ok(lines[1:7] == ['{"turn":%d,"resolved":true}' % i for i in range(1, 7)],
+         'Bob\'s move resolves each of the six turns')
+    t.ok('{"seat":0,"lines":2,"attack":1,"sent":1,"target":1}' in lines and
+         '{"seat":1,"lines":2,"attack":1,"sent":1,"target":0}' in lines,
+         'turn 6: each double sends one line to the other seat')
+    t.ok(lines[-7:-4] == ['J........I', 'JJJZ.J...I', 'GG.GGGGGGG'],
+         'turn 7: Bob\'s grey row rises, open at column 2')
+    t.ok(any(l.startswith('{"status":"finished","end":"last_standing","seats":[{"place":2,"score":300,'
+                          '"lines_sent":1,"lines_received":1},{"place":1') for l in lines),
+         'Ann resigns: Bob wins, each sent and received one line')
+    t.ok('valid: versus-v1 match replay, 8 turns' in out and
+         '{"valid":true,"turns":8,"certificate":true}' in lines,
+         'its replay verifies with arcaded verify and on the server, with its certificate')
     if rc != 0:
         t.diag(err[-2000:])
 finally:

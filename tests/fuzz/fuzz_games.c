@@ -2,7 +2,8 @@
  * fuzz_games.c: a libFuzzer target over what the games read from outside:
  * Stackfall command text (parsed and run as a batch on a fresh game),
  * action objects of both games, replays, stateTokens, and the engines'
- * serialised states. Built where the compiler links -fsanitize=fuzzer
+ * serialised states; HATETRIS command text and actions (run as a batch on a
+ * state read from the input when it is one, else on a fresh run). Built where the compiler links -fsanitize=fuzzer
  * (clang); run by hand, e.g.
  *     build-clang/tests/fuzz/fuzz_games -max_total_time=120
  * The first input byte picks the reader.
@@ -15,6 +16,7 @@
 #include <sodium.h>
 
 #include "duskcourt_json.h"
+#include "hatetris_json.h"
 #include "keys.h"
 #include "replay.h"
 #include "stackfall_json.h"
@@ -55,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	if (size == 0)
 		return 0;
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0: /* Stackfall text commands, run on a fresh game */
 		stackfall_init(&g, 42);
 		if (stackfall_cmd_parse((const char *)data + 1, size - 1, cmds, STACKFALL_CMD_MAX, &n) ==
@@ -79,7 +81,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2: /* a replay */
 		v = json_loadb((const char *)data + 1, size - 1, 0, NULL);
 		if (v != NULL) {
-			struct game_env env = { &solver };
+			struct game_env env = { .work = &solver };
 			struct replay_check chk;
 
 			replay_verify(v, NULL, &env, &chk);
@@ -98,6 +100,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			stackfall_options(&g, opts, STACKFALL_OPTIONS_MAX, &count, NULL);
 			json_decref(stackfall_fields_json(&g));
+		}
+		break;
+	case 6: /* HATETRIS: a state of the first bytes (when it reads), then command text or an action */
+		{
+			static struct hatetris_batch hb;
+			struct hatetris h;
+			size_t k = size > 2 ? 1 + data[1] % (size - 1) : size;
+
+			if (!hatetris_decode(&h, data + 1, k - 1))
+				hatetris_init(&h, 1 + (data[0] & 8 ? 1 : 0), 0, NULL, NULL);
+			if (data[0] & 16) {
+				v = json_loadb((const char *)data + k, size - k, 0, NULL);
+				if (v != NULL) {
+					hatetris_action_from_json(v, &cmds[0]);
+					hatetris_batch_run(&h, cmds, 1, NULL, NULL, &hb);
+					json_decref(v);
+				}
+			} else if (stackfall_cmd_parse((const char *)data + k, size - k, cmds, STACKFALL_CMD_MAX,
+			    &n) == STACKFALL_PARSE_OK) {
+				hatetris_batch_run(&h, cmds, n, NULL, NULL, &hb);
+				json_decref(hatetris_results_json(&hb, (const char *)data + k));
+			}
+			json_decref(hatetris_fields_json(&h));
 		}
 		break;
 	default: /* a serialised Duskcourt state, then its legal actions */

@@ -238,7 +238,7 @@ test_helpers(void)
 {
 	struct tetromino_option a[HATETRIS_OPTIONS_MAX], b[HATETRIS_OPTIONS_MAX];
 	struct hatetris g, before;
-	struct hatetris_preview pv;
+	struct tetromino_preview pv;
 	struct hatetris_report rep;
 	struct tetromino_board after;
 	char text[HATETRIS_TEXT_SIZE];

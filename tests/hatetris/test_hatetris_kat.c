@@ -202,7 +202,7 @@ static int
 run_one(struct hatetris *g, const struct stackfall_cmd *cmd, char *supplied, size_t *slen)
 {
 	struct tetromino_option opts[HATETRIS_OPTIONS_MAX];
-	struct hatetris_preview pv;
+	struct tetromino_preview pv;
 	struct hatetris before = *g;
 	size_t count;
 

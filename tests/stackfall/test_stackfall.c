@@ -194,7 +194,7 @@ test_refusals(void)
 	};
 	struct stackfall g, before;
 	struct stackfall_report rep;
-	struct stackfall_preview pv;
+	struct tetromino_preview pv;
 
 	g = game_with(NULL, 0, TETROMINO_I);
 	memcpy(&before, &g, sizeof g);
@@ -336,7 +336,7 @@ test_piece_limit(void)
 {
 	struct stackfall g, before;
 	struct stackfall_report rep;
-	struct stackfall_preview pv;
+	struct tetromino_preview pv;
 	struct tetromino_option opts[STACKFALL_OPTIONS_MAX];
 	size_t n = 99;
 
@@ -401,7 +401,7 @@ test_messages_preview_options(void)
 	static const char *const rows[] = { "SS........", "OOOO..OOOO", "JJJJ.JJJJJ" };
 	struct stackfall g, before;
 	struct stackfall_report rep;
-	struct stackfall_preview pv;
+	struct tetromino_preview pv;
 	struct tetromino_option opts[STACKFALL_OPTIONS_MAX];
 	char text[STACKFALL_TEXT_SIZE];
 	size_t n, i;

@@ -499,7 +499,7 @@ play(uint64_t seed, struct tally *t)
 	struct stackfall g, before;
 	struct model m;
 	struct stackfall_report rep;
-	struct stackfall_preview pv;
+	struct tetromino_preview pv;
 	struct mopt mo[64];
 	struct weights w;
 	struct figs f;

@@ -65,7 +65,7 @@ static void
 run_one(struct run *r, const struct stackfall_cmd *c)
 {
 	struct stackfall_report rep;
-	struct stackfall_preview pv;
+	struct tetromino_preview pv;
 	struct tetromino_option opts[STACKFALL_OPTIONS_MAX];
 	enum stackfall_outcome o = STACKFALL_REFUSED;
 	size_t n = 0, i;

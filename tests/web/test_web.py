@@ -6,8 +6,10 @@ table over HTTP, and checks:
 
 - the steps route against an independent computation: every step of a
   Stackfall run against a naive board written from the rules page
-  (naive_stackfall.py, pieces from CPython's own random.Random), and every
-  capture of a Duskcourt run against the board before it; the marks of
+  (naive_stackfall.py, pieces from CPython's own random.Random), every
+  capture of a Duskcourt run against the board before it, and every step of
+  a HATETRIS run (replayed with the replay's own seen boards) against the
+  answers its player was given while playing; the marks of
   each placement against the same model; its bounds (count capped at 200,
   bad queries refused, past the end empty) and what it withholds (a playing
   Stackfall run's steps, any token, its seed);
@@ -134,15 +136,46 @@ def play_duskcourt(seed, moves, end=True):
     return a
 
 
+def play_stackcraft(seed, cap):
+    """Places each piece where its lowest cell lands lowest (so that rows
+    fill and clear) until the cap ends the run."""
+    a = must(post('/api/games/stackcraft/init', {'seed': seed, 'cap': cap}), 'stackcraft init')
+    while a['state']['status'] == 'playing':
+        best = max(a['legalActions'], key=lambda x: (min(c[1] for c in x['cells']), -x['x']))
+        a = must(post('/api/games/stackcraft/action', {'stateToken': a['stateToken'], 'action': best['id']}),
+                 'stackcraft action')
+    must(post('/api/games/stackcraft/finish', {'stateToken': a['stateToken'], 'rating': 7,
+                                               'review': 'Low and flat.'}), 'stackcraft finish')
+    return a
+
+
+def play_hatetris():
+    """The first option every time, to the top-out; returns the last answer
+    and the answers seen at every step (what the steps must give back)."""
+    a = must(d.get('/api/games/hatetris/init'), 'hatetris init')
+    seen = [a]
+    while a['status'] == 'playing':
+        o = must(post('/api/games/hatetris/action', {'stateToken': a['stateToken'], 'command': 'options'}),
+                 'options')
+        cmd = o['results'][0]['options'][0]['command']
+        a = must(post('/api/games/hatetris/action', {'stateToken': a['stateToken'], 'command': cmd}), cmd)
+        seen.append(a)
+    must(post('/api/games/hatetris/finish', {'stateToken': a['stateToken'], 'rating': 2,
+                                             'review': 'It <i>always</i> knew.'}), 'finish')
+    return a, seen
+
+
 sf = play_stackfall()                                  # server-chosen seed, over, finished
 sf_short = play_stackfall(seed=42, resign_at=25, hold_every=False, finish=False)  # resigned, no review
 dc = play_duskcourt(7, 40)                             # seed 7, over, finished
 sf_live = play_stackfall(moves=5, hold_every=False, finish=False)  # playing: its future is hidden
 dc_live = play_duskcourt(11, 3, end=False)             # playing: Duskcourt shows every step
+sc = play_stackcraft(5, 60)                            # seed 5, capped at 60 pieces
+ht, ht_seen = play_hatetris()                          # HATETRIS, over, finished
 
 runs = {name: must(d.get('/api/runs/%s' % a['runId']), 'run %s' % name)
         for name, a in (('sf', sf), ('sf_short', sf_short), ('dc', dc), ('sf_live', sf_live),
-                        ('dc_live', dc_live))}
+                        ('dc_live', dc_live), ('sc', sc), ('ht', ht))}
 tap.ok(runs['sf']['over'] and runs['sf']['moves'] > 200, 'the Stackfall run is over with more moves than a '
        'page of steps (%d)' % runs['sf']['moves'])
 tap.ok(runs['dc']['over'] and runs['dc']['certificate'], 'the Duskcourt run is over and certified')
@@ -151,10 +184,11 @@ tap.ok(runs['dc']['over'] and runs['dc']['certificate'], 'the Duskcourt run is o
 # ---- the JSON routes the pages read ----
 
 g = must(d.get('/api/games'), 'games')
-tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'stackcraft', 'stackfall'],
+tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'hatetris', 'stackcraft', 'stackfall'],
        '/api/games lists the games on the table')
-tap.ok(all(set(x) == {'name', 'rules', 'boardFields', 'hidesFuture', 'marks'} for x in g['games']),
-       '/api/games gives each game its name, rules, board fields, hidesFuture and marks')
+tap.ok(all(set(x) == {'name', 'rules', 'boardFields', 'hidesFuture', 'seedless', 'marks'} for x in g['games']),
+       '/api/games gives each game its name, rules, board fields, hidesFuture, seedless and marks')
+tap.eq(sorted(x['name'] for x in g['games'] if x['seedless']), ['hatetris'], '/api/games: only HATETRIS is seedless')
 for name in ('sf', 'dc', 'sf_live'):
     run = runs[name]
     tap.eq(must(d.get('/api/games/%s/runs/%s' % (run['game'], run['runId'])), 'run'), run,
@@ -229,7 +263,7 @@ def walk_duskcourt(run, steps):
 
 
 steps = {}
-for name in ('sf', 'sf_short', 'dc', 'dc_live'):
+for name in ('sf', 'sf_short', 'dc', 'dc_live', 'sc', 'ht'):
     run = runs[name]
     s, last = all_steps(run)
     steps[name] = s
@@ -252,12 +286,66 @@ for name in ('sf', 'sf_short'):
         tap.diag(repr(b))
 clears = sum(1 for x in steps['sf'] if x.get('marks') and x['marks']['cleared'])
 tap.ok(clears > 0, 'the Stackfall run clears lines (%d placements did), so clears are checked' % clears)
+# Stackcraft's marks, checked against its own boards: the cells a placement
+# landed on were empty before it; the kept ones hold the piece after it;
+# the rows it filled are the lines the state gained.
+SC_COLORS = must(d.get('/api/games/stackcraft/rules'), 'stackcraft rules')['colors']
+SC_LETTERS = {v: k for k, v in SC_COLORS.items()}
+
+
+def sc_rows(view):
+    return [''.join('.' if c == 0 else SC_LETTERS[c] for c in row) for row in view['state']['board']]
+
+
+bad = []
+sc_clears = 0
+for prev, st in zip(steps['sc'], steps['sc'][1:]):
+    m = st.get('marks')
+    before, after = sc_rows(prev['view']), sc_rows(st['view'])
+    gained = st['view']['state']['lines'] - prev['view']['state']['lines']
+    ok = (m is not None and m['piece'] == prev['view']['state']['current'] and len(m['landed']) == 4 and
+          'r%dx%d' % (m['rotation'], m['column']) == st['move'] and
+          all(before[ROWS - r][c] == '.' for r, c in m['landed']) and
+          all(after[ROWS - r][c] == m['piece'] for r, c in m['kept']) and
+          len(m['cleared']) == gained and
+          len(m['kept']) == sum(1 for r, _ in m['landed'] if r not in m['cleared']))
+    sc_clears += bool(gained)
+    if not ok:
+        bad.append((st['step'], st['move'], m))
+tap.ok(steps['sc'] and not bad, 'sc: each of %d placements is marked with cells that were empty before it and '
+       'hold the piece after it, and its cleared rows are the lines gained' % (len(steps['sc']) - 1))
+for b in bad[:3]:
+    tap.diag(repr(b))
+tap.ok(sc_clears > 0, 'the Stackcraft run clears lines (%d placements did), so its clears are checked' % sc_clears)
+
 for name in ('dc', 'dc_live'):
     bad, n = walk_duskcourt(runs[name], steps[name])
     tap.ok(not bad and n == runs[name]['moves'], '%s: every one of %d moves turns the board before it into '
            'the board after (captures, reset, next, endRun)' % (name, n))
     for b in bad[:3]:
         tap.diag(repr(b))
+# HATETRIS: every step is the answer its player was given, and each
+# placement's marks are the cells it filled (the new cells of the board when
+# nothing was cleared).
+VIEW = ('status', 'end_reason', 'lines', 'pieces', 'current', 'depth', 'cap', 'board_text')
+
+
+def filled(text):
+    return {(ROWS - i, c) for i, row in enumerate(text.split('\n')) for c, ch in enumerate(row) if ch != '.'}
+
+
+bad = [st['step'] for st, a in zip(steps['ht'], ht_seen) if {k: st['view'][k] for k in VIEW} != {k: a[k] for k in VIEW}]
+tap.ok(len(steps['ht']) == len(ht_seen) and not bad, 'ht: each of %d steps is the answer its player was given '
+       '(board, current piece, lines, pieces, end)%s' % (len(ht_seen), ' (first wrong: %s)' % bad[:3] if bad else ''))
+bad = []
+for prev, st in zip(steps['ht'], steps['ht'][1:]):
+    m = st['marks'] or {}
+    new = filled(st['view']['board_text']) - filled(prev['view']['board_text'])
+    if (m.get('piece') != prev['view']['current'] or len(m.get('landed', [])) != 4 or
+            (not m.get('cleared') and set(map(tuple, m['landed'])) != new)):
+        bad.append(st['step'])
+tap.ok(not bad, 'ht: each placement\'s marks name the piece it placed and, where nothing was cleared, the four '
+       'cells it filled%s' % (' (first wrong: %s)' % bad[:3] if bad else ''))
 kinds = {x['move']['type'] for x in steps['dc'][1:]}
 tap.ok({'capture', 'reset', 'next', 'endRun'} <= kinds, 'the Duskcourt run has captures, a reset, a next '
        'and an endRun (%s)' % ', '.join(sorted(kinds)))
@@ -431,6 +519,8 @@ plan = {
         {'run': sf_run['runId'], 'steps': list(range(len(steps['sf'])))},
         {'run': runs['sf_short']['runId'], 'steps': [len(steps['sf_short']) - 1, 0, 7]},
         {'run': dc_run['runId'], 'steps': list(range(len(steps['dc'])))},
+        {'run': runs['sc']['runId'], 'steps': list(range(len(steps['sc'])))},
+        {'run': runs['ht']['runId'], 'steps': list(range(len(steps['ht'])))},
     ],
     'keyboard': {'run': sf_run['runId'], 'last': sf_run['moves']},
     'live': [],
@@ -464,8 +554,12 @@ plan['pages'] = [
      'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
     {'name': 'run-duskcourt', 'path': '/runs/%s#step=2' % dc_run['runId'],
      'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
+    {'name': 'run-stackcraft', 'path': '/runs/%s#step=%d' % (runs['sc']['runId'], runs['sc']['moves']),
+     'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
     {'name': 'run-stackfall-resigned', 'path': '/runs/%s' % runs['sf_short']['runId'],
      'wait': '[data-testid=certificate][data-state=none]'},
+    {'name': 'run-hatetris', 'path': '/runs/%s#step=%d' % (runs['ht']['runId'], runs['ht']['moves']),
+     'wait': '[data-testid=certificate][data-state=valid]', 'element': '#watch'},
     {'name': 'verify', 'path': '/verify', 'wait': '#verify-form'},
     {'name': 'no-such-run', 'path': '/runs/123', 'wait': '.problem'},
 ]
@@ -539,6 +633,30 @@ for name in ('sf', 'sf_short'):
         tap.diag(repr(x))
     tap.ok(all(b['step'] == b['asked'] and b['frame'] == 'state' for b in obs),
            '%s: the address #step=N draws step N, on load and on every change' % name)
+
+obs = by_run.get(runs['sc']['runId'], [])
+bad_board = [b['asked'] for b in obs if dom_rows(b) != sc_rows(steps['sc'][b['asked']]['view'])]
+tap.ok(obs and len(obs) == len(steps['sc']) and not bad_board, 'sc: the board drawn at each of %d steps is the '
+       'step\'s board of colour ids, each read as its piece letter through the rules\' colours' % len(obs))
+bad_hl = [b['asked'] for b in obs if dom_hl(b) != sorted(map(tuple, (steps['sc'][b['asked']].get('marks') or
+                                                                    {'kept': []})['kept']))]
+tap.ok(obs and not bad_hl, 'sc: the cells highlighted at each step are the placed piece\'s kept cells')
+bad_pieces = [b['asked'] for b in obs if b['pieces'] != {
+    'Current piece': steps['sc'][b['asked']]['view']['state']['current'] or '',
+    'Next piece 1': steps['sc'][b['asked']]['view']['state']['next'] or ''}]
+tap.ok(obs and not bad_pieces, 'sc: the current and next pieces drawn are the step\'s (no hold slot)')
+tap.ok(all(re.search(r'\bPlaced [IOTSZJL] as r\dx\d\b', b['caption']) for b in obs if b['asked'] > 0),
+       'sc: each step\'s caption names the piece placed and its action id')
+
+obs = by_run.get(runs['ht']['runId'], [])
+bad_ep = [b['asked'] for b in obs if dom_rows(b) != board_of_view(steps['ht'][b['asked']]['view'])]
+tap.ok(obs and len(obs) == len(steps['ht']) and not bad_ep, 'ht: the board drawn at each of %d steps equals the '
+       'steps route, cell by cell' % len(obs))
+bad_hl = [b['asked'] for b in obs if dom_hl(b) != sorted(map(tuple, (steps['ht'][b['asked']].get('marks') or
+                                                                  {'kept': []})['kept']))]
+tap.ok(obs and not bad_hl, 'ht: the cells highlighted at each step are the placed piece\'s kept cells')
+tap.ok(obs and all(b['pieces'].get('Current piece') == steps['ht'][b['asked']]['view']['current'] for b in obs),
+       'ht: the current piece drawn is the step\'s (the one the supplier handed out)')
 
 obs = by_run.get(dc_run['runId'], [])
 bad = []
@@ -646,7 +764,7 @@ for pg in seen['pages']:
     tap.ok(pg.get('csp') == [], 'no Content-Security-Policy violation on %s at %d px' % (pg['name'], pg['width']))
     tap.ok(pg.get('screenshot') and os.path.getsize(pg['screenshot']) > 1000, 'screenshot %s' % pg.get('screenshot'))
 names = {pg['name'] for pg in seen['pages']}
-tap.ok({'index', 'run-stackfall', 'run-duskcourt', 'verify'} <= names, 'every page was audited (%s)'
+tap.ok({'index', 'run-stackfall', 'run-duskcourt', 'run-stackcraft', 'verify'} <= names, 'every page was audited (%s)'
        % ', '.join(sorted(names)))
 
 # Console: a failed verification is an HTTP 422, and the page of no run

@@ -8,12 +8,20 @@ same settings against
   duskcourt  real runs: init, then action after action with the stateToken
   stackfall  real games: one placement per request, chosen from board_text
   stackfall+options  the same with the options helper: "place R C; options"
+  hatetris   real HATETRIS runs, depth 1: "place R C; options", the best option each time
+  hatetris depth 2   the same at depth 2
   init       new runs of both games
 and prints, per scenario, the throughput and its ratio to the ceiling, p50
 and p99 latency, the share of non-2xx answers, and the daemon's CPU time per
 request; then the daemon's peak resident memory. With --million it keeps
 playing Duskcourt until a million moves are stored and reports the peak
-resident memory after that.
+resident memory after that. Then it plays versus matches (versus.py: 100
+matches of 4 bots at once by default, every bot moving as fast as it can)
+and prints resolved turns per second and the latency of a move.
+
+After the table, for the HATETRIS scenarios: how many runs reached 2 lines
+(after which the supplier asks about seen boards) and how many board keys
+were stored.
 
 --db postgresql runs the daemon on a throwaway PostgreSQL cluster started
 here (tests/e2e/pgtest.py, with fsync and synchronous commit on, like
@@ -26,9 +34,12 @@ and the daemons' CPU is summed.
 
 usage: run.py ARCADED [--duration S] [--connections N] [--threads N] [--million]
               [--db sqlite|postgresql|URL] [--daemons N]
+              [--only NAME]...   (healthz, the ceiling, always runs; versus is a NAME too)
+              [--matches N] [--players N] [--no-versus]
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -137,6 +148,10 @@ def main():
     ap.add_argument('--daemon-arg', action='append', default=[])
     ap.add_argument('--db', default='sqlite')
     ap.add_argument('--daemons', type=int, default=1)
+    ap.add_argument('--only', action='append', default=[])
+    ap.add_argument('--matches', type=int, default=100)
+    ap.add_argument('--players', type=int, default=4)
+    ap.add_argument('--no-versus', action='store_true')
     args = ap.parse_args()
     if shutil.which('wrk') is None:
         sys.exit('run.py: wrk is not installed (apt-get install wrk)')
@@ -202,7 +217,11 @@ def main():
         for name, script, sargs in (('healthz', 'healthz.lua', ()), ('duskcourt', 'duskcourt.lua', ()),
                                     ('stackfall', 'stackfall.lua', ()),
                                     ('stackfall+options', 'stackfall.lua', ('options',)),
+                                    ('hatetris', 'hatetris.lua', ()),
+                                    ('hatetris depth 2', 'hatetris.lua', ('depth2',)),
                                     ('init', 'init.lua', ())):
+            if args.only and name != 'healthz' and name not in args.only:
+                continue
             c0 = sum(cpu_seconds(p.pid) for p in procs)
             p0 = cluster_cpu(cluster)
             n0 = tree_cpu(nginx.proc.pid) if nginx else 0.0
@@ -233,6 +252,37 @@ def main():
                 print('|   socket errors: %s | | | | | | |' % r['socket'])
         print()
         print('moves stored: %d; peak resident memory so far: %.1f MB' % (stored, peak_rss_mb(proc.pid)))
+        ht_sql = ("SELECT count(*), sum(CASE WHEN lines >= 2 THEN 1 ELSE 0 END), sum(pieces), "
+                  "sum(lines) FROM runs WHERE game = 'hatetris'")
+        if cluster is not None:
+            ht = [int(x) if x else 0 for x in cluster.psql(db, ht_sql)[0]]
+            facts = int(cluster.psql(db, 'SELECT count(*) FROM run_facts')[0][0])
+        elif args.db == 'sqlite':
+            with sqlite3.connect(db, timeout=30) as c:
+                ht = c.execute(ht_sql).fetchone()
+                facts = c.execute('SELECT count(*) FROM run_facts').fetchone()[0]
+        else:
+            ht, facts = (0, 0, 0, 0), 0
+        if ht[0]:
+            print('hatetris: %d runs, %d of them with 2 lines or more, %d lines and %d pieces in all, '
+                  '%d board keys stored' % (ht[0], ht[1] or 0, ht[3] or 0, ht[2] or 0, facts))
+        if not args.no_versus and (not args.only or 'versus' in args.only):
+            out = subprocess.run([sys.executable, os.path.join(HERE, 'versus.py'), url,
+                                  '--matches', str(args.matches), '--players', str(args.players),
+                                  '--duration', str(args.duration), '--pid', str(proc.pid)],
+                                 capture_output=True, text=True, check=True).stdout
+            v = json.loads(out)
+            print()
+            print('versus: %d matches of %d bots at once (versus.py), %ds window after a 2 s warm-up; '
+                  'load average %.1f' % (args.matches, args.players, args.duration, v['load']))
+            print()
+            print('| resolved turns/s | moves/s | move p50 ms | move p99 ms | long polls/s | poll p50 ms | '
+                  'poll p99 ms | turns by deadline | daemon CPU µs/turn | daemon CPU | driver CPU |')
+            print('|---|---|---|---|---|---|---|---|---|---|---|')
+            print('| %.0f | %.0f | %.1f | %.1f | %.0f | %.1f | %.1f | %d | %.0f | %.0f%% | %.0f%% |' % (
+                v['turns'], v['moves'], v['move_p50'], v['move_p99'], v['waits'], v['wait_p50'],
+                v['wait_p99'], v['by_deadline'], v['daemon_us_per_turn'], 100 * v['daemon_cpu'],
+                100 * v['client_cpu']))
         if args.million:
             t0 = time.time()
             while stored < 1000000:

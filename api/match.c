@@ -1,0 +1,466 @@
+/*
+ * match.c: the turn cap, places, totals and JSON of a served versus match,
+ * and the match replay's verifier (match.h).
+ *
+ * The verifier trusts nothing in a replay but its seed, player count, cap
+ * and moves: it plays the turns on the engine (versus_resolve refuses an
+ * illegal move exactly as the server did when it was sent) and compares the
+ * final summary it reaches with the one claimed. Workload: a match of a
+ * thousand turns verifies in a few milliseconds.
+ */
+#include "match.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+match_totals_add(struct match_totals *t, const struct versus_events *ev)
+{
+	const struct versus_player_events *e;
+	unsigned i;
+
+	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		e = &ev->players[i];
+		if (e->sent == 0)
+			continue;
+		t->sent[i] += e->sent;
+		if (!e->sent_lost && e->target < VERSUS_PLAYERS_MAX)
+			t->received[e->target] += e->sent;
+	}
+}
+
+void
+match_totals_encode(const struct match_totals *t, uint8_t out[MATCH_TOTALS_SIZE])
+{
+	unsigned i;
+
+	for (i = 0; i < VERSUS_PLAYERS_MAX; i++) {
+		engine_put_le(out + 8 * i, t->sent[i], 4);
+		engine_put_le(out + 8 * i + 4, t->received[i], 4);
+	}
+}
+
+bool
+match_totals_decode(struct match_totals *t, const uint8_t *in, size_t n)
+{
+	unsigned i;
+
+	if (in == NULL || n != MATCH_TOTALS_SIZE)
+		return false;
+	for (i = 0; i < VERSUS_PLAYERS_MAX; i++) {
+		t->sent[i] = (uint32_t)engine_get_le(in + 8 * i, 4);
+		t->received[i] = (uint32_t)engine_get_le(in + 8 * i + 4, 4);
+	}
+	return true;
+}
+
+enum match_end
+match_end_of(const struct versus_match *m, uint32_t turn_cap)
+{
+	if (m->over)
+		return m->nalive == 1 ? MATCH_END_LAST_STANDING : MATCH_END_ALL_OUT;
+	if (turn_cap != 0 && m->turn >= turn_cap)
+		return MATCH_END_TURN_CAP;
+	return MATCH_END_NONE;
+}
+
+const char *
+match_end_name(enum match_end end)
+{
+	switch (end) {
+	case MATCH_END_LAST_STANDING: return "last_standing";
+	case MATCH_END_ALL_OUT: return "all_out";
+	case MATCH_END_TURN_CAP: return "turn_cap";
+	default: return NULL;
+	}
+}
+
+void
+match_places(const struct versus_match *m, enum match_end end, uint8_t places[VERSUS_PLAYERS_MAX])
+{
+	unsigned i;
+
+	memset(places, 0, VERSUS_PLAYERS_MAX);
+	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		places[i] = m->players[i].place;
+		if (end == MATCH_END_TURN_CAP && m->players[i].alive)
+			places[i] = 1;
+	}
+}
+
+json_t *
+match_piece_json(unsigned piece)
+{
+	char c[2] = { tetromino_letter(piece), '\0' };
+
+	return piece < TETROMINO_NPIECES ? json_string_nocheck(c) : json_null();
+}
+
+static json_t *
+string_or_null(const char *s)
+{
+	return s != NULL ? json_string_nocheck(s) : json_null();
+}
+
+static json_t *
+place_or_null(unsigned place)
+{
+	return place != 0 ? json_integer(place) : json_null();
+}
+
+json_t *
+match_player_json(const struct versus_match *m, enum match_end end, unsigned viewer,
+    unsigned player, const struct match_totals *t)
+{
+	struct versus_view v;
+	uint8_t places[VERSUS_PLAYERS_MAX];
+	json_t *o, *next;
+	unsigned k;
+
+	versus_view(m, viewer, player, &v);
+	match_places(m, end, places);
+	if (v.next_visible) {
+		next = json_array();
+		for (k = 0; k < VERSUS_NEXT; k++)
+			json_array_append_new(next, match_piece_json(v.next[k]));
+	} else
+		next = json_null();
+	o = json_object();
+	if (o == NULL) {
+		json_decref(next);
+		return NULL;
+	}
+	json_object_set_new_nocheck(o, "seat", json_integer(player));
+	json_object_set_new_nocheck(o, "alive", json_boolean(v.alive));
+	json_object_set_new_nocheck(o, "place", place_or_null(places[player]));
+	json_object_set_new_nocheck(o, "end_reason", string_or_null(versus_end_name(v.end_reason)));
+	json_object_set_new_nocheck(o, "board_text", json_string_nocheck(v.board_text));
+	json_object_set_new_nocheck(o, "current", match_piece_json(v.current));
+	json_object_set_new_nocheck(o, "hold", match_piece_json(v.hold));
+	json_object_set_new_nocheck(o, "next", next);
+	json_object_set_new_nocheck(o, "score", json_integer((json_int_t)v.score));
+	json_object_set_new_nocheck(o, "lines", json_integer(v.lines));
+	json_object_set_new_nocheck(o, "level", json_integer(v.level));
+	json_object_set_new_nocheck(o, "combo", json_integer(v.combo));
+	json_object_set_new_nocheck(o, "back_to_back", json_boolean(v.back_to_back));
+	json_object_set_new_nocheck(o, "pending", json_integer(v.pending));
+	json_object_set_new_nocheck(o, "missed", json_integer(v.missed));
+	json_object_set_new_nocheck(o, "lines_sent", json_integer(t->sent[player]));
+	json_object_set_new_nocheck(o, "lines_received", json_integer(t->received[player]));
+	return o;
+}
+
+json_t *
+match_events_json(const struct versus_events *ev)
+{
+	json_t *o, *players, *p, *risen;
+	unsigned i, k, received[VERSUS_PLAYERS_MAX] = { 0 };
+
+	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		const struct versus_player_events *e = &ev->players[i];
+
+		if (e->sent > 0 && !e->sent_lost && e->target < VERSUS_PLAYERS_MAX)
+			received[e->target] += e->sent;
+	}
+	players = json_array();
+	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		const struct versus_player_events *e = &ev->players[i];
+		bool placed = e->action == VERSUS_ACT_PLACED || e->action == VERSUS_ACT_DROPPED;
+
+		p = json_object();
+		json_object_set_new_nocheck(p, "seat", json_integer(i));
+		json_object_set_new_nocheck(p, "action", json_string_nocheck(versus_action_name(e->action)));
+		if (e->action == VERSUS_ACT_NONE) {
+			json_array_append_new(players, p);
+			continue;
+		}
+		if (placed) {
+			json_object_set_new_nocheck(p, "held", json_boolean(e->held));
+			json_object_set_new_nocheck(p, "piece", match_piece_json(e->piece));
+			json_object_set_new_nocheck(p, "rotation", json_integer(e->rotation));
+			json_object_set_new_nocheck(p, "column", json_integer(e->column));
+			json_object_set_new_nocheck(p, "lines", json_integer(e->lines));
+			json_object_set_new_nocheck(p, "points", json_integer((json_int_t)e->points));
+			json_object_set_new_nocheck(p, "combo", json_integer(e->combo));
+			json_object_set_new_nocheck(p, "back_to_back", json_boolean(e->back_to_back));
+			json_object_set_new_nocheck(p, "perfect_clear", json_boolean(e->perfect_clear));
+			json_object_set_new_nocheck(p, "attack", json_integer(e->attack));
+			json_object_set_new_nocheck(p, "cancelled", json_integer(e->cancelled));
+			json_object_set_new_nocheck(p, "sent", json_integer(e->sent));
+			json_object_set_new_nocheck(p, "target", e->sent > 0 ? json_integer(e->target) :
+			    json_null());
+			json_object_set_new_nocheck(p, "lost", json_boolean(e->sent_lost));
+		}
+		json_object_set_new_nocheck(p, "received", json_integer(received[i]));
+		risen = json_array();
+		for (k = 0; k < e->nrisen && k < VERSUS_QUEUE_MAX; k++)
+			json_array_append_new(risen, json_pack("{s:i, s:i}", "lines", e->risen[k].lines,
+			    "hole", e->risen[k].hole));
+		json_object_set_new_nocheck(p, "risen", risen);
+		json_object_set_new_nocheck(p, "eliminated", json_boolean(e->eliminated));
+		json_object_set_new_nocheck(p, "end_reason", string_or_null(e->eliminated ?
+		    versus_end_name(e->end_reason) : NULL));
+		json_object_set_new_nocheck(p, "place", place_or_null(e->place));
+		json_array_append_new(players, p);
+	}
+	o = json_pack("{s:i, s:b, s:o}", "turn", (json_int_t)ev->turn, "over", ev->over,
+	    "players", players);
+	return o;
+}
+
+json_t *
+match_turn_json(const struct versus_match *before, const struct versus_move *moves)
+{
+	char text[32];
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a != NULL && i < before->nplayers; i++) {
+		if (!before->players[i].alive) {
+			json_array_append_new(a, json_null());
+			continue;
+		}
+		versus_move_text(&moves[i], text, sizeof text);
+		json_array_append_new(a, json_string_nocheck(text));
+	}
+	return a;
+}
+
+json_t *
+match_final_json(const struct versus_match *m, enum match_end end, const struct match_totals *t)
+{
+	uint8_t places[VERSUS_PLAYERS_MAX];
+	json_t *players = json_array();
+	unsigned i;
+
+	match_places(m, end, places);
+	for (i = 0; i < m->nplayers; i++) {
+		const struct versus_player *p = &m->players[i];
+
+		json_array_append_new(players, json_pack("{s:o, s:o, s:I, s:I, s:I, s:I}",
+		    "place", place_or_null(places[i]),
+		    "end_reason", string_or_null(versus_end_name(p->end_reason)),
+		    "score", (json_int_t)p->score, "lines", (json_int_t)p->lines,
+		    "lines_sent", (json_int_t)t->sent[i], "lines_received", (json_int_t)t->received[i]));
+	}
+	return json_pack("{s:I, s:o, s:o}", "turns", (json_int_t)m->turn,
+	    "end", string_or_null(match_end_name(end)), "players", players);
+}
+
+json_t *
+match_replay_new(uint64_t seed, unsigned nplayers, uint32_t turn_cap, json_t *turns, json_t *final)
+{
+	if (turns == NULL || final == NULL) {
+		json_decref(turns);
+		json_decref(final);
+		return NULL;
+	}
+	return json_pack("{s:i, s:s, s:I, s:i, s:I, s:o, s:o}", "schema", MATCH_REPLAY_SCHEMA,
+	    "rules", VERSUS_RULES, "seed", (json_int_t)seed, "players", (int)nplayers,
+	    "turn_cap", (json_int_t)turn_cap, "turns", turns, "final", final);
+}
+
+/* ---- verification ---- */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int
+fail(struct match_replay_check *out, size_t turn, const char *fmt, ...)
+{
+	va_list ap;
+
+	out->turn = turn;
+	va_start(ap, fmt);
+	vsnprintf(out->reason, sizeof out->reason, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+bool
+match_replay_is(const json_t *replay)
+{
+	const char *rules = json_string_value(json_object_get(replay, "rules"));
+
+	return rules != NULL && strcmp(rules, VERSUS_RULES) == 0;
+}
+
+/* Exactly these keys, each present. */
+static bool
+exact_keys(const json_t *o, const char *const *keys)
+{
+	size_t n = 0;
+
+	if (!json_is_object(o))
+		return false;
+	for (; keys[n] != NULL; n++)
+		if (json_object_get(o, keys[n]) == NULL)
+			return false;
+	return json_object_size(o) == n;
+}
+
+static bool
+integer_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return false;
+	*out = json_integer_value(v);
+	return true;
+}
+
+/* The moves of turn number t (1-based) from its entry. */
+static int
+read_turn(const struct versus_match *m, const json_t *entry, size_t t, struct versus_move *mv,
+    struct match_replay_check *out)
+{
+	char reason[ENGINE_REASON_MAX];
+	unsigned i;
+
+	if (!json_is_array(entry) || json_array_size(entry) != m->nplayers)
+		return fail(out, t, "turn %zu must list %u moves, one a player", t, m->nplayers);
+	for (i = 0; i < m->nplayers; i++) {
+		const json_t *v = json_array_get(entry, i);
+		const char *text = json_string_value(v);
+
+		memset(&mv[i], 0, sizeof mv[i]);
+		if (!m->players[i].alive) {
+			if (!json_is_null(v))
+				return fail(out, t, "turn %zu: player %u is out of the match: its move must be null",
+				    t, i);
+			mv[i].kind = VERSUS_MOVE_MISSED;
+			continue;
+		}
+		if (text == NULL)
+			return fail(out, t, "turn %zu: player %u is playing: its move must be a string", t, i);
+		if (strcmp(text, "missed") == 0) {
+			mv[i].kind = VERSUS_MOVE_MISSED;
+			continue;
+		}
+		if (versus_move_parse(text, json_string_length(v), &mv[i], reason, sizeof reason) !=
+		    VERSUS_PARSE_OK)
+			return fail(out, t, "turn %zu: player %u's move is not a move: %s", t, i, reason);
+	}
+	return 0;
+}
+
+static int
+compare_final(struct match_replay_check *out, const json_t *claimed)
+{
+	const char *key;
+	json_t *want;
+
+	if (out->final == NULL)
+		return fail(out, 0, "out of memory");
+	if (json_equal(out->final, claimed))
+		return 0;
+	json_object_foreach(out->final, key, want) {
+		const json_t *got = json_object_get(claimed, key);
+
+		if (strcmp(key, "players") == 0 && json_is_array(got) &&
+		    json_array_size(got) == json_array_size(want)) {
+			size_t i;
+
+			for (i = 0; i < json_array_size(want); i++) {
+				const char *field;
+				json_t *w, *g = json_array_get(got, i);
+
+				json_object_foreach(json_array_get(want, i), field, w) {
+					if (!json_equal(w, json_object_get(g, field))) {
+						char *gs = json_dumps(json_object_get(g, field), JSON_ENCODE_ANY);
+						char *ws = json_dumps(w, JSON_ENCODE_ANY);
+
+						fail(out, out->nturns, "final.players[%zu].%s is %s but the turns give %s",
+						    i, field, gs ? gs : "?", ws ? ws : "?");
+						free(gs);
+						free(ws);
+						return -1;
+					}
+				}
+			}
+		}
+		if (!json_equal(want, got)) {
+			char *gs = json_dumps(got, JSON_ENCODE_ANY), *ws = json_dumps(want, JSON_ENCODE_ANY);
+
+			fail(out, out->nturns, "final.%s is %s but the turns give %s", key, gs ? gs : "?",
+			    ws ? ws : "?");
+			free(gs);
+			free(ws);
+			return -1;
+		}
+	}
+	return fail(out, out->nturns, "final does not match the turns");
+}
+
+int
+match_replay_verify(const json_t *replay, struct match_replay_check *out)
+{
+	static const char *const keys[] = { "schema", "rules", "seed", "players", "turn_cap", "turns",
+		"final", NULL };
+	static const char *const final_keys[] = { "turns", "end", "players", NULL };
+	struct versus_match *m;
+	struct versus_events ev;
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	struct match_totals totals;
+	const json_t *turns, *final;
+	char reason[ENGINE_REASON_MAX];
+	json_int_t schema, seed, nplayers, cap;
+	unsigned bad = 0;
+	size_t t;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(replay))
+		return fail(out, 0, "a replay is a JSON object");
+	if (!integer_in(json_object_get(replay, "schema"), MATCH_REPLAY_SCHEMA, MATCH_REPLAY_SCHEMA,
+	    &schema))
+		return fail(out, 0, "unknown replay schema (this server reads schema %d)",
+		    MATCH_REPLAY_SCHEMA);
+	if (!match_replay_is(replay))
+		return fail(out, 0, "a match replay has rules \"%s\"", VERSUS_RULES);
+	if (!exact_keys(replay, keys))
+		return fail(out, 0, "a match replay is an object with exactly schema, rules, seed, "
+		    "players, turn_cap, turns and final");
+	if (!integer_in(json_object_get(replay, "seed"), 0, (json_int_t)VERSUS_SEED_MAX, &seed))
+		return fail(out, 0, "seed must be an integer from 0 to %llu",
+		    (unsigned long long)VERSUS_SEED_MAX);
+	if (!integer_in(json_object_get(replay, "players"), VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX,
+	    &nplayers))
+		return fail(out, 0, "players must be an integer from %d to %d", VERSUS_PLAYERS_MIN,
+		    VERSUS_PLAYERS_MAX);
+	if (!integer_in(json_object_get(replay, "turn_cap"), 1, MATCH_TURN_CAP_MAX, &cap))
+		return fail(out, 0, "turn_cap must be an integer from 1 to %d", MATCH_TURN_CAP_MAX);
+	turns = json_object_get(replay, "turns");
+	final = json_object_get(replay, "final");
+	if (!json_is_array(turns))
+		return fail(out, 0, "turns must be an array");
+	out->nturns = json_array_size(turns);
+	if (out->nturns > (size_t)cap)
+		return fail(out, 0, "%zu turns are more than the cap of %lld", out->nturns, (long long)cap);
+	if (!exact_keys(final, final_keys))
+		return fail(out, 0, "final must hold exactly turns, end and players");
+
+	if ((m = malloc(sizeof *m)) == NULL)
+		return fail(out, 0, "out of memory");
+	versus_init(m, (uint64_t)seed, (unsigned)nplayers);
+	memset(&totals, 0, sizeof totals);
+	for (t = 1; t <= out->nturns; t++) {
+		if (m->over) {
+			fail(out, t, "turn %zu comes after the end of the match (turn %u)", t, m->turn);
+			goto done;
+		}
+		if (read_turn(m, json_array_get(turns, t - 1), t, mv, out) != 0)
+			goto done;
+		if (versus_resolve(m, mv, &ev, &bad, reason, sizeof reason) != VERSUS_OK) {
+			fail(out, t, "turn %zu: player %u's move is refused: %s", t, bad, reason);
+			goto done;
+		}
+		match_totals_add(&totals, &ev);
+	}
+	out->final = match_final_json(m, match_end_of(m, (uint32_t)cap), &totals);
+	rc = compare_final(out, final);
+done:
+	free(m);
+	return rc;
+}

@@ -1,0 +1,126 @@
+/*
+ * match.h: what a served versus match adds to the engine (versus.h), and
+ * its JSON: the turn cap and how a match ends, the places at the end, the
+ * lines each player sent and received, a player's view, a turn's events,
+ * and the match replay with its verifier.
+ *
+ * The engine plays until at most one player is left; the server also stops
+ * a match after turn_cap turns (a flag): the players still in then share
+ * place 1, as players who go out together share a place. A match therefore
+ * ends one of three ways (enum match_end).
+ *
+ * A match replay is
+ *     {"schema": 1, "rules": "versus-v1", "seed", "players", "turn_cap",
+ *      "turns": [[move of player 0, move of player 1, ...], ...], "final"}
+ * where each turn lists one entry per player in match order: the canonical
+ * move ("place R C", "hold; place R C", "resign"), "missed" for a turn the
+ * deadline took, or null for a player already out. "final" is
+ * match_final_json(). Verifying plays every turn on the engine from the seed
+ * and compares the final summary reached with the one given; the same
+ * function serves `arcaded verify` and the verify route.
+ *
+ * Field names are snake_case, as the match routes' requests (turn_seconds).
+ * Everything here is pure CPU over plain structs; jansson's vocabulary: a
+ * function with _new takes ownership of its json_t arguments.
+ */
+#ifndef API_MATCH_H
+#define API_MATCH_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "versus.h"
+
+#define MATCH_REPLAY_SCHEMA 1
+#define MATCH_TURN_CAP_MAX 100000 /* the largest turn cap a replay may name */
+#define MATCH_TOTALS_SIZE (8 * VERSUS_PLAYERS_MAX) /* match_totals_encode's bytes */
+
+/* How a match ended. */
+enum match_end {
+	MATCH_END_NONE,          /* still playing */
+	MATCH_END_LAST_STANDING, /* one player left: place 1 */
+	MATCH_END_ALL_OUT,       /* the last players went out together: they share place 1 */
+	MATCH_END_TURN_CAP,      /* turn_cap turns resolved: those still in share place 1 */
+};
+
+/* Lines per player over a match: sent (after cancelling, blocks lost to a
+ * full queue included) and received (blocks queued for the player). */
+struct match_totals {
+	uint32_t sent[VERSUS_PLAYERS_MAX];
+	uint32_t received[VERSUS_PLAYERS_MAX];
+};
+
+/* Adds one resolved turn's events to t. */
+void match_totals_add(struct match_totals *t, const struct versus_events *ev);
+
+/* The totals as MATCH_TOTALS_SIZE bytes (little-endian, sent then received
+ * per player) and back; decode refuses any other length. */
+void match_totals_encode(const struct match_totals *t, uint8_t out[MATCH_TOTALS_SIZE]);
+bool match_totals_decode(struct match_totals *t, const uint8_t *in, size_t n);
+
+/* How m stands after its last turn, the server stopping at turn_cap turns
+ * (0: no cap). */
+enum match_end match_end_of(const struct versus_match *m, uint32_t turn_cap);
+
+/* "last_standing", "all_out", "turn_cap"; NULL for NONE. */
+const char *match_end_name(enum match_end end);
+
+/* The places at the end: the engine's, and 1 for every player still in
+ * when the cap stopped the match. 0 for a player still playing. */
+void match_places(const struct versus_match *m, enum match_end end,
+    uint8_t places[VERSUS_PLAYERS_MAX]);
+
+/* A piece letter as a JSON string, null for VERSUS_NO_PIECE. */
+json_t *match_piece_json(unsigned piece);
+
+/* What viewer (a seat, or VERSUS_NOBODY for a spectator) sees of player:
+ * {seat, alive, place, end_reason, board_text, current, hold, next (null
+ * unless viewer is player), score, lines, level, combo, back_to_back,
+ * pending, missed, lines_sent, lines_received}. place is null while
+ * undecided; at the end it is match_places()'s. */
+json_t *match_player_json(const struct versus_match *m, enum match_end end, unsigned viewer,
+    unsigned player, const struct match_totals *t);
+
+/* A resolved turn as everyone may see it: {turn, over, players: [{seat,
+ * action, and for a placement held, piece, rotation, column, lines,
+ * points, combo, back_to_back, perfect_clear, attack, cancelled, sent,
+ * target, lost; received, risen: [{lines, hole}], eliminated, end_reason,
+ * place}]}. The hole of a block sent this turn is not in it: it shows once
+ * the block rises. */
+json_t *match_events_json(const struct versus_events *ev);
+
+/* One turn's entry of a replay: the canonical text of each move in match
+ * order, "missed" for MISSED, null for players out before the turn
+ * (before: the match as the turn began). */
+json_t *match_turn_json(const struct versus_match *before, const struct versus_move *moves);
+
+/* {turns, end, players: [{place, end_reason, score, lines, lines_sent,
+ * lines_received}]}: what a replay claims and verification compares. */
+json_t *match_final_json(const struct versus_match *m, enum match_end end,
+    const struct match_totals *t);
+
+/* A replay; turns and final are stolen. NULL on failure. */
+json_t *match_replay_new(uint64_t seed, unsigned nplayers, uint32_t turn_cap, json_t *turns,
+    json_t *final);
+
+/* What verifying a match replay found. */
+struct match_replay_check {
+	size_t turn;         /* 1-based turn at fault; 0 when the fault is the replay's form */
+	size_t nturns;       /* turns in the replay */
+	char   reason[256];
+	json_t *final;       /* the re-simulated final summary (caller decrefs), or NULL */
+};
+
+/* Whether replay (borrowed) holds a match replay: its "rules" is
+ * VERSUS_RULES. Lets a caller holding any replay pick the verifier. */
+bool match_replay_is(const json_t *replay);
+
+/* Plays replay from its seed: 0 when every turn is legal and the final
+ * summary reached is the one claimed; -1 with out->turn and out->reason
+ * otherwise. out->final is set whenever the turns played, even when the
+ * summary differs. */
+int match_replay_verify(const json_t *replay, struct match_replay_check *out);
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * versus_serial.c: a match's bytes (layout in versus.h) and the strict
+ * decoder that takes back only states the turns can reach, as far as bytes
+ * can tell.
+ *
+ * What the decoder proves, beyond the version, the exact length and the
+ * CRC: every field is in range; each board has no full row, its filled
+ * rows form one block from the floor, each grey row is nine grey cells and
+ * a hole, and (for a living player) its cells add up: 4 a piece placed, 9
+ * a grey row risen, minus 10 a row cleared; level follows lines and the
+ * score is a sum of 50-point steps; a living player has placed exactly one
+ * piece a turn, has a move left and no place, and holds the stream piece it
+ * drew last (as current, or held); a player out has an empty queue and the
+ * place its turn of leaving gives it; nalive and over follow the alive
+ * flags. What it cannot prove (that this exact board comes from these
+ * pieces) stays the CRC's and the store's business.
+ *
+ * Workload: one encode per resolved turn and one decode per move or turn
+ * read, on states of at most VERSUS_SERIAL_MAX bytes: the CRC and a few
+ * legal-placement checks, microseconds.
+ */
+#include <string.h>
+
+#include "bag.h"
+#include "versus.h"
+
+#define HEADER_SIZE 17
+#define PLAYER_SIZE 33   /* 32 fixed bytes and nrows, without the queue and the rows */
+#define ROW_SIZE 5
+#define CRC_SIZE 4
+#define CELL_BITS 30     /* 3 bits a column: the letter codes */
+#define CELL_MASK ((UINT64_C(1) << CELL_BITS) - 1)
+
+/* CRC-32 (reflected polynomial 0xedb88320, initial and final xor
+ * 0xffffffff), four bits at a time: a 16-entry table is small enough to
+ * write down and halves the work of a bitwise loop. */
+static uint32_t
+crc32(const uint8_t *p, size_t n)
+{
+	static const uint32_t nibble[16] = {
+		0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu,
+		0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
+		0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
+		0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
+	};
+	uint32_t crc = 0xffffffffu;
+
+	while (n-- > 0) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ nibble[crc & 15u];
+		crc = (crc >> 4) ^ nibble[crc & 15u];
+	}
+	return crc ^ 0xffffffffu;
+}
+
+static unsigned
+board_rows(const struct tetromino_board *b)
+{
+	unsigned n = TETROMINO_ROWS;
+
+	while (n > 0 && b->rows[n - 1] == 0)
+		n--;
+	return n;
+}
+
+size_t
+versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
+{
+	const struct versus_player *p;
+	size_t len = HEADER_SIZE + CRC_SIZE, at;
+	unsigned i, k, nrows;
+
+	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		p = &m->players[i];
+		len += PLAYER_SIZE + 2 * (size_t)p->nqueue + ROW_SIZE * (size_t)board_rows(&p->board);
+	}
+	if (buf == NULL || cap < len)
+		return len;
+	buf[0] = VERSUS_SERIAL_VERSION;
+	engine_put_le(buf + 1, m->seed, 7);
+	engine_put_le(buf + 8, m->turn, 4);
+	engine_put_le(buf + 12, m->nblocks, 4);
+	buf[16] = m->nplayers;
+	at = HEADER_SIZE;
+	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		p = &m->players[i];
+		engine_put_le(buf + at, p->score, 8);
+		engine_put_le(buf + at + 8, p->lines, 4);
+		engine_put_le(buf + at + 12, p->placed, 4);
+		engine_put_le(buf + at + 16, (uint32_t)p->combo, 4);
+		engine_put_le(buf + at + 20, p->out_turn, 4);
+		buf[at + 24] = p->current;
+		buf[at + 25] = p->hold;
+		buf[at + 26] = (uint8_t)((p->alive ? 1u : 0u) | (p->back_to_back ? 2u : 0u));
+		buf[at + 27] = p->missed;
+		buf[at + 28] = p->place;
+		buf[at + 29] = p->end_reason;
+		buf[at + 30] = p->cursor;
+		buf[at + 31] = p->nqueue;
+		at += 32;
+		for (k = 0; k < p->nqueue; k++) {
+			buf[at++] = p->queue[k].lines;
+			buf[at++] = p->queue[k].hole;
+		}
+		nrows = board_rows(&p->board);
+		buf[at++] = (uint8_t)nrows;
+		for (k = 0; k < nrows; k++) {
+			engine_put_le(buf + at, (uint64_t)p->board.cells[k] |
+			    (uint64_t)p->board.rows[k] << CELL_BITS, ROW_SIZE);
+			at += ROW_SIZE;
+		}
+	}
+	engine_put_le(buf + at, crc32(buf, at), CRC_SIZE);
+	return at + CRC_SIZE;
+}
+
+/* The bags a decode has shuffled: players of one match share the seed and
+ * are at most a few pieces apart, so a handful of bags serve them all and
+ * each is shuffled (one SHA-512 and one generator seeding) once. */
+#define BAGS_KEPT 4
+struct bags {
+	uint64_t seed;
+	uint32_t number[BAGS_KEPT];
+	uint8_t  bag[BAGS_KEPT][BAG_SIZE];
+	unsigned n, next;
+};
+
+/* Bag number b of the stream, from the ones kept or shuffled now. */
+static const uint8_t *
+bag_of(struct bags *k, uint32_t b)
+{
+	unsigned i;
+
+	for (i = 0; i < k->n; i++)
+		if (k->number[i] == b)
+			return k->bag[i];
+	i = k->n < BAGS_KEPT ? k->n++ : k->next++ % BAGS_KEPT;
+	k->number[i] = b;
+	bag_shuffle(k->seed, b, k->bag[i]);
+	return k->bag[i];
+}
+
+static uint8_t
+stream_piece(struct bags *k, uint32_t i)
+{
+	return bag_of(k, i / BAG_SIZE)[i % BAG_SIZE];
+}
+
+/* One board row from its 5 bytes: letters and occupancy must agree (a
+ * letter only on an occupied cell), the row is not full, and a row with a
+ * grey cell is nine grey cells and an empty hole. Counts the row's cells. */
+static bool
+read_row(struct tetromino_board *b, unsigned r, uint64_t v, unsigned *cells)
+{
+	uint32_t letters = (uint32_t)(v & CELL_MASK);
+	uint64_t occ = v >> CELL_BITS;
+	unsigned c, code, grey = 0, filled = 0;
+
+	if (occ == 0 || occ >= TETROMINO_FULL_ROW)
+		return false; /* empty inside the block, full, or beyond 10 bits */
+	for (c = 0; c < TETROMINO_COLS; c++) {
+		code = letters >> (3 * c) & 7u;
+		if (!(occ >> c & 1u)) {
+			if (code != 0)
+				return false;
+			continue;
+		}
+		filled++;
+		grey += code == 0;
+	}
+	if (grey != 0 && (grey != TETROMINO_COLS - 1 || filled != grey))
+		return false;
+	b->rows[r] = (uint16_t)occ;
+	b->cells[r] = letters;
+	*cells += filled;
+	return true;
+}
+
+/* One player's bytes from *at; false on anything out of range. */
+static bool
+read_player(const struct versus_match *m, struct versus_player *p, const uint8_t *buf,
+    size_t len, size_t *at)
+{
+	size_t o = *at;
+	unsigned k, nrows, cells = 0, flags;
+	uint32_t combo;
+
+	if (len - o < PLAYER_SIZE)
+		return false;
+	p->score = engine_get_le(buf + o, 8);
+	p->lines = (uint32_t)engine_get_le(buf + o + 8, 4);
+	p->placed = (uint32_t)engine_get_le(buf + o + 12, 4);
+	combo = (uint32_t)engine_get_le(buf + o + 16, 4);
+	p->out_turn = (uint32_t)engine_get_le(buf + o + 20, 4);
+	p->current = buf[o + 24];
+	p->hold = buf[o + 25];
+	flags = buf[o + 26];
+	p->missed = buf[o + 27];
+	p->place = buf[o + 28];
+	p->end_reason = buf[o + 29];
+	p->cursor = buf[o + 30];
+	p->nqueue = buf[o + 31];
+	o += 32;
+	if (flags > 3 || p->current >= TETROMINO_NPIECES || p->hold > VERSUS_NO_PIECE ||
+	    p->end_reason > VERSUS_END_RESIGNED || p->cursor >= m->nplayers ||
+	    p->nqueue > VERSUS_QUEUE_MAX || p->placed > UINT32_MAX - 2 || combo == 0x80000000u)
+		return false;
+	p->alive = flags & 1u;
+	p->back_to_back = flags & 2u;
+	p->combo = combo <= INT32_MAX ? (int32_t)combo : -(int32_t)(~combo) - 1;
+	if (len - o < 2 * (size_t)p->nqueue + 1)
+		return false;
+	for (k = 0; k < p->nqueue; k++) {
+		p->queue[k].lines = buf[o++];
+		p->queue[k].hole = buf[o++];
+		if (p->queue[k].lines < 1 || p->queue[k].lines > VERSUS_ATTACK_MAX ||
+		    p->queue[k].hole >= TETROMINO_COLS)
+			return false;
+		p->pending = (uint16_t)(p->pending + p->queue[k].lines);
+	}
+	nrows = buf[o++];
+	if (nrows > TETROMINO_ROWS || len - o < ROW_SIZE * (size_t)nrows)
+		return false;
+	for (k = 0; k < nrows; k++, o += ROW_SIZE)
+		if (!read_row(&p->board, k, engine_get_le(buf + o, ROW_SIZE), &cells))
+			return false;
+	*at = o;
+
+	/* Counters. */
+	p->level = 1 + p->lines / 10;
+	p->drawn = p->placed + 1 + (p->hold != VERSUS_NO_PIECE);
+	if (p->combo < -1 || (int64_t)p->combo >= (int64_t)p->placed ||
+	    (uint64_t)p->lines > 4 * (uint64_t)p->placed || (p->back_to_back && p->lines < 4) ||
+	    p->score % 50 != 0 || (p->score == 0) != (p->lines == 0))
+		return false;
+	/* A living player's cells add up: 4 a piece, 9 a grey row, -10 a
+	 * cleared row (a player out may have lost cells to an overflow). */
+	if (p->alive) {
+		int64_t grey9 = (int64_t)cells + 10 * (int64_t)p->lines - 4 * (int64_t)p->placed;
+
+		if (grey9 < 0 || grey9 % 9 != 0)
+			return false;
+	}
+	return true;
+}
+
+bool
+versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
+{
+	struct versus_match m;
+	struct versus_player *p, *q;
+	struct bags bags;
+	size_t at = HEADER_SIZE;
+	uint8_t last;
+	unsigned i, j, k, nalive = 0, later;
+
+	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || len > VERSUS_SERIAL_MAX ||
+	    buf[0] != VERSUS_SERIAL_VERSION ||
+	    engine_get_le(buf + len - CRC_SIZE, CRC_SIZE) != crc32(buf, len - CRC_SIZE))
+		return false;
+	memset(&m, 0, sizeof m);
+	m.seed = engine_get_le(buf + 1, 7);
+	m.turn = (uint32_t)engine_get_le(buf + 8, 4);
+	m.nblocks = (uint32_t)engine_get_le(buf + 12, 4);
+	m.nplayers = buf[16];
+	if (m.seed > VERSUS_SEED_MAX || m.nplayers < VERSUS_PLAYERS_MIN ||
+	    m.nplayers > VERSUS_PLAYERS_MAX)
+		return false;
+	for (i = 0; i < m.nplayers; i++)
+		if (!read_player(&m, &m.players[i], buf, len - CRC_SIZE, &at))
+			return false;
+	if (at != len - CRC_SIZE)
+		return false;
+
+	bags.seed = m.seed;
+	bags.n = bags.next = 0;
+	for (i = 0; i < m.nplayers; i++) {
+		p = &m.players[i];
+		/* The stream: the preview and the bag cache follow from drawn,
+		 * and the piece drawn last is current or held (current when the
+		 * hold slot is empty). */
+		last = stream_piece(&bags, p->drawn - 1);
+		if (last != p->current && (p->hold == VERSUS_NO_PIECE || last != p->hold))
+			return false;
+		for (k = 0; k < VERSUS_NEXT; k++)
+			p->next[k] = stream_piece(&bags, p->drawn + k);
+		/* The engine keeps the bag of its last draw, drawn + 2. */
+		p->bag_number = (p->drawn + VERSUS_NEXT - 1) / BAG_SIZE;
+		memcpy(p->bag, bag_of(&bags, p->bag_number), BAG_SIZE);
+		if (p->alive) {
+			/* Once a turn a living player places a piece (its own or a
+			 * missed turn's drop), and it has a move left. */
+			nalive++;
+			if (p->placed != m.turn || p->missed >= VERSUS_MISSED_MAX ||
+			    p->end_reason != VERSUS_END_NONE || p->out_turn != 0 ||
+			    p->missed > m.turn ||
+			    (!tetromino_can_place(&p->board, p->current) &&
+			    !tetromino_can_place(&p->board, versus_hold_piece(p))))
+				return false;
+		} else {
+			/* The turn that took it out placed nothing or one piece. */
+			if (p->end_reason == VERSUS_END_NONE || p->out_turn < 1 || p->out_turn > m.turn ||
+			    (p->placed != p->out_turn && p->placed + 1 != p->out_turn) ||
+			    p->nqueue != 0 || p->place < 1 || p->place > m.nplayers ||
+			    (p->end_reason == VERSUS_END_MISSED) != (p->missed == VERSUS_MISSED_MAX) ||
+			    p->missed > VERSUS_MISSED_MAX || p->missed > p->out_turn)
+				return false;
+		}
+	}
+	if (m.turn == 0 && (nalive != m.nplayers || m.nblocks != 0))
+		return false;
+	/* A match ends in a turn that takes someone out. */
+	for (i = 0, later = 0; i < m.nplayers; i++)
+		later += !m.players[i].alive && m.players[i].out_turn == m.turn;
+	if (nalive <= 1 && later == 0)
+		return false;
+	m.nalive = (uint8_t)nalive;
+	m.over = nalive <= 1;
+	/* Places: those out in the same turn share n + 1, n being the players
+	 * still in after it; a last survivor has 1. */
+	for (i = 0; i < m.nplayers; i++) {
+		p = &m.players[i];
+		if (p->alive) {
+			if (p->place != (m.over ? 1 : 0))
+				return false;
+			continue;
+		}
+		later = 0;
+		for (j = 0; j < m.nplayers; j++) {
+			q = &m.players[j];
+			later += q->alive || q->out_turn > p->out_turn;
+		}
+		if (p->place != later + 1)
+			return false;
+	}
+	*out = m;
+	return true;
+}

@@ -1,0 +1,676 @@
+/*
+ * handlers_matches.c: versus matches over HTTP.
+ *
+ *   POST /api/matches                    a match in the lobby; its creator sits
+ *   POST /api/matches/{id}/join          a seat; the last one starts the match
+ *   POST /api/matches/{id}/move          {turn, command}: one move a turn
+ *   GET  /api/matches/{id}               the match as the caller may see it
+ *   GET  /api/matches/{id}/wait?after=T  the same, once turn T has resolved
+ *   GET  /api/matches/{id}/events        the same as Server-Sent Events
+ *   GET  /api/matches/{id}/replay        a finished match's replay and certificate
+ *   POST /api/matches/replays/verify     plays a replay again
+ *   GET  /api/matches/ratings            Glicko-2 ratings, best first
+ *
+ * Writes go through one store job each (matches.h); reads take a reader
+ * connection. A long poll and a stream hold no thread while they wait
+ * (match_hub.h). Field names are snake_case, as the requests' are.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "app.h"
+#include "auth.h"
+#include "certificate.h"
+#include "defer.h"
+#include "handlers.h"
+#include "jsonbody.h"
+#include "match_hub.h"
+#include "matches.h"
+#include "workers.h"
+
+/* ---- shared pieces ---- */
+
+/* The {id} of the path: a decimal id, else 404. */
+static bool
+path_id(struct request *req, int64_t *id)
+{
+	if (jsonbody_parse_int(req->params[0], 1, ENGINE_ID_MAX, id))
+		return true;
+	request_reply_error(req, API_ERR_MATCH_NOT_FOUND, NULL);
+	return false;
+}
+
+static bool
+known(struct request *req, const char *const *fields)
+{
+	char msg[JSONBODY_MSG_MAX];
+
+	if (jsonbody_known(req->json, fields, msg, sizeof msg))
+		return true;
+	request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	return false;
+}
+
+/* The optional Bearer key of a read: 0 when none; false after a 401. */
+static bool
+viewer_account(struct request *req, int64_t *account_id)
+{
+	struct account_ref acct = { 0 };
+	enum auth_result a = auth_bearer(req, false, &acct);
+
+	*account_id = a == AUTH_OK ? acct.id : 0;
+	return a != AUTH_FAILED;
+}
+
+/* A store read of the match into op; false after answering (404, 500). */
+static bool
+read_match(struct request *req, struct matches_op *op, int64_t id)
+{
+	struct store_conn *c = store_reader(req->app->store);
+	enum store_result rc = matches_read(c, op, id);
+
+	store_reader_release(req->app->store, c);
+	if (rc == STORE_OK)
+		return true;
+	request_reply_error(req, rc == STORE_NOT_FOUND ? API_ERR_MATCH_NOT_FOUND : API_ERR_INTERNAL, NULL);
+	return false;
+}
+
+static void
+reply_view(struct request *req, int status, const struct matches_op *op, int viewer)
+{
+	request_reply_json(req, status, matches_view_json(op, viewer));
+}
+
+/* The error of a job's verdict, with what helps the caller go on. */
+static void
+reply_verdict_error(struct request *req, const struct matches_op *op)
+{
+	json_t *extra = NULL;
+	enum api_error e;
+	const char *msg = NULL;
+
+	switch (op->verdict) {
+	case MATCHES_NOT_FOUND: e = API_ERR_MATCH_NOT_FOUND; break;
+	case MATCHES_NOT_A_PLAYER: e = API_ERR_NOT_A_PLAYER; break;
+	case MATCHES_FULL: e = API_ERR_MATCH_FULL; break;
+	case MATCHES_ALREADY_JOINED: e = API_ERR_ALREADY_JOINED; break;
+	case MATCHES_NOT_STARTED: e = API_ERR_MATCH_NOT_STARTED; break;
+	case MATCHES_OVER: e = API_ERR_MATCH_OVER; break;
+	case MATCHES_PLAYER_OUT: e = API_ERR_PLAYER_OUT; break;
+	case MATCHES_ALREADY_MOVED: e = API_ERR_ALREADY_MOVED; break;
+	case MATCHES_WRONG_TURN:
+		e = API_ERR_WRONG_TURN;
+		extra = json_pack("{s:I}", "turn", (json_int_t)op->row.turn + 1);
+		msg = op->turn <= op->row.turn ? "that turn is resolved already: the turn open now is "
+		    "in 'turn'" : "that turn is not open yet: the turn open now is in 'turn'";
+		break;
+	case MATCHES_EMPTY_MOVE: e = API_ERR_EMPTY_COMMAND; msg = op->reason; break;
+	case MATCHES_INVALID_MOVE: e = API_ERR_INVALID_COMMAND; msg = op->reason; break;
+	case MATCHES_ILLEGAL_MOVE: e = API_ERR_ILLEGAL_ACTION; msg = op->reason; break;
+	default: e = API_ERR_INTERNAL; msg = "the request could not be stored; nothing changed"; break;
+	}
+	/* Refusals of a seated player show the match as it stands. */
+	if (e != API_ERR_INTERNAL && e != API_ERR_MATCH_NOT_FOUND && op->row.id != 0) {
+		if (extra == NULL)
+			extra = json_object();
+		json_object_set_new(extra, "match", matches_view_json(op, op->seat));
+	}
+	request_reply_error_with(req, e, msg, extra);
+}
+
+/* ---- POST /api/matches ---- */
+
+static void
+create_done(struct request *req)
+{
+	struct matches_op *op = req->ctx;
+
+	if (!defer_committed(req) || op->verdict != MATCHES_CREATED) {
+		reply_verdict_error(req, op);
+		return;
+	}
+	reply_view(req, 201, op, op->seat);
+}
+
+void
+handle_match_create(struct request *req)
+{
+	static const char *const fields[] = { "players", "turn_seconds", "seed", "rated", NULL };
+	const json_t *rated = req->json ? json_object_get(req->json, "rated") : NULL;
+	struct account_ref acct;
+	struct matches_op *op;
+	char msg[JSONBODY_MSG_MAX];
+	int64_t players = 0, seconds = MATCHES_TURN_SECONDS_DEFAULT, seed = 0;
+	bool present = false, has_seed = false;
+
+	if (!known(req, fields))
+		return;
+	if (!jsonbody_int(req->json, "players", VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX, &present,
+	    &players, msg, sizeof msg) || !present) {
+		if (!present)
+			snprintf(msg, sizeof msg, "missing field 'players' (an integer from %d to %d)",
+			    VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX);
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (!jsonbody_int(req->json, "turn_seconds", 1, MATCHES_TURN_SECONDS_MAX, &present, &seconds,
+	    msg, sizeof msg) ||
+	    !jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &has_seed, &seed, msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (rated != NULL && !json_is_boolean(rated)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'rated' must be true or false");
+		return;
+	}
+	if (has_seed && json_is_true(rated)) {
+		/* Whoever chose the seed knows every piece and hole to come. */
+		request_reply_error(req, API_ERR_INVALID_REQUEST,
+		    "a rated match takes no seed: the server draws it");
+		return;
+	}
+	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = matches_op_new(req, MATCHES_OP_CREATE)) == NULL)
+		return;
+	op->account_id = acct.id;
+	op->players = (int)players;
+	op->turn_seconds = (int)seconds;
+	op->rated = json_is_true(rated);
+	op->seed_chosen = has_seed;
+	if (!has_seed) {
+		uint64_t r;
+
+		randombytes_buf(&r, sizeof r);
+		seed = (int64_t)(r & (uint64_t)ENGINE_ID_MAX);
+	}
+	op->seed = seed;
+	matches_submit(req, op, create_done);
+}
+
+/* ---- POST /api/matches/{id}/join ---- */
+
+static void
+join_done(struct request *req)
+{
+	struct matches_op *op = req->ctx;
+
+	if (!defer_committed(req) || op->verdict != MATCHES_JOINED) {
+		reply_verdict_error(req, op);
+		return;
+	}
+	reply_view(req, 200, op, op->seat);
+}
+
+void
+handle_match_join(struct request *req)
+{
+	static const char *const fields[] = { NULL };
+	struct account_ref acct;
+	struct matches_op *op;
+	int64_t id;
+
+	if (!path_id(req, &id) || !known(req, fields) || auth_bearer(req, true, &acct) != AUTH_OK ||
+	    (op = matches_op_new(req, MATCHES_OP_JOIN)) == NULL)
+		return;
+	op->account_id = acct.id;
+	op->match_id = id;
+	matches_submit(req, op, join_done);
+}
+
+/* ---- POST /api/matches/{id}/move ---- */
+
+static void
+move_done(struct request *req)
+{
+	struct matches_op *op = req->ctx;
+	char text[32];
+	json_t *o;
+
+	if (!defer_committed(req) || (op->verdict != MATCHES_MOVED && op->verdict != MATCHES_RESOLVED)) {
+		reply_verdict_error(req, op);
+		return;
+	}
+	versus_move_text(&op->mv, text, sizeof text);
+	o = json_pack("{s:o, s:I, s:s, s:b, s:o}", "match_id", json_sprintf("%lld",
+	    (long long)op->row.id), "turn", (json_int_t)op->turn, "move", text,
+	    "resolved", op->verdict == MATCHES_RESOLVED, "match", matches_view_json(op, op->seat));
+	request_reply_json(req, 200, o);
+}
+
+void
+handle_match_move(struct request *req)
+{
+	static const char *const fields[] = { "turn", "command", NULL };
+	struct account_ref acct;
+	struct matches_op *op;
+	const char *command;
+	char msg[JSONBODY_MSG_MAX];
+	int64_t id, turn = 0;
+	bool present = false;
+
+	if (!path_id(req, &id) || !known(req, fields))
+		return;
+	if (!jsonbody_int(req->json, "turn", 1, INT32_MAX, &present, &turn, msg, sizeof msg) ||
+	    !present) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, present ? msg :
+		    "missing field 'turn' (the turn the move is for: the match's turn + 1)");
+		return;
+	}
+	if (!jsonbody_string(req->json, "command", &command, msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL)
+		return;
+	op->account_id = acct.id;
+	op->match_id = id;
+	op->turn = turn;
+	/* Read now, judged in the job after the match's own checks. */
+	op->parsed = versus_move_parse(command, json_string_length(json_object_get(req->json, "command")),
+	    &op->mv, op->reason, sizeof op->reason);
+	matches_submit(req, op, move_done);
+}
+
+/* ---- GET /api/matches/{id} ---- */
+
+void
+handle_match_get(struct request *req)
+{
+	struct matches_op *op;
+	int64_t id, account_id;
+
+	if (!path_id(req, &id) || !viewer_account(req, &account_id) ||
+	    (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL || !read_match(req, op, id))
+		return;
+	reply_view(req, 200, op, account_id ? matches_seat_of(&op->row, account_id) : -1);
+}
+
+/* ---- GET /api/matches/{id}/wait?after=T ---- */
+
+struct waiting {
+	struct matches_op op;     /* first: freed as one */
+	int64_t after, until, account_id;
+	uint64_t ticket;
+	bool lobby;               /* the wait began in the lobby: the start answers it */
+};
+
+static bool
+ready(const struct waiting *w)
+{
+	const struct store_match_row *r = &w->op.row;
+
+	if (strcmp(r->status, "finished") == 0)
+		return true;
+	if (strcmp(r->status, "playing") != 0)
+		return false;
+	return w->lobby || r->turn > w->after;
+}
+
+static void wait_cont(struct request *req);
+
+/* Waits (req suspended) unless the match is ready by now; false when the
+ * hub is closed (shutting down: nothing suspended). */
+static bool
+wait_more(struct request *req, struct waiting *w)
+{
+	struct matches *mx = req->app->matches;
+	struct store_match_row *again;
+	struct store_conn *c;
+	enum store_result rc;
+
+	w->ticket = match_hub_wait(matches_hub(mx), req, w->op.row.id, wait_cont);
+	if (w->ticket == 0)
+		return false;
+	matches_wait_timer(mx, w->ticket, w->op.row.id, w->until);
+	/* A turn that resolved between the read and the registration has
+	 * notified nobody: read the row once more (its turn and status are
+	 * enough), and wake ourselves if it moved. The request is suspended,
+	 * so the read goes into a row of its own. */
+	if ((again = malloc(sizeof *again)) == NULL) {
+		match_hub_wake(matches_hub(mx), w->op.row.id, w->ticket);
+		return true;
+	}
+	c = store_reader(req->app->store);
+	rc = store_match_get(c, w->op.row.id, again);
+	store_reader_release(req->app->store, c);
+	if (rc != STORE_OK || strcmp(again->status, w->op.row.status) != 0 ||
+	    again->turn != w->op.row.turn || again->joined != w->op.row.joined)
+		match_hub_wake(matches_hub(mx), w->op.row.id, w->ticket);
+	if (rc == STORE_OK)
+		store_match_row_free(again);
+	free(again);
+	return true;
+}
+
+/* The match's row alone, without decoding its state: enough to know
+ * whether a long poll is answered. False after answering (404, 500). */
+static bool
+read_row(struct request *req, struct store_match_row *row, int64_t id)
+{
+	struct store_conn *c = store_reader(req->app->store);
+	enum store_result rc;
+
+	store_match_row_free(row);
+	rc = store_match_get(c, id, row);
+	store_reader_release(req->app->store, c);
+	if (rc == STORE_OK)
+		return true;
+	request_reply_error(req, rc == STORE_NOT_FOUND ? API_ERR_MATCH_NOT_FOUND : API_ERR_INTERNAL, NULL);
+	return false;
+}
+
+static void
+wait_answer(struct request *req, struct waiting *w)
+{
+	if (!matches_unpack(&w->op)) {
+		request_reply_error(req, API_ERR_INTERNAL, "the stored match does not read back");
+		return;
+	}
+	reply_view(req, 200, &w->op, w->account_id ? matches_seat_of(&w->op.row, w->account_id) : -1);
+}
+
+static void
+wait_cont(struct request *req)
+{
+	struct waiting *w = req->ctx;
+
+	matches_wait_cancel(req->app->matches, w->ticket);
+	if (!read_row(req, &w->op.row, w->op.row.id))
+		return;
+	if (ready(w) || store_now_ms() >= w->until || atomic_load(&req->app->shutting_down) ||
+	    !wait_more(req, w))
+		wait_answer(req, w);
+}
+
+static void
+waiting_free(void *arg)
+{
+	struct waiting *w = arg;
+
+	store_match_row_free(&w->op.row);
+	free(w->op.event);
+	free(w);
+}
+
+void
+handle_match_wait(struct request *req)
+{
+	const char *q = request_query(req, "after");
+	struct waiting *w;
+	int64_t id, account_id, after;
+
+	if (!path_id(req, &id))
+		return;
+	if (q == NULL || !jsonbody_parse_int(q, 0, INT32_MAX, &after)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST,
+		    "query 'after' must be a turn number (0 or more): the answer comes once a later turn "
+		    "has resolved");
+		return;
+	}
+	if (!viewer_account(req, &account_id))
+		return;
+	if ((w = calloc(1, sizeof *w)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	req->ctx = w;
+	req->ctx_free = waiting_free;
+	w->op.mx = req->app->matches;
+	w->op.seat = -1;
+	w->after = after;
+	w->account_id = account_id;
+	w->until = store_now_ms() + MATCHES_WAIT_MS;
+	if (!read_row(req, &w->op.row, id))
+		return;
+	w->lobby = strcmp(w->op.row.status, "lobby") == 0;
+	if (ready(w) || !wait_more(req, w))
+		wait_answer(req, w);
+}
+
+/* ---- GET /api/matches/{id}/events ---- */
+
+/* After a stream has been registered: a change committed between the first
+ * read and the registration told the match's streams nothing, and the
+ * stream of a match that ended then would never end. Look once more, and
+ * send what changed to the match's streams (the others get it twice, under
+ * the same id, which does no harm). */
+static void
+stream_catch_up(struct app *app, const struct store_match_row *seen)
+{
+	struct matches_op *again = calloc(1, sizeof *again);
+	struct store_conn *c;
+	enum store_result rc;
+	size_t len = 0;
+	char *text;
+
+	if (again == NULL)
+		return;
+	c = store_reader(app->store);
+	rc = matches_read(c, again, seen->id);
+	store_reader_release(app->store, c);
+	if (rc == STORE_OK && (again->row.turn != seen->turn || again->row.joined != seen->joined ||
+	    strcmp(again->row.status, seen->status) != 0) &&
+	    (text = matches_event_text(again, &len)) != NULL) {
+		match_hub_notify(matches_hub(app->matches), seen->id, text, len,
+		    strcmp(again->row.status, "finished") == 0);
+		free(text);
+	}
+	store_match_row_free(&again->row);
+	free(again);
+}
+
+void
+handle_match_events(struct request *req)
+{
+	struct matches_op *op;
+	struct app *app = req->app;
+	char *event;
+	size_t n = 0;
+	int64_t id;
+	bool over;
+
+	if (!path_id(req, &id) || (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL ||
+	    !read_match(req, op, id))
+		return;
+	if ((event = matches_event_text(op, &n)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	over = strcmp(op->row.status, "finished") == 0;
+	switch (match_hub_stream(matches_hub(app->matches), req, id, event, n, over)) {
+	case MATCH_HUB_STREAMING:
+		/* The request belongs to the stream now: only op (still the
+		 * request's) and app are used below. */
+		if (!over)
+			stream_catch_up(app, &op->row);
+		break;
+	case MATCH_HUB_FULL:
+		request_add_header(req, "Retry-After", "5");
+		request_reply_error(req, API_ERR_BUSY, "every match event stream is taken: retry later, "
+		    "or long-poll .../wait");
+		break;
+	case MATCH_HUB_CLOSED:
+		request_reply_error(req, API_ERR_SHUTTING_DOWN, NULL);
+		break;
+	case MATCH_HUB_FAILED:
+		if (!req->replied)
+			request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		break;
+	}
+	free(event);
+}
+
+/* ---- GET /api/matches/{id}/replay ---- */
+
+void
+handle_match_replay(struct request *req)
+{
+	struct matches_op *op;
+	struct store_conn *c;
+	json_t *replay;
+	int64_t id;
+
+	if (!path_id(req, &id) || (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL ||
+	    !read_match(req, op, id))
+		return;
+	if (strcmp(op->row.status, "finished") != 0) {
+		request_reply_error(req, API_ERR_MATCH_NOT_OVER, "the replay shows the seed and every move: "
+		    "it is given once the match is over");
+		return;
+	}
+	c = store_reader(req->app->store);
+	replay = matches_replay_of(c, op);
+	store_reader_release(req->app->store, c);
+	if (replay == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "the match's turns do not read back");
+		return;
+	}
+	request_reply_json(req, 200, json_pack("{s:o, s:o, s:o, s:s}", "match_id",
+	    json_sprintf("%lld", (long long)id), "replay", replay,
+	    "certificate", op->row.certificate ? json_string(op->row.certificate) : json_null(),
+	    "verify_with", "/api/v1/keys"));
+}
+
+/* ---- POST /api/matches/replays/verify ---- */
+
+struct match_verification {
+	const json_t         *replay;  /* borrowed from the request's body */
+	const char           *cert;    /* likewise, or NULL */
+	const struct keyring *keys;
+	int                   rc;
+	struct match_replay_check chk;
+	json_t               *claims;
+	const char           *why;     /* why the certificate does not hold */
+	char                  hash[CERTIFICATE_HASH_TEXT];
+};
+
+static void
+match_verification_free(void *arg)
+{
+	struct match_verification *v = arg;
+
+	json_decref(v->chk.final);
+	json_decref(v->claims);
+	free(v);
+}
+
+static void
+match_verify_task(void *arg)
+{
+	struct match_verification *v = arg;
+	const char *claimed;
+
+	v->rc = match_replay_verify(v->replay, &v->chk);
+	if (v->rc != 0)
+		return;
+	certificate_json_hash(v->replay, v->hash);
+	if (v->cert == NULL)
+		return;
+	v->claims = certificate_verify(v->keys, v->cert, strlen(v->cert));
+	claimed = json_string_value(json_object_get(v->claims, "replay"));
+	if (v->claims == NULL)
+		v->why = "the certificate does not verify with this server's keys";
+	else if (claimed == NULL || strcmp(claimed, v->hash) != 0)
+		v->why = "the certificate names another replay";
+}
+
+static void
+match_verify_done(struct request *req)
+{
+	struct match_verification *v = req->ctx;
+	json_t *o;
+
+	if (v->rc != 0) {
+		o = json_pack("{s:I, s:s}", "turn", (json_int_t)v->chk.turn, "reason", v->chk.reason);
+		if (o != NULL && v->chk.final != NULL)
+			json_object_set(o, "simulated_final", v->chk.final);
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason, o);
+		return;
+	}
+	if (v->why != NULL) {
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why,
+		    json_pack("{s:i, s:s}", "turn", 0, "reason", v->why));
+		return;
+	}
+	o = json_pack("{s:b, s:I, s:O, s:s}", "valid", 1, "turns", (json_int_t)v->chk.nturns,
+	    "final", v->chk.final, "replay_hash", v->hash);
+	if (o != NULL && v->claims != NULL)
+		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims", v->claims));
+	request_reply_json(req, 200, o);
+}
+
+void
+handle_match_verify(struct request *req)
+{
+	const json_t *replay = req->json, *cert = NULL;
+	struct match_verification *v;
+
+	if (req->json == NULL) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST,
+		    "the body is a match replay, or {\"replay\": ..., \"certificate\": ...}");
+		return;
+	}
+	if (json_object_get(req->json, "replay") != NULL) {
+		static const char *const fields[] = { "replay", "certificate", NULL };
+
+		if (!known(req, fields))
+			return;
+		replay = json_object_get(req->json, "replay");
+		cert = json_object_get(req->json, "certificate");
+		if (cert != NULL && !json_is_string(cert)) {
+			request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'certificate' must be a string");
+			return;
+		}
+	}
+	if ((v = calloc(1, sizeof *v)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	v->replay = replay;
+	v->cert = cert != NULL ? json_string_value(cert) : NULL;
+	v->keys = app_keys(req->app);
+	req->ctx = v;
+	req->ctx_free = match_verification_free;
+	if (!workers_submit(req->app->verify, req, match_verify_task, v, match_verify_done)) {
+		request_add_header(req, "Retry-After", "1");
+		request_reply_error(req, API_ERR_BUSY, "every replay verifier is busy and the queue is full: "
+		    "retry in a second");
+	}
+}
+
+/* ---- GET /api/matches/ratings ---- */
+
+void
+handle_match_ratings(struct request *req)
+{
+	struct store_rating rows[STORE_PAGE_MAX];
+	const char *q = request_query(req, "limit");
+	struct store_conn *c;
+	enum store_result rc;
+	int64_t limit = 20;
+	int n = 0, i;
+	json_t *list;
+
+	if (q != NULL && !jsonbody_parse_int(q, 1, INT32_MAX, &limit)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "query 'limit' must be a whole number from 1 to 100");
+		return;
+	}
+	if (limit > STORE_PAGE_MAX)
+		limit = STORE_PAGE_MAX;
+	c = store_reader(req->app->store);
+	rc = store_ratings_list(c, (int)limit, rows, &n);
+	store_reader_release(req->app->store, c);
+	if (rc != STORE_OK) {
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+		return;
+	}
+	list = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(list, json_pack("{s:i, s:s, s:f, s:f, s:f, s:I}", "rank", i + 1,
+		    "account", rows[i].name, "rating", rows[i].rating, "rd", rows[i].rd,
+		    "volatility", rows[i].volatility, "matches", (json_int_t)rows[i].matches));
+	request_reply_json(req, 200, json_pack("{s:s, s:o}", "rules", VERSUS_RULES, "ratings", list));
+}

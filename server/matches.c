@@ -1,0 +1,943 @@
+/*
+ * matches.c: the versus match pipeline (matches.h).
+ *
+ * Every job reads the match's row with the writer's own connection, so
+ * that what it decides and what it writes are one transaction: a lobby
+ * join is a compare-and-set on the seats taken, a move or a resolution a
+ * compare-and-set on (turn, status). The row carries the engine's state
+ * (versus_encode), so a turn costs one read and one write of the row, plus
+ * the insert of the turn's moves for the replay; nothing replays earlier
+ * turns until the match ends (its certificate hashes the replay).
+ *
+ * What a job may not do before the commit (wake a request, arm a timer) it
+ * records in its op, and effects() does it from the store's done callback
+ * on the writer thread, so that it happens even when the client that
+ * caused it has gone.
+ *
+ * Workload: one job per move, one per deadline that finds moves missing;
+ * a resolution costs a decode, versus_resolve, an encode and a few JSON
+ * texts, some tens of microseconds on the writer.
+ */
+#include "matches.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "certificate.h"
+#include "glicko2.h"
+#include "iso8601.h"
+#include "log.h"
+#include "match_clock.h"
+#include "match_hub.h"
+
+_Static_assert(VERSUS_SERIAL_MAX <= STORE_MATCH_STATE_MAX, "a match's state fits its column");
+_Static_assert(MATCH_TOTALS_SIZE <= STORE_MATCH_TOTALS_MAX, "the totals fit their column");
+_Static_assert(4 * VERSUS_PLAYERS_MAX <= STORE_MATCH_PENDING_MAX, "the moves fit their column");
+_Static_assert(VERSUS_PLAYERS_MAX <= STORE_MATCH_SEATS, "every player has a seat");
+
+struct matches {
+	struct app         *app;
+	struct match_hub   *hub;
+	struct match_clock *clock;
+	atomic_uint_fast64_t turns, by_deadline;
+};
+
+/* ---- the pending moves: 4 bytes a seat (kind, hold, rotation, column) ---- */
+
+static void
+pending_decode(const struct store_match_row *row, unsigned n, struct versus_move *mv,
+    uint8_t *moved)
+{
+	unsigned i;
+
+	*moved = 0;
+	for (i = 0; i < n; i++) {
+		memset(&mv[i], 0, sizeof mv[i]);
+		if (row->npending != 4 * (size_t)n || row->pending[4 * i] == 0)
+			continue;
+		mv[i].kind = row->pending[4 * i];
+		mv[i].hold = row->pending[4 * i + 1] != 0;
+		mv[i].rotation = row->pending[4 * i + 2];
+		mv[i].column = row->pending[4 * i + 3];
+		*moved = (uint8_t)(*moved | 1u << i);
+	}
+}
+
+static size_t
+pending_encode(const struct versus_move *mv, uint8_t moved, unsigned n, uint8_t *out)
+{
+	unsigned i;
+
+	if (moved == 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		bool has = moved >> i & 1u;
+
+		out[4 * i] = has ? mv[i].kind : 0;
+		out[4 * i + 1] = has && mv[i].hold;
+		out[4 * i + 2] = has ? (uint8_t)mv[i].rotation : 0;
+		out[4 * i + 3] = has ? (uint8_t)mv[i].column : 0;
+	}
+	return 4 * (size_t)n;
+}
+
+/* ---- reading a row ---- */
+
+int
+matches_seat_of(const struct store_match_row *row, int64_t account_id)
+{
+	int i;
+
+	for (i = 0; i < row->nseats; i++)
+		if (row->seats[i].account_id == account_id)
+			return i;
+	return -1;
+}
+
+bool
+matches_unpack(struct matches_op *op)
+{
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+
+	memset(&op->totals, 0, sizeof op->totals);
+	op->moved = 0;
+	if (op->row.nstate == 0)
+		return strcmp(op->row.status, "lobby") == 0;
+	if (!versus_decode(&op->m, op->row.state, op->row.nstate) ||
+	    op->m.nplayers != op->row.players || op->m.turn != op->row.turn ||
+	    !match_totals_decode(&op->totals, op->row.totals, op->row.ntotals)) {
+		log_msg(LOG_ERROR, "match %lld: the stored state does not read back", (long long)op->row.id);
+		return false;
+	}
+	pending_decode(&op->row, op->m.nplayers, mv, &op->moved);
+	return true;
+}
+
+enum store_result
+matches_read(struct store_conn *c, struct matches_op *op, int64_t match_id)
+{
+	enum store_result rc;
+
+	store_match_row_free(&op->row);
+	rc = store_match_get(c, match_id, &op->row);
+	if (rc == STORE_OK && !matches_unpack(op))
+		rc = STORE_ERROR;
+	return rc;
+}
+
+/* ---- JSON ---- */
+
+static json_t *
+time_or_null(int64_t ms)
+{
+	char text[ISO8601_MAX];
+
+	if (ms <= 0)
+		return json_null();
+	iso8601_format(text, sizeof text, ms / 1000);
+	return json_string(text);
+}
+
+static json_t *
+id_json(int64_t id)
+{
+	char text[24];
+
+	snprintf(text, sizeof text, "%lld", (long long)id);
+	return json_string(text);
+}
+
+json_t *
+matches_view_json(const struct matches_op *op, int viewer)
+{
+	const struct store_match_row *r = &op->row;
+	bool playing = strcmp(r->status, "playing") == 0, over = strcmp(r->status, "finished") == 0;
+	enum match_end end = r->nstate > 0 ? match_end_of(&op->m, (uint32_t)r->turn_cap) :
+	    MATCH_END_NONE;
+	int64_t now = store_now_ms();
+	json_t *o, *seats, *last = NULL;
+	int i;
+
+	seats = json_array();
+	for (i = 0; i < r->nseats; i++) {
+		json_t *s = r->nstate > 0 ? match_player_json(&op->m, end, viewer >= 0 ?
+		    (unsigned)viewer : VERSUS_NOBODY, (unsigned)i, &op->totals) : json_object();
+
+		if (s == NULL)
+			continue;
+		json_object_set_new_nocheck(s, "seat", json_integer(i));
+		json_object_set_new_nocheck(s, "account", json_string(r->seats[i].name));
+		if (playing)
+			json_object_set_new_nocheck(s, "moved", json_boolean(op->moved >> i & 1u));
+		if (over && r->rated && !isnan(r->seats[i].rating_after)) {
+			json_object_set_new_nocheck(s, "rating_before", json_real(r->seats[i].rating_before));
+			json_object_set_new_nocheck(s, "rating_after", json_real(r->seats[i].rating_after));
+		}
+		json_array_append_new(seats, s);
+	}
+	if (r->last_turn != NULL)
+		last = json_loads(r->last_turn, 0, NULL);
+	o = json_object();
+	if (o == NULL) {
+		json_decref(seats);
+		json_decref(last);
+		return NULL;
+	}
+	json_object_set_new_nocheck(o, "match_id", id_json(r->id));
+	json_object_set_new_nocheck(o, "rules", json_string(r->rules));
+	json_object_set_new_nocheck(o, "status", json_string(r->status));
+	json_object_set_new_nocheck(o, "players", json_integer(r->players));
+	json_object_set_new_nocheck(o, "joined", json_integer(r->joined));
+	json_object_set_new_nocheck(o, "turn_seconds", json_integer(r->turn_seconds));
+	json_object_set_new_nocheck(o, "turn_cap", json_integer(r->turn_cap));
+	json_object_set_new_nocheck(o, "rated", json_boolean(r->rated));
+	/* The seed gives every piece and hole to come: shown once it is over. */
+	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());
+	json_object_set_new_nocheck(o, "seed_chosen", json_boolean(r->seed_chosen));
+	json_object_set_new_nocheck(o, "turn", json_integer(r->turn));
+	json_object_set_new_nocheck(o, "deadline", playing ? time_or_null(r->deadline_at) : json_null());
+	json_object_set_new_nocheck(o, "deadline_in_ms", playing ?
+	    json_integer(r->deadline_at > now ? r->deadline_at - now : 0) : json_null());
+	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
+	json_object_set_new_nocheck(o, "you", viewer >= 0 ? json_integer(viewer) : json_null());
+	json_object_set_new_nocheck(o, "seats", seats);
+	json_object_set_new_nocheck(o, "last_turn", last != NULL ? last : json_null());
+	json_object_set_new_nocheck(o, "created_at", time_or_null(r->created_at));
+	json_object_set_new_nocheck(o, "started_at", time_or_null(r->started_at));
+	json_object_set_new_nocheck(o, "finished_at", time_or_null(r->finished_at));
+	json_object_set_new_nocheck(o, "certificate", r->certificate ? json_string(r->certificate) :
+	    json_null());
+	return o;
+}
+
+char *
+matches_event_text(const struct matches_op *op, size_t *len)
+{
+	json_t *v = matches_view_json(op, -1);
+	char *text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL, *event = NULL;
+	size_t cap;
+
+	json_decref(v);
+	if (text == NULL)
+		return NULL;
+	cap = strlen(text) + 64;
+	if ((event = malloc(cap)) != NULL)
+		*len = (size_t)snprintf(event, cap, "id: %lld\nevent: match\ndata: %s\n\n",
+		    (long long)op->row.turn, text);
+	free(text);
+	return event;
+}
+
+/* The event the match's streams get after this job. */
+static void
+make_event(struct matches_op *op)
+{
+	op->event = matches_event_text(op, &op->nevent);
+	if (op->event == NULL)
+		op->nevent = 0;
+}
+
+/* ---- the end of a match: results, ratings, replay, certificate ---- */
+
+static json_t *
+replay_from(const struct store_match_row *r, const struct versus_match *m,
+    const struct match_totals *t, json_t *turns)
+{
+	return match_replay_new((uint64_t)r->seed, (unsigned)r->players, (uint32_t)r->turn_cap, turns,
+	    match_final_json(m, match_end_of(m, (uint32_t)r->turn_cap), t));
+}
+
+json_t *
+matches_replay_of(struct store_conn *c, const struct matches_op *op)
+{
+	if (op->row.nstate == 0)
+		return NULL;
+	return replay_from(&op->row, &op->m, &op->totals, store_match_turns(c, op->row.id));
+}
+
+/* Signs the result of a finished match; turns (stolen) are every turn's
+ * moves, this last one included. NULL on failure. */
+static char *
+certify(const struct matches_op *op, json_t *turns)
+{
+	const struct store_match_row *r = &op->row;
+	uint8_t places[VERSUS_PLAYERS_MAX];
+	char hash[CERTIFICATE_HASH_TEXT], *cert = NULL;
+	json_t *replay = replay_from(r, &op->m, &op->totals, turns), *claims = NULL;
+	json_t *names = json_array(), *pl = json_array(), *scores = json_array();
+	int i;
+
+	match_places(&op->m, match_end_of(&op->m, (uint32_t)r->turn_cap), places);
+	for (i = 0; i < r->players; i++) {
+		json_array_append_new(names, json_string(r->seats[i].name));
+		json_array_append_new(pl, json_integer(places[i]));
+		json_array_append_new(scores, json_integer((json_int_t)op->m.players[i].score));
+	}
+	if (replay == NULL || certificate_json_hash(replay, hash) != 0)
+		goto done;
+	claims = json_pack("{s:o, s:s, s:I, s:O, s:O, s:O, s:I, s:s, s:b, s:s}", "match", id_json(r->id),
+	    "rules", r->rules, "seed", (json_int_t)r->seed, "players", names, "places", pl,
+	    "scores", scores, "turns", (json_int_t)op->m.turn,
+	    "end", match_end_name(match_end_of(&op->m, (uint32_t)r->turn_cap)), "rated", r->rated,
+	    "replay", hash);
+	if (claims != NULL)
+		cert = certificate_sign(app_keys(op->mx->app), claims, (int64_t)time(NULL));
+done:
+	json_decref(names);
+	json_decref(pl);
+	json_decref(scores);
+	json_decref(claims);
+	json_decref(replay);
+	return cert;
+}
+
+/* Results on the seats, and for a rated match every player's rating. */
+static enum store_result
+results(struct store_conn *c, struct matches_op *op, int64_t now)
+{
+	struct store_match_row *r = &op->row;
+	struct store_match_result res[VERSUS_PLAYERS_MAX];
+	struct store_rating rt[VERSUS_PLAYERS_MAX];
+	struct glicko2_rating before[VERSUS_PLAYERS_MAX], after[VERSUS_PLAYERS_MAX];
+	int64_t accounts[VERSUS_PLAYERS_MAX];
+	uint8_t places[VERSUS_PLAYERS_MAX];
+	int i, n = r->players;
+	bool rated = r->rated;
+
+	match_places(&op->m, match_end_of(&op->m, (uint32_t)r->turn_cap), places);
+	for (i = 0; i < n; i++) {
+		accounts[i] = r->seats[i].account_id;
+		res[i] = (struct store_match_result){ i, places[i], (int64_t)op->m.players[i].score,
+			op->totals.sent[i], op->totals.received[i], NAN, NAN };
+	}
+	if (rated) {
+		if (store_ratings_get(c, accounts, n, rt) != STORE_OK)
+			return STORE_ERROR;
+		for (i = 0; i < n; i++)
+			before[i] = rt[i].found ? (struct glicko2_rating){ rt[i].rating, rt[i].rd,
+				rt[i].volatility } : (struct glicko2_rating){ GLICKO2_RATING_DEFAULT,
+				GLICKO2_RD_DEFAULT, GLICKO2_VOLATILITY_DEFAULT };
+		if (!glicko2_match(before, places, (size_t)n, GLICKO2_TAU_DEFAULT, after)) {
+			log_msg(LOG_ERROR, "match %lld: the ratings do not update", (long long)r->id);
+			rated = false;
+		}
+	}
+	if (rated) {
+		for (i = 0; i < n; i++) {
+			rt[i].rating = after[i].rating;
+			rt[i].rd = after[i].rd;
+			rt[i].volatility = after[i].volatility;
+			rt[i].matches++;
+			res[i].rating_before = before[i].rating;
+			res[i].rating_after = after[i].rating;
+			r->seats[i].rating_before = before[i].rating;
+			r->seats[i].rating_after = after[i].rating;
+		}
+		if (store_ratings_put(c, rt, n, now) != STORE_OK)
+			return STORE_ERROR;
+	}
+	for (i = 0; i < n; i++)
+		r->seats[i].place = places[i];
+	return store_match_results(c, r->id, res, n);
+}
+
+/* ---- a turn ---- */
+
+/* Keeps text (a malloc'd string from json_dumps) as the row's last turn. */
+static void
+set_last_turn(struct store_match_row *r, char *text)
+{
+	free(r->last_turn);
+	r->last_turn = text;
+}
+
+/* Resolves the coming turn of op's match with the moves sent (mv, moved)
+ * and the rest missed, and writes it. */
+static enum store_result
+resolve(struct store_conn *c, struct matches_op *op, struct versus_move *mv, int64_t now)
+{
+	struct store_match_row *r = &op->row;
+	struct versus_match before = op->m;
+	struct versus_events ev;
+	struct store_match_update u;
+	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
+	char reason[ENGINE_REASON_MAX], *moves_text = NULL, *cert = NULL;
+	json_t *moves = NULL, *turns = NULL;
+	enum match_end end;
+	enum store_result rc = STORE_ERROR;
+	unsigned i, bad = 0;
+	size_t nstate;
+
+	for (i = 0; i < op->m.nplayers; i++)
+		if (!(op->moved >> i & 1u))
+			mv[i].kind = VERSUS_MOVE_MISSED;
+	/* Every stored move was checked against this very state, so the engine
+	 * cannot refuse one; should it, that player misses the turn rather
+	 * than the match stopping for good. */
+	while (versus_resolve(&op->m, mv, &ev, &bad, reason, sizeof reason) == VERSUS_REFUSED &&
+	    bad < op->m.nplayers && mv[bad].kind != VERSUS_MOVE_MISSED) {
+		log_msg(LOG_ERROR, "match %lld turn %lld: stored move of seat %u refused (%s); missed",
+		    (long long)r->id, (long long)r->turn + 1, bad, reason);
+		mv[bad].kind = VERSUS_MOVE_MISSED;
+	}
+	if (op->m.turn != before.turn + 1)
+		return STORE_ERROR;
+	match_totals_add(&op->totals, &ev);
+	end = match_end_of(&op->m, (uint32_t)r->turn_cap);
+	moves = match_turn_json(&before, mv);
+	moves_text = moves != NULL ? json_dumps(moves, JSON_COMPACT) : NULL;
+	if (moves_text == NULL)
+		goto done;
+	{
+		json_t *e = match_events_json(&ev);
+
+		set_last_turn(r, e != NULL ? json_dumps(e, JSON_COMPACT) : NULL);
+		json_decref(e);
+	}
+	if (r->last_turn == NULL)
+		goto done;
+	nstate = versus_encode(&op->m, state, sizeof state);
+	match_totals_encode(&op->totals, totals);
+	op->moved = 0;
+	op->resolved = true;
+	op->finished = end != MATCH_END_NONE;
+	r->turn = op->m.turn;
+	r->nstate = nstate;
+	memcpy(r->state, state, nstate);
+	r->npending = 0;
+	memcpy(r->totals, totals, sizeof totals);
+	r->ntotals = sizeof totals;
+	if (op->finished) {
+		snprintf(r->status, sizeof r->status, "finished");
+		snprintf(r->end_reason, sizeof r->end_reason, "%s", match_end_name(end));
+		r->finished_at = now;
+		r->deadline_at = 0;
+		/* The certificate hashes the replay: every turn stored so far and
+		 * this one. */
+		if ((turns = store_match_turns(c, r->id)) == NULL || json_array_append(turns, moves) != 0)
+			goto done;
+		cert = certify(op, turns);
+		turns = NULL; /* certify took it */
+		if (cert == NULL)
+			goto done;
+		free(r->certificate);
+		r->certificate = cert;
+	} else
+		r->deadline_at = now + 1000 * (int64_t)r->turn_seconds;
+
+	memset(&u, 0, sizeof u);
+	u.id = r->id;
+	u.from_turn = before.turn;
+	u.from_status = "playing";
+	u.status = r->status;
+	u.turn = r->turn;
+	u.state = state;
+	u.nstate = nstate;
+	u.totals = totals;
+	u.ntotals = sizeof totals;
+	u.last_turn = r->last_turn;
+	u.deadline_at = r->deadline_at;
+	u.end_reason = op->finished ? r->end_reason : NULL;
+	u.started_at = r->started_at;
+	u.finished_at = r->finished_at;
+	u.certificate = r->certificate;
+	rc = store_match_update(c, &u);
+	if (rc == STORE_CONFLICT) {
+		/* Someone resolved this turn first: nothing here was written, and
+		 * the answer shows the match as that writer left it. */
+		op->resolved = op->finished = false;
+		op->verdict = MATCHES_WRONG_TURN;
+		rc = matches_read(c, op, r->id) == STORE_ERROR ? STORE_ERROR : STORE_OK;
+		goto done;
+	}
+	if (rc != STORE_OK || store_match_turn_insert(c, r->id, r->turn, moves_text, now) != STORE_OK ||
+	    (op->finished && results(c, op, now) != STORE_OK)) {
+		rc = STORE_ERROR;
+		goto done;
+	}
+	if (match_hub_has_streams(op->mx->hub, r->id))
+		make_event(op);
+	rc = STORE_OK;
+done:
+	json_decref(moves);
+	json_decref(turns);
+	free(moves_text);
+	return rc;
+}
+
+/* ---- the jobs ---- */
+
+static enum store_result
+create_job(struct store_conn *c, struct matches_op *op)
+{
+	struct store_match_new n = {
+		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
+		.turn_cap = (int)op->mx->app->cfg->match_turn_cap, .seed = op->seed,
+		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = VERSUS_RULES,
+		.now = store_now_ms(),
+	};
+	enum store_result rc;
+
+	if (store_match_insert(c, &n) != STORE_OK)
+		return STORE_ERROR;
+	op->match_id = n.id;
+	rc = matches_read(c, op, n.id);
+	if (rc != STORE_OK)
+		return STORE_ERROR;
+	op->seat = 0;
+	op->verdict = MATCHES_CREATED;
+	return STORE_OK;
+}
+
+/* Fills the lobby's last seat: the match starts. */
+static enum store_result
+start(struct store_conn *c, struct matches_op *op, int64_t now)
+{
+	struct store_match_row *r = &op->row;
+	struct store_match_update u;
+	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
+	size_t nstate;
+
+	if (!versus_init(&op->m, (uint64_t)r->seed, (unsigned)r->players))
+		return STORE_ERROR;
+	memset(&op->totals, 0, sizeof op->totals);
+	nstate = versus_encode(&op->m, state, sizeof state);
+	match_totals_encode(&op->totals, totals);
+	snprintf(r->status, sizeof r->status, "playing");
+	r->started_at = now;
+	r->deadline_at = now + 1000 * (int64_t)r->turn_seconds;
+	memcpy(r->state, state, nstate);
+	r->nstate = nstate;
+	memcpy(r->totals, totals, sizeof totals);
+	r->ntotals = sizeof totals;
+	memset(&u, 0, sizeof u);
+	u.id = r->id;
+	u.from_turn = 0;
+	u.from_status = "lobby";
+	u.status = "playing";
+	u.turn = 0;
+	u.state = state;
+	u.nstate = nstate;
+	u.totals = totals;
+	u.ntotals = sizeof totals;
+	u.deadline_at = r->deadline_at;
+	u.started_at = now;
+	if (store_match_update(c, &u) != STORE_OK)
+		return STORE_ERROR; /* the join just won the lobby: nobody else can move it */
+	op->started = true;
+	return STORE_OK;
+}
+
+static enum store_result
+join_job(struct store_conn *c, struct matches_op *op)
+{
+	struct store_match_row *r = &op->row;
+	int64_t now = store_now_ms();
+	enum store_result rc;
+	int tries;
+
+	/* A lost compare-and-set means someone else took a seat in between (a
+	 * backend with several writers): read again and decide again. */
+	for (tries = 0; tries < 4; tries++) {
+		rc = matches_read(c, op, op->match_id);
+		if (rc == STORE_NOT_FOUND) {
+			op->verdict = MATCHES_NOT_FOUND;
+			return STORE_OK;
+		}
+		if (rc != STORE_OK)
+			return STORE_ERROR;
+		op->seat = matches_seat_of(r, op->account_id);
+		if (op->seat >= 0) {
+			op->verdict = MATCHES_ALREADY_JOINED;
+			return STORE_OK;
+		}
+		if (strcmp(r->status, "lobby") != 0 || r->joined >= r->players) {
+			op->verdict = strcmp(r->status, "finished") == 0 ? MATCHES_OVER : MATCHES_FULL;
+			return STORE_OK;
+		}
+		rc = store_match_join(c, r->id, r->joined, op->account_id, now);
+		if (rc == STORE_ERROR)
+			return STORE_ERROR;
+		if (rc == STORE_OK)
+			break;
+	}
+	if (rc != STORE_OK) {
+		op->verdict = MATCHES_FULL;
+		return STORE_OK;
+	}
+	/* The seat is ours: the row as it is now. */
+	if (matches_read(c, op, op->match_id) != STORE_OK)
+		return STORE_ERROR;
+	op->seat = matches_seat_of(r, op->account_id);
+	if (r->joined == r->players && start(c, op, now) != STORE_OK)
+		return STORE_ERROR;
+	op->verdict = MATCHES_JOINED;
+	if (match_hub_has_streams(op->mx->hub, r->id))
+		make_event(op);
+	return STORE_OK;
+}
+
+static enum store_result
+move_job(struct store_conn *c, struct matches_op *op)
+{
+	struct store_match_row *r = &op->row;
+	struct store_match_update u;
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	uint8_t pending[STORE_MATCH_PENDING_MAX], moved;
+	enum store_result rc;
+	unsigned i;
+
+	rc = matches_read(c, op, op->match_id);
+	if (rc != STORE_OK) {
+		op->verdict = rc == STORE_NOT_FOUND ? MATCHES_NOT_FOUND : MATCHES_ERROR;
+		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
+	}
+	op->seat = matches_seat_of(r, op->account_id);
+	if (op->seat < 0) {
+		op->verdict = MATCHES_NOT_A_PLAYER;
+		return STORE_OK;
+	}
+	if (strcmp(r->status, "playing") != 0) {
+		op->verdict = strcmp(r->status, "lobby") == 0 ? MATCHES_NOT_STARTED : MATCHES_OVER;
+		return STORE_OK;
+	}
+	if (op->turn != r->turn + 1) {
+		op->verdict = MATCHES_WRONG_TURN;
+		return STORE_OK;
+	}
+	if (!op->m.players[op->seat].alive) {
+		op->verdict = MATCHES_PLAYER_OUT;
+		return STORE_OK;
+	}
+	if (op->moved >> op->seat & 1u) {
+		op->verdict = MATCHES_ALREADY_MOVED;
+		return STORE_OK;
+	}
+	if (op->parsed != VERSUS_PARSE_OK) {
+		op->verdict = op->parsed == VERSUS_PARSE_EMPTY ? MATCHES_EMPTY_MOVE : MATCHES_INVALID_MOVE;
+		return STORE_OK;
+	}
+	if (!versus_check_move(&op->m, (unsigned)op->seat, &op->mv, op->reason, sizeof op->reason)) {
+		op->verdict = MATCHES_ILLEGAL_MOVE;
+		return STORE_OK;
+	}
+	pending_decode(r, op->m.nplayers, mv, &moved);
+	mv[op->seat] = op->mv;
+	op->moved = moved = (uint8_t)(moved | 1u << op->seat);
+	for (i = 0; i < op->m.nplayers; i++)
+		if (op->m.players[i].alive && !(moved >> i & 1u))
+			break;
+	if (i == op->m.nplayers) {
+		/* The last living player's move: the turn resolves now. */
+		op->verdict = MATCHES_RESOLVED;
+		return resolve(c, op, mv, store_now_ms());
+	}
+	r->npending = pending_encode(mv, moved, op->m.nplayers, pending);
+	memcpy(r->pending, pending, r->npending);
+	memset(&u, 0, sizeof u);
+	u.id = r->id;
+	u.from_turn = r->turn;
+	u.from_status = "playing";
+	u.status = "playing";
+	u.turn = r->turn;
+	u.state = r->state;
+	u.nstate = r->nstate;
+	u.pending = pending;
+	u.npending = r->npending;
+	u.totals = r->totals;
+	u.ntotals = r->ntotals;
+	u.last_turn = r->last_turn;
+	u.deadline_at = r->deadline_at;
+	u.started_at = r->started_at;
+	rc = store_match_update(c, &u);
+	if (rc == STORE_ERROR)
+		return STORE_ERROR;
+	if (rc == STORE_CONFLICT) {
+		op->verdict = MATCHES_WRONG_TURN;
+		return matches_read(c, op, r->id) == STORE_ERROR ? STORE_ERROR : STORE_OK;
+	}
+	op->verdict = MATCHES_MOVED;
+	return STORE_OK;
+}
+
+static enum store_result
+deadline_job(struct store_conn *c, struct matches_op *op)
+{
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	int64_t now = store_now_ms();
+	enum store_result rc;
+
+	op->verdict = MATCHES_NOTHING;
+	rc = matches_read(c, op, op->match_id);
+	if (rc != STORE_OK)
+		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
+	/* Only the deadline of the turn it was set for: a turn the last move
+	 * resolved first has set its own. */
+	if (strcmp(op->row.status, "playing") != 0 || op->row.turn != op->turn)
+		return STORE_OK;
+	if (op->row.deadline_at > now)
+		return STORE_OK; /* fired early (the clock moved): effects() sets it again */
+	pending_decode(&op->row, op->m.nplayers, mv, &op->moved);
+	op->verdict = MATCHES_RESOLVED;
+	return resolve(c, op, mv, now);
+}
+
+static enum store_result
+run_job(struct store_conn *c, void *arg)
+{
+	struct matches_op *op = arg;
+
+	op->verdict = MATCHES_ERROR;
+	op->started = op->resolved = op->finished = false;
+	free(op->event);
+	op->event = NULL;
+	op->nevent = 0;
+	switch (op->kind) {
+	case MATCHES_OP_CREATE:
+		return create_job(c, op);
+	case MATCHES_OP_JOIN:
+		return join_job(c, op);
+	case MATCHES_OP_MOVE:
+		return move_job(c, op);
+	case MATCHES_OP_DEADLINE:
+		return deadline_job(c, op);
+	}
+	return STORE_ERROR;
+}
+
+/* ---- after the commit ---- */
+
+static void
+effects(struct matches_op *op, bool committed)
+{
+	struct matches *mx = op->mx;
+	const struct store_match_row *r = &op->row;
+
+	if (!committed) {
+		/* A deadline whose job failed tries again in a second rather than
+		 * leaving the match without one. */
+		if (op->kind == MATCHES_OP_DEADLINE)
+			match_clock_set(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)op->match_id,
+			    store_now_ms() + 1000, op->turn);
+		return;
+	}
+	if (op->resolved) {
+		atomic_fetch_add(&mx->turns, 1);
+		if (op->kind == MATCHES_OP_DEADLINE)
+			atomic_fetch_add(&mx->by_deadline, 1);
+	}
+	if (op->finished)
+		match_clock_cancel(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)r->id);
+	else if (op->started || op->resolved ||
+	    (op->kind == MATCHES_OP_DEADLINE && op->verdict == MATCHES_NOTHING &&
+	    strcmp(r->status, "playing") == 0 && r->turn == op->turn))
+		match_clock_set(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)r->id, r->deadline_at, r->turn);
+	/* Long polls and streams hear of seats taken, the start and every
+	 * resolved turn (a move that waits for others changes nothing they
+	 * show but a `moved` flag). */
+	if (op->verdict == MATCHES_JOINED || op->resolved)
+		match_hub_notify(mx->hub, r->id, op->event, op->nevent, op->finished);
+}
+
+struct match_job {
+	struct store_job   job;
+	struct matches_op *op;
+	struct request    *req;   /* NULL for a deadline */
+};
+
+static void
+op_free(void *arg)
+{
+	struct matches_op *op = arg;
+
+	store_match_row_free(&op->row);
+	free(op->event);
+	free(op);
+}
+
+static void
+job_done(struct store_job *job)
+{
+	struct match_job *j = (struct match_job *)job;
+	struct request *req = j->req;
+	int status = (int)job->status;
+
+	effects(j->op, job->status == STORE_JOB_COMMITTED);
+	if (req == NULL)
+		op_free(j->op);
+	free(j);
+	if (req != NULL)
+		request_resume(req, status);
+}
+
+struct matches_op *
+matches_op_new(struct request *req, enum matches_op_kind kind)
+{
+	struct matches_op *op = calloc(1, sizeof *op);
+
+	if (op == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	op->kind = kind;
+	op->mx = req->app->matches;
+	op->seat = -1;
+	req->ctx = op;
+	req->ctx_free = op_free;
+	return op;
+}
+
+void
+matches_submit(struct request *req, struct matches_op *op, request_cont cont)
+{
+	struct match_job *j = calloc(1, sizeof *j);
+
+	if (j == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	j->op = op;
+	j->req = req;
+	j->job.run = run_job;
+	j->job.arg = op;
+	j->job.done = job_done;
+	request_suspend(req, cont);
+	store_submit(req->app->store, &j->job);
+}
+
+/* ---- the clock ---- */
+
+static void
+fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
+{
+	struct matches *mx = ctx;
+	struct match_job *j;
+	struct matches_op *op;
+
+	switch (kind) {
+	case MATCHES_TIMER_DEADLINE:
+		j = calloc(1, sizeof *j);
+		op = calloc(1, sizeof *op);
+		if (j == NULL || op == NULL) {
+			/* Try again shortly rather than leave the match stuck. */
+			free(j);
+			free(op);
+			match_clock_set(mx->clock, kind, key, store_now_ms() + 1000, arg);
+			return;
+		}
+		op->kind = MATCHES_OP_DEADLINE;
+		op->mx = mx;
+		op->seat = -1;
+		op->match_id = (int64_t)key;
+		op->turn = arg;
+		j->op = op;
+		j->job.run = run_job;
+		j->job.arg = op;
+		j->job.done = job_done;
+		store_submit(mx->app->store, &j->job);
+		break;
+	case MATCHES_TIMER_WAIT:
+		match_hub_wake(mx->hub, arg, key);
+		break;
+	case MATCHES_TIMER_HEARTBEAT:
+		match_hub_heartbeat(mx->hub);
+		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCHES_HEARTBEAT_MS, 0);
+		break;
+	}
+}
+
+static void
+arm(void *ctx, int64_t id, int64_t turn, int64_t deadline_at)
+{
+	struct matches *mx = ctx;
+
+	match_clock_set(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)id, deadline_at, turn);
+}
+
+struct matches *
+matches_start(struct app *app, char *err, size_t errcap)
+{
+	struct matches *mx = calloc(1, sizeof *mx);
+	struct store_conn *c;
+	enum store_result rc;
+
+	if (mx == NULL) {
+		snprintf(err, errcap, "out of memory");
+		return NULL;
+	}
+	mx->app = app;
+	mx->hub = match_hub_new(app->cfg->match_streams, MATCHES_STREAM_BYTES);
+	mx->clock = match_clock_new(fire, mx);
+	if (mx->hub == NULL || mx->clock == NULL) {
+		snprintf(err, errcap, "cannot start the match clock");
+		matches_free(mx);
+		return NULL;
+	}
+	c = store_reader(app->store);
+	rc = store_matches_playing(c, arm, mx);
+	store_reader_release(app->store, c);
+	if (rc != STORE_OK) {
+		snprintf(err, errcap, "cannot read the matches in play");
+		matches_free(mx);
+		return NULL;
+	}
+	match_clock_set(mx->clock, MATCHES_TIMER_HEARTBEAT, 0, store_now_ms() + MATCHES_HEARTBEAT_MS, 0);
+	return mx;
+}
+
+void
+matches_quiesce(struct matches *mx)
+{
+	if (mx == NULL)
+		return;
+	match_clock_stop(mx->clock);
+	match_hub_close(mx->hub);
+}
+
+void
+matches_free(struct matches *mx)
+{
+	if (mx == NULL)
+		return;
+	match_clock_free(mx->clock);
+	match_hub_free(mx->hub);
+	free(mx);
+}
+
+struct match_hub *
+matches_hub(struct matches *mx)
+{
+	return mx->hub;
+}
+
+void
+matches_wait_timer(struct matches *mx, uint64_t ticket, int64_t match_id, int64_t when_ms)
+{
+	match_clock_set(mx->clock, MATCHES_TIMER_WAIT, ticket, when_ms, match_id);
+}
+
+void
+matches_wait_cancel(struct matches *mx, uint64_t ticket)
+{
+	match_clock_cancel(mx->clock, MATCHES_TIMER_WAIT, ticket);
+}
+
+void
+matches_stats(struct matches *mx, struct matches_stats *out)
+{
+	struct match_hub_stats hs;
+
+	match_hub_stats(mx->hub, &hs);
+	out->turns = atomic_load(&mx->turns);
+	out->by_deadline = atomic_load(&mx->by_deadline);
+	out->timers = match_clock_pending(mx->clock);
+	out->waiters = hs.waiters;
+	out->streams = hs.streams;
+	out->streams_refused = hs.streams_refused;
+	out->streams_dropped = hs.streams_dropped;
+}

@@ -1,0 +1,153 @@
+/*
+ * matches.h: versus matches on the server: the lobby, moves, deadlines and
+ * the resolution of a turn, each one store job that decides and writes in
+ * one transaction (as play.h does for games), and what happens once it has
+ * committed (the next deadline, waking long polls and streams).
+ *
+ * The match lives in its row (store.h): the engine's state, the moves sent
+ * for the coming turn and the totals. A move's job reads the row, judges
+ * the move, and either stores it (one compare-and-set write) or, when it
+ * is the last living player's, resolves the turn at once; a deadline's job
+ * reads the row and resolves the turn with the missing moves as missed.
+ * Every write is a compare-and-set on (turn, status), so a deadline firing
+ * while the last move arrives resolves the turn exactly once: the loser
+ * finds the turn moved on and writes nothing.
+ *
+ * One timer thread (match_clock.h) keeps every deadline; there is no
+ * thread per match. After a restart, matches_start arms the deadlines of
+ * every playing match from the store.
+ */
+#ifndef SERVER_MATCHES_H
+#define SERVER_MATCHES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "http.h"
+#include "match.h"   /* api/: the cap, totals and JSON of a match */
+#include "store.h"
+#include "versus.h"
+
+struct app;
+struct matches;
+struct match_hub;
+
+#define MATCHES_TURN_SECONDS_DEFAULT 10
+#define MATCHES_TURN_SECONDS_MAX 3600
+#define MATCHES_WAIT_MS 25000           /* a long poll answers after this at the latest */
+#define MATCHES_HEARTBEAT_MS 15000      /* a comment line to every event stream */
+#define MATCHES_STREAM_BYTES (256 * 1024) /* what one stream may hold unsent */
+
+/* The timers' kinds on the clock. */
+enum matches_timer { MATCHES_TIMER_DEADLINE, MATCHES_TIMER_WAIT, MATCHES_TIMER_HEARTBEAT };
+
+/* Starts the service: its hub, its clock, and the deadlines of the
+ * matches playing in the store. NULL with err on failure. */
+struct matches *matches_start(struct app *app, char *err, size_t errcap);
+
+/* Shutting down: no deadline fires any more, every long poll is answered,
+ * every stream ends. */
+void matches_quiesce(struct matches *mx);
+
+/* After http_stop and store_close. NULL is fine. */
+void matches_free(struct matches *mx);
+
+struct match_hub *matches_hub(struct matches *mx);
+
+/* Arms a long poll's timeout (its ticket, on match_id). */
+void matches_wait_timer(struct matches *mx, uint64_t ticket, int64_t match_id, int64_t when_ms);
+void matches_wait_cancel(struct matches *mx, uint64_t ticket);
+
+struct matches_stats {
+	uint64_t turns;         /* turns resolved */
+	uint64_t by_deadline;   /* of those, by a deadline */
+	unsigned timers, waiters, streams;
+	uint64_t streams_refused, streams_dropped;
+};
+void matches_stats(struct matches *mx, struct matches_stats *out);
+
+enum matches_op_kind { MATCHES_OP_CREATE, MATCHES_OP_JOIN, MATCHES_OP_MOVE, MATCHES_OP_DEADLINE };
+
+enum matches_verdict {
+	MATCHES_CREATED,        /* 200 */
+	MATCHES_JOINED,         /* 200; started tells whether it filled the match */
+	MATCHES_MOVED,          /* 200: the move waits for the others */
+	MATCHES_RESOLVED,       /* 200: the move was the last: the turn resolved */
+	MATCHES_NOT_FOUND,      /* 404 */
+	MATCHES_NOT_A_PLAYER,   /* 403 */
+	MATCHES_FULL,           /* 409 */
+	MATCHES_ALREADY_JOINED, /* 409 */
+	MATCHES_NOT_STARTED,    /* 409 */
+	MATCHES_OVER,           /* 409 */
+	MATCHES_WRONG_TURN,     /* 409: resolved already, or not open yet */
+	MATCHES_ALREADY_MOVED,  /* 409 */
+	MATCHES_PLAYER_OUT,     /* 409 */
+	MATCHES_EMPTY_MOVE,     /* 422 */
+	MATCHES_INVALID_MOVE,   /* 422: not a move */
+	MATCHES_ILLEGAL_MOVE,   /* 422: the engine refuses it */
+	MATCHES_NOTHING,        /* a deadline found nothing to do */
+	MATCHES_ERROR,          /* 500 */
+};
+
+/* One request's (or deadline's) work; a handler's context. */
+struct matches_op {
+	/* Set by the caller. */
+	enum matches_op_kind kind;
+	struct matches    *mx;
+	int64_t            account_id;
+	int64_t            match_id;          /* all but create */
+	int                players, turn_seconds; /* create */
+	int64_t            seed;
+	bool               seed_chosen, rated;
+	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
+	enum versus_parse  parsed;            /* move, read on the HTTP thread */
+	struct versus_move mv;
+	char               reason[ENGINE_REASON_MAX];
+
+	/* Set by the job: the match as it stands after it. */
+	enum matches_verdict verdict;
+	int                seat;              /* the account's seat, -1 for none */
+	struct store_match_row row;
+	struct versus_match m;                /* valid when row.nstate > 0 */
+	struct match_totals totals;
+	uint8_t            moved;             /* a bit a seat: moved for the coming turn */
+	bool               started, resolved, finished;
+	char              *event;             /* the streams' text, malloc'd, or NULL */
+	size_t             nevent;
+};
+
+/* A handler's op (req->ctx, freed with the request); NULL (and a 500)
+ * when out of memory. */
+struct matches_op *matches_op_new(struct request *req, enum matches_op_kind kind);
+
+/* Suspends req and runs op's job on the writer; once it has committed (or
+ * failed), its effects happen and cont(req) answers from op. */
+void matches_submit(struct request *req, struct matches_op *op, request_cont cont);
+
+/* Reads the row of match_id into op (row, m, totals, moved) from a reader:
+ * STORE_OK, STORE_NOT_FOUND or STORE_ERROR. */
+enum store_result matches_read(struct store_conn *c, struct matches_op *op, int64_t match_id);
+
+/* Decodes what op->row holds into op: the state, the totals and the moves
+ * sent so far; false (logged) when the stored bytes do not read back. */
+bool matches_unpack(struct matches_op *op);
+
+/* The seat of account_id in row, or -1. */
+int matches_seat_of(const struct store_match_row *row, int64_t account_id);
+
+/* The match as viewer (a seat, or -1 for a spectator) sees it: the row,
+ * every seat's board and counters, the last turn's events. */
+json_t *matches_view_json(const struct matches_op *op, int viewer);
+
+/* The Server-Sent Event of op's match as it stands (the spectator's view,
+ * `id: TURN`, `event: match`), malloc'd, its length in *len; NULL when out
+ * of memory. */
+char *matches_event_text(const struct matches_op *op, size_t *len);
+
+/* The replay of a finished match from its row and stored turns (NULL on
+ * failure); what its certificate hashes. */
+json_t *matches_replay_of(struct store_conn *c, const struct matches_op *op);
+
+#endif

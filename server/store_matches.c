@@ -1,0 +1,511 @@
+/*
+ * store_matches.c: versus matches, their seats and turns, and ratings
+ * (store.h). Plain statements only, so that another backend can port each
+ * function one for one.
+ *
+ * The two compare-and-sets: store_match_join's `UPDATE ... WHERE joined =
+ * ? AND status = 'lobby'` and store_match_update's `WHERE turn = ? AND
+ * status = ?`. A writer that lost either writes nothing and says CONFLICT,
+ * so two requests or a request and a deadline built on the same row can
+ * never both move it. Workload: one get and one update per move; a turn
+ * insert per resolved turn; the turns and ratings once per finished match.
+ */
+#include "store_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "log.h"
+
+/* A random id in [1, ENGINE_ID_MAX], as runs have. */
+static int64_t
+random_id(void)
+{
+	uint64_t v;
+
+	do {
+		randombytes_buf(&v, sizeof v);
+		v &= (uint64_t)ENGINE_ID_MAX;
+	} while (v == 0);
+	return (int64_t)v;
+}
+
+static void
+bind_text_or_null(struct store_q *st, int i, const char *s)
+{
+	if (s == NULL)
+		store_q_text(st, i, NULL);
+	else
+		store_q_text(st, i, s);
+}
+
+static void
+bind_blob_or_null(struct store_q *st, int i, const uint8_t *p, size_t n)
+{
+	if (p == NULL || n == 0)
+		store_q_text(st, i, NULL);
+	else
+		store_q_blob(st, i, p, n);
+}
+
+static void
+bind_ms_or_null(struct store_q *st, int i, int64_t ms)
+{
+	if (ms <= 0)
+		store_q_text(st, i, NULL);
+	else
+		store_q_int(st, i, ms);
+}
+
+static void
+bind_real_or_null(struct store_q *st, int i, double v)
+{
+	if (isnan(v))
+		store_q_text(st, i, NULL);
+	else
+		store_q_double(st, i, v);
+}
+
+static double
+column_real_or_nan(struct store_q *st, int i)
+{
+	return store_q_isnull(st, i) ? NAN : store_q_col_double(st, i);
+}
+
+static void
+column_text(struct store_q *st, int i, char *out, size_t cap)
+{
+	const char *t = store_q_col_text(st, i);
+
+	snprintf(out, cap, "%s", t != NULL ? t : "");
+}
+
+/* A blob column into out (capacity cap); false when it does not fit. */
+static bool
+column_blob(struct store_q *st, int i, uint8_t *out, size_t cap, size_t *n)
+{
+	long len = store_q_col_blob(st, i, out, cap);
+
+	*n = 0;
+	if (len <= 0)
+		return true;
+	if ((size_t)len > cap)
+		return false;
+	*n = (size_t)len;
+	return true;
+}
+
+static char *
+column_strdup(struct store_q *st, int i, bool *failed)
+{
+	char *s;
+
+	if (store_q_isnull(st, i))
+		return NULL;
+	s = strdup(store_q_col_text(st, i));
+	if (s == NULL)
+		*failed = true;
+	return s;
+}
+
+enum store_result
+store_match_insert(struct store_conn *c, struct store_match_new *m)
+{
+	static const char sql[] =
+	    "INSERT INTO matches (id, rules, status, players, joined, turn_seconds, turn_cap, seed, "
+	    "seed_chosen, rated, turn, created_by, created_at) "
+	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10) ON CONFLICT (id) DO NOTHING";
+	static const char seat[] =
+	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) VALUES (?1, 0, ?2, ?3)";
+	struct store_q *st;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		if ((st = store_q(c, sql)) == NULL)
+			return STORE_ERROR;
+		m->id = random_id();
+		store_q_int(st, 1, m->id);
+		store_q_text(st, 2, m->rules);
+		store_q_int(st, 3, m->players);
+		store_q_int(st, 4, m->turn_seconds);
+		store_q_int(st, 5, m->turn_cap);
+		store_q_int(st, 6, m->seed);
+		store_q_int(st, 7, m->seed_chosen);
+		store_q_int(st, 8, m->rated);
+		store_q_int(st, 9, m->account_id);
+		store_q_int(st, 10, m->now);
+		if (store_q_exec(st) != STORE_OK)
+			return STORE_ERROR;
+		if (store_q_changes(st) == 1)
+			break;
+	}
+	if (tries == 8) {
+		log_msg(LOG_ERROR, "store: no free match id after 8 tries");
+		return STORE_ERROR;
+	}
+	if ((st = store_q(c, seat)) == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, m->id);
+	store_q_int(st, 2, m->account_id);
+	store_q_int(st, 3, m->now);
+	return store_q_exec(st);
+}
+
+static enum store_result
+read_seats(struct store_conn *c, struct store_match_row *out)
+{
+	static const char sql[] =
+	    "SELECT s.seat, s.account_id, coalesce(a.name, ''), coalesce(s.place, 0), "
+	    "s.rating_before, s.rating_after "
+	    "FROM match_seats s LEFT JOIN accounts a ON a.id = s.account_id "
+	    "WHERE s.match_id = ?1 ORDER BY s.seat";
+	struct store_q *st = store_q(c, sql);
+	int rc;
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, out->id);
+	out->nseats = 0;
+	while ((rc = store_q_step(st)) == STORE_Q_ROW) {
+		int seat = store_q_col_int(st, 0);
+		struct store_match_seat *s;
+
+		if (seat != out->nseats || seat >= STORE_MATCH_SEATS) {
+			rc = STORE_Q_FAIL;
+			break;
+		}
+		s = &out->seats[out->nseats++];
+		s->account_id = store_q_col_int(st, 1);
+		column_text(st, 2, s->name, sizeof s->name);
+		s->place = store_q_col_int(st, 3);
+		s->rating_before = column_real_or_nan(st, 4);
+		s->rating_after = column_real_or_nan(st, 5);
+	}
+	store_q_reset(st);
+	if (rc != STORE_Q_DONE) {
+		log_msg(LOG_ERROR, "store: cannot read the seats of match %lld", (long long)out->id);
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
+{
+	static const char sql[] =
+	    "SELECT id, seed, turn, created_by, created_at, coalesce(started_at, 0), "
+	    "coalesce(finished_at, 0), coalesce(deadline_at, 0), players, joined, turn_seconds, "
+	    "turn_cap, seed_chosen, rated, rules, status, coalesce(end_reason, ''), state, pending, "
+	    "totals, last_turn, certificate FROM matches WHERE id = ?1";
+	struct store_q *st = store_q(c, sql);
+	enum store_result ret = STORE_ERROR;
+	bool failed = false;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, id);
+	rc = store_q_step(st);
+	if (rc == STORE_Q_ROW) {
+		out->id = store_q_col_int(st, 0);
+		out->seed = store_q_col_int(st, 1);
+		out->turn = store_q_col_int(st, 2);
+		out->created_by = store_q_col_int(st, 3);
+		out->created_at = store_q_col_int(st, 4);
+		out->started_at = store_q_col_int(st, 5);
+		out->finished_at = store_q_col_int(st, 6);
+		out->deadline_at = store_q_col_int(st, 7);
+		out->players = store_q_col_int(st, 8);
+		out->joined = store_q_col_int(st, 9);
+		out->turn_seconds = store_q_col_int(st, 10);
+		out->turn_cap = store_q_col_int(st, 11);
+		out->seed_chosen = store_q_col_int(st, 12) != 0;
+		out->rated = store_q_col_int(st, 13) != 0;
+		column_text(st, 14, out->rules, sizeof out->rules);
+		column_text(st, 15, out->status, sizeof out->status);
+		column_text(st, 16, out->end_reason, sizeof out->end_reason);
+		if (!column_blob(st, 17, out->state, sizeof out->state, &out->nstate) ||
+		    !column_blob(st, 18, out->pending, sizeof out->pending, &out->npending) ||
+		    !column_blob(st, 19, out->totals, sizeof out->totals, &out->ntotals))
+			failed = true;
+		out->last_turn = column_strdup(st, 20, &failed);
+		out->certificate = column_strdup(st, 21, &failed);
+		ret = failed ? STORE_ERROR : STORE_OK;
+		if (failed)
+			log_msg(LOG_ERROR, "store: match %lld does not read back", (long long)id);
+	} else if (rc == STORE_Q_DONE)
+		ret = STORE_NOT_FOUND;
+	else
+		store_log_error(c, "match get");
+	store_q_reset(st);
+	if (ret == STORE_OK)
+		ret = read_seats(c, out);
+	if (ret != STORE_OK)
+		store_match_row_free(out);
+	return ret;
+}
+
+void
+store_match_row_free(struct store_match_row *r)
+{
+	free(r->last_turn);
+	free(r->certificate);
+	r->last_turn = r->certificate = NULL;
+}
+
+enum store_result
+store_match_join(struct store_conn *c, int64_t id, int from_joined, int64_t account_id,
+    int64_t now)
+{
+	/* The seat goes in only while the lobby is where the caller saw it and
+	 * the account has no seat yet (the UNIQUE pair): then the count. */
+	static const char ins[] =
+	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) "
+	    "SELECT id, ?2, ?3, ?4 FROM matches WHERE id = ?1 AND joined = ?2 AND status = 'lobby' "
+	    "AND joined < players ON CONFLICT DO NOTHING";
+	static const char upd[] = "UPDATE matches SET joined = ?2 + 1 WHERE id = ?1 AND joined = ?2";
+	struct store_q *st = store_q(c, ins);
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, id);
+	store_q_int(st, 2, from_joined);
+	store_q_int(st, 3, account_id);
+	store_q_int(st, 4, now);
+	if (store_q_exec(st) != STORE_OK)
+		return STORE_ERROR;
+	if (store_q_changes(st) != 1)
+		return STORE_CONFLICT;
+	if ((st = store_q(c, upd)) == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, id);
+	store_q_int(st, 2, from_joined);
+	if (store_q_exec(st) != STORE_OK)
+		return STORE_ERROR;
+	return store_q_changes(st) == 1 ? STORE_OK : STORE_ERROR;
+}
+
+enum store_result
+store_match_update(struct store_conn *c, const struct store_match_update *u)
+{
+	static const char sql[] =
+	    "UPDATE matches SET status = ?4, turn = ?5, state = ?6, pending = ?7, totals = ?8, "
+	    "last_turn = ?9, deadline_at = ?10, end_reason = ?11, started_at = ?12, "
+	    "finished_at = ?13, certificate = ?14 WHERE id = ?1 AND turn = ?2 AND status = ?3";
+	struct store_q *st = store_q(c, sql);
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, u->id);
+	store_q_int(st, 2, u->from_turn);
+	store_q_text(st, 3, u->from_status);
+	store_q_text(st, 4, u->status);
+	store_q_int(st, 5, u->turn);
+	bind_blob_or_null(st, 6, u->state, u->nstate);
+	bind_blob_or_null(st, 7, u->pending, u->npending);
+	bind_blob_or_null(st, 8, u->totals, u->ntotals);
+	bind_text_or_null(st, 9, u->last_turn);
+	bind_ms_or_null(st, 10, u->deadline_at);
+	bind_text_or_null(st, 11, u->end_reason);
+	bind_ms_or_null(st, 12, u->started_at);
+	bind_ms_or_null(st, 13, u->finished_at);
+	bind_text_or_null(st, 14, u->certificate);
+	if (store_q_exec(st) != STORE_OK)
+		return STORE_ERROR;
+	return store_q_changes(st) == 1 ? STORE_OK : STORE_CONFLICT;
+}
+
+enum store_result
+store_match_turn_insert(struct store_conn *c, int64_t id, int64_t turn, const char *moves,
+    int64_t now)
+{
+	static const char sql[] =
+	    "INSERT INTO match_turns (match_id, turn, moves, created_at) VALUES (?1, ?2, ?3, ?4)";
+	struct store_q *st = store_q(c, sql);
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, id);
+	store_q_int(st, 2, turn);
+	store_q_text(st, 3, moves);
+	store_q_int(st, 4, now);
+	return store_q_exec(st);
+}
+
+json_t *
+store_match_turns(struct store_conn *c, int64_t id)
+{
+	static const char sql[] = "SELECT turn, moves FROM match_turns WHERE match_id = ?1 ORDER BY turn";
+	struct store_q *st = store_q(c, sql);
+	json_t *a;
+	int rc;
+
+	if (st == NULL || (a = json_array()) == NULL)
+		return NULL;
+	store_q_int(st, 1, id);
+	while ((rc = store_q_step(st)) == STORE_Q_ROW) {
+		const char *text = store_q_col_text(st, 1);
+		json_t *v = text != NULL ? json_loads(text, 0, NULL) : NULL;
+
+		/* Turns are numbered 1, 2, ... without gaps. */
+		if (v == NULL || store_q_col_int(st, 0) != (int64_t)json_array_size(a) + 1 ||
+		    json_array_append_new(a, v) != 0) {
+			rc = STORE_Q_FAIL;
+			break;
+		}
+	}
+	store_q_reset(st);
+	if (rc != STORE_Q_DONE) {
+		log_msg(LOG_ERROR, "store: cannot read the turns of match %lld", (long long)id);
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+enum store_result
+store_match_results(struct store_conn *c, int64_t id, const struct store_match_result *r, int n)
+{
+	static const char sql[] =
+	    "UPDATE match_seats SET place = ?3, score = ?4, lines_sent = ?5, lines_received = ?6, "
+	    "rating_before = ?7, rating_after = ?8 WHERE match_id = ?1 AND seat = ?2";
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct store_q *st = store_q(c, sql);
+
+		if (st == NULL)
+			return STORE_ERROR;
+		store_q_int(st, 1, id);
+		store_q_int(st, 2, r[i].seat);
+		store_q_int(st, 3, r[i].place);
+		store_q_int(st, 4, r[i].score);
+		store_q_int(st, 5, r[i].lines_sent);
+		store_q_int(st, 6, r[i].lines_received);
+		bind_real_or_null(st, 7, r[i].rating_before);
+		bind_real_or_null(st, 8, r[i].rating_after);
+		if (store_q_exec(st) != STORE_OK)
+			return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_ratings_get(struct store_conn *c, const int64_t *accounts, int n, struct store_rating *out)
+{
+	static const char sql[] =
+	    "SELECT rating, rd, volatility, matches FROM ratings WHERE account_id = ?1";
+	int i, rc;
+
+	for (i = 0; i < n; i++) {
+		struct store_q *st = store_q(c, sql);
+
+		if (st == NULL)
+			return STORE_ERROR;
+		memset(&out[i], 0, sizeof out[i]);
+		out[i].account_id = accounts[i];
+		store_q_int(st, 1, accounts[i]);
+		rc = store_q_step(st);
+		if (rc == STORE_Q_ROW) {
+			out[i].rating = store_q_col_double(st, 0);
+			out[i].rd = store_q_col_double(st, 1);
+			out[i].volatility = store_q_col_double(st, 2);
+			out[i].matches = store_q_col_int(st, 3);
+			out[i].found = true;
+		}
+		store_q_reset(st);
+		if (rc != STORE_Q_ROW && rc != STORE_Q_DONE) {
+			store_log_error(c, "ratings get");
+			return STORE_ERROR;
+		}
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_ratings_put(struct store_conn *c, const struct store_rating *r, int n, int64_t now)
+{
+	static const char sql[] =
+	    "INSERT INTO ratings (account_id, rating, rd, volatility, matches, updated_at) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (account_id) DO UPDATE SET "
+	    "rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
+	    "matches = excluded.matches, updated_at = excluded.updated_at";
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct store_q *st = store_q(c, sql);
+
+		if (st == NULL)
+			return STORE_ERROR;
+		store_q_int(st, 1, r[i].account_id);
+		store_q_double(st, 2, r[i].rating);
+		store_q_double(st, 3, r[i].rd);
+		store_q_double(st, 4, r[i].volatility);
+		store_q_int(st, 5, r[i].matches);
+		store_q_int(st, 6, now);
+		if (store_q_exec(st) != STORE_OK)
+			return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_ratings_list(struct store_conn *c, int limit, struct store_rating *out, int *n)
+{
+	static const char sql[] =
+	    "SELECT r.account_id, coalesce(a.name, ''), r.rating, r.rd, r.volatility, r.matches "
+	    "FROM ratings r LEFT JOIN accounts a ON a.id = r.account_id "
+	    "ORDER BY r.rating DESC, r.account_id LIMIT ?1";
+	struct store_q *st = store_q(c, sql);
+	int rc;
+
+	*n = 0;
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, limit);
+	while ((rc = store_q_step(st)) == STORE_Q_ROW && *n < limit) {
+		struct store_rating *r = &out[(*n)++];
+
+		memset(r, 0, sizeof *r);
+		r->account_id = store_q_col_int(st, 0);
+		column_text(st, 1, r->name, sizeof r->name);
+		r->rating = store_q_col_double(st, 2);
+		r->rd = store_q_col_double(st, 3);
+		r->volatility = store_q_col_double(st, 4);
+		r->matches = store_q_col_int(st, 5);
+		r->found = true;
+	}
+	store_q_reset(st);
+	if (rc != STORE_Q_DONE && rc != STORE_Q_ROW) {
+		store_log_error(c, "ratings list");
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_matches_playing(struct store_conn *c,
+    void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx)
+{
+	static const char sql[] =
+	    "SELECT id, turn, coalesce(deadline_at, 0) FROM matches WHERE status = 'playing'";
+	struct store_q *st = store_q(c, sql);
+	int rc;
+
+	if (st == NULL)
+		return STORE_ERROR;
+	while ((rc = store_q_step(st)) == STORE_Q_ROW)
+		each(ctx, store_q_col_int(st, 0), store_q_col_int(st, 1),
+		    store_q_col_int(st, 2));
+	store_q_reset(st);
+	if (rc != STORE_Q_DONE) {
+		store_log_error(c, "matches playing");
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}

@@ -1,0 +1,289 @@
+/*
+ * test_match.c: api/match.c, what the server adds to a versus match.
+ *
+ *   - the totals' bytes round-trip, and only their exact length decodes;
+ *   - how a match ends and its places: the engine's, and the cap's shared
+ *     first place for those still in;
+ *   - replays: matches played by bots on the engine, written as replays the
+ *     way the server writes them (match_turn_json, match_final_json),
+ *     verify; each kind of tampering is refused at the right turn (an
+ *     illegal move, a move for a player out, a missing entry, a turn after
+ *     the end, a changed final, a cap below the turns, a wrong form);
+ *   - a turn's public events never carry the hole of a block on its way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+#include "tap.h"
+
+static uint64_t rng_state = 0x2545f4914f6cdd1du;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A bot: the flattest placement, sometimes a hold, a miss or a resign. */
+static struct versus_move
+bot(const struct versus_player *p)
+{
+	struct tetromino_option o[TETROMINO_OPTIONS_MAX];
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0 };
+	unsigned piece;
+	size_t n, i, best = 0;
+
+	if (rng() % 100 < 5)
+		return (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+	if (rng() % 200 == 0)
+		return (struct versus_move){ VERSUS_MOVE_RESIGN, false, 0, 0 };
+	mv.hold = rng() % 100 < 10;
+	piece = mv.hold ? versus_hold_piece(p) : p->current;
+	n = tetromino_options(&p->board, piece, o, TETROMINO_OPTIONS_MAX);
+	if (n == 0) {
+		mv.hold = !mv.hold;
+		piece = mv.hold ? versus_hold_piece(p) : p->current;
+		n = tetromino_options(&p->board, piece, o, TETROMINO_OPTIONS_MAX);
+	}
+	for (i = 1; i < n; i++)
+		if (o[i].figures.holes * 4 + o[i].figures.max_height + (long)(rng() % 3) <
+		    o[best].figures.holes * 4 + o[best].figures.max_height)
+			best = i;
+	mv.rotation = o[best].rotation;
+	mv.column = o[best].column;
+	return mv;
+}
+
+/* A bot match written as the server writes its replay. */
+static json_t *
+play(uint64_t seed, unsigned nplayers, uint32_t cap)
+{
+	struct versus_match m, before;
+	struct versus_events ev;
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	struct match_totals t;
+	json_t *turns = json_array();
+	unsigned i;
+
+	versus_init(&m, seed, nplayers);
+	memset(&t, 0, sizeof t);
+	while (match_end_of(&m, cap) == MATCH_END_NONE) {
+		for (i = 0; i < nplayers; i++)
+			mv[i] = m.players[i].alive ? bot(&m.players[i]) :
+			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+		before = m;
+		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
+			break;
+		match_totals_add(&t, &ev);
+		json_array_append_new(turns, match_turn_json(&before, mv));
+	}
+	return match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
+}
+
+static int
+verify_turn(const json_t *replay, size_t *turn)
+{
+	struct match_replay_check chk;
+	int rc = match_replay_verify(replay, &chk);
+
+	*turn = chk.turn;
+	json_decref(chk.final);
+	return rc;
+}
+
+static void
+replays(void)
+{
+	long played = 0, valid = 0, illegal = 0, out_move = 0, short_entry = 0, after_end = 0,
+	    final_changed = 0, turns = 0, capped = 0;
+	int k;
+
+	for (k = 0; k < 60; k++) {
+		unsigned n = 2 + (unsigned)(rng() % 7);
+		uint32_t cap = k % 5 == 0 ? 20 + (uint32_t)(rng() % 40) : 1000;
+		json_t *r = play(rng() & VERSUS_SEED_MAX, n, cap), *bad, *tt;
+		size_t nt, at, turn;
+		unsigned p;
+
+		played++;
+		tt = json_object_get(r, "turns");
+		nt = json_array_size(tt);
+		turns += (long)nt;
+		capped += strcmp(json_string_value(json_object_get(json_object_get(r, "final"), "end")),
+		    "turn_cap") == 0;
+		valid += verify_turn(r, &turn) == 0;
+		if (nt == 0) {
+			json_decref(r);
+			continue;
+		}
+		/* An illegal move at a random turn, for a player still in. */
+		at = rng() % nt;
+		for (p = 0; p < n && json_is_null(json_array_get(json_array_get(tt, at), p)); p++)
+			;
+		bad = json_deep_copy(r);
+		json_array_set_new(json_array_get(json_object_get(bad, "turns"), at), p,
+		    json_string("place 7 0"));
+		illegal += verify_turn(bad, &turn) != 0 && turn == at + 1;
+		json_decref(bad);
+		/* An entry one move short. */
+		bad = json_deep_copy(r);
+		json_array_remove(json_array_get(json_object_get(bad, "turns"), at), 0);
+		short_entry += verify_turn(bad, &turn) != 0 && turn == at + 1;
+		json_decref(bad);
+		/* A move for a player out, at the last turn (someone is out then
+		 * unless the cap ended it with all in). */
+		bad = json_deep_copy(r);
+		for (p = 0; p < n && !json_is_null(json_array_get(json_array_get(tt, nt - 1), p)); p++)
+			;
+		if (p < n) {
+			json_array_set_new(json_array_get(json_object_get(bad, "turns"), nt - 1), p,
+			    json_string("missed"));
+			out_move += verify_turn(bad, &turn) != 0 && turn == nt;
+		} else
+			out_move++;
+		json_decref(bad);
+		/* A turn after the end (or past the cap). */
+		bad = json_deep_copy(r);
+		json_array_append(json_object_get(bad, "turns"), json_array_get(tt, nt - 1));
+		after_end += verify_turn(bad, &turn) != 0;
+		json_decref(bad);
+		/* A changed score. */
+		bad = json_deep_copy(r);
+		json_object_set_new(json_array_get(json_object_get(json_object_get(bad, "final"), "players"), 0),
+		    "score", json_integer(123456789));
+		final_changed += verify_turn(bad, &turn) != 0 && turn == nt;
+		json_decref(bad);
+		json_decref(r);
+	}
+	diag("%ld bot matches, %ld turns in all, %ld ended by their cap", played, turns, capped);
+	is_int(valid, played, "every bot match's replay verifies");
+	is_int(illegal, played, "an illegal move is refused at its turn");
+	is_int(short_entry, played, "a turn missing a move is refused at its turn");
+	is_int(out_move, played, "a move for a player out is refused at its turn");
+	is_int(after_end, played, "a turn after the end is refused");
+	is_int(final_changed, played, "a changed final is refused at the last turn");
+	ok(capped > 0, "some matches ended by the cap");
+}
+
+static void
+forms(void)
+{
+	json_t *r = play(7, 2, 50);
+	json_t *bad;
+	size_t turn;
+	struct match_replay_check chk;
+
+	ok(match_replay_is(r), "a match replay is recognised by its rules");
+	bad = json_deep_copy(r);
+	json_object_set_new(bad, "turn_cap", json_integer(1));
+	ok(verify_turn(bad, &turn) != 0 && turn == 0, "a cap below the turns is refused");
+	json_decref(bad);
+	bad = json_deep_copy(r);
+	json_object_set_new(bad, "players", json_integer(9));
+	ok(verify_turn(bad, &turn) != 0 && turn == 0, "nine players are refused");
+	json_decref(bad);
+	bad = json_deep_copy(r);
+	json_object_set_new(bad, "extra", json_true());
+	ok(verify_turn(bad, &turn) != 0 && turn == 0, "an extra key is refused");
+	json_decref(bad);
+	bad = json_deep_copy(r);
+	json_object_set_new(bad, "schema", json_integer(2));
+	ok(match_replay_verify(bad, &chk) != 0 && strstr(chk.reason, "schema") != NULL,
+	    "schema 2 is refused");
+	json_decref(bad);
+	bad = json_deep_copy(r);
+	json_object_set_new(bad, "rules", json_string("stackfall-v1"));
+	ok(!match_replay_is(bad) && match_replay_verify(bad, &chk) != 0, "other rules are not a match's");
+	json_decref(bad);
+	json_decref(r);
+}
+
+static void
+ends_and_places(void)
+{
+	struct versus_match m;
+	struct versus_move mv[3] = { { VERSUS_MOVE_PLACE, false, 0, 0 },
+		{ VERSUS_MOVE_RESIGN, false, 0, 0 }, { VERSUS_MOVE_PLACE, false, 0, 6 } };
+	uint8_t places[VERSUS_PLAYERS_MAX];
+	struct match_totals t, back;
+	uint8_t bytes[MATCH_TOTALS_SIZE];
+	unsigned i;
+
+	versus_init(&m, 7, 3);
+	is_int(match_end_of(&m, 5), MATCH_END_NONE, "a new match is playing");
+	versus_resolve(&m, mv, NULL, NULL, NULL, 0);
+	match_places(&m, match_end_of(&m, 5), places);
+	ok(places[0] == 0 && places[1] == 3 && places[2] == 0, "player 1 resigned: place 3, the others undecided");
+	mv[1].kind = VERSUS_MOVE_MISSED;
+	for (i = 0; i < 4; i++)
+		versus_resolve(&m, mv, NULL, NULL, NULL, 0);
+	ok(m.turn == 5 && !m.over, "five turns, two still in");
+	is_int(match_end_of(&m, 5), MATCH_END_TURN_CAP, "a cap of 5 ends it");
+	is_int(match_end_of(&m, 6), MATCH_END_NONE, "a cap of 6 does not");
+	match_places(&m, MATCH_END_TURN_CAP, places);
+	ok(places[0] == 1 && places[1] == 3 && places[2] == 1, "at the cap those still in share place 1");
+	is_str(match_end_name(MATCH_END_ALL_OUT), "all_out", "end names");
+
+	for (i = 0; i < VERSUS_PLAYERS_MAX; i++) {
+		t.sent[i] = (uint32_t)rng();
+		t.received[i] = (uint32_t)rng();
+	}
+	match_totals_encode(&t, bytes);
+	ok(match_totals_decode(&back, bytes, sizeof bytes) && memcmp(&t, &back, sizeof t) == 0,
+	    "the totals round-trip");
+	ok(!match_totals_decode(&back, bytes, sizeof bytes - 1), "a short totals blob is refused");
+}
+
+static void
+events(void)
+{
+	struct versus_match m;
+	struct versus_events ev;
+	struct versus_move mv[3];
+	long sent = 0, shown = 0, turns = 0;
+	int k, turn, i;
+
+	for (k = 0; k < 40 && sent < 30; k++) {
+		versus_init(&m, rng() & VERSUS_SEED_MAX, 3);
+		for (turn = 0; turn < 400 && !m.over; turn++, turns++) {
+			json_t *e;
+
+			for (i = 0; i < 3; i++)
+				mv[i] = m.players[i].alive ? bot(&m.players[i]) :
+				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+			if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
+				break;
+			e = match_events_json(&ev);
+			for (i = 0; i < 3; i++) {
+				json_t *p = json_deep_copy(json_array_get(json_object_get(e, "players"), (size_t)i));
+				char *text;
+
+				sent += ev.players[i].sent > 0;
+				/* A hole shows only inside "risen": blocks that rose. */
+				json_object_del(p, "risen");
+				text = json_dumps(p, JSON_COMPACT);
+				shown += text == NULL || strstr(text, "hole") != NULL;
+				free(text);
+				json_decref(p);
+			}
+			json_decref(e);
+		}
+	}
+	diag("%ld blocks sent over %ld turns", sent, turns);
+	ok(sent > 0, "blocks were sent");
+	is_int(shown, 0, "no turn shows a hole outside the blocks that rose in it");
+}
+
+int
+main(void)
+{
+	ends_and_places();
+	forms();
+	replays();
+	events();
+	return tap_done();
+}
