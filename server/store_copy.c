@@ -174,6 +174,9 @@ copy_table(struct store_conn *src, struct store_conn *dst, struct table *x)
 			case SQLITE_INTEGER:
 				store_q_int(q, i + 1, sqlite3_column_int64(st, i));
 				break;
+			case SQLITE_FLOAT:
+				store_q_double(q, i + 1, sqlite3_column_double(st, i));
+				break;
 			case SQLITE_BLOB:
 				store_q_blob(q, i + 1, sqlite3_column_blob(st, i),
 				    (size_t)sqlite3_column_bytes(st, i));
