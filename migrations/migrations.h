@@ -1,4 +1,5 @@
-/* migrations.h: the SQL migrations compiled into the daemon, in order. */
+/* migrations.h: the SQL migrations compiled into the daemon, in order:
+ * one history in two dialects, SQLite's and PostgreSQL's. */
 #ifndef MIGRATIONS_H
 #define MIGRATIONS_H
 
@@ -8,7 +9,8 @@ struct migration {
 	const char *sql;    /* one or more statements, NUL-terminated */
 };
 
-extern const struct migration migrations[];
-extern const int nmigrations;
+extern const struct migration migrations[];    /* SQLite */
+extern const struct migration pg_migrations[]; /* PostgreSQL: same numbers and names */
+extern const int nmigrations;                  /* the length of each */
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * cli.c: subcommands. `keys rotate` adds a key to the key file; the game
- * tools (stream, deal, verify) print what the engine computes.
+ * cli.c: subcommands. `keys rotate` adds a key to the key file; `backup`
+ * and `copy` copy a database (store_copy.c); the game tools (stream, deal,
+ * verify) print what the engine computes.
  */
 #include "cli.h"
 
@@ -19,6 +20,7 @@
 #include "match.h"
 #include "play.h"
 #include "replay.h"
+#include "store.h"
 #include "workspace.h"
 
 #define SEED_MAX ENGINE_ID_MAX
@@ -210,9 +212,100 @@ cli_verify(int argc, char **argv)
 	return rc == 0 ? 0 : 1;
 }
 
+/* The value of flag --NAME in argv (as --NAME VALUE or --NAME=VALUE), or
+ * NULL; *bad is set for a flag that is not one of names. */
+static const char *
+flag_value(int argc, char **argv, const char *name, const char *const *names, bool *bad)
+{
+	const char *found = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq;
+		size_t n;
+		int k;
+		bool known = false;
+
+		if (strncmp(a, "--", 2) != 0) {
+			*bad = true;
+			continue;
+		}
+		eq = strchr(a, '=');
+		n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+		for (k = 0; names[k] != NULL; k++)
+			if (strlen(names[k]) == n && strncmp(a + 2, names[k], n) == 0)
+				known = true;
+		if (!known || (eq == NULL && i + 1 >= argc)) {
+			*bad = true;
+			continue;
+		}
+		if (strlen(name) == n && strncmp(a + 2, name, n) == 0)
+			found = eq ? eq + 1 : argv[i + 1];
+		if (eq == NULL)
+			i++;
+	}
+	return found;
+}
+
+/* arcaded backup PATH [--db DB]: a consistent copy of a (running) SQLite
+ * database into the new file PATH. */
+static int
+cli_backup(int argc, char **argv)
+{
+	static const char *const names[] = { "db", NULL };
+	const char *db, *env = getenv("ARCADED_DB");
+	char err[1024];
+	bool bad = false;
+
+	db = argc >= 2 ? flag_value(argc - 1, argv + 1, "db", names, &bad) : NULL;
+	if (argc < 2 || argv[1][0] == '-' || bad) {
+		fprintf(stderr, "usage: arcaded backup PATH [--db DB]   (a new file; DB defaults to "
+		    "$ARCADED_DB, then data/arcaded.db)\n");
+		return 2;
+	}
+	if (db == NULL)
+		db = env != NULL && env[0] != '\0' ? env : "data/arcaded.db";
+	if (store_backup(db, argv[1], err, sizeof err) != 0) {
+		fprintf(stderr, "arcaded backup: %s\n", err);
+		return 1;
+	}
+	printf("backed up %s into %s\n", db, argv[1]);
+	return 0;
+}
+
+/* arcaded copy --from PATH --to URL: a SQLite database into an empty
+ * PostgreSQL one. */
+static int
+cli_copy(int argc, char **argv)
+{
+	static const char *const names[] = { "from", "to", NULL };
+	const char *from, *to;
+	char err[1024], name[512];
+	bool bad = false;
+
+	from = flag_value(argc, argv, "from", names, &bad);
+	to = flag_value(argc, argv, "to", names, &bad);
+	if (bad || from == NULL || to == NULL) {
+		fprintf(stderr, "usage: arcaded copy --from PATH --to postgresql://...   (PATH: a SQLite "
+		    "database; the PostgreSQL database must be empty)\n");
+		return 2;
+	}
+	store_target_text(to, name, sizeof name);
+	if (store_copy(from, to, err, sizeof err) != 0) {
+		fprintf(stderr, "arcaded copy: %s\n", err);
+		return 1;
+	}
+	printf("copied %s into %s\n", from, name);
+	return 0;
+}
+
 int
 cli_run(int argc, char **argv)
 {
+	if (strcmp(argv[0], "backup") == 0)
+		return cli_backup(argc, argv);
+	if (strcmp(argv[0], "copy") == 0)
+		return cli_copy(argc, argv);
 	if (strcmp(argv[0], "keys") == 0)
 		return cli_keys(argc, argv);
 	if (strcmp(argv[0], "stream") == 0)

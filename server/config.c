@@ -45,8 +45,9 @@ static const struct {
 } opts[OPT__COUNT] = {
 	[OPT_LISTEN]        = { "listen", "ARCADED_LISTEN", "HOST:PORT|unix:PATH", false,
 	    "where to listen (default 127.0.0.1:8080; port 0 picks a free one)", { 0 } },
-	[OPT_DB]            = { "db", "ARCADED_DB", "PATH", false,
-	    "SQLite database file, created if missing (default data/arcaded.db)", { 0 } },
+	[OPT_DB]            = { "db", "ARCADED_DB", "PATH|URL", false,
+	    "SQLite database file, created if missing (default data/arcaded.db), or a "
+	    "postgresql:// URL shared by several daemons (then --key-file is required)", { 0 } },
 	[OPT_KEY_FILE]      = { "key-file", "ARCADED_KEY_FILE", "PATH", false,
 	    "secret key file, created mode 0600 if missing (default: arcaded.key beside the database)",
 	    { 0 } },
@@ -121,6 +122,9 @@ config_usage(void)
 	    "       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
 	    "       arcaded keys rotate [--db PATH] [--key-file PATH]\n"
 	    "                                      add a new current key; old ones still open tokens\n"
+	    "       arcaded backup PATH [--db DB]  copy a running daemon's SQLite database into a new file\n"
+	    "       arcaded copy --from PATH --to postgresql://...\n"
+	    "                                      copy a SQLite database into an empty PostgreSQL one\n"
 	    "\n"
 	    "Serves turn-based games over HTTP/JSON. Options (each also read from the\n"
 	    "environment variable shown; --flag value and --flag=value both work):\n\n");
@@ -546,6 +550,14 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 	if (cfg->cap_default > cfg->cap_max) {
 		snprintf(err, errcap, "--cap-default %llu: above --cap-max %llu",
 		    (unsigned long long)cfg->cap_default, (unsigned long long)cfg->cap_max);
+		return CONFIG_ERROR;
+	}
+	if (!key_set && (strncmp(cfg->db_path, "postgresql://", 13) == 0 ||
+	    strncmp(cfg->db_path, "postgres://", 11) == 0)) {
+		/* Nothing is "beside" a database server, and every daemon on it
+		 * must hold the same key file. */
+		snprintf(err, errcap, "--db with a PostgreSQL URL needs --key-file: the one key file "
+		    "that every daemon on that database shares");
 		return CONFIG_ERROR;
 	}
 	if (!key_set) {

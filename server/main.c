@@ -103,7 +103,7 @@ serve(const struct config *cfg)
 	struct app app;
 	struct keyring *kr;
 	sigset_t sigs;
-	char err[1024], url[160];
+	char err[1024], url[160], dbname[512];
 	int sig = 0, left, i;
 
 	memset(&app, 0, sizeof app);
@@ -148,10 +148,11 @@ serve(const struct config *cfg)
 	app.http = http_start(cfg, &app, &routes_router, url, sizeof url, err, sizeof err);
 	if (app.http == NULL)
 		fatal("%s", err);
-	printf("arcaded %s serving on %s (database %s)\n", ARCADED_VERSION, url, cfg->db_path);
+	store_target_text(cfg->db_path, dbname, sizeof dbname); /* a URL without its password */
+	printf("arcaded %s serving on %s (database %s)\n", ARCADED_VERSION, url, dbname);
 	fflush(stdout);
 	log_msg(LOG_INFO, "serving on %s with %u threads, database %s (schema %d), synchronous=%s",
-	    url, cfg->threads, cfg->db_path, store_schema_version(app.store),
+	    url, cfg->threads, dbname, store_schema_version(app.store),
 	    cfg->sync == SYNC_FULL ? "full" : "normal");
 	notify_ready(url);
 	notify_watchdog_start();

@@ -28,6 +28,7 @@ play_free(void *arg)
 	struct play *p = arg;
 
 	free(p->certificate);
+	p->certificate = NULL;
 	free(p);
 }
 
@@ -207,6 +208,9 @@ finish(struct play *p, struct store_conn *c)
 		p->verdict = PLAY_ALREADY_FINISHED;
 		return STORE_OK;
 	}
+	/* A batch run again after a rollback (PostgreSQL) signs again. */
+	free(p->certificate);
+	p->certificate = NULL;
 	if (!p->game->decode(&st, p->head.state, p->head.nstate) ||
 	    (p->certificate = certify(p, c, &st)) == NULL) {
 		p->verdict = PLAY_ERROR;
@@ -270,6 +274,7 @@ abandon_latest(struct play *p, struct store_conn *c)
 static enum store_result
 init_job(struct play *p, struct store_conn *c)
 {
+	p->abandoned = false; /* the job may run again after a rollback */
 	if (p->by_account && p->game->abandon != NULL && abandon_latest(p, c) != STORE_OK)
 		return STORE_ERROR;
 	if (store_run_insert(c, &p->run) != STORE_OK)

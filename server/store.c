@@ -1,5 +1,7 @@
 /*
- * store.c: connections, migrations, the writer thread and the reader pool.
+ * store.c: the store's two backends behind one interface: connections,
+ * migrations, the writer thread with group commit, the reader pool, and on
+ * SQLite the WAL checkpointer.
  *
  * Workload: many small write transactions (a move is one UPDATE of the run
  * head and one INSERT), each answered only after it is durable. A single
@@ -7,6 +9,23 @@
  * per thread gives no throughput and 0.1-0.9 s tail spikes); batching every
  * waiting job into one transaction makes a durable commit cost one fsync
  * for the whole batch instead of one per move.
+ *
+ * On PostgreSQL each daemon has one writer connection too, and several
+ * daemons' writers run at once: a batch runs at READ COMMITTED, the jobs
+ * lock what they decide on (the run's row, FOR UPDATE) and write with a
+ * compare-and-set, so one daemon's batch waits for another's commit
+ * instead of deciding on a head that is about to change. A batch that hits
+ * a serialization failure, a deadlock or a lost connection before its
+ * COMMIT was sent is rolled back and run again from its first job (a lock
+ * not granted in 5 s fails the whole batch instead); a connection lost during COMMIT leaves the outcome unknown, and
+ * every job of that batch is reported failed (never answered 200).
+ *
+ * On SQLite, commits never checkpoint (wal_autocheckpoint off): the WAL
+ * hook wakes a checkpointer thread once the WAL passes CKPT_FRAMES; it
+ * copies the WAL into the database without stopping the writer (PASSIVE),
+ * then holds the writer between two batches for a RESTART of what little
+ * was appended meanwhile, so the next commit starts the WAL from its
+ * beginning and the file stays bounded under continuous writes.
  */
 #include "store_internal.h"
 
@@ -18,11 +37,34 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
 
 #include "log.h"
 #include "migrations.h"
 
+/* How many times a PostgreSQL batch is run again, and the pause before
+ * each try (times the try's number). */
+#define PG_RETRIES 8
+#define PG_RETRY_PAUSE_MS 20
+
+/* WAL frames (pages) after which the checkpointer runs: 1000 pages of
+ * 4 KiB is SQLite's own automatic threshold. */
+#define CKPT_FRAMES 1000
+/* How long the RESTART may wait for readers while holding the writer. */
+#define CKPT_READER_WAIT_MS 20
+/* At most this many copies beside the writer before the RESTART. */
+#define CKPT_ROUNDS 8
+/* Past this many frames (32 MiB of 4 KiB pages) the copies beside the
+ * writer are not catching up (a slow disk): the RESTART, holding the
+ * writer, copies the rest at once. */
+#define CKPT_HARD_FRAMES (8 * CKPT_FRAMES)
+
 struct store {
+	enum store_backend backend;
+	char              *target;      /* path or URL, as given */
+	enum sync_mode     sync;
 	struct store_conn writer;
 	pthread_t         thread;
 	bool              thread_started;
@@ -34,6 +76,10 @@ struct store {
 	bool              stopping;
 	int               schema_version;
 	unsigned          batch_limit;  /* most jobs per transaction; 1: a commit each */
+	char              retry_why[24]; /* the writer's: why the last batch runs again */
+	/* Held by the writer while it runs a batch; the checkpointer takes it
+	 * to keep the writer out during a RESTART. */
+	pthread_mutex_t   wmu;
 
 	/* Reader pool: free connections are a stack guarded by rmu. */
 	struct store_conn *readers;
@@ -42,7 +88,19 @@ struct store {
 	pthread_mutex_t   rmu;
 	pthread_cond_t    rcv;
 
+	/* SQLite's checkpointer: woken by the WAL hook. */
+	struct store_conn ckpt;
+	pthread_t         ckpt_thread;
+	bool              ckpt_started, ckpt_wanted, ckpt_stopping;
+	pthread_mutex_t   cmu;
+	pthread_cond_t    ccv, ckpt_done;
+
 	_Atomic uint64_t  commits, jobs, commit_failures, max_batch;
+	_Atomic uint64_t  retries, conn_errors, reader_waits, checkpoints, checkpoint_busy,
+	                  checkpoint_waits;
+	_Atomic int64_t   checkpoint_at;     /* ms since the epoch, 0: none yet */
+	_Atomic uint64_t  checkpoint_us;     /* how long the writer was held by the last one */
+	_Atomic uint64_t  wal_frames;        /* frames in the WAL after the last commit */
 };
 
 int64_t
@@ -54,276 +112,383 @@ store_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void
-store_log_error(struct store_conn *c, const char *what)
+static uint64_t
+mono_us(void)
 {
-	log_msg(LOG_ERROR, "sqlite: %s: %s", what, sqlite3_errmsg(c->db));
-}
+	struct timespec ts;
 
-sqlite3_stmt *
-store_stmt(struct store_conn *c, const char *sql)
-{
-	size_t h = ((uintptr_t)sql >> 3) % STORE_STMT_SLOTS, i;
-
-	for (i = 0; i < STORE_STMT_SLOTS; i++, h = (h + 1) % STORE_STMT_SLOTS) {
-		if (c->cache[h].sql == sql) {
-			sqlite3_reset(c->cache[h].stmt);
-			sqlite3_clear_bindings(c->cache[h].stmt);
-			return c->cache[h].stmt;
-		}
-		if (c->cache[h].sql == NULL)
-			break;
-	}
-	if (i == STORE_STMT_SLOTS) {
-		log_msg(LOG_ERROR, "store: statement cache full");
-		return NULL;
-	}
-	if (sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &c->cache[h].stmt, NULL) != SQLITE_OK) {
-		store_log_error(c, sql);
-		c->cache[h].stmt = NULL;
-		return NULL;
-	}
-	c->cache[h].sql = sql;
-	return c->cache[h].stmt;
-}
-
-enum store_result
-store_exec_stmt(struct store_conn *c, sqlite3_stmt *st)
-{
-	int rc;
-
-	if (st == NULL)
-		return STORE_ERROR;
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		store_log_error(c, sqlite3_sql(st));
-		return STORE_ERROR;
-	}
-	return STORE_OK;
-}
-
-static int
-exec_sql(struct store_conn *c, const char *sql, char *err, size_t errcap)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(c->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		if (err != NULL)
-			snprintf(err, errcap, "%s", msg ? msg : sqlite3_errmsg(c->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 static void
-conn_close(struct store_conn *c)
+sleep_ms(unsigned ms)
 {
-	size_t i;
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
 
-	for (i = 0; i < STORE_STMT_SLOTS; i++)
-		if (c->cache[i].stmt != NULL)
-			sqlite3_finalize(c->cache[i].stmt);
-	memset(c->cache, 0, sizeof c->cache);
-	if (c->db != NULL)
-		sqlite3_close(c->db);
-	c->db = NULL;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
 }
 
-static int
-conn_open(struct store_conn *c, const char *path, bool readonly, enum sync_mode sync,
-    char *err, size_t errcap)
+void
+store_count_conn_error(struct store *s)
 {
-	int flags = SQLITE_OPEN_NOMUTEX | (readonly ? SQLITE_OPEN_READONLY :
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-	char pragmas[256];
-
-	memset(c, 0, sizeof *c);
-	if (sqlite3_open_v2(path, &c->db, flags, NULL) != SQLITE_OK) {
-		snprintf(err, errcap, "cannot open database %s: %s", path,
-		    c->db ? sqlite3_errmsg(c->db) : "out of memory");
-		conn_close(c);
-		return -1;
-	}
-	sqlite3_extended_result_codes(c->db, 1);
-	sqlite3_busy_timeout(c->db, 5000);
-	snprintf(pragmas, sizeof pragmas,
-	    "PRAGMA foreign_keys = ON; PRAGMA synchronous = %s; PRAGMA temp_store = MEMORY;%s",
-	    sync == SYNC_FULL ? "FULL" : "NORMAL",
-	    readonly ? " PRAGMA query_only = ON;" : "");
-	if (exec_sql(c, pragmas, err, errcap) != 0) {
-		char why[200];
-
-		snprintf(why, sizeof why, "%s", err);
-		snprintf(err, errcap, "cannot use database %s: %s", path, why);
-		conn_close(c);
-		return -1;
-	}
-	return 0;
+	atomic_fetch_add(&s->conn_errors, 1);
 }
 
-/* WAL lets readers run beside the one writer; it has to be set by a
- * connection that can write, and it sticks to the file. */
-static int
-set_wal(struct store_conn *c, const char *path, char *err, size_t errcap)
+bool
+store_is_postgres(const char *target)
 {
-	sqlite3_stmt *st = NULL;
-	int ok = 0;
-
-	if (sqlite3_prepare_v2(c->db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		ok = strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
-	sqlite3_finalize(st);
-	if (!ok) {
-		snprintf(err, errcap, "cannot use database %s: %s", path,
-		    sqlite3_errcode(c->db) != SQLITE_OK ? sqlite3_errmsg(c->db) :
-		    "it refuses write-ahead logging");
-		return -1;
-	}
-	return 0;
+	return store_target_is_pg(target);
 }
+
+void
+store_target_text(const char *target, char *out, size_t cap)
+{
+	PQconninfoOption *opts, *o;
+	const char *user = "", *host = "", *port = "", *db = "";
+
+	if (!store_target_is_pg(target)) {
+		snprintf(out, cap, "%s", target);
+		return;
+	}
+	opts = PQconninfoParse(target, NULL);
+	if (opts == NULL) {
+		snprintf(out, cap, "postgresql://(unreadable URL)");
+		return;
+	}
+	for (o = opts; o->keyword != NULL; o++) {
+		const char *v = o->val != NULL ? o->val : "";
+
+		if (strcmp(o->keyword, "user") == 0)
+			user = v;
+		else if (strcmp(o->keyword, "host") == 0)
+			host = v;
+		else if (strcmp(o->keyword, "port") == 0)
+			port = v;
+		else if (strcmp(o->keyword, "dbname") == 0)
+			db = v;
+	}
+	/* Never the password. */
+	snprintf(out, cap, "postgresql://%s%s%s%s%s/%s", user, user[0] ? "@" : "", host[0] == '/' ? "" : host,
+	    port[0] ? ":" : "", port, db);
+	if (host[0] == '/' && strlen(out) + strlen(host) + 7 < cap) {
+		strcat(out, "?host=");
+		strcat(out, host);
+	}
+	PQconninfoFree(opts);
+}
+
+/* ---- migrations ---- */
 
 static int
 read_version(struct store_conn *c, int *version, char *err, size_t errcap)
 {
-	sqlite3_stmt *st = NULL;
+	static const char sql[] = "SELECT coalesce(max(version), 0), count(*) FROM schema_migrations";
+	struct store_q *q;
 	int rc;
 
-	if (exec_sql(c, "CREATE TABLE IF NOT EXISTS schema_migrations ("
-	    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-	    err, errcap) != 0)
+	/* Two daemons starting together on one PostgreSQL may race to create
+	 * the table: the loser's statement fails, and the table is there. */
+	if (store_conn_exec(c, "CREATE TABLE IF NOT EXISTS schema_migrations ("
+	    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+	    err, errcap) != 0 && store_conn_exec(c, "SELECT 1 FROM schema_migrations LIMIT 1",
+	    NULL, 0) != 0)
 		return -1;
-	rc = sqlite3_prepare_v2(c->db, "SELECT coalesce(max(version), 0), count(*) FROM schema_migrations",
-	    -1, &st, NULL);
-	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-		*version = sqlite3_column_int(st, 0);
-		if (sqlite3_column_int(st, 1) != *version) {
+	q = store_q(c, sql);
+	if (q == NULL) {
+		snprintf(err, errcap, "cannot read schema_migrations");
+		return -1;
+	}
+	rc = store_q_step(q);
+	if (rc == STORE_Q_ROW) {
+		*version = (int)store_q_col_int(q, 0);
+		if (store_q_col_int(q, 1) != *version) {
 			snprintf(err, errcap, "schema_migrations has gaps: the database was not made by arcaded");
-			rc = SQLITE_CORRUPT;
+			rc = STORE_Q_FAIL;
 		}
 	} else {
-		snprintf(err, errcap, "%s", sqlite3_errmsg(c->db));
-		rc = SQLITE_ERROR;
+		snprintf(err, errcap, "cannot read schema_migrations");
+		rc = STORE_Q_FAIL;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : -1;
+	store_q_reset(q);
+	return rc == STORE_Q_ROW ? 0 : -1;
 }
 
+/* Applies the missing migrations of c's backend in order, one transaction
+ * each. The row of schema_migrations is inserted first: when two daemons
+ * migrate one PostgreSQL database at once, the second one's insert waits
+ * for the first one's commit, then fails on the key, and it reads the
+ * version again instead of applying the same migration twice. */
 static int
-migrate(struct store_conn *c, const char *path, int *version, char *err, size_t errcap)
+migrate(struct store_conn *c, const char *name, int *version, char *err, size_t errcap)
 {
+	static const char ins[] =
+	    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)";
+	const struct migration *list = store_is_pg(c) ? pg_migrations : migrations;
 	char why[512];
-	int i;
+	int tries = 0;
 
-	if (read_version(c, version, why, sizeof why) != 0) {
-		snprintf(err, errcap, "cannot read the schema version of %s: %s", path, why);
-		return -1;
-	}
-	if (*version > nmigrations) {
-		snprintf(err, errcap, "database %s has schema version %d but this arcaded knows only "
-		    "up to %d: run a newer arcaded", path, *version, nmigrations);
-		return -1;
-	}
-	for (i = *version; i < nmigrations; i++) {
-		const struct migration *m = &migrations[i];
-		sqlite3_stmt *st = NULL;
-		int rc;
+	for (;;) {
+		const struct migration *m;
+		struct store_q *q;
 
-		if (exec_sql(c, "BEGIN IMMEDIATE", why, sizeof why) != 0)
+		if (read_version(c, version, why, sizeof why) != 0) {
+			snprintf(err, errcap, "cannot read the schema version of %s: %s", name, why);
+			return -1;
+		}
+		if (*version > nmigrations) {
+			snprintf(err, errcap, "database %s has schema version %d but this arcaded knows only "
+			    "up to %d: run a newer arcaded", name, *version, nmigrations);
+			return -1;
+		}
+		if (*version == nmigrations)
+			return 0;
+		m = &list[*version];
+		if (store_conn_exec(c, store_is_pg(c) ? "BEGIN" : "BEGIN IMMEDIATE", why, sizeof why) != 0)
 			goto failed;
-		if (exec_sql(c, m->sql, why, sizeof why) != 0) {
-			exec_sql(c, "ROLLBACK", NULL, 0);
+		q = store_q(c, ins);
+		if (q != NULL) {
+			store_q_int(q, 1, m->number);
+			store_q_text(q, 2, m->name);
+			store_q_int(q, 3, store_now_ms());
+		}
+		if (store_q_exec(q) != STORE_OK) {
+			bool raced = store_is_pg(c) && strcmp(c->sqlstate, "23505") == 0;
+
+			snprintf(why, sizeof why, "cannot record it in schema_migrations");
+			store_conn_exec(c, "ROLLBACK", NULL, 0);
+			if (raced && ++tries < 100) {
+				log_msg(LOG_INFO, "migration %04d_%s was applied by another daemon",
+				    m->number, m->name);
+				continue;
+			}
 			goto failed;
 		}
-		rc = sqlite3_prepare_v2(c->db, "INSERT INTO schema_migrations (version, name, applied_at) "
-		    "VALUES (?1, ?2, ?3)", -1, &st, NULL);
-		if (rc == SQLITE_OK) {
-			sqlite3_bind_int(st, 1, m->number);
-			sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 3, store_now_ms());
-			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_OK) {
-			snprintf(why, sizeof why, "%s", sqlite3_errmsg(c->db));
-			exec_sql(c, "ROLLBACK", NULL, 0);
+		if (store_conn_exec(c, m->sql, why, sizeof why) != 0) {
+			store_conn_exec(c, "ROLLBACK", NULL, 0);
 			goto failed;
 		}
-		if (exec_sql(c, "COMMIT", why, sizeof why) != 0) {
-			exec_sql(c, "ROLLBACK", NULL, 0);
+		if (store_conn_exec(c, "COMMIT", why, sizeof why) != 0) {
+			store_conn_exec(c, "ROLLBACK", NULL, 0);
 			goto failed;
 		}
 		log_msg(LOG_INFO, "applied migration %04d_%s", m->number, m->name);
-		*version = m->number;
 		continue;
 failed:
 		snprintf(err, errcap, "migration %04d_%s failed on %s (nothing of it was applied): %s",
-		    m->number, m->name, path, why);
+		    m->number, m->name, name, why);
 		return -1;
 	}
-	return 0;
 }
+
+/* ---- the writer ---- */
 
 /* The writer's transaction control, as prepared statements: sqlite3_exec
  * would compile the same text again for every batch and every job. */
-static const char sql_begin[] = "BEGIN IMMEDIATE";
+static const char sql_begin_lite[] = "BEGIN IMMEDIATE";
+static const char sql_begin_pg[] = "BEGIN ISOLATION LEVEL READ COMMITTED";
 static const char sql_commit[] = "COMMIT";
 static const char sql_rollback[] = "ROLLBACK";
 static const char sql_savepoint[] = "SAVEPOINT job";
-static const char sql_release[] = "RELEASE job";
-static const char sql_rollback_to[] = "ROLLBACK TO job";
+static const char sql_release[] = "RELEASE SAVEPOINT job";
+static const char sql_rollback_to[] = "ROLLBACK TO SAVEPOINT job";
 
 static enum store_result
 control(struct store_conn *c, const char *sql)
 {
-	return store_exec_stmt(c, store_stmt(c, sql));
+	return store_q_exec(store_q(c, sql));
 }
 
-/* Runs one batch of jobs in one transaction. */
-static void
-run_batch(struct store *s, struct store_job *batch)
+/* A PostgreSQL failure after which the whole batch may run again: nothing
+ * of it was committed, and running it again can succeed (a serialization
+ * failure, a deadlock, a lost connection). */
+static bool
+retryable(const struct store_conn *c)
+{
+	return c->backend == STORE_PG && (c->lost || strcmp(c->sqlstate, "40001") == 0 ||
+	    strcmp(c->sqlstate, "40P01") == 0);
+}
+
+/* A lock not granted within lock_timeout: the rows are held by a
+ * transaction that does not end (a stopped daemon, an operator's session).
+ * The rest of the batch would wait as long, job after job: the whole batch
+ * fails at once, as on SQLite when the busy timeout passes. */
+static bool
+stuck(const struct store_conn *c)
+{
+	return c->backend == STORE_PG && strcmp(c->sqlstate, "55P03") == 0;
+}
+
+enum batch_outcome {
+	BATCH_DONE,  /* every job has its status */
+	BATCH_RETRY, /* nothing was written: run the batch again (a retryable failure) */
+	BATCH_RERUN  /* PostgreSQL: a job failed; run the others again without it */
+};
+
+/* Runs the batch's jobs in one transaction and commits; sets every job's
+ * status, or asks for the batch to run again.
+ *
+ * On SQLite each job of a batch of several runs in a savepoint, which
+ * costs nothing there. On PostgreSQL a savepoint and its release are two
+ * more round trips per job, so none is taken: a job that fails rolls the
+ * whole transaction back, is marked failed, and the batch runs again
+ * without it (jobs fail only when the database does, so this is rare). */
+static enum batch_outcome
+run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 {
 	struct store_conn *c = &s->writer;
-	struct store_job *j, *next;
-	uint64_t n = 0, max;
-	bool several = batch->next != NULL, ok;
+	struct store_job *j;
+	bool pg = c->backend == STORE_PG, ok, savepoints, any = false;
+	unsigned live = 0;
 
-	ok = control(c, sql_begin) == STORE_OK;
+	/* On PostgreSQL a job already failed is left out of later runs. */
+	for (j = batch; j != NULL; j = j->next)
+		if (!(pg && j->status == STORE_JOB_FAILED))
+			live++;
+	if (live == 0)
+		return BATCH_DONE;
+	savepoints = !pg && live > 1;
+	c->sqlstate[0] = '\0';
+	ok = control(c, pg ? sql_begin_pg : sql_begin_lite) == STORE_OK;
+	if (!ok && retryable(c) && !last_try)
+		goto retry;
 	for (j = batch; j != NULL; j = j->next) {
-		n++;
+		if (pg && j->status == STORE_JOB_FAILED)
+			continue;
 		if (!ok) {
 			j->status = STORE_JOB_COMMIT_FAILED;
 			continue;
 		}
-		if (several && control(c, sql_savepoint) != STORE_OK) {
+		if (savepoints && control(c, sql_savepoint) != STORE_OK) {
 			j->status = STORE_JOB_FAILED;
 			continue;
 		}
-		if (j->run(c, j->arg) != STORE_ERROR)
+		if (j->run(c, j->arg) != STORE_ERROR) {
 			j->status = STORE_JOB_COMMITTED;
-		else {
+			any = true;
+		} else {
+			if (retryable(c) && !last_try)
+				goto retry;
+			if (stuck(c))
+				goto give_up;
 			j->status = STORE_JOB_FAILED;
-			if (several)
+			if (savepoints)
 				control(c, sql_rollback_to);
+			else if (pg && live > 1) {
+				control(c, sql_rollback);
+				return BATCH_RERUN;
+			}
 		}
-		if (several)
+		if (savepoints)
 			control(c, sql_release);
 	}
-	if (ok) {
-		/* A lone failed job rolls the whole (its own) transaction back. */
-		if (!several && batch->status != STORE_JOB_COMMITTED)
-			control(c, sql_rollback);
-		else if (control(c, sql_commit) != STORE_OK) {
-			control(c, sql_rollback);
-			atomic_fetch_add(&s->commit_failures, 1);
-			for (j = batch; j != NULL; j = j->next)
-				j->status = STORE_JOB_COMMIT_FAILED;
-		} else
-			atomic_fetch_add(&s->commits, 1);
-	} else
+	if (!ok) {
 		atomic_fetch_add(&s->commit_failures, 1);
+		return BATCH_DONE;
+	}
+	/* Nothing succeeded (a lone job failed): roll back. */
+	if (!any) {
+		control(c, sql_rollback);
+		return BATCH_DONE;
+	}
+	if (control(c, sql_commit) == STORE_OK) {
+		atomic_fetch_add(&s->commits, 1);
+		return BATCH_DONE;
+	}
+	/* A commit refused by the server (a serialization failure) undid
+	 * everything and may run again; a connection lost while committing
+	 * leaves the outcome unknown: report failure, never success. */
+	if (pg && !c->lost && retryable(c) && !last_try)
+		goto retry;
+	if (!c->lost)
+		control(c, sql_rollback);
+	atomic_fetch_add(&s->commit_failures, 1);
+	for (j = batch; j != NULL; j = j->next)
+		j->status = STORE_JOB_COMMIT_FAILED;
+	return BATCH_DONE;
+retry:
+	/* Why, for the log line: the ROLLBACK clears the SQLSTATE. */
+	snprintf(s->retry_why, sizeof s->retry_why, "%s", c->lost ? "connection lost" : c->sqlstate);
+	if (!c->lost)
+		control(c, sql_rollback);
+	return BATCH_RETRY;
+give_up:
+	control(c, sql_rollback);
+	atomic_fetch_add(&s->commit_failures, 1);
+	for (j = batch; j != NULL; j = j->next)
+		j->status = STORE_JOB_FAILED;
+	return BATCH_DONE;
+}
+
+/* A lost PostgreSQL connection is opened again, with pauses, for about
+ * three seconds at most. */
+static void
+writer_reconnect(struct store *s)
+{
+	struct store_conn *c = &s->writer;
+	int i;
+
+	for (i = 0; i < 10 && c->lost; i++) {
+		if (store_conn_reconnect(c) == 0) {
+			log_msg(LOG_WARN, "postgresql: the writer reconnected");
+			return;
+		}
+		sleep_ms(50u * (unsigned)(i + 1));
+	}
+}
+
+/* Back-pressure when the disk cannot keep up: past CKPT_HARD_FRAMES the
+ * writer stops until the checkpointer has restarted the WAL (2 s at most),
+ * so the WAL stays bounded whatever the write rate. */
+static void
+wait_for_checkpoint(struct store *s)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	pthread_mutex_lock(&s->cmu);
+	s->ckpt_wanted = true;
+	pthread_cond_signal(&s->ccv);
+	while (atomic_load(&s->wal_frames) >= CKPT_HARD_FRAMES && !s->ckpt_stopping &&
+	    pthread_cond_timedwait(&s->ckpt_done, &s->cmu, &until) == 0)
+		;
+	pthread_mutex_unlock(&s->cmu);
+	atomic_fetch_add(&s->checkpoint_waits, 1);
+}
+
+/* Runs one batch of jobs in one transaction (again after a retryable
+ * PostgreSQL failure), then reports every job done. */
+static void
+run_batch(struct store *s, struct store_job *batch)
+{
+	struct store_job *j, *next;
+	uint64_t n = 0, max;
+	int attempt;
+
+	for (j = batch; j != NULL; j = j->next)
+		n++;
+	pthread_mutex_lock(&s->wmu);
+	for (attempt = 0;;) {
+		enum batch_outcome o;
+
+		if (s->writer.lost)
+			writer_reconnect(s);
+		o = run_batch_once(s, batch, attempt + 1 >= PG_RETRIES);
+		if (o == BATCH_DONE)
+			break;
+		if (o == BATCH_RERUN)
+			continue; /* one job fewer each time: bounded by the batch */
+		attempt++;
+		atomic_fetch_add(&s->retries, 1);
+		log_msg(LOG_WARN, "postgresql: a batch of %llu jobs runs again (%s)", (unsigned long long)n,
+		    s->retry_why);
+		sleep_ms((unsigned)(PG_RETRY_PAUSE_MS * (attempt - 1)) + randombytes_uniform(PG_RETRY_PAUSE_MS));
+	}
+	pthread_mutex_unlock(&s->wmu);
+	if (s->backend == STORE_SQLITE && atomic_load(&s->wal_frames) >= CKPT_HARD_FRAMES)
+		wait_for_checkpoint(s);
 	atomic_fetch_add(&s->jobs, n);
 	max = atomic_load(&s->max_batch);
 	while (n > max && !atomic_compare_exchange_weak(&s->max_batch, &max, n))
@@ -427,16 +592,24 @@ store_call(struct store *s, store_fn run, void *arg)
 	return w.job.status;
 }
 
+/* ---- readers ---- */
+
 struct store_conn *
 store_reader(struct store *s)
 {
 	struct store_conn *c;
 
 	pthread_mutex_lock(&s->rmu);
+	if (s->nfree == 0)
+		atomic_fetch_add(&s->reader_waits, 1);
 	while (s->nfree == 0)
 		pthread_cond_wait(&s->rcv, &s->rmu);
 	c = s->free_readers[--s->nfree];
 	pthread_mutex_unlock(&s->rmu);
+	/* A connection lost by its last query is opened again before use. */
+	if (c->backend == STORE_PG && (c->lost || PQstatus(c->pg) != CONNECTION_OK) &&
+	    store_conn_reconnect(c) != 0)
+		log_msg(LOG_WARN, "postgresql: a reader could not reconnect");
 	return c;
 }
 
@@ -492,23 +665,167 @@ store_probe(struct store_conn *c, void *arg)
 	static const char sql[] =
 	    "INSERT INTO store_probe (id, at) VALUES (1, ?1) "
 	    "ON CONFLICT (id) DO UPDATE SET at = excluded.at";
-	sqlite3_stmt *st = store_stmt(c, sql);
+	struct store_q *q = store_q(c, sql);
 
 	(void)arg;
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, store_now_ms());
-	return store_exec_stmt(c, st);
+	store_q_int(q, 1, store_now_ms());
+	return store_q_exec(q);
 }
 
 void
 store_stats(struct store *s, struct store_stats *out)
 {
+	memset(out, 0, sizeof *out);
+	out->postgres = s->backend == STORE_PG;
 	out->commits = atomic_load(&s->commits);
 	out->jobs = atomic_load(&s->jobs);
 	out->commit_failures = atomic_load(&s->commit_failures);
 	out->max_batch = atomic_load(&s->max_batch);
+	pthread_mutex_lock(&s->mu);
+	out->queue_depth = s->pending;
+	pthread_mutex_unlock(&s->mu);
+	pthread_mutex_lock(&s->rmu);
+	out->readers = s->nreaders;
+	out->readers_busy = s->nreaders - s->nfree;
+	pthread_mutex_unlock(&s->rmu);
+	out->reader_waits = atomic_load(&s->reader_waits);
+	out->retries = atomic_load(&s->retries);
+	out->conn_errors = atomic_load(&s->conn_errors);
+	out->checkpoints = atomic_load(&s->checkpoints);
+	out->checkpoint_busy = atomic_load(&s->checkpoint_busy);
+	out->checkpoint_waits = atomic_load(&s->checkpoint_waits);
+	out->checkpoint_at_ms = atomic_load(&s->checkpoint_at);
+	out->checkpoint_hold_us = atomic_load(&s->checkpoint_us);
+	if (s->backend == STORE_SQLITE) {
+		char wal[4200];
+		struct stat st;
+
+		out->wal_frames = atomic_load(&s->wal_frames);
+		snprintf(wal, sizeof wal, "%s-wal", s->target);
+		out->wal_bytes = stat(wal, &st) == 0 ? (uint64_t)st.st_size : 0;
+	}
 }
+
+/* ---- SQLite's checkpointer ---- */
+
+static int
+wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	struct store *s = arg;
+
+	(void)db;
+	(void)name;
+	atomic_store(&s->wal_frames, (uint64_t)frames);
+	if (frames >= CKPT_FRAMES) {
+		pthread_mutex_lock(&s->cmu);
+		if (!s->ckpt_wanted) {
+			s->ckpt_wanted = true;
+			pthread_cond_signal(&s->ccv);
+		}
+		pthread_mutex_unlock(&s->cmu);
+	}
+	return SQLITE_OK;
+}
+
+static void
+checkpoint(struct store *s)
+{
+	sqlite3 *db = s->ckpt.db;
+	uint64_t t0, held;
+	int rc, round, nlog = 0, ndone = 0, prev = -1, log2 = 0, done2 = 0;
+
+	/* Copy beside the writer, again while the writer appended many frames
+	 * during the previous copy: what is left for the RESTART, with the
+	 * writer held, is what arrived during one short copy. */
+	for (round = 0; round < CKPT_ROUNDS; round++) {
+		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &nlog, &ndone);
+		if (rc != SQLITE_OK) {
+			if (rc != SQLITE_BUSY)
+				store_log_error(&s->ckpt, "checkpoint");
+			break;
+		}
+		if (prev >= 0 && nlog - prev < CKPT_FRAMES / 4)
+			break;
+		/* The copies do not catch up with the writer: stop it now. */
+		if (atomic_load(&s->wal_frames) >= CKPT_HARD_FRAMES)
+			break;
+		prev = nlog;
+	}
+	/* The rest with the writer held between batches: RESTART waits for
+	 * readers (briefly) so that the next commit writes the WAL from its
+	 * start. */
+	pthread_mutex_lock(&s->wmu);
+	t0 = mono_us();
+	rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, &log2, &done2);
+	held = mono_us() - t0;
+	pthread_mutex_unlock(&s->wmu);
+	atomic_store(&s->checkpoint_us, held);
+	log_msg(LOG_DEBUG, "checkpoint: %d rounds beside the writer up to frame %d, then %d frames in "
+	    "%llu us holding it (%s)", round + 1, ndone, log2, (unsigned long long)held,
+	    rc == SQLITE_OK ? "restarted" : rc == SQLITE_BUSY ? "readers in the way" : "failed");
+	if (rc == SQLITE_OK) {
+		atomic_fetch_add(&s->checkpoints, 1);
+		atomic_store(&s->checkpoint_at, store_now_ms());
+		atomic_store(&s->wal_frames, 0);
+	} else if (rc == SQLITE_BUSY)
+		atomic_fetch_add(&s->checkpoint_busy, 1);
+	else
+		store_log_error(&s->ckpt, "checkpoint");
+	pthread_mutex_lock(&s->cmu);
+	pthread_cond_broadcast(&s->ckpt_done);
+	pthread_mutex_unlock(&s->cmu);
+}
+
+static void *
+checkpointer_main(void *arg)
+{
+	struct store *s = arg;
+
+	pthread_mutex_lock(&s->cmu);
+	for (;;) {
+		while (!s->ckpt_wanted && !s->ckpt_stopping)
+			pthread_cond_wait(&s->ccv, &s->cmu);
+		if (s->ckpt_stopping)
+			break;
+		s->ckpt_wanted = false;
+		pthread_mutex_unlock(&s->cmu);
+		checkpoint(s);
+		pthread_mutex_lock(&s->cmu);
+	}
+	pthread_mutex_unlock(&s->cmu);
+	return NULL;
+}
+
+static int
+start_checkpointer(struct store *s, char *err, size_t errcap)
+{
+	char why[256];
+
+	if (store_conn_exec(&s->writer, "PRAGMA wal_autocheckpoint = 0", why, sizeof why) != 0 ||
+	    store_conn_open(&s->ckpt, s->target, false, s->sync, err, errcap) != 0) {
+		if (err[0] == '\0')
+			snprintf(err, errcap, "cannot set up checkpoints: %s", why);
+		return -1;
+	}
+	/* A connection learns that the file is in WAL mode only when it first
+	 * reads it; until then a checkpoint on it is a silent no-op. */
+	if (store_conn_exec(&s->ckpt, "SELECT count(*) FROM sqlite_schema", why, sizeof why) != 0) {
+		snprintf(err, errcap, "cannot set up checkpoints: %s", why);
+		return -1;
+	}
+	sqlite3_busy_timeout(s->ckpt.db, CKPT_READER_WAIT_MS);
+	sqlite3_wal_hook(s->writer.db, wal_hook, s);
+	if (pthread_create(&s->ckpt_thread, NULL, checkpointer_main, s) != 0) {
+		snprintf(err, errcap, "cannot start the checkpointer thread");
+		return -1;
+	}
+	s->ckpt_started = true;
+	return 0;
+}
+
+/* ---- open and close ---- */
 
 /* Creates the database's folder when it is missing (one level: the quick
  * start's ./data). */
@@ -534,34 +851,69 @@ ensure_dir(const char *path, char *err, size_t errcap)
 	return 0;
 }
 
+/* WAL lets readers run beside the one writer; it has to be set by a
+ * connection that can write, and it sticks to the file. */
+static int
+set_wal(struct store_conn *c, const char *path, char *err, size_t errcap)
+{
+	sqlite3_stmt *st = NULL;
+	int ok = 0;
+
+	if (sqlite3_prepare_v2(c->db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		ok = strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+	sqlite3_finalize(st);
+	if (!ok) {
+		snprintf(err, errcap, "cannot use database %s: %s", path,
+		    sqlite3_errcode(c->db) != SQLITE_OK ? sqlite3_errmsg(c->db) :
+		    "it refuses write-ahead logging");
+		return -1;
+	}
+	return 0;
+}
+
 struct store *
 store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, size_t errcap)
 {
 	struct store *s;
+	char name[512];
 	unsigned i;
 
-	if (sqlite3_threadsafe() == 0) {
-		snprintf(err, errcap, "this SQLite library was built without thread support");
-		return NULL;
+	err[0] = '\0';
+	store_target_text(path, name, sizeof name);
+	if (!store_target_is_pg(path)) {
+		if (sqlite3_threadsafe() == 0) {
+			snprintf(err, errcap, "this SQLite library was built without thread support");
+			return NULL;
+		}
+		if (ensure_dir(path, err, errcap) != 0)
+			return NULL;
 	}
-	if (ensure_dir(path, err, errcap) != 0)
-		return NULL;
 	s = calloc(1, sizeof *s);
-	if (s == NULL) {
+	if (s == NULL || (s->target = strdup(path)) == NULL) {
+		free(s);
 		snprintf(err, errcap, "out of memory");
 		return NULL;
 	}
+	s->backend = store_target_is_pg(path) ? STORE_PG : STORE_SQLITE;
+	s->sync = sync;
 	s->batch_limit = STORE_BATCH_DEFAULT;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	pthread_cond_init(&s->drained, NULL);
+	pthread_mutex_init(&s->wmu, NULL);
 	pthread_mutex_init(&s->rmu, NULL);
 	pthread_cond_init(&s->rcv, NULL);
-	if (conn_open(&s->writer, path, false, sync, err, errcap) != 0)
+	pthread_mutex_init(&s->cmu, NULL);
+	pthread_cond_init(&s->ccv, NULL);
+	pthread_cond_init(&s->ckpt_done, NULL);
+	if (store_conn_open(&s->writer, path, false, sync, err, errcap) != 0)
 		goto fail;
-	if (set_wal(&s->writer, path, err, errcap) != 0)
+	s->writer.writer = true;
+	s->writer.store = s;
+	if (s->backend == STORE_SQLITE && set_wal(&s->writer, path, err, errcap) != 0)
 		goto fail;
-	if (migrate(&s->writer, path, &s->schema_version, err, errcap) != 0)
+	if (migrate(&s->writer, name, &s->schema_version, err, errcap) != 0)
 		goto fail;
 	if (nreaders == 0)
 		nreaders = 1;
@@ -572,11 +924,14 @@ store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, 
 		goto fail;
 	}
 	for (i = 0; i < nreaders; i++) {
-		if (conn_open(&s->readers[i], path, true, sync, err, errcap) != 0)
+		if (store_conn_open(&s->readers[i], path, true, sync, err, errcap) != 0)
 			goto fail;
+		s->readers[i].store = s;
 		s->nreaders++;
 		s->free_readers[s->nfree++] = &s->readers[i];
 	}
+	if (s->backend == STORE_SQLITE && start_checkpointer(s, err, errcap) != 0)
+		goto fail;
 	if (pthread_create(&s->thread, NULL, writer_main, s) != 0) {
 		snprintf(err, errcap, "cannot start the writer thread");
 		goto fail;
@@ -602,21 +957,35 @@ store_close(struct store *s)
 		pthread_mutex_unlock(&s->mu);
 		pthread_join(s->thread, NULL);
 	}
+	if (s->ckpt_started) {
+		pthread_mutex_lock(&s->cmu);
+		s->ckpt_stopping = true;
+		pthread_cond_signal(&s->ccv);
+		pthread_cond_broadcast(&s->ckpt_done);
+		pthread_mutex_unlock(&s->cmu);
+		pthread_join(s->ckpt_thread, NULL);
+	}
+	store_conn_close(&s->ckpt);
 	for (i = 0; i < s->nreaders; i++)
-		conn_close(&s->readers[i]);
+		store_conn_close(&s->readers[i]);
 	if (s->writer.db != NULL) {
 		/* Fold the WAL into the database so the file stands alone. */
 		if (sqlite3_wal_checkpoint_v2(s->writer.db, NULL, SQLITE_CHECKPOINT_TRUNCATE,
 		    NULL, NULL) != SQLITE_OK && s->thread_started)
 			store_log_error(&s->writer, "checkpoint");
 	}
-	conn_close(&s->writer);
+	store_conn_close(&s->writer);
 	free(s->readers);
 	free(s->free_readers);
+	pthread_cond_destroy(&s->ckpt_done);
+	pthread_cond_destroy(&s->ccv);
+	pthread_mutex_destroy(&s->cmu);
 	pthread_cond_destroy(&s->rcv);
 	pthread_mutex_destroy(&s->rmu);
+	pthread_mutex_destroy(&s->wmu);
 	pthread_cond_destroy(&s->cv);
 	pthread_cond_destroy(&s->drained);
 	pthread_mutex_destroy(&s->mu);
+	free(s->target);
 	free(s);
 }

@@ -1,5 +1,6 @@
 /*
- * store.h: the SQLite store.
+ * store.h: the store, on SQLite (a file: the embedded default) or on
+ * PostgreSQL (a postgresql:// URL, shared by several daemons).
  *
  * One writer connection owned by one writer thread does every write. Work
  * reaches it as jobs; the writer takes every job waiting at that moment,
@@ -12,8 +13,17 @@
  * Reads that need no transaction with a write use a pool of read-only
  * connections (WAL lets them run beside the writer).
  *
- * Migrations (migrations/NNNN_name.sql, compiled in) are applied at open,
- * in order, one transaction each, and recorded in schema_migrations.
+ * On PostgreSQL several daemons' writers run at once on one database. A
+ * job must therefore lock what it decides on (store_run_head on the writer
+ * locks the run's row until the commit) and write with compare-and-set or
+ * uniqueness, as every store function here does; a batch that meets a
+ * serialization failure, deadlock or lost connection is run again from
+ * its first job, so a job must be safe to run again after a
+ * rollback (set its outputs, do not accumulate them).
+ *
+ * Migrations (migrations/NNNN_name.sql for SQLite, migrations/pg/ for
+ * PostgreSQL, the same numbers, compiled in) are applied at open, in order,
+ * one transaction each, and recorded in schema_migrations.
  */
 #ifndef SERVER_STORE_H
 #define SERVER_STORE_H
@@ -63,6 +73,14 @@ struct store_job {
 	struct store_job *next;                 /* the store's, while queued */
 };
 
+/* True when target (a --db value) names a PostgreSQL database:
+ * postgresql://... or postgres://... (libpq's URL; its environment
+ * variables and password file apply). */
+bool store_is_postgres(const char *target);
+
+/* target as it may be logged: a URL without its password. */
+void store_target_text(const char *target, char *out, size_t cap);
+
 /* Opens (creating when missing) the database at path, applies pending
  * migrations and starts the writer. nreaders read-only connections are
  * opened for store_reader(). On failure returns NULL with one line in err
@@ -103,14 +121,42 @@ int store_schema_version(const struct store *s);
 enum store_result store_probe(struct store_conn *c, void *arg);
 
 
-/* Counters for /metrics. */
+/* Figures for /metrics. */
 struct store_stats {
+	bool     postgres;       /* which backend the rest describes */
 	uint64_t commits;        /* transactions committed by the writer */
 	uint64_t jobs;           /* jobs run */
 	uint64_t commit_failures;
 	uint64_t max_batch;      /* the most jobs in one transaction */
+	uint64_t queue_depth;    /* jobs submitted and not yet reported done, now */
+	uint64_t readers, readers_busy; /* the read pool's size and connections lent out now */
+	uint64_t reader_waits;   /* times a thread waited for a free reader */
+	/* PostgreSQL */
+	uint64_t retries;        /* batches run again (serialization failure, deadlock or
+	                          * lost connection) */
+	uint64_t conn_errors;    /* connections found lost (writer and readers) */
+	/* SQLite */
+	uint64_t checkpoints;    /* WAL checkpoints that restarted the WAL */
+	uint64_t checkpoint_busy; /* checkpoints that found readers in the way (the WAL goes on) */
+	uint64_t checkpoint_waits; /* times the writer waited for a checkpoint: the WAL had passed
+	                            * 32 MiB, the disk not keeping up with the writes */
+	int64_t  checkpoint_at_ms; /* when the last one finished, ms since the epoch; 0: none */
+	uint64_t checkpoint_hold_us; /* how long the last one held the writer, microseconds */
+	uint64_t wal_frames;     /* pages in the WAL after the last commit */
+	uint64_t wal_bytes;      /* size of the -wal file now */
 };
 void store_stats(struct store *s, struct store_stats *out);
+
+/* arcaded backup: a consistent copy of the SQLite database at db into the
+ * new file out (VACUUM INTO, one read transaction: a running daemon goes on
+ * writing). 0, or -1 with a line in err. */
+int store_backup(const char *db, const char *out, char *err, size_t errcap);
+
+/* arcaded copy: every row of the SQLite database at from (migrated to this
+ * binary's version first) into the PostgreSQL database to, which must hold
+ * no accounts, runs or reviews; one transaction. Prints progress to
+ * stdout. 0, or -1 with a line in err. */
+int store_copy(const char *from, const char *to, char *err, size_t errcap);
 
 /* Milliseconds since the Unix epoch: the store's clock for created_at. */
 int64_t store_now_ms(void);

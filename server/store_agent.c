@@ -1,9 +1,11 @@
 /*
  * store_agent.c: agent-check puzzles. A puzzle row is deleted by the first
- * request that presents its token (DELETE ... RETURNING on the one writer,
- * so twenty parallel presentations spend it exactly once), whoever
- * presents it; only its issuer's presentation can pass. Expired rows are
- * deleted by the periodic sweep (store_sweep).
+ * request that presents its token (DELETE ... RETURNING: on SQLite the one
+ * writer serialises presentations; on PostgreSQL a second daemon's DELETE
+ * of the same row waits for the first one's commit and then finds nothing),
+ * so twenty parallel presentations spend it exactly once, whoever presents
+ * it; only its issuer's presentation can pass. Expired rows are deleted by
+ * the periodic sweep (store_sweep), which every daemon runs.
  */
 #include "store_internal.h"
 
@@ -15,15 +17,15 @@ store_check_insert(struct store_conn *c, const char *token, int64_t answer, int6
 {
 	static const char ins[] =
 	    "INSERT INTO agent_checks (token, answer, expires_at, owner) VALUES (?1, ?2, ?3, ?4)";
-	sqlite3_stmt *st = store_stmt(c, ins);
+	struct store_q *q = store_q(c, ins);
 
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, answer);
-	sqlite3_bind_int64(st, 3, expires_at);
-	sqlite3_bind_text(st, 4, owner, -1, SQLITE_STATIC);
-	return store_exec_stmt(c, st);
+	store_q_text(q, 1, token);
+	store_q_int(q, 2, answer);
+	store_q_int(q, 3, expires_at);
+	store_q_text(q, 4, owner);
+	return store_q_exec(q);
 }
 
 enum store_result
@@ -32,16 +34,16 @@ store_check_spend(struct store_conn *c, const char *token, const char *const pre
 {
 	static const char spend[] =
 	    "DELETE FROM agent_checks WHERE token = ?1 RETURNING answer, expires_at, owner";
-	sqlite3_stmt *st = store_stmt(c, spend);
+	struct store_q *q = store_q(c, spend);
 	int rc;
 
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		int64_t want = sqlite3_column_int64(st, 0), expires = sqlite3_column_int64(st, 1);
-		const char *owner = (const char *)sqlite3_column_text(st, 2);
+	store_q_text(q, 1, token);
+	rc = store_q_step(q);
+	if (rc == STORE_Q_ROW) {
+		int64_t want = store_q_col_int(q, 0), expires = store_q_col_int(q, 1);
+		const char *owner = store_q_col_text(q, 2);
 
 		/* Someone else's puzzle is spent all the same, and reads unknown. */
 		if (owner != NULL && owner[0] != '\0' && strcmp(owner, presenter[0]) != 0 &&
@@ -53,11 +55,11 @@ store_check_spend(struct store_conn *c, const char *token, const char *const pre
 			*out = STORE_CHECK_PASS;
 		else
 			*out = STORE_CHECK_WRONG;
-		rc = sqlite3_step(st); /* finish the statement so the delete is done */
-	} else if (rc == SQLITE_DONE)
+		rc = store_q_step(q); /* finish the statement so the delete is done */
+	} else if (rc == STORE_Q_DONE)
 		*out = STORE_CHECK_UNKNOWN;
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
+	store_q_reset(q);
+	if (rc != STORE_Q_DONE) {
 		store_log_error(c, "agent check spend");
 		return STORE_ERROR;
 	}
@@ -74,23 +76,32 @@ store_sweep(struct store_conn *c, void *arg)
 	    "DELETE FROM runs WHERE id IN (SELECT id FROM runs INDEXED BY runs_unplayed "
 	    "WHERE step = 0 AND created_at < ?1 AND over = 0 AND finished_at IS NULL "
 	    "ORDER BY created_at LIMIT ?2)";
+	/* Every daemon sweeps: on PostgreSQL rows another daemon's sweep (or a
+	 * first move) holds are left for the next sweep instead of waited for. */
+	static const char pg_puzzles[] =
+	    "DELETE FROM agent_checks WHERE token IN (SELECT token FROM agent_checks "
+	    "WHERE expires_at < ?1 ORDER BY expires_at LIMIT ?2 FOR UPDATE SKIP LOCKED)";
+	static const char pg_runs[] =
+	    "DELETE FROM runs WHERE id IN (SELECT id FROM runs "
+	    "WHERE step = 0 AND created_at < ?1 AND over = 0 AND finished_at IS NULL "
+	    "ORDER BY created_at LIMIT ?2 FOR UPDATE SKIP LOCKED)";
 	struct store_sweep *w = arg;
-	sqlite3_stmt *st = store_stmt(c, puzzles);
+	struct store_q *q = store_q(c, store_is_pg(c) ? pg_puzzles : puzzles);
 
 	w->puzzles = w->runs = 0;
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, w->puzzles_before);
-	sqlite3_bind_int(st, 2, w->limit);
-	if (store_exec_stmt(c, st) != STORE_OK)
+	store_q_int(q, 1, w->puzzles_before);
+	store_q_int(q, 2, w->limit);
+	if (store_q_exec(q) != STORE_OK)
 		return STORE_ERROR;
-	w->puzzles = sqlite3_changes(c->db);
-	if ((st = store_stmt(c, runs)) == NULL)
+	w->puzzles = store_q_changes(q);
+	if ((q = store_q(c, store_is_pg(c) ? pg_runs : runs)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, w->unplayed_before);
-	sqlite3_bind_int(st, 2, w->limit);
-	if (store_exec_stmt(c, st) != STORE_OK)
+	store_q_int(q, 1, w->unplayed_before);
+	store_q_int(q, 2, w->limit);
+	if (store_q_exec(q) != STORE_OK)
 		return STORE_ERROR;
-	w->runs = sqlite3_changes(c->db);
+	w->runs = store_q_changes(q);
 	return STORE_OK;
 }

@@ -11,19 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The columns every leaderboard query reads, in this order. */
+/* The columns every leaderboard query reads, in this order. Parameters:
+ * ?1 the game, then the seed when by seed, then the cursor's four keys
+ * when paging, and the limit last (PostgreSQL wants every number used). */
 #define BOARD_COLUMNS \
 	"SELECT r.id, r.score, r.seed, coalesce(r.ended_at, 0), r.rank1, r.rank2, r.rank3, " \
 	"r.lines, r.pieces, r.rung, r.lives, r.seed_chosen, coalesce(a.name, '') FROM runs r "
 #define BOARD_JOIN " LEFT JOIN accounts a ON a.id = r.account_id "
-#define BOARD_ORDER " ORDER BY r.rank1 DESC, r.rank2 DESC, r.rank3 DESC, r.id DESC LIMIT ?7"
-#define BOARD_AFTER " AND (r.rank1, r.rank2, r.rank3, r.id) < (?3, ?4, ?5, ?6)"
-
-static int64_t
-nullable(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
-}
+#define BOARD_ORDER " ORDER BY r.rank1 DESC, r.rank2 DESC, r.rank3 DESC, r.id DESC LIMIT "
 
 enum store_result
 store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t seed,
@@ -31,51 +26,54 @@ store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t 
 {
 	static const char chosen_first[] = BOARD_COLUMNS
 	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1 AND r.seed_chosen = 0 AND r.over = 1"
-	    BOARD_ORDER;
+	    BOARD_ORDER "?2";
 	static const char chosen_next[] = BOARD_COLUMNS
 	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1 AND r.seed_chosen = 0 AND r.over = 1"
-	    BOARD_AFTER BOARD_ORDER;
+	    " AND (r.rank1, r.rank2, r.rank3, r.id) < (?2, ?3, ?4, ?5)" BOARD_ORDER "?6";
 	static const char seed_first[] = BOARD_COLUMNS
-	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2 AND r.over = 1" BOARD_ORDER;
+	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2 AND r.over = 1"
+	    BOARD_ORDER "?3";
 	static const char seed_next[] = BOARD_COLUMNS
 	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2 AND r.over = 1"
-	    BOARD_AFTER BOARD_ORDER;
+	    " AND (r.rank1, r.rank2, r.rank3, r.id) < (?3, ?4, ?5, ?6)" BOARD_ORDER "?7";
 	const char *sql = by_seed ? (after ? seed_next : seed_first) : (after ? chosen_next : chosen_first);
-	sqlite3_stmt *st = store_stmt(c, sql);
-	int rc = SQLITE_DONE;
+	struct store_q *q = store_q(c, sql);
+	int rc = STORE_Q_DONE, p = 1;
 
 	*n = 0;
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+	store_q_text(q, p++, game);
 	if (by_seed)
-		sqlite3_bind_int64(st, 2, seed);
+		store_q_int(q, p++, seed);
 	if (after != NULL) {
-		sqlite3_bind_int64(st, 3, after->keys[0]);
-		sqlite3_bind_int64(st, 4, after->keys[1]);
-		sqlite3_bind_int64(st, 5, after->keys[2]);
-		sqlite3_bind_int64(st, 6, after->id);
+		store_q_int(q, p++, after->keys[0]);
+		store_q_int(q, p++, after->keys[1]);
+		store_q_int(q, p++, after->keys[2]);
+		store_q_int(q, p++, after->id);
 	}
-	sqlite3_bind_int(st, 7, limit);
-	while (*n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	store_q_int(q, p, limit);
+	while (*n < limit && (rc = store_q_step(q)) == STORE_Q_ROW) {
 		struct store_board_entry *e = &out[(*n)++];
+		const char *name;
 
-		e->id = sqlite3_column_int64(st, 0);
-		e->score = sqlite3_column_int64(st, 1);
-		e->seed = sqlite3_column_int64(st, 2);
-		e->ended_at = sqlite3_column_int64(st, 3);
-		e->keys[0] = sqlite3_column_int64(st, 4);
-		e->keys[1] = sqlite3_column_int64(st, 5);
-		e->keys[2] = sqlite3_column_int64(st, 6);
-		e->lines = nullable(st, 7);
-		e->pieces = nullable(st, 8);
-		e->rung = nullable(st, 9);
-		e->lives = nullable(st, 10);
-		e->seed_chosen = sqlite3_column_int(st, 11) != 0;
-		snprintf(e->account, sizeof e->account, "%s", (const char *)sqlite3_column_text(st, 12));
+		e->id = store_q_col_int(q, 0);
+		e->score = store_q_col_int(q, 1);
+		e->seed = store_q_col_int(q, 2);
+		e->ended_at = store_q_col_int(q, 3);
+		e->keys[0] = store_q_col_int(q, 4);
+		e->keys[1] = store_q_col_int(q, 5);
+		e->keys[2] = store_q_col_int(q, 6);
+		e->lines = store_q_col_nullable(q, 7);
+		e->pieces = store_q_col_nullable(q, 8);
+		e->rung = store_q_col_nullable(q, 9);
+		e->lives = store_q_col_nullable(q, 10);
+		e->seed_chosen = store_q_col_int(q, 11) != 0;
+		name = store_q_col_text(q, 12);
+		snprintf(e->account, sizeof e->account, "%s", name != NULL ? name : "");
 	}
-	sqlite3_reset(st);
-	if (*n < limit && rc != SQLITE_DONE) {
+	store_q_reset(q);
+	if (*n < limit && rc != STORE_Q_DONE) {
 		store_log_error(c, "leaderboard");
 		return STORE_ERROR;
 	}
@@ -89,49 +87,50 @@ store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t b
 	static const char first[] =
 	    "SELECT v.id, v.run_id, v.created_at, v.rating, coalesce(a.name, ''), v.review "
 	    "FROM reviews v INDEXED BY reviews_recent LEFT JOIN accounts a ON a.id = v.account_id "
-	    "WHERE v.game = ?1 ORDER BY v.id DESC LIMIT ?4";
+	    "WHERE v.game = ?1 ORDER BY v.id DESC LIMIT ?2";
 	static const char next[] =
 	    "SELECT v.id, v.run_id, v.created_at, v.rating, coalesce(a.name, ''), v.review "
 	    "FROM reviews v INDEXED BY reviews_recent LEFT JOIN accounts a ON a.id = v.account_id "
-	    "WHERE v.game = ?1 AND v.id < ?2 ORDER BY v.id DESC LIMIT ?4";
+	    "WHERE v.game = ?1 AND v.id < ?2 ORDER BY v.id DESC LIMIT ?3";
 	static const char stats[] = "SELECT count, total FROM review_stats WHERE game = ?1";
-	sqlite3_stmt *st = store_stmt(c, has_before ? next : first);
-	int rc = SQLITE_DONE;
+	struct store_q *q = store_q(c, has_before ? next : first);
+	int rc = STORE_Q_DONE;
 
 	*n = 0;
 	*count = *total = 0;
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+	store_q_text(q, 1, game);
 	if (has_before)
-		sqlite3_bind_int64(st, 2, before_id);
-	sqlite3_bind_int(st, 4, limit);
-	while (*n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		store_q_int(q, 2, before_id);
+	store_q_int(q, has_before ? 3 : 2, limit);
+	while (*n < limit && (rc = store_q_step(q)) == STORE_Q_ROW) {
 		struct store_review_row *r = &out[*n];
+		const char *name = store_q_col_text(q, 4), *text = store_q_col_text(q, 5);
 
-		r->id = sqlite3_column_int64(st, 0);
-		r->run_id = sqlite3_column_int64(st, 1);
-		r->created_at = sqlite3_column_int64(st, 2);
-		r->rating = sqlite3_column_int(st, 3);
-		snprintf(r->account, sizeof r->account, "%s", (const char *)sqlite3_column_text(st, 4));
-		r->text = strdup((const char *)sqlite3_column_text(st, 5));
+		r->id = store_q_col_int(q, 0);
+		r->run_id = store_q_col_int(q, 1);
+		r->created_at = store_q_col_int(q, 2);
+		r->rating = (int)store_q_col_int(q, 3);
+		snprintf(r->account, sizeof r->account, "%s", name != NULL ? name : "");
+		r->text = strdup(text != NULL ? text : "");
 		if (r->text == NULL)
 			break;
 		(*n)++;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	store_q_reset(q);
+	if (rc == STORE_Q_FAIL) {
 		store_log_error(c, "reviews");
 		return STORE_ERROR;
 	}
-	if ((st = store_stmt(c, stats)) == NULL)
+	if ((q = store_q(c, stats)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*count = sqlite3_column_int64(st, 0);
-		*total = sqlite3_column_int64(st, 1);
+	store_q_text(q, 1, game);
+	if (store_q_step(q) == STORE_Q_ROW) {
+		*count = store_q_col_int(q, 0);
+		*total = store_q_col_int(q, 1);
 	}
-	sqlite3_reset(st);
+	store_q_reset(q);
 	return STORE_OK;
 }
 

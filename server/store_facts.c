@@ -24,14 +24,14 @@ store_fact_insert(struct store_conn *c, int64_t run, int64_t step, const uint8_t
 	static const char sql[] =
 	    "INSERT INTO run_facts (run_id, fact, step) VALUES (?1, ?2, ?3) "
 	    "ON CONFLICT (run_id, fact) DO NOTHING";
-	sqlite3_stmt *st;
+	struct store_q *st;
 
-	if (n == 0 || n > GAME_FACT_MAX || (st = store_stmt(c, sql)) == NULL)
+	if (n == 0 || n > GAME_FACT_MAX || (st = store_q(c, sql)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_blob(st, 2, fact, (int)n, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, step);
-	return store_exec_stmt(c, st);
+	store_q_int(st, 1, run);
+	store_q_blob(st, 2, fact, n);
+	store_q_int(st, 3, step);
+	return store_q_exec(st);
 }
 
 enum store_result
@@ -39,20 +39,21 @@ store_facts_read(struct store_conn *c, int64_t run, int64_t step, size_t n,
     bool (*add)(void *ctx, const uint8_t *fact), void *ctx)
 {
 	static const char sql[] = "SELECT fact FROM run_facts WHERE run_id = ?1 AND step <= ?2";
-	sqlite3_stmt *st = store_stmt(c, sql);
+	struct store_q *st = store_q(c, sql);
 	enum store_result ret = STORE_OK;
 	int rc;
 
 	if (st == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, step);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const void *blob = sqlite3_column_blob(st, 0);
+	store_q_int(st, 1, run);
+	store_q_int(st, 2, step);
+	while ((rc = store_q_step(st)) == STORE_Q_ROW) {
+		uint8_t blob[GAME_FACT_MAX];
+		long len = n <= sizeof blob ? store_q_col_blob(st, 0, blob, sizeof blob) : -1;
 
-		if (blob == NULL || (size_t)sqlite3_column_bytes(st, 0) != n) {
-			log_msg(LOG_ERROR, "store: run %lld has a fact of %d bytes, not %zu", (long long)run,
-			    sqlite3_column_bytes(st, 0), n);
+		if (len < 0 || (size_t)len != n) {
+			log_msg(LOG_ERROR, "store: run %lld has a fact of %ld bytes, not %zu", (long long)run,
+			    len, n);
 			ret = STORE_ERROR;
 			break;
 		}
@@ -61,10 +62,10 @@ store_facts_read(struct store_conn *c, int64_t run, int64_t step, size_t n,
 			break;
 		}
 	}
-	if (ret == STORE_OK && rc != SQLITE_DONE) {
+	if (ret == STORE_OK && rc != STORE_Q_DONE) {
 		store_log_error(c, "run facts");
 		ret = STORE_ERROR;
 	}
-	sqlite3_reset(st);
+	store_q_reset(st);
 	return ret;
 }

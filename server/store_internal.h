@@ -1,35 +1,131 @@
 /*
  * store_internal.h: what the store's own files (store*.c) share: a
- * connection with its cache of prepared statements. Nothing outside
- * server/store*.c includes this or writes SQL.
+ * connection of either backend, and the one query interface that every
+ * store function is written against. Nothing outside server/store*.c
+ * includes this or writes SQL.
+ *
+ * A query is written once, in SQLite's dialect with numbered parameters
+ * (?1, ?2, ...). On PostgreSQL the same text is prepared after two
+ * mechanical rewrites (store_sql.c): ?N becomes $N, and SQLite's
+ * `INDEXED BY name` planner hints are dropped. Where the dialects differ
+ * beyond that, the caller picks one text per backend (store_is_pg()).
  */
 #ifndef SERVER_STORE_INTERNAL_H
 #define SERVER_STORE_INTERNAL_H
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "store.h"
 
 #define STORE_STMT_SLOTS 128
+#define STORE_PARAMS_MAX 32
 
-struct store_conn {
-	sqlite3 *db;
-	/* Statements keyed by the address of their SQL text: every call site
-	 * passes a string constant, so the address names the statement. */
-	struct {
-		const char   *sql;
-		sqlite3_stmt *stmt;
-	} cache[STORE_STMT_SLOTS];
+enum store_backend { STORE_SQLITE, STORE_PG };
+
+struct store_conn;
+
+/* One prepared statement of one connection, with its bindings and, while
+ * it is being stepped, its result. */
+struct store_q {
+	const char        *sql;   /* the key: the address of the caller's SQL text */
+	struct store_conn *c;
+	sqlite3_stmt      *st;    /* SQLite */
+	/* PostgreSQL: the statement's name on its connection, its parameter
+	 * count (the highest ?N), the bound values (text, or binary for
+	 * blobs), and the result being read (row: the current one). */
+	char        name[12];
+	int         nparams;
+	const char *values[STORE_PARAMS_MAX];
+	int         lengths[STORE_PARAMS_MAX];
+	int         formats[STORE_PARAMS_MAX];
+	char        num[STORE_PARAMS_MAX][24];
+	PGresult   *res;
+	int         row, nrows;
+	int64_t     changes;      /* rows the last execution changed */
 };
 
-/* The prepared statement for sql (a string constant), reset and with its
- * bindings cleared; NULL (and a logged error) if it does not prepare. */
-sqlite3_stmt *store_stmt(struct store_conn *c, const char *sql);
+struct store_conn {
+	enum store_backend backend;
+	bool     writer;          /* the writer's connection */
+	bool     readonly;        /* a reader: refuses writes */
+	enum sync_mode sync;
+	sqlite3 *db;              /* SQLite */
+	PGconn  *pg;              /* PostgreSQL */
+	struct store *store;      /* whose counters to bump; NULL for a tool's connection */
+	/* PostgreSQL: the SQLSTATE of the last failed statement ("" when it
+	 * succeeded), and whether the connection was lost by it. */
+	char     sqlstate[6];
+	bool     lost;
+	struct store_q cache[STORE_STMT_SLOTS];
+};
 
-/* Runs a statement that returns no rows to completion: OK or ERROR. */
-enum store_result store_exec_stmt(struct store_conn *c, sqlite3_stmt *st);
+/* True on PostgreSQL: where a caller needs a text of that dialect. */
+static inline bool
+store_is_pg(const struct store_conn *c)
+{
+	return c->backend == STORE_PG;
+}
 
-/* Logs sqlite's message for the failed call named by what. */
+/* The prepared statement for sql (a string constant: its address names it),
+ * reset and with its bindings cleared; NULL (and a logged error) if it does
+ * not prepare. */
+struct store_q *store_q(struct store_conn *c, const char *sql);
+
+/* Bindings, by 1-based parameter number. Text and blobs are not copied:
+ * they must stay valid until the statement is stepped. */
+void store_q_int(struct store_q *q, int i, int64_t v);
+void store_q_nullable(struct store_q *q, int i, int64_t v); /* v < 0: NULL */
+void store_q_text(struct store_q *q, int i, const char *s); /* NULL: NULL */
+void store_q_blob(struct store_q *q, int i, const void *p, size_t n);
+void store_q_double(struct store_q *q, int i, double v);
+
+/* Steps: STORE_Q_ROW with a row to read, STORE_Q_DONE at the end,
+ * STORE_Q_FAIL (logged) on an error. */
+enum { STORE_Q_FAIL = -1, STORE_Q_DONE = 0, STORE_Q_ROW = 1 };
+int store_q_step(struct store_q *q);
+
+/* Ends the statement's execution (so that a write is done and its locks
+ * are not held by a half-read result); bindings stay. */
+void store_q_reset(struct store_q *q);
+
+/* Runs a statement that returns no rows (or whose rows do not matter) to
+ * completion: OK or ERROR. store_q_changes() then says how many rows it
+ * inserted, updated or deleted. NULL q is an ERROR. */
+enum store_result store_q_exec(struct store_q *q);
+int64_t store_q_changes(const struct store_q *q);
+
+/* Columns of the current row, 0-based. A NULL reads as 0, "" (text: NULL
+ * pointer) or -1 (blob). store_q_blob_col copies at most cap bytes and
+ * returns the column's length, or -1 for NULL. Booleans read as 0 or 1. */
+bool        store_q_isnull(struct store_q *q, int i);
+int64_t     store_q_col_int(struct store_q *q, int i);
+int64_t     store_q_col_nullable(struct store_q *q, int i); /* NULL: -1 */
+const char *store_q_col_text(struct store_q *q, int i);       /* valid until the next step */
+long        store_q_col_blob(struct store_q *q, int i, void *out, size_t cap);
+double      store_q_col_double(struct store_q *q, int i);              /* NULL: 0 */
+
+/* Logs the backend's message for the failed call named by what. */
 void store_log_error(struct store_conn *c, const char *what);
+
+/* Opens and closes connections (store_sql.c). target is a file path or a
+ * postgresql:// URL; readonly connections refuse writes. */
+int  store_conn_open(struct store_conn *c, const char *target, bool readonly,
+    enum sync_mode sync, char *err, size_t errcap);
+void store_conn_close(struct store_conn *c);
+
+/* Forgets a PostgreSQL connection's prepared statements (they died with a
+ * lost connection) and reconnects: 0 when connected again. */
+int store_conn_reconnect(struct store_conn *c);
+
+/* Runs SQL text without parameters (one or more statements): 0, or -1
+ * with the message in err. */
+int store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap);
+
+/* True when target names a PostgreSQL database. */
+bool store_target_is_pg(const char *target);
+
+/* Counters the query layer bumps (store.c). */
+void store_count_conn_error(struct store *s);
 
 #endif

@@ -4,34 +4,20 @@
  * A move is one INSERT into moves and the head one UPDATE of runs, in the
  * writer's transaction; the UPDATE's `WHERE step = ?` is the
  * compare-and-set, so two requests built on the same head can never both
- * advance it even if a caller forgot to check first.
+ * advance it even if a caller forgot to check first. On PostgreSQL the
+ * writer reads the head with FOR UPDATE: another daemon's request on the
+ * same run waits for this transaction's commit and then reads the new
+ * head, so it is judged a retry or stale on what is really stored.
  */
 #include "store_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
 
 #include "log.h"
-
-static void
-bind_nullable(sqlite3_stmt *st, int i, int64_t v)
-{
-	if (v < 0)
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_int64(st, i, v);
-}
-
-static void
-bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s == NULL)
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-}
 
 /* A random id in [1, ENGINE_ID_MAX]: unguessable and exact as a JSON number. */
 static int64_t
@@ -58,139 +44,184 @@ store_run_insert(struct store_conn *c, struct store_run_new *r)
 	int tries;
 
 	for (tries = 0; tries < 8; tries++) {
-		sqlite3_stmt *st = store_stmt(c, sql);
+		struct store_q *q = store_q(c, sql);
 
-		if (st == NULL)
+		if (q == NULL)
 			return STORE_ERROR;
 		r->id = random_id();
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_text(st, 2, r->game, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, r->rules, -1, SQLITE_STATIC);
-		if (r->account_id > 0)
-			sqlite3_bind_int64(st, 4, r->account_id);
-		else
-			sqlite3_bind_null(st, 4);
-		sqlite3_bind_int64(st, 5, r->seed);
-		sqlite3_bind_int(st, 6, r->seed_chosen);
-		sqlite3_bind_text(st, 7, r->sum.status, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 8, r->sum.over);
-		bind_text_or_null(st, 9, r->sum.end_reason);
-		sqlite3_bind_blob(st, 10, r->state, (int)r->nstate, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 11, r->sum.score);
-		bind_nullable(st, 12, r->sum.lines);
-		bind_nullable(st, 13, r->sum.pieces);
-		bind_nullable(st, 14, r->sum.rung);
-		bind_nullable(st, 15, r->sum.lives);
-		sqlite3_bind_int64(st, 16, r->now);
-		bind_nullable(st, 17, r->sum.over ? r->now : -1);
-		sqlite3_bind_int64(st, 18, r->sum.rank[0]);
-		sqlite3_bind_int64(st, 19, r->sum.rank[1]);
-		sqlite3_bind_int64(st, 20, r->sum.rank[2]);
-		if (store_exec_stmt(c, st) != STORE_OK)
+		store_q_int(q, 1, r->id);
+		store_q_text(q, 2, r->game);
+		store_q_text(q, 3, r->rules);
+		store_q_nullable(q, 4, r->account_id > 0 ? r->account_id : -1);
+		store_q_int(q, 5, r->seed);
+		store_q_int(q, 6, r->seed_chosen);
+		store_q_text(q, 7, r->sum.status);
+		store_q_int(q, 8, r->sum.over);
+		store_q_text(q, 9, r->sum.end_reason);
+		store_q_blob(q, 10, r->state, r->nstate);
+		store_q_int(q, 11, r->sum.score);
+		store_q_nullable(q, 12, r->sum.lines);
+		store_q_nullable(q, 13, r->sum.pieces);
+		store_q_nullable(q, 14, r->sum.rung);
+		store_q_nullable(q, 15, r->sum.lives);
+		store_q_int(q, 16, r->now);
+		store_q_nullable(q, 17, r->sum.over ? r->now : -1);
+		store_q_int(q, 18, r->sum.rank[0]);
+		store_q_int(q, 19, r->sum.rank[1]);
+		store_q_int(q, 20, r->sum.rank[2]);
+		if (store_q_exec(q) != STORE_OK)
 			return STORE_ERROR;
-		if (sqlite3_changes(c->db) == 1)
+		if (store_q_changes(q) == 1)
 			return STORE_OK;
 	}
 	log_msg(LOG_ERROR, "store: no free run id after 8 tries");
 	return STORE_ERROR;
 }
 
-static int64_t
-column_nullable(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
-}
-
 static void
-column_text(sqlite3_stmt *st, int i, char *out, size_t cap)
+column_text(struct store_q *q, int i, char *out, size_t cap)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const char *t = store_q_col_text(q, i);
 
-	snprintf(out, cap, "%s", t != NULL ? (const char *)t : "");
+	snprintf(out, cap, "%s", t != NULL ? t : "");
 }
+
+#define HEAD_SQL \
+	"SELECT r.id, coalesce(r.account_id, 0), r.seed, r.step, r.created_at, " \
+	"coalesce(r.ended_at, 0), coalesce(r.finished_at, 0), coalesce(r.last_from_step, -1), " \
+	"r.seed_chosen, r.over, r.game, r.status, r.end_reason, coalesce(a.name, ''), " \
+	"r.score, r.lines, r.pieces, r.rung, r.lives, r.last_request, r.state " \
+	"FROM runs r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.id = ?1"
 
 enum store_result
 store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out)
 {
-	static const char sql[] =
-	    "SELECT r.id, coalesce(r.account_id, 0), r.seed, r.step, r.created_at, "
-	    "coalesce(r.ended_at, 0), coalesce(r.finished_at, 0), coalesce(r.last_from_step, -1), "
-	    "r.seed_chosen, r.over, r.game, r.status, r.end_reason, coalesce(a.name, ''), "
-	    "r.score, r.lines, r.pieces, r.rung, r.lives, r.last_request, r.state "
-	    "FROM runs r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.id = ?1";
-	sqlite3_stmt *st = store_stmt(c, sql);
+	static const char sql[] = HEAD_SQL;
+	static const char locked[] = HEAD_SQL " FOR UPDATE OF r";
+	struct store_q *q = store_q(c, store_is_pg(c) && c->writer ? locked : sql);
 	int rc;
 	enum store_result ret = STORE_ERROR;
 
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		const void *blob;
-		int n;
+	store_q_int(q, 1, id);
+	rc = store_q_step(q);
+	if (rc == STORE_Q_ROW) {
+		long n;
 
 		memset(out, 0, sizeof *out);
-		out->id = sqlite3_column_int64(st, 0);
-		out->account_id = sqlite3_column_int64(st, 1);
-		out->seed = sqlite3_column_int64(st, 2);
-		out->step = sqlite3_column_int64(st, 3);
-		out->created_at = sqlite3_column_int64(st, 4);
-		out->ended_at = sqlite3_column_int64(st, 5);
-		out->finished_at = sqlite3_column_int64(st, 6);
-		out->last_from_step = sqlite3_column_int64(st, 7);
-		out->seed_chosen = sqlite3_column_int(st, 8) != 0;
-		out->over = sqlite3_column_int(st, 9) != 0;
-		column_text(st, 10, out->game, sizeof out->game);
-		column_text(st, 11, out->status, sizeof out->status);
-		column_text(st, 12, out->end_reason, sizeof out->end_reason);
-		column_text(st, 13, out->account, sizeof out->account);
-		out->score = sqlite3_column_int64(st, 14);
-		out->lines = column_nullable(st, 15);
-		out->pieces = column_nullable(st, 16);
-		out->rung = column_nullable(st, 17);
-		out->lives = column_nullable(st, 18);
-		blob = sqlite3_column_blob(st, 19);
-		if (blob != NULL && sqlite3_column_bytes(st, 19) == STORE_FP_BYTES)
-			memcpy(out->last_request, blob, STORE_FP_BYTES);
-		blob = sqlite3_column_blob(st, 20);
-		n = sqlite3_column_bytes(st, 20);
-		if (blob != NULL && n > 0 && n <= STORE_STATE_MAX) {
-			memcpy(out->state, blob, (size_t)n);
+		out->id = store_q_col_int(q, 0);
+		out->account_id = store_q_col_int(q, 1);
+		out->seed = store_q_col_int(q, 2);
+		out->step = store_q_col_int(q, 3);
+		out->created_at = store_q_col_int(q, 4);
+		out->ended_at = store_q_col_int(q, 5);
+		out->finished_at = store_q_col_int(q, 6);
+		out->last_from_step = store_q_col_int(q, 7);
+		out->seed_chosen = store_q_col_int(q, 8) != 0;
+		out->over = store_q_col_int(q, 9) != 0;
+		column_text(q, 10, out->game, sizeof out->game);
+		column_text(q, 11, out->status, sizeof out->status);
+		column_text(q, 12, out->end_reason, sizeof out->end_reason);
+		column_text(q, 13, out->account, sizeof out->account);
+		out->score = store_q_col_int(q, 14);
+		out->lines = store_q_col_nullable(q, 15);
+		out->pieces = store_q_col_nullable(q, 16);
+		out->rung = store_q_col_nullable(q, 17);
+		out->lives = store_q_col_nullable(q, 18);
+		if (store_q_col_blob(q, 19, out->last_request, STORE_FP_BYTES) != STORE_FP_BYTES)
+			memset(out->last_request, 0, STORE_FP_BYTES);
+		n = store_q_col_blob(q, 20, out->state, sizeof out->state);
+		if (n > 0 && n <= STORE_STATE_MAX) {
 			out->nstate = (size_t)n;
 			ret = STORE_OK;
 		} else
 			log_msg(LOG_ERROR, "store: run %lld has no valid state", (long long)id);
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_Q_DONE)
 		ret = STORE_NOT_FOUND;
-	else
-		store_log_error(c, "run head");
-	sqlite3_reset(st);
+	store_q_reset(q);
 	return ret;
 }
 
 enum store_result
 store_run_latest(struct store_conn *c, int64_t account_id, const char *game, int64_t *id)
 {
+	/* id is the rowid on SQLite: the old tie-break, in both dialects. */
 	static const char sql[] =
 	    "SELECT id FROM runs WHERE account_id = ?1 AND game = ?2 "
-	    "ORDER BY created_at DESC, rowid DESC LIMIT 1";
-	sqlite3_stmt *st = store_stmt(c, sql);
+	    "ORDER BY created_at DESC, id DESC LIMIT 1";
+	struct store_q *q = store_q(c, sql);
 	int rc;
 	enum store_result ret = STORE_ERROR;
 
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, account_id);
-	sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
+	store_q_int(q, 1, account_id);
+	store_q_text(q, 2, game);
+	rc = store_q_step(q);
+	if (rc == STORE_Q_ROW) {
+		*id = store_q_col_int(q, 0);
 		ret = STORE_OK;
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_Q_DONE)
 		ret = STORE_NOT_FOUND;
-	sqlite3_reset(st);
+	store_q_reset(q);
 	return ret;
+}
+
+/* PostgreSQL: the compare-and-set and the moves in one statement, one
+ * round trip instead of one per statement. The moves travel as a JSON
+ * array of strings (jansson writes it; the server splits it back into the
+ * exact texts), numbered from from_step + 1; the UPDATE's WHERE is the
+ * compare-and-set, and when it matches no row no move is inserted. */
+static enum store_result
+advance_pg(struct store_conn *c, const struct store_run_advance *a)
+{
+	static const char sql[] =
+	    "WITH head AS (UPDATE runs SET step = ?3, state = ?4, last_from_step = ?2, "
+	    "last_request = ?5, status = ?6, over = ?7, end_reason = ?8, score = ?9, lines = ?10, "
+	    "pieces = ?11, rung = ?12, lives = ?13, rank1 = ?15, rank2 = ?16, rank3 = ?17, "
+	    "ended_at = CASE WHEN ?7 = 1 AND ended_at IS NULL THEN ?14 ELSE ended_at END "
+	    "WHERE id = ?1 AND step = ?2 RETURNING id) "
+	    "INSERT INTO moves (run_id, step, action, created_at) "
+	    "SELECT head.id, ?2 + m.n, m.action, ?14 FROM head, "
+	    "json_array_elements_text(CAST(?18 AS json)) WITH ORDINALITY AS m(action, n)";
+	struct store_q *q = store_q(c, sql);
+	json_t *list = json_array();
+	enum store_result rc = STORE_ERROR;
+	char *text = NULL;
+	size_t i;
+
+	for (i = 0; list != NULL && i < a->nmoves; i++)
+		if (json_array_append_new(list, json_string(a->actions[i])) != 0)
+			goto done;
+	if (q == NULL || list == NULL || (text = json_dumps(list, JSON_COMPACT)) == NULL)
+		goto done;
+	store_q_int(q, 1, a->id);
+	store_q_int(q, 2, a->from_step);
+	store_q_int(q, 3, a->from_step + (int64_t)a->nmoves);
+	store_q_blob(q, 4, a->state, a->nstate);
+	store_q_blob(q, 5, a->fp, STORE_FP_BYTES);
+	store_q_text(q, 6, a->sum.status);
+	store_q_int(q, 7, a->sum.over ? 1 : 0);
+	store_q_text(q, 8, a->sum.end_reason);
+	store_q_int(q, 9, a->sum.score);
+	store_q_nullable(q, 10, a->sum.lines);
+	store_q_nullable(q, 11, a->sum.pieces);
+	store_q_nullable(q, 12, a->sum.rung);
+	store_q_nullable(q, 13, a->sum.lives);
+	store_q_int(q, 14, a->now);
+	store_q_int(q, 15, a->sum.rank[0]);
+	store_q_int(q, 16, a->sum.rank[1]);
+	store_q_int(q, 17, a->sum.rank[2]);
+	store_q_text(q, 18, text);
+	if (store_q_exec(q) != STORE_OK)
+		goto done;
+	rc = store_q_changes(q) == (int64_t)a->nmoves ? STORE_OK :
+	    store_q_changes(q) == 0 ? STORE_CONFLICT : STORE_ERROR;
+done:
+	free(text);
+	json_decref(list);
+	return rc;
 }
 
 enum store_result
@@ -200,44 +231,48 @@ store_run_advance(struct store_conn *c, const struct store_run_advance *a)
 	    "UPDATE runs SET step = ?3, state = ?4, last_from_step = ?2, last_request = ?5, "
 	    "status = ?6, over = ?7, end_reason = ?8, score = ?9, lines = ?10, pieces = ?11, "
 	    "rung = ?12, lives = ?13, rank1 = ?15, rank2 = ?16, rank3 = ?17, "
-	    "ended_at = CASE WHEN ?7 AND ended_at IS NULL THEN ?14 ELSE ended_at END "
+	    "ended_at = CASE WHEN ?7 = 1 AND ended_at IS NULL THEN ?14 ELSE ended_at END "
 	    "WHERE id = ?1 AND step = ?2";
 	static const char ins[] =
 	    "INSERT INTO moves (run_id, step, action, created_at) VALUES (?1, ?2, ?3, ?4)";
-	sqlite3_stmt *st = store_stmt(c, upd);
+	struct store_q *q;
 	size_t i;
 
-	if (st == NULL || a->nmoves == 0 || a->nmoves > STORE_MOVES_MAX)
+	if (a->nmoves == 0 || a->nmoves > STORE_MOVES_MAX)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, a->id);
-	sqlite3_bind_int64(st, 2, a->from_step);
-	sqlite3_bind_int64(st, 3, a->from_step + (int64_t)a->nmoves);
-	sqlite3_bind_blob(st, 4, a->state, (int)a->nstate, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 5, a->fp, STORE_FP_BYTES, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, a->sum.status, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 7, a->sum.over);
-	bind_text_or_null(st, 8, a->sum.end_reason);
-	sqlite3_bind_int64(st, 9, a->sum.score);
-	bind_nullable(st, 10, a->sum.lines);
-	bind_nullable(st, 11, a->sum.pieces);
-	bind_nullable(st, 12, a->sum.rung);
-	bind_nullable(st, 13, a->sum.lives);
-	sqlite3_bind_int64(st, 14, a->now);
-	sqlite3_bind_int64(st, 15, a->sum.rank[0]);
-	sqlite3_bind_int64(st, 16, a->sum.rank[1]);
-	sqlite3_bind_int64(st, 17, a->sum.rank[2]);
-	if (store_exec_stmt(c, st) != STORE_OK)
+	if (store_is_pg(c))
+		return advance_pg(c, a);
+	if ((q = store_q(c, upd)) == NULL)
 		return STORE_ERROR;
-	if (sqlite3_changes(c->db) != 1)
+	store_q_int(q, 1, a->id);
+	store_q_int(q, 2, a->from_step);
+	store_q_int(q, 3, a->from_step + (int64_t)a->nmoves);
+	store_q_blob(q, 4, a->state, a->nstate);
+	store_q_blob(q, 5, a->fp, STORE_FP_BYTES);
+	store_q_text(q, 6, a->sum.status);
+	store_q_int(q, 7, a->sum.over ? 1 : 0);
+	store_q_text(q, 8, a->sum.end_reason);
+	store_q_int(q, 9, a->sum.score);
+	store_q_nullable(q, 10, a->sum.lines);
+	store_q_nullable(q, 11, a->sum.pieces);
+	store_q_nullable(q, 12, a->sum.rung);
+	store_q_nullable(q, 13, a->sum.lives);
+	store_q_int(q, 14, a->now);
+	store_q_int(q, 15, a->sum.rank[0]);
+	store_q_int(q, 16, a->sum.rank[1]);
+	store_q_int(q, 17, a->sum.rank[2]);
+	if (store_q_exec(q) != STORE_OK)
+		return STORE_ERROR;
+	if (store_q_changes(q) != 1)
 		return STORE_CONFLICT;
 	for (i = 0; i < a->nmoves; i++) {
-		if ((st = store_stmt(c, ins)) == NULL)
+		if ((q = store_q(c, ins)) == NULL)
 			return STORE_ERROR;
-		sqlite3_bind_int64(st, 1, a->id);
-		sqlite3_bind_int64(st, 2, a->from_step + (int64_t)i + 1);
-		sqlite3_bind_text(st, 3, a->actions[i], -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, a->now);
-		if (store_exec_stmt(c, st) != STORE_OK)
+		store_q_int(q, 1, a->id);
+		store_q_int(q, 2, a->from_step + (int64_t)i + 1);
+		store_q_text(q, 3, a->actions[i]);
+		store_q_int(q, 4, a->now);
+		if (store_q_exec(q) != STORE_OK)
 			return STORE_ERROR;
 	}
 	return STORE_OK;
@@ -247,25 +282,25 @@ json_t *
 store_run_actions(struct store_conn *c, int64_t id)
 {
 	static const char sql[] = "SELECT action FROM moves WHERE run_id = ?1 ORDER BY step";
-	sqlite3_stmt *st = store_stmt(c, sql);
+	struct store_q *q = store_q(c, sql);
 	json_t *a;
 	int rc;
 
-	if (st == NULL || (a = json_array()) == NULL)
+	if (q == NULL || (a = json_array()) == NULL)
 		return NULL;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *text = (const char *)sqlite3_column_text(st, 0);
+	store_q_int(q, 1, id);
+	while ((rc = store_q_step(q)) == STORE_Q_ROW) {
+		const char *text = store_q_col_text(q, 0);
 		/* A move is any JSON value: a Stackcraft move is a bare id string. */
 		json_t *v = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
 
 		if (v == NULL || json_array_append_new(a, v) != 0) {
-			rc = SQLITE_CORRUPT;
+			rc = STORE_Q_FAIL;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
+	store_q_reset(q);
+	if (rc != STORE_Q_DONE) {
 		log_msg(LOG_ERROR, "store: cannot read the moves of run %lld", (long long)id);
 		json_decref(a);
 		return NULL;
@@ -281,39 +316,51 @@ store_run_finish(struct store_conn *c, const struct store_run_finish *f)
 	static const char ins[] =
 	    "INSERT INTO reviews (run_id, game, account_id, rating, review, created_at) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	sqlite3_stmt *st = store_stmt(c, upd);
+	/* SQLite keeps review_stats by a trigger (migration 0002); on
+	 * PostgreSQL the store does, so that the schema needs no trigger. */
+	static const char stats[] =
+	    "INSERT INTO review_stats (game, count, total) VALUES (?1, 1, ?2) "
+	    "ON CONFLICT (game) DO UPDATE SET count = review_stats.count + 1, "
+	    "total = review_stats.total + excluded.total";
+	struct store_q *q = store_q(c, upd);
 
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, f->id);
-	sqlite3_bind_int64(st, 2, f->now);
-	sqlite3_bind_text(st, 3, f->certificate, -1, SQLITE_STATIC);
-	if (store_exec_stmt(c, st) != STORE_OK)
+	store_q_int(q, 1, f->id);
+	store_q_int(q, 2, f->now);
+	store_q_text(q, 3, f->certificate);
+	if (store_q_exec(q) != STORE_OK)
 		return STORE_ERROR;
-	if (sqlite3_changes(c->db) != 1)
+	if (store_q_changes(q) != 1)
 		return STORE_CONFLICT;
-	if ((st = store_stmt(c, ins)) == NULL)
+	if ((q = store_q(c, ins)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, f->id);
-	sqlite3_bind_text(st, 2, f->game, -1, SQLITE_STATIC);
-	if (f->account_id > 0)
-		sqlite3_bind_int64(st, 3, f->account_id);
-	else
-		sqlite3_bind_null(st, 3);
-	sqlite3_bind_int(st, 4, f->rating);
-	sqlite3_bind_text(st, 5, f->review, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, f->now);
-	return store_exec_stmt(c, st);
+	store_q_int(q, 1, f->id);
+	store_q_text(q, 2, f->game);
+	store_q_nullable(q, 3, f->account_id > 0 ? f->account_id : -1);
+	store_q_int(q, 4, f->rating);
+	store_q_text(q, 5, f->review);
+	store_q_int(q, 6, f->now);
+	if (store_q_exec(q) != STORE_OK)
+		return STORE_ERROR;
+	if (!store_is_pg(c))
+		return STORE_OK;
+	if ((q = store_q(c, stats)) == NULL)
+		return STORE_ERROR;
+	store_q_text(q, 1, f->game);
+	store_q_int(q, 2, f->rating);
+	return store_q_exec(q);
 }
 
 static char *
-column_strdup(sqlite3_stmt *st, int i, bool *failed)
+column_strdup(struct store_q *q, int i, bool *failed)
 {
+	const char *t = store_q_col_text(q, i);
 	char *s;
 
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+	if (t == NULL || store_q_isnull(q, i))
 		return NULL;
-	s = strdup((const char *)sqlite3_column_text(st, i));
+	s = strdup(t);
 	if (s == NULL)
 		*failed = true;
 	return s;
@@ -325,23 +372,23 @@ store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out)
 	static const char sql[] =
 	    "SELECT r.certificate, v.review, v.rating, v.created_at FROM runs r "
 	    "LEFT JOIN reviews v ON v.run_id = r.id WHERE r.id = ?1";
-	sqlite3_stmt *st = store_stmt(c, sql);
+	struct store_q *q = store_q(c, sql);
 	bool failed = false;
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (st == NULL)
+	if (q == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		out->certificate = column_strdup(st, 0, &failed);
-		out->review = column_strdup(st, 1, &failed);
-		out->rating = sqlite3_column_int(st, 2);
-		out->reviewed_at = sqlite3_column_int64(st, 3);
+	store_q_int(q, 1, id);
+	rc = store_q_step(q);
+	if (rc == STORE_Q_ROW) {
+		out->certificate = column_strdup(q, 0, &failed);
+		out->review = column_strdup(q, 1, &failed);
+		out->rating = (int)store_q_col_int(q, 2);
+		out->reviewed_at = store_q_col_int(q, 3);
 	}
-	sqlite3_reset(st);
-	if (failed || (rc != SQLITE_ROW && rc != SQLITE_DONE)) {
+	store_q_reset(q);
+	if (failed || rc == STORE_Q_FAIL) {
 		store_run_extras_free(out);
 		return STORE_ERROR;
 	}

@@ -28,7 +28,6 @@ import random
 import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -1025,19 +1024,16 @@ def play_every_route(d, ops, keys):
 def under_lock(d, jobs):
     """Runs the requests of jobs (callables) at once while another
     connection holds the database's write lock."""
-    db = sqlite3.connect(d.db, timeout=10, isolation_level=None)
-    db.execute('BEGIN IMMEDIATE')
-    phase['name'] = 'lock'
-    try:
-        threads = [threading.Thread(target=j) for j in jobs]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join(60)
-    finally:
-        db.execute('ROLLBACK')
-        db.close()
-        phase['name'] = 'play'
+    with d.write_lock():
+        phase['name'] = 'lock'
+        try:
+            threads = [threading.Thread(target=j) for j in jobs]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join(60)
+        finally:
+            phase['name'] = 'play'
 
 
 def lock_jobs(d, ops, keys, check_on):

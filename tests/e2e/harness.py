@@ -3,7 +3,15 @@ with a temporary database and talks HTTP to it, and a small TAP writer.
 
 Every end-to-end test imports this module. The binary comes from the
 ARCADED environment variable (meson sets it to the built daemon).
+
+The database is SQLite unless ARCADED_TEST_DATABASE=postgresql (meson
+registers every end-to-end test a second time with it): then this process
+starts one throwaway PostgreSQL cluster (pgtest.py) on first use, each
+Daemon gets a new database in it and a key file in its folder, and
+Daemon.sql() and Daemon.dump() read whichever database the daemon uses.
 """
+import atexit
+import contextlib
 import http.client
 import json
 import os
@@ -91,6 +99,21 @@ class UnixHTTPConnection(http.client.HTTPConnection):
         self.sock.connect(self.unix_path)
 
 
+BACKEND = 'postgresql' if os.environ.get('ARCADED_TEST_DATABASE') == 'postgresql' else 'sqlite'
+_cluster = None
+_keys = {}  # PostgreSQL URL -> the key file of the daemon that made it
+
+
+def cluster():
+    """This process's PostgreSQL cluster, started on first use."""
+    global _cluster
+    if _cluster is None:
+        import pgtest
+        _cluster = pgtest.Cluster()
+        atexit.register(_cluster.stop)
+    return _cluster
+
+
 def binary():
     path = os.environ.get('ARCADED')
     if not path:
@@ -113,10 +136,20 @@ class Daemon:
 
     def __init__(self, args=(), env=None, folder=None, listen='127.0.0.1:0', rate_limits=False):
         self.folder = folder or tempfile.mkdtemp(prefix='arcaded-e2e-')
-        self.db = os.path.join(self.folder, 'arcaded.db')
+        self.args = (list(self.LIMITS_OFF) if not rate_limits else []) + list(args)
+        if BACKEND == 'postgresql':
+            # A daemon sharing another's database (--db URL in args) shares
+            # its key file too, as several daemons behind one proxy do.
+            shared = self.args[self.args.index('--db') + 1] if '--db' in self.args else None
+            self.db = shared or cluster().create_db()
+            if '--key-file' not in self.args:
+                key = _keys.get(self.db) or os.path.join(self.folder, 'arcaded.key')
+                _keys.setdefault(self.db, key)
+                self.args += ['--key-file', key]
+        else:
+            self.db = os.path.join(self.folder, 'arcaded.db')
         self.listen = listen  # or unix:PATH: then base and port are None
         self.socket_path = None
-        self.args = (list(self.LIMITS_OFF) if not rate_limits else []) + list(args)
         self.env = env or {}
         self.proc = None
         self.port = None
@@ -154,6 +187,59 @@ class Daemon:
                 return f.read().decode('utf-8', 'replace')
         except OSError:
             return ''
+
+    def sql(self, query, params=()):
+        """Runs one statement (SQLite's ? placeholders) on the daemon's
+        database; the rows as tuples (on PostgreSQL, integers come back as
+        int and everything else as text)."""
+        if BACKEND == 'postgresql':
+            import pgtest
+            rows = cluster().psql(self.db, pgtest.inline(query, params))
+            return [tuple(pgtest.typed(f) for f in r) for r in rows]
+        import sqlite3
+        with sqlite3.connect(self.db, timeout=10) as db:
+            return [tuple(r) for r in db.execute(query, params).fetchall()]
+
+    @contextlib.contextmanager
+    def write_lock(self):
+        """Holds the database's write lock (another session's) for the
+        body of a with statement: the daemon's reads go on, its writes wait
+        out its timeout (5 s) and fail. SQLite: BEGIN IMMEDIATE; PostgreSQL:
+        every table locked IN EXCLUSIVE MODE (plain reads still pass)."""
+        if BACKEND == 'postgresql':
+            import pgtest
+            p = subprocess.Popen([os.path.join(pgtest.bindir(), 'psql'), '-X', '-q', '-d', self.db],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            p.stdin.write('BEGIN;\nLOCK TABLE accounts, agent_keys, runs, moves, reviews, review_stats, '
+                          'agent_checks, store_probe IN EXCLUSIVE MODE;\n\\echo locked\n')
+            p.stdin.flush()
+            if p.stdout.readline().strip() != 'locked':
+                p.kill()
+                raise RuntimeError('could not lock the PostgreSQL database')
+            try:
+                yield
+            finally:
+                p.stdin.write('ROLLBACK;\n\\q\n')
+                p.stdin.close()
+                p.wait(30)
+                p.stdout.close()
+            return
+        import sqlite3
+        db = sqlite3.connect(self.db, timeout=10, isolation_level=None)
+        db.execute('BEGIN IMMEDIATE')
+        try:
+            yield
+        finally:
+            db.execute('ROLLBACK')
+            db.close()
+
+    def dump(self):
+        """The whole database as text (SQLite's .dump, or pg_dump)."""
+        if BACKEND == 'postgresql':
+            return cluster().dump(self.db)
+        import sqlite3
+        with sqlite3.connect(self.db) as db:
+            return '\n'.join(db.iterdump())
 
     def connection(self, timeout=30):
         if self.socket_path is not None:
@@ -220,7 +306,11 @@ def run_binary(args, env=None, timeout=30):
     """Runs arcaded with args to completion: (status, stdout, stderr)."""
     e = {k: v for k, v in os.environ.items() if not k.startswith('ARCADED_')}
     e.update(env or {})
-    p = subprocess.run([binary()] + list(args), capture_output=True, env=e, timeout=timeout)
+    args = list(args)
+    db = args[args.index('--db') + 1] if '--db' in args[:-1] else None
+    if db in _keys and '--key-file' not in args:
+        args += ['--key-file', _keys[db]]
+    p = subprocess.run([binary()] + args, capture_output=True, env=e, timeout=timeout)
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
 
 
@@ -255,10 +345,8 @@ def puzzle_answer(d, token):
     """The stored answer of an agent-check puzzle, read from the daemon's
     database (tests only: the blind solver in puzzle_solver.py shows the
     puzzles can be read; this keeps the game tests independent of it)."""
-    import sqlite3
-    with sqlite3.connect(d.db, timeout=10) as db:
-        row = db.execute('SELECT answer FROM agent_checks WHERE token = ?', (token,)).fetchone()
-    return row[0] if row else None
+    rows = d.sql('SELECT answer FROM agent_checks WHERE token = ?', (token,))
+    return rows[0][0] if rows else None
 
 
 def checked(d, r, headers=None):

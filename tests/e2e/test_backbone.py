@@ -6,12 +6,11 @@ import os
 import re
 import signal
 import socket
-import sqlite3
 import stat
 import threading
 import time
 
-from harness import Daemon, Tap, raw_exchange, run_binary
+from harness import BACKEND, Daemon, Tap, raw_exchange, run_binary
 
 t = Tap()
 REQ_ID = re.compile(r'^[0-9a-f]{16}$')
@@ -113,8 +112,7 @@ try:
 
     # Restart: no migration applied twice, the key file reused.
     d.restart()
-    with sqlite3.connect(d.db) as db:
-        rows = db.execute('SELECT version, count(*) FROM schema_migrations GROUP BY version').fetchall()
+    rows = d.sql('SELECT version, count(*) FROM schema_migrations GROUP BY version')
     t.ok(len(rows) >= 1 and all(n == 1 for _, n in rows), 'each migration is recorded once')
     t.eq(d.read_log().count('applied migration 0001_init'), 1,
          'a restart applies no migration again')
@@ -172,16 +170,18 @@ try:
     t.ok('closed before an answer' not in log, 'the log shows no request cut off before its answer')
     t.ok(re.search(r'SIGTERM: shutting down', log) and log.rstrip().endswith('stopped'),
          'the log shows an orderly stop')
-    with sqlite3.connect(d.db) as db:
-        t.eq(db.execute('PRAGMA integrity_check').fetchone()[0], 'ok',
+    if BACKEND == 'sqlite':
+        t.eq(d.sql('PRAGMA integrity_check')[0][0], 'ok',
              'the database passes integrity_check after the stop')
-    t.ok(not os.path.exists(d.db + '-wal') or os.path.getsize(d.db + '-wal') == 0,
-         'the WAL was checkpointed into the database on stop')
+        t.ok(not os.path.exists(d.db + '-wal') or os.path.getsize(d.db + '-wal') == 0,
+             'the WAL was checkpointed into the database on stop')
+    t.eq(d.sql('SELECT count(*) FROM runs r WHERE step <> '
+               '(SELECT count(*) FROM moves m WHERE m.run_id = r.id)'), [(0,)],
+         'after the stop every run\'s head counts exactly its stored moves')
 
     # A database newer than the binary stops start-up with a clear message.
-    with sqlite3.connect(d.db) as db:
-        db.execute("INSERT INTO schema_migrations (version, name, applied_at) "
-                   "SELECT max(version) + 1, 'from_the_future', 0 FROM schema_migrations")
+    d.sql("INSERT INTO schema_migrations (version, name, applied_at) "
+          "SELECT max(version) + 1, 'from_the_future', 0 FROM schema_migrations")
     rc, out, err = run_binary(['--listen', '127.0.0.1:0', '--db', d.db])
     t.ok(rc != 0 and 'newer' in err and 'schema version' in err,
          'a database newer than the binary stops start-up: %s' % err.strip())

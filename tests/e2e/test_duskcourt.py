@@ -3,7 +3,6 @@ the ladder, then down to the last life, every refusal, stale tokens, retries,
 concurrency, finish, tampering and a restart."""
 import json
 import random
-import sqlite3
 import subprocess
 import threading
 
@@ -173,8 +172,7 @@ def ladder_check(s, p):
 
 
 def stored_moves(d, run):
-    with sqlite3.connect(d.db) as db:
-        return db.execute('SELECT count(*) FROM moves WHERE run_id = ?', (int(run),)).fetchone()[0]
+    return d.sql('SELECT count(*) FROM moves WHERE run_id = ?', (int(run),))[0][0]
 
 
 # arcaded deal: court k of a seed at a rung, with one way through.
@@ -262,8 +260,7 @@ try:
          'finish answers the final summary')
     r2 = d.post('/api/games/duskcourt/finish', {'stateToken': p.token, 'rating': 8, 'review': 'again'})
     t.ok(r2.status == 409 and r2.error_code == 'already_finished', 'a second finish: 409')
-    with sqlite3.connect(d.db) as db:
-        n = db.execute('SELECT count(*) FROM reviews WHERE run_id = ?', (int(p.run),)).fetchone()[0]
+    n = d.sql('SELECT count(*) FROM reviews WHERE run_id = ?', (int(p.run),))[0][0]
     t.eq(n, 1, 'one review stored')
     t.eq(stored_moves(d, p.run), len(p.actions), 'every applied action is a stored move')
 
@@ -372,12 +369,9 @@ try:
     r2 = d.get('/api/games/duskcourt/init')
     t.ok(r.status == 200 and r2.status == 200 and r.json['state']['seed'] != r2.json['state']['seed'],
          'without a seed the server picks one')
-    with sqlite3.connect(d.db) as db:
-        runs_before = db.execute('SELECT count(*) FROM runs').fetchone()[0]
+    runs_before = d.sql('SELECT count(*) FROM runs')[0][0]
     d.get('/api/games/duskcourt/init?seed=x')
-    with sqlite3.connect(d.db) as db:
-        t.eq(db.execute('SELECT count(*) FROM runs').fetchone()[0], runs_before,
-             'a refused init stores nothing')
+    t.eq(d.sql('SELECT count(*) FROM runs')[0][0], runs_before, 'a refused init stores nothing')
 
     # Tampered tokens: every single-character change is refused.
     g = Player(d, seed=99)
@@ -524,8 +518,7 @@ try:
     r4 = d.post(ACTION, {'stateToken': r.json['stateToken'], 'action': r.json['legalActions'][0],
                          'agent_check': ac['token'], 'agent_answer': -12345})
     t.ok(r4.status == 428 and 'used' in r4.json['error']['message'], 'a spent puzzle: 428')
-    with sqlite3.connect(d.db) as db:
-        t.eq(db.execute('SELECT count(*) FROM moves').fetchone()[0], 0, 'nothing moved without a right answer')
+    t.eq(d.sql('SELECT count(*) FROM moves')[0][0], 0, 'nothing moved without a right answer')
 finally:
     d.cleanup()
 

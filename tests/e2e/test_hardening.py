@@ -21,7 +21,6 @@ import json
 import os
 import resource
 import socket
-import sqlite3
 import threading
 import time
 
@@ -81,8 +80,7 @@ def closed_by_server(s, within):
 
 
 def count(d, sql, *args):
-    with sqlite3.connect(d.db, timeout=10) as db:
-        return db.execute(sql, args).fetchone()[0]
+    return d.sql(sql, args)[0][0]
 
 
 # ---- connections: a per-address quota -------------------------------------
@@ -334,9 +332,8 @@ try:
     cap = [a for a in played['legalActions'] if a['type'] == 'capture'][0]
     played = d.post(DC + 'action', {'stateToken': played['stateToken'], 'action': cap}).json
     fresh = d.get('/api/v1/agent-check').json['agent_check']['token']
-    with sqlite3.connect(d.db, timeout=10) as db:
-        db.execute('UPDATE agent_checks SET expires_at = ? WHERE token = ?',
-                   (int(time.time() * 1000) - 120000, fresh))
+    d.sql('UPDATE agent_checks SET expires_at = ? WHERE token = ?',
+          (int(time.time() * 1000) - 120000, fresh))
     deadline = time.monotonic() + 8
     while time.monotonic() < deadline and d.get(DC + 'runs/' + idle['runId']).status != 404:
         time.sleep(0.25)
@@ -354,8 +351,7 @@ try:
     b_key = d.post('/api/v1/accounts', {'name': 'thief'}).json['agentKey']
     new = d.post('/games/stackfall/api/new', {}, headers={'Authorization': 'Bearer ' + a_key})
     ac = new.json['agent_check']
-    with sqlite3.connect(d.db, timeout=10) as db:
-        answer = db.execute('SELECT answer FROM agent_checks WHERE token = ?', (ac['token'],)).fetchone()[0]
+    answer = d.sql('SELECT answer FROM agent_checks WHERE token = ?', (ac['token'],))[0][0]
     d.post('/games/stackfall/api/new', {}, headers={'Authorization': 'Bearer ' + b_key})
     r = d.post('/games/stackfall/api/act', {'command': 'options'}, headers={
         'Authorization': 'Bearer ' + b_key, 'X-Agent-Check': ac['token'], 'X-Agent-Answer': str(answer)})
@@ -364,8 +360,7 @@ try:
         'Authorization': 'Bearer ' + a_key, 'X-Agent-Check': ac['token'], 'X-Agent-Answer': str(answer)})
     t.eq(r.status, 428, 'and it is spent: the first presentation consumed it')
     anon = d.get('/api/v1/agent-check').json['agent_check']
-    with sqlite3.connect(d.db, timeout=10) as db:
-        answer = db.execute('SELECT answer FROM agent_checks WHERE token = ?', (anon['token'],)).fetchone()[0]
+    answer = d.sql('SELECT answer FROM agent_checks WHERE token = ?', (anon['token'],))[0][0]
     # The same puzzle presented from another address (127.0.0.2).
     s = connect(d.port, '127.0.0.2')
     req = ('POST /games/stackfall/api/act HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n'

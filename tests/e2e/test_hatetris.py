@@ -14,7 +14,6 @@ that would rebuild it).
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import tempfile
 
@@ -229,8 +228,7 @@ try:
     t.ok(stale.status == 409 and stale.error_code == 'stale_state_token' and
          stale.json['pieces'] == first.json['pieces'] and stale.json['stateToken'] != tok0,
          'another command on the older token: 409 with the run as it stands')
-    with sqlite3.connect(d.db) as db:
-        n = db.execute('SELECT count(*) FROM moves WHERE run_id = ?', (int(g.run),)).fetchone()[0]
+    n = d.sql('SELECT count(*) FROM moves WHERE run_id = ?', (int(g.run),))[0][0]
     t.eq(n, 3, 'the retry stored nothing twice')
 
     # ---- the seen-board table is written: one row per distinct board, at its first step
@@ -240,8 +238,7 @@ try:
     probe = Run(d, kats[max(played, key=lambda i: kats[i]['lines'])]['depth'])
     for a in actions:
         boards.append(board_key(probe.send('place %d %d' % (a['rotation'], a['column'])).json['board_text']))
-    with sqlite3.connect(d.db) as db:
-        rows = db.execute('SELECT fact, step FROM run_facts WHERE run_id = ?', (int(k.run),)).fetchall()
+    rows = d.sql('SELECT fact, step FROM run_facts WHERE run_id = ?', (int(k.run),))
     first_step = {}
     for i, b in enumerate(boards):
         first_step.setdefault(b, i + 1)
@@ -263,9 +260,8 @@ try:
             q = ra.json['current']
             opt = a_run.send('options').json['results'][0]['options'][0]
             pv = a_run.send('preview %d %d' % (opt['rotation'], opt['column'])).json['results'][0]['preview']
-            with sqlite3.connect(d.db) as db:
-                db.execute('INSERT INTO run_facts (run_id, fact, step) VALUES (?, ?, 1)',
-                           (int(b_run.run), board_key(pv['board_text'])))
+            d.sql('INSERT INTO run_facts (run_id, fact, step) VALUES (?, ?, 1)',
+                  (int(b_run.run), board_key(pv['board_text'])))
             rb = b_run.send(cmd)
             planted = (q, rb.json['current'], ra.json['board_text'] == rb.json['board_text'])
             break

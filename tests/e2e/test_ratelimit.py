@@ -6,7 +6,6 @@ proxy's X-Forwarded-For clients; wrong agent-check answers are counted and,
 past the limit, no answer is judged until the window passes; a flood at the
 limit leaves the database bounded. (The defaults: RATELIMIT_DEFAULTS in
 server/ratelimit.h, printed by arcaded --help.)"""
-import sqlite3
 import time
 
 from harness import Daemon, Tap
@@ -16,8 +15,7 @@ DC = '/api/games/duskcourt/'
 
 
 def count(d, sql, *args):
-    with sqlite3.connect(d.db, timeout=10) as db:
-        return db.execute(sql, args).fetchone()[0]
+    return d.sql(sql, args)[0][0]
 
 
 def is_429(r, key):
@@ -131,8 +129,7 @@ try:
          'always answering "24": the first answers are judged (%s)' % statuses)
     t.ok(statuses[-1] == 429 and len(statuses) <= 7, 'past 5 wrong answers: 429, not judged')
     ac = d.get('/api/v1/agent-check', headers=h).json['agent_check']
-    with sqlite3.connect(d.db, timeout=10) as db:
-        right = db.execute('SELECT answer FROM agent_checks WHERE token = ?', (ac['token'],)).fetchone()[0]
+    right = d.sql('SELECT answer FROM agent_checks WHERE token = ?', (ac['token'],))[0][0]
     r = d.post('/games/stackfall/api/act', {'command': 'options'},
                headers=dict(h, **{'X-Agent-Check': ac['token'], 'X-Agent-Answer': str(right)}))
     t.ok(is_429(r, 'account'), 'even a right answer is refused until the window passes (429, key account)')

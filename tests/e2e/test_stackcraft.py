@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -194,8 +193,7 @@ class Player:
 
 
 def stored_moves(d, run):
-    with sqlite3.connect(d.db) as db:
-        return db.execute('SELECT count(*) FROM moves WHERE run_id = ?', (int(run),)).fetchone()[0]
+    return d.sql('SELECT count(*) FROM moves WHERE run_id = ?', (int(run),))[0][0]
 
 
 def verify_cli(doc):

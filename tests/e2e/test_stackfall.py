@@ -3,7 +3,6 @@ with a simple policy (scores checked against the rules, pieces against
 arcaded stream), the piece limit, top-out, resign, hold, batches, the agent
 check on every guarded route, bad input, and a restart."""
 import json
-import sqlite3
 import subprocess
 import threading
 
@@ -273,8 +272,7 @@ try:
         t.ok(r.status == 422 and r.error_code == 'invalid_command' and r.json['results'][0]['ok'] is False and
              r.json['stateToken'] == tok, '%s is refused with its reason: %s' %
              (what, r.json['error']['message'] if r.json else r.status))
-    with sqlite3.connect(d.db) as db:
-        moves = db.execute('SELECT count(*) FROM moves WHERE run_id = ?', (int(b.run),)).fetchone()[0]
+    moves = d.sql('SELECT count(*) FROM moves WHERE run_id = ?', (int(b.run),))[0][0]
     t.eq(moves, 4, 'each applied command that changes the game is one stored move')
 
     # Retries and stale tokens.
@@ -377,8 +375,7 @@ try:
     t.eq(r.status, 200, 'a malformed body, a bad key or an unknown field before it did not spend the puzzle')
     # Expiry.
     fresh = r.json['agent_check']
-    with sqlite3.connect(d.db) as db:
-        db.execute('UPDATE agent_checks SET expires_at = 0 WHERE token = ?', (fresh['token'],))
+    d.sql('UPDATE agent_checks SET expires_at = 0 WHERE token = ?', (fresh['token'],))
     r = d.post(SEED_ROUTES + 'act', {'command': 'options'}, headers=dict(auth, **{
         'X-Agent-Check': fresh['token'], 'X-Agent-Answer': str(puzzle_answer(d, fresh['token']))}))
     t.ok(r.status == 428 and 'expired' in r.json['error']['message'], 'an expired puzzle: 428')
@@ -404,8 +401,7 @@ try:
     m.send('place 0 0')
     old = m.run
     m2 = Game(d, 'seed', key=key2, seed=3)
-    with sqlite3.connect(d.db) as db:
-        row = db.execute('SELECT status, end_reason FROM runs WHERE id = ?', (int(old),)).fetchone()
+    row = d.sql('SELECT status, end_reason FROM runs WHERE id = ?', (int(old),))[0]
     t.eq(tuple(row), ('over', 'abandoned'), 'new ends the account\'s unfinished game as abandoned')
     m2.send('place 1 0')
     before = d.get(SEED_ROUTES + 'state', headers=m2.headers())

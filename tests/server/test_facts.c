@@ -332,12 +332,16 @@ test_wiring(const char *kat)
 int
 main(int argc, char **argv)
 {
-	char dir[] = "/tmp/arcaded-facts-XXXXXX", path[128], err[256];
+	char dir[] = "/tmp/arcaded-facts-XXXXXX", path[1024], err[256];
 
 	if (sodium_init() < 0 || mkdtemp(dir) == NULL)
 		return 1;
 	log_set_level(LOG_ERROR + 0);
-	snprintf(path, sizeof path, "%s/facts.db", dir);
+	/* ARCADED_TEST_DB: a PostgreSQL URL (tests/server/with_pg.py). */
+	if (getenv("ARCADED_TEST_DB") != NULL)
+		snprintf(path, sizeof path, "%s", getenv("ARCADED_TEST_DB"));
+	else
+		snprintf(path, sizeof path, "%s/facts.db", dir);
 	s = store_open(path, SYNC_NORMAL, 1, err, sizeof err);
 	if (!ok(s != NULL, "the store opens with run_facts (%s)", s ? "migrated" : err))
 		return tap_done();

@@ -6,7 +6,9 @@
  * own transaction. A batch limit of 1 commits every job alone.
  *
  * A gate job holds the writer until the jobs under test are queued, so they
- * are known to share one batch.
+ * are known to share one batch. The same checks run on PostgreSQL (where a
+ * failing job makes the batch run again without it, instead of a
+ * savepoint) through tests/server/with_pg.py.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -94,7 +96,7 @@ lookup(struct store *s, const char *key_id)
 int
 main(void)
 {
-	char dir[] = "/tmp/arcaded-batch-XXXXXX", path[256], err[512];
+	char dir[] = "/tmp/arcaded-batch-XXXXXX", path[1024], err[512];
 	struct store_job gate = { 0 }, jobs[4];
 	struct named n[4];
 	struct store_stats before, after;
@@ -104,7 +106,12 @@ main(void)
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	log_set_level(LOG_WARN);
-	snprintf(path, sizeof path, "%s/batch.db", dir);
+	/* ARCADED_TEST_DB: a PostgreSQL URL (tests/server/with_pg.py sets it),
+	 * to run the same checks on the other backend. */
+	if (getenv("ARCADED_TEST_DB") != NULL)
+		snprintf(path, sizeof path, "%s", getenv("ARCADED_TEST_DB"));
+	else
+		snprintf(path, sizeof path, "%s/batch.db", dir);
 	s = store_open(path, SYNC_NORMAL, 1, err, sizeof err);
 	if (!ok(s != NULL, "the store opens (%s)", s ? "ok" : err))
 		return tap_done();

@@ -152,7 +152,7 @@ each(void *ctx, int64_t id, int64_t turn, int64_t deadline_at)
 int
 main(void)
 {
-	char dir[] = "/tmp/arcaded-matches-XXXXXX", path[256], err[512];
+	char dir[] = "/tmp/arcaded-matches-XXXXXX", path[1024], err[512];
 	struct store_match_new n;
 	struct store_match_update u;
 	struct join j;
@@ -165,7 +165,11 @@ main(void)
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	log_set_level(LOG_ERROR);
-	snprintf(path, sizeof path, "%s/m.db", dir);
+	/* ARCADED_TEST_DB: a PostgreSQL URL (tests/server/with_pg.py). */
+	if (getenv("ARCADED_TEST_DB") != NULL)
+		snprintf(path, sizeof path, "%s", getenv("ARCADED_TEST_DB"));
+	else
+		snprintf(path, sizeof path, "%s/m.db", dir);
 	S = store_open(path, SYNC_NORMAL, 1, err, sizeof err);
 	if (!ok(S != NULL, "the store opens (%s)", S ? "ok" : err))
 		return tap_done();

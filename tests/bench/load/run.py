@@ -23,11 +23,22 @@ After the table, for the HATETRIS scenarios: how many runs reached 2 lines
 (after which the supplier asks about seen boards) and how many board keys
 were stored.
 
+--db postgresql runs the daemon on a throwaway PostgreSQL cluster started
+here (tests/e2e/pgtest.py, with fsync and synchronous commit on, like
+SQLite's --synchronous full); --db postgresql://... uses that database. With
+--daemons N (PostgreSQL only) N daemons share it behind nginx running the
+shipped deploy/nginx.conf (substituted as tests/ops/test_scaleout.py does,
+and without its per-address request and connection limits: wrk is one
+address). The table then adds the PostgreSQL server's CPU time per request,
+and the daemons' CPU is summed.
+
 usage: run.py ARCADED [--duration S] [--connections N] [--threads N] [--million]
+              [--db sqlite|postgresql|URL] [--daemons N]
               [--only NAME]...   (healthz, the ceiling, always runs; versus is a NAME too)
               [--matches N] [--players N] [--no-versus]
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -37,10 +48,14 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 TICK = os.sysconf('SC_CLK_TCK')
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'ops'))
 
 
 def cpu_seconds(pid):
@@ -79,9 +94,48 @@ def wrk(url, script, args, script_args=()):
     return dict(total=total, rps=rps, p50=p50, p99=p99, bad=bad, socket=m.group(1) if m else '', raw=out)
 
 
-def moves(db):
+def moves(db, cluster=None):
+    if cluster is not None:
+        return int(cluster.psql(db, 'SELECT count(*) FROM moves')[0][0])
     with sqlite3.connect(db, timeout=30) as c:
         return c.execute('SELECT count(*) FROM moves').fetchone()[0]
+
+
+def cluster_cpu(cluster):
+    """CPU seconds of the PostgreSQL server: the postmaster and its children."""
+    if cluster is None:
+        return 0.0
+    with open(os.path.join(cluster.data, 'postmaster.pid')) as f:
+        return tree_cpu(int(f.readline()))
+
+
+def tree_cpu(master):
+    """CPU seconds of a process and its children (nginx's workers, say)."""
+    total = cpu_seconds(master)
+    for stat in glob.glob('/proc/[0-9]*/stat'):
+        try:
+            with open(stat) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            if int(fields[1]) == master:
+                total += (int(fields[11]) + int(fields[12])) / TICK
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def unlimited_site(folder, sockets, port):
+    """The shipped site for N daemons, without its per-address limits."""
+    from test_nginx import SITE
+    from test_scaleout import site_for
+    with open(SITE) as f:
+        text = f.read()
+    site = site_for(text, sockets, folder, port)
+    keep = []
+    for line in site.split('\n'):
+        if re.match(r'\s*(limit_req|limit_conn)\s', line):
+            continue
+        keep.append(line)
+    return '\n'.join(keep)
 
 
 def main():
@@ -92,6 +146,8 @@ def main():
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--million', action='store_true')
     ap.add_argument('--daemon-arg', action='append', default=[])
+    ap.add_argument('--db', default='sqlite')
+    ap.add_argument('--daemons', type=int, default=1)
     ap.add_argument('--only', action='append', default=[])
     ap.add_argument('--matches', type=int, default=100)
     ap.add_argument('--players', type=int, default=4)
@@ -99,22 +155,64 @@ def main():
     args = ap.parse_args()
     if shutil.which('wrk') is None:
         sys.exit('run.py: wrk is not installed (apt-get install wrk)')
+    if args.daemons > 1 and args.db == 'sqlite':
+        sys.exit('run.py: several daemons share a PostgreSQL database: add --db postgresql')
 
     folder = tempfile.mkdtemp(prefix='arcaded-load-')
-    db = os.path.join(folder, 'load.db')
-    log = open(os.path.join(folder, 'daemon.log'), 'wb')
+    os.chmod(folder, 0o711)
+    cluster = nginx = None
+    if args.db == 'sqlite':
+        db = os.path.join(folder, 'load.db')
+    elif args.db == 'postgresql':
+        import pgtest
+        cluster = pgtest.Cluster(settings={'fsync': 'on', 'synchronous_commit': 'on',
+                                           'full_page_writes': 'on', 'shared_buffers': '256MB'})
+        db = cluster.create_db('load')
+    else:
+        db = args.db
     # wrk is one client address: the rate limits stay on (every request pays
     # for its check, which is what the table measures) but far above what
     # it sends, and its connections stay within the per-address quota.
     limits = ['--rate-limit', ','.join('%s=1000000/s' % c for c in
                                        ('accounts', 'puzzles', 'runs', 'moves', 'reads', 'verify')),
               '--connections-per-address', '100000']
-    proc = subprocess.Popen([args.arcaded, '--listen', '127.0.0.1:0', '--db', db,
-                             '--agent-check', 'stackfall=off'] + limits + args.daemon_arg,
-                            stdout=subprocess.PIPE, stderr=log)
-    line = proc.stdout.readline().decode()
-    url = line.split('serving on ')[1].split()[0]
+    procs, logs = [], []
+    for i in range(args.daemons):
+        listen = ('unix:' + os.path.join(folder, 'd%d.sock' % i)) if args.daemons > 1 else '127.0.0.1:0'
+        logs.append(open(os.path.join(folder, 'daemon%d.log' % i), 'wb'))
+        extra = ['--key-file', os.path.join(folder, 'shared.key')] if db != os.path.join(folder, 'load.db') else []
+        procs.append(subprocess.Popen([args.arcaded, '--listen', listen, '--db', db,
+                                       '--agent-check', 'stackfall=off'] + limits + extra + args.daemon_arg,
+                                      stdout=subprocess.PIPE, stderr=logs[-1]))
+        line = procs[-1].stdout.readline().decode()
+        if 'serving on' not in line:
+            sys.exit('run.py: the daemon did not start; see %s' % logs[-1].name)
+        url = line.split('serving on ')[1].split()[0]
+    if args.daemons > 1:
+        from test_nginx import Nginx, free_port, run_as
+        port = free_port()
+        socks = [os.path.join(folder, 'd%d.sock' % i) for i in range(args.daemons)]
+        for sk in socks:
+            os.chown(sk, -1, run_as()[1])
+        nginx = Nginx(os.path.join(folder, 'nginx'), unlimited_site(os.path.join(folder, 'nginx'),
+                                                                     socks, port))
+        nginx.start([port])
+        url = 'http://127.0.0.1:%d' % port
+    proc = procs[0]
     rows = []
+    # The WAL's largest size while the scenarios run, sampled every 50 ms.
+    wal_max = [0]
+    sampling = threading.Event()
+
+    def sample():
+        while not sampling.wait(0.05):
+            try:
+                wal_max[0] = max(wal_max[0], os.path.getsize(db + '-wal'))
+            except OSError:
+                pass
+    sampler = threading.Thread(target=sample, daemon=True)
+    if cluster is None and args.db == 'sqlite':
+        sampler.start()
     try:
         for name, script, sargs in (('healthz', 'healthz.lua', ()), ('duskcourt', 'duskcourt.lua', ()),
                                     ('stackfall', 'stackfall.lua', ()),
@@ -124,30 +222,47 @@ def main():
                                     ('init', 'init.lua', ())):
             if args.only and name != 'healthz' and name not in args.only:
                 continue
-            c0 = cpu_seconds(proc.pid)
+            c0 = sum(cpu_seconds(p.pid) for p in procs)
+            p0 = cluster_cpu(cluster)
+            n0 = tree_cpu(nginx.proc.pid) if nginx else 0.0
             r = wrk(url, script, args, sargs)
-            r['cpu_us'] = (cpu_seconds(proc.pid) - c0) / max(r['total'], 1) * 1e6
+            r['ngx_us'] = ((tree_cpu(nginx.proc.pid) - n0) / max(r['total'], 1) * 1e6) if nginx else 0.0
+            r['cpu_us'] = (sum(cpu_seconds(p.pid) for p in procs) - c0) / max(r['total'], 1) * 1e6
+            r['pg_us'] = (cluster_cpu(cluster) - p0) / max(r['total'], 1) * 1e6
             r['name'] = name
             rows.append(r)
         ceiling = rows[0]['rps']
-        stored = moves(db)
-        print('wrk -t%d -c%d -d%ds --latency, each scenario on the same daemon (%s)'
-              % (args.threads, args.connections, args.duration, ' '.join(args.daemon_arg) or
-                 'defaults; rate limits on at 1000000/s, 100000 connections per address'))
+        stored = moves(db, cluster)
+        print('wrk -t%d -c%d -d%ds --latency, each scenario on the same daemon%s (%s); database %s'
+              % (args.threads, args.connections, args.duration,
+                 's (%d, behind nginx)' % args.daemons if args.daemons > 1 else '',
+                 ' '.join(args.daemon_arg) or
+                 'defaults; rate limits on at 1000000/s, 100000 connections per address',
+                 args.db if args.db in ('sqlite', 'postgresql') else 'given URL'))
         print()
-        print('| scenario | requests/s | of healthz | p50 ms | p99 ms | non-2xx | daemon CPU µs/request |')
-        print('|---|---|---|---|---|---|---|')
+        pgcol = cluster is not None
+        print('| scenario | requests/s | of healthz | p50 ms | p99 ms | non-2xx | daemon CPU µs/request |%s%s'
+              % (' PostgreSQL CPU µs/request |' if pgcol else '', ' nginx CPU µs/request |' if nginx else ''))
+        print('|---|---|---|---|---|---|---|%s%s' % ('---|' if pgcol else '', '---|' if nginx else ''))
         for r in rows:
-            print('| %s | %.0f | %.0f%% | %.2f | %.2f | %d | %.1f |' % (
-                r['name'], r['rps'], 100.0 * r['rps'] / ceiling, r['p50'], r['p99'], r['bad'], r['cpu_us']))
+            print('| %s | %.0f | %.0f%% | %.2f | %.2f | %d | %.1f |%s%s' % (
+                r['name'], r['rps'], 100.0 * r['rps'] / ceiling, r['p50'], r['p99'], r['bad'], r['cpu_us'],
+                ' %.1f |' % r['pg_us'] if pgcol else '', ' %.1f |' % r['ngx_us'] if nginx else ''))
             if r['socket']:
                 print('|   socket errors: %s | | | | | | |' % r['socket'])
         print()
         print('moves stored: %d; peak resident memory so far: %.1f MB' % (stored, peak_rss_mb(proc.pid)))
-        with sqlite3.connect(db, timeout=30) as c:
-            ht = c.execute("SELECT count(*), sum(lines >= 2), sum(pieces), sum(lines) FROM runs "
-                           "WHERE game = 'hatetris'").fetchone()
-            facts = c.execute('SELECT count(*) FROM run_facts').fetchone()[0]
+        ht_sql = ("SELECT count(*), sum(CASE WHEN lines >= 2 THEN 1 ELSE 0 END), sum(pieces), "
+                  "sum(lines) FROM runs WHERE game = 'hatetris'")
+        if cluster is not None:
+            ht = [int(x) if x else 0 for x in cluster.psql(db, ht_sql)[0]]
+            facts = int(cluster.psql(db, 'SELECT count(*) FROM run_facts')[0][0])
+        elif args.db == 'sqlite':
+            with sqlite3.connect(db, timeout=30) as c:
+                ht = c.execute(ht_sql).fetchone()
+                facts = c.execute('SELECT count(*) FROM run_facts').fetchone()[0]
+        else:
+            ht, facts = (0, 0, 0, 0), 0
         if ht[0]:
             print('hatetris: %d runs, %d of them with 2 lines or more, %d lines and %d pieces in all, '
                   '%d board keys stored' % (ht[0], ht[1] or 0, ht[3] or 0, ht[2] or 0, facts))
@@ -172,14 +287,25 @@ def main():
             t0 = time.time()
             while stored < 1000000:
                 wrk(url, 'duskcourt.lua', args)
-                stored = moves(db)
+                stored = moves(db, cluster)
             print('after %d stored moves (%.0f s more of Duskcourt): peak resident memory %.1f MB, '
                   'database %.0f MB' % (stored, time.time() - t0, peak_rss_mb(proc.pid),
-                                        os.path.getsize(db) / 1e6))
+                                        os.path.getsize(db) / 1e6 if cluster is None else 0))
+        if cluster is None and args.db == 'sqlite':
+            wal = db + '-wal'
+            print('WAL: largest %.1f MB while the scenarios ran, %.1f MB now' % (
+                wal_max[0] / 1e6, os.path.getsize(wal) / 1e6 if os.path.exists(wal) else 0))
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
-        log.close()
+        sampling.set()
+        if nginx is not None:
+            nginx.stop()
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+            p.wait(30)
+        for lg in logs:
+            lg.close()
+        if cluster is not None:
+            cluster.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
 

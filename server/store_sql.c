@@ -1,0 +1,603 @@
+/*
+ * store_sql.c: the query layer under every store function
+ * (store_internal.h), on SQLite or on PostgreSQL through libpq.
+ *
+ * Invariants: a connection caches each statement once, keyed by the address
+ * of its SQL text; a PostgreSQL statement is prepared on first use under
+ * the name "s<slot>" and dies with its connection (a reconnect empties the
+ * cache). PostgreSQL parameters are sent as text, except blobs (bytea),
+ * sent binary; results come back as text, and bytea as hex, decoded by
+ * libsodium. Workload: a few statements per request, each one round trip
+ * to the PostgreSQL server or one sqlite3_step.
+ */
+#include "store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "log.h"
+
+bool
+store_target_is_pg(const char *target)
+{
+	return strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
+}
+
+static void
+note_pg_error(struct store_conn *c, const PGresult *res)
+{
+	const char *state = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
+	snprintf(c->sqlstate, sizeof c->sqlstate, "%s", state != NULL ? state : "");
+	if (PQstatus(c->pg) == CONNECTION_BAD && !c->lost) {
+		c->lost = true;
+		if (c->store != NULL)
+			store_count_conn_error(c->store);
+	}
+}
+
+void
+store_log_error(struct store_conn *c, const char *what)
+{
+	if (c->backend == STORE_SQLITE)
+		log_msg(LOG_ERROR, "sqlite: %s: %s", what, sqlite3_errmsg(c->db));
+	else {
+		char msg[512];
+		size_t n;
+
+		snprintf(msg, sizeof msg, "%s", c->pg != NULL ? PQerrorMessage(c->pg) : "not connected");
+		n = strlen(msg);
+		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+			msg[--n] = '\0';
+		log_msg(LOG_ERROR, "postgresql: %s: %s%s%s", what, msg, c->sqlstate[0] ? " SQLSTATE " : "",
+		    c->sqlstate);
+	}
+}
+
+/* ?N -> $N; `INDEXED BY name` dropped. Returns a malloc'd text and the
+ * highest parameter number. */
+static char *
+pg_text(const char *sql, int *nparams)
+{
+	size_t n = strlen(sql), i = 0, o = 0;
+	char *out = malloc(n + 1);
+
+	*nparams = 0;
+	if (out == NULL)
+		return NULL;
+	while (i < n) {
+		if (sql[i] == '?' && i + 1 < n && sql[i + 1] >= '0' && sql[i + 1] <= '9') {
+			int v = 0;
+
+			out[o++] = '$';
+			i++;
+			while (i < n && sql[i] >= '0' && sql[i] <= '9') {
+				v = v * 10 + (sql[i] - '0');
+				out[o++] = sql[i++];
+			}
+			if (v > *nparams)
+				*nparams = v;
+			continue;
+		}
+		if (strncmp(sql + i, "INDEXED BY ", 11) == 0) {
+			i += 11;
+			while (i < n && sql[i] != ' ')
+				i++;
+			continue;
+		}
+		out[o++] = sql[i++];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void
+q_clear(struct store_q *q)
+{
+	if (q->res != NULL)
+		PQclear(q->res);
+	q->res = NULL;
+	q->row = -1;
+	q->nrows = 0;
+}
+
+static int reconnect(struct store_conn *c);
+
+struct store_q *
+store_q(struct store_conn *c, const char *sql)
+{
+	size_t h = ((uintptr_t)sql >> 3) % STORE_STMT_SLOTS, i;
+	struct store_q *q;
+
+	for (i = 0; i < STORE_STMT_SLOTS; i++, h = (h + 1) % STORE_STMT_SLOTS) {
+		q = &c->cache[h];
+		if (q->sql == sql) {
+			if (c->backend == STORE_SQLITE) {
+				sqlite3_reset(q->st);
+				sqlite3_clear_bindings(q->st);
+			} else {
+				q_clear(q);
+				memset(q->values, 0, sizeof q->values);
+				memset(q->lengths, 0, sizeof q->lengths);
+				memset(q->formats, 0, sizeof q->formats);
+			}
+			q->changes = 0;
+			return q;
+		}
+		if (q->sql == NULL)
+			break;
+	}
+	if (i == STORE_STMT_SLOTS) {
+		log_msg(LOG_ERROR, "store: statement cache full");
+		return NULL;
+	}
+	memset(q, 0, sizeof *q);
+	q->c = c;
+	q->row = -1;
+	if (c->backend == STORE_SQLITE) {
+		if (sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &q->st, NULL) != SQLITE_OK) {
+			store_log_error(c, sql);
+			q->st = NULL;
+			return NULL;
+		}
+	} else {
+		char *text = pg_text(sql, &q->nparams);
+		PGresult *res;
+		bool ok;
+
+		if (text == NULL || q->nparams > STORE_PARAMS_MAX) {
+			free(text);
+			log_msg(LOG_ERROR, "store: cannot prepare %s", sql);
+			return NULL;
+		}
+		snprintf(q->name, sizeof q->name, "s%zu", h);
+		res = PQprepare(c->pg, q->name, text, 0, NULL);
+		ok = res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK;
+		if (!ok) {
+			note_pg_error(c, res);
+			store_log_error(c, text);
+		} else
+			c->sqlstate[0] = '\0';
+		PQclear(res);
+		free(text);
+		if (!ok) {
+			/* A reader whose connection was lost reconnects and tries
+			 * once more (see reexecute()). */
+			if (c->lost && c->readonly && reconnect(c) == 0) {
+				log_msg(LOG_WARN, "postgresql: a reader reconnected");
+				return store_q(c, sql);
+			}
+			return NULL;
+		}
+	}
+	q->sql = sql;
+	return q;
+}
+
+void
+store_q_int(struct store_q *q, int i, int64_t v)
+{
+	if (q->c->backend == STORE_SQLITE) {
+		sqlite3_bind_int64(q->st, i, v);
+		return;
+	}
+	if (i < 1 || i > STORE_PARAMS_MAX)
+		return;
+	snprintf(q->num[i - 1], sizeof q->num[0], "%lld", (long long)v);
+	q->values[i - 1] = q->num[i - 1];
+	q->formats[i - 1] = 0;
+}
+
+void
+store_q_nullable(struct store_q *q, int i, int64_t v)
+{
+	if (v >= 0)
+		store_q_int(q, i, v);
+	else if (q->c->backend == STORE_SQLITE)
+		sqlite3_bind_null(q->st, i);
+	else if (i >= 1 && i <= STORE_PARAMS_MAX)
+		q->values[i - 1] = NULL;
+}
+
+void
+store_q_text(struct store_q *q, int i, const char *s)
+{
+	if (q->c->backend == STORE_SQLITE) {
+		if (s == NULL)
+			sqlite3_bind_null(q->st, i);
+		else
+			sqlite3_bind_text(q->st, i, s, -1, SQLITE_STATIC);
+		return;
+	}
+	if (i < 1 || i > STORE_PARAMS_MAX)
+		return;
+	q->values[i - 1] = s;
+	q->formats[i - 1] = 0;
+}
+
+void
+store_q_blob(struct store_q *q, int i, const void *p, size_t n)
+{
+	static const char empty[1];
+
+	if (q->c->backend == STORE_SQLITE) {
+		sqlite3_bind_blob(q->st, i, p, (int)n, SQLITE_STATIC);
+		return;
+	}
+	if (i < 1 || i > STORE_PARAMS_MAX)
+		return;
+	q->values[i - 1] = n > 0 ? p : empty;
+	q->lengths[i - 1] = (int)n;
+	q->formats[i - 1] = 1;
+}
+
+/* Prepares q again on a reconnected connection, with the same bindings:
+ * true when it is ready to run. The cache was emptied, so q's slot is free
+ * and the statement lands in it again. */
+static bool
+reexecute(struct store_q *q)
+{
+	struct store_conn *c = q->c;
+	struct store_q saved = *q;
+	const char *sql = q->sql;
+	int i;
+
+	if (reconnect(c) != 0 || store_q(c, sql) != q)
+		return false;
+	for (i = 0; i < STORE_PARAMS_MAX; i++) {
+		q->values[i] = saved.values[i]; /* text of an integer points into q->num, the same slot */
+		memcpy(q->num[i], saved.num[i], sizeof q->num[i]);
+		q->lengths[i] = saved.lengths[i];
+		q->formats[i] = saved.formats[i];
+	}
+	log_msg(LOG_WARN, "postgresql: a reader reconnected and runs its statement again");
+	return true;
+}
+
+void
+store_q_double(struct store_q *q, int i, double v)
+{
+	if (q->c->backend == STORE_SQLITE) {
+		sqlite3_bind_double(q->st, i, v);
+		return;
+	}
+	if (i < 1 || i > STORE_PARAMS_MAX)
+		return;
+	/* 17 significant digits: the double comes back bit for bit. */
+	snprintf(q->num[i - 1], sizeof q->num[0], "%.17g", v);
+	q->values[i - 1] = q->num[i - 1];
+	q->formats[i - 1] = 0;
+}
+
+int
+store_q_step(struct store_q *q)
+{
+	struct store_conn *c = q->c;
+	ExecStatusType st;
+
+	if (c->backend == STORE_SQLITE) {
+		int rc = sqlite3_step(q->st);
+
+		if (rc == SQLITE_ROW)
+			return STORE_Q_ROW;
+		if (rc == SQLITE_DONE) {
+			q->changes = sqlite3_changes(c->db);
+			return STORE_Q_DONE;
+		}
+		store_log_error(c, sqlite3_sql(q->st));
+		return STORE_Q_FAIL;
+	}
+	if (q->res == NULL) {
+		q->res = PQexecPrepared(c->pg, q->name, q->nparams, q->values, q->lengths, q->formats, 0);
+		st = q->res != NULL ? PQresultStatus(q->res) : PGRES_FATAL_ERROR;
+		if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+			note_pg_error(c, q->res);
+			store_log_error(c, q->sql);
+			q_clear(q);
+			/* A reader runs each statement on its own (autocommit): after
+			 * a lost connection it may reconnect and run it once more. The
+			 * writer does not: its batch is run again from its start. */
+			if (c->lost && c->readonly && reexecute(q))
+				return store_q_step(q);
+			return STORE_Q_FAIL;
+		}
+		c->sqlstate[0] = '\0';
+		q->nrows = PQntuples(q->res);
+		q->changes = atoll(PQcmdTuples(q->res));
+		q->row = -1;
+	}
+	if (q->row + 1 < q->nrows) {
+		q->row++;
+		return STORE_Q_ROW;
+	}
+	q->row = q->nrows;
+	return STORE_Q_DONE;
+}
+
+void
+store_q_reset(struct store_q *q)
+{
+	if (q == NULL)
+		return;
+	if (q->c->backend == STORE_SQLITE)
+		sqlite3_reset(q->st);
+	else
+		q_clear(q);
+}
+
+enum store_result
+store_q_exec(struct store_q *q)
+{
+	int rc;
+
+	if (q == NULL)
+		return STORE_ERROR;
+	while ((rc = store_q_step(q)) == STORE_Q_ROW)
+		;
+	if (q->c->backend == STORE_SQLITE && rc == STORE_Q_DONE)
+		q->changes = sqlite3_changes(q->c->db);
+	store_q_reset(q);
+	return rc == STORE_Q_DONE ? STORE_OK : STORE_ERROR;
+}
+
+int64_t
+store_q_changes(const struct store_q *q)
+{
+	return q->changes;
+}
+
+static bool
+pg_row_ok(const struct store_q *q, int i)
+{
+	return q->res != NULL && q->row >= 0 && q->row < q->nrows && i >= 0 && i < PQnfields(q->res);
+}
+
+bool
+store_q_isnull(struct store_q *q, int i)
+{
+	if (q->c->backend == STORE_SQLITE)
+		return sqlite3_column_type(q->st, i) == SQLITE_NULL;
+	return !pg_row_ok(q, i) || PQgetisnull(q->res, q->row, i);
+}
+
+int64_t
+store_q_col_int(struct store_q *q, int i)
+{
+	const char *v;
+
+	if (q->c->backend == STORE_SQLITE)
+		return sqlite3_column_int64(q->st, i);
+	if (store_q_isnull(q, i))
+		return 0;
+	v = PQgetvalue(q->res, q->row, i);
+	if (v[0] == 't')
+		return 1;
+	if (v[0] == 'f')
+		return 0;
+	return strtoll(v, NULL, 10);
+}
+
+int64_t
+store_q_col_nullable(struct store_q *q, int i)
+{
+	return store_q_isnull(q, i) ? -1 : store_q_col_int(q, i);
+}
+
+double
+store_q_col_double(struct store_q *q, int i)
+{
+	if (q->c->backend == STORE_SQLITE)
+		return sqlite3_column_double(q->st, i);
+	if (store_q_isnull(q, i))
+		return 0;
+	return strtod(PQgetvalue(q->res, q->row, i), NULL);
+}
+
+const char *
+store_q_col_text(struct store_q *q, int i)
+{
+	if (q->c->backend == STORE_SQLITE)
+		return (const char *)sqlite3_column_text(q->st, i);
+	if (store_q_isnull(q, i))
+		return NULL;
+	return PQgetvalue(q->res, q->row, i);
+}
+
+long
+store_q_col_blob(struct store_q *q, int i, void *out, size_t cap)
+{
+	if (q->c->backend == STORE_SQLITE) {
+		const void *p = sqlite3_column_blob(q->st, i);
+		int n = sqlite3_column_bytes(q->st, i);
+
+		if (sqlite3_column_type(q->st, i) == SQLITE_NULL)
+			return -1;
+		if (p != NULL && n > 0)
+			memcpy(out, p, (size_t)n < cap ? (size_t)n : cap);
+		return n;
+	} else {
+		const char *v;
+		size_t len, n = 0;
+
+		if (store_q_isnull(q, i))
+			return -1;
+		v = PQgetvalue(q->res, q->row, i);
+		len = (size_t)PQgetlength(q->res, q->row, i);
+		if (len < 2 || v[0] != '\\' || v[1] != 'x') /* bytea_output must be hex */
+			return -1;
+		if (sodium_hex2bin(out, cap, v + 2, len - 2, NULL, &n, NULL) != 0)
+			return (long)((len - 2) / 2); /* longer than cap */
+		return (long)n;
+	}
+}
+
+int
+store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap)
+{
+	if (c->backend == STORE_SQLITE) {
+		char *msg = NULL;
+
+		if (sqlite3_exec(c->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+			if (err != NULL)
+				snprintf(err, errcap, "%s", msg ? msg : sqlite3_errmsg(c->db));
+			sqlite3_free(msg);
+			return -1;
+		}
+		return 0;
+	} else {
+		PGresult *res = PQexec(c->pg, sql);
+		ExecStatusType st = res != NULL ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+		int rc = 0;
+
+		if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+			note_pg_error(c, res);
+			if (err != NULL) {
+				size_t n;
+
+				snprintf(err, errcap, "%s", PQerrorMessage(c->pg));
+				n = strlen(err);
+				while (n > 0 && err[n - 1] == '\n')
+					err[--n] = '\0';
+			}
+			rc = -1;
+		} else
+			c->sqlstate[0] = '\0';
+		PQclear(res);
+		return rc;
+	}
+}
+
+static void
+forget_statements(struct store_conn *c)
+{
+	size_t i;
+
+	for (i = 0; i < STORE_STMT_SLOTS; i++) {
+		if (c->cache[i].st != NULL)
+			sqlite3_finalize(c->cache[i].st);
+		if (c->cache[i].res != NULL)
+			PQclear(c->cache[i].res);
+	}
+	memset(c->cache, 0, sizeof c->cache);
+}
+
+void
+store_conn_close(struct store_conn *c)
+{
+	forget_statements(c);
+	if (c->db != NULL)
+		sqlite3_close(c->db);
+	c->db = NULL;
+	if (c->pg != NULL)
+		PQfinish(c->pg);
+	c->pg = NULL;
+}
+
+/* What every PostgreSQL session of the store sets: hex bytea (the decoder
+ * above reads it), UTC, and for the writer how long a lock may be waited
+ * for and how long it may sit idle inside a transaction (a stopped daemon
+ * must not hold another's rows for ever). */
+static int
+pg_session(struct store_conn *c, bool readonly, enum sync_mode sync, char *err, size_t errcap)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof sql,
+	    "SET bytea_output = 'hex'; SET TimeZone = 'UTC'; SET client_min_messages = 'warning';%s%s",
+	    readonly ? " SET default_transaction_read_only = on;" :
+	    " SET lock_timeout = '5s'; SET idle_in_transaction_session_timeout = '15s';",
+	    sync == SYNC_NORMAL ? " SET synchronous_commit = off;" : "");
+	return store_conn_exec(c, sql, err, errcap);
+}
+
+int
+store_conn_reconnect(struct store_conn *c)
+{
+	return reconnect(c);
+}
+
+static int
+reconnect(struct store_conn *c)
+{
+	char err[256];
+
+	if (c->backend != STORE_PG)
+		return 0;
+	forget_statements(c);
+	PQreset(c->pg);
+	if (PQstatus(c->pg) != CONNECTION_OK)
+		return -1;
+	/* Session settings are per connection: set them again. */
+	if (pg_session(c, c->readonly, c->sync, err, sizeof err) != 0) {
+		log_msg(LOG_ERROR, "postgresql: after reconnecting: %s", err);
+		return -1;
+	}
+	c->lost = false;
+	return 0;
+}
+
+int
+store_conn_open(struct store_conn *c, const char *target, bool readonly, enum sync_mode sync,
+    char *err, size_t errcap)
+{
+	char why[512];
+
+	memset(c, 0, sizeof *c);
+	c->readonly = readonly;
+	c->sync = sync;
+	if (store_target_is_pg(target)) {
+		/* Defaults the URL and the PG* environment variables override. */
+		const char *keys[4], *vals[4];
+		int k = 0;
+
+		if (getenv("PGCONNECT_TIMEOUT") == NULL) {
+			keys[k] = "connect_timeout";
+			vals[k++] = "5";
+		}
+		if (getenv("PGAPPNAME") == NULL) {
+			keys[k] = "application_name";
+			vals[k++] = "arcaded";
+		}
+		keys[k] = "dbname";
+		vals[k++] = target;
+		keys[k] = NULL;
+		vals[k] = NULL;
+		c->backend = STORE_PG;
+		c->pg = PQconnectdbParams(keys, vals, 1);
+		if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
+			snprintf(why, sizeof why, "%s", c->pg ? PQerrorMessage(c->pg) : "out of memory");
+			why[strcspn(why, "\n")] = '\0';
+			snprintf(err, errcap, "cannot connect to the PostgreSQL database: %s", why);
+			store_conn_close(c);
+			return -1;
+		}
+		if (pg_session(c, readonly, sync, why, sizeof why) != 0) {
+			snprintf(err, errcap, "cannot use the PostgreSQL database: %s", why);
+			store_conn_close(c);
+			return -1;
+		}
+		return 0;
+	}
+	c->backend = STORE_SQLITE;
+	if (sqlite3_open_v2(target, &c->db, SQLITE_OPEN_NOMUTEX | (readonly ? SQLITE_OPEN_READONLY :
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE), NULL) != SQLITE_OK) {
+		snprintf(err, errcap, "cannot open database %s: %s", target,
+		    c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		store_conn_close(c);
+		return -1;
+	}
+	sqlite3_extended_result_codes(c->db, 1);
+	sqlite3_busy_timeout(c->db, 5000);
+	snprintf(why, sizeof why,
+	    "PRAGMA foreign_keys = ON; PRAGMA synchronous = %s; PRAGMA temp_store = MEMORY;%s",
+	    sync == SYNC_FULL ? "FULL" : "NORMAL", readonly ? " PRAGMA query_only = ON;" : "");
+	if (store_conn_exec(c, why, why, sizeof why) != 0) {
+		snprintf(err, errcap, "cannot use database %s: %s", target, why);
+		store_conn_close(c);
+		return -1;
+	}
+	return 0;
+}
