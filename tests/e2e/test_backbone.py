@@ -89,6 +89,33 @@ try:
          'metrics carry the requests in flight')
     t.ok('route="unmatched",status="404"' in r.body, 'metrics count unmatched routes')
 
+    # The store's figures: its backend, its queue and readers, and on SQLite
+    # the write-ahead log (written to by the requests above).
+    def metric(body, name):
+        m = re.search(r'^%s(?:\{[^}]*\})? (\S+)$' % re.escape(name), body, re.M)
+        return float(m.group(1)) if m else None
+
+    t.ok('arcaded_store_backend{backend="%s"} 1' % BACKEND in r.body,
+         'metrics name the store\'s backend (%s)' % BACKEND)
+    names = ['arcaded_store_queue_depth', 'arcaded_store_readers', 'arcaded_store_readers_busy',
+             'arcaded_store_reader_waits_total', 'arcaded_store_retries_total',
+             'arcaded_store_connection_errors_total', 'arcaded_store_checkpoints_total',
+             'arcaded_store_checkpoint_busy_total', 'arcaded_store_checkpoint_waits_total',
+             'arcaded_store_checkpoint_hold_seconds', 'arcaded_store_checkpoint_timestamp_seconds',
+             'arcaded_store_wal_bytes']
+    got = {n: metric(r.body, n) for n in names}
+    missing = [n for n, v in got.items() if v is None or v < 0]
+    t.ok(not missing, 'metrics carry the store\'s queue depth, readers, retries, lost connections, checkpoints and '
+         'WAL size%s' % (' (missing: %s)' % ', '.join(missing) if missing else ''))
+    t.ok(got['arcaded_store_readers'] and got['arcaded_store_readers'] >= 1, 'the read pool has connections (%s)'
+         % got['arcaded_store_readers'])
+    if BACKEND == 'sqlite':
+        t.ok(got['arcaded_store_wal_bytes'] and got['arcaded_store_wal_bytes'] > 0,
+             'SQLite: the WAL size shows the writes made (%d bytes)' % (got['arcaded_store_wal_bytes'] or 0))
+    else:
+        t.ok(got['arcaded_store_wal_bytes'] == 0 and got['arcaded_store_checkpoints_total'] == 0,
+             'PostgreSQL: the SQLite-only figures stay 0')
+
     # The access log: one line per request with method, path, status,
     # microseconds and id; never a query string.
     d.get('/healthz?stateToken=SECRET-SHOULD-NOT-APPEAR')
