@@ -137,7 +137,14 @@ play_compute(struct play *p, const struct game_env *env)
 	size_t i, n;
 
 	memcpy(&p->after, &p->before, sizeof p->after);
-	memset(t, 0, sizeof *t);
+	/* The turn's header only: the game writes each move, fact and the
+	 * canonical text it reports (10 KB not cleared on every request). A
+	 * game that refuses names its error; one that forgot would be a 500. */
+	t->refused = false;
+	t->refusal = API_ERR_INTERNAL;
+	t->reason[0] = '\0';
+	t->nmoves = t->nfacts = 0;
+	t->canon[0] = '\0';
 	p->game->play(&p->after, p->scratch, env, t);
 	if (t->refused) {
 		memcpy(&p->after, &p->before, sizeof p->after);
