@@ -343,7 +343,9 @@ async function readSeats(page) {
 }
 
 async function waitTurn(page, k) {
-  await page.waitForFunction((kk) => document.getElementById('stage').dataset.turn === String(kk)
+  // The stage exists only once the page has read the match (the player's
+  // controls are built then): until that, keep waiting.
+  await page.waitForFunction((kk) => document.getElementById('stage')?.dataset.turn === String(kk)
     && document.getElementById('player').dataset.step === String(kk)
     && !document.getElementById('player').hasAttribute('aria-busy'), k, { timeout: WAIT });
 }
