@@ -245,8 +245,10 @@ reexecute(struct store_q *q)
 	const char *sql = q->sql;
 	int i;
 
-	if (reconnect(c) != 0 || store_q(c, sql) != q)
+	if (reconnect(c) != 0 || store_q(c, sql) != q) {
+		log_msg(LOG_ERROR, "postgresql: a reader could not reconnect to run its statement again");
 		return false;
+	}
 	for (i = 0; i < STORE_PARAMS_MAX; i++) {
 		q->values[i] = saved.values[i]; /* text of an integer points into q->num, the same slot */
 		memcpy(q->num[i], saved.num[i], sizeof q->num[i]);
@@ -481,7 +483,13 @@ forget_statements(struct store_conn *c)
 		if (c->cache[i].res != NULL)
 			PQclear(c->cache[i].res);
 	}
+	/* The slots stay bound to their connection: a caller may still hold one
+	 * (a reader whose reconnection failed resets it afterwards). */
 	memset(c->cache, 0, sizeof c->cache);
+	for (i = 0; i < STORE_STMT_SLOTS; i++) {
+		c->cache[i].c = c;
+		c->cache[i].row = -1;
+	}
 }
 
 void
