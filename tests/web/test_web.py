@@ -107,6 +107,15 @@ def play_stackfall(seed=None, moves=None, hold_every=True, finish=True, resign_a
             o = must(post('/api/games/stackfall/action', {'stateToken': a['stateToken'], 'command': 'options'}),
                      'options')
             opts = o['results'][0]['options']
+            if not opts:
+                # The piece in hand fits nowhere, but the run goes on while
+                # the hold alternative fits: the only move left is a hold.
+                if not a['can_hold']:
+                    raise RuntimeError('a playing run with no placement and no hold: %r' % a)
+                a = must(post('/api/games/stackfall/action', {'stateToken': a['stateToken'], 'command': 'hold'}),
+                         'hold')
+                n += 1
+                continue
             best = min(opts, key=lambda x: (-x['lines'], x['holes'], x['max_height'], x['bumpiness'],
                                             rnd.random()))
             cmd = best['command']
