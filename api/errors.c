@@ -6,6 +6,7 @@
 #include "errors.h"
 
 #include "agentkey.h"
+#include "match.h"
 #include "stackfall_cmd.h"
 
 /* A limit's value in a message, from its constant. */
@@ -53,6 +54,8 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_WRONG_TURN]          = { "wrong_turn", 409, "the move is not for the turn open now" },
 	[API_ERR_ALREADY_MOVED]       = { "already_moved", 409, "one move per turn: this turn has yours" },
 	[API_ERR_PLAYER_OUT]          = { "player_out", 409, "the player is out of the match" },
+	[API_ERR_TOO_MANY_LOBBIES]    = { "too_many_lobbies", 409, "an account has at most " ERRORS_STR(MATCH_LOBBIES_MAX)
+	                                  " matches waiting for players: fill or wait out one first" },
 };
 
 const struct api_error_info *

@@ -50,6 +50,7 @@ enum api_error {
 	API_ERR_WRONG_TURN,          /* 409 a move for a turn resolved already or not open yet */
 	API_ERR_ALREADY_MOVED,       /* 409 a second move in one turn */
 	API_ERR_PLAYER_OUT,          /* 409 a move from a player out of the match */
+	API_ERR_TOO_MANY_LOBBIES,    /* 409 the account has MATCH_LOBBIES_MAX matches waiting for players */
 	API_ERR__COUNT
 };
 

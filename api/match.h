@@ -36,6 +36,7 @@
 #define MATCH_REPLAY_SCHEMA 1
 #define MATCH_TURN_CAP_MAX 100000 /* the largest turn cap a replay may name */
 #define MATCH_TOTALS_SIZE (8 * VERSUS_PLAYERS_MAX) /* match_totals_encode's bytes */
+#define MATCH_LOBBIES_MAX 10      /* matches in their lobby that one account may have created */
 
 /* How a match ended. */
 enum match_end {

@@ -97,6 +97,7 @@ reply_verdict_error(struct request *req, const struct matches_op *op)
 	case MATCHES_NOT_FOUND: e = API_ERR_MATCH_NOT_FOUND; break;
 	case MATCHES_NOT_A_PLAYER: e = API_ERR_NOT_A_PLAYER; break;
 	case MATCHES_FULL: e = API_ERR_MATCH_FULL; break;
+	case MATCHES_TOO_MANY_LOBBIES: e = API_ERR_TOO_MANY_LOBBIES; break;
 	case MATCHES_ALREADY_JOINED: e = API_ERR_ALREADY_JOINED; break;
 	case MATCHES_NOT_STARTED: e = API_ERR_MATCH_NOT_STARTED; break;
 	case MATCHES_OVER: e = API_ERR_MATCH_OVER; break;

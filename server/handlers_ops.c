@@ -52,14 +52,14 @@ handle_metrics(struct request *req)
 {
 	struct store_stats ss;
 	struct matches_stats ms;
-	uint64_t open, refused, timed_out, puzzles, runs;
+	uint64_t open, refused, timed_out, puzzles, runs, lobbies;
 	size_t len = 0;
 	char *text;
 
 	store_stats(req->app->store, &ss);
 	matches_stats(req->app->matches, &ms);
 	http_connection_stats(req->app->http, &open, &refused, &timed_out);
-	sweeper_counts(req->app->sweeper, &puzzles, &runs);
+	sweeper_counts(req->app->sweeper, &puzzles, &runs, &lobbies);
 	{
 		const struct metrics_value extra[] = {
 			{ "arcaded_build_info", "The running build (always 1).", "gauge",
@@ -79,6 +79,8 @@ handle_metrics(struct request *req)
 			    "kind=\"puzzles\"", (double)puzzles },
 			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",
 			    "kind=\"unplayed_runs\"", (double)runs },
+			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",
+			    "kind=\"lobbies\"", (double)lobbies },
 			{ "arcaded_store_commits_total", "Write transactions committed.", "counter", NULL,
 			    (double)ss.commits },
 			{ "arcaded_store_jobs_total", "Write jobs run (several share a commit).", "counter",

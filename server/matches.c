@@ -479,11 +479,16 @@ create_job(struct store_conn *c, struct matches_op *op)
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
 		.turn_cap = (int)op->mx->app->cfg->match_turn_cap, .seed = op->seed,
 		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = VERSUS_RULES,
-		.now = store_now_ms(),
+		.now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
 	};
 	enum store_result rc;
 
-	if (store_match_insert(c, &n) != STORE_OK)
+	rc = store_match_insert(c, &n);
+	if (rc == STORE_CONFLICT) {
+		op->verdict = MATCHES_TOO_MANY_LOBBIES;
+		return STORE_OK;
+	}
+	if (rc != STORE_OK)
 		return STORE_ERROR;
 	op->match_id = n.id;
 	rc = matches_read(c, op, n.id);

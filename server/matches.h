@@ -84,6 +84,7 @@ enum matches_verdict {
 	MATCHES_WRONG_TURN,     /* 409: resolved already, or not open yet */
 	MATCHES_ALREADY_MOVED,  /* 409 */
 	MATCHES_PLAYER_OUT,     /* 409 */
+	MATCHES_TOO_MANY_LOBBIES, /* 409: nothing created */
 	MATCHES_EMPTY_MOVE,     /* 422 */
 	MATCHES_INVALID_MOVE,   /* 422: not a move */
 	MATCHES_ILLEGAL_MOVE,   /* 422: the engine refuses it */

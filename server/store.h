@@ -249,13 +249,14 @@ enum store_result store_check_spend(struct store_conn *c, const char *token,
     enum store_check_verdict *out);
 
 /* store_fn over struct store_sweep: deletes puzzles that expired before
- * puzzles_before and runs that never got a move, created before
- * unplayed_before (both ms), at most limit rows of each; says how many. A
- * finished or played run is never touched. */
+ * puzzles_before, and runs that never got a move and matches still in their
+ * lobby, created before unplayed_before (all ms), at most limit rows of
+ * each; says how many. A finished or played run, and a match that started,
+ * are never touched. */
 struct store_sweep {
 	int64_t puzzles_before, unplayed_before;
 	int     limit;
-	int64_t puzzles, runs; /* out */
+	int64_t puzzles, runs, lobbies; /* out */
 };
 enum store_result store_sweep(struct store_conn *c, void *arg);
 
@@ -422,10 +423,12 @@ struct store_match_new {
 	bool    seed_chosen, rated;
 	const char *rules;
 	int64_t now;
+	int     lobbies_max;            /* the creator's matches in their lobby, at most */
 	int64_t id;                     /* out: the new match's random id */
 };
 /* Inserts a match in the lobby under a fresh random id, and its creator's
- * seat: OK or ERROR. */
+ * seat: OK; CONFLICT (nothing written) when the creator has lobbies_max
+ * matches in their lobby already; or ERROR. */
 enum store_result store_match_insert(struct store_conn *c, struct store_match_new *m);
 
 struct store_match_seat {

@@ -85,10 +85,26 @@ store_sweep(struct store_conn *c, void *arg)
 	    "DELETE FROM runs WHERE id IN (SELECT id FROM runs "
 	    "WHERE step = 0 AND created_at < ?1 AND over = 0 AND finished_at IS NULL "
 	    "ORDER BY created_at LIMIT ?2 FOR UPDATE SKIP LOCKED)";
+	/* A lobby goes with its seats (the creator's, and any joined since). */
+	static const char lobby_seats[] =
+	    "DELETE FROM match_seats WHERE match_id IN (SELECT id FROM matches INDEXED BY matches_lobby_age "
+	    "WHERE status = 'lobby' AND created_at < ?1 ORDER BY created_at LIMIT ?2)";
+	static const char lobbies[] =
+	    "DELETE FROM matches WHERE id IN (SELECT id FROM matches INDEXED BY matches_lobby_age "
+	    "WHERE status = 'lobby' AND created_at < ?1 ORDER BY created_at LIMIT ?2)";
+	/* A lobby a join holds is left for the next sweep. Every lobby has its
+	 * creator's seat, so the seatless old ones are those emptied here. */
+	static const char pg_lobby_seats[] =
+	    "DELETE FROM match_seats WHERE match_id IN (SELECT id FROM matches "
+	    "WHERE status = 'lobby' AND created_at < ?1 ORDER BY created_at LIMIT ?2 FOR UPDATE SKIP LOCKED)";
+	static const char pg_lobbies[] =
+	    "DELETE FROM matches WHERE id IN (SELECT id FROM matches m WHERE m.status = 'lobby' "
+	    "AND m.created_at < ?1 AND NOT EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id) "
+	    "LIMIT ?2 FOR UPDATE SKIP LOCKED)";
 	struct store_sweep *w = arg;
 	struct store_q *q = store_q(c, store_is_pg(c) ? pg_puzzles : puzzles);
 
-	w->puzzles = w->runs = 0;
+	w->puzzles = w->runs = w->lobbies = 0;
 	if (q == NULL)
 		return STORE_ERROR;
 	store_q_int(q, 1, w->puzzles_before);
@@ -103,5 +119,18 @@ store_sweep(struct store_conn *c, void *arg)
 	if (store_q_exec(q) != STORE_OK)
 		return STORE_ERROR;
 	w->runs = store_q_changes(q);
+	if ((q = store_q(c, store_is_pg(c) ? pg_lobby_seats : lobby_seats)) == NULL)
+		return STORE_ERROR;
+	store_q_int(q, 1, w->unplayed_before);
+	store_q_int(q, 2, w->limit);
+	if (store_q_exec(q) != STORE_OK)
+		return STORE_ERROR;
+	if ((q = store_q(c, store_is_pg(c) ? pg_lobbies : lobbies)) == NULL)
+		return STORE_ERROR;
+	store_q_int(q, 1, w->unplayed_before);
+	store_q_int(q, 2, w->limit);
+	if (store_q_exec(q) != STORE_OK)
+		return STORE_ERROR;
+	w->lobbies = store_q_changes(q);
 	return STORE_OK;
 }

@@ -121,8 +121,35 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10) ON CONFLICT (id) DO NOTHING";
 	static const char seat[] =
 	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) VALUES (?1, 0, ?2, ?3)";
+	/* On PostgreSQL two daemons may create for one account at once: the
+	 * account's row, locked, makes them count one after the other. */
+	static const char lock[] = "SELECT id FROM accounts WHERE id = ?1 FOR UPDATE";
+	static const char open[] =
+	    "SELECT count(*) FROM matches INDEXED BY matches_lobbies WHERE created_by = ?1 AND status = 'lobby'";
+	static const char pg_open[] =
+	    "SELECT count(*) FROM matches WHERE created_by = ?1 AND status = 'lobby'";
 	struct store_q *st;
+	int64_t lobbies;
 	int tries;
+
+	if (store_is_pg(c)) {
+		if ((st = store_q(c, lock)) == NULL)
+			return STORE_ERROR;
+		store_q_int(st, 1, m->account_id);
+		if (store_q_exec(st) != STORE_OK)
+			return STORE_ERROR;
+	}
+	if ((st = store_q(c, store_is_pg(c) ? pg_open : open)) == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, m->account_id);
+	if (store_q_step(st) != STORE_Q_ROW) {
+		store_q_reset(st);
+		return STORE_ERROR;
+	}
+	lobbies = store_q_col_int(st, 0);
+	store_q_reset(st);
+	if (lobbies >= m->lobbies_max)
+		return STORE_CONFLICT;
 
 	for (tries = 0; tries < 8; tries++) {
 		if ((st = store_q(c, sql)) == NULL)

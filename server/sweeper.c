@@ -25,7 +25,7 @@ struct sweeper {
 	pthread_mutex_t  mu;
 	pthread_cond_t   cv;
 	bool             stopping;
-	_Atomic uint64_t puzzles, runs;
+	_Atomic uint64_t puzzles, runs, lobbies;
 };
 
 static void
@@ -46,7 +46,8 @@ sweep(struct sweeper *w)
 		}
 		atomic_fetch_add(&w->puzzles, (uint64_t)job.puzzles);
 		atomic_fetch_add(&w->runs, (uint64_t)job.runs);
-	} while ((job.puzzles == BATCH || job.runs == BATCH) && ++rounds < 100);
+		atomic_fetch_add(&w->lobbies, (uint64_t)job.lobbies);
+	} while ((job.puzzles == BATCH || job.runs == BATCH || job.lobbies == BATCH) && ++rounds < 100);
 }
 
 static void *
@@ -92,10 +93,11 @@ sweeper_start(struct store *s, unsigned unplayed_retention_s, unsigned interval_
 }
 
 void
-sweeper_counts(struct sweeper *w, uint64_t *puzzles, uint64_t *runs)
+sweeper_counts(struct sweeper *w, uint64_t *puzzles, uint64_t *runs, uint64_t *lobbies)
 {
 	*puzzles = atomic_load(&w->puzzles);
 	*runs = atomic_load(&w->runs);
+	*lobbies = atomic_load(&w->lobbies);
 }
 
 void

@@ -17,7 +17,7 @@ struct sweeper;
 struct sweeper *sweeper_start(struct store *s, unsigned unplayed_retention_s, unsigned interval_s);
 
 /* Rows deleted so far (for /metrics). */
-void sweeper_counts(struct sweeper *w, uint64_t *puzzles, uint64_t *runs);
+void sweeper_counts(struct sweeper *w, uint64_t *puzzles, uint64_t *runs, uint64_t *lobbies);
 
 /* Stops the thread (a sweep in progress finishes first). NULL is fine. */
 void sweeper_stop(struct sweeper *w);

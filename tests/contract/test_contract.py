@@ -765,6 +765,9 @@ def play_matches(d, acct):
     req(d, 'POST', m, {'players': 2, 'seed': 5, 'rated': True}, headers=a)           # 400 rated + seed
     req(d, 'POST', m, {'players': 2, 'x': 1}, headers=a)                             # 400 unknown
     req(d, 'POST', m, raw=b'{"players": ', headers=dict(a, **JSON_TYPE))             # 400 invalid_json
+    lobbyist = bearer(req(d, 'POST', '/api/v1/accounts', {'name': 'lobbyist'}).json['agentKey'])
+    for _ in range(11):
+        req(d, 'POST', m, {'players': 8}, headers=lobbyist)                          # 10 x 201, 409
     fin = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60, 'seed': 7}, headers=a).json['match_id']
     f = m + '/' + fin
     req(d, 'GET', f)                                                                 # the lobby

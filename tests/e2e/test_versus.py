@@ -30,6 +30,7 @@ import copy
 import json
 import math
 import os
+import re
 import socket
 import subprocess
 import tempfile
@@ -462,6 +463,29 @@ def errors(d):
          'a replay without its fields: 422')
 
 
+def lobbies(d):
+    """An account has at most 10 matches waiting for players; the 11th is
+    refused and creates nothing, until one of them starts."""
+    key, other = account(d, 'vs_lobbies'), account(d, 'vs_lobbies_b')
+
+    def waiting():
+        return d.sql("SELECT count(*) FROM matches m JOIN accounts a ON a.id = m.created_by "
+                     "WHERE a.name = 'vs_lobbies' AND m.status = 'lobby'")[0][0]
+
+    made = [d.post('/api/matches', {'players': 2}, headers=key) for _ in range(10)]
+    t.ok(all(r.status == 201 for r in made) and waiting() == 10, 'one account opens 10 lobbies')
+    r = d.post('/api/matches', {'players': 3}, headers=key)
+    t.ok(r.status == 409 and r.error_code == 'too_many_lobbies' and '10' in r.json['error']['message'],
+         'the 11th: 409 too_many_lobbies, naming the bound (%s)' % r.json['error']['message'])
+    t.eq(waiting(), 10, 'and nothing was created')
+    t.eq(d.post('/api/matches/%s/join' % made[0].json['match_id'], None, headers=other).status, 200,
+         'another account takes the last seat of one: it starts')
+    t.eq(d.post('/api/matches', {'players': 2}, headers=key).status, 201,
+         'then the account may open one more')
+    t.eq(d.post('/api/matches', {'players': 2}, headers=other).status, 201,
+         'the bound is per account: the other opens its own')
+
+
 def streams(d):
     """Server-Sent Events: the start and every turn, then the end."""
     keys = [account(d, 'vs_sse_a'), account(d, 'vs_sse_b')]
@@ -626,6 +650,7 @@ def ratings(d):
 d = Daemon()
 try:
     errors(d)
+    lobbies(d)
     m2 = two_players(d)
     m3 = three_players(d)
     m4 = four_players(d)
@@ -661,6 +686,30 @@ try:
     t.ok(m['turn'] == 1 and seat_events(m, 1)['action'] == 'dropped' and
          seat_events(m, 0)['action'] == 'placed' and time.monotonic() - t0 < 10,
          'after a restart the deadline fires: the stored move counts, the other is missed')
+finally:
+    d.cleanup()
+
+# A lobby nobody fills is deleted after --unplayed-retention; a started match
+# is kept.
+d = Daemon(args=['--unplayed-retention', '2'])
+try:
+    keys = [account(d, 'old_a'), account(d, 'old_b'), account(d, 'old_c')]
+    lobby = d.post('/api/matches', {'players': 3}, headers=keys[0]).json['match_id']
+    d.post('/api/matches/%s/join' % lobby, None, headers=keys[1])
+    started, _ = new_match(d, keys[:2], turn_seconds=60)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and d.get('/api/matches/%s' % lobby).status != 404:
+        time.sleep(0.25)
+    t.eq(d.get('/api/matches/%s' % lobby).error_code, 'match_not_found',
+         'a lobby still waiting after the retention is deleted: 404')
+    t.eq(d.sql('SELECT count(*) FROM match_seats WHERE match_id = ?', (int(lobby),))[0][0], 0,
+         'with its seats (the creator\'s and the one joined)')
+    t.eq(d.get('/api/matches/%s' % started).status, 200, 'a started match is kept')
+    t.eq(d.post('/api/matches/%s/join' % lobby, None, headers=keys[2]).error_code, 'match_not_found',
+         'joining the deleted lobby: 404')
+    metrics = d.get('/metrics').body
+    t.ok(re.search(r'^arcaded_retention_deleted_total\{kind="lobbies"\} [1-9]', metrics, re.M) is not None,
+         '/metrics counts the deleted lobbies')
 finally:
     d.cleanup()
 t.done()
