@@ -76,6 +76,13 @@ insert_job(struct store_conn *c, void *arg)
 	return rc;
 }
 
+/* An insert that leaves M alone (it is expected to be refused). */
+static enum store_result
+insert_again_job(struct store_conn *c, void *arg)
+{
+	return store_match_insert(c, arg);
+}
+
 struct join {
 	int from;
 	int64_t account;
@@ -178,8 +185,16 @@ main(void)
 	memset(&n, 0, sizeof n);
 	n = (struct store_match_new){ .account_id = A[0], .players = 2, .turn_seconds = 10,
 		.turn_cap = 1000, .seed = 7, .seed_chosen = true, .rated = false, .rules = "versus-v1",
-		.now = 1000 };
+		.now = 1000, .lobbies_max = 1 };
 	ok(call(insert_job, &n) == STORE_OK && M > 0, "a match is inserted under a random id");
+	{
+		struct store_match_new again = n;
+
+		again.id = 0;
+		is_int(call(insert_again_job, &again), STORE_CONFLICT,
+		    "a second lobby of the same creator, past its bound of 1, is refused");
+		ok(again.id == 0, "and no id was drawn for it");
+	}
 	read_row();
 	ok(strcmp(row.status, "lobby") == 0 && row.players == 2 && row.joined == 1 && row.nseats == 1 &&
 	    row.seats[0].account_id == A[0] && strcmp(row.seats[0].name, "ann") == 0 &&
