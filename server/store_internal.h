@@ -104,6 +104,15 @@ int64_t     store_q_col_nullable(struct store_q *q, int i); /* NULL: -1 */
 const char *store_q_col_text(struct store_q *q, int i);       /* valid until the next step */
 long        store_q_col_blob(struct store_q *q, int i, void *out, size_t cap);
 double      store_q_col_double(struct store_q *q, int i);              /* NULL: 0 */
+/* A text column copied into out (capacity cap, truncated; NULL reads as
+ * ""), or strdup'd: NULL for a NULL column, and for a failed allocation,
+ * which also sets *failed. */
+void        store_q_col_copy(struct store_q *q, int i, char *out, size_t cap);
+char       *store_q_col_strdup(struct store_q *q, int i, bool *failed);
+
+/* A fresh row id in [1, ENGINE_ID_MAX] from libsodium: unguessable, and
+ * exact as a JSON number. Runs and matches are numbered so. */
+int64_t store_random_id(void);
 
 /* Logs the backend's message for the failed call named by what. */
 void store_log_error(struct store_conn *c, const char *what);

@@ -17,22 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "log.h"
-
-/* A random id in [1, ENGINE_ID_MAX], as runs have. */
-static int64_t
-random_id(void)
-{
-	uint64_t v;
-
-	do {
-		randombytes_buf(&v, sizeof v);
-		v &= (uint64_t)ENGINE_ID_MAX;
-	} while (v == 0);
-	return (int64_t)v;
-}
 
 static void
 bind_text_or_null(struct store_q *st, int i, const char *s)
@@ -76,14 +61,6 @@ column_real_or_nan(struct store_q *st, int i)
 	return store_q_isnull(st, i) ? NAN : store_q_col_double(st, i);
 }
 
-static void
-column_text(struct store_q *st, int i, char *out, size_t cap)
-{
-	const char *t = store_q_col_text(st, i);
-
-	snprintf(out, cap, "%s", t != NULL ? t : "");
-}
-
 /* A blob column into out (capacity cap); false when it does not fit. */
 static bool
 column_blob(struct store_q *st, int i, uint8_t *out, size_t cap, size_t *n)
@@ -97,19 +74,6 @@ column_blob(struct store_q *st, int i, uint8_t *out, size_t cap, size_t *n)
 		return false;
 	*n = (size_t)len;
 	return true;
-}
-
-static char *
-column_strdup(struct store_q *st, int i, bool *failed)
-{
-	char *s;
-
-	if (store_q_isnull(st, i))
-		return NULL;
-	s = strdup(store_q_col_text(st, i));
-	if (s == NULL)
-		*failed = true;
-	return s;
 }
 
 enum store_result
@@ -154,7 +118,7 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 	for (tries = 0; tries < 8; tries++) {
 		if ((st = store_q(c, sql)) == NULL)
 			return STORE_ERROR;
-		m->id = random_id();
+		m->id = store_random_id();
 		store_q_int(st, 1, m->id);
 		store_q_text(st, 2, m->rules);
 		store_q_int(st, 3, m->players);
@@ -207,7 +171,7 @@ read_seats(struct store_conn *c, struct store_match_row *out)
 		}
 		s = &out->seats[out->nseats++];
 		s->account_id = store_q_col_int(st, 1);
-		column_text(st, 2, s->name, sizeof s->name);
+		store_q_col_copy(st, 2, s->name, sizeof s->name);
 		s->place = store_q_col_int(st, 3);
 		s->rating_before = column_real_or_nan(st, 4);
 		s->rating_after = column_real_or_nan(st, 5);
@@ -253,15 +217,15 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 		out->turn_cap = store_q_col_int(st, 11);
 		out->seed_chosen = store_q_col_int(st, 12) != 0;
 		out->rated = store_q_col_int(st, 13) != 0;
-		column_text(st, 14, out->rules, sizeof out->rules);
-		column_text(st, 15, out->status, sizeof out->status);
-		column_text(st, 16, out->end_reason, sizeof out->end_reason);
+		store_q_col_copy(st, 14, out->rules, sizeof out->rules);
+		store_q_col_copy(st, 15, out->status, sizeof out->status);
+		store_q_col_copy(st, 16, out->end_reason, sizeof out->end_reason);
 		if (!column_blob(st, 17, out->state, sizeof out->state, &out->nstate) ||
 		    !column_blob(st, 18, out->pending, sizeof out->pending, &out->npending) ||
 		    !column_blob(st, 19, out->totals, sizeof out->totals, &out->ntotals))
 			failed = true;
-		out->last_turn = column_strdup(st, 20, &failed);
-		out->certificate = column_strdup(st, 21, &failed);
+		out->last_turn = store_q_col_strdup(st, 20, &failed);
+		out->certificate = store_q_col_strdup(st, 21, &failed);
 		ret = failed ? STORE_ERROR : STORE_OK;
 		if (failed)
 			log_msg(LOG_ERROR, "store: match %lld does not read back", (long long)id);
@@ -500,7 +464,7 @@ store_ratings_list(struct store_conn *c, int limit, struct store_rating *out, in
 
 		memset(r, 0, sizeof *r);
 		r->account_id = store_q_col_int(st, 0);
-		column_text(st, 1, r->name, sizeof r->name);
+		store_q_col_copy(st, 1, r->name, sizeof r->name);
 		r->rating = store_q_col_double(st, 2);
 		r->rd = store_q_col_double(st, 3);
 		r->volatility = store_q_col_double(st, 4);

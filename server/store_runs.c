@@ -15,22 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "log.h"
-
-/* A random id in [1, ENGINE_ID_MAX]: unguessable and exact as a JSON number. */
-static int64_t
-random_id(void)
-{
-	uint64_t v;
-
-	do {
-		randombytes_buf(&v, sizeof v);
-		v &= (uint64_t)ENGINE_ID_MAX;
-	} while (v == 0);
-	return (int64_t)v;
-}
 
 enum store_result
 store_run_insert(struct store_conn *c, struct store_run_new *r)
@@ -48,7 +33,7 @@ store_run_insert(struct store_conn *c, struct store_run_new *r)
 
 		if (q == NULL)
 			return STORE_ERROR;
-		r->id = random_id();
+		r->id = store_random_id();
 		store_q_int(q, 1, r->id);
 		store_q_text(q, 2, r->game);
 		store_q_text(q, 3, r->rules);
@@ -76,14 +61,6 @@ store_run_insert(struct store_conn *c, struct store_run_new *r)
 	}
 	log_msg(LOG_ERROR, "store: no free run id after 8 tries");
 	return STORE_ERROR;
-}
-
-static void
-column_text(struct store_q *q, int i, char *out, size_t cap)
-{
-	const char *t = store_q_col_text(q, i);
-
-	snprintf(out, cap, "%s", t != NULL ? t : "");
 }
 
 #define HEAD_SQL \
@@ -120,10 +97,10 @@ store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out)
 		out->last_from_step = store_q_col_int(q, 7);
 		out->seed_chosen = store_q_col_int(q, 8) != 0;
 		out->over = store_q_col_int(q, 9) != 0;
-		column_text(q, 10, out->game, sizeof out->game);
-		column_text(q, 11, out->status, sizeof out->status);
-		column_text(q, 12, out->end_reason, sizeof out->end_reason);
-		column_text(q, 13, out->account, sizeof out->account);
+		store_q_col_copy(q, 10, out->game, sizeof out->game);
+		store_q_col_copy(q, 11, out->status, sizeof out->status);
+		store_q_col_copy(q, 12, out->end_reason, sizeof out->end_reason);
+		store_q_col_copy(q, 13, out->account, sizeof out->account);
 		out->score = store_q_col_int(q, 14);
 		out->lines = store_q_col_nullable(q, 15);
 		out->pieces = store_q_col_nullable(q, 16);
@@ -168,6 +145,29 @@ store_run_latest(struct store_conn *c, int64_t account_id, const char *game, int
 	return ret;
 }
 
+/* The head's new values, ?1 to ?17 of both backends' statements. */
+static void
+bind_head(struct store_q *q, const struct store_run_advance *a)
+{
+	store_q_int(q, 1, a->id);
+	store_q_int(q, 2, a->from_step);
+	store_q_int(q, 3, a->from_step + (int64_t)a->nmoves);
+	store_q_blob(q, 4, a->state, a->nstate);
+	store_q_blob(q, 5, a->fp, STORE_FP_BYTES);
+	store_q_text(q, 6, a->sum.status);
+	store_q_int(q, 7, a->sum.over ? 1 : 0);
+	store_q_text(q, 8, a->sum.end_reason);
+	store_q_int(q, 9, a->sum.score);
+	store_q_nullable(q, 10, a->sum.lines);
+	store_q_nullable(q, 11, a->sum.pieces);
+	store_q_nullable(q, 12, a->sum.rung);
+	store_q_nullable(q, 13, a->sum.lives);
+	store_q_int(q, 14, a->now);
+	store_q_int(q, 15, a->sum.rank[0]);
+	store_q_int(q, 16, a->sum.rank[1]);
+	store_q_int(q, 17, a->sum.rank[2]);
+}
+
 /* PostgreSQL: the compare-and-set and the moves in one statement, one
  * round trip instead of one per statement. The moves travel as a JSON
  * array of strings (jansson writes it; the server splits it back into the
@@ -196,23 +196,7 @@ advance_pg(struct store_conn *c, const struct store_run_advance *a)
 			goto done;
 	if (q == NULL || list == NULL || (text = json_dumps(list, JSON_COMPACT)) == NULL)
 		goto done;
-	store_q_int(q, 1, a->id);
-	store_q_int(q, 2, a->from_step);
-	store_q_int(q, 3, a->from_step + (int64_t)a->nmoves);
-	store_q_blob(q, 4, a->state, a->nstate);
-	store_q_blob(q, 5, a->fp, STORE_FP_BYTES);
-	store_q_text(q, 6, a->sum.status);
-	store_q_int(q, 7, a->sum.over ? 1 : 0);
-	store_q_text(q, 8, a->sum.end_reason);
-	store_q_int(q, 9, a->sum.score);
-	store_q_nullable(q, 10, a->sum.lines);
-	store_q_nullable(q, 11, a->sum.pieces);
-	store_q_nullable(q, 12, a->sum.rung);
-	store_q_nullable(q, 13, a->sum.lives);
-	store_q_int(q, 14, a->now);
-	store_q_int(q, 15, a->sum.rank[0]);
-	store_q_int(q, 16, a->sum.rank[1]);
-	store_q_int(q, 17, a->sum.rank[2]);
+	bind_head(q, a);
 	store_q_text(q, 18, text);
 	if (store_q_exec(q) != STORE_OK)
 		goto done;
@@ -244,23 +228,7 @@ store_run_advance(struct store_conn *c, const struct store_run_advance *a)
 		return advance_pg(c, a);
 	if ((q = store_q(c, upd)) == NULL)
 		return STORE_ERROR;
-	store_q_int(q, 1, a->id);
-	store_q_int(q, 2, a->from_step);
-	store_q_int(q, 3, a->from_step + (int64_t)a->nmoves);
-	store_q_blob(q, 4, a->state, a->nstate);
-	store_q_blob(q, 5, a->fp, STORE_FP_BYTES);
-	store_q_text(q, 6, a->sum.status);
-	store_q_int(q, 7, a->sum.over ? 1 : 0);
-	store_q_text(q, 8, a->sum.end_reason);
-	store_q_int(q, 9, a->sum.score);
-	store_q_nullable(q, 10, a->sum.lines);
-	store_q_nullable(q, 11, a->sum.pieces);
-	store_q_nullable(q, 12, a->sum.rung);
-	store_q_nullable(q, 13, a->sum.lives);
-	store_q_int(q, 14, a->now);
-	store_q_int(q, 15, a->sum.rank[0]);
-	store_q_int(q, 16, a->sum.rank[1]);
-	store_q_int(q, 17, a->sum.rank[2]);
+	bind_head(q, a);
 	if (store_q_exec(q) != STORE_OK)
 		return STORE_ERROR;
 	if (store_q_changes(q) != 1)
@@ -352,20 +320,6 @@ store_run_finish(struct store_conn *c, const struct store_run_finish *f)
 	return store_q_exec(q);
 }
 
-static char *
-column_strdup(struct store_q *q, int i, bool *failed)
-{
-	const char *t = store_q_col_text(q, i);
-	char *s;
-
-	if (t == NULL || store_q_isnull(q, i))
-		return NULL;
-	s = strdup(t);
-	if (s == NULL)
-		*failed = true;
-	return s;
-}
-
 enum store_result
 store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out)
 {
@@ -382,8 +336,8 @@ store_run_extras(struct store_conn *c, int64_t id, struct store_run_extras *out)
 	store_q_int(q, 1, id);
 	rc = store_q_step(q);
 	if (rc == STORE_Q_ROW) {
-		out->certificate = column_strdup(q, 0, &failed);
-		out->review = column_strdup(q, 1, &failed);
+		out->certificate = store_q_col_strdup(q, 0, &failed);
+		out->review = store_q_col_strdup(q, 1, &failed);
 		out->rating = (int)store_q_col_int(q, 2);
 		out->reviewed_at = store_q_col_int(q, 3);
 	}

@@ -320,6 +320,39 @@ store_q_step(struct store_q *q)
 }
 
 void
+store_q_col_copy(struct store_q *q, int i, char *out, size_t cap)
+{
+	const char *t = store_q_col_text(q, i);
+
+	snprintf(out, cap, "%s", t != NULL ? t : "");
+}
+
+char *
+store_q_col_strdup(struct store_q *q, int i, bool *failed)
+{
+	const char *t;
+	char *s;
+
+	if (store_q_isnull(q, i) || (t = store_q_col_text(q, i)) == NULL)
+		return NULL;
+	if ((s = strdup(t)) == NULL)
+		*failed = true;
+	return s;
+}
+
+int64_t
+store_random_id(void)
+{
+	uint64_t v;
+
+	do {
+		randombytes_buf(&v, sizeof v);
+		v &= (uint64_t)ENGINE_ID_MAX;
+	} while (v == 0);
+	return (int64_t)v;
+}
+
+void
 store_q_reset(struct store_q *q)
 {
 	if (q == NULL)
