@@ -66,6 +66,22 @@ store_check_spend(struct store_conn *c, const char *token, const char *const pre
 	return STORE_OK;
 }
 
+/* One DELETE of the sweep, bound to (before, limit): how many rows it took. */
+static enum store_result
+sweep_one(struct store_conn *c, const char *sql, int64_t before, int limit, int64_t *deleted)
+{
+	struct store_q *q = store_q(c, sql);
+
+	if (q == NULL)
+		return STORE_ERROR;
+	store_q_int(q, 1, before);
+	store_q_int(q, 2, limit);
+	if (store_q_exec(q) != STORE_OK)
+		return STORE_ERROR;
+	*deleted = store_q_changes(q);
+	return STORE_OK;
+}
+
 enum store_result
 store_sweep(struct store_conn *c, void *arg)
 {
@@ -102,35 +118,14 @@ store_sweep(struct store_conn *c, void *arg)
 	    "AND m.created_at < ?1 AND NOT EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id) "
 	    "LIMIT ?2 FOR UPDATE SKIP LOCKED)";
 	struct store_sweep *w = arg;
-	struct store_q *q = store_q(c, store_is_pg(c) ? pg_puzzles : puzzles);
+	bool pg = store_is_pg(c);
+	int64_t seats;
 
 	w->puzzles = w->runs = w->lobbies = 0;
-	if (q == NULL)
+	if (sweep_one(c, pg ? pg_puzzles : puzzles, w->puzzles_before, w->limit, &w->puzzles) != STORE_OK ||
+	    sweep_one(c, pg ? pg_runs : runs, w->unplayed_before, w->limit, &w->runs) != STORE_OK ||
+	    sweep_one(c, pg ? pg_lobby_seats : lobby_seats, w->unplayed_before, w->limit, &seats) != STORE_OK ||
+	    sweep_one(c, pg ? pg_lobbies : lobbies, w->unplayed_before, w->limit, &w->lobbies) != STORE_OK)
 		return STORE_ERROR;
-	store_q_int(q, 1, w->puzzles_before);
-	store_q_int(q, 2, w->limit);
-	if (store_q_exec(q) != STORE_OK)
-		return STORE_ERROR;
-	w->puzzles = store_q_changes(q);
-	if ((q = store_q(c, store_is_pg(c) ? pg_runs : runs)) == NULL)
-		return STORE_ERROR;
-	store_q_int(q, 1, w->unplayed_before);
-	store_q_int(q, 2, w->limit);
-	if (store_q_exec(q) != STORE_OK)
-		return STORE_ERROR;
-	w->runs = store_q_changes(q);
-	if ((q = store_q(c, store_is_pg(c) ? pg_lobby_seats : lobby_seats)) == NULL)
-		return STORE_ERROR;
-	store_q_int(q, 1, w->unplayed_before);
-	store_q_int(q, 2, w->limit);
-	if (store_q_exec(q) != STORE_OK)
-		return STORE_ERROR;
-	if ((q = store_q(c, store_is_pg(c) ? pg_lobbies : lobbies)) == NULL)
-		return STORE_ERROR;
-	store_q_int(q, 1, w->unplayed_before);
-	store_q_int(q, 2, w->limit);
-	if (store_q_exec(q) != STORE_OK)
-		return STORE_ERROR;
-	w->lobbies = store_q_changes(q);
 	return STORE_OK;
 }
