@@ -38,6 +38,9 @@ void handle_run_get(struct request *req);
 void handle_leaderboard(struct request *req);
 void handle_reviews(struct request *req);
 void handle_replay_verify(struct request *req);
+/* The body of a verification: a bare replay (what names it in the error),
+ * or {"replay", "certificate"?} with nothing else. False after a 400. */
+bool verify_body(struct request *req, const char *what, const json_t **replay, const json_t **cert);
 void handle_run_by_id(struct request *req);
 
 /* handlers_watch.c: what the pages draw: the games, a run's steps, a

@@ -419,41 +419,45 @@ verify_done(struct request *req)
 	request_reply_json(req, 200, o);
 }
 
+bool
+verify_body(struct request *req, const char *what, const json_t **replay, const json_t **cert)
+{
+	static const char *const fields[] = { "replay", "certificate", NULL };
+	char msg[JSONBODY_MSG_MAX];
+
+	*replay = req->json;
+	*cert = NULL;
+	if (req->json == NULL) {
+		snprintf(msg, sizeof msg, "the body is %s, or {\"replay\": ..., \"certificate\": ...}", what);
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return false;
+	}
+	if (json_object_get(req->json, "replay") == NULL)
+		return true;
+	if (!jsonbody_known(req->json, fields, msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return false;
+	}
+	*replay = json_object_get(req->json, "replay");
+	*cert = json_object_get(req->json, "certificate");
+	if (*cert != NULL && !json_is_string(*cert)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'certificate' must be a string");
+		return false;
+	}
+	return true;
+}
+
 void
 handle_replay_verify(struct request *req)
 {
-	const json_t *replay = req->json, *cert = NULL;
+	const json_t *replay, *cert;
 	const struct game *g;
 	struct verification *v;
 
 	if ((g = path_game(req)) == NULL)
 		return;
-	if (req->json == NULL) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST,
-		    "the body is a replay, or {\"replay\": ..., \"certificate\": ...}");
+	if (!verify_body(req, "a replay", &replay, &cert))
 		return;
-	}
-	if (json_object_get(req->json, "replay") != NULL) {
-		const char *key;
-		json_t *val;
-
-		json_object_foreach(req->json, key, val) {
-			(void)val;
-			if (strcmp(key, "replay") != 0 && strcmp(key, "certificate") != 0) {
-				char msg[JSONBODY_MSG_MAX];
-
-				snprintf(msg, sizeof msg, "unknown field '%.60s' (send replay and certificate)", key);
-				request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
-				return;
-			}
-		}
-		replay = json_object_get(req->json, "replay");
-		cert = json_object_get(req->json, "certificate");
-		if (cert != NULL && !json_is_string(cert)) {
-			request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'certificate' must be a string");
-			return;
-		}
-	}
 	if ((v = calloc(1, sizeof *v)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
@@ -464,9 +468,5 @@ handle_replay_verify(struct request *req)
 	v->keys = app_keys(req->app);
 	req->ctx = v;
 	req->ctx_free = verification_free;
-	if (!workers_submit(req->app->verify, req, verify_task, v, verify_done)) {
-		request_add_header(req, "Retry-After", "1");
-		request_reply_error(req, API_ERR_BUSY, "every replay verifier is busy and the queue is full: "
-		    "retry in a second");
-	}
+	workers_submit_or_busy(req->app->verify, req, verify_task, v, verify_done, "replay verifier");
 }

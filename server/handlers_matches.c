@@ -606,26 +606,11 @@ match_verify_done(struct request *req)
 void
 handle_match_verify(struct request *req)
 {
-	const json_t *replay = req->json, *cert = NULL;
+	const json_t *replay, *cert;
 	struct match_verification *v;
 
-	if (req->json == NULL) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST,
-		    "the body is a match replay, or {\"replay\": ..., \"certificate\": ...}");
+	if (!verify_body(req, "a match replay", &replay, &cert))
 		return;
-	}
-	if (json_object_get(req->json, "replay") != NULL) {
-		static const char *const fields[] = { "replay", "certificate", NULL };
-
-		if (!known(req, fields))
-			return;
-		replay = json_object_get(req->json, "replay");
-		cert = json_object_get(req->json, "certificate");
-		if (cert != NULL && !json_is_string(cert)) {
-			request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'certificate' must be a string");
-			return;
-		}
-	}
 	if ((v = calloc(1, sizeof *v)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
@@ -635,11 +620,8 @@ handle_match_verify(struct request *req)
 	v->keys = app_keys(req->app);
 	req->ctx = v;
 	req->ctx_free = match_verification_free;
-	if (!workers_submit(req->app->verify, req, match_verify_task, v, match_verify_done)) {
-		request_add_header(req, "Retry-After", "1");
-		request_reply_error(req, API_ERR_BUSY, "every replay verifier is busy and the queue is full: "
-		    "retry in a second");
-	}
+	workers_submit_or_busy(req->app->verify, req, match_verify_task, v, match_verify_done,
+	    "replay verifier");
 }
 
 /* ---- GET /api/matches/ratings ---- */

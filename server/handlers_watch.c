@@ -245,11 +245,7 @@ walk_next(const struct walk_job *j, int64_t last)
 static void
 walk_submit(struct request *req, void (*task)(void *arg), void *arg, request_cont done)
 {
-	if (!workers_submit(req->app->verify, req, task, arg, done)) {
-		request_add_header(req, "Retry-After", "1");
-		request_reply_error(req, API_ERR_BUSY, "every replay worker is busy and the queue is full: "
-		    "retry in a second");
-	}
+	workers_submit_or_busy(req->app->verify, req, task, arg, done, "replay worker");
 }
 
 /* ---- GET /api/games/{game}/runs/{runId}/steps?from=&count= ---- */

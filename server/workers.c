@@ -6,6 +6,7 @@
 #include "workers.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct task {
@@ -94,6 +95,19 @@ workers_submit(struct workers *w, struct request *req, void (*task)(void *arg), 
 	}
 	pthread_mutex_unlock(&w->mu);
 	return queued;
+}
+
+void
+workers_submit_or_busy(struct workers *w, struct request *req, void (*task)(void *arg), void *arg,
+    request_cont cont, const char *what)
+{
+	char msg[128];
+
+	if (workers_submit(w, req, task, arg, cont))
+		return;
+	snprintf(msg, sizeof msg, "every %s is busy and the queue is full: retry in a second", what);
+	request_add_header(req, "Retry-After", "1");
+	request_reply_error(req, API_ERR_BUSY, msg);
 }
 
 unsigned

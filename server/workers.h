@@ -25,6 +25,11 @@ struct workers *workers_new(unsigned nthreads, unsigned queue_max);
 bool workers_submit(struct workers *w, struct request *req, void (*task)(void *arg), void *arg,
     request_cont cont);
 
+/* workers_submit, and when the queue is full the answer: 503 busy with
+ * Retry-After: 1. what names the work in the message ("replay verifier"). */
+void workers_submit_or_busy(struct workers *w, struct request *req, void (*task)(void *arg),
+    void *arg, request_cont cont, const char *what);
+
 /* Tasks waiting now (for /metrics). */
 unsigned workers_waiting(struct workers *w);
 
