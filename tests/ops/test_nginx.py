@@ -20,7 +20,9 @@ Through nginx it plays the README's curl sessions, follows request ids and
 client addresses from nginx's access log to the daemon's, provokes each
 limit nginx enforces and checks what nginx answers (the JSON envelope, or
 a close), checks that no query string reaches a log, talks TLS to the
-commented server block, and stops the daemons under it (504, 502).
+commented server block, follows a versus match's long poll past
+proxy_read_timeout and its event stream as events come, and stops the
+daemons under it (504, 502).
 """
 import http.client
 import json
@@ -499,8 +501,10 @@ def check_readme(c, n, d, url):
     if got is None:
         t.diag('nginx only: %s' % sorted(proxied - {e[3] for e in daemon})[:5])
         t.diag('daemon only: %s' % sorted({e[3] for e in daemon} - proxied)[:5])
-    t.ok(daemon and all(e[4] == '127.0.0.1' for e in daemon),
-         'the daemon names the client 127.0.0.1 (from X-Forwarded-For), not its unix peer')
+    # (The versus match running beside this comes from addresses of its own.)
+    clients = {e[4]: e[0] for e in nginx_access(n.log('arcaded.access.log'))}
+    t.ok(daemon and all(e[4] == clients.get(e[3]) and e[4].startswith('127.0.0.') for e in daemon),
+         'the daemon names each client as nginx saw it (from X-Forwarded-For), not its unix peer')
 
 
 def check_ids_and_addresses(c, n, d, port, direct):
@@ -725,6 +729,90 @@ def check_timeouts(c, n, res):
     t.eq(len(n408), 2, 'and logs each as 408')
 
 
+def matches(port):
+    """A versus match through nginx, in threads (it takes 12 s): a long poll
+    and an event stream opened in the lobby, and the join that starts the
+    match 11.5 s later, past proxy_read_timeout. Returns a function that
+    joins them and returns what they saw. Its requests come from addresses
+    of their own, so that the per-address limits tested beside it are not
+    touched."""
+    res = {}
+    json_type = {'Content-Type': 'application/json'}
+
+    def post(path, body, key=None, source='127.0.0.71'):
+        h = dict(json_type)
+        if key:
+            h['Authorization'] = 'Bearer ' + key
+        return request(port, 'POST', path, headers=h, body=json.dumps(body).encode(), source=source)
+
+    def poll(mid):
+        t0 = time.monotonic()
+        r = request(port, 'GET', '/api/matches/%s/wait?after=0' % mid, source='127.0.0.72',
+                    timeout=60)
+        res['poll'] = (r, time.monotonic() - t0)
+
+    def stream(mid):
+        s = socket.create_connection(('127.0.0.1', port), timeout=30, source_address=('127.0.0.73', 0))
+        s.sendall(('GET /api/matches/%s/events HTTP/1.1\r\nHost: x\r\n\r\n' % mid).encode())
+        buf, seen = b'', {}
+        deadline = time.monotonic() + 30
+        try:
+            while time.monotonic() < deadline and b'"status":"playing"' not in buf:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+                if b'"status":"lobby"' in buf:
+                    seen.setdefault('lobby', time.monotonic())
+                if b'"status":"playing"' in buf:
+                    seen['playing'] = time.monotonic()
+        except OSError:
+            pass
+        finally:
+            s.close()
+        res['stream'] = (buf, seen)
+
+    def scenario():
+        try:
+            keys = [post('/api/v1/accounts', {'name': n}).json['agentKey'] for n in ('nx_a', 'nx_b')]
+            mid = post('/api/matches', {'players': 2, 'turn_seconds': 30}, keys[0]).json['match_id']
+            threads = [threading.Thread(target=poll, args=(mid,)),
+                       threading.Thread(target=stream, args=(mid,))]
+            for th in threads:
+                th.start()
+            time.sleep(11.5)
+            res['joined_at'] = time.monotonic()
+            res['join'] = post('/api/matches/%s/join' % mid, {}, keys[1], source='127.0.0.74')
+            for th in threads:
+                th.join()
+        except Exception as e:  # reported by check_matches
+            res['error'] = repr(e)
+
+    th = threading.Thread(target=scenario)
+    th.start()
+
+    def join():
+        th.join()
+        return res
+    return join
+
+
+def check_matches(c, res):
+    t = c.t
+    if not t.ok('error' not in res, 'a versus match through nginx is set up (%s)' % res.get('error')):
+        return
+    r, took = res.get('poll', (None, 0))
+    t.ok(res['join'].status == 200 and r is not None and r.status == 200 and
+         r.json['status'] == 'playing' and took >= 11,
+         'a long poll begun in the lobby outlasts proxy_read_timeout (10 s) and is answered by the '
+         'start %.1f s later (%s)' % (took, r.status if r else None))
+    buf, seen = res.get('stream', (b'', {}))
+    lag = seen.get('playing', 1e9) - res['joined_at']
+    t.ok('lobby' in seen and lag < 2, 'an event stream through nginx shows the lobby at once and '
+         'the start %.2f s after the join (events are not held in a buffer)' % lag)
+    t.ok(b'text/event-stream' in buf, 'the stream is text/event-stream through nginx')
+
+
 def check_tls(c, port, tls_port, cert):
     t = c.t
     ctx = ssl.create_default_context(cafile=cert)
@@ -868,6 +956,7 @@ def main():
         t.ok(uid == n.uid and (uid != 0 or os.getuid() != 0),
              'nginx runs as %s, not root' % pwd.getpwuid(uid).pw_name)
 
+        versus = matches(port)
         check_readme(c, n, d, 'http://127.0.0.1:%d' % port)
         check_ids_and_addresses(c, n, d, port, direct)
         check_own_errors(c, n, d, port, direct, secret)
@@ -877,6 +966,7 @@ def main():
         # the limit_req check refills the bucket they took from first.
         join = timeouts(port, text)
         check_limit_req(c, n, port, secret)
+        check_matches(c, versus())
         c.logged(n, 'one daemon')
         check_upstreams(c, scratch)
         check_timeouts(c, n, join())

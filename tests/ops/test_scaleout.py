@@ -3,11 +3,12 @@
 A throwaway PostgreSQL cluster (tests/e2e/pgtest.py) holds one database;
 two arcaded daemons serve it on unix sockets, with one key file between
 them. deploy/nginx.conf runs substituted as tests/ops/test_nginx.py does
-(its substitute() and unsubstitute()), plus one more line: the commented
-second upstream server for daemons on PostgreSQL is uncommented with the
-second daemon's socket. nginx balances round-robin, so consecutive requests
-alternate between the daemons; which daemon served each request is read
-from the daemons' own access logs by request id.
+(its substitute() and unsubstitute()), plus one more line in each upstream:
+the commented second server for daemons on PostgreSQL is uncommented with
+the second daemon's socket. nginx balances round-robin, so consecutive
+requests alternate between the daemons, except those naming a versus match,
+which stay on the daemon the match's id hashes to; which daemon served each
+request is read from the daemons' own access logs by request id.
 
 Through nginx it plays Duskcourt runs and a Stackfall account game whose
 requests alternate between the daemons, and checks that every promise of
@@ -29,6 +30,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 
 import pgtest
 from harness import Daemon, Tap
@@ -144,6 +146,67 @@ def lost_connections(t, x, a, b, rng):
     reads = [d.get('/api/games/duskcourt/leaderboard?limit=5').status for d in (a, b) for _ in range(3)]
     t.eq(reads, [200] * 6, 'reads right after their connections were dropped are answered '
          '(a reader reconnects and runs its statement again)')
+
+
+def versus(t, x):
+    """Versus matches through nginx on two daemons: every request that names
+    a match goes to the one daemon its id hashes to (its long polls, streams
+    and deadlines live there), and the matches spread over both daemons."""
+    def post(path, body, key):
+        return x.call('POST', path, body, headers={'Authorization': 'Bearer ' + key})
+
+    keys = [x.call('POST', '/api/v1/accounts', {'name': 'vs_%d' % i}).json['agentKey']
+            for i in range(4)]
+    homes, sticky, played = {}, [], None
+    # Matches until each daemon holds one (the chance that 40 random ids all
+    # hash to one daemon is 2^-39).
+    for i in range(40):
+        creator, joiner = keys[(2 * i) % 4], keys[(2 * i + 1) % 4]
+        r = post('/api/matches', {'players': 2, 'turn_seconds': 30}, creator)
+        if r.status != 201:
+            t.ok(False, 'a match is created through nginx (%r)' % r)
+            return
+        mid = r.json['match_id']
+        ids = []
+        if played is None:
+            # The first one is played: a long poll for turn 1 on the daemon
+            # of the match is answered by the other player's move.
+            j = post('/api/matches/%s/join' % mid, {}, joiner)
+            ids.append(j.header('X-Request-Id'))
+            m1 = post('/api/matches/%s/move' % mid, {'turn': 1, 'command': 'place 0 0'}, creator)
+            ids.append(m1.header('X-Request-Id'))
+            got = {}
+
+            def poll():
+                t0 = time.monotonic()
+                got['r'] = x.call('GET', '/api/matches/%s/wait?after=0' % mid)
+                got['took'] = time.monotonic() - t0
+            th = threading.Thread(target=poll)
+            th.start()
+            time.sleep(1.0)
+            m2 = post('/api/matches/%s/move' % mid, {'turn': 1, 'command': 'place 0 4'}, joiner)
+            ids.append(m2.header('X-Request-Id'))
+            th.join()
+            w = got['r']
+            ids.append(w.header('X-Request-Id'))
+            ids.append(x.call('GET', '/api/matches/%s' % mid).header('X-Request-Id'))
+            played = (j.status, m1.status, m2.status, w.status, w.json.get('turn') if w.json else None,
+                      got['took'])
+        else:
+            ids.append(x.call('GET', '/api/matches/%s' % mid).header('X-Request-Id'))
+            ids.append(x.call('GET', '/api/matches/%s' % mid).header('X-Request-Id'))
+        ids.append(r.header('X-Request-Id'))
+        where = [x.served_by(rid) for rid in ids[:-1]]
+        sticky.append(len(set(where)) == 1 and None not in where)
+        homes[mid] = where[0]
+        if len(set(homes.values())) == 2 and i >= 3:
+            break
+    t.ok(played is not None and played[:5] == (200, 200, 200, 200, 1) and played[5] < 5,
+         'a match played through nginx on two daemons: join, the two moves of turn 1, and a long '
+         'poll answered by the second move (%s)' % (played,))
+    t.ok(all(sticky), 'every request naming a match went to one daemon (%d matches)' % len(sticky))
+    t.ok(set(homes.values()) == {'a', 'b'},
+         'the matches are spread over both daemons (%s)' % sorted(homes.values()))
 
 
 def deadlock(t, x, a, cluster, url):
@@ -295,10 +358,11 @@ def main():
         site = site_for(text, [a.socket_path, b.socket_path], nd, port)
         t.ok(unsite(site, [a.socket_path, b.socket_path], nd, port) == text,
              'the site runs as shipped but for paths, ports and the second upstream line')
-        t.ok(site.count('server unix:' + a.socket_path) == 1 and
-             site.count('server unix:' + b.socket_path) == 1 and
+        t.ok(site.count('server unix:' + a.socket_path) == 2 and
+             site.count('server unix:' + b.socket_path) == 2 and
              not re.search(r'^\s*server unix:' + re.escape(b.socket_path) + r'.*backup', site, re.M),
-             'both daemons are active upstream servers (no backup)')
+             'both daemons are active servers of both upstreams, arcaded and arcaded_matches '
+             '(no backup)')
         n = Nginx(nd, site)
         n.start([port])
         x = Both(t, port, a, b, cluster, url)
@@ -458,6 +522,7 @@ def main():
             t.ok(v.status == 200 and v.json.get('valid') and v.json['certificate']['valid'],
                  'its replay and certificate, read from one daemon, verify on the other')
 
+        versus(t, x)
         lost_connections(t, x, a, b, rng)
         deadlock(t, x, a, cluster, url)
 
