@@ -817,6 +817,24 @@ matches_submit(struct request *req, struct matches_op *op, request_cont cont)
 
 /* ---- the clock ---- */
 
+static void arm(void *ctx, int64_t id, int64_t turn, int64_t deadline_at);
+
+/* The scan for overdue deadlines (MATCHES_SCAN_MS): a read on the writer,
+ * arming what it finds on this daemon's clock. */
+static enum store_result
+scan_run(struct store_conn *c, void *arg)
+{
+	struct matches *mx = arg;
+
+	return store_matches_overdue(c, store_now_ms() - MATCHES_OVERDUE_MS, MATCHES_SCAN_LIMIT, arm, mx);
+}
+
+static void
+scan_done(struct store_job *job)
+{
+	free(job);
+}
+
 static void
 fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 {
@@ -853,6 +871,18 @@ fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 		match_hub_heartbeat(mx->hub);
 		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCHES_HEARTBEAT_MS, 0);
 		break;
+	case MATCHES_TIMER_SCAN: {
+		struct store_job *s = calloc(1, sizeof *s);
+
+		if (s != NULL) {
+			s->run = scan_run;
+			s->arg = mx;
+			s->done = scan_done;
+			store_submit(mx->app->store, s);
+		}
+		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCHES_SCAN_MS, 0);
+		break;
+	}
 	}
 }
 
@@ -892,6 +922,7 @@ matches_start(struct app *app, char *err, size_t errcap)
 		return NULL;
 	}
 	match_clock_set(mx->clock, MATCHES_TIMER_HEARTBEAT, 0, store_now_ms() + MATCHES_HEARTBEAT_MS, 0);
+	match_clock_set(mx->clock, MATCHES_TIMER_SCAN, 0, store_now_ms() + MATCHES_SCAN_MS, 0);
 	return mx;
 }
 

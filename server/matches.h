@@ -41,7 +41,17 @@ struct match_hub;
 #define MATCHES_STREAM_BYTES (256 * 1024) /* what one stream may hold unsent */
 
 /* The timers' kinds on the clock. */
-enum matches_timer { MATCHES_TIMER_DEADLINE, MATCHES_TIMER_WAIT, MATCHES_TIMER_HEARTBEAT };
+enum matches_timer {
+	MATCHES_TIMER_DEADLINE, MATCHES_TIMER_WAIT, MATCHES_TIMER_HEARTBEAT, MATCHES_TIMER_SCAN
+};
+/* Every MATCHES_SCAN_MS each daemon looks for deadlines MATCHES_OVERDUE_MS
+ * late and arms them: a deadline lives in the memory of the daemon that
+ * set it, and one that stopped (or a standby that started before it was
+ * set) would otherwise leave the match waiting. The turn's compare-and-set
+ * makes a deadline fired by two daemons resolve once. */
+#define MATCHES_SCAN_MS 1000
+#define MATCHES_OVERDUE_MS 2000
+#define MATCHES_SCAN_LIMIT 256
 
 /* Starts the service: its hub, its clock, and the deadlines of the
  * matches playing in the store. NULL with err on failure. */

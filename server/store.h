@@ -532,4 +532,9 @@ enum store_result store_ratings_list(struct store_conn *c, int limit, struct sto
 enum store_result store_matches_playing(struct store_conn *c,
     void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx);
 
+/* The same for the playing matches whose deadline is before before_ms, the
+ * oldest first, at most limit of them. */
+enum store_result store_matches_overdue(struct store_conn *c, int64_t before_ms, int limit,
+    void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx);
+
 #endif

@@ -479,13 +479,11 @@ store_ratings_list(struct store_conn *c, int limit, struct store_rating *out, in
 	return STORE_OK;
 }
 
-enum store_result
-store_matches_playing(struct store_conn *c,
+/* Calls each for every row of st, a query of (id, turn, deadline_at). */
+static enum store_result
+each_playing(struct store_conn *c, struct store_q *st,
     void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx)
 {
-	static const char sql[] =
-	    "SELECT id, turn, coalesce(deadline_at, 0) FROM matches WHERE status = 'playing'";
-	struct store_q *st = store_q(c, sql);
 	int rc;
 
 	if (st == NULL)
@@ -500,3 +498,30 @@ store_matches_playing(struct store_conn *c,
 	}
 	return STORE_OK;
 }
+
+enum store_result
+store_matches_playing(struct store_conn *c,
+    void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx)
+{
+	static const char sql[] =
+	    "SELECT id, turn, coalesce(deadline_at, 0) FROM matches WHERE status = 'playing'";
+
+	return each_playing(c, store_q(c, sql), each, ctx);
+}
+
+enum store_result
+store_matches_overdue(struct store_conn *c, int64_t before_ms, int limit,
+    void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx)
+{
+	static const char sql[] =
+	    "SELECT id, turn, deadline_at FROM matches WHERE status = 'playing' AND deadline_at < ?1 "
+	    "ORDER BY deadline_at LIMIT ?2";
+	struct store_q *st = store_q(c, sql);
+
+	if (st != NULL) {
+		store_q_int(st, 1, before_ms);
+		store_q_int(st, 2, limit);
+	}
+	return each_playing(c, st, each, ctx);
+}
+

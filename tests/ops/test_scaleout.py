@@ -209,6 +209,35 @@ def versus(t, x):
          'the matches are spread over both daemons (%s)' % sorted(homes.values()))
 
 
+def overdue(t, a, b):
+    """A match started on daemon a, whose turn deadline only a armed: a is
+    stopped (SIGSTOP) before it fires, and b's scan for overdue deadlines
+    resolves the turn in its place."""
+    import signal
+    h = [{'Authorization': 'Bearer ' + a.post('/api/v1/accounts', {'name': 'late_%d' % i}).json['agentKey']}
+         for i in range(2)]
+    mid = a.post('/api/matches', {'players': 2, 'turn_seconds': 2}, headers=h[0]).json['match_id']
+    j = a.post('/api/matches/%s/join' % mid, {}, headers=h[1])
+    t0 = time.monotonic()
+    a.send_signal(signal.SIGSTOP)
+    m = {}
+    try:
+        while time.monotonic() - t0 < 15:
+            r = b.get('/api/matches/%s' % mid)
+            m = r.json if r.status == 200 else {}
+            if m.get('turn', 0) >= 1:
+                break
+            time.sleep(0.25)
+    finally:
+        a.send_signal(signal.SIGCONT)
+    took = time.monotonic() - t0
+    t.ok(j.status == 200 and m.get('turn', 0) >= 1 and took < 10,
+         'a daemon stopped after starting a match: the other daemon\'s scan fires the turn\'s '
+         'deadline (turn %s after %.1f s; deadline 2 s, scan for 2 s late)' % (m.get('turn'), took))
+    t.ok(a.get('/readyz').status == 200 and a.get('/api/matches/%s' % mid).json['turn'] >= 1,
+         'the stopped daemon, continued, sees the turn resolved (its own deadline found it done)')
+
+
 def deadlock(t, x, a, cluster, url):
     """A deadlock between a daemon's batch and another session: the daemon
     is chosen as the victim, runs its batch again, and the finish is
@@ -523,6 +552,7 @@ def main():
                  'its replay and certificate, read from one daemon, verify on the other')
 
         versus(t, x)
+        overdue(t, a, b)
         lost_connections(t, x, a, b, rng)
         deadlock(t, x, a, cluster, url)
 
