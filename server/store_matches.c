@@ -20,15 +20,6 @@
 #include "log.h"
 
 static void
-bind_text_or_null(struct store_q *st, int i, const char *s)
-{
-	if (s == NULL)
-		store_q_text(st, i, NULL);
-	else
-		store_q_text(st, i, s);
-}
-
-static void
 bind_blob_or_null(struct store_q *st, int i, const uint8_t *p, size_t n)
 {
 	if (p == NULL || n == 0)
@@ -300,12 +291,12 @@ store_match_update(struct store_conn *c, const struct store_match_update *u)
 	bind_blob_or_null(st, 6, u->state, u->nstate);
 	bind_blob_or_null(st, 7, u->pending, u->npending);
 	bind_blob_or_null(st, 8, u->totals, u->ntotals);
-	bind_text_or_null(st, 9, u->last_turn);
+	store_q_text(st, 9, u->last_turn);
 	bind_ms_or_null(st, 10, u->deadline_at);
-	bind_text_or_null(st, 11, u->end_reason);
+	store_q_text(st, 11, u->end_reason);
 	bind_ms_or_null(st, 12, u->started_at);
 	bind_ms_or_null(st, 13, u->finished_at);
-	bind_text_or_null(st, 14, u->certificate);
+	store_q_text(st, 14, u->certificate);
 	if (store_q_exec(st) != STORE_OK)
 		return STORE_ERROR;
 	return store_q_changes(st) == 1 ? STORE_OK : STORE_CONFLICT;
