@@ -245,12 +245,12 @@ dc_decode(void *st, const uint8_t *in, size_t n)
 }
 
 static bool
-dc_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
+dc_init(void *st, uint64_t seed, const struct game_options *opts, const struct game_env *env,
     enum api_error *err, char *msg, size_t cap)
 {
 	char reason[ENGINE_REASON_MAX];
 
-	(void)rq;
+	(void)opts;
 	if (env->work == NULL || !duskcourt_init(st, seed, env->work, reason, sizeof reason)) {
 		*err = API_ERR_INTERNAL;
 		snprintf(msg, cap, "the court could not be dealt");
@@ -390,7 +390,9 @@ static const char *const dc_board_fields[] = { "rung", "lives", NULL };
 const struct game game_duskcourt = {
 	.id = GAME_DUSKCOURT,
 	.name = "duskcourt",
+	.title = "Duskcourt",
 	.rules = ENGINE_RULES_DUSKCOURT,
+	.rules_version = 1,
 	.check_default = false,
 	.hides_future = false,
 	.work_size = sizeof(struct duskcourt_solver),

@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "duskcourt_json.h"
 #include "stackcraft_json.h"
 #include "hatetris_json.h"
+#include "jsonbody.h"
 #include "stackfall_json.h"
 
 const struct game *const game_table[GAME__COUNT] = {
@@ -48,8 +51,9 @@ game_get(enum game_id id)
 	return (unsigned)id < GAME__COUNT ? game_table[id] : NULL;
 }
 
-const char *
-game_names(char *out, size_t cap)
+/* names of the games that pass keep(), ", "-separated. */
+static const char *
+names_where(char *out, size_t cap, bool (*keep)(const struct game *, const void *), const void *arg)
 {
 	size_t i, n = 0;
 
@@ -57,6 +61,144 @@ game_names(char *out, size_t cap)
 		return out;
 	out[0] = '\0';
 	for (i = 0; i < GAME__COUNT && n < cap; i++)
-		n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? ", " : "", game_table[i]->name);
+		if (keep == NULL || keep(game_table[i], arg))
+			n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? ", " : "", game_table[i]->name);
 	return out;
+}
+
+const char *
+game_names(char *out, size_t cap)
+{
+	return names_where(out, cap, NULL, NULL);
+}
+
+static bool
+has_seed_routes(const struct game *g, const void *arg)
+{
+	(void)arg;
+	return g->abandon != NULL;
+}
+
+const char *
+game_seed_route_names(char *out, size_t cap)
+{
+	return names_where(out, cap, has_seed_routes, NULL);
+}
+
+static const struct game_option *
+option_named(const struct game *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->noptions; i++)
+		if (strcmp(g->options[i].name, name) == 0)
+			return &g->options[i];
+	return NULL;
+}
+
+static bool
+has_option(const struct game *g, const void *name)
+{
+	return option_named(g, name) != NULL;
+}
+
+const char *
+game_names_with_option(const char *name, char *out, size_t cap)
+{
+	return names_where(out, cap, has_option, name);
+}
+
+bool
+game_read_int(const struct game_request *rq, const char *name, int64_t lo, int64_t hi,
+    bool *present, int64_t *v, char *msg, size_t cap)
+{
+	const char *q;
+
+	*present = false;
+	if (rq->body != NULL && !jsonbody_int(rq->body, name, lo, hi, present, v, msg, cap))
+		return false;
+	if (*present || rq->query == NULL || (q = rq->query(rq->query_ctx, name)) == NULL)
+		return true;
+	if (!jsonbody_parse_int(q, lo, hi, v)) {
+		snprintf(msg, cap, "query '%s' must be an integer from %lld to %lld", name, (long long)lo,
+		    (long long)hi);
+		return false;
+	}
+	*present = true;
+	return true;
+}
+
+int64_t
+game_random_seed(void)
+{
+	uint64_t r;
+
+	randombytes_buf(&r, sizeof r);
+	return (int64_t)(r & (uint64_t)ENGINE_ID_MAX);
+}
+
+bool
+game_read_seed(const struct game *g, const struct game_request *rq, int64_t *seed,
+    bool *chosen, char *msg, size_t cap)
+{
+	*seed = 0;
+	*chosen = false;
+	if (g->seedless) {
+		if ((rq->body != NULL && json_object_get(rq->body, "seed") != NULL) ||
+		    (rq->query != NULL && rq->query(rq->query_ctx, "seed") != NULL)) {
+			snprintf(msg, cap, "%s has no seed: leave 'seed' out", g->name);
+			return false;
+		}
+		return true;
+	}
+	if (!game_read_int(rq, "seed", 0, ENGINE_ID_MAX, chosen, seed, msg, cap))
+		return false;
+	if (!*chosen)
+		*seed = game_random_seed();
+	return true;
+}
+
+bool
+game_read_options(const struct game *g, const struct game_request *rq,
+    struct game_options *out, char *msg, size_t cap)
+{
+	size_t i;
+
+	for (i = 0; i < g->noptions && i < GAME_OPTIONS_MAX; i++) {
+		const struct game_option *o = &g->options[i];
+		int64_t hi = o->max, v = o->dflt;
+		bool present;
+
+		if ((o->flags & GAME_OPTION_CAP) != 0) {
+			if (rq->cap_max != 0 && rq->cap_max < (uint64_t)hi)
+				hi = (int64_t)rq->cap_max;
+			v = rq->cap_default < (uint64_t)o->max ? (int64_t)rq->cap_default : o->max;
+		}
+		if (!game_read_int(rq, o->name, o->min, hi, &present, &v, msg, cap))
+			return false;
+		out->v[i] = v;
+	}
+	return true;
+}
+
+bool
+game_init_fields_known(const struct game *g, const struct game_request *rq, bool strict,
+    char *msg, size_t cap)
+{
+	const char *allowed[GAME_OPTIONS_MAX + 2];
+	size_t i, n = 0;
+
+	if (g->seedless && ((rq->body != NULL && json_object_get(rq->body, "seed") != NULL) ||
+	    (rq->query != NULL && rq->query(rq->query_ctx, "seed") != NULL))) {
+		snprintf(msg, cap, "%s has no seed: leave 'seed' out", g->name);
+		return false;
+	}
+	if (!strict)
+		return jsonbody_common_ok(rq->body, msg, cap);
+	if (!g->seedless)
+		allowed[n++] = "seed";
+	for (i = 0; i < g->noptions && i < GAME_OPTIONS_MAX; i++)
+		allowed[n++] = g->options[i].name;
+	allowed[n] = NULL;
+	return jsonbody_known(rq->body, allowed, msg, cap);
 }

@@ -103,17 +103,44 @@ struct game_turn {
 /* A query-string lookup for reading init options (NULL when absent). */
 typedef const char *(*game_query_fn)(void *ctx, const char *name);
 
+/*
+ * Options of a new run. A game lists its options in its descriptor; one
+ * reader (game_read_options) takes each from the init body's field, else
+ * from the query string, within its bounds, for every game alike. The
+ * seed is read the same way (game_read_seed) and is not in the list.
+ */
+#define GAME_OPTIONS_MAX 4
+
+enum game_option_flags {
+	/* An episode cap: the operator's --cap-max lowers max, and an init
+	 * that names none gets --cap-default (within max) instead of dflt. */
+	GAME_OPTION_CAP = 1u << 0,
+};
+
+struct game_option {
+	const char *name;   /* the body field and query parameter */
+	int64_t     min, max;
+	int64_t     dflt;   /* when the init names none */
+	unsigned    flags;  /* enum game_option_flags */
+	const char *help;   /* one line: what it sets (docs, rules, --help) */
+};
+
 struct game_request {
 	const json_t *body;  /* the JSON body, NULL when empty */
 	game_query_fn query;
 	void         *query_ctx;
 	/* The operator's episode caps (--cap-default, --cap-max), in moves, for
-	 * a game whose runs may be capped: the cap a run gets when its init asks
-	 * for none (0: no cap), and the largest cap an init may ask for
-	 * (1 .. ENGINE_ID_MAX; 0 counts as no bound but the game's own). Games
-	 * without caps ignore them. */
+	 * an option marked GAME_OPTION_CAP: the cap a run gets when its init
+	 * asks for none (0: no cap), and the largest cap an init may ask for
+	 * (0 counts as no bound but the option's own). */
 	uint64_t      cap_default;
 	uint64_t      cap_max;
+};
+
+/* The value of an option, as read for one init: opts[i] is the value of
+ * game->options[i]. */
+struct game_options {
+	int64_t v[GAME_OPTIONS_MAX];
 };
 
 /* One re-simulation of a replay, from replay_start to replay_end: the
@@ -137,6 +164,9 @@ struct game {
 	enum game_id   id;
 	const char *name;            /* in paths and tokens: "stackfall" */
 	const char *rules;           /* in replays and certificates: "stackfall-v1" */
+	int         rules_version;   /* sealed into its tokens (1..1000): a token of another
+	                                version of the game's rules does not open */
+	const char *title;           /* for people: "Stackfall" */
 	bool        check_default;   /* the agent check is on unless the operator says otherwise */
 	bool        hides_future;    /* a playing run's seed would reveal what is to come: its
 	                                replay is withheld until it is over */
@@ -148,7 +178,8 @@ struct game {
 	                                no account routes (abandon NULL): those play
 	                                inside the store job, where no facts are read */
 	size_t      scratch_size;    /* per-request working memory for read_action/play/answer */
-	const char *const *init_fields;   /* body fields of init besides "seed" (NULL-terminated) */
+	const struct game_option *options; /* what an init may set besides the seed */
+	size_t      noptions;        /* 0..GAME_OPTIONS_MAX */
 	const char *const *action_fields; /* body fields of an action besides "stateToken" */
 	const char *const *board_fields;  /* of "lines", "pieces", "rung", "lives": shown on
 	                                     leaderboards and run pages, in this order */
@@ -159,9 +190,9 @@ struct game {
 	size_t (*encode)(const void *st, uint8_t *out, size_t cap);
 	bool   (*decode)(void *st, const uint8_t *in, size_t n);
 
-	/* A new run. Reads the game's own init options from rq (not the seed);
-	 * false with *err and msg for a 400 (a bad option) or a 500. */
-	bool (*init)(void *st, uint64_t seed, const struct game_request *rq,
+	/* A new run on seed with the options read (game_read_options); false
+	 * with *err and msg for a 500. */
+	bool (*init)(void *st, uint64_t seed, const struct game_options *opts,
 	    const struct game_env *env, enum api_error *err, char *msg, size_t cap);
 
 	/* Reads an action request's game fields (the body's other fields are
@@ -241,8 +272,38 @@ const struct game *game_by_rules(const char *rules);
 const struct game *game_get(enum game_id id);
 
 /* "stackfall, duskcourt": the names, for messages, written into out
- * (truncated to cap); returns out. */
+ * (truncated to cap); returns out. game_seed_route_names: those of the
+ * games with the seed's own routes; game_names_with_option: those whose
+ * init takes the option called name. */
 #define GAME_NAMES_MAX 128
 const char *game_names(char *out, size_t cap);
+const char *game_seed_route_names(char *out, size_t cap);
+const char *game_names_with_option(const char *name, char *out, size_t cap);
+
+/* An integer init parameter: the body's field name, else the query's, in
+ * lo..hi. *present says whether either named it (*v is then its value;
+ * otherwise untouched). False with msg for a 400. */
+bool game_read_int(const struct game_request *rq, const char *name, int64_t lo, int64_t hi,
+    bool *present, int64_t *v, char *msg, size_t cap);
+
+/* The seed of an init of g: 0..ENGINE_ID_MAX, from the body or the query;
+ * when absent, a random one (*chosen false); a seedless game's is 0 and
+ * naming one is refused. False with msg for a 400. */
+bool game_read_seed(const struct game *g, const struct game_request *rq, int64_t *seed,
+    bool *chosen, char *msg, size_t cap);
+
+/* A random seed, 0..ENGINE_ID_MAX. */
+int64_t game_random_seed(void);
+
+/* Every option of g, in its list's order. False with msg for a 400. */
+bool game_read_options(const struct game *g, const struct game_request *rq,
+    struct game_options *out, char *msg, size_t cap);
+
+/* Whether rq's body holds nothing but the fields an init of g takes (seed,
+ * g's options, and the common ones), and no seed for a seedless game;
+ * false with msg. Not strict (the seed's routes): other fields are
+ * ignored, the common ones still checked. */
+bool game_init_fields_known(const struct game *g, const struct game_request *rq, bool strict,
+    char *msg, size_t cap);
 
 #endif

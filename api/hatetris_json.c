@@ -238,45 +238,14 @@ ht_decode(void *st, const uint8_t *in, size_t n)
 	return hatetris_decode(st, in, n);
 }
 
-/* An init option: the body's field, else the query's; *v keeps its
- * default when both are absent. */
 static bool
-option(const struct game_request *rq, const char *name, int64_t lo, int64_t hi, int64_t *v,
-    char *msg, size_t cap)
-{
-	const char *q = rq->query != NULL ? rq->query(rq->query_ctx, name) : NULL;
-	bool present = false;
-
-	if (rq->body != NULL && !jsonbody_int(rq->body, name, lo, hi, &present, v, msg, cap))
-		return false;
-	if (!present && q != NULL && !jsonbody_parse_int(q, lo, hi, v)) {
-		snprintf(msg, cap, "query '%s' must be an integer from %lld to %lld", name, (long long)lo,
-		    (long long)hi);
-		return false;
-	}
-	return true;
-}
-
-static bool
-ht_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
+ht_init(void *st, uint64_t seed, const struct game_options *opts, const struct game_env *env,
     enum api_error *err, char *msg, size_t cap)
 {
-	/* The operator's caps (--cap-default, --cap-max), within what the
-	 * engine counts: pieces are 32-bit. */
-	uint64_t most = rq->cap_max != 0 && rq->cap_max < HATETRIS_PIECES_MAX ? rq->cap_max :
-	    HATETRIS_PIECES_MAX;
-	int64_t depth = 1, pieces = -1;
+	int64_t depth = opts->v[0], pieces = opts->v[1];
 
 	(void)seed;
 	(void)env;
-	if (!option(rq, "depth", 1, 2, &depth, msg, cap) ||
-	    !option(rq, "cap", 1, (int64_t)most, &pieces, msg, cap)) {
-		*err = API_ERR_INVALID_REQUEST;
-		return false;
-	}
-	if (pieces < 0)
-		pieces = (int64_t)(rq->cap_default < HATETRIS_PIECES_MAX ? rq->cap_default :
-		    HATETRIS_PIECES_MAX);
 	/* The empty board clears no line: the supplier asks nothing here. */
 	if (!hatetris_init(st, (unsigned)depth, (uint32_t)pieces, NULL, NULL)) {
 		*err = API_ERR_INTERNAL;
@@ -466,7 +435,13 @@ ht_marks(const void *before, const void *after, const json_t *move)
 	return tetromino_json_marks(&b->board, b->current, c.rotation, c.column);
 }
 
-static const char *const ht_init_fields[] = { "depth", "cap", NULL };
+/* The supplier's depth; the cap in pieces, within what the engine counts
+ * (32 bits), the operator's --cap-default when the init names none. */
+static const struct game_option ht_options[] = {
+	{ "depth", 1, 2, 1, 0, "how far the supplier looks ahead: 1 or 2 pieces" },
+	{ "cap", 1, (int64_t)HATETRIS_PIECES_MAX, 0, GAME_OPTION_CAP,
+	  "the run's cap, in pieces (the server's default when absent: none unless the operator sets one)" },
+};
 static const char *const ht_action_fields[] = { "command", "action", NULL };
 static const char *const ht_replay_keys[] = { "depth", "cap", NULL };
 static const char *const ht_final_keys[] = { "lines", "pieces", "status", "end_reason", NULL };
@@ -475,13 +450,16 @@ static const char *const ht_board_fields[] = { "lines", "pieces", NULL };
 const struct game game_hatetris = {
 	.id = GAME_HATETRIS,
 	.name = "hatetris",
+	.title = "HATETRIS",
 	.rules = HATETRIS_RULES,
+	.rules_version = 1,
 	.check_default = false,
 	.hides_future = false,
 	.seedless = true,
 	.fact_bytes = HATETRIS_KEY_BYTES,
 	.scratch_size = sizeof(struct ht_scratch),
-	.init_fields = ht_init_fields,
+	.options = ht_options,
+	.noptions = sizeof ht_options / sizeof ht_options[0],
 	.action_fields = ht_action_fields,
 	.board_fields = ht_board_fields,
 	.encode = ht_encode,

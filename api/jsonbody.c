@@ -32,6 +32,16 @@ jsonbody_known(const json_t *obj, const char *const *allowed, char *msg, size_t 
 			return false;
 		}
 	}
+	return jsonbody_common_ok(obj, msg, cap);
+}
+
+bool
+jsonbody_common_ok(const json_t *obj, char *msg, size_t cap)
+{
+	const json_t *v;
+
+	if (obj == NULL)
+		return true;
 	/* The common fields have fixed types wherever they come. */
 	v = json_object_get(obj, "agent_check");
 	if (v != NULL && !json_is_string(v)) {

@@ -22,6 +22,10 @@
  * writes a message naming the field. */
 bool jsonbody_known(const json_t *obj, const char *const *allowed, char *msg, size_t cap);
 
+/* The common fields' types alone, whatever else obj holds (the seed's
+ * routes ignore fields they do not know). */
+bool jsonbody_common_ok(const json_t *obj, char *msg, size_t cap);
+
 /* A required string field: false with a message when missing or not a
  * string. *out is borrowed from obj. */
 bool jsonbody_string(const json_t *obj, const char *name, const char **out, char *msg, size_t cap);

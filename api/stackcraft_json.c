@@ -323,43 +323,12 @@ sc_decode(void *st, const uint8_t *in, size_t n)
 	return stackcraft_decode(st, in, n);
 }
 
-/* The run's cap: the body's "cap", else ?cap=, else the operator's
- * default; an asked cap is 1 .. the operator's maximum. */
 static bool
-read_cap(const struct game_request *rq, uint64_t *out, char *msg, size_t cap)
-{
-	uint64_t most = rq->cap_max != 0 && rq->cap_max < STACKCRAFT_CAP_MAX ? rq->cap_max :
-	    STACKCRAFT_CAP_MAX;
-	const char *q;
-	bool present = false;
-	int64_t v;
-
-	if (!jsonbody_int(rq->body, "cap", 1, (int64_t)most, &present, &v, msg, cap))
-		return false;
-	if (!present && rq->query != NULL && (q = rq->query(rq->query_ctx, "cap")) != NULL) {
-		if (!jsonbody_parse_int(q, 1, (int64_t)most, &v)) {
-			snprintf(msg, cap, "query 'cap' must be an integer from 1 to %llu",
-			    (unsigned long long)most);
-			return false;
-		}
-		present = true;
-	}
-	*out = present ? (uint64_t)v : rq->cap_default;
-	return true;
-}
-
-static bool
-sc_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
+sc_init(void *st, uint64_t seed, const struct game_options *opts, const struct game_env *env,
     enum api_error *err, char *msg, size_t cap)
 {
-	uint64_t runcap;
-
 	(void)env;
-	if (!read_cap(rq, &runcap, msg, cap)) {
-		*err = API_ERR_INVALID_REQUEST;
-		return false;
-	}
-	if (!stackcraft_init(st, seed, runcap)) {
+	if (!stackcraft_init(st, seed, (uint64_t)opts->v[0])) {
 		*err = API_ERR_INTERNAL;
 		snprintf(msg, cap, "the game could not start");
 		return false;
@@ -529,7 +498,12 @@ sc_rules(void)
 	return stackcraft_rules_json();
 }
 
-static const char *const sc_init_fields[] = { "cap", NULL };
+/* The cap, in placed pieces; the operator's --cap-default when the init
+ * names none. */
+static const struct game_option sc_options[] = {
+	{ "cap", 1, (int64_t)STACKCRAFT_CAP_MAX, 0, GAME_OPTION_CAP,
+	  "the episode cap, in placed pieces (the server's default when absent: none unless the operator sets one)" },
+};
 static const char *const sc_action_fields[] = { "action", NULL };
 static const char *const sc_board_fields[] = { "lines", "pieces", NULL };
 static const char *const sc_replay_keys[] = { "cap", NULL };
@@ -537,11 +511,14 @@ static const char *const sc_replay_keys[] = { "cap", NULL };
 const struct game game_stackcraft = {
 	.id = GAME_STACKCRAFT,
 	.name = "stackcraft",
+	.title = "Stackcraft",
 	.rules = STACKCRAFT_RULES,
+	.rules_version = 1,
 	.check_default = false,
 	.hides_future = true,
 	.scratch_size = sizeof(struct sc_scratch),
-	.init_fields = sc_init_fields,
+	.options = sc_options,
+	.noptions = sizeof sc_options / sizeof sc_options[0],
 	.action_fields = sc_action_fields,
 	.board_fields = sc_board_fields,
 	.encode = sc_encode,

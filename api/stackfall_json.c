@@ -235,10 +235,10 @@ sf_decode(void *st, const uint8_t *in, size_t n)
 }
 
 static bool
-sf_init(void *st, uint64_t seed, const struct game_request *rq, const struct game_env *env,
+sf_init(void *st, uint64_t seed, const struct game_options *opts, const struct game_env *env,
     enum api_error *err, char *msg, size_t cap)
 {
-	(void)rq;
+	(void)opts;
 	(void)env;
 	if (!stackfall_init(st, seed)) {
 		*err = API_ERR_INTERNAL;
@@ -409,7 +409,9 @@ static const char *const sf_board_fields[] = { "lines", "pieces", NULL };
 const struct game game_stackfall = {
 	.id = GAME_STACKFALL,
 	.name = "stackfall",
+	.title = "Stackfall",
 	.rules = ENGINE_RULES_STACKFALL,
+	.rules_version = 1,
 	.check_default = true,
 	.hides_future = true,
 	.scratch_size = sizeof(struct sf_scratch),

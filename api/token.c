@@ -31,6 +31,8 @@ token_strerror(enum token_err e)
 	case TOKEN_ERR_PAYLOAD: return "the stateToken holds no valid state";
 	case TOKEN_ERR_EXPIRED: return "the stateToken has expired: tokens open for a limited time after "
 	    "they are issued (the run is kept; its owner can read its state with the agent key)";
+	case TOKEN_ERR_RULES: return "the stateToken was sealed under another version of this game's "
+	    "rules, which this server does not play: start a new run";
 	case TOKEN_ERR_NOMEM: return "out of memory";
 	}
 	return "the stateToken does not open";
@@ -174,6 +176,10 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 		goto done;
 	if (step < 0 || rules < 1 || rules > 1000 || !iso8601_parse(iat, &issued))
 		goto done;
+	if (rules != game_get(expect)->rules_version) {
+		ret = TOKEN_ERR_RULES;
+		goto done;
+	}
 	if (now - issued > ttl || issued - now > TOKEN_CLOCK_SKEW) {
 		ret = TOKEN_ERR_EXPIRED;
 		goto done;

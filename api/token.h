@@ -25,7 +25,7 @@
 
 struct state_token {
 	enum game_id game;
-	int       rules;      /* the game's rules version (1) */
+	int       rules;      /* the game's rules version (its descriptor's rules_version) */
 	int64_t   run;        /* run id, 1 .. 2^53-1 */
 	int64_t   step;       /* moves applied when the token was sealed */
 	int64_t   issued_at;  /* Unix seconds when sealed; the token expires ttl seconds later */
@@ -41,6 +41,7 @@ enum token_err {
 	TOKEN_ERR_DAMAGED,     /* does not authenticate: altered, truncated or forged */
 	TOKEN_ERR_PAYLOAD,     /* authenticates but does not hold a state (a bug or an old format) */
 	TOKEN_ERR_EXPIRED,     /* sealed more than the lifetime ago (or in the future) */
+	TOKEN_ERR_RULES,       /* sealed under another rules version of the game */
 	TOKEN_ERR_NOMEM,
 };
 

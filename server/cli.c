@@ -21,7 +21,7 @@
 #include "play.h"
 #include "replay.h"
 #include "store.h"
-#include "workspace.h"
+#include "play_workspace.h"
 
 #define SEED_MAX ENGINE_ID_MAX
 #define STREAM_MAX 1000000
@@ -79,7 +79,7 @@ cli_deal(int argc, char **argv)
 		    (long long)SEED_MAX);
 		return 2;
 	}
-	sv = workspace_for_thread(&game_duskcourt);
+	sv = play_workspace_for_thread(&game_duskcourt);
 	if (sv == NULL || !duskcourt_deal(&court, (uint64_t)seed, (uint32_t)k, (uint32_t)rung, sv))
 		return 1;
 	if (duskcourt_solve(sv, &court, 0, path, &npath) != DUSKCOURT_CLEARABLE) {

@@ -7,6 +7,11 @@
 
 #include "http.h"
 
+struct game;
+
+/* A handler whose route names a {game} receives it, looked up by the router
+ * (routes.c). */
+
 /* handlers_ops.c: liveness, readiness, metrics */
 void handle_healthz(struct request *req);
 void handle_readyz(struct request *req);
@@ -22,22 +27,22 @@ void handle_keys(struct request *req);
 
 /* handlers_games.c: every game on the table, token routes and the seed's
  * own account routes */
-void handle_game_init(struct request *req);
-void handle_game_action(struct request *req);
-void handle_game_state(struct request *req);
-void handle_game_finish(struct request *req);
-void handle_game_rules(struct request *req);
-void handle_account_new(struct request *req);
-void handle_account_act(struct request *req);
-void handle_account_state(struct request *req);
-void handle_account_finish(struct request *req);
-void handle_account_rules(struct request *req);
+void handle_game_init(struct request *req, const struct game *g);
+void handle_game_action(struct request *req, const struct game *g);
+void handle_game_state(struct request *req, const struct game *g);
+void handle_game_finish(struct request *req, const struct game *g);
+void handle_game_rules(struct request *req, const struct game *g);
+void handle_account_new(struct request *req, const struct game *g);
+void handle_account_act(struct request *req, const struct game *g);
+void handle_account_state(struct request *req, const struct game *g);
+void handle_account_finish(struct request *req, const struct game *g);
+void handle_account_rules(struct request *req, const struct game *g);
 
 /* handlers_board.c: runs and replays, leaderboards, reviews */
-void handle_run_get(struct request *req);
-void handle_leaderboard(struct request *req);
-void handle_reviews(struct request *req);
-void handle_replay_verify(struct request *req);
+void handle_run_get(struct request *req, const struct game *g);
+void handle_leaderboard(struct request *req, const struct game *g);
+void handle_reviews(struct request *req, const struct game *g);
+void handle_replay_verify(struct request *req, const struct game *g);
 /* The body of a verification: a bare replay (what names it in the error),
  * or {"replay", "certificate"?} with nothing else. False after a 400. */
 bool verify_body(struct request *req, const char *what, const json_t **replay, const json_t **cert);
@@ -46,8 +51,8 @@ void handle_run_by_id(struct request *req);
 /* handlers_watch.c: what the pages draw: the games, a run's steps, a
  * playing run's head, a match's turns */
 void handle_games(struct request *req);
-void handle_run_steps(struct request *req);
-void handle_run_live(struct request *req);
+void handle_run_steps(struct request *req, const struct game *g);
+void handle_run_live(struct request *req, const struct game *g);
 void handle_match_turns(struct request *req);
 
 /* handlers_web.c: the pages and their static files, embedded at build time */

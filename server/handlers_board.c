@@ -32,20 +32,6 @@ time_or_null(int64_t ms)
 	return json_string(text);
 }
 
-/* The {game} of the path; a 404 when it is none of ours. */
-static const struct game *
-path_game(struct request *req)
-{
-	const struct game *g = game_by_name(req->params[0], strlen(req->params[0]));
-	char names[GAME_NAMES_MAX], msg[GAME_NAMES_MAX + 32];
-
-	if (g == NULL) {
-		snprintf(msg, sizeof msg, "no such game: %s", game_names(names, sizeof names));
-		request_reply_error(req, API_ERR_NOT_FOUND, msg);
-	}
-	return g;
-}
-
 /* The figures a game shows beside the score (its board_fields), from the
  * runs table's columns. */
 static void
@@ -187,12 +173,9 @@ reply_run(struct request *req, const struct game *g, const char *idparam)
 }
 
 void
-handle_run_get(struct request *req)
+handle_run_get(struct request *req, const struct game *g)
 {
-	const struct game *g = path_game(req);
-
-	if (g != NULL)
-		reply_run(req, g, req->params[1]);
+	reply_run(req, g, req->params[1]);
 }
 
 /* ---- GET /api/runs/{runId}: the same, for a page that knows only the id ---- */
@@ -206,20 +189,19 @@ handle_run_by_id(struct request *req)
 /* ---- GET /api/games/{game}/leaderboard ---- */
 
 void
-handle_leaderboard(struct request *req)
+handle_leaderboard(struct request *req, const struct game *g)
 {
 	struct store_board_entry rows[STORE_PAGE_MAX];
 	struct store_board_cursor cur;
 	const char *qseed = request_query(req, "seed"), *qafter = request_query(req, "after");
 	struct store_conn *c;
-	const struct game *g;
 	int limit, n = 0, i;
 	enum store_result rc;
 	int64_t seed = 0, parts[5];
 	json_t *entries, *o;
 	char msg[80];
 
-	if ((g = path_game(req)) == NULL || !read_limit(req, &limit))
+	if (!read_limit(req, &limit))
 		return;
 	if (qseed != NULL && !jsonbody_parse_int(qseed, 0, ENGINE_ID_MAX, &seed)) {
 		snprintf(msg, sizeof msg, "query 'seed' must be an integer from 0 to %lld",
@@ -278,18 +260,17 @@ handle_leaderboard(struct request *req)
 /* ---- GET /api/games/{game}/reviews ---- */
 
 void
-handle_reviews(struct request *req)
+handle_reviews(struct request *req, const struct game *g)
 {
 	struct store_review_row rows[STORE_PAGE_MAX];
 	const char *qbefore = request_query(req, "before");
 	struct store_conn *c;
-	const struct game *g;
 	int64_t before = 0, count, total;
 	int limit, n = 0, i;
 	enum store_result rc;
 	json_t *list, *o;
 
-	if ((g = path_game(req)) == NULL || !read_limit(req, &limit))
+	if (!read_limit(req, &limit))
 		return;
 	if (qbefore != NULL && !parse_cursor(qbefore, &before, 1)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
@@ -448,14 +429,11 @@ verify_body(struct request *req, const char *what, const json_t **replay, const 
 }
 
 void
-handle_replay_verify(struct request *req)
+handle_replay_verify(struct request *req, const struct game *g)
 {
 	const json_t *replay, *cert;
-	const struct game *g;
 	struct verification *v;
 
-	if ((g = path_game(req)) == NULL)
-		return;
 	if (!verify_body(req, "a replay", &replay, &cert))
 		return;
 	if ((v = calloc(1, sizeof *v)) == NULL) {

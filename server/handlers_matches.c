@@ -28,7 +28,7 @@
 #include "handlers.h"
 #include "jsonbody.h"
 #include "match_hub.h"
-#include "matches.h"
+#include "match_play.h"
 #include "workers.h"
 
 /* ---- shared pieces ---- */
@@ -67,10 +67,10 @@ viewer_account(struct request *req, int64_t *account_id)
 
 /* A store read of the match into op; false after answering (404, 500). */
 static bool
-read_match(struct request *req, struct matches_op *op, int64_t id)
+read_match(struct request *req, struct match_play_op *op, int64_t id)
 {
 	struct store_conn *c = store_reader(req->app->store);
-	enum store_result rc = matches_read(c, op, id);
+	enum store_result rc = match_play_read(c, op, id);
 
 	store_reader_release(req->app->store, c);
 	if (rc == STORE_OK)
@@ -80,45 +80,45 @@ read_match(struct request *req, struct matches_op *op, int64_t id)
 }
 
 static void
-reply_view(struct request *req, int status, const struct matches_op *op, int viewer)
+reply_view(struct request *req, int status, const struct match_play_op *op, int viewer)
 {
-	request_reply_json(req, status, matches_view_json(op, viewer));
+	request_reply_json(req, status, match_play_view_json(op, viewer));
 }
 
 /* The error of a job's verdict, with what helps the caller go on. */
 static void
-reply_verdict_error(struct request *req, const struct matches_op *op)
+reply_verdict_error(struct request *req, const struct match_play_op *op)
 {
 	json_t *extra = NULL;
 	enum api_error e;
 	const char *msg = NULL;
 
 	switch (op->verdict) {
-	case MATCHES_NOT_FOUND: e = API_ERR_MATCH_NOT_FOUND; break;
-	case MATCHES_NOT_A_PLAYER: e = API_ERR_NOT_A_PLAYER; break;
-	case MATCHES_FULL: e = API_ERR_MATCH_FULL; break;
-	case MATCHES_TOO_MANY_LOBBIES: e = API_ERR_TOO_MANY_LOBBIES; break;
-	case MATCHES_ALREADY_JOINED: e = API_ERR_ALREADY_JOINED; break;
-	case MATCHES_NOT_STARTED: e = API_ERR_MATCH_NOT_STARTED; break;
-	case MATCHES_OVER: e = API_ERR_MATCH_OVER; break;
-	case MATCHES_PLAYER_OUT: e = API_ERR_PLAYER_OUT; break;
-	case MATCHES_ALREADY_MOVED: e = API_ERR_ALREADY_MOVED; break;
-	case MATCHES_WRONG_TURN:
+	case MATCH_PLAY_NOT_FOUND: e = API_ERR_MATCH_NOT_FOUND; break;
+	case MATCH_PLAY_NOT_A_PLAYER: e = API_ERR_NOT_A_PLAYER; break;
+	case MATCH_PLAY_FULL: e = API_ERR_MATCH_FULL; break;
+	case MATCH_PLAY_TOO_MANY_LOBBIES: e = API_ERR_TOO_MANY_LOBBIES; break;
+	case MATCH_PLAY_ALREADY_JOINED: e = API_ERR_ALREADY_JOINED; break;
+	case MATCH_PLAY_NOT_STARTED: e = API_ERR_MATCH_NOT_STARTED; break;
+	case MATCH_PLAY_OVER: e = API_ERR_MATCH_OVER; break;
+	case MATCH_PLAY_PLAYER_OUT: e = API_ERR_PLAYER_OUT; break;
+	case MATCH_PLAY_ALREADY_MOVED: e = API_ERR_ALREADY_MOVED; break;
+	case MATCH_PLAY_WRONG_TURN:
 		e = API_ERR_WRONG_TURN;
 		extra = json_pack("{s:I}", "turn", (json_int_t)op->row.turn + 1);
 		msg = op->turn <= op->row.turn ? "that turn is resolved already: the turn open now is "
 		    "in 'turn'" : "that turn is not open yet: the turn open now is in 'turn'";
 		break;
-	case MATCHES_EMPTY_MOVE: e = API_ERR_EMPTY_COMMAND; msg = op->reason; break;
-	case MATCHES_INVALID_MOVE: e = API_ERR_INVALID_COMMAND; msg = op->reason; break;
-	case MATCHES_ILLEGAL_MOVE: e = API_ERR_ILLEGAL_ACTION; msg = op->reason; break;
+	case MATCH_PLAY_EMPTY_MOVE: e = API_ERR_EMPTY_COMMAND; msg = op->reason; break;
+	case MATCH_PLAY_INVALID_MOVE: e = API_ERR_INVALID_COMMAND; msg = op->reason; break;
+	case MATCH_PLAY_ILLEGAL_MOVE: e = API_ERR_ILLEGAL_ACTION; msg = op->reason; break;
 	default: e = API_ERR_INTERNAL; msg = "the request could not be stored; nothing changed"; break;
 	}
 	/* Refusals of a seated player show the match as it stands. */
 	if (e != API_ERR_INTERNAL && e != API_ERR_MATCH_NOT_FOUND && op->row.id != 0) {
 		if (extra == NULL)
 			extra = json_object();
-		json_object_set_new(extra, "match", matches_view_json(op, op->seat));
+		json_object_set_new(extra, "match", match_play_view_json(op, op->seat));
 	}
 	request_reply_error_with(req, e, msg, extra);
 }
@@ -128,9 +128,9 @@ reply_verdict_error(struct request *req, const struct matches_op *op)
 static void
 create_done(struct request *req)
 {
-	struct matches_op *op = req->ctx;
+	struct match_play_op *op = req->ctx;
 
-	if (!defer_committed(req) || op->verdict != MATCHES_CREATED) {
+	if (!defer_committed(req) || op->verdict != MATCH_PLAY_CREATED) {
 		reply_verdict_error(req, op);
 		return;
 	}
@@ -143,9 +143,9 @@ handle_match_create(struct request *req)
 	static const char *const fields[] = { "players", "turn_seconds", "seed", "rated", NULL };
 	const json_t *rated = req->json ? json_object_get(req->json, "rated") : NULL;
 	struct account_ref acct;
-	struct matches_op *op;
+	struct match_play_op *op;
 	char msg[JSONBODY_MSG_MAX];
-	int64_t players = 0, seconds = MATCHES_TURN_SECONDS_DEFAULT, seed = 0;
+	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT, seed = 0;
 	bool present = false, has_seed = false;
 
 	if (!known(req, fields))
@@ -158,7 +158,7 @@ handle_match_create(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
-	if (!jsonbody_int(req->json, "turn_seconds", 1, MATCHES_TURN_SECONDS_MAX, &present, &seconds,
+	if (!jsonbody_int(req->json, "turn_seconds", 1, MATCH_PLAY_TURN_SECONDS_MAX, &present, &seconds,
 	    msg, sizeof msg) ||
 	    !jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &has_seed, &seed, msg, sizeof msg)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
@@ -174,7 +174,7 @@ handle_match_create(struct request *req)
 		    "a rated match takes no seed: the server draws it");
 		return;
 	}
-	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = matches_op_new(req, MATCHES_OP_CREATE)) == NULL)
+	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = match_play_op_new(req, MATCH_PLAY_OP_CREATE)) == NULL)
 		return;
 	op->account_id = acct.id;
 	op->players = (int)players;
@@ -188,7 +188,7 @@ handle_match_create(struct request *req)
 		seed = (int64_t)(r & (uint64_t)ENGINE_ID_MAX);
 	}
 	op->seed = seed;
-	matches_submit(req, op, create_done);
+	match_play_submit(req, op, create_done);
 }
 
 /* ---- POST /api/matches/{id}/join ---- */
@@ -196,9 +196,9 @@ handle_match_create(struct request *req)
 static void
 join_done(struct request *req)
 {
-	struct matches_op *op = req->ctx;
+	struct match_play_op *op = req->ctx;
 
-	if (!defer_committed(req) || op->verdict != MATCHES_JOINED) {
+	if (!defer_committed(req) || op->verdict != MATCH_PLAY_JOINED) {
 		reply_verdict_error(req, op);
 		return;
 	}
@@ -210,15 +210,15 @@ handle_match_join(struct request *req)
 {
 	static const char *const fields[] = { NULL };
 	struct account_ref acct;
-	struct matches_op *op;
+	struct match_play_op *op;
 	int64_t id;
 
 	if (!path_id(req, &id) || !known(req, fields) || auth_bearer(req, true, &acct) != AUTH_OK ||
-	    (op = matches_op_new(req, MATCHES_OP_JOIN)) == NULL)
+	    (op = match_play_op_new(req, MATCH_PLAY_OP_JOIN)) == NULL)
 		return;
 	op->account_id = acct.id;
 	op->match_id = id;
-	matches_submit(req, op, join_done);
+	match_play_submit(req, op, join_done);
 }
 
 /* ---- POST /api/matches/{id}/move ---- */
@@ -226,18 +226,18 @@ handle_match_join(struct request *req)
 static void
 move_done(struct request *req)
 {
-	struct matches_op *op = req->ctx;
+	struct match_play_op *op = req->ctx;
 	char text[32];
 	json_t *o;
 
-	if (!defer_committed(req) || (op->verdict != MATCHES_MOVED && op->verdict != MATCHES_RESOLVED)) {
+	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_MOVED && op->verdict != MATCH_PLAY_RESOLVED)) {
 		reply_verdict_error(req, op);
 		return;
 	}
 	versus_move_text(&op->mv, text, sizeof text);
 	o = json_pack("{s:o, s:I, s:s, s:b, s:o}", "match_id", json_sprintf("%lld",
 	    (long long)op->row.id), "turn", (json_int_t)op->turn, "move", text,
-	    "resolved", op->verdict == MATCHES_RESOLVED, "match", matches_view_json(op, op->seat));
+	    "resolved", op->verdict == MATCH_PLAY_RESOLVED, "match", match_play_view_json(op, op->seat));
 	request_reply_json(req, 200, o);
 }
 
@@ -246,7 +246,7 @@ handle_match_move(struct request *req)
 {
 	static const char *const fields[] = { "turn", "command", NULL };
 	struct account_ref acct;
-	struct matches_op *op;
+	struct match_play_op *op;
 	const char *command;
 	char msg[JSONBODY_MSG_MAX];
 	int64_t id, turn = 0;
@@ -264,7 +264,7 @@ handle_match_move(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
-	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL)
+	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL)
 		return;
 	op->account_id = acct.id;
 	op->match_id = id;
@@ -272,7 +272,7 @@ handle_match_move(struct request *req)
 	/* Read now, judged in the job after the match's own checks. */
 	op->parsed = versus_move_parse(command, json_string_length(json_object_get(req->json, "command")),
 	    &op->mv, op->reason, sizeof op->reason);
-	matches_submit(req, op, move_done);
+	match_play_submit(req, op, move_done);
 }
 
 /* ---- GET /api/matches/{id} ---- */
@@ -280,19 +280,19 @@ handle_match_move(struct request *req)
 void
 handle_match_get(struct request *req)
 {
-	struct matches_op *op;
+	struct match_play_op *op;
 	int64_t id, account_id;
 
 	if (!path_id(req, &id) || !viewer_account(req, &account_id) ||
-	    (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL || !read_match(req, op, id))
+	    (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL || !read_match(req, op, id))
 		return;
-	reply_view(req, 200, op, account_id ? matches_seat_of(&op->row, account_id) : -1);
+	reply_view(req, 200, op, account_id ? match_play_seat_of(&op->row, account_id) : -1);
 }
 
 /* ---- GET /api/matches/{id}/wait?after=T ---- */
 
 struct waiting {
-	struct matches_op op;     /* first: freed as one */
+	struct match_play_op op;     /* first: freed as one */
 	int64_t after, until, account_id;
 	uint64_t ticket;
 	bool lobby;               /* the wait began in the lobby: the start answers it */
@@ -322,16 +322,16 @@ wait_more(struct request *req, struct waiting *w)
 	struct store_conn *c;
 	enum store_result rc;
 
-	w->ticket = match_hub_wait(matches_hub(mx), req, w->op.row.id, wait_cont);
+	w->ticket = match_hub_wait(match_play_hub(mx), req, w->op.row.id, wait_cont);
 	if (w->ticket == 0)
 		return false;
-	matches_wait_timer(mx, w->ticket, w->op.row.id, w->until);
+	match_play_wait_timer(mx, w->ticket, w->op.row.id, w->until);
 	/* A turn that resolved between the read and the registration has
 	 * notified nobody: read the row once more (its turn and status are
 	 * enough), and wake ourselves if it moved. The request is suspended,
 	 * so the read goes into a row of its own. */
 	if ((again = malloc(sizeof *again)) == NULL) {
-		match_hub_wake(matches_hub(mx), w->op.row.id, w->ticket);
+		match_hub_wake(match_play_hub(mx), w->op.row.id, w->ticket);
 		return true;
 	}
 	c = store_reader(req->app->store);
@@ -339,7 +339,7 @@ wait_more(struct request *req, struct waiting *w)
 	store_reader_release(req->app->store, c);
 	if (rc != STORE_OK || strcmp(again->status, w->op.row.status) != 0 ||
 	    again->turn != w->op.row.turn || again->joined != w->op.row.joined)
-		match_hub_wake(matches_hub(mx), w->op.row.id, w->ticket);
+		match_hub_wake(match_play_hub(mx), w->op.row.id, w->ticket);
 	if (rc == STORE_OK)
 		store_match_row_free(again);
 	free(again);
@@ -366,11 +366,11 @@ read_row(struct request *req, struct store_match_row *row, int64_t id)
 static void
 wait_answer(struct request *req, struct waiting *w)
 {
-	if (!matches_unpack(&w->op)) {
+	if (!match_play_unpack(&w->op)) {
 		request_reply_error(req, API_ERR_INTERNAL, "the stored match does not read back");
 		return;
 	}
-	reply_view(req, 200, &w->op, w->account_id ? matches_seat_of(&w->op.row, w->account_id) : -1);
+	reply_view(req, 200, &w->op, w->account_id ? match_play_seat_of(&w->op.row, w->account_id) : -1);
 }
 
 static void
@@ -378,7 +378,7 @@ wait_cont(struct request *req)
 {
 	struct waiting *w = req->ctx;
 
-	matches_wait_cancel(req->app->matches, w->ticket);
+	match_play_wait_cancel(req->app->matches, w->ticket);
 	if (!read_row(req, &w->op.row, w->op.row.id))
 		return;
 	if (ready(w) || store_now_ms() >= w->until || atomic_load(&req->app->shutting_down) ||
@@ -423,7 +423,7 @@ handle_match_wait(struct request *req)
 	w->op.seat = -1;
 	w->after = after;
 	w->account_id = account_id;
-	w->until = store_now_ms() + MATCHES_WAIT_MS;
+	w->until = store_now_ms() + MATCH_PLAY_WAIT_MS;
 	if (!read_row(req, &w->op.row, id))
 		return;
 	w->lobby = strcmp(w->op.row.status, "lobby") == 0;
@@ -441,7 +441,7 @@ handle_match_wait(struct request *req)
 static void
 stream_catch_up(struct app *app, const struct store_match_row *seen)
 {
-	struct matches_op *again = calloc(1, sizeof *again);
+	struct match_play_op *again = calloc(1, sizeof *again);
 	struct store_conn *c;
 	enum store_result rc;
 	size_t len = 0;
@@ -450,12 +450,12 @@ stream_catch_up(struct app *app, const struct store_match_row *seen)
 	if (again == NULL)
 		return;
 	c = store_reader(app->store);
-	rc = matches_read(c, again, seen->id);
+	rc = match_play_read(c, again, seen->id);
 	store_reader_release(app->store, c);
 	if (rc == STORE_OK && (again->row.turn != seen->turn || again->row.joined != seen->joined ||
 	    strcmp(again->row.status, seen->status) != 0) &&
-	    (text = matches_event_text(again, &len)) != NULL) {
-		match_hub_notify(matches_hub(app->matches), seen->id, text, len,
+	    (text = match_play_event_text(again, &len)) != NULL) {
+		match_hub_notify(match_play_hub(app->matches), seen->id, text, len,
 		    strcmp(again->row.status, "finished") == 0);
 		free(text);
 	}
@@ -466,22 +466,22 @@ stream_catch_up(struct app *app, const struct store_match_row *seen)
 void
 handle_match_events(struct request *req)
 {
-	struct matches_op *op;
+	struct match_play_op *op;
 	struct app *app = req->app;
 	char *event;
 	size_t n = 0;
 	int64_t id;
 	bool over;
 
-	if (!path_id(req, &id) || (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL ||
+	if (!path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
 	    !read_match(req, op, id))
 		return;
-	if ((event = matches_event_text(op, &n)) == NULL) {
+	if ((event = match_play_event_text(op, &n)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
 	over = strcmp(op->row.status, "finished") == 0;
-	switch (match_hub_stream(matches_hub(app->matches), req, id, event, n, over)) {
+	switch (match_hub_stream(match_play_hub(app->matches), req, id, event, n, over)) {
 	case MATCH_HUB_STREAMING:
 		/* The request belongs to the stream now: only op (still the
 		 * request's) and app are used below. */
@@ -509,12 +509,12 @@ handle_match_events(struct request *req)
 void
 handle_match_replay(struct request *req)
 {
-	struct matches_op *op;
+	struct match_play_op *op;
 	struct store_conn *c;
 	json_t *replay;
 	int64_t id;
 
-	if (!path_id(req, &id) || (op = matches_op_new(req, MATCHES_OP_MOVE)) == NULL ||
+	if (!path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
 	    !read_match(req, op, id))
 		return;
 	if (strcmp(op->row.status, "finished") != 0) {
@@ -523,7 +523,7 @@ handle_match_replay(struct request *req)
 		return;
 	}
 	c = store_reader(req->app->store);
-	replay = matches_replay_of(c, op);
+	replay = match_play_replay_of(c, op);
 	store_reader_release(req->app->store, c);
 	if (replay == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "the match's turns do not read back");

@@ -11,7 +11,7 @@
 #include "arcaded_version.h"
 #include "defer.h"
 #include "handlers.h"
-#include "matches.h"
+#include "match_play.h"
 #include "metrics.h"
 #include "migrations.h"
 #include "store.h"
@@ -51,13 +51,13 @@ void
 handle_metrics(struct request *req)
 {
 	struct store_stats ss;
-	struct matches_stats ms;
+	struct match_play_stats ms;
 	uint64_t open, refused, timed_out, puzzles, runs, lobbies;
 	size_t len = 0;
 	char *text;
 
 	store_stats(req->app->store, &ss);
-	matches_stats(req->app->matches, &ms);
+	match_play_stats(req->app->matches, &ms);
 	http_connection_stats(req->app->http, &open, &refused, &timed_out);
 	sweeper_counts(req->app->sweeper, &puzzles, &runs, &lobbies);
 	{

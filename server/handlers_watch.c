@@ -44,20 +44,6 @@
 #define STEPS_DEFAULT 50  /* steps or turns a page, unless asked */
 #define STEPS_MAX 200     /* at most, whatever is asked */
 
-/* The {game} of the path; a 404 when it is none of ours. */
-static const struct game *
-path_game(struct request *req)
-{
-	const struct game *g = game_by_name(req->params[0], strlen(req->params[0]));
-	char names[GAME_NAMES_MAX], msg[GAME_NAMES_MAX + 32];
-
-	if (g == NULL) {
-		snprintf(msg, sizeof msg, "no such game: %s", game_names(names, sizeof names));
-		request_reply_error(req, API_ERR_NOT_FOUND, msg);
-	}
-	return g;
-}
-
 /* The run of the path (params[1]) in game g, and its stored moves when
  * actions is not NULL and they are shown (not a playing run of a game
  * that hides its future: *actions stays NULL). 0, or -1 once answered
@@ -129,16 +115,15 @@ handle_games(struct request *req)
 /* ---- GET /api/games/{game}/runs/{runId}/live ---- */
 
 void
-handle_run_live(struct request *req)
+handle_run_live(struct request *req, const struct game *g)
 {
 	struct store_run_head head;
-	const struct game *g;
 	game_state st;
 	int64_t id;
 	char idtext[GAME_ID_TEXT_MAX];
 	json_t *v = NULL, *o;
 
-	if ((g = path_game(req)) == NULL || read_run(req, g, &id, &head, NULL) != 0)
+	if (read_run(req, g, &id, &head, NULL) != 0)
 		return;
 	if (g->decode(&st, head.state, head.nstate))
 		v = view(g, &st);
@@ -356,17 +341,15 @@ steps_ctx_free(void *arg)
 }
 
 void
-handle_run_steps(struct request *req)
+handle_run_steps(struct request *req, const struct game *g)
 {
 	struct store_run_head head;
-	const struct game *g;
 	struct steps_ctx *x;
 	game_state st;
 	int64_t id, from, count;
 	json_t *actions = NULL, *final = NULL;
 
-	if ((g = path_game(req)) == NULL ||
-	    !walk_page(req, &from, &count) ||
+	if (!walk_page(req, &from, &count) ||
 	    read_run(req, g, &id, &head, &actions) != 0)
 		return;
 	if (actions == NULL) {

@@ -716,6 +716,7 @@ new_request(struct http_server *h, struct MHD_Connection *conn)
 	f->req.conn = conn;
 	f->req.start_us = http_now_us();
 	f->req.route = -1;
+	f->req.rate_class = -1;
 	f->server = h;
 	f->early = API_ERR__COUNT;
 	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);

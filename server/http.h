@@ -43,6 +43,7 @@ struct request {
 	struct app          *app;
 	void                *conn;      /* struct MHD_Connection * */
 	int                  route;     /* the router's index of the matched route, -1 when none */
+	int                  rate_class; /* the route's rate-limit class (ratelimit.h), -1: none */
 	enum http_method     method;
 	const char          *path;      /* without the query string; borrowed from MHD */
 	char                 id[33];    /* X-Request-Id */

@@ -25,7 +25,7 @@
 #include "keys.h"
 #include "throttle.h"
 #include "log.h"
-#include "matches.h"
+#include "match_play.h"
 #include "metrics.h"
 #include "notify.h"
 #include "routes.h"
@@ -142,7 +142,7 @@ serve(const struct config *cfg)
 	if (app.sweeper == NULL)
 		fatal("cannot start the retention sweeper");
 	/* Before HTTP: the deadlines of the matches in play are armed again. */
-	app.matches = matches_start(&app, err, sizeof err);
+	app.matches = match_play_start(&app, err, sizeof err);
 	if (app.matches == NULL)
 		fatal("%s", err);
 	app.http = http_start(cfg, &app, &routes_router, url, sizeof url, err, sizeof err);
@@ -170,7 +170,7 @@ serve(const struct config *cfg)
 	http_quiesce(app.http);
 	/* No deadline fires from here; long polls answer and streams end, so
 	 * that no request stays suspended past the drain. */
-	matches_quiesce(app.matches);
+	match_play_quiesce(app.matches);
 	left = http_wait_idle(app.http, DRAIN_MS);
 	if (left > 0)
 		log_msg(LOG_WARN, "%d requests still in flight after %d ms; closing them", left, DRAIN_MS);
@@ -188,7 +188,7 @@ serve(const struct config *cfg)
 	}
 	http_stop(app.http);
 	store_close(app.store);
-	matches_free(app.matches);
+	match_play_free(app.matches);
 	metrics_free(app.metrics);
 	throttle_free(app.throttle);
 	for (i = 0; i < nrings; i++) {

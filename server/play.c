@@ -15,12 +15,15 @@
 #include <sodium.h>
 
 #include "app.h"
+#include "auth.h"
 #include "certificate.h"
 #include "defer.h"
+#include "play_facts.h"
+#include "jsonbody.h"
 #include "keys.h"
 #include "throttle.h"
 #include "replay.h"
-#include "workspace.h"
+#include "play_workspace.h"
 
 static void
 play_free(void *arg)
@@ -33,7 +36,7 @@ play_free(void *arg)
 }
 
 struct play *
-play_new(struct request *req, const struct game *g, enum play_kind kind)
+play_new(struct request *req, const struct game *g, enum play_kind kind, bool by_account)
 {
 	/* The game's scratch rides behind the struct: one allocation. */
 	size_t size = sizeof(struct play) + g->scratch_size;
@@ -45,6 +48,7 @@ play_new(struct request *req, const struct game *g, enum play_kind kind)
 	}
 	p->game = g;
 	p->kind = kind;
+	p->by_account = by_account;
 	p->keys = app_keys(req->app);
 	p->scratch = g->scratch_size > 0 ? (void *)(p + 1) : NULL;
 	req->ctx = p;
@@ -56,7 +60,7 @@ bool
 play_env(const struct game *g, struct game_env *env)
 {
 	memset(env, 0, sizeof *env);
-	env->work = workspace_for_thread(g);
+	env->work = play_workspace_for_thread(g);
 	return g->work_size == 0 || env->work != NULL;
 }
 
@@ -95,8 +99,12 @@ play_fresh_puzzle(struct request *req, int64_t account_id, request_cont cont)
 	defer_to_store(req, agent_fresh_job, f, cont);
 }
 
-bool
-play_prepare_check(struct request *req, struct play *p)
+/* The agent check of p's game: on? When on, reads the answer and makes the
+ * fresh puzzle, both for p->account_id and the client's address. False
+ * after a 429 when an answer came from an account or address that is over
+ * its wrong-answer limit (the answer is not judged, the puzzle not spent). */
+static bool
+prepare_check(struct request *req, struct play *p)
 {
 	struct agent_who who;
 
@@ -113,10 +121,12 @@ play_prepare_check(struct request *req, struct play *p)
 	return true;
 }
 
-void
-play_open_token(struct request *req, struct play *p, const char *text)
+/* Opens the stateToken sent (p->sent_token) into p. */
+static void
+open_token(struct request *req, struct play *p)
 {
-	p->sent_token = text;
+	const char *text = p->sent_token;
+
 	p->tok_err = token_open(p->keys, p->game->id, text, strlen(text), (int64_t)time(NULL),
 	    req->app->cfg->token_ttl, &p->tok);
 	if (p->tok_err == TOKEN_OK && !p->game->decode(&p->before, p->tok.state, p->tok.nstate))
@@ -130,8 +140,10 @@ fingerprint(uint8_t out[STORE_FP_BYTES], const char *canonical)
 	crypto_generichash(out, STORE_FP_BYTES, (const uint8_t *)canonical, strlen(canonical), NULL, 0);
 }
 
-void
-play_compute(struct play *p, const struct game_env *env)
+/* Plays p->scratch's request on p->before into p->after and p->turn, and
+ * fills p->adv with what to store. env is the calling thread's. */
+static void
+compute(struct play *p, const struct game_env *env)
 {
 	struct game_turn *t = &p->turn;
 	size_t i, n;
@@ -329,7 +341,7 @@ find_run(struct play *p, struct store_conn *c)
 	return rc;
 }
 
-enum store_result
+static enum store_result
 play_job(struct store_conn *c, void *arg)
 {
 	struct play *p = arg;
@@ -383,7 +395,7 @@ play_job(struct store_conn *c, void *arg)
 
 			if (!play_env(p->game, &env))
 				return STORE_ERROR;
-			play_compute(p, &env);
+			compute(p, &env);
 		}
 	}
 	step = p->tok.step;
@@ -436,7 +448,7 @@ seal(const struct play *p, int64_t run, int64_t step, const void *st)
 	if (t.nstate == 0 || t.nstate > sizeof t.state)
 		return NULL;
 	t.game = p->game->id;
-	t.rules = 1;
+	t.rules = p->game->rules_version;
 	t.run = run;
 	t.step = step;
 	t.issued_at = (int64_t)time(NULL);
@@ -547,7 +559,7 @@ reply_finished(struct request *req, struct play *p)
 	request_reply_json(req, 200, o);
 }
 
-void
+static void
 play_reply(struct request *req)
 {
 	struct play *p = req->ctx;
@@ -624,4 +636,183 @@ play_reply(struct request *req)
 		break;
 	}
 	request_reply_error(req, API_ERR_INTERNAL, "the request could not be stored; nothing changed");
+}
+
+/* ---- the pipeline ---- */
+
+bool
+play_fields(struct request *req, struct play *p, const char *const *first,
+    const char *const *game)
+{
+	const char *list[16];
+	char msg[JSONBODY_MSG_MAX];
+	size_t n = 0, i;
+	bool ok;
+
+	if (p->by_account) {
+		ok = jsonbody_common_ok(req->json, msg, sizeof msg);
+	} else {
+		for (i = 0; first != NULL && first[i] != NULL && n + 1 < sizeof list / sizeof list[0]; i++)
+			list[n++] = first[i];
+		for (i = 0; game != NULL && game[i] != NULL && n + 1 < sizeof list / sizeof list[0]; i++)
+			list[n++] = game[i];
+		list[n] = NULL;
+		ok = jsonbody_known(req->json, list, msg, sizeof msg);
+	}
+	if (!ok)
+		play_refuse(req, p, API_ERR_INVALID_REQUEST, msg);
+	return ok;
+}
+
+/* A refusal of the seed's routes, once its puzzle is stored. */
+static void
+refusal_reply(struct request *req)
+{
+	struct play *p = req->ctx;
+	json_t *extra = NULL;
+
+	if (defer_committed(req))
+		extra = json_pack("{s:o}", "agent_check", agent_fresh_json(&p->fresh, store_now_ms()));
+	if (p->refusal_status != 0)
+		auth_refuse(req, p->refusal_status, p->refusal_msg, extra);
+	else
+		request_reply_error_with(req, p->refusal, p->refusal_msg, extra);
+}
+
+/* A refusal with auth's status (401, 429, 500) when status is not 0. */
+static void
+refuse(struct request *req, struct play *p, enum api_error e, int status, const char *message)
+{
+	struct agent_who who;
+
+	if (!p->by_account || !req->app->cfg->agent_check[p->game->id]) {
+		if (status != 0)
+			auth_refuse(req, status, message, NULL);
+		else
+			request_reply_error(req, e, message);
+		return;
+	}
+	/* The seed's routes answer every refusal with the next agent_check,
+	 * even one decided before the check: the puzzle is made and stored,
+	 * then the error goes out with it. */
+	p->refusal = e;
+	p->refusal_status = status;
+	snprintf(p->refusal_msg, sizeof p->refusal_msg, "%s",
+	    message != NULL ? message : api_error_info(e)->message);
+	play_who(req, 0, &who);
+	agent_fresh_make(&p->fresh, store_now_ms(), &who);
+	defer_to_store(req, agent_fresh_job, &p->fresh, refusal_reply);
+}
+
+void
+play_refuse(struct request *req, struct play *p, enum api_error e, const char *message)
+{
+	refuse(req, p, e, 0, message);
+}
+
+static const char *
+query(void *ctx, const char *name)
+{
+	return request_query(ctx, name);
+}
+
+/* An init's CPU work: the options, the game's first state and its bytes,
+ * the run to insert. False once answered. */
+static bool
+start_run(struct request *req, struct play *p, const struct game_env *env)
+{
+	const struct game *g = p->game;
+	struct game_request rq = { req->json, query, req, req->app->cfg->cap_default,
+	    req->app->cfg->cap_max };
+	struct game_options opts;
+	enum api_error err = API_ERR_INTERNAL;
+	char msg[JSONBODY_MSG_MAX];
+	size_t n;
+
+	memset(&opts, 0, sizeof opts);
+	if (!game_read_options(g, &rq, &opts, msg, sizeof msg)) {
+		play_refuse(req, p, API_ERR_INVALID_REQUEST, msg);
+		return false;
+	}
+	if (!g->init(&p->after, (uint64_t)p->run.seed, &opts, env, &err, msg, sizeof msg)) {
+		request_reply_error(req, err, msg);
+		return false;
+	}
+	n = g->encode(&p->after, p->bytes, sizeof p->bytes);
+	if (n == 0 || n > sizeof p->bytes) {
+		request_reply_error(req, API_ERR_INTERNAL, "the state does not fit a token");
+		return false;
+	}
+	p->run.game = g->name;
+	p->run.rules = g->rules;
+	p->run.account_id = p->account_id;
+	p->run.state = p->bytes;
+	p->run.nstate = n;
+	g->summary(&p->after, &p->run.sum);
+	p->run.now = store_now_ms();
+	return true;
+}
+
+/* An action on the token routes: the request played on the token's
+ * state, with the run's facts as of the token's step (read when first
+ * asked). False once answered. */
+static bool
+play_token_action(struct request *req, struct play *p, struct game_env *env)
+{
+	struct facts facts;
+	bool failed;
+
+	play_facts_init(&facts, p->game, req->app->store, NULL, p->tok.run, p->tok.step);
+	play_facts_attach(&facts, env);
+	compute(p, env);
+	failed = play_facts_failed(&facts);
+	play_facts_cleanup(&facts);
+	if (failed)
+		request_reply_error(req, API_ERR_INTERNAL, "the run's history could not be read; "
+		    "nothing changed");
+	return !failed;
+}
+
+void
+play_submit(struct request *req, struct play *p)
+{
+	struct account_ref acct = { 0 };
+	struct game_env env;
+	char why[AUTH_WHY_MAX];
+	int status = 0;
+	enum auth_result a;
+
+	/* The Bearer key: required on the seed's routes, optional
+	 * (attribution) on the token routes. */
+	a = auth_check(req, p->by_account, &acct, &status, why);
+	if (a == AUTH_FAILED) {
+		refuse(req, p, API_ERR_UNAUTHORIZED, status, why);
+		return;
+	}
+	p->account_id = a == AUTH_OK ? acct.id : 0;
+	if (p->kind == PLAY_INIT) {
+		/* A new run hands out the first puzzle; there is none to answer. */
+		p->check_on = req->app->cfg->agent_check[p->game->id];
+		if (p->check_on) {
+			struct agent_who who;
+
+			play_who(req, p->account_id, &who);
+			agent_fresh_make(&p->fresh, store_now_ms(), &who);
+		}
+	} else if (!prepare_check(req, p))
+		return;
+	if ((p->kind == PLAY_INIT || (p->kind == PLAY_ACTION && !p->by_account)) &&
+	    !play_env(p->game, &env)) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	if (p->kind == PLAY_INIT) {
+		if (!start_run(req, p, &env))
+			return;
+	} else if (!p->by_account) {
+		open_token(req, p);
+		if (p->kind == PLAY_ACTION && p->tok_err == TOKEN_OK && !play_token_action(req, p, &env))
+			return;
+	}
+	defer_to_store(req, play_job, p, play_reply);
 }

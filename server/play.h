@@ -2,16 +2,23 @@
  * play.h: the one pipeline every game request goes through, for every game
  * on the table (game.h).
  *
- * A handler does the CPU work on its HTTP thread: reads the body, opens the
- * stateToken, plays the request on the token's state with the game's
- * descriptor, makes a fresh agent-check puzzle. It fills a struct play,
- * and one store job (play_job) then decides, in the order docs/api.md
- * fixes, what the request amounts to: the agent check (spending the
- * puzzle), the token's run, the run's head (newest, retry or stale), and
- * only then the game's verdict; it writes the moves when there are any,
- * with a compare-and-set on the head. The continuation (play_reply)
- * answers from the verdict. The seed's own routes, which carry no token,
- * play inside the job on the account's newest run instead.
+ * A handler reads its request's fields into a struct play (play_new, then
+ * play_fields and the route's own) and calls play_submit, which runs the
+ * rest in order on the HTTP thread: the Bearer key, the agent check's
+ * answer and a fresh puzzle, the stateToken, the game's environment and
+ * the run's facts, the game itself (the request played on the token's
+ * state, or a new run), and the store job. One store job (play_job) then
+ * decides, in the order docs/api.md fixes, what the request amounts to:
+ * the agent check (spending the puzzle), the token's run, the run's head
+ * (newest, retry or stale), and only then the game's verdict; it writes
+ * the moves when there are any, with a compare-and-set on the head. The
+ * continuation (play_reply) answers from the verdict. The seed's own
+ * routes, which carry no token, play inside the job on the account's
+ * newest run instead.
+ *
+ * Whether a request is on the seed's routes is said once, to play_new;
+ * every refusal goes through play_refuse, which answers it in that
+ * route's shape (the seed's routes hand out the next puzzle with it).
  */
 #ifndef SERVER_PLAY_H
 #define SERVER_PLAY_H
@@ -80,14 +87,37 @@ struct play {
 	/* Set by the job. */
 	enum store_check_verdict check;
 	enum play_verdict    verdict;
+	/* A refusal before the job (play_refuse), answered with a puzzle. */
+	enum api_error       refusal;
+	int                  refusal_status; /* auth's 401/429/500; 0: refusal's */
+	char                 refusal_msg[256];
 	struct store_run_head head;       /* the run's row as the job found it */
 	char                *certificate; /* finish: malloc'd */
 	bool                 abandoned;   /* init on the seed's routes ended the account's last run */
 };
 
 /* A new play for req's game g (the handler's context, freed with the
- * request); answers 500 and returns NULL when out of memory. */
-struct play *play_new(struct request *req, const struct game *g, enum play_kind kind);
+ * request), on the seed's routes when by_account; answers 500 and returns
+ * NULL when out of memory. */
+struct play *play_new(struct request *req, const struct game *g, enum play_kind kind,
+    bool by_account);
+
+/* Whether req's body holds only the fields the route takes: first (may be
+ * NULL), then game (the game's own, may be NULL), and the common ones. The
+ * seed's routes ignore fields they do not know (its bots may send more)
+ * and check only the common ones' types. False after a 400. */
+bool play_fields(struct request *req, struct play *p, const char *const *first,
+    const char *const *game);
+
+/* Refuses p's request with e and message (NULL: the table's). On the
+ * seed's routes, when the game's agent check is on, the answer carries
+ * the next puzzle (made and stored first). */
+void play_refuse(struct request *req, struct play *p, enum api_error e, const char *message);
+
+/* The rest of the pipeline for a request read into p (see above): answers
+ * exactly once, now or after the store job. For an init, p->run.seed and
+ * seed_chosen are set, and the game's options are read here. */
+void play_submit(struct request *req, struct play *p);
 
 /* Who req comes from (account_id 0: anonymous), as puzzles are bound. */
 void play_who(struct request *req, int64_t account_id, struct agent_who *who);
@@ -96,25 +126,6 @@ void play_who(struct request *req, int64_t account_id, struct agent_who *who);
  * request's context (a struct agent_fresh), stores it, then cont(req)
  * answers with it (the store committed when defer_committed(req)). */
 void play_fresh_puzzle(struct request *req, int64_t account_id, request_cont cont);
-
-/* The agent check of p's game: on? When on, reads the answer and makes the
- * fresh puzzle, both for p->account_id and the client's address. False
- * after a 429 when an answer came from an account or address that is over
- * its wrong-answer limit (the answer is not judged, the puzzle not spent). */
-bool play_prepare_check(struct request *req, struct play *p);
-
-/* Opens a stateToken of p's game into p. */
-void play_open_token(struct request *req, struct play *p, const char *text);
-
-/* Plays p->scratch's request on p->before into p->after and p->turn, and
- * fills p->adv with what to store. env is the calling thread's. */
-void play_compute(struct play *p, const struct game_env *env);
-
-/* The store job (store_fn) over a struct play. */
-enum store_result play_job(struct store_conn *c, void *arg);
-
-/* Answers a resumed request from its play's verdict. */
-void play_reply(struct request *req);
 
 /* The calling thread's environment for game g (its working memory);
  * false when out of memory. */

@@ -9,9 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "game.h"
 #include "handlers.h"
-#include "throttle.h"
 #include "ratelimit.h"
+#include "throttle.h"
 
 /* Rate classes, short for the table. */
 #define NONE     ROUTE_UNLIMITED
@@ -22,65 +23,72 @@
 #define READS    RATELIMIT_READS
 #define VERIFY   RATELIMIT_VERIFY
 
+/* A route whose handler takes the request alone; one whose first
+ * parameter is {game}, looked up by the router; one of the seed's own
+ * shape, for the games that have those routes. */
+#define PLAIN(m, pat, h, label, js, rc) { m, pat, h, NULL, false, label, js, rc }
+#define GAME(m, pat, h, label, js, rc)  { m, pat, NULL, h, false, label, js, rc }
+#define SEED(m, pat, h, label, js, rc)  { m, pat, NULL, h, true, label, js, rc }
+
 const struct route routes[] = {
 	/* Operators' routes are not limited: a load balancer polls them. */
-	{ HTTP_GET | HTTP_HEAD, "/healthz", handle_healthz, "healthz", false, NONE },
-	{ HTTP_GET,             "/readyz",  handle_readyz,  "readyz",  false, NONE },
-	{ HTTP_GET | HTTP_HEAD, "/metrics", handle_metrics, "metrics", false, NONE },
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/healthz",                               handle_healthz,         "healthz",        false, NONE),
+	PLAIN(HTTP_GET,               "/readyz",                                handle_readyz,          "readyz",         false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/metrics",                               handle_metrics,         "metrics",        false, NONE),
 
-	{ HTTP_POST,   "/api/v1/accounts",     handle_accounts_create, "accounts_create", true,  ACCOUNTS },
-	{ HTTP_GET | HTTP_HEAD, "/api/v1/me",  handle_me,              "me",              false, READS },
-	{ HTTP_POST,   "/api/v1/me/keys",      handle_me_keys_add,     "me_keys_add",     true,  ACCOUNTS },
-	{ HTTP_DELETE, "/api/v1/me/keys/{id}", handle_me_keys_revoke,  "me_keys_revoke",  false, ACCOUNTS },
-	{ HTTP_GET,    "/api/v1/agent-check",  handle_agent_check,     "agent_check",     false, PUZZLES },
-	{ HTTP_GET | HTTP_HEAD, "/api/v1/keys", handle_keys,           "keys",            false, READS },
+	PLAIN(HTTP_POST,              "/api/v1/accounts",                       handle_accounts_create, "accounts_create", true, ACCOUNTS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/v1/me",                             handle_me,              "me",             false, READS),
+	PLAIN(HTTP_POST,              "/api/v1/me/keys",                        handle_me_keys_add,     "me_keys_add",    true,  ACCOUNTS),
+	PLAIN(HTTP_DELETE,            "/api/v1/me/keys/{id}",                   handle_me_keys_revoke,  "me_keys_revoke", false, ACCOUNTS),
+	PLAIN(HTTP_GET,               "/api/v1/agent-check",                    handle_agent_check,     "agent_check",    false, PUZZLES),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/v1/keys",                           handle_keys,            "keys",           false, READS),
 
-	{ HTTP_GET | HTTP_POST, "/api/games/{game}/init",   handle_game_init,   "game_init",   true,  RUNS },
-	{ HTTP_POST,            "/api/games/{game}/action", handle_game_action, "game_action", true,  MOVES },
-	{ HTTP_GET | HTTP_POST, "/api/games/{game}/state",  handle_game_state,  "game_state",  true,  READS },
-	{ HTTP_POST,            "/api/games/{game}/finish", handle_game_finish, "game_finish", true,  MOVES },
+	GAME(HTTP_GET | HTTP_POST,   "/api/games/{game}/init",                 handle_game_init,       "game_init",      true,  RUNS),
+	GAME(HTTP_POST,              "/api/games/{game}/action",               handle_game_action,     "game_action",    true,  MOVES),
+	GAME(HTTP_GET | HTTP_POST,   "/api/games/{game}/state",                handle_game_state,      "game_state",     true,  READS),
+	GAME(HTTP_POST,              "/api/games/{game}/finish",               handle_game_finish,     "game_finish",    true,  MOVES),
 	/* The rules hand out a puzzle when the game's check is on. */
-	{ HTTP_GET,             "/api/games/{game}/rules",  handle_game_rules,  "game_rules",  false, PUZZLES },
+	GAME(HTTP_GET,               "/api/games/{game}/rules",                handle_game_rules,      "game_rules",     false, PUZZLES),
 
-	{ HTTP_POST, "/games/{game}/api/new",    handle_account_new,    "account_new",    true,  RUNS },
-	{ HTTP_POST, "/games/{game}/api/act",    handle_account_act,    "account_act",    true,  MOVES },
-	{ HTTP_GET,  "/games/{game}/api/state",  handle_account_state,  "account_state",  false, READS },
-	{ HTTP_POST, "/games/{game}/api/finish", handle_account_finish, "account_finish", true,  MOVES },
-	{ HTTP_GET,  "/games/{game}/api/rules",  handle_account_rules,  "account_rules",  false, PUZZLES },
+	SEED(HTTP_POST,              "/games/{game}/api/new",                  handle_account_new,     "account_new",    true,  RUNS),
+	SEED(HTTP_POST,              "/games/{game}/api/act",                  handle_account_act,     "account_act",    true,  MOVES),
+	SEED(HTTP_GET,               "/games/{game}/api/state",                handle_account_state,   "account_state",  false, READS),
+	SEED(HTTP_POST,              "/games/{game}/api/finish",               handle_account_finish,  "account_finish", true,  MOVES),
+	SEED(HTTP_GET,               "/games/{game}/api/rules",                handle_account_rules,   "account_rules",  false, PUZZLES),
 
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}", handle_run_get,    "run_get",     false, READS },
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/leaderboard",  handle_leaderboard, "leaderboard", false, READS },
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/reviews",      handle_reviews,    "reviews",     false, READS },
-	{ HTTP_POST, "/api/games/{game}/replays/verify", handle_replay_verify, "replay_verify", true, VERIFY },
+	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/runs/{runId}",         handle_run_get,         "run_get",        false, READS),
+	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/leaderboard",          handle_leaderboard,     "leaderboard",    false, READS),
+	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/reviews",              handle_reviews,         "reviews",        false, READS),
+	GAME(HTTP_POST,              "/api/games/{game}/replays/verify",       handle_replay_verify,   "replay_verify",  true,  VERIFY),
 
 	/* What the pages draw (docs/web.md). The steps replay a run on the
 	 * verification workers, so they count as verification. */
-	{ HTTP_GET | HTTP_HEAD, "/api/games",        handle_games,     "games",     false, READS },
-	{ HTTP_GET | HTTP_HEAD, "/api/runs/{runId}", handle_run_by_id, "run_by_id", false, READS },
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/steps", handle_run_steps, "run_steps", false, VERIFY },
-	{ HTTP_GET | HTTP_HEAD, "/api/games/{game}/runs/{runId}/live",  handle_run_live,  "run_live",  false, READS },
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/games",                             handle_games,           "games",          false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/runs/{runId}",                      handle_run_by_id,       "run_by_id",      false, READS),
+	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/runs/{runId}/steps",   handle_run_steps,       "run_steps",      false, VERIFY),
+	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/runs/{runId}/live",    handle_run_live,        "run_live",       false, READS),
 
 	/* Versus matches: writes are moves, the rest reads (a long poll and a
 	 * stream count once, when they begin). */
-	{ HTTP_POST,            "/api/matches",                handle_match_create,  "match_create",  true,  MOVES },
-	{ HTTP_GET | HTTP_HEAD, "/api/matches/ratings",        handle_match_ratings, "match_ratings", false, READS },
-	{ HTTP_POST,            "/api/matches/replays/verify", handle_match_verify,  "match_verify",  true,  VERIFY },
-	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}",           handle_match_get,     "match_get",     false, READS },
-	{ HTTP_POST,            "/api/matches/{id}/join",      handle_match_join,    "match_join",    true,  MOVES },
-	{ HTTP_POST,            "/api/matches/{id}/move",      handle_match_move,    "match_move",    true,  MOVES },
-	{ HTTP_GET,             "/api/matches/{id}/wait",      handle_match_wait,    "match_wait",    false, READS },
-	{ HTTP_GET,             "/api/matches/{id}/events",    handle_match_events,  "match_events",  false, READS },
-	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/replay",    handle_match_replay,  "match_replay",  false, READS },
-	{ HTTP_GET | HTTP_HEAD, "/api/matches/{id}/turns",     handle_match_turns,   "match_turns",   false, VERIFY },
+	PLAIN(HTTP_POST,              "/api/matches",                           handle_match_create,    "match_create",   true,  MOVES),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/ratings",                   handle_match_ratings,   "match_ratings",  false, READS),
+	PLAIN(HTTP_POST,              "/api/matches/replays/verify",            handle_match_verify,    "match_verify",   true,  VERIFY),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}",                      handle_match_get,       "match_get",      false, READS),
+	PLAIN(HTTP_POST,              "/api/matches/{id}/join",                 handle_match_join,      "match_join",     true,  MOVES),
+	PLAIN(HTTP_POST,              "/api/matches/{id}/move",                 handle_match_move,      "match_move",     true,  MOVES),
+	PLAIN(HTTP_GET,               "/api/matches/{id}/wait",                 handle_match_wait,      "match_wait",     false, READS),
+	PLAIN(HTTP_GET,               "/api/matches/{id}/events",               handle_match_events,    "match_events",   false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}/replay",               handle_match_replay,    "match_replay",   false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}/turns",                handle_match_turns,     "match_turns",    false, VERIFY),
 
 	/* The pages: HTML, not part of the JSON contract. Served from memory
 	 * without the store, like /healthz, so not limited: a page load asks
 	 * for a dozen files at once. */
-	{ HTTP_GET | HTTP_HEAD, "/",              handle_page_index,  "page_index",  false, NONE },
-	{ HTTP_GET | HTTP_HEAD, "/runs/{runId}",  handle_page_run,    "page_run",    false, NONE },
-	{ HTTP_GET | HTTP_HEAD, "/matches/{id}",  handle_page_match,  "page_match",  false, NONE },
-	{ HTTP_GET | HTTP_HEAD, "/verify",        handle_page_verify, "page_verify", false, NONE },
-	{ HTTP_GET | HTTP_HEAD, "/static/{file}", handle_static,      "static",      false, NONE },
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/",                                      handle_page_index,      "page_index",     false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/runs/{runId}",                          handle_page_run,        "page_run",       false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/matches/{id}",                          handle_page_match,      "page_match",     false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/verify",                                handle_page_verify,     "page_verify",    false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/static/{file}",                         handle_static,          "static",         false, NONE),
 };
 const size_t nroutes = sizeof routes / sizeof routes[0];
 
@@ -169,19 +177,34 @@ router_match(struct request *req, unsigned *allowed, bool *json)
 	if (r == NULL)
 		return -1;
 	*json = r->json;
+	req->rate_class = r->rate;
 	return (int)(r - routes);
 }
 
+/* Runs the route's handler; a game route's {game} is looked up here, once
+ * for every game route, and refused with a 404 naming the games served. */
 static void
 router_run(struct request *req)
 {
-	routes[req->route].handler(req);
-}
+	const struct route *r = &routes[req->route];
+	const struct game *g;
+	char names[GAME_NAMES_MAX], msg[GAME_NAMES_MAX + 48];
 
-int
-routes_rate_class(int i)
-{
-	return i >= 0 && (size_t)i < nroutes ? routes[i].rate : ROUTE_UNLIMITED;
+	if (r->game == NULL) {
+		r->handler(req);
+		return;
+	}
+	g = game_by_name(req->params[0], strlen(req->params[0]));
+	if (g != NULL && (!r->seed || g->abandon != NULL)) {
+		r->game(req, g);
+		return;
+	}
+	if (r->seed)
+		snprintf(msg, sizeof msg, "no such game on these routes, which serve: %s",
+		    game_seed_route_names(names, sizeof names));
+	else
+		snprintf(msg, sizeof msg, "no such game: %s", game_names(names, sizeof names));
+	request_reply_error(req, API_ERR_NOT_FOUND, msg);
 }
 
 const struct http_router routes_router = {

@@ -12,7 +12,12 @@
 
 #include "http.h"
 
+struct game;
+
 typedef void (*route_handler)(struct request *req);
+/* A handler of a route whose first parameter is {game}: the router has
+ * looked the game up (and answered 404 for a name that is none of ours). */
+typedef void (*route_game_handler)(struct request *req, const struct game *g);
 
 /* A route's rate-limit class (enum ratelimit_class), or none. */
 #define ROUTE_UNLIMITED (-1)
@@ -20,7 +25,10 @@ typedef void (*route_handler)(struct request *req);
 struct route {
 	unsigned      methods;  /* enum http_method bits */
 	const char   *pattern;
-	route_handler handler;
+	route_handler handler;  /* NULL on a game route */
+	route_game_handler game; /* a game route: params[0] names the game */
+	bool          seed;     /* a game route of the seed's own shape: only for the
+	                           games that have those routes (an abandon hook) */
 	const char   *name;     /* the label in /metrics */
 	bool          json;     /* the body is a JSON object, parsed before the handler */
 	int           rate;     /* enum ratelimit_class, or ROUTE_UNLIMITED */
@@ -44,8 +52,5 @@ extern const struct http_router routes_router;
 
 /* The metrics labels: the routes' names, in table order. */
 const char *routes_label(size_t i);
-
-/* The rate-limit class of the route of index i, or ROUTE_UNLIMITED. */
-int routes_rate_class(int i);
 
 #endif

@@ -10,7 +10,6 @@
 #include <sys/socket.h>
 
 #include "app.h"
-#include "routes.h"
 
 struct throttle {
 	struct ratelimit *rl;
@@ -111,9 +110,9 @@ throttle_admit(struct request *req)
 	struct throttle *l = req->app->throttle;
 	struct ratelimit_result res;
 	struct ratelimit_key k;
-	int cls = routes_rate_class(req->route);
+	int cls = req->rate_class;
 
-	if (cls == ROUTE_UNLIMITED || !address_key(req, &k))
+	if (cls < 0 || !address_key(req, &k))
 		return true;
 	if (ratelimit_take(l->rl, (enum ratelimit_class)cls, &k, http_now_us(), &res))
 		return true;
@@ -129,9 +128,9 @@ throttle_account(struct request *req, int64_t account_id, const char **why)
 	struct throttle *l = req->app->throttle;
 	struct ratelimit_result res;
 	struct ratelimit_key k = ratelimit_key_account(account_id);
-	int cls = routes_rate_class(req->route);
+	int cls = req->rate_class;
 
-	if (cls == ROUTE_UNLIMITED || ratelimit_take(l->rl, (enum ratelimit_class)cls, &k, http_now_us(), &res))
+	if (cls < 0 || ratelimit_take(l->rl, (enum ratelimit_class)cls, &k, http_now_us(), &res))
 		return true;
 	refusal_headers(req, l, (enum ratelimit_class)cls, RATELIMIT_BY_ACCOUNT, &res);
 	*why = what((enum ratelimit_class)cls);

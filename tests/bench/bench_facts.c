@@ -4,7 +4,7 @@
  * database: the writer's insert of one board key per move (inside a
  * transaction of 64 moves, as group commit batches them), the HTTP
  * thread's one read of a run's keys into an in-memory set for runs of 50
- * to 5000 moves (server/facts.c, the first question of a request), and a
+ * to 5000 moves (server/play_facts.c, the first question of a request), and a
  * question answered from that set. Prints a Markdown table: medians of 15
  * repetitions (60 for the read, with the least of them too: on a shared
  * machine the tail is other jobs' preemption, not this code).
@@ -18,7 +18,7 @@
 #include <sodium.h>
 
 #include "bench.h"
-#include "facts.h"
+#include "play_facts.h"
 #include "hatetris_json.h"
 #include "log.h"
 #include "store.h"
@@ -150,20 +150,20 @@ bench_facts(int argc, char **argv)
 		for (r = 0; r < REPS * 4; r++) {
 			double t0 = now_us();
 
-			facts_init(&fx, &game_hatetris, s, NULL, run, lengths[i]);
-			facts_attach(&fx, &env);
+			play_facts_init(&fx, &game_hatetris, s, NULL, run, lengths[i]);
+			play_facts_attach(&fx, &env);
 			key_of(run, 1, key);
 			yes += env.fact_known(env.facts_ctx, key);
 			reads[nreads++] = now_us() - t0;
-			facts_cleanup(&fx);
+			play_facts_cleanup(&fx);
 		}
 		qsort(reads, (size_t)nreads, sizeof reads[0], cmp_double);
 		printf("| run of %lld moves: the read of its keys into a set, least / median, µs | %.1f / %.1f |\n",
 		    (long long)lengths[i], reads[0], reads[nreads / 2]);
 
 		/* Questions: 2,200 per decision (depth 2's most), nearly all absent. */
-		facts_init(&fx, &game_hatetris, s, NULL, run, lengths[i]);
-		facts_attach(&fx, &env);
+		play_facts_init(&fx, &game_hatetris, s, NULL, run, lengths[i]);
+		play_facts_attach(&fx, &env);
 		for (r = 0; r < REPS; r++) {
 			double t0 = now_us();
 
@@ -173,7 +173,7 @@ bench_facts(int argc, char **argv)
 			}
 			t[r] = now_us() - t0;
 		}
-		facts_cleanup(&fx);
+		play_facts_cleanup(&fx);
 		qsort(t, REPS, sizeof t[0], cmp_double);
 		printf("| run of %lld moves: 2,200 questions from the set, µs (%.0f ns each) | %.1f |\n",
 		    (long long)lengths[i], t[REPS / 2] * 1000.0 / 2200.0, t[REPS / 2]);

@@ -371,9 +371,21 @@ try:
     hdr = {'X-Agent-Check': fresh['token'], 'X-Agent-Answer': str(puzzle_answer(d, fresh['token']))}
     d.request('POST', SEED_ROUTES + 'act', raw=b'{oops', headers=dict(auth, **hdr))
     d.post(SEED_ROUTES + 'act', {'command': 'options'}, headers=dict(hdr, Authorization='Bearer arcd_bad'))
-    d.post(SEED_ROUTES + 'act', {'command': 'options', 'extra': 1}, headers=dict(auth, **hdr))
+    d.post(SEED_ROUTES + 'act', {'command': 7}, headers=dict(auth, **hdr))
     r = d.post(SEED_ROUTES + 'act', {'command': 'options'}, headers=dict(auth, **hdr))
-    t.eq(r.status, 200, 'a malformed body, a bad key or an unknown field before it did not spend the puzzle')
+    t.eq(r.status, 200, 'a malformed body, a bad key or a command of the wrong type before it did not spend the puzzle')
+    # The seed's routes ignore fields they do not know (its bots may send
+    # more than the seed lists); the common fields' types are still checked.
+    fresh = r.json['agent_check']
+    hdr = {'X-Agent-Check': fresh['token'], 'X-Agent-Answer': str(puzzle_answer(d, fresh['token']))}
+    r = d.post(SEED_ROUTES + 'act', {'command': 'options', 'note': 'thinking', 'extra': [1]},
+               headers=dict(auth, **hdr))
+    t.eq(r.status, 200, 'act with fields the seed does not list: they are ignored (%s)' % r.body[:80])
+    fresh = r.json['agent_check']
+    hdr = {'X-Agent-Check': fresh['token'], 'X-Agent-Answer': str(puzzle_answer(d, fresh['token']))}
+    r = d.post(SEED_ROUTES + 'act', {'command': 'options', 'agent_check': 5}, headers=dict(auth, **hdr))
+    t.eq(r.status, 400, 'a common field of the wrong type is still refused on the seed\'s routes')
+    r = d.post(SEED_ROUTES + 'act', {'command': 'options'}, headers=dict(auth, **hdr))
     # Expiry.
     fresh = r.json['agent_check']
     # Expired a second ago: inside the minute the retention sweep leaves an

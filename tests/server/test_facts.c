@@ -2,7 +2,7 @@
  * test_facts.c: run facts, from the store to the game. The store part
  * (store_fact_insert, store_facts_read: a fact keeps its first step, a read
  * stops at a step, a fact of the wrong size is an error), the lazy oracle
- * of server/facts.c (nothing read before the first question, one read for
+ * of server/play_facts.c (nothing read before the first question, one read for
  * thousands of questions, none at step 0 or for a game without facts),
  * and the wiring into HATETRIS's descriptor: a board recorded in a run's
  * history at a step up to the token's makes the supplier avoid the piece
@@ -21,7 +21,7 @@
 
 #include <sodium.h>
 
-#include "facts.h"
+#include "play_facts.h"
 #include "hatetris_json.h"
 #include "log.h"
 #include "stackfall_json.h"
@@ -144,24 +144,24 @@ test_oracle(void)
 	struct facts f;
 	int i, yes = 0;
 
-	facts_init(&f, &game_hatetris, s, NULL, run_id, 1);
+	play_facts_init(&f, &game_hatetris, s, NULL, run_id, 1);
 	memset(&env, 0, sizeof env);
-	facts_attach(&f, &env);
+	play_facts_attach(&f, &env);
 	ok(env.fact_known != NULL && f.reads == 0, "attached, nothing read before a question");
 	for (i = 0; i < 3000; i++)
 		yes += env.fact_known(env.facts_ctx, i % 3 == 0 ? a : i % 3 == 1 ? b : z);
-	ok(f.reads == 1 && yes == 1000 && !facts_failed(&f),
+	ok(f.reads == 1 && yes == 1000 && !play_facts_failed(&f),
 	    "3000 questions, one store read; only step 1's fact is known as of step 1 (%d yes)", yes);
-	facts_cleanup(&f);
+	play_facts_cleanup(&f);
 
-	facts_init(&f, &game_hatetris, s, NULL, run_id, 0);
-	facts_attach(&f, &env);
+	play_facts_init(&f, &game_hatetris, s, NULL, run_id, 0);
+	play_facts_attach(&f, &env);
 	ok(env.fact_known == NULL, "a run at step 0 has no facts: no oracle");
-	facts_cleanup(&f);
-	facts_init(&f, &game_stackfall, s, NULL, run_id, 5);
-	facts_attach(&f, &env);
+	play_facts_cleanup(&f);
+	play_facts_init(&f, &game_stackfall, s, NULL, run_id, 5);
+	play_facts_attach(&f, &env);
 	ok(env.fact_known == NULL, "a game without facts gets no oracle");
-	facts_cleanup(&f);
+	play_facts_cleanup(&f);
 }
 
 /* ---- the wiring into HATETRIS ---- */
@@ -208,13 +208,13 @@ play(game_state *g, const char *cmd, int64_t step, bool *failed, struct game_tur
 
 	memset(&env, 0, sizeof env);
 	memset(t, 0, sizeof *t);
-	facts_init(&f, &game_hatetris, s, NULL, run_id, step);
-	facts_attach(&f, &env);
+	play_facts_init(&f, &game_hatetris, s, NULL, run_id, step);
+	play_facts_attach(&f, &env);
 	if (scratch == NULL || !game_hatetris.read_action(body, scratch, msg, sizeof msg))
 		abort();
 	game_hatetris.play(g, scratch, &env, t);
-	*failed = facts_failed(&f);
-	facts_cleanup(&f);
+	*failed = play_facts_failed(&f);
+	play_facts_cleanup(&f);
 	json_decref(body);
 	free(scratch);
 }

@@ -5,14 +5,14 @@
  * struct, so the caller can answer 500 instead of an answer computed on a
  * partial history.
  */
-#include "facts.h"
+#include "play_facts.h"
 
 #include <string.h>
 
 #include "log.h"
 
 void
-facts_init(struct facts *f, const struct game *g, struct store *s, struct store_conn *conn,
+play_facts_init(struct facts *f, const struct game *g, struct store *s, struct store_conn *conn,
     int64_t run, int64_t step)
 {
 	memset(f, 0, sizeof *f);
@@ -59,7 +59,7 @@ known(void *ctx, const uint8_t *fact)
 }
 
 void
-facts_attach(struct facts *f, struct game_env *env)
+play_facts_attach(struct facts *f, struct game_env *env)
 {
 	if (f->fact_bytes == 0 || f->step <= 0) {
 		env->fact_known = NULL;
@@ -71,13 +71,13 @@ facts_attach(struct facts *f, struct game_env *env)
 }
 
 bool
-facts_failed(const struct facts *f)
+play_facts_failed(const struct facts *f)
 {
 	return f->failed;
 }
 
 void
-facts_cleanup(struct facts *f)
+play_facts_cleanup(struct facts *f)
 {
 	keyset_free(f->set);
 	f->set = NULL;

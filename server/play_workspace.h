@@ -13,6 +13,6 @@
 
 /* The calling thread's memory for g (g->work_size bytes), NULL when out of
  * memory or when g needs none. */
-void *workspace_for_thread(const struct game *g);
+void *play_workspace_for_thread(const struct game *g);
 
 #endif

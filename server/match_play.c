@@ -18,7 +18,7 @@
  * a resolution costs a decode, versus_resolve, an encode and a few JSON
  * texts, some tens of microseconds on the writer.
  */
-#include "matches.h"
+#include "match_play.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -89,7 +89,7 @@ pending_encode(const struct versus_move *mv, uint8_t moved, unsigned n, uint8_t 
 /* ---- reading a row ---- */
 
 int
-matches_seat_of(const struct store_match_row *row, int64_t account_id)
+match_play_seat_of(const struct store_match_row *row, int64_t account_id)
 {
 	int i;
 
@@ -100,7 +100,7 @@ matches_seat_of(const struct store_match_row *row, int64_t account_id)
 }
 
 bool
-matches_unpack(struct matches_op *op)
+match_play_unpack(struct match_play_op *op)
 {
 	struct versus_move mv[VERSUS_PLAYERS_MAX];
 
@@ -119,13 +119,13 @@ matches_unpack(struct matches_op *op)
 }
 
 enum store_result
-matches_read(struct store_conn *c, struct matches_op *op, int64_t match_id)
+match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id)
 {
 	enum store_result rc;
 
 	store_match_row_free(&op->row);
 	rc = store_match_get(c, match_id, &op->row);
-	if (rc == STORE_OK && !matches_unpack(op))
+	if (rc == STORE_OK && !match_play_unpack(op))
 		rc = STORE_ERROR;
 	return rc;
 }
@@ -153,7 +153,7 @@ id_json(int64_t id)
 }
 
 json_t *
-matches_view_json(const struct matches_op *op, int viewer)
+match_play_view_json(const struct match_play_op *op, int viewer)
 {
 	const struct store_match_row *r = &op->row;
 	bool playing = strcmp(r->status, "playing") == 0, over = strcmp(r->status, "finished") == 0;
@@ -216,9 +216,9 @@ matches_view_json(const struct matches_op *op, int viewer)
 }
 
 char *
-matches_event_text(const struct matches_op *op, size_t *len)
+match_play_event_text(const struct match_play_op *op, size_t *len)
 {
-	json_t *v = matches_view_json(op, -1);
+	json_t *v = match_play_view_json(op, -1);
 	char *text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL, *event = NULL;
 	size_t cap;
 
@@ -235,9 +235,9 @@ matches_event_text(const struct matches_op *op, size_t *len)
 
 /* The event the match's streams get after this job. */
 static void
-make_event(struct matches_op *op)
+make_event(struct match_play_op *op)
 {
-	op->event = matches_event_text(op, &op->nevent);
+	op->event = match_play_event_text(op, &op->nevent);
 	if (op->event == NULL)
 		op->nevent = 0;
 }
@@ -253,7 +253,7 @@ replay_from(const struct store_match_row *r, const struct versus_match *m,
 }
 
 json_t *
-matches_replay_of(struct store_conn *c, const struct matches_op *op)
+match_play_replay_of(struct store_conn *c, const struct match_play_op *op)
 {
 	if (op->row.nstate == 0)
 		return NULL;
@@ -263,7 +263,7 @@ matches_replay_of(struct store_conn *c, const struct matches_op *op)
 /* Signs the result of a finished match; turns (stolen) are every turn's
  * moves, this last one included. NULL on failure. */
 static char *
-certify(const struct matches_op *op, json_t *turns)
+certify(const struct match_play_op *op, json_t *turns)
 {
 	const struct store_match_row *r = &op->row;
 	uint8_t places[VERSUS_PLAYERS_MAX];
@@ -298,7 +298,7 @@ done:
 
 /* Results on the seats, and for a rated match every player's rating. */
 static enum store_result
-results(struct store_conn *c, struct matches_op *op, int64_t now)
+results(struct store_conn *c, struct match_play_op *op, int64_t now)
 {
 	struct store_match_row *r = &op->row;
 	struct store_match_result res[VERSUS_PLAYERS_MAX];
@@ -359,7 +359,7 @@ set_last_turn(struct store_match_row *r, char *text)
 /* Resolves the coming turn of op's match with the moves sent (mv, moved)
  * and the rest missed, and writes it. */
 static enum store_result
-resolve(struct store_conn *c, struct matches_op *op, struct versus_move *mv, int64_t now)
+resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, int64_t now)
 {
 	struct store_match_row *r = &op->row;
 	struct versus_match before = op->m;
@@ -451,8 +451,8 @@ resolve(struct store_conn *c, struct matches_op *op, struct versus_move *mv, int
 		/* Someone resolved this turn first: nothing here was written, and
 		 * the answer shows the match as that writer left it. */
 		op->resolved = op->finished = false;
-		op->verdict = MATCHES_WRONG_TURN;
-		rc = matches_read(c, op, r->id) == STORE_ERROR ? STORE_ERROR : STORE_OK;
+		op->verdict = MATCH_PLAY_WRONG_TURN;
+		rc = match_play_read(c, op, r->id) == STORE_ERROR ? STORE_ERROR : STORE_OK;
 		goto done;
 	}
 	if (rc != STORE_OK || store_match_turn_insert(c, r->id, r->turn, moves_text, now) != STORE_OK ||
@@ -473,7 +473,7 @@ done:
 /* ---- the jobs ---- */
 
 static enum store_result
-create_job(struct store_conn *c, struct matches_op *op)
+create_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct store_match_new n = {
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
@@ -485,23 +485,23 @@ create_job(struct store_conn *c, struct matches_op *op)
 
 	rc = store_match_insert(c, &n);
 	if (rc == STORE_CONFLICT) {
-		op->verdict = MATCHES_TOO_MANY_LOBBIES;
+		op->verdict = MATCH_PLAY_TOO_MANY_LOBBIES;
 		return STORE_OK;
 	}
 	if (rc != STORE_OK)
 		return STORE_ERROR;
 	op->match_id = n.id;
-	rc = matches_read(c, op, n.id);
+	rc = match_play_read(c, op, n.id);
 	if (rc != STORE_OK)
 		return STORE_ERROR;
 	op->seat = 0;
-	op->verdict = MATCHES_CREATED;
+	op->verdict = MATCH_PLAY_CREATED;
 	return STORE_OK;
 }
 
 /* Fills the lobby's last seat: the match starts. */
 static enum store_result
-start(struct store_conn *c, struct matches_op *op, int64_t now)
+start(struct store_conn *c, struct match_play_op *op, int64_t now)
 {
 	struct store_match_row *r = &op->row;
 	struct store_match_update u;
@@ -539,7 +539,7 @@ start(struct store_conn *c, struct matches_op *op, int64_t now)
 }
 
 static enum store_result
-join_job(struct store_conn *c, struct matches_op *op)
+join_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct store_match_row *r = &op->row;
 	int64_t now = store_now_ms();
@@ -549,20 +549,20 @@ join_job(struct store_conn *c, struct matches_op *op)
 	/* A lost compare-and-set means someone else took a seat in between (a
 	 * backend with several writers): read again and decide again. */
 	for (tries = 0; tries < 4; tries++) {
-		rc = matches_read(c, op, op->match_id);
+		rc = match_play_read(c, op, op->match_id);
 		if (rc == STORE_NOT_FOUND) {
-			op->verdict = MATCHES_NOT_FOUND;
+			op->verdict = MATCH_PLAY_NOT_FOUND;
 			return STORE_OK;
 		}
 		if (rc != STORE_OK)
 			return STORE_ERROR;
-		op->seat = matches_seat_of(r, op->account_id);
+		op->seat = match_play_seat_of(r, op->account_id);
 		if (op->seat >= 0) {
-			op->verdict = MATCHES_ALREADY_JOINED;
+			op->verdict = MATCH_PLAY_ALREADY_JOINED;
 			return STORE_OK;
 		}
 		if (strcmp(r->status, "lobby") != 0 || r->joined >= r->players) {
-			op->verdict = strcmp(r->status, "finished") == 0 ? MATCHES_OVER : MATCHES_FULL;
+			op->verdict = strcmp(r->status, "finished") == 0 ? MATCH_PLAY_OVER : MATCH_PLAY_FULL;
 			return STORE_OK;
 		}
 		rc = store_match_join(c, r->id, r->joined, op->account_id, now);
@@ -572,23 +572,23 @@ join_job(struct store_conn *c, struct matches_op *op)
 			break;
 	}
 	if (rc != STORE_OK) {
-		op->verdict = MATCHES_FULL;
+		op->verdict = MATCH_PLAY_FULL;
 		return STORE_OK;
 	}
 	/* The seat is ours: the row as it is now. */
-	if (matches_read(c, op, op->match_id) != STORE_OK)
+	if (match_play_read(c, op, op->match_id) != STORE_OK)
 		return STORE_ERROR;
-	op->seat = matches_seat_of(r, op->account_id);
+	op->seat = match_play_seat_of(r, op->account_id);
 	if (r->joined == r->players && start(c, op, now) != STORE_OK)
 		return STORE_ERROR;
-	op->verdict = MATCHES_JOINED;
+	op->verdict = MATCH_PLAY_JOINED;
 	if (match_hub_has_streams(op->mx->hub, r->id))
 		make_event(op);
 	return STORE_OK;
 }
 
 static enum store_result
-move_job(struct store_conn *c, struct matches_op *op)
+move_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct store_match_row *r = &op->row;
 	struct store_match_update u;
@@ -597,38 +597,38 @@ move_job(struct store_conn *c, struct matches_op *op)
 	enum store_result rc;
 	unsigned i;
 
-	rc = matches_read(c, op, op->match_id);
+	rc = match_play_read(c, op, op->match_id);
 	if (rc != STORE_OK) {
-		op->verdict = rc == STORE_NOT_FOUND ? MATCHES_NOT_FOUND : MATCHES_ERROR;
+		op->verdict = rc == STORE_NOT_FOUND ? MATCH_PLAY_NOT_FOUND : MATCH_PLAY_ERROR;
 		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
 	}
-	op->seat = matches_seat_of(r, op->account_id);
+	op->seat = match_play_seat_of(r, op->account_id);
 	if (op->seat < 0) {
-		op->verdict = MATCHES_NOT_A_PLAYER;
+		op->verdict = MATCH_PLAY_NOT_A_PLAYER;
 		return STORE_OK;
 	}
 	if (strcmp(r->status, "playing") != 0) {
-		op->verdict = strcmp(r->status, "lobby") == 0 ? MATCHES_NOT_STARTED : MATCHES_OVER;
+		op->verdict = strcmp(r->status, "lobby") == 0 ? MATCH_PLAY_NOT_STARTED : MATCH_PLAY_OVER;
 		return STORE_OK;
 	}
 	if (op->turn != r->turn + 1) {
-		op->verdict = MATCHES_WRONG_TURN;
+		op->verdict = MATCH_PLAY_WRONG_TURN;
 		return STORE_OK;
 	}
 	if (!op->m.players[op->seat].alive) {
-		op->verdict = MATCHES_PLAYER_OUT;
+		op->verdict = MATCH_PLAY_PLAYER_OUT;
 		return STORE_OK;
 	}
 	if (op->moved >> op->seat & 1u) {
-		op->verdict = MATCHES_ALREADY_MOVED;
+		op->verdict = MATCH_PLAY_ALREADY_MOVED;
 		return STORE_OK;
 	}
 	if (op->parsed != VERSUS_PARSE_OK) {
-		op->verdict = op->parsed == VERSUS_PARSE_EMPTY ? MATCHES_EMPTY_MOVE : MATCHES_INVALID_MOVE;
+		op->verdict = op->parsed == VERSUS_PARSE_EMPTY ? MATCH_PLAY_EMPTY_MOVE : MATCH_PLAY_INVALID_MOVE;
 		return STORE_OK;
 	}
 	if (!versus_check_move(&op->m, (unsigned)op->seat, &op->mv, op->reason, sizeof op->reason)) {
-		op->verdict = MATCHES_ILLEGAL_MOVE;
+		op->verdict = MATCH_PLAY_ILLEGAL_MOVE;
 		return STORE_OK;
 	}
 	pending_decode(r, op->m.nplayers, mv, &moved);
@@ -639,7 +639,7 @@ move_job(struct store_conn *c, struct matches_op *op)
 			break;
 	if (i == op->m.nplayers) {
 		/* The last living player's move: the turn resolves now. */
-		op->verdict = MATCHES_RESOLVED;
+		op->verdict = MATCH_PLAY_RESOLVED;
 		return resolve(c, op, mv, store_now_ms());
 	}
 	r->npending = pending_encode(mv, moved, op->m.nplayers, pending);
@@ -663,22 +663,22 @@ move_job(struct store_conn *c, struct matches_op *op)
 	if (rc == STORE_ERROR)
 		return STORE_ERROR;
 	if (rc == STORE_CONFLICT) {
-		op->verdict = MATCHES_WRONG_TURN;
-		return matches_read(c, op, r->id) == STORE_ERROR ? STORE_ERROR : STORE_OK;
+		op->verdict = MATCH_PLAY_WRONG_TURN;
+		return match_play_read(c, op, r->id) == STORE_ERROR ? STORE_ERROR : STORE_OK;
 	}
-	op->verdict = MATCHES_MOVED;
+	op->verdict = MATCH_PLAY_MOVED;
 	return STORE_OK;
 }
 
 static enum store_result
-deadline_job(struct store_conn *c, struct matches_op *op)
+deadline_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct versus_move mv[VERSUS_PLAYERS_MAX];
 	int64_t now = store_now_ms();
 	enum store_result rc;
 
-	op->verdict = MATCHES_NOTHING;
-	rc = matches_read(c, op, op->match_id);
+	op->verdict = MATCH_PLAY_NOTHING;
+	rc = match_play_read(c, op, op->match_id);
 	if (rc != STORE_OK)
 		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
 	/* Only the deadline of the turn it was set for: a turn the last move
@@ -688,28 +688,28 @@ deadline_job(struct store_conn *c, struct matches_op *op)
 	if (op->row.deadline_at > now)
 		return STORE_OK; /* fired early (the clock moved): effects() sets it again */
 	pending_decode(&op->row, op->m.nplayers, mv, &op->moved);
-	op->verdict = MATCHES_RESOLVED;
+	op->verdict = MATCH_PLAY_RESOLVED;
 	return resolve(c, op, mv, now);
 }
 
 static enum store_result
 run_job(struct store_conn *c, void *arg)
 {
-	struct matches_op *op = arg;
+	struct match_play_op *op = arg;
 
-	op->verdict = MATCHES_ERROR;
+	op->verdict = MATCH_PLAY_ERROR;
 	op->started = op->resolved = op->finished = false;
 	free(op->event);
 	op->event = NULL;
 	op->nevent = 0;
 	switch (op->kind) {
-	case MATCHES_OP_CREATE:
+	case MATCH_PLAY_OP_CREATE:
 		return create_job(c, op);
-	case MATCHES_OP_JOIN:
+	case MATCH_PLAY_OP_JOIN:
 		return join_job(c, op);
-	case MATCHES_OP_MOVE:
+	case MATCH_PLAY_OP_MOVE:
 		return move_job(c, op);
-	case MATCHES_OP_DEADLINE:
+	case MATCH_PLAY_OP_DEADLINE:
 		return deadline_job(c, op);
 	}
 	return STORE_ERROR;
@@ -718,7 +718,7 @@ run_job(struct store_conn *c, void *arg)
 /* ---- after the commit ---- */
 
 static void
-effects(struct matches_op *op, bool committed)
+effects(struct match_play_op *op, bool committed)
 {
 	struct matches *mx = op->mx;
 	const struct store_match_row *r = &op->row;
@@ -726,39 +726,39 @@ effects(struct matches_op *op, bool committed)
 	if (!committed) {
 		/* A deadline whose job failed tries again in a second rather than
 		 * leaving the match without one. */
-		if (op->kind == MATCHES_OP_DEADLINE)
-			match_clock_set(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)op->match_id,
+		if (op->kind == MATCH_PLAY_OP_DEADLINE)
+			match_clock_set(mx->clock, MATCH_PLAY_TIMER_DEADLINE, (uint64_t)op->match_id,
 			    store_now_ms() + 1000, op->turn);
 		return;
 	}
 	if (op->resolved) {
 		atomic_fetch_add(&mx->turns, 1);
-		if (op->kind == MATCHES_OP_DEADLINE)
+		if (op->kind == MATCH_PLAY_OP_DEADLINE)
 			atomic_fetch_add(&mx->by_deadline, 1);
 	}
 	if (op->finished)
-		match_clock_cancel(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)r->id);
+		match_clock_cancel(mx->clock, MATCH_PLAY_TIMER_DEADLINE, (uint64_t)r->id);
 	else if (op->started || op->resolved ||
-	    (op->kind == MATCHES_OP_DEADLINE && op->verdict == MATCHES_NOTHING &&
+	    (op->kind == MATCH_PLAY_OP_DEADLINE && op->verdict == MATCH_PLAY_NOTHING &&
 	    strcmp(r->status, "playing") == 0 && r->turn == op->turn))
-		match_clock_set(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)r->id, r->deadline_at, r->turn);
+		match_clock_set(mx->clock, MATCH_PLAY_TIMER_DEADLINE, (uint64_t)r->id, r->deadline_at, r->turn);
 	/* Long polls and streams hear of seats taken, the start and every
 	 * resolved turn (a move that waits for others changes nothing they
 	 * show but a `moved` flag). */
-	if (op->verdict == MATCHES_JOINED || op->resolved)
+	if (op->verdict == MATCH_PLAY_JOINED || op->resolved)
 		match_hub_notify(mx->hub, r->id, op->event, op->nevent, op->finished);
 }
 
 struct match_job {
 	struct store_job   job;
-	struct matches_op *op;
+	struct match_play_op *op;
 	struct request    *req;   /* NULL for a deadline */
 };
 
 static void
 op_free(void *arg)
 {
-	struct matches_op *op = arg;
+	struct match_play_op *op = arg;
 
 	store_match_row_free(&op->row);
 	free(op->event);
@@ -780,10 +780,10 @@ job_done(struct store_job *job)
 		request_resume(req, status);
 }
 
-struct matches_op *
-matches_op_new(struct request *req, enum matches_op_kind kind)
+struct match_play_op *
+match_play_op_new(struct request *req, enum match_play_op_kind kind)
 {
-	struct matches_op *op = calloc(1, sizeof *op);
+	struct match_play_op *op = calloc(1, sizeof *op);
 
 	if (op == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
@@ -798,7 +798,7 @@ matches_op_new(struct request *req, enum matches_op_kind kind)
 }
 
 void
-matches_submit(struct request *req, struct matches_op *op, request_cont cont)
+match_play_submit(struct request *req, struct match_play_op *op, request_cont cont)
 {
 	struct match_job *j = calloc(1, sizeof *j);
 
@@ -819,14 +819,14 @@ matches_submit(struct request *req, struct matches_op *op, request_cont cont)
 
 static void arm(void *ctx, int64_t id, int64_t turn, int64_t deadline_at);
 
-/* The scan for overdue deadlines (MATCHES_SCAN_MS): a read on the writer,
+/* The scan for overdue deadlines (MATCH_PLAY_SCAN_MS): a read on the writer,
  * arming what it finds on this daemon's clock. */
 static enum store_result
 scan_run(struct store_conn *c, void *arg)
 {
 	struct matches *mx = arg;
 
-	return store_matches_overdue(c, store_now_ms() - MATCHES_OVERDUE_MS, MATCHES_SCAN_LIMIT, arm, mx);
+	return store_matches_overdue(c, store_now_ms() - MATCH_PLAY_OVERDUE_MS, MATCH_PLAY_SCAN_LIMIT, arm, mx);
 }
 
 static void
@@ -840,10 +840,10 @@ fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 {
 	struct matches *mx = ctx;
 	struct match_job *j;
-	struct matches_op *op;
+	struct match_play_op *op;
 
 	switch (kind) {
-	case MATCHES_TIMER_DEADLINE:
+	case MATCH_PLAY_TIMER_DEADLINE:
 		j = calloc(1, sizeof *j);
 		op = calloc(1, sizeof *op);
 		if (j == NULL || op == NULL) {
@@ -853,7 +853,7 @@ fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 			match_clock_set(mx->clock, kind, key, store_now_ms() + 1000, arg);
 			return;
 		}
-		op->kind = MATCHES_OP_DEADLINE;
+		op->kind = MATCH_PLAY_OP_DEADLINE;
 		op->mx = mx;
 		op->seat = -1;
 		op->match_id = (int64_t)key;
@@ -864,14 +864,14 @@ fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 		j->job.done = job_done;
 		store_submit(mx->app->store, &j->job);
 		break;
-	case MATCHES_TIMER_WAIT:
+	case MATCH_PLAY_TIMER_WAIT:
 		match_hub_wake(mx->hub, arg, key);
 		break;
-	case MATCHES_TIMER_HEARTBEAT:
+	case MATCH_PLAY_TIMER_HEARTBEAT:
 		match_hub_heartbeat(mx->hub);
-		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCHES_HEARTBEAT_MS, 0);
+		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCH_PLAY_HEARTBEAT_MS, 0);
 		break;
-	case MATCHES_TIMER_SCAN: {
+	case MATCH_PLAY_TIMER_SCAN: {
 		struct store_job *s = calloc(1, sizeof *s);
 
 		if (s != NULL) {
@@ -880,7 +880,7 @@ fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 			s->done = scan_done;
 			store_submit(mx->app->store, s);
 		}
-		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCHES_SCAN_MS, 0);
+		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCH_PLAY_SCAN_MS, 0);
 		break;
 	}
 	}
@@ -891,11 +891,11 @@ arm(void *ctx, int64_t id, int64_t turn, int64_t deadline_at)
 {
 	struct matches *mx = ctx;
 
-	match_clock_set(mx->clock, MATCHES_TIMER_DEADLINE, (uint64_t)id, deadline_at, turn);
+	match_clock_set(mx->clock, MATCH_PLAY_TIMER_DEADLINE, (uint64_t)id, deadline_at, turn);
 }
 
 struct matches *
-matches_start(struct app *app, char *err, size_t errcap)
+match_play_start(struct app *app, char *err, size_t errcap)
 {
 	struct matches *mx = calloc(1, sizeof *mx);
 	struct store_conn *c;
@@ -906,11 +906,11 @@ matches_start(struct app *app, char *err, size_t errcap)
 		return NULL;
 	}
 	mx->app = app;
-	mx->hub = match_hub_new(app->cfg->match_streams, MATCHES_STREAM_BYTES);
+	mx->hub = match_hub_new(app->cfg->match_streams, MATCH_PLAY_STREAM_BYTES);
 	mx->clock = match_clock_new(fire, mx);
 	if (mx->hub == NULL || mx->clock == NULL) {
 		snprintf(err, errcap, "cannot start the match clock");
-		matches_free(mx);
+		match_play_free(mx);
 		return NULL;
 	}
 	c = store_reader(app->store);
@@ -918,16 +918,16 @@ matches_start(struct app *app, char *err, size_t errcap)
 	store_reader_release(app->store, c);
 	if (rc != STORE_OK) {
 		snprintf(err, errcap, "cannot read the matches in play");
-		matches_free(mx);
+		match_play_free(mx);
 		return NULL;
 	}
-	match_clock_set(mx->clock, MATCHES_TIMER_HEARTBEAT, 0, store_now_ms() + MATCHES_HEARTBEAT_MS, 0);
-	match_clock_set(mx->clock, MATCHES_TIMER_SCAN, 0, store_now_ms() + MATCHES_SCAN_MS, 0);
+	match_clock_set(mx->clock, MATCH_PLAY_TIMER_HEARTBEAT, 0, store_now_ms() + MATCH_PLAY_HEARTBEAT_MS, 0);
+	match_clock_set(mx->clock, MATCH_PLAY_TIMER_SCAN, 0, store_now_ms() + MATCH_PLAY_SCAN_MS, 0);
 	return mx;
 }
 
 void
-matches_quiesce(struct matches *mx)
+match_play_quiesce(struct matches *mx)
 {
 	if (mx == NULL)
 		return;
@@ -936,7 +936,7 @@ matches_quiesce(struct matches *mx)
 }
 
 void
-matches_free(struct matches *mx)
+match_play_free(struct matches *mx)
 {
 	if (mx == NULL)
 		return;
@@ -946,25 +946,25 @@ matches_free(struct matches *mx)
 }
 
 struct match_hub *
-matches_hub(struct matches *mx)
+match_play_hub(struct matches *mx)
 {
 	return mx->hub;
 }
 
 void
-matches_wait_timer(struct matches *mx, uint64_t ticket, int64_t match_id, int64_t when_ms)
+match_play_wait_timer(struct matches *mx, uint64_t ticket, int64_t match_id, int64_t when_ms)
 {
-	match_clock_set(mx->clock, MATCHES_TIMER_WAIT, ticket, when_ms, match_id);
+	match_clock_set(mx->clock, MATCH_PLAY_TIMER_WAIT, ticket, when_ms, match_id);
 }
 
 void
-matches_wait_cancel(struct matches *mx, uint64_t ticket)
+match_play_wait_cancel(struct matches *mx, uint64_t ticket)
 {
-	match_clock_cancel(mx->clock, MATCHES_TIMER_WAIT, ticket);
+	match_clock_cancel(mx->clock, MATCH_PLAY_TIMER_WAIT, ticket);
 }
 
 void
-matches_stats(struct matches *mx, struct matches_stats *out)
+match_play_stats(struct matches *mx, struct match_play_stats *out)
 {
 	struct match_hub_stats hs;
 

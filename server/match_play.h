@@ -14,7 +14,7 @@
  * finds the turn moved on and writes nothing.
  *
  * One timer thread (match_clock.h) keeps every deadline; there is no
- * thread per match. After a restart, matches_start arms the deadlines of
+ * thread per match. After a restart, match_play_start arms the deadlines of
  * every playing match from the store.
  */
 #ifndef SERVER_MATCHES_H
@@ -34,78 +34,78 @@ struct app;
 struct matches;
 struct match_hub;
 
-#define MATCHES_TURN_SECONDS_DEFAULT 10
-#define MATCHES_TURN_SECONDS_MAX 3600
-#define MATCHES_WAIT_MS 25000           /* a long poll answers after this at the latest */
-#define MATCHES_HEARTBEAT_MS 15000      /* a comment line to every event stream */
-#define MATCHES_STREAM_BYTES (256 * 1024) /* what one stream may hold unsent */
+#define MATCH_PLAY_TURN_SECONDS_DEFAULT 10
+#define MATCH_PLAY_TURN_SECONDS_MAX 3600
+#define MATCH_PLAY_WAIT_MS 25000           /* a long poll answers after this at the latest */
+#define MATCH_PLAY_HEARTBEAT_MS 15000      /* a comment line to every event stream */
+#define MATCH_PLAY_STREAM_BYTES (256 * 1024) /* what one stream may hold unsent */
 
 /* The timers' kinds on the clock. */
-enum matches_timer {
-	MATCHES_TIMER_DEADLINE, MATCHES_TIMER_WAIT, MATCHES_TIMER_HEARTBEAT, MATCHES_TIMER_SCAN
+enum match_play_timer {
+	MATCH_PLAY_TIMER_DEADLINE, MATCH_PLAY_TIMER_WAIT, MATCH_PLAY_TIMER_HEARTBEAT, MATCH_PLAY_TIMER_SCAN
 };
-/* Every MATCHES_SCAN_MS each daemon looks for deadlines MATCHES_OVERDUE_MS
+/* Every MATCH_PLAY_SCAN_MS each daemon looks for deadlines MATCH_PLAY_OVERDUE_MS
  * late and arms them: a deadline lives in the memory of the daemon that
  * set it, and one that stopped (or a standby that started before it was
  * set) would otherwise leave the match waiting. The turn's compare-and-set
  * makes a deadline fired by two daemons resolve once. */
-#define MATCHES_SCAN_MS 1000
-#define MATCHES_OVERDUE_MS 2000
-#define MATCHES_SCAN_LIMIT 256
+#define MATCH_PLAY_SCAN_MS 1000
+#define MATCH_PLAY_OVERDUE_MS 2000
+#define MATCH_PLAY_SCAN_LIMIT 256
 
 /* Starts the service: its hub, its clock, and the deadlines of the
  * matches playing in the store. NULL with err on failure. */
-struct matches *matches_start(struct app *app, char *err, size_t errcap);
+struct matches *match_play_start(struct app *app, char *err, size_t errcap);
 
 /* Shutting down: no deadline fires any more, every long poll is answered,
  * every stream ends. */
-void matches_quiesce(struct matches *mx);
+void match_play_quiesce(struct matches *mx);
 
 /* After http_stop and store_close. NULL is fine. */
-void matches_free(struct matches *mx);
+void match_play_free(struct matches *mx);
 
-struct match_hub *matches_hub(struct matches *mx);
+struct match_hub *match_play_hub(struct matches *mx);
 
 /* Arms a long poll's timeout (its ticket, on match_id). */
-void matches_wait_timer(struct matches *mx, uint64_t ticket, int64_t match_id, int64_t when_ms);
-void matches_wait_cancel(struct matches *mx, uint64_t ticket);
+void match_play_wait_timer(struct matches *mx, uint64_t ticket, int64_t match_id, int64_t when_ms);
+void match_play_wait_cancel(struct matches *mx, uint64_t ticket);
 
-struct matches_stats {
+struct match_play_stats {
 	uint64_t turns;         /* turns resolved */
 	uint64_t by_deadline;   /* of those, by a deadline */
 	unsigned timers, waiters, streams;
 	uint64_t streams_refused, streams_dropped;
 };
-void matches_stats(struct matches *mx, struct matches_stats *out);
+void match_play_stats(struct matches *mx, struct match_play_stats *out);
 
-enum matches_op_kind { MATCHES_OP_CREATE, MATCHES_OP_JOIN, MATCHES_OP_MOVE, MATCHES_OP_DEADLINE };
+enum match_play_op_kind { MATCH_PLAY_OP_CREATE, MATCH_PLAY_OP_JOIN, MATCH_PLAY_OP_MOVE, MATCH_PLAY_OP_DEADLINE };
 
-enum matches_verdict {
-	MATCHES_CREATED,        /* 200 */
-	MATCHES_JOINED,         /* 200; started tells whether it filled the match */
-	MATCHES_MOVED,          /* 200: the move waits for the others */
-	MATCHES_RESOLVED,       /* 200: the move was the last: the turn resolved */
-	MATCHES_NOT_FOUND,      /* 404 */
-	MATCHES_NOT_A_PLAYER,   /* 403 */
-	MATCHES_FULL,           /* 409 */
-	MATCHES_ALREADY_JOINED, /* 409 */
-	MATCHES_NOT_STARTED,    /* 409 */
-	MATCHES_OVER,           /* 409 */
-	MATCHES_WRONG_TURN,     /* 409: resolved already, or not open yet */
-	MATCHES_ALREADY_MOVED,  /* 409 */
-	MATCHES_PLAYER_OUT,     /* 409 */
-	MATCHES_TOO_MANY_LOBBIES, /* 409: nothing created */
-	MATCHES_EMPTY_MOVE,     /* 422 */
-	MATCHES_INVALID_MOVE,   /* 422: not a move */
-	MATCHES_ILLEGAL_MOVE,   /* 422: the engine refuses it */
-	MATCHES_NOTHING,        /* a deadline found nothing to do */
-	MATCHES_ERROR,          /* 500 */
+enum match_play_verdict {
+	MATCH_PLAY_CREATED,        /* 200 */
+	MATCH_PLAY_JOINED,         /* 200; started tells whether it filled the match */
+	MATCH_PLAY_MOVED,          /* 200: the move waits for the others */
+	MATCH_PLAY_RESOLVED,       /* 200: the move was the last: the turn resolved */
+	MATCH_PLAY_NOT_FOUND,      /* 404 */
+	MATCH_PLAY_NOT_A_PLAYER,   /* 403 */
+	MATCH_PLAY_FULL,           /* 409 */
+	MATCH_PLAY_ALREADY_JOINED, /* 409 */
+	MATCH_PLAY_NOT_STARTED,    /* 409 */
+	MATCH_PLAY_OVER,           /* 409 */
+	MATCH_PLAY_WRONG_TURN,     /* 409: resolved already, or not open yet */
+	MATCH_PLAY_ALREADY_MOVED,  /* 409 */
+	MATCH_PLAY_PLAYER_OUT,     /* 409 */
+	MATCH_PLAY_TOO_MANY_LOBBIES, /* 409: nothing created */
+	MATCH_PLAY_EMPTY_MOVE,     /* 422 */
+	MATCH_PLAY_INVALID_MOVE,   /* 422: not a move */
+	MATCH_PLAY_ILLEGAL_MOVE,   /* 422: the engine refuses it */
+	MATCH_PLAY_NOTHING,        /* a deadline found nothing to do */
+	MATCH_PLAY_ERROR,          /* 500 */
 };
 
 /* One request's (or deadline's) work; a handler's context. */
-struct matches_op {
+struct match_play_op {
 	/* Set by the caller. */
-	enum matches_op_kind kind;
+	enum match_play_op_kind kind;
 	struct matches    *mx;
 	int64_t            account_id;
 	int64_t            match_id;          /* all but create */
@@ -118,7 +118,7 @@ struct matches_op {
 	char               reason[ENGINE_REASON_MAX];
 
 	/* Set by the job: the match as it stands after it. */
-	enum matches_verdict verdict;
+	enum match_play_verdict verdict;
 	int                seat;              /* the account's seat, -1 for none */
 	struct store_match_row row;
 	struct versus_match m;                /* valid when row.nstate > 0 */
@@ -131,34 +131,34 @@ struct matches_op {
 
 /* A handler's op (req->ctx, freed with the request); NULL (and a 500)
  * when out of memory. */
-struct matches_op *matches_op_new(struct request *req, enum matches_op_kind kind);
+struct match_play_op *match_play_op_new(struct request *req, enum match_play_op_kind kind);
 
 /* Suspends req and runs op's job on the writer; once it has committed (or
  * failed), its effects happen and cont(req) answers from op. */
-void matches_submit(struct request *req, struct matches_op *op, request_cont cont);
+void match_play_submit(struct request *req, struct match_play_op *op, request_cont cont);
 
 /* Reads the row of match_id into op (row, m, totals, moved) from a reader:
  * STORE_OK, STORE_NOT_FOUND or STORE_ERROR. */
-enum store_result matches_read(struct store_conn *c, struct matches_op *op, int64_t match_id);
+enum store_result match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id);
 
 /* Decodes what op->row holds into op: the state, the totals and the moves
  * sent so far; false (logged) when the stored bytes do not read back. */
-bool matches_unpack(struct matches_op *op);
+bool match_play_unpack(struct match_play_op *op);
 
 /* The seat of account_id in row, or -1. */
-int matches_seat_of(const struct store_match_row *row, int64_t account_id);
+int match_play_seat_of(const struct store_match_row *row, int64_t account_id);
 
 /* The match as viewer (a seat, or -1 for a spectator) sees it: the row,
  * every seat's board and counters, the last turn's events. */
-json_t *matches_view_json(const struct matches_op *op, int viewer);
+json_t *match_play_view_json(const struct match_play_op *op, int viewer);
 
 /* The Server-Sent Event of op's match as it stands (the spectator's view,
  * `id: TURN`, `event: match`), malloc'd, its length in *len; NULL when out
  * of memory. */
-char *matches_event_text(const struct matches_op *op, size_t *len);
+char *match_play_event_text(const struct match_play_op *op, size_t *len);
 
 /* The replay of a finished match from its row and stored turns (NULL on
  * failure); what its certificate hashes. */
-json_t *matches_replay_of(struct store_conn *c, const struct matches_op *op);
+json_t *match_play_replay_of(struct store_conn *c, const struct match_play_op *op);
 
 #endif

@@ -39,16 +39,16 @@ struct facts {
 
 /* Facts of g's run at step, read through s's readers, or through conn when
  * it is not NULL. Nothing is read yet. */
-void facts_init(struct facts *f, const struct game *g, struct store *s, struct store_conn *conn,
+void play_facts_init(struct facts *f, const struct game *g, struct store *s, struct store_conn *conn,
     int64_t run, int64_t step);
 
 /* Points env's oracle at f; leaves it NULL when the game has no facts or
  * the run none yet (step 0). */
-void facts_attach(struct facts *f, struct game_env *env);
+void play_facts_attach(struct facts *f, struct game_env *env);
 
 /* Whether the read failed: the play that asked must be thrown away. */
-bool facts_failed(const struct facts *f);
+bool play_facts_failed(const struct facts *f);
 
-void facts_cleanup(struct facts *f);
+void play_facts_cleanup(struct facts *f);
 
 #endif

@@ -4,7 +4,7 @@
  * (libmicrohttpd joins its pool on stop). Zeroed memory is what each game
  * asks for as its fresh working memory.
  */
-#include "workspace.h"
+#include "play_workspace.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ make_key(void)
 }
 
 void *
-workspace_for_thread(const struct game *g)
+play_workspace_for_thread(const struct game *g)
 {
 	struct blocks *b;
 
