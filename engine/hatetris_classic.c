@@ -341,17 +341,32 @@ supply(struct hclassic *g, const struct hclassic_memory *mem)
 }
 
 enum hclassic_outcome
-hclassic_start(struct hclassic *g, unsigned supplier, const struct hclassic_memory *mem,
-    char reason[ENGINE_REASON_MAX])
+hclassic_start_from(struct hclassic *g, unsigned supplier, const uint16_t well[HCLASSIC_ROWS],
+    uint32_t lines, const struct hclassic_memory *mem, char reason[ENGINE_REASON_MAX])
 {
 	struct hclassic n;
+	unsigned r;
 
 	if (supplier >= HCLASSIC_NSUPPLIERS) {
 		engine_refuse(reason, ENGINE_REASON_MAX, "unknown supplier version %u", supplier);
 		return HCLASSIC_REFUSED;
 	}
+	if (lines > HCLASSIC_COUNT_MAX) {
+		engine_refuse(reason, ENGINE_REASON_MAX, "too many lines");
+		return HCLASSIC_REFUSED;
+	}
 	memset(&n, 0, sizeof n);
+	for (r = 0; r < HCLASSIC_ROWS; r++) {
+		if (well[r] > HCLASSIC_FULL_ROW || well[r] == HCLASSIC_FULL_ROW ||
+		    (r < HCLASSIC_BAR && well[r] != 0)) {
+			engine_refuse(reason, ENGINE_REASON_MAX,
+			    "row %u is full, out of range or in the bar and not empty", r);
+			return HCLASSIC_REFUSED;
+		}
+		n.well[r] = well[r];
+	}
 	n.supplier = (uint8_t)supplier;
+	n.lines = lines;
 	if (!supply(&n, mem)) {
 		engine_refuse(reason, ENGINE_REASON_MAX, "the run's memory could not store a well");
 		return HCLASSIC_MEMORY;
@@ -360,6 +375,15 @@ hclassic_start(struct hclassic *g, unsigned supplier, const struct hclassic_memo
 	if (reason)
 		reason[0] = '\0';
 	return HCLASSIC_OK;
+}
+
+enum hclassic_outcome
+hclassic_start(struct hclassic *g, unsigned supplier, const struct hclassic_memory *mem,
+    char reason[ENGINE_REASON_MAX])
+{
+	static const uint16_t empty[HCLASSIC_ROWS];
+
+	return hclassic_start_from(g, supplier, empty, 0, mem, reason);
 }
 
 static int
@@ -469,7 +493,8 @@ hclassic_keys(struct hclassic *g, const char *keys, size_t nkeys,
 	return HCLASSIC_OK;
 }
 
-/* The four locked cells as one number, to tell locks apart. */
+/* The four locked cells as one number, to tell locks apart: the row of
+ * the highest cell and the non-empty row masks from there down. */
 static uint64_t
 lock_signature(unsigned piece, int x, int y, unsigned o)
 {
@@ -480,7 +505,7 @@ lock_signature(unsigned piece, int x, int y, unsigned o)
 	for (r = 0; r < 4; r++) {
 		uint16_t m = row_mask(piece, o, r, x);
 
-		if (!m && first)
+		if (!m)
 			continue;
 		if (first) {
 			top = (unsigned)y + r;

@@ -178,6 +178,14 @@ extern const uint8_t hclassic_order[HCLASSIC_NPIECES];
 enum hclassic_outcome hclassic_start(struct hclassic *g, unsigned supplier,
     const struct hclassic_memory *mem, char reason[ENGINE_REASON_MAX]);
 
+/* The same from a given well (rows 0..3 empty, no full row) as if the run
+ * had already removed lines: for tests, the bench and puzzles. The
+ * supplier call is made on that well as on any other. Refused (g
+ * unchanged) for a bad well or supplier. */
+enum hclassic_outcome hclassic_start_from(struct hclassic *g, unsigned supplier,
+    const uint16_t well[HCLASSIC_ROWS], uint32_t lines, const struct hclassic_memory *mem,
+    char reason[ENGINE_REASON_MAX]);
+
 /*
  * Plays keys[0..nkeys) (each 'L', 'R', 'D' or 'U', upper case) in order,
  * through as many pieces as they reach, asking and telling mem at each lock.

@@ -10,6 +10,7 @@
  * in one call and one key per call give the same run. Re-encoding the keys
  * in the case's encoding gives back the published string (the run-length
  * forms' padding L may be the last decoded key, so with or without it).
+ * The naive model (naive.h) replays the same keys to the same run.
  *
  * Usage: test_hclassic_records RECORDS.JSON [SUPPLIER...]
  */
@@ -19,6 +20,7 @@
 #include "hatetris_classic.h"
 #include "hatetris_classic_replay.h"
 #include "memo.h"
+#include "naive.h"
 #include "tap.h"
 
 static size_t
@@ -106,6 +108,31 @@ check_case(json_t *c, unsigned supplier, struct memo *m, bool full)
 		ok(rtrim(text, tlen) == want_len && memcmp(text, replay, want_len) == 0,
 		    "%s: re-encodes to the published string", label);
 		free(text);
+
+		/* The naive model, key by key, to the same well, lines and end. */
+		{
+			struct nv_run n;
+			uint16_t rows[NV_H];
+			char nseqs[512];
+			size_t nn = 0;
+
+			nv_start(&n, (int)supplier, NULL, 0);
+			nseqs[nn++] = hclassic_piece_name((unsigned)n.piece)[0];
+			for (i = 0; i < nkeys && !n.over; i++) {
+				long before = n.pieces;
+
+				nv_key(&n, keys[i]);
+				if (n.pieces != before && nn + 1 < sizeof nseqs)
+					nseqs[nn++] = hclassic_piece_name((unsigned)n.piece)[0];
+			}
+			nseqs[nn] = '\0';
+			nv_rows(&n.well, rows);
+			ok(memcmp(rows, g.well, sizeof rows) == 0 && n.lines == (long)g.lines &&
+			    n.keys == (long)g.keys && n.over == (bool)g.over,
+			    "%s: the naive model ends in the same well, lines, keys and end", label);
+			is_str(nseqs, seq, "%s: the naive model's piece sequence", label);
+			nv_mem_free(&n.mem);
+		}
 	}
 	free(keys);
 	free(seq);
