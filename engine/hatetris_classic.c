@@ -667,8 +667,13 @@ hclassic_supplier_parse(const char *name)
 
 	if (!name)
 		return -1;
-	for (i = 0; i < HCLASSIC_NSUPPLIERS; i++)
-		if (strcmp(name, supplier_names[i]) == 0)
+	for (i = 0; i < HCLASSIC_NSUPPLIERS; i++) {
+		const char *a = name, *b = supplier_names[i];
+
+		while (*a && *a == *b)
+			a++, b++;
+		if (*a == *b)
 			return i;
+	}
 	return -1;
 }
