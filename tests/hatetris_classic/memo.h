@@ -28,7 +28,7 @@ struct memo {
 	long fail_after; /* -1: never */
 };
 
-static size_t
+static size_t __attribute__((unused))
 memo_hash(const uint8_t key[HCLASSIC_KEY_BYTES])
 {
 	uint64_t h = 1469598103934665603u;
@@ -39,7 +39,7 @@ memo_hash(const uint8_t key[HCLASSIC_KEY_BYTES])
 	return (size_t)(h ^ h >> 29);
 }
 
-static struct memo_slot *
+static struct memo_slot * __attribute__((unused))
 memo_find(struct memo *m, const uint8_t key[HCLASSIC_KEY_BYTES])
 {
 	size_t i = memo_hash(key) & (m->nslots - 1);
@@ -49,7 +49,7 @@ memo_find(struct memo *m, const uint8_t key[HCLASSIC_KEY_BYTES])
 	return &m->slots[i];
 }
 
-static void
+static void __attribute__((unused))
 memo_init(struct memo *m)
 {
 	memset(m, 0, sizeof *m);
@@ -60,7 +60,7 @@ memo_init(struct memo *m)
 		abort();
 }
 
-static void
+static void __attribute__((unused))
 memo_clear(struct memo *m)
 {
 	memset(m->slots, 0, m->nslots * sizeof *m->slots);
@@ -68,14 +68,14 @@ memo_clear(struct memo *m)
 	m->fail_after = -1;
 }
 
-static void
+static void __attribute__((unused))
 memo_cleanup(struct memo *m)
 {
 	free(m->slots);
 	m->slots = NULL;
 }
 
-static uint32_t
+static uint32_t __attribute__((unused))
 memo_get(void *ctx, const uint8_t key[HCLASSIC_KEY_BYTES])
 {
 	struct memo *m = ctx;
@@ -85,7 +85,7 @@ memo_get(void *ctx, const uint8_t key[HCLASSIC_KEY_BYTES])
 	return s->used ? s->value : 0;
 }
 
-static bool
+static bool __attribute__((unused))
 memo_set(void *ctx, const uint8_t key[HCLASSIC_KEY_BYTES], uint32_t value)
 {
 	struct memo *m = ctx;
@@ -117,7 +117,7 @@ memo_set(void *ctx, const uint8_t key[HCLASSIC_KEY_BYTES], uint32_t value)
 	return true;
 }
 
-static struct hclassic_memory
+static struct hclassic_memory __attribute__((unused))
 memo_iface(struct memo *m)
 {
 	struct hclassic_memory mem = { memo_get, memo_set, m };
