@@ -420,6 +420,25 @@ refuse(struct hclassic_report *rep, enum hclassic_outcome out, const char *why, 
 	return out;
 }
 
+bool
+hclassic_valid(const struct hclassic *g)
+{
+	unsigned r;
+
+	if (g->piece >= HCLASSIC_NPIECES || g->o > 3 || g->supplier >= HCLASSIC_NSUPPLIERS ||
+	    g->over > 1 || g->reserved[0] || g->reserved[1] || g->pieces == 0 ||
+	    g->x < HCLASSIC_XMIN || g->x >= HCLASSIC_XMIN + HCLASSIC_NX || g->y >= HCLASSIC_NY ||
+	    g->keys > HCLASSIC_COUNT_MAX)
+		return false;
+	for (r = 0; r < HCLASSIC_ROWS; r++) {
+		if (g->well[r] > HCLASSIC_FULL_ROW)
+			return false;
+		if (!g->over && (g->well[r] == HCLASSIC_FULL_ROW || (r < HCLASSIC_BAR && g->well[r])))
+			return false;
+	}
+	return g->over || hclassic_free(g->well, g->piece, g->x, g->y, g->o);
+}
+
 enum hclassic_outcome
 hclassic_keys(struct hclassic *g, const char *keys, size_t nkeys,
     const struct hclassic_memory *mem, struct hclassic_report *rep)
@@ -428,6 +447,8 @@ hclassic_keys(struct hclassic *g, const char *keys, size_t nkeys,
 	size_t i;
 
 	report_init(rep);
+	if (!hclassic_valid(g))
+		return refuse(rep, HCLASSIC_REFUSED, "not a valid state", (size_t)-1);
 	if (g->over)
 		return refuse(rep, HCLASSIC_GAME_OVER, "the run is over", (size_t)-1);
 	if (nkeys && !keys)
@@ -529,7 +550,7 @@ hclassic_options(const struct hclassic *g, struct hclassic_search *s, struct hcl
 
 	memset(s->from, 0xff, sizeof s->from);
 	memset(s->key, 0, sizeof s->key);
-	if (g->over || g->piece >= HCLASSIC_NPIECES)
+	if (g->over || !hclassic_valid(g))
 		return 0;
 	frame_well(g->well, frame);
 	if (!frame_free(frame, g->piece, g->x, g->y, g->o & 3u))

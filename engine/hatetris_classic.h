@@ -241,6 +241,14 @@ bool hclassic_free(const uint16_t well[HCLASSIC_ROWS], unsigned piece, int x, in
  * goes on), '.' empty. NUL-terminated. */
 void hclassic_text(const struct hclassic *g, char out[HCLASSIC_TEXT_SIZE]);
 
+/* Whether g is a state the engine can have made: fields in range, the
+ * reserved bytes zero, rows within 10 bits, no full row, the bar empty
+ * while playing, the live piece free while playing, pieces >= 1. That the
+ * pieces are the supplier's choices cannot be checked without the memory;
+ * a token's seal vouches for it. hclassic_keys and hclassic_options refuse
+ * a state that fails this. */
+bool hclassic_valid(const struct hclassic *g);
+
 /* "I" ... "Z"; NULL out of range. */
 const char *hclassic_piece_name(unsigned piece);
 

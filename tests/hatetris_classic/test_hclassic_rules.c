@@ -199,10 +199,12 @@ test_moves(void)
 	{
 		static const char *const post[] = { ".....#....", NULL };
 
-		g = constructed(post, 3 + 0, HCLASSIC_T);
-		/* T o0 covers row 1 cols 4-6 and row 2 col 5; o1 adds row 3 col 5. */
-		hclassic_keys(&g, "U", 1, NULL, &rep);
-		ok(g.o == 0 && g.keys == 1, "a T over a cell at row 3 col 5 cannot turn to o 1");
+		g = constructed(post, 4, HCLASSIC_T);
+		/* T o0 one row down covers row 2 cols 4-6 and row 3 col 5; o1
+		 * would add row 4 col 5, the filled cell. */
+		hclassic_keys(&g, "DU", 2, NULL, &rep);
+		ok(g.y == 1 && g.o == 0 && g.keys == 2,
+		    "a T over a cell at row 4 col 5 cannot turn to o 1");
 		hclassic_keys(&g, "LU", 2, NULL, &rep);
 		ok(g.o == 1 && g.x == 2, "one column left it can");
 	}
@@ -400,6 +402,18 @@ test_refusals(void)
 	m.fail_after = -1;
 	is_int(hclassic_keys(&g, "DD", 2, &mem, &rep), HCLASSIC_OK, "and goes on when it can");
 	ok(g.pieces == 2 && rep.locks == 1, "the lock then happens");
+	before = g;
+	g.piece = 7;
+	is_int(hclassic_keys(&g, "L", 1, &mem, &rep), HCLASSIC_REFUSED,
+	    "a state with an unknown piece is refused");
+	g = before;
+	g.x = 9;
+	ok(!hclassic_valid(&g), "so is a live piece outside the well");
+	g = before;
+	g.well[2] = 1;
+	ok(!hclassic_valid(&g), "and a filled bar while playing");
+	g = before;
+	ok(hclassic_valid(&g), "the run itself is valid");
 	is_int(hclassic_supplier_parse("2021"), HCLASSIC_2021, "supplier names parse");
 	is_int(hclassic_supplier_parse("v2"), -1, "unknown names do not");
 	ok(sizeof(struct hclassic) == HCLASSIC_STATE_SIZE, "the state is %d bytes",
