@@ -168,16 +168,20 @@ lock_into(const uint16_t in[HCLASSIC_ROWS], unsigned piece, int x, int y, unsign
 void
 hclassic_well_key(const uint16_t well[HCLASSIC_ROWS], uint8_t key[HCLASSIC_KEY_BYTES])
 {
-	unsigned r, c;
+	uint32_t acc = 0;
+	unsigned r, nbits = 0, n = 0;
 
-	memset(key, 0, HCLASSIC_KEY_BYTES);
-	for (r = 0; r < HCLASSIC_ROWS; r++)
-		for (c = 0; c < HCLASSIC_COLS; c++)
-			if (well[r] >> c & 1u) {
-				unsigned i = r * HCLASSIC_COLS + c;
-
-				key[i / 8] |= (uint8_t)(1u << (i % 8));
-			}
+	/* Rows are appended 10 bits at a time, low bits first, and whole bytes
+	 * leave from the bottom: bit 10 r + c lands in byte (10 r + c) / 8. */
+	for (r = 0; r < HCLASSIC_ROWS; r++) {
+		acc |= (uint32_t)(well[r] & HCLASSIC_FULL_ROW) << nbits;
+		nbits += HCLASSIC_COLS;
+		while (nbits >= 8) {
+			key[n++] = (uint8_t)acc;
+			acc >>= 8;
+			nbits -= 8;
+		}
+	}
 }
 
 static uint32_t
@@ -206,47 +210,59 @@ mem_set(const struct hclassic_memory *mem, const uint16_t well[HCLASSIC_ROWS], u
 }
 
 /* One piece's landings for the supplier: its best rating, and key 1 for
- * the current (max count) or 2022 (any seen) version. */
+ * the current (max count) or 2022 (any seen) version. The hot loop of the
+ * engine: positions are packed as x + 3 (bits 0-3), y (4-8) and o (9-10)
+ * so that no division is needed, and each (o, x) has its four framed row
+ * masks ready, with x = -3 and x = 9 always blocked, so a test is four
+ * ANDs and no range check (rows 20-22 of the frame are walls). */
+#define PK(x, y, o) ((unsigned)((x) + 3) | (unsigned)(y) << 4 | (unsigned)(o) << 9)
+
 static void
 rate_piece(const uint16_t well[HCLASSIC_ROWS], const uint16_t frame[FRAME_ROWS], unsigned piece,
     uint32_t lines, unsigned supplier, const struct hclassic_memory *mem, uint8_t *rating,
     uint32_t *loops, uint16_t *nlandings, uint32_t *lookups)
 {
+	uint16_t masks[4][13][4];
 	uint16_t queue[HCLASSIC_POSITIONS];
-	uint8_t seen[HCLASSIC_POSITIONS];
-	unsigned head = 0, tail = 0, best = 0, nland = 0;
+	uint8_t seen[2048 / 8];
+	unsigned head = 0, tail = 0, best = 0, nland = 0, o, xi, r;
 	uint32_t worst = 0;
 	bool ask = supplier == HCLASSIC_CURRENT || supplier == HCLASSIC_2022;
 	int y0 = 0;
 
+	for (o = 0; o < 4; o++)
+		for (xi = 0; xi < 13; xi++)
+			for (r = 0; r < 4; r++)
+				masks[o][xi][r] = xi == 0 || xi == 12 ? 0xffff :
+				    (uint16_t)((unsigned)box[piece][o][r] << (xi - 1));
 	memset(seen, 0, sizeof seen);
 	/* Start as low as the empty rows under the bar's box allow. */
 	while (y0 + 4 < HCLASSIC_ROWS && well[y0 + 4] == 0)
 		y0++;
-	queue[tail++] = (uint16_t)pos_index(SPAWN_X, y0, 0);
-	seen[queue[0]] = 1;
+	queue[tail++] = (uint16_t)PK(SPAWN_X, y0, 0);
+	seen[queue[0] >> 3] |= (uint8_t)(1u << (queue[0] & 7));
 	while (head < tail) {
 		unsigned i = queue[head++], k;
-		int x, y;
-		unsigned o;
+		unsigned x3 = i & 15, y = i >> 4 & 31, oo = i >> 9;
 
-		pos_split(i, &x, &y, &o);
 		for (k = 0; k < 4; k++) {
-			int nx = x, ny = y;
-			unsigned no = o, j;
+			unsigned nx3 = x3, ny = y, no = oo, j;
+			const uint16_t *mk;
 
 			if (k == 0)
-				nx--;
+				nx3--;
 			else if (k == 1)
-				nx++;
+				nx3++;
 			else if (k == 2)
 				ny++;
 			else
-				no = (o + 1) & 3;
-			if (frame_free(frame, piece, nx, ny, no)) {
-				j = pos_index(nx, ny, no);
-				if (!seen[j]) {
-					seen[j] = 1;
+				no = (oo + 1) & 3;
+			mk = masks[no][nx3];
+			if (!((frame[ny] & mk[0]) | (frame[ny + 1] & mk[1]) | (frame[ny + 2] & mk[2]) |
+			    (frame[ny + 3] & mk[3]))) {
+				j = nx3 | ny << 4 | no << 9;
+				if (!(seen[j >> 3] >> (j & 7) & 1u)) {
+					seen[j >> 3] |= (uint8_t)(1u << (j & 7));
 					queue[tail++] = (uint16_t)j;
 				}
 				continue;
@@ -256,7 +272,8 @@ rate_piece(const uint16_t well[HCLASSIC_ROWS], const uint16_t frame[FRAME_ROWS],
 			{
 				uint16_t after[HCLASSIC_ROWS];
 				bool over;
-				unsigned cleared = lock_into(well, piece, x, y, o, after, &over);
+				unsigned cleared = lock_into(well, piece, (int)x3 - 3, (int)y, oo, after,
+				    &over);
 				unsigned top = well_top(after);
 
 				nland++;

@@ -414,6 +414,25 @@ test_refusals(void)
 	ok(!hclassic_valid(&g), "and a filled bar while playing");
 	g = before;
 	ok(hclassic_valid(&g), "the run itself is valid");
+	{
+		/* The key's layout, cell by cell: bit 10 r + c, byte i / 8, bit i % 8. */
+		uint16_t w[HCLASSIC_ROWS];
+		uint8_t key[HCLASSIC_KEY_BYTES], want[HCLASSIC_KEY_BYTES];
+		unsigned r, c, wrong = 0;
+
+		for (r = 0; r < HCLASSIC_ROWS; r++)
+			for (c = 0; c < HCLASSIC_COLS; c++) {
+				unsigned i = r * 10 + c;
+
+				memset(w, 0, sizeof w);
+				w[r] = (uint16_t)(1u << c);
+				memset(want, 0, sizeof want);
+				want[i / 8] = (uint8_t)(1u << (i % 8));
+				hclassic_well_key(w, key);
+				wrong += memcmp(key, want, sizeof key) != 0;
+			}
+		is_int(wrong, 0, "a well's key holds cell (r, c) at bit 10 r + c");
+	}
 	is_int(hclassic_supplier_parse("2021"), HCLASSIC_2021, "supplier names parse");
 	is_int(hclassic_supplier_parse("v2"), -1, "unknown names do not");
 	ok(sizeof(struct hclassic) == HCLASSIC_STATE_SIZE, "the state is %d bytes",
