@@ -201,12 +201,15 @@ enum hclassic_outcome hclassic_keys(struct hclassic *g, const char *keys, size_t
     const struct hclassic_memory *mem, struct hclassic_report *rep);
 
 /*
- * Every distinct well the live piece can leave by a lock, from where it
- * stands now, each with one shortest key path (found breadth first, keys
- * tried in the order L R D U; the first position found leaving a well
- * gives its path). Writes at most cap locks, in that order, and returns how
- * many there are (0 only after the end). search receives the paths: read
- * one with hclassic_lock_path. search may not be NULL.
+ * Every distinct lock the live piece can reach from where it stands now
+ * (locks that fill the same four cells are one: the O's four orientations,
+ * the I, S and Z boxes that repeat shifted), each with the well it leaves
+ * and one shortest key path (found breadth first, keys tried in the order
+ * L R D U; the first position found for a lock gives its path). Writes at
+ * most cap locks, in that order, and returns how many there are (0 only
+ * after the end or for an invalid state). search receives the paths: read
+ * one with hclassic_lock_path. search may not be NULL. Cost: one search of
+ * at most 836 positions; about 10 KiB of stack.
  */
 size_t hclassic_options(const struct hclassic *g, struct hclassic_search *search,
     struct hclassic_lock *out, size_t cap);
@@ -223,8 +226,9 @@ size_t hclassic_lock_path(const struct hclassic_search *search, const struct hcl
  * far (used only to skip look-ups that cannot find anything; pass
  * HCLASSIC_COUNT_MAX to look up every landing). It reads mem but does not
  * write it: the caller stores the current well's value first, as a run
- * does. For 2021, mem's value for the current well itself is read. detail
- * may be NULL.
+ * does. For 2021, mem's value for the current well itself is read (when
+ * lines >= 2; a well of a run with fewer lines is new). detail may be
+ * NULL.
  */
 unsigned hclassic_choose(const uint16_t well[HCLASSIC_ROWS], uint32_t lines, unsigned supplier,
     const struct hclassic_memory *mem, struct hclassic_choice *detail);
