@@ -19,6 +19,7 @@ static const struct {
 	{ "board", bench_board, "leaderboard and review queries on a database of a million runs" },
 	{ "versus", bench_versus, "versus turns: resolve and move-check cost, Glicko-2 match" },
 	{ "hatetris", bench_hatetris, "supplier decisions/s and decision time at depth 1 and 2" },
+	{ "hatetris-classic", bench_hclassic, "keys/s, replay time of the longest record, supplier decisions/s" },
 	{ "facts", bench_facts, "a run's seen boards: the writer's insert, the read into a set, a question" },
 	{ "ratelimit", bench_ratelimit, "one rate-limit check, one thread and two" },
 };

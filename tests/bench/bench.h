@@ -9,6 +9,7 @@ int bench_duskcourt(int argc, char **argv);
 int bench_board(int argc, char **argv);
 int bench_versus(int argc, char **argv);
 int bench_hatetris(int argc, char **argv);
+int bench_hclassic(int argc, char **argv);
 int bench_facts(int argc, char **argv);
 int bench_ratelimit(int argc, char **argv);
 
