@@ -138,7 +138,8 @@ def main():
     if not c.key:
         name = 'sfbot_%06d' % random.randrange(10 ** 6)
         c.key = c.call('POST', '/api/v1/accounts', {'name': name}, answer=False)['agentKey']
-        print('account %s created' % name)
+        # New accounts are limited (10 at once, 30 an hour per address): keep the key.
+        print('account %s created; reuse it with --key %s' % (name, c.key))
     game = c.call('POST', '/games/stackfall/api/new', {}, answer=False)
     print('run %s: first piece %s, next %s' % (game['runId'], game['current'], game['next']))
     while game['status'] == 'playing':
