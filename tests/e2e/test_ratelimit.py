@@ -56,9 +56,14 @@ try:
     t.eq(count(d, 'SELECT count(*) FROM accounts'), 10, 'nothing of a refused request is stored')
 
     # Puzzles: 30 at once, then 10 a second.
+    # (At most the burst plus 10 a second for the flood's time: on a loaded
+    # machine the 80 requests take long enough for a few more to pass.)
+    t0 = time.monotonic()
     statuses = flood(d, 80, lambda c: d.get('/api/v1/agent-check', conn=c))
-    t.ok(statuses.count(200) >= 30 and statuses.count(200) <= 32 and 429 in statuses,
-         'a puzzle flood: about its burst of 30 issued (%d), then 429' % statuses.count(200))
+    bound = 30 + 10 * (time.monotonic() - t0) + 1
+    t.ok(statuses.count(200) >= 30 and statuses.count(200) <= bound and 429 in statuses,
+         'a puzzle flood: about its burst of 30 issued (%d, at most %.1f), then 429' %
+         (statuses.count(200), bound))
     t.eq(count(d, 'SELECT count(*) FROM agent_checks'), statuses.count(200),
          'and no refused request stored a puzzle')
 
