@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "puzzle.h"
+
 static const char *const common[] = { JSONBODY_COMMON_FIELDS, NULL };
 
 static bool
@@ -51,6 +53,13 @@ jsonbody_common_ok(const json_t *obj, char *msg, size_t cap)
 	v = json_object_get(obj, "agent_answer");
 	if (v != NULL && !json_is_string(v) && !json_is_number(v)) {
 		snprintf(msg, cap, "field 'agent_answer' must be a number or a numeric string");
+		return false;
+	}
+	/* Text that is no number at all ("seventeen") is a malformed body,
+	 * refused before any puzzle is touched; a number that is merely wrong
+	 * (17.5, 18) is judged, and spends the puzzle. */
+	if (json_is_string(v) && puzzle_answer_json(v, NULL) == PUZZLE_ANSWER_NAN) {
+		snprintf(msg, cap, "field 'agent_answer': %s", JSONBODY_ANSWER_NOT_A_NUMBER);
 		return false;
 	}
 	return true;

@@ -16,10 +16,16 @@
  * check's answer may travel in any body. */
 #define JSONBODY_COMMON_FIELDS "agent_check", "agent_answer"
 
+/* What a non-numeric agent-check answer is told, in a body field or the
+ * X-Agent-Answer header (the 400 spends no puzzle). */
+#define JSONBODY_ANSWER_NOT_A_NUMBER \
+	"the answer is a number: send the puzzle's answer in digits (like 17); this puzzle is not spent"
+
 /* Whether every key of obj (may be NULL: an empty body) is in allowed
  * (NULL-terminated) or a common field, and the common fields have their
- * types (agent_check a string, agent_answer a number or a string); else
- * writes a message naming the field. */
+ * types (agent_check a string, agent_answer a number or a string that
+ * reads as one, see puzzle_answer_text); else writes a message naming the
+ * field. */
 bool jsonbody_known(const json_t *obj, const char *const *allowed, char *msg, size_t cap);
 
 /* The common fields' types alone, whatever else obj holds (the seed's

@@ -52,6 +52,12 @@ agent_answer_read(const char *ht, const char *ha, const json_t *body, struct age
 		snprintf(out->token, sizeof out->token, "%s", token);
 }
 
+bool
+agent_answer_header_ok(const char *ha)
+{
+	return ha == NULL || puzzle_answer_text(ha, strlen(ha), NULL) != PUZZLE_ANSWER_NAN;
+}
+
 void
 agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_who *who)
 {

@@ -44,6 +44,13 @@ struct agent_answer {
 void agent_answer_read(const char *header_token, const char *header_answer, const json_t *body,
     struct agent_answer *out);
 
+/* Whether an X-Agent-Answer header value (NULL: none sent) may be judged:
+ * absent, or a number (whole or not, in range or not: a wrong number is
+ * judged and spends the puzzle). Text that reads as no number at all
+ * ("seventeen", "") is refused at the headers with 400 invalid_request and
+ * JSONBODY_ANSWER_NOT_A_NUMBER, before any puzzle is touched. */
+bool agent_answer_header_ok(const char *header_answer);
+
 struct agent_fresh {
 	char    token[STORE_CHECK_TOKEN_MAX + 1];
 	int64_t answer;

@@ -141,10 +141,18 @@ struct ratelimit_config {
 	struct ratelimit_policy policy[RATELIMIT_NCLASSES][RATELIMIT_NSCOPES];
 };
 
-/* A suggested configuration, in the flag grammar (parsed by the tests). */
+/* A suggested configuration, in the flag grammar (parsed by the tests).
+ * Moves and reads are sized for a bot on one connection at up to 200
+ * requests a second (a whole Stackfall game with `options` before each
+ * piece, about 300 requests, fits the burst of 500 at any speed); the
+ * classes that create things at a cost (accounts, runs, puzzles asked for)
+ * stay small. Every request pays its address and, once its key is known,
+ * its account, so both scopes carry the same figures: an account limit
+ * above its address's would never be reached. README's "What a flood can
+ * store" does the arithmetic. */
 #define RATELIMIT_DEFAULTS \
-	"accounts=30/h:10,puzzles=10/s:30,runs=2/s:20,moves=50/s:100," \
-	"reads=20/s:60,verify=5/s:20,wrong=10/10m"
+	"accounts=30/h:10,puzzles=10/s:30,runs=2/s:20,moves=250/s:500," \
+	"reads=250/s:500,verify=5/s:20,wrong=10/10m"
 
 /* Every class off. */
 void ratelimit_config_init(struct ratelimit_config *cfg);

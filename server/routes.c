@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agent_check.h"
 #include "game.h"
 #include "handlers.h"
+#include "jsonbody.h"
 #include "ratelimit.h"
 #include "throttle.h"
 
@@ -207,9 +209,24 @@ router_run(struct request *req)
 	request_reply_error(req, API_ERR_NOT_FOUND, msg);
 }
 
+/* At the headers: the address's rate limit, then an X-Agent-Answer that
+ * is no number at all (400 before any puzzle is spent; a body's
+ * agent_answer is checked with the body, jsonbody_known). */
+static bool
+router_admit(struct request *req)
+{
+	if (!throttle_admit(req))
+		return false;
+	if (!agent_answer_header_ok(request_header(req, "X-Agent-Answer"))) {
+		request_refuse(req, API_ERR_INVALID_REQUEST, "X-Agent-Answer: " JSONBODY_ANSWER_NOT_A_NUMBER, NULL);
+		return false;
+	}
+	return true;
+}
+
 const struct http_router routes_router = {
 	.match = router_match,
-	.admit = throttle_admit,
+	.admit = router_admit,
 	.run = router_run,
 	.allow_header = routes_allow_header,
 	.nroutes = sizeof routes / sizeof routes[0],

@@ -32,6 +32,18 @@ main(void)
 	o = json_pack("{s:[]}", "agent_answer");
 	ok(!jsonbody_known(o, fields, msg, sizeof msg), "agent_answer must be a number or a string");
 	json_decref(o);
+	o = json_pack("{s:s}", "agent_answer", "seventeen");
+	ok(!jsonbody_known(o, fields, msg, sizeof msg) && strstr(msg, "the answer is a number") != NULL,
+	    "an agent_answer in words is refused: %s", msg);
+	json_object_set_new(o, "agent_answer", json_string(""));
+	ok(!jsonbody_known(o, fields, msg, sizeof msg), "so is an empty one");
+	json_object_set_new(o, "agent_answer", json_string(" 17.00 "));
+	ok(jsonbody_known(o, fields, msg, sizeof msg), "a numeric string passes, to be judged");
+	json_object_set_new(o, "agent_answer", json_string("17.5"));
+	ok(jsonbody_known(o, fields, msg, sizeof msg), "a number that is not whole passes too (judged wrong)");
+	json_object_set_new(o, "agent_answer", json_real(2.5));
+	ok(jsonbody_known(o, fields, msg, sizeof msg), "and a JSON real");
+	json_decref(o);
 	ok(jsonbody_known(NULL, fields, msg, sizeof msg), "an empty body is fine");
 
 	o = json_pack("{s:I}", "seed", (json_int_t)9007199254740991);

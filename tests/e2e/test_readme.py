@@ -1,4 +1,6 @@
-"""The README's curl sessions, run exactly as written against a fresh daemon.
+"""The README's curl sessions, run exactly as written against a fresh daemon
+(and its "Write a bot" session, which runs two starter bots of examples/,
+against a daemon with the default rate limits).
 
 Each block after a `<!-- readme-test: NAME -->` line is run with bash from
 a scratch folder that links the repository's tests/ (the Stackfall session
@@ -19,7 +21,7 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus'} <= set(blocks),
+t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus', 'bots'} <= set(blocks),
      'the README has the curl sessions (%s)' % sorted(blocks))
 
 
@@ -27,6 +29,7 @@ def run(name, d):
     scratch = tempfile.mkdtemp(prefix='arcaded-readme-')
     try:
         os.symlink(os.path.join(root, 'tests'), os.path.join(scratch, 'tests'))
+        os.symlink(os.path.join(root, 'examples'), os.path.join(scratch, 'examples'))
         # ./build/server/arcaded, as the quick start builds it.
         os.symlink(os.path.dirname(os.path.dirname(os.environ['ARCADED'])), os.path.join(scratch, 'build'))
         env = dict(os.environ, ARCADED_URL=d.base)
@@ -137,6 +140,22 @@ try:
     t.ok('valid: versus-v1 match replay, 8 turns' in out and
          '{"valid":true,"turns":8,"certificate":true}' in lines,
          'its replay verifies with arcaded verify and on the server, with its certificate')
+    if rc != 0:
+        t.diag(err[-2000:])
+finally:
+    d.cleanup()
+
+# "Write a bot": the two starter bots, against a daemon with the default
+# rate limits, as a newcomer's ./dev up would have them.
+d = Daemon(rate_limits=True)
+try:
+    rc, out, err = run('bots', d)
+    t.eq(rc, 0, 'the "Write a bot" session runs without an error')
+    t.ok('rung 3 cleared' in out and re.search(r'game over \((piece_limit|top_out)\)', out) and
+         out.count('finished: {') == 2 and out.count('certificate: v4.public.') == 2,
+         'the Duskcourt bot clears three courts, the Stackfall bot plays its game to the end; both finish') or \
+        t.diag(out[-1500:])
+    t.ok('429' not in err and '428' not in err, 'neither meets a rate limit nor misreads a puzzle')
     if rc != 0:
         t.diag(err[-2000:])
 finally:

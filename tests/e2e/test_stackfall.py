@@ -343,10 +343,11 @@ try:
         t.ok(r.status == 428 and r.error_code == 'agent_check_required' and ac and
              set(ac) == {'puzzle', 'token', 'expires_in'} and ac['expires_in'] > 590,
              '%s %s without an answer: 428 with a fresh puzzle' % (method, path.split('?')[0]))
+        # (Its answer is read before the wrong one deletes the puzzle.)
+        right = dict(auth, **{'X-Agent-Check': ac['token'], 'X-Agent-Answer': str(puzzle_answer(d, ac['token']))})
         wrong = dict(auth, **{'X-Agent-Check': ac['token'], 'X-Agent-Answer': '-1'})
         r2 = d.request(method, path, body=body, headers=wrong)
         t.ok(r2.status == 428 and 'wrong' in r2.json['error']['message'], '... a wrong answer: 428')
-        right = dict(auth, **{'X-Agent-Check': ac['token'], 'X-Agent-Answer': str(puzzle_answer(d, ac['token']))})
         r3 = d.request(method, path, body=body, headers=right)
         t.ok(r3.status == 428, '... the right answer to a puzzle already spent by a wrong one: 428')
         ac2 = r3.json['agent_check']
@@ -386,6 +387,38 @@ try:
     r = d.post(SEED_ROUTES + 'act', {'command': 'options', 'agent_check': 5}, headers=dict(auth, **hdr))
     t.eq(r.status, 400, 'a common field of the wrong type is still refused on the seed\'s routes')
     r = d.post(SEED_ROUTES + 'act', {'command': 'options'}, headers=dict(auth, **hdr))
+    t.eq(r.status, 200, '... and did not spend the puzzle')
+    # An answer that is no number at all is a malformed request: 400 with
+    # "the answer is a number", on both shapes, in a header or the body,
+    # and the puzzle is still there to answer.
+    fresh = r.json['agent_check']
+    words = [('POST', SEED_ROUTES + 'act', {'command': 'options'}, {'X-Agent-Answer': 'seventeen'}),
+             ('GET', SEED_ROUTES + 'state', None, {'X-Agent-Answer': ''}),
+             ('POST', TOKEN_ROUTES + 'action', {'stateToken': n.token, 'command': 'options'},
+              {'X-Agent-Answer': '17 apples'}),
+             ('POST', SEED_ROUTES + 'act', {'command': 'options', 'agent_check': fresh['token'],
+                                            'agent_answer': 'seventeen'}, {}),
+             ('POST', TOKEN_ROUTES + 'state', {'stateToken': n.token, 'agent_check': fresh['token'],
+                                               'agent_answer': 'x17'}, {})]
+    for method, path, body, extra in words:
+        hdr = dict(auth, **extra)
+        if extra:
+            hdr['X-Agent-Check'] = fresh['token']
+        r = d.request(method, path, body=body, headers=hdr)
+        t.ok(r.status == 400 and r.error_code == 'invalid_request' and
+             'the answer is a number' in r.json['error']['message'],
+             '%s %s with a non-numeric answer (%r): 400 "the answer is a number"' %
+             (method, path, extra.get('X-Agent-Answer', (body or {}).get('agent_answer'))))
+    t.eq(d.sql('SELECT count(*) FROM agent_checks WHERE token = ?', (fresh['token'],))[0][0], 1,
+         '... and none of them spent the puzzle')
+    r = d.post(SEED_ROUTES + 'act', {'command': 'options'}, headers=dict(auth, **{
+        'X-Agent-Check': fresh['token'], 'X-Agent-Answer': str(puzzle_answer(d, fresh['token']))}))
+    t.eq(r.status, 200, '... which its right answer then passes')
+    r2 = d.post(SEED_ROUTES + 'act', {'command': 'options'}, headers=dict(auth, **{
+        'X-Agent-Check': r.json['agent_check']['token'], 'X-Agent-Answer': '17.5'}))
+    t.ok(r2.status == 428 and 'wrong' in r2.json['error']['message'],
+         'a number that is not whole (17.5) is still judged: a wrong answer, 428')
+    r = r2
     # Expiry.
     fresh = r.json['agent_check']
     # Expired a second ago: inside the minute the retention sweep leaves an

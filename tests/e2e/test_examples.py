@@ -1,0 +1,124 @@
+"""The starter bots of examples/, each run as a bot author would run it:
+a subprocess against the real daemon with the shipped default rate limits
+(rate_limits=True passes no --rate-limit, so RATELIMIT_DEFAULTS apply), to
+the end of its game. Afterwards the plain routes must show what the bot
+claims: the run over and finished with its review, a score and a
+certificate, its replay verified by the server with that certificate; for
+versus, the match finished with a place for every seat and a certificate.
+A bot that met a rate limit (429) or misread a puzzle (428) says so on
+stderr, which fails the test. Last, a bot with a bad key, or no daemon to
+talk to, exits 1 with a message naming the problem.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+from harness import Daemon, Tap
+
+t = Tap()
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
+
+
+def bot(name, *args, url=None, timeout=240):
+    """Runs one bot to its end: (exit status, stdout, stderr, seconds)."""
+    env = dict(os.environ, ARCADED_URL=url)
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)] + list(args), env=env,
+                       capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
+
+
+def run_id(out):
+    m = re.search(r'^run (\d+)', out, re.M)
+    return m.group(1) if m else None
+
+
+def check_run(d, game, out, err, rc, secs, what):
+    """The bot's run, read back over the plain routes."""
+    t.ok(rc == 0, '%s: exits 0 (%.1f s)' % (what, secs)) or t.diag(out + err)
+    t.ok('429' not in err and '428' not in err, '%s: met no rate limit and read every puzzle' % what) or \
+        t.diag(err)
+    rid = run_id(out)
+    r = d.get('/api/games/%s/runs/%s' % (game, rid)) if rid else None
+    run = r.json if r is not None and r.status == 200 else {}
+    t.ok(run.get('over') is True and run.get('finishedAt') and isinstance(run.get('score'), int) and
+         (run.get('review') or {}).get('rating') is not None,
+         '%s: the run is over and finished, with its score (%s) and review' % (what, run.get('score'))) or \
+        t.diag(repr(run)[:600])
+    cert = run.get('certificate') or ''
+    t.ok(cert.startswith('v4.public.'), '%s: the run has a result certificate' % what)
+    v = d.post('/api/games/%s/replays/verify' % game, {'replay': run.get('replay'), 'certificate': cert})
+    t.ok(v.status == 200 and v.json.get('valid') is True and (v.json.get('certificate') or {}).get('valid'),
+         '%s: the server replays it to the same result, and the certificate names that replay' % what) or \
+        t.diag(v.body[:400])
+    return run
+
+
+d = Daemon(rate_limits=True)
+try:
+    url = d.base
+
+    rc, out, err, secs = bot('stackfall_bot.py', url=url)
+    run = check_run(d, 'stackfall', out, err, rc, secs, 'stackfall_bot')
+    t.ok(run.get('end_reason') in ('piece_limit', 'top_out') and run.get('account'),
+         'stackfall_bot: a keyed run played to its end (%s, %s pieces)' %
+         (run.get('end_reason'), run.get('pieces')))
+
+    rc, out, err, secs = bot('duskcourt_bot.py', '--seed', '7', '--rungs', '4', url=url)
+    run = check_run(d, 'duskcourt', out, err, rc, secs, 'duskcourt_bot')
+    t.eq((run.get('rung'), run.get('lives'), run.get('status')), (4, 3, 'done'),
+         'duskcourt_bot: climbed 4 rungs of seed 7 without losing a life, then ended the run')
+
+    rc, out, err, secs = bot('stackcraft_bot.py', '--cap', '50', '--seed', '42', url=url)
+    run = check_run(d, 'stackcraft', out, err, rc, secs, 'stackcraft_bot')
+    t.ok(run.get('end_reason') in ('capped', 'top_out') and run.get('pieces', 0) > 0 and
+         run.get('pieces', 99) <= 50, 'stackcraft_bot: the capped episode played to its end (%s, %s pieces)' %
+         (run.get('end_reason'), run.get('pieces')))
+
+    rc, out, err, secs = bot('hatetris_bot.py', url=url)
+    run = check_run(d, 'hatetris', out, err, rc, secs, 'hatetris_bot')
+    t.eq(run.get('end_reason'), 'top_out', 'hatetris_bot: played until the supplier won')
+
+    # Versus: one bot creates the match, a second joins it with the id it prints.
+    env = dict(os.environ, ARCADED_URL=url)
+    t0 = time.monotonic()
+    first = subprocess.Popen([sys.executable, os.path.join(EXAMPLES, 'versus_bot.py'), '--seed', '7'],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = first.stdout.readline()
+    m = re.match(r'match (\d+), seat 0', line)
+    t.ok(m is not None, 'versus_bot: creates a match and prints its id (%r)' % line.strip())
+    rc2, out2, err2, _ = bot('versus_bot.py', '--join', m.group(1) if m else '0', url=url)
+    try:
+        out1, err1 = first.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        first.kill()
+        out1, err1 = first.communicate()
+    secs = time.monotonic() - t0
+    t.ok(first.returncode == 0 and rc2 == 0, 'versus_bot: both bots exit 0 (%.1f s)' % secs) or \
+        t.diag(line + out1 + err1 + out2 + err2)
+    view = d.get('/api/matches/%s' % m.group(1)).json if m else {}
+    seats = view.get('seats') or []
+    places = sorted(s.get('place') or 0 for s in seats)
+    t.ok(view.get('status') == 'finished' and view.get('end') in ('last_standing', 'all_out', 'turn_cap') and
+         len(seats) == 2 and places[0] == 1 and all(places),
+         'versus_bot: the match ended (%s after %s turns) with places %s' %
+         (view.get('end'), view.get('turn'), places))
+    t.ok((view.get('certificate') or '').startswith('v4.public.'), 'versus_bot: the match has a certificate')
+    t.ok('match over after %s turns' % view.get('turn') in out1 + out2,
+         'versus_bot: the bots report the same end as the server')
+
+    # Errors: a clear message and exit status 1.
+    rc, out, err, _ = bot('stackfall_bot.py', '--key', 'arcd_not_a_key', url=url)
+    t.ok(rc == 1 and err.startswith('stackfall_bot: ') and '401' in err,
+         'a bot with a bad agent key exits 1 and says why: %s' % err.strip()[:120])
+finally:
+    d.cleanup()
+
+# No daemon at the address: the bot says so and exits 1.
+rc, out, err, _ = bot('duskcourt_bot.py', url='http://127.0.0.1:9', timeout=60)
+t.ok(rc == 1 and err.startswith('duskcourt_bot: '), 'a bot with no daemon to talk to exits 1: %s' %
+     err.strip()[:120])
+
+t.done()
