@@ -42,7 +42,7 @@ sample(enum game_id g, int64_t run, int64_t step)
 
 	memset(&t, 0, sizeof t);
 	t.game = g;
-	t.rules = 1;
+	t.rules = game_get(g)->rules_version;
 	t.run = run;
 	t.step = step;
 	t.issued_at = SEALED;
@@ -104,6 +104,22 @@ main(void)
 	    "so is any token of another server");
 	is_int(token_open(&one, GAME_STACKFALL, tok, strlen(tok), NOW, TTL, &got), TOKEN_ERR_WRONG_GAME,
 	    "a Duskcourt token presented to Stackfall is recognised as the other game's");
+
+	/* The rules version: a token sealed under another version of the
+	 * game's rules than the descriptor's does not open, and says why. */
+	{
+		struct state_token v = sample(GAME_DUSKCOURT, 7, 3);
+		char *tv;
+
+		v.rules = game_get(GAME_DUSKCOURT)->rules_version + 1;
+		tv = token_seal(&one, &v);
+		ok(tv != NULL, "a token of another rules version can be sealed (an older daemon's, say)");
+		is_int(token_open(&one, GAME_DUSKCOURT, tv, strlen(tv), NOW, TTL, &got), TOKEN_ERR_RULES,
+		    "but does not open here: another version of the game's rules");
+		ok(strstr(token_strerror(TOKEN_ERR_RULES), "another version") != NULL,
+		    "its message says so");
+		free(tv);
+	}
 
 	/* The lifetime: to the second, then expired; a token from the future
 	 * beyond the clock skew is refused too. */

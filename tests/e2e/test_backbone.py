@@ -40,6 +40,16 @@ try:
     # Refusals decided by the front end, each in the envelope with an id.
     r = d.get('/no/such/route')
     t.ok(envelope(r, 404, 'not_found'), '404 for an unknown route, in the envelope')
+    # The router looks up a route's {game} once, for every game route.
+    for path in ('/api/games/chess/init', '/api/games/chess/leaderboard', '/api/games/chess/runs/1/steps'):
+        r = d.get(path)
+        t.ok(envelope(r, 404, 'not_found') and 'stackfall' in r.json['error']['message'] and
+             'hatetris' in r.json['error']['message'],
+             'GET %s: 404 naming the games (%s)' % (path, r.json['error']['message']))
+    r = d.get('/games/duskcourt/api/rules')
+    t.ok(envelope(r, 404, 'not_found') and r.json['error']['message'].endswith('which serve: stackfall'),
+         'the seed\'s routes for a game without them: 404 naming the games they serve (%s)' %
+         r.json['error']['message'])
     r = d.post('/healthz', {})
     t.ok(envelope(r, 405, 'method_not_allowed'), '405 for a wrong method, in the envelope')
     t.eq(r.header('Allow'), 'GET, HEAD', '405 names the allowed methods in Allow')
