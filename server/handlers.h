@@ -61,6 +61,7 @@ void handle_page_run(struct request *req);
 void handle_page_match(struct request *req);
 void handle_page_verify(struct request *req);
 void handle_static(struct request *req);
+void handle_openapi(struct request *req);
 
 /* handlers_matches.c: versus matches, their long polls and streams,
  * replays and ratings */

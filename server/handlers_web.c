@@ -133,6 +133,14 @@ serve(struct request *req, const char *name)
 		request_reply_static(req, 200, a->type, a->data, a->len, a->hashed ? file_plain : page_plain);
 }
 
+/* The contract the daemon was built with (openapi.yaml, embedded as it
+ * was at build time), for bot authors' client generators. */
+void
+handle_openapi(struct request *req)
+{
+	serve(req, "openapi.yaml");
+}
+
 void
 handle_page_index(struct request *req)
 {

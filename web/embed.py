@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes the web pages as a C table, so the daemon serves them with no other file.
 
-usage: embed.py OUTPUT.c FILE...   (the files of web/: *.html, *.css, *.js, *.svg)
+usage: embed.py OUTPUT.c FILE...   (the files of web/: *.html, *.css, *.js, *.svg;
+                                    and the contract, openapi.yaml)
 
-Every file but a page (*.html) is served under /static/ with a content hash
+Every file but a page (*.html) and the contract (*.yaml, served at
+/openapi.yaml as it was built) is served under /static/ with a content hash
 in its name (app.css becomes /static/app.3f2a1c9e04.css), so that it can be
 cached for a year: a new build changes the name. References are rewritten to
 the hashed names: /static/NAME in pages and stylesheets, './NAME.js' in the
@@ -28,8 +30,11 @@ TYPES = {
     '.css': 'text/css; charset=utf-8',
     '.js': 'text/javascript; charset=utf-8',
     '.svg': 'image/svg+xml',
+    '.yaml': 'application/yaml',
 }
-NAME = re.compile(r'[a-z0-9_]+\.(html|css|js|svg)')
+NAME = re.compile(r'[a-z0-9_]+\.(html|css|js|svg|yaml)')
+# Served under their own names, unhashed: the pages, and the contract.
+UNHASHED = ('.html', '.yaml')
 IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])\./([a-z0-9_]+\.js)\2""")
 STATIC = re.compile(r'/static/([a-z0-9_]+\.(?:css|js|svg))')
 
@@ -53,7 +58,7 @@ def main():
     for path in paths:
         name = os.path.basename(path)
         if not NAME.fullmatch(name):
-            fail('%s: names are [a-z0-9_] with .html, .css, .js or .svg' % name)
+            fail('%s: names are [a-z0-9_] with .html, .css, .js, .svg or .yaml' % name)
         if name in files:
             fail('%s twice' % name)
         with open(path, 'rb') as f:
@@ -85,7 +90,7 @@ def main():
             text = IMPORT.sub(sub, text)
         text = rewrite_static(text, name)
         data = text.encode('utf-8')
-        served = name if name.endswith('.html') else hashed_name(name, digest(data))
+        served = name if name.endswith(UNHASHED) else hashed_name(name, digest(data))
         final[name] = (served, data)
         return final[name]
 
@@ -104,12 +109,12 @@ def main():
             if len(gz) < len(data):
                 f.write('static const unsigned char z%d[] = { %s };\n' % (i, ', '.join(str(b) for b in gz)))
                 gzname = 'z%d' % i
-            key = served if name.endswith('.html') else '/static/' + served
+            key = served if name.endswith(UNHASHED) else '/static/' + served
             h = digest(data)
             rows.append('\t{ "%s", "%s", a%d, %d, %s, %d, "\\"%s\\"", "\\"%s-gz\\"", %s },\n' % (
                 key, TYPES[os.path.splitext(name)[1]], i, len(data), gzname,
                 len(gz) if gzname != 'NULL' else 0, h, h,
-                'false' if name.endswith('.html') else 'true'))
+                'false' if name.endswith(UNHASHED) else 'true'))
         f.write('\nconst struct web_asset web_assets[] = {\n')
         f.writelines(rows)
         f.write('};\n')

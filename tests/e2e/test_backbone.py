@@ -40,6 +40,16 @@ try:
     # Refusals decided by the front end, each in the envelope with an id.
     r = d.get('/no/such/route')
     t.ok(envelope(r, 404, 'not_found'), '404 for an unknown route, in the envelope')
+    # The contract the daemon was built with, for client generators.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'openapi.yaml'),
+              encoding='utf-8') as f:
+        contract = f.read()
+    r = d.get('/openapi.yaml')
+    t.ok(r.status == 200 and r.body == contract,
+         'GET /openapi.yaml: the contract, byte for byte (%d, %d bytes)' % (r.status, len(r.body)))
+    t.eq(r.header('Content-Type'), 'application/yaml', '... as application/yaml')
+    r = d.get('/openapi.yaml', headers={'Accept-Encoding': 'gzip'})
+    t.eq(r.header('Content-Encoding'), 'gzip', '... gzipped for a client that takes it')
     # The router looks up a route's {game} once, for every game route.
     for path in ('/api/games/chess/init', '/api/games/chess/leaderboard', '/api/games/chess/runs/1/steps'):
         r = d.get(path)
