@@ -2,8 +2,8 @@
  * config.c: flags and environment variables.
  *
  * Defaults are chosen for the quick start: 127.0.0.1:8080, a database under
- * ./data, one HTTP thread per core, 64 KiB bodies, the agent check on for
- * Stackfall and off for Duskcourt and Stackcraft, Stackcraft runs uncapped
+ * ./data, one HTTP thread per core, 64 KiB bodies, the agent check as each
+ * game's descriptor says (check_default), capped games' runs uncapped
  * unless their init asks for a cap. The environment is read first so that a
  * flag overrides its variable.
  */
@@ -103,11 +103,11 @@ static const struct {
 	    { 1, 100000, 256, false } },
 	/* Caps count moves; JSON carries integers exactly up to 2^53 - 1. */
 	[OPT_CAP_DEFAULT]   = { "cap-default", "ARCADED_CAP_DEFAULT", "N", false,
-	    "episode cap, in placed pieces, of a Stackcraft or HATETRIS run whose init asks for none "
-	    "(0: no cap)",
+	    "episode cap, in placed pieces, of a run whose init asks for none, in the games that take "
+	    "a cap (0: no cap)",
 	    { 0, 9007199254740991ull, 0, false } },
 	[OPT_CAP_MAX]       = { "cap-max", "ARCADED_CAP_MAX", "N", false,
-	    "largest episode cap a Stackcraft or HATETRIS init may ask for",
+	    "largest episode cap an init may ask for, in the games that take a cap",
 	    { 1, 9007199254740991ull, 9007199254740991ull, false } },
 };
 
@@ -138,6 +138,13 @@ config_usage(void)
 		else if (r->hi != 0)
 			snprintf(bounds, sizeof bounds, " (%llu-%llu)", r->lo, r->hi);
 		printf("  %-36s %s%s\n  %-36s [%s]\n", left, opts[i].help, bounds, "", opts[i].env);
+	}
+	{
+		/* Which games those are, from the game table. */
+		char names[GAME_NAMES_MAX];
+
+		printf("\n  The games that take a cap: %s.\n\n", game_names_with_option("cap", names,
+		    sizeof names));
 	}
 	printf("  %-36s %s\n", "--help", "print this help and exit");
 	printf("  %-36s %s\n", "--version", "print the version and exit");

@@ -16,13 +16,12 @@
 
 #include "app.h"
 #include "auth.h"
-#include "certificate.h"
 #include "defer.h"
 #include "play_facts.h"
 #include "jsonbody.h"
 #include "keys.h"
 #include "throttle.h"
-#include "replay.h"
+#include "run_result.h"
 #include "play_workspace.h"
 
 static void
@@ -182,34 +181,16 @@ compute(struct play *p, const struct game_env *env)
 
 /* ---- the store job ---- */
 
-/* The certificate of a finished run: the replay is built from the stored
- * actions, and its hash joins the game's claims with the run, game,
- * rules, seed, account and moves. NULL on failure. */
-static char *
-certify(struct play *p, struct store_conn *c, const void *st)
+/* What a finished run is, for run_result.h (st its final state). */
+static void
+result_of(const struct play *p, const void *st, struct run_result *r)
 {
-	const struct game *g = p->game;
-	json_t *replay, *claims = g->claims(st);
-	char hash[CERTIFICATE_HASH_TEXT], id[GAME_ID_TEXT_MAX], *cert = NULL;
-	const struct store_run_head *head = &p->head;
-
-	replay = replay_new(g, head->seed, store_run_actions(c, head->id), g->final(st),
-	    g->replay_options ? g->replay_options(st) : NULL);
-	if (replay == NULL || claims == NULL || certificate_json_hash(replay, hash) != 0)
-		goto done;
-	play_id_text(head->id, id);
-	json_object_set_new(claims, "run", json_string(id));
-	json_object_set_new(claims, "game", json_string(g->name));
-	json_object_set_new(claims, "rules", json_string(g->rules));
-	json_object_set_new(claims, "seed", json_integer(head->seed));
-	json_object_set_new(claims, "account", head->account[0] ? json_string(head->account) : json_null());
-	json_object_set_new(claims, "moves", json_integer(head->step));
-	json_object_set_new(claims, "replay", json_string(hash));
-	cert = certificate_sign(p->keys, claims, (int64_t)time(NULL));
-done:
-	json_decref(replay);
-	json_decref(claims);
-	return cert;
+	r->game = p->game;
+	r->state = st;
+	r->id = p->head.id;
+	r->seed = p->head.seed;
+	r->account = p->head.account;
+	r->moves = p->head.step;
 }
 
 static enum store_result
@@ -230,8 +211,14 @@ finish(struct play *p, struct store_conn *c)
 	/* A batch run again after a rollback (PostgreSQL) signs again. */
 	free(p->certificate);
 	p->certificate = NULL;
-	if (!p->game->decode(&st, p->head.state, p->head.nstate) ||
-	    (p->certificate = certify(p, c, &st)) == NULL) {
+	if (p->game->decode(&st, p->head.state, p->head.nstate)) {
+		struct run_result r;
+
+		result_of(p, &st, &r);
+		p->certificate = run_result_certificate(p->keys, &r, store_run_actions(c, p->head.id),
+		    (int64_t)time(NULL));
+	}
+	if (p->certificate == NULL) {
 		p->verdict = PLAY_ERROR;
 		return STORE_OK;
 	}
@@ -532,20 +519,15 @@ static void
 reply_finished(struct request *req, struct play *p)
 {
 	char id[GAME_ID_TEXT_MAX];
+	struct run_result r;
 	game_state st;
-	json_t *o, *final, *claims;
+	json_t *o, *final;
 
 	if (head_state(req, p, &st) == NULL)
 		return;
 	play_id_text(p->head.id, id);
-	final = p->game->final(&st);
-	claims = p->game->claims(&st);
-	if (final != NULL && claims != NULL) {
-		json_object_update_missing(final, claims);
-		json_object_set_new(final, "seed", json_integer((json_int_t)p->head.seed));
-		json_object_set_new(final, "moves", json_integer((json_int_t)p->head.step));
-	}
-	json_decref(claims);
+	result_of(p, &st, &r);
+	final = run_result_final(&r);
 	o = json_pack("{s:s, s:s, s:o, s:{s:i, s:s}, s:s, s:s}", "game", p->game->name, "runId", id,
 	    "final", final, "review", "rating", p->rating, "text", p->review,
 	    "certificate", p->certificate, "verifyWith", "/api/v1/keys");
