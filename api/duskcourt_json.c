@@ -28,6 +28,36 @@ duskcourt_cells_json(const uint8_t *cells, int size)
 	return a;
 }
 
+/* The court as text, for a reader rather than a program: one line a row,
+ * top row first, '.' an empty square and '#' a boulder, then the squares'
+ * indices (what "from" and "to" name) beside it, and a legend. */
+#define DC_TEXT_MAX 512
+static void
+board_text(const struct duskcourt_state *s, char out[DC_TEXT_MAX])
+{
+	static const char legend[] = "K jackal, Q scorpion, R cobra, B vulture, N camel, "
+	    "P beetle, # boulder; index = row * size + column";
+	size_t n = 0;
+	int r, c, size = s->size <= DUSKCOURT_SIZE_MAX ? s->size : DUSKCOURT_SIZE_MAX;
+
+	for (r = 0; r < size; r++) {
+		for (c = 0; c < size; c++) {
+			uint8_t cell = s->board[r * size + c];
+
+			if (c > 0)
+				out[n++] = ' ';
+			out[n++] = cell == DUSKCOURT_EMPTY ? '.' : cell == DUSKCOURT_BOULDER ? '#' :
+			    duskcourt_cell_char(cell);
+		}
+		out[n++] = ' ';
+		out[n++] = ' ';
+		for (c = 0; c < size; c++)
+			n += (size_t)snprintf(out + n, DC_TEXT_MAX - n, "%3d", r * size + c);
+		out[n++] = '\n';
+	}
+	snprintf(out + n, DC_TEXT_MAX - n, "%s", legend);
+}
+
 static json_t *
 boulders_json(const struct duskcourt_state *s)
 {
@@ -318,9 +348,13 @@ dc_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 static bool
 dc_answer(json_t *o, const void *st, const void *scratch)
 {
+	char text[DC_TEXT_MAX];
+
 	(void)scratch;
+	board_text(st, text);
 	return json_object_set_new_nocheck(o, "state", duskcourt_state_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "legalActions", duskcourt_legal_json(st)) == 0;
+	    json_object_set_new_nocheck(o, "legalActions", duskcourt_legal_json(st)) == 0 &&
+	    json_object_set_new_nocheck(o, "boardText", json_string_nocheck(text)) == 0;
 }
 
 static void

@@ -382,9 +382,16 @@ sc_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 static bool
 sc_answer(json_t *o, const void *st, const void *scratch)
 {
+	const struct stackcraft *g = st;
+	char text[TETROMINO_TEXT_SIZE];
+
 	(void)scratch;
+	/* The well as text: 20 rows of 10, top first, '.' empty, a piece's
+	 * letter where it lies. */
+	tetromino_board_text(&g->board, text);
 	return json_object_set_new_nocheck(o, "state", stackcraft_state_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "legalActions", stackcraft_legal_json(st)) == 0;
+	    json_object_set_new_nocheck(o, "legalActions", stackcraft_legal_json(st)) == 0 &&
+	    json_object_set_new_nocheck(o, "boardText", json_string_nocheck(text)) == 0;
 }
 
 static void

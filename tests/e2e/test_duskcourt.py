@@ -187,8 +187,17 @@ try:
     # ---- a run up the ladder with the solver, then down to the last life
     p = Player(d, seed=7)
     t.ok(p.r.json['game'] == 'duskcourt' and set(p.r.json) == {'game', 'runId', 'stateToken', 'state',
-                                                                'legalActions'},
-         'init answers {game, runId, stateToken, state, legalActions}')
+                                                                'legalActions', 'boardText'},
+         'init answers {game, runId, stateToken, state, legalActions, boardText}')
+    # The court as text: each row's squares, then their indices, then a legend.
+    st = p.r.json['state']
+    n = st['size']
+    rows = p.r.json['boardText'].split('\n')
+    want = [' '.join(c or '.' for c in st['board'][r * n:(r + 1) * n]) + '  ' +
+            ''.join('%3d' % (r * n + c) for c in range(n)) for r in range(n)]
+    t.ok(rows[:n] == want and 'K jackal' in rows[n] and len(rows) == n + 1,
+         'boardText draws the court row by row with its index grid and a legend:\n' +
+         p.r.json['boardText'])
     s = p.state
     t.ok(s['phase'] == 'playing' and s['rung'] == 1 and s['lives'] == 3 and s['seed'] == 7 and
          s['courtsDealt'] == 1 and s['score'] == 0 and s['lastResult'] is None,

@@ -28,7 +28,7 @@ import kat_gen as model  # noqa: E402
 
 t = Tap()
 SC = '/api/games/stackcraft/'
-ANSWER_KEYS = {'game', 'runId', 'stateToken', 'state', 'legalActions'}
+ANSWER_KEYS = {'game', 'runId', 'stateToken', 'state', 'legalActions', 'boardText'}
 STATE_KEYS = {'board', 'current', 'next', 'score', 'lines', 'pieces', 'status', 'end_reason', 'cap'}
 FINAL_KEYS = ('score', 'lines', 'pieces', 'status', 'end_reason')
 
@@ -149,6 +149,11 @@ class Player:
             self.problems.append('answer keys %r' % sorted(body))
         if set(self.state) != STATE_KEYS:
             self.problems.append('state keys %r' % sorted(self.state))
+        # The text board shows the same well: a letter exactly where a cell is filled.
+        lines = body['boardText'].split('\n')
+        if len(lines) != 20 or any(len(l) != 10 or (l[x] != '.') != bool(self.state['board'][y][x])
+                                   for y, l in enumerate(lines) for x in range(10)):
+            self.problems.append('boardText is not the board: %r' % body['boardText'])
         b = self.state['board']
         if len(b) != 20 or any(len(row) != 10 or any(not 0 <= v <= 7 for v in row) for row in b):
             self.problems.append('the board is not 20 rows of 10 colour ids')
