@@ -573,8 +573,9 @@ play_reply(struct request *req)
 		return;
 	case PLAY_UNAUTHORIZED:
 		request_add_header(req, "WWW-Authenticate", "Bearer realm=\"arcaded\"");
-		reply_plain(req, p, API_ERR_UNAUTHORIZED, "this run belongs to an account: send its agent key "
-		    "(Authorization: Bearer <agent key>)");
+		/* Like every 401, without a puzzle. */
+		request_reply_error(req, API_ERR_UNAUTHORIZED, "this run belongs to an account: send its "
+		    "agent key (Authorization: Bearer <agent key>)");
 		return;
 	case PLAY_FORBIDDEN:
 		reply_plain(req, p, API_ERR_FORBIDDEN, "this run belongs to another account");
@@ -667,7 +668,9 @@ refuse(struct request *req, struct play *p, enum api_error e, int status, const 
 {
 	struct agent_who who;
 
-	if (!p->by_account || !req->app->cfg->agent_check[p->game->id]) {
+	/* A 401 hands out no puzzle: a client without a key can be told
+	 * nothing it could use, and makes the store keep nothing. */
+	if (!p->by_account || !req->app->cfg->agent_check[p->game->id] || status == 401) {
 		if (status != 0)
 			auth_refuse(req, status, message, NULL);
 		else

@@ -1244,14 +1244,20 @@ def docs_checks():
     for e in wrong[:5]:
         t.diag('%s %s daemon %s -> %d %s' % (e['method'], e['path'], e['daemon'], e['status'],
                                              e['body'][:200]))
-    # The seed's routes: a 400 or 401 from the handler carries one too.
+    # The seed's routes: a 400 from the handler carries one too; a 401
+    # never does (a client without a key is handed nothing).
     seed = [e for e in exchanges if e['phase'] == 'play' and e['path'].startswith('/games/stackfall/api/')
             and e['daemon'] == 'A' and error_code(e) in ('invalid_request', 'unauthorized')
             and e['label'] in (None, 'seed-400')]
-    plain = [e for e in seed if 'agent_check' not in body_json(e)]
-    ok_or_todo(not plain, 'the seed\'s routes answer 400 and 401 with a fresh agent_check (%d answers)'
-               % len(seed), 'seed-400-puzzle')
+    plain = [e for e in seed if error_code(e) == 'invalid_request' and 'agent_check' not in body_json(e)]
+    ok_or_todo(not plain, 'the seed\'s routes answer 400 with a fresh agent_check (%d answers)'
+               % len([e for e in seed if error_code(e) == 'invalid_request']), 'seed-400-puzzle')
     for e in plain[:5]:
+        t.diag('%s %s -> %d %s' % (e['method'], e['path'], e['status'], e['body'][:160]))
+    unauth = [e for e in exchanges if e['status'] == 401 and isinstance(body_json(e), dict)]
+    given = [e for e in unauth if 'agent_check' in body_json(e)]
+    t.ok(unauth and not given, 'no 401 hands out a puzzle (%d answers)' % len(unauth))
+    for e in given[:5]:
         t.diag('%s %s -> %d %s' % (e['method'], e['path'], e['status'], e['body'][:160]))
     # 405 answers name the route's methods.
     def allow(e):
