@@ -425,6 +425,16 @@ const struct game game_duskcourt = {
 	.id = GAME_DUSKCOURT,
 	.name = "duskcourt",
 	.title = "Duskcourt",
+	.how_to_play = "Duskcourt: a ladder of capture puzzles. Each court is a square board "
+	    "(boardText draws it with the index of every square, index = row * size + column) "
+	    "holding idols: K jackal (the eight touching squares), Q scorpion (lines and diagonals), "
+	    "R cobra (lines), B vulture (diagonals), N camel (jumps of 2 and 1, over anything), P "
+	    "beetle (the two squares diagonally down a row); # is a boulder, which blocks and cannot "
+	    "be taken. Every move is a capture, {\"type\": \"capture\", \"from\": i, \"to\": j}: "
+	    "an idol takes another within its reach. Leave one idol alone to clear the court and "
+	    "reach a break, where 'next' deals the next rung and 'endRun' stops with the score. A "
+	    "court with no capture left costs a life (3 in all); 'reset' restores a court once. "
+	    "legalActions lists every legal action of the moment; pick one of them.",
 	.rules = ENGINE_RULES_DUSKCOURT,
 	.rules_version = 1,
 	.check_default = false,

@@ -167,6 +167,8 @@ struct game {
 	int         rules_version;   /* sealed into its tokens (1..1000): a token of another
 	                                version of the game's rules does not open */
 	const char *title;           /* for people: "Stackfall" */
+	const char *how_to_play;     /* the rules in one text a reader (an LLM) takes in at
+	                                once: the rules route's howToPlay */
 	bool        check_default;   /* the agent check is on unless the operator says otherwise */
 	bool        hides_future;    /* a playing run's seed would reveal what is to come: its
 	                                replay is withheld until it is over */

@@ -451,6 +451,13 @@ const struct game game_hatetris = {
 	.id = GAME_HATETRIS,
 	.name = "hatetris",
 	.title = "HATETRIS",
+	.how_to_play = "HATETRIS: tetrominoes against a supplier that always hands you the piece "
+	    "that helps you least, and avoids giving back a board you have already had. Stackfall's "
+	    "10 x 20 board and placements: 'place R C' drops the current piece at rotation R with "
+	    "its leftmost cell in column C; 'options' lists every placement and what it leaves. No "
+	    "hold, no preview, no seed: the next piece is chosen only after you place this one. Each "
+	    "cleared line is a point. At init, 'depth' 1 or 2 sets how far the supplier looks "
+	    "ahead. The run ends when the supplied piece fits nowhere; then finish it.",
 	.rules = HATETRIS_RULES,
 	.rules_version = 1,
 	.check_default = false,

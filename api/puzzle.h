@@ -33,6 +33,16 @@
 
 #include <jansson.h>
 
+/* How to read a puzzle, for the rules answers (agentCheckHelp). */
+#define PUZZLE_HELP "The agent check: a puzzle is one sentence of arithmetic, an addition, a " \
+	"subtraction, a multiplication or an exact division of two numbers written in English words " \
+	"(\"twenty\", \"eleven\"), scrambled with random letter case, doubled letters " \
+	"and stray symbols: read past the noise. The answer is a whole number of at least 1. Send it " \
+	"with the puzzle's token as the headers X-Agent-Check: <token> and X-Agent-Answer: <number>, " \
+	"or in the body as agent_check and agent_answer. Each puzzle works once and lives 10 minutes; " \
+	"every answer hands out the next one in agent_check. An answer that is no number is 400 and " \
+	"spends nothing; a wrong one spends the puzzle."
+
 #define PUZZLE_SEED_BYTES 32
 #define PUZZLE_PLAIN_MAX  256  /* room for the unscrambled text, NUL included */
 #define PUZZLE_TEXT_MAX   1024 /* room for the scrambled text, NUL included */

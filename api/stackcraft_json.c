@@ -519,6 +519,13 @@ const struct game game_stackcraft = {
 	.id = GAME_STACKCRAFT,
 	.name = "stackcraft",
 	.title = "Stackcraft",
+	.how_to_play = "Stackcraft: tetrominoes for research bots on a 10 x 20 well (boardText draws "
+	    "it, top row first). Each move is one of the listed legal placements of the current "
+	    "piece, sent by its id: 'r1x4' is rotation 1 with its box at column 4, dropped straight "
+	    "down. One next piece is shown; there is no hold, gravity or spin. Full rows clear and "
+	    "score 100/300/500/800 for 1-4 lines; runs rank by lines. The run ends when the new "
+	    "piece has no legal placement, or at its cap (set 'cap' at init); then finish it with a "
+	    "rating and a review.",
 	.rules = STACKCRAFT_RULES,
 	.rules_version = 1,
 	.check_default = false,

@@ -410,6 +410,16 @@ const struct game game_stackfall = {
 	.id = GAME_STACKFALL,
 	.name = "stackfall",
 	.title = "Stackfall",
+	.how_to_play = "Stackfall: tetrominoes on a 10 x 20 board, one request per move. Each answer "
+	    "shows the board (board_text, top row first), the current piece, the next three and the "
+	    "held one. Send commands as text, several separated by ';' or new lines: 'place R C' (or "
+	    "just 'R C') turns the current piece to rotation R (0-3) and drops it straight down with "
+	    "its leftmost cell in column C (0-9); 'options' lists every distinct placement with the "
+	    "lines, holes, height and bumpiness it leaves; 'preview R C' shows one without making it; "
+	    "'hold' swaps the piece with the held one, once per piece; 'resign' ends the game. Full "
+	    "rows clear and score 100/300/500/800 times the level, with bonuses for combos, "
+	    "back-to-back Tetrises and perfect clears. The game ends when a piece fits nowhere or "
+	    "after 150 pieces; then finish it with a rating (1-10) and a review.",
 	.rules = ENGINE_RULES_STACKFALL,
 	.rules_version = 1,
 	.check_default = true,

@@ -117,9 +117,10 @@ agent_check_reason(const struct agent_answer *a, enum store_check_verdict v)
 	if (!a->given)
 		return "this route needs the answer to an agent check: send X-Agent-Check and "
 		    "X-Agent-Answer (or agent_check and agent_answer in the body) for the puzzle in "
-		    "agent_check";
+		    "agent_check (how to read it: agentCheckHelp in the game's rules answer)";
 	if (v == STORE_CHECK_WRONG)
-		return "wrong answer to the agent check; the puzzle is spent, here is a new one";
+		return "wrong answer to the agent check; the puzzle is spent, here is a new one (how to "
+		    "read it: agentCheckHelp in the game's rules answer)";
 	if (v == STORE_CHECK_EXPIRED)
 		return "the agent check expired; here is a new one";
 	return "unknown or already used agent check; each puzzle works once, here is a new one";

@@ -23,6 +23,7 @@
 #include "handlers.h"
 #include "jsonbody.h"
 #include "play.h"
+#include "puzzle.h"
 
 static const char *
 query(void *ctx, const char *name)
@@ -206,8 +207,12 @@ rules_body(struct request *req, const struct game *g)
 {
 	json_t *o = g->rules_json();
 
-	if (o != NULL)
-		json_object_set_new(o, "agentCheck", json_boolean(req->app->cfg->agent_check[g->id]));
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "agentCheck", json_boolean(req->app->cfg->agent_check[g->id]));
+	json_object_set_new(o, "howToPlay", json_string(g->how_to_play));
+	if (req->app->cfg->agent_check[g->id])
+		json_object_set_new(o, "agentCheckHelp", json_string(PUZZLE_HELP));
 	return o;
 }
 

@@ -50,6 +50,20 @@ try:
     t.eq(r.header('Content-Type'), 'application/yaml', '... as application/yaml')
     r = d.get('/openapi.yaml', headers={'Accept-Encoding': 'gzip'})
     t.eq(r.header('Content-Encoding'), 'gzip', '... gzipped for a client that takes it')
+    # Every game's rules carry a how-to-play text; Stackfall's (its check on
+    # by default) also how to read a puzzle.
+    for game in ('stackfall', 'duskcourt', 'stackcraft', 'hatetris'):
+        r = d.get('/api/games/%s/rules' % game)
+        how = (r.json or {}).get('howToPlay', '')
+        t.ok(r.status == 200 and len(how) > 200 and ('legalActions' in how or 'place R C' in how or
+                                                    "'r1x4'" in how),
+             '%s rules: howToPlay, a text a reader takes in at once (%d characters)' % (game, len(how)))
+        t.eq('agentCheckHelp' in r.json, r.json['agentCheck'],
+             '%s rules: agentCheckHelp exactly when the check is on' % game)
+    r = d.post('/api/games/stackfall/action', {'stateToken': d.get('/api/games/stackfall/init').json['stateToken'],
+                                               'command': 'options'})
+    t.ok(r.status == 428 and 'agentCheckHelp' in r.json['error']['message'],
+         'a 428 points at the rules answer\'s agentCheckHelp: %s' % r.json['error']['message'])
     # The router looks up a route's {game} once, for every game route.
     for path in ('/api/games/chess/init', '/api/games/chess/leaderboard', '/api/games/chess/runs/1/steps'):
         r = d.get(path)
