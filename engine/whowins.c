@@ -57,6 +57,7 @@
 #define MARK0 (UINT64_C(1) << 62)
 #define MARK1 (UINT64_C(1) << 63)
 #define KNOWN_BIT (UINT32_C(1) << 15) /* landing's child known to be a supplier win */
+#define BATCH 16 /* table probes overlapped in the search's first pass */
 #define ABORTED(r) ((r) >= WHOWINS_UNKNOWN_MEMORY)
 
 /* Box rows, bit j = box column j, transcribed from the rules' pictures. */
@@ -354,11 +355,11 @@ slot_matches(const struct whowins *s, const uint64_t *slot, const uint64_t key[4
 	return (slot[last] & ~(VAL_MASK | MARK0 | MARK1)) == key[last];
 }
 
-/* The slot holding key, or the empty slot where it would go. */
+/* The slot holding key, or the empty slot where it would go, starting at
+ * slot i (slot_index). */
 static uint64_t *
-probe(const struct whowins *s, const uint64_t key[4])
+probe_at(const struct whowins *s, const uint64_t key[4], uint64_t i)
 {
-	uint64_t i = slot_index(s, key);
 	unsigned nw = s->slot_words;
 
 	for (;;) {
@@ -369,6 +370,12 @@ probe(const struct whowins *s, const uint64_t key[4])
 		if (++i == s->nslots)
 			i = 0;
 	}
+}
+
+static uint64_t *
+probe(const struct whowins *s, const uint64_t key[4])
+{
+	return probe_at(s, key, slot_index(s, key));
 }
 
 static inline enum whowins_result
@@ -415,6 +422,16 @@ frame_of(const struct whowins *s, unsigned depth, unsigned p)
 	return s->frames + ((size_t)depth * WHOWINS_NPIECES + p) * s->lmax;
 }
 
+/* Bits set in a row (no builtin: without POPCNT it is a libgcc call). */
+static inline unsigned
+popcount16(unsigned x)
+{
+	x = x - ((x >> 1) & 0x5555u);
+	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+	x = (x + (x >> 4)) & 0x0f0fu;
+	return (x + (x >> 8)) & 0x1fu;
+}
+
 static unsigned
 score(const struct whowins *s, unsigned p, uint32_t l)
 {
@@ -424,7 +441,7 @@ score(const struct whowins *s, unsigned p, uint32_t l)
 		uint16_t c = cells_row(p, rot, idx, i);
 
 		if (c) {
-			unsigned pc = (unsigned)__builtin_popcount((unsigned)(s->rows[y + i] | c));
+			unsigned pc = popcount16((unsigned)(s->rows[y + i] | c));
 
 			sc += pc * pc;
 		}
@@ -482,18 +499,32 @@ expand(struct whowins *s, const uint64_t key[4])
 
 		if (line[p])
 			continue;
-		for (i = 0; i < n && !won; i++) {
-			enum whowins_result r;
+		for (i = 0; i < n && !won; i += BATCH) {
+			uint64_t keys[BATCH][4], at[BATCH];
+			unsigned b, nb = n - i < BATCH ? n - i : BATCH;
+			bool mirrored;
 
-			toggle(s, p, l[i]);
-			r = lookup(s);
-			toggle(s, p, l[i]);
-			if (r == WHOWINS_PLAYER)
-				won = true;
-			else if (r == WHOWINS_SUPPLIER)
-				l[i] |= KNOWN_BIT;
-			else
-				open++;
+			/* keys first, with their slots fetched ahead: the probes
+			 * are cache misses on a big table, and this overlaps them */
+			for (b = 0; b < nb; b++) {
+				toggle(s, p, l[i + b]);
+				make_key(s, keys[b], &mirrored);
+				toggle(s, p, l[i + b]);
+				at[b] = slot_index(s, keys[b]);
+				__builtin_prefetch(s->slots + at[b] * s->slot_words);
+			}
+			for (b = 0; b < nb && !won; b++) {
+				enum whowins_result r = slot_value(s, probe_at(s, keys[b], at[b]));
+
+				if (r != WHOWINS_NONE)
+					s->hits++;
+				if (r == WHOWINS_PLAYER)
+					won = true;
+				else if (r == WHOWINS_SUPPLIER)
+					l[i + b] |= KNOWN_BIT;
+				else
+					open++;
+			}
 		}
 		if (won)
 			continue;
@@ -601,7 +632,8 @@ whowins_init(struct whowins *s, unsigned width, unsigned height, enum whowins_mo
 		nslots = UINT32_MAX;
 	s->slots = (uint64_t *)(base + frame_bytes);
 	s->nslots = nslots;
-	s->capacity = nslots - nslots / 8;
+	/* at least one slot stays empty, so that every probe ends */
+	s->capacity = nslots - (nslots / 8 ? nslots / 8 : 1);
 	return true;
 }
 
@@ -626,7 +658,9 @@ whowins_solve(struct whowins *s, const uint16_t *start)
 			return s->result = WHOWINS_PLAYER;
 	if (s->frames == NULL || s->capacity == 0)
 		return s->result = WHOWINS_UNKNOWN_MEMORY;
-	memset(s->slots, 0, s->nslots * s->slot_words * sizeof(uint64_t));
+	if (!s->zeroed)
+		memset(s->slots, 0, s->nslots * s->slot_words * sizeof(uint64_t));
+	s->zeroed = false;
 	s->result = search(s);
 	return s->result;
 }

@@ -103,6 +103,10 @@ struct whowins {
 	uint64_t progress_every; /* nodes between progress calls; 0: never */
 	whowins_progress_fn progress;
 	void *progress_ctx;
+	bool zeroed;             /* the block is all zero bytes already (a fresh
+	                            calloc): the next solve skips clearing its
+	                            table, which also leaves untouched pages
+	                            unmapped; cleared again after that solve */
 
 	/* read-only for the caller */
 	unsigned width, height;   /* 4..12, 0..16, width * height <= 240 */

@@ -50,6 +50,15 @@ now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static double
+cpu_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void
 usage(const char *name)
 {
@@ -415,12 +424,12 @@ solve(unsigned w, unsigned h, enum whowins_movement m, size_t memory, uint64_t b
 	void *mem = NULL;
 	struct progress pr;
 	char reason[160];
-	double t;
+	double t, cpu;
 	enum whowins_result r;
 	int ret = SOLVE_CLI_FAIL;
 
 	s = malloc(sizeof *s);
-	mem = malloc(memory ? memory : 1);
+	mem = calloc(1, memory ? memory : 1);
 	if (s == NULL || mem == NULL) {
 		fprintf(stderr, "solve: cannot allocate %zu bytes\n", memory);
 		goto done;
@@ -431,6 +440,8 @@ solve(unsigned w, unsigned h, enum whowins_movement m, size_t memory, uint64_t b
 		goto done;
 	}
 	s->budget = budget;
+	s->zeroed = true; /* calloc: the table's pages are mapped as they fill */
+	cpu = cpu_now();
 	pr.start = pr.last = now();
 	pr.quiet = quiet;
 	s->progress = on_progress;
@@ -438,6 +449,7 @@ solve(unsigned w, unsigned h, enum whowins_movement m, size_t memory, uint64_t b
 	s->progress_every = PROGRESS_EVERY;
 	r = whowins_solve(s, NULL);
 	t = now() - pr.start;
+	cpu = cpu_now() - cpu;
 
 	printf("well %u x %u, %s movement\n", w, h, m == WHOWINS_DROP ? "drop-only" : "full");
 	printf("winner: %s\n", whowins_result_name(r));
@@ -445,7 +457,8 @@ solve(unsigned w, unsigned h, enum whowins_movement m, size_t memory, uint64_t b
 	printf("table: %" PRIu64 " of %" PRIu64 " entries (%.2f %%), %u bytes each, %.1f MiB given\n",
 	    s->used, s->capacity, s->capacity ? 100.0 * (double)s->used / (double)s->capacity : 0.0,
 	    s->slot_words * 8, (double)memory / (1024.0 * 1024.0));
-	printf("time: %.3f s (%.0f positions/s)\n", t, t > 0 ? (double)s->nodes / t : 0.0);
+	printf("time: %.3f s wall, %.3f s CPU (%.0f positions per CPU second)\n", t, cpu,
+	    cpu > 0 ? (double)s->nodes / cpu : 0.0);
 	if (r != WHOWINS_PLAYER && r != WHOWINS_SUPPLIER) {
 		ret = SOLVE_CLI_UNKNOWN;
 		goto done;
