@@ -58,6 +58,7 @@
 #define MARK1 (UINT64_C(1) << 63)
 #define KNOWN_BIT (UINT32_C(1) << 15) /* landing's child known to be a supplier win */
 #define BATCH 16 /* table probes overlapped in the search's first pass */
+#define HOLE_COST 12 /* landing order: a covered empty cell against a row's fullness */
 #define ABORTED(r) ((r) >= WHOWINS_UNKNOWN_MEMORY)
 
 /* Box rows, bit j = box column j, transcribed from the rules' pictures. */
@@ -437,16 +438,21 @@ score(const struct whowins *s, unsigned p, uint32_t l)
 {
 	unsigned i, sc = 0, rot = L_ROT(l), idx = L_IDX(l), y = L_ROW(l);
 
+	unsigned holes = 0;
+
 	for (i = 0; i < 4; i++) {
 		uint16_t c = cells_row(p, rot, idx, i);
 
 		if (c) {
 			unsigned pc = popcount16((unsigned)(s->rows[y + i] | c));
+			uint16_t under = (uint16_t)(s->rows[y + i + 1] | (i < 3 ? cells_row(p, rot, idx, i + 1) : 0));
 
 			sc += pc * pc;
+			holes += popcount16((unsigned)(c & ~under)); /* empty cells the landing covers */
 		}
 	}
-	return sc + y;
+	sc += y;
+	return sc > HOLE_COST * holes ? sc - HOLE_COST * holes + 1 : 1;
 }
 
 /* Sorts landings by descending score (insertion sort: lists are short). */

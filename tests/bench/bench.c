@@ -21,6 +21,7 @@ static const struct {
 	{ "hatetris", bench_hatetris, "supplier decisions/s and decision time at depth 1 and 2" },
 	{ "facts", bench_facts, "a run's seen boards: the writer's insert, the read into a set, a question" },
 	{ "ratelimit", bench_ratelimit, "one rate-limit check, one thread and two" },
+	{ "solve", bench_solve, "who wins the seed's bigger wells: positions, table, CPU time" },
 };
 
 int

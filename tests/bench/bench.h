@@ -11,5 +11,6 @@ int bench_versus(int argc, char **argv);
 int bench_hatetris(int argc, char **argv);
 int bench_facts(int argc, char **argv);
 int bench_ratelimit(int argc, char **argv);
+int bench_solve(int argc, char **argv);
 
 #endif
