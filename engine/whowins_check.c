@@ -297,17 +297,22 @@ check_well(struct checker *c, unsigned depth)
 			return engine_refuse(c->reason, c->cap, "two pieces to send at well %s",
 			    well_text(c, text, sizeof text));
 		nl = landings(c, d->piece, land);
+		/* every landing first for a line, then each one's well */
 		for (k = 0; k < nl; k++) {
-			bool line = paint(c, d->piece, land[k], 1), good;
+			bool line = paint(c, d->piece, land[k], 1);
 
-			c->st.landings++;
-			if (line) {
-				paint(c, d->piece, land[k], 0);
+			paint(c, d->piece, land[k], 0);
+			if (line)
 				return engine_refuse(c->reason, c->cap,
 				    "at well %s, %c r%d c%d y%d completes a row",
 				    well_text(c, text, sizeof text), whowins_piece_letter(d->piece),
 				    land[k].rot, land[k].col, land[k].row);
-			}
+		}
+		for (k = 0; k < nl; k++) {
+			bool good;
+
+			c->st.landings++;
+			paint(c, d->piece, land[k], 1);
 			good = check_well(c, depth + 1);
 			paint(c, d->piece, land[k], 0);
 			if (!good)
