@@ -1,7 +1,7 @@
 /*
  * test_whowins_table.c: the seed's table of who wins, reproduced.
  *
- * usage: test_whowins_table TABLE MEMORY_MB WxH...
+ * usage: test_whowins_table TABLE MEMORY_MB WxH[f]...  (f: full movement only)
  * For each named cell: the full-movement search must give the winner that
  * data/seed_table.txt (the published table) names, and the strategy the
  * search writes must pass whowins_check. The drop-only search runs too: it
@@ -21,6 +21,7 @@
 struct cell {
 	unsigned w, h;
 	enum whowins_result want, full, drop;
+	bool full_only;
 };
 
 struct buf {
@@ -127,11 +128,13 @@ main(int argc, char **argv)
 	fclose(f);
 	for (i = 3; i < (unsigned)argc && ncells < CELLS_MAX; i++) {
 		struct cell *c = &cells[ncells];
+		char only = 0;
 
-		if (sscanf(argv[i], "%ux%u", &c->w, &c->h) != 2) {
+		if (sscanf(argv[i], "%ux%u%c", &c->w, &c->h, &only) < 2) {
 			ok(0, "cell argument %s", argv[i]);
 			continue;
 		}
+		c->full_only = only == 'f';
 		c->want = WHOWINS_NONE;
 		for (j = 0; j < known; j++)
 			if (table[j].w == c->w && table[j].h == c->h)
@@ -151,7 +154,7 @@ main(int argc, char **argv)
 		c->full = run(s, c->w, c->h, WHOWINS_FULL, mem, bytes);
 		ok(c->full == c->want, "%u x %u: the %s wins, as in the seed's table", c->w, c->h,
 		    whowins_result_name(c->want));
-		c->drop = run(s, c->w, c->h, WHOWINS_DROP, mem, bytes);
+		c->drop = c->full_only ? WHOWINS_NONE : run(s, c->w, c->h, WHOWINS_DROP, mem, bytes);
 		if (c->drop == WHOWINS_PLAYER)
 			ok(c->full == WHOWINS_PLAYER, "%u x %u: drop-only's player win is one with full movement",
 			    c->w, c->h);
