@@ -109,7 +109,7 @@ struct whowins {
 	                            unmapped; cleared again after that solve */
 
 	/* read-only for the caller */
-	unsigned width, height;   /* 4..12, 0..16, width * height <= 240 */
+	unsigned width, height;   /* 4..12, 0..16 */
 	enum whowins_movement movement;
 	bool mirror;              /* left-right symmetry used (drop-only: exact) */
 	enum whowins_result result;
