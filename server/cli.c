@@ -20,6 +20,7 @@
 #include "match.h"
 #include "play.h"
 #include "replay.h"
+#include "solve_cli.h"
 #include "store.h"
 #include "play_workspace.h"
 
@@ -314,5 +315,7 @@ cli_run(int argc, char **argv)
 		return cli_deal(argc, argv);
 	if (strcmp(argv[0], "verify") == 0)
 		return cli_verify(argc, argv);
+	if (strcmp(argv[0], "solve") == 0)
+		return solve_cli_main(argc, argv); /* argv[0] "solve", the arguments after it */
 	return CLI_NOT_A_COMMAND;
 }

@@ -120,6 +120,8 @@ config_usage(void)
 	    "       arcaded stream SEED COUNT      print a seed's first pieces of the 7-bag stream\n"
 	    "       arcaded deal SEED RUNG K       print Duskcourt court K of a seed at a rung, with a solution\n"
 	    "       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
+	    "       arcaded solve W H [--drop-only] [--memory SIZE] [--strategy FILE] | --check FILE\n"
+	    "                                      who wins a W x H well against a supplier that picks every piece\n"
 	    "       arcaded keys rotate [--db PATH] [--key-file PATH]\n"
 	    "                                      add a new current key; old ones still open tokens\n"
 	    "       arcaded backup PATH [--db DB]  copy a running daemon's SQLite database into a new file\n"

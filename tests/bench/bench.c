@@ -22,6 +22,7 @@ static const struct {
 	{ "hatetris-classic", bench_hclassic, "keys/s, replay time of the longest record, supplier decisions/s" },
 	{ "facts", bench_facts, "a run's seen boards: the writer's insert, the read into a set, a question" },
 	{ "ratelimit", bench_ratelimit, "one rate-limit check, one thread and two" },
+	{ "solve", bench_solve, "who wins the seed's bigger wells: positions, table, CPU time" },
 };
 
 int

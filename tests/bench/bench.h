@@ -12,5 +12,6 @@ int bench_hatetris(int argc, char **argv);
 int bench_hclassic(int argc, char **argv);
 int bench_facts(int argc, char **argv);
 int bench_ratelimit(int argc, char **argv);
+int bench_solve(int argc, char **argv);
 
 #endif

@@ -6,7 +6,7 @@ import random
 import subprocess
 import threading
 
-from harness import Daemon, Tap, binary
+from harness import run_binary, Daemon, Tap, binary
 
 t = Tap()
 ACTION = '/api/games/duskcourt/action'
@@ -181,6 +181,11 @@ t.ok(c['size'] == 4 and len(c['board']) == 16 and sum(1 for x in c['board'] if x
      len(c['solution']) == 2, 'arcaded deal 7 1 0 prints a 4x4 court with 3 idols and a way through')
 p = subprocess.run([binary(), 'deal', '7', '0', '0'], capture_output=True, text=True)
 t.ok(p.returncode == 2 and 'RUNG' in p.stderr, 'arcaded deal refuses rung 0: %s' % p.stderr.strip())
+
+# The who-wins solver on the daemon's command line (tools/solve_cli.c):
+# the seed's 4 x 3 well is the supplier's, its strategy checks.
+rc, out, err = run_binary(['solve', '4', '3', '--memory', '16M'])
+t.ok(rc == 0 and 'winner: supplier' in out, 'arcaded solve 4 3: the supplier wins (%s)' % out.strip().replace('\n', '; '))
 
 d = Daemon()
 try:
