@@ -30,13 +30,12 @@ duskcourt_cells_json(const uint8_t *cells, int size)
 
 /* The court as text, for a reader rather than a program: one line a row,
  * top row first, '.' an empty square and '#' a boulder, then the squares'
- * indices (what "from" and "to" name) beside it, and a legend. */
-#define DC_TEXT_MAX 512
+ * indices (what "from" and "to" name) beside it. Written a character at a
+ * time: every answer carries it. */
+#define DC_TEXT_MAX 256
 static void
 board_text(const struct duskcourt_state *s, char out[DC_TEXT_MAX])
 {
-	static const char legend[] = "K jackal, Q scorpion, R cobra, B vulture, N camel, "
-	    "P beetle, # boulder; index = row * size + column";
 	size_t n = 0;
 	int r, c, size = s->size <= DUSKCOURT_SIZE_MAX ? s->size : DUSKCOURT_SIZE_MAX;
 
@@ -51,11 +50,17 @@ board_text(const struct duskcourt_state *s, char out[DC_TEXT_MAX])
 		}
 		out[n++] = ' ';
 		out[n++] = ' ';
-		for (c = 0; c < size; c++)
-			n += (size_t)snprintf(out + n, DC_TEXT_MAX - n, "%3d", r * size + c);
-		out[n++] = '\n';
+		for (c = 0; c < size; c++) {
+			int i = r * size + c;
+
+			out[n++] = ' ';
+			out[n++] = i >= 10 ? (char)('0' + i / 10) : ' ';
+			out[n++] = (char)('0' + i % 10);
+		}
+		if (r + 1 < size)
+			out[n++] = '\n';
 	}
-	snprintf(out + n, DC_TEXT_MAX - n, "%s", legend);
+	out[n] = '\0';
 }
 
 static json_t *
