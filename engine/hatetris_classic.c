@@ -403,6 +403,21 @@ hclassic_start(struct hclassic *g, unsigned supplier, const struct hclassic_memo
 	return hclassic_start_from(g, supplier, empty, 0, mem, reason);
 }
 
+/* Where key k (0 L, 1 R, 2 D, 3 U) would take a piece at x, y in
+ * orientation o, whether or not it fits there. */
+static void
+key_move(int k, int *x, int *y, unsigned *o)
+{
+	if (k == 0)
+		(*x)--;
+	else if (k == 1)
+		(*x)++;
+	else if (k == 2)
+		(*y)++;
+	else
+		*o = (*o + 1) & 3;
+}
+
 static int
 key_code(char c)
 {
@@ -481,14 +496,7 @@ hclassic_keys(struct hclassic *g, const char *keys, size_t nkeys,
 		int nx = g->x, ny = g->y;
 		unsigned no = g->o;
 
-		if (k == 0)
-			nx--;
-		else if (k == 1)
-			nx++;
-		else if (k == 2)
-			ny++;
-		else
-			no = (no + 1) & 3;
+		key_move(k, &nx, &ny, &no);
 		if (frame_free(frame, g->piece, nx, ny, no)) {
 			g->x = (int8_t)nx;
 			g->y = (uint8_t)ny;
@@ -586,14 +594,7 @@ hclassic_options(const struct hclassic *g, struct hclassic_search *s, struct hcl
 			int nx = x, ny = y;
 			unsigned no = o, j;
 
-			if (k == 0)
-				nx--;
-			else if (k == 1)
-				nx++;
-			else if (k == 2)
-				ny++;
-			else
-				no = (o + 1) & 3;
+			key_move(k, &nx, &ny, &no);
 			if (frame_free(frame, g->piece, nx, ny, no)) {
 				j = pos_index(nx, ny, no);
 				if (!s->key[j]) {
