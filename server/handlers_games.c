@@ -25,12 +25,6 @@
 #include "play.h"
 #include "puzzle.h"
 
-static const char *
-query(void *ctx, const char *name)
-{
-	return request_query(ctx, name);
-}
-
 /* The stateToken of a state or finish request on the token routes:
  * ?stateToken= (GET) or the body field (POST). */
 static bool
@@ -84,12 +78,13 @@ read_review(struct request *req, int *rating, const char **review, char msg[JSON
 static void
 init(struct request *req, const struct game *g, bool by_account)
 {
-	struct game_request rq = { req->json, query, req, 0, 0 };
 	struct play *p = play_new(req, g, PLAY_INIT, by_account);
+	struct game_request rq;
 	char msg[JSONBODY_MSG_MAX];
 
 	if (p == NULL)
 		return;
+	play_game_request(req, &rq);
 	if (!game_init_fields_known(g, &rq, !by_account, msg, sizeof msg) ||
 	    !game_read_seed(g, &rq, &p->run.seed, &p->run.seed_chosen, msg, sizeof msg)) {
 		play_refuse(req, p, API_ERR_INVALID_REQUEST, msg);

@@ -701,19 +701,29 @@ query(void *ctx, const char *name)
 	return request_query(ctx, name);
 }
 
+void
+play_game_request(struct request *req, struct game_request *rq)
+{
+	rq->body = req->json;
+	rq->query = query;
+	rq->query_ctx = req;
+	rq->cap_default = req->app->cfg->cap_default;
+	rq->cap_max = req->app->cfg->cap_max;
+}
+
 /* An init's CPU work: the options, the game's first state and its bytes,
  * the run to insert. False once answered. */
 static bool
 start_run(struct request *req, struct play *p, const struct game_env *env)
 {
 	const struct game *g = p->game;
-	struct game_request rq = { req->json, query, req, req->app->cfg->cap_default,
-	    req->app->cfg->cap_max };
+	struct game_request rq;
 	struct game_options opts;
 	enum api_error err = API_ERR_INTERNAL;
 	char msg[JSONBODY_MSG_MAX];
 	size_t n;
 
+	play_game_request(req, &rq);
 	memset(&opts, 0, sizeof opts);
 	if (!game_read_options(g, &rq, &opts, msg, sizeof msg)) {
 		play_refuse(req, p, API_ERR_INVALID_REQUEST, msg);
@@ -786,17 +796,16 @@ play_submit(struct request *req, struct play *p)
 		}
 	} else if (!prepare_check(req, p))
 		return;
-	if ((p->kind == PLAY_INIT || (p->kind == PLAY_ACTION && !p->by_account)) &&
-	    !play_env(p->game, &env)) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
-		return;
-	}
-	if (p->kind == PLAY_INIT) {
-		if (!start_run(req, p, &env))
-			return;
-	} else if (!p->by_account) {
+	if (!p->by_account && p->kind != PLAY_INIT)
 		open_token(req, p);
-		if (p->kind == PLAY_ACTION && p->tok_err == TOKEN_OK && !play_token_action(req, p, &env))
+	/* An init starts its run and a token route's action plays here; the
+	 * seed's routes play inside the job, on the stored head. */
+	if (p->kind == PLAY_INIT || (p->kind == PLAY_ACTION && !p->by_account && p->tok_err == TOKEN_OK)) {
+		if (!play_env(p->game, &env)) {
+			request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+			return;
+		}
+		if (!(p->kind == PLAY_INIT ? start_run(req, p, &env) : play_token_action(req, p, &env)))
 			return;
 	}
 	defer_to_store(req, play_job, p, play_reply);

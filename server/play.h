@@ -114,6 +114,10 @@ bool play_fields(struct request *req, struct play *p, const char *const *first,
  * the next puzzle (made and stored first). */
 void play_refuse(struct request *req, struct play *p, enum api_error e, const char *message);
 
+/* The init options of req as a game reads them (game_read_seed,
+ * game_read_options): the body, the query string, the operator's caps. */
+void play_game_request(struct request *req, struct game_request *rq);
+
 /* The rest of the pipeline for a request read into p (see above): answers
  * exactly once, now or after the store job. For an init, p->run.seed and
  * seed_chosen are set, and the game's options are read here. */
