@@ -5,7 +5,9 @@ Each TAP assertion counts once (a TODO as neither); a skipped assertion or
 a skipped test program counts as a failure, since a test whose real part
 cannot run must fail, never pass; a test program that failed without a
 failing assertion (a crash, a sanitizer report, a timeout) counts as one
-more failure. Exit status 1 when anything failed.
+more failure. Exit status 1 when anything failed. Each failure is named
+again just above the closing line, so that the tail of a long CI log says
+which test and which assertion it was.
 """
 import json
 import re
@@ -18,6 +20,7 @@ SKIPPED = re.compile(r'^(ok \d+.*#\s*skip|1\.\.0\s*#\s*skip)', re.I)
 
 def main(paths):
     passed = failed = 0
+    named = []
     for path in paths:
         try:
             f = open(path)
@@ -34,13 +37,16 @@ def main(paths):
                         continue
                     if NOT_OK.match(out) or SKIPPED.match(out):
                         n += 1
+                        named.append('%s (%s): %s' % (entry.get('name'), path, out.strip()))
                     elif OK.match(out):
                         p += 1
                 passed += p
                 failed += n
                 if entry.get('result') not in ('OK', 'EXPECTEDFAIL') and n == 0:
-                    print('summarize: %s ended %s' % (entry.get('name'), entry.get('result')))
+                    named.append('%s (%s): ended %s' % (entry.get('name'), path, entry.get('result')))
                     failed += 1
+    for line in named:
+        print('summarize: failed: %s' % line)
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 
