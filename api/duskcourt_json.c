@@ -462,3 +462,38 @@ const struct game game_duskcourt = {
 	.replay_move = dc_replay_move,
 	.rules_json = dc_rules,
 };
+
+json_t *
+duskcourt_deal_json(uint64_t seed, uint32_t rung, uint32_t k, struct duskcourt_solver *sv,
+    const char **why)
+{
+	struct duskcourt_capture path[DUSKCOURT_PATH_MAX];
+	struct duskcourt_court court;
+	json_t *boulders, *solution;
+	size_t npath = 0, i;
+
+	*why = "out of memory";
+	if (sv == NULL)
+		return NULL;
+	if (!duskcourt_deal(&court, seed, k, rung, sv)) {
+		*why = "the dealer found no court (a bug)";
+		return NULL;
+	}
+	if (duskcourt_solve(sv, &court, 0, path, &npath) != DUSKCOURT_CLEARABLE) {
+		*why = "the solver found no way through (a bug)";
+		return NULL;
+	}
+	boulders = json_array();
+	solution = json_array();
+	for (i = 0; i < (size_t)court.size * court.size; i++)
+		if (court.cells[i] == DUSKCOURT_BOULDER)
+			json_array_append_new(boulders, json_integer((json_int_t)i));
+	for (i = 0; i < npath; i++)
+		json_array_append_new(solution, json_pack("{s:s, s:i, s:i}", "type", "capture",
+		    "from", path[i].from, "to", path[i].to));
+	*why = "out of memory";
+	return json_pack("{s:I, s:I, s:I, s:i, s:o, s:b, s:o, s:o}", "seed", (json_int_t)seed,
+	    "rung", (json_int_t)rung, "k", (json_int_t)k, "size", court.size,
+	    "board", duskcourt_cells_json(court.cells, court.size),
+	    "kingSurvives", court.king_survives, "boulders", boulders, "solution", solution);
+}

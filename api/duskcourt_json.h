@@ -41,4 +41,12 @@ json_t *duskcourt_final_json(const struct duskcourt_state *s);
 /* The ladder table and the action grammar for GET .../rules. */
 json_t *duskcourt_rules_json(void);
 
+/* Court k of a seed at a rung, dealt and solved with sv (the caller's
+ * solver workspace), as `arcaded deal` prints it: {seed, rung, k, size,
+ * board, kingSurvives, boulders, solution}. NULL with a reason in why
+ * (static text) when the court cannot be dealt or has no way through
+ * (either is a bug: every dealt court is clearable), or out of memory. */
+json_t *duskcourt_deal_json(uint64_t seed, uint32_t rung, uint32_t k, struct duskcourt_solver *sv,
+    const char **why);
+
 #endif

@@ -13,7 +13,6 @@
 
 #include "bag.h"
 #include "config.h"
-#include "duskcourt.h"
 #include "duskcourt_json.h"
 #include "jsonbody.h"
 #include "keyfile.h"
@@ -57,16 +56,13 @@ cli_stream(int argc, char **argv)
 }
 
 /* arcaded deal SEED RUNG K: court K of the seed at that rung, with a way
- * through, as JSON. */
+ * through, as JSON (built in api/, like every answer). */
 static int
 cli_deal(int argc, char **argv)
 {
-	struct duskcourt_capture path[DUSKCOURT_PATH_MAX];
-	struct duskcourt_court court;
-	struct duskcourt_solver *sv;
 	int64_t seed, rung, k;
-	size_t npath = 0, i;
-	json_t *o, *boulders, *solution;
+	const char *why;
+	json_t *o;
 	char *text;
 
 	if (argc != 4) {
@@ -80,29 +76,14 @@ cli_deal(int argc, char **argv)
 		    (long long)SEED_MAX);
 		return 2;
 	}
-	sv = play_workspace_for_thread(&game_duskcourt);
-	if (sv == NULL || !duskcourt_deal(&court, (uint64_t)seed, (uint32_t)k, (uint32_t)rung, sv))
-		return 1;
-	if (duskcourt_solve(sv, &court, 0, path, &npath) != DUSKCOURT_CLEARABLE) {
-		fprintf(stderr, "arcaded deal: the solver found no way through (a bug)\n");
-		return 1;
-	}
-	boulders = json_array();
-	solution = json_array();
-	for (i = 0; i < (size_t)court.size * court.size; i++)
-		if (court.cells[i] == DUSKCOURT_BOULDER)
-			json_array_append_new(boulders, json_integer((json_int_t)i));
-	for (i = 0; i < npath; i++)
-		json_array_append_new(solution, json_pack("{s:s, s:i, s:i}", "type", "capture",
-		    "from", path[i].from, "to", path[i].to));
-	o = json_pack("{s:I, s:I, s:I, s:i, s:o, s:b, s:o, s:o}", "seed", (json_int_t)seed,
-	    "rung", (json_int_t)rung, "k", (json_int_t)k, "size", court.size,
-	    "board", duskcourt_cells_json(court.cells, court.size),
-	    "kingSurvives", court.king_survives, "boulders", boulders, "solution", solution);
+	o = duskcourt_deal_json((uint64_t)seed, (uint32_t)rung, (uint32_t)k,
+	    play_workspace_for_thread(&game_duskcourt), &why);
 	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
-	if (text == NULL)
+	if (text == NULL) {
+		fprintf(stderr, "arcaded deal: %s\n", o ? "out of memory" : why);
 		return 1;
+	}
 	printf("%s\n", text);
 	free(text);
 	return 0;

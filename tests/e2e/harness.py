@@ -38,6 +38,9 @@ class Tap:
             self.n += 1
             if not cond:
                 self.failed += 1
+            # One line per assertion, and no '#' that TAP would read as a
+            # directive (a SKIP or TODO hidden in a quoted message).
+            name = str(name).replace('\r', '').replace('\n', ' \\n ').replace('#', '\\#')
             print('%sok %d - %s' % ('' if cond else 'not ', self.n, name), flush=True)
         return bool(cond)
 
