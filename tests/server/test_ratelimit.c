@@ -69,6 +69,39 @@ passes(struct ratelimit *rl, enum ratelimit_class c, const struct ratelimit_key 
 	return got;
 }
 
+/* The defaults against a bot's pace, on the limiter's own clock (the end
+ * to end test cannot promise a pace on a loaded machine): a keyed bot
+ * sending moves and reads at 200 a second for a minute meets no refusal
+ * at either scope, while a client at 300 a second is refused once the
+ * burst of 500 is spent, after 500 / (300 - 250) = 10 s. */
+static void
+test_defaults_bot_pace(void)
+{
+	struct ratelimit *rl = make(RATELIMIT_DEFAULTS, 1024);
+	struct ratelimit_key addr = ip4(198, 51, 100, 7), acct = ratelimit_key_account(4242);
+	struct ratelimit_result r;
+	int refused = 0, i, first = -1;
+
+	if (!ok(rl != NULL, "the default limits parse"))
+		return;
+	for (i = 0; i < 200 * 60; i++) {
+		int64_t now = T0 + (int64_t)i * S / 200;
+
+		refused += !ratelimit_take(rl, RATELIMIT_MOVES, &addr, now, &r);
+		refused += !ratelimit_take(rl, RATELIMIT_MOVES, &acct, now, &r);
+		refused += !ratelimit_take(rl, RATELIMIT_READS, &addr, now, &r);
+		refused += !ratelimit_take(rl, RATELIMIT_READS, &acct, now, &r);
+	}
+	is_int(refused, 0, "defaults: 12000 moves and 12000 reads at 200 a second, address and account: none refused");
+	addr = ip4(198, 51, 100, 8);
+	for (i = 0; i < 300 * 60 && first < 0; i++)
+		if (!ratelimit_take(rl, RATELIMIT_MOVES, &addr, T0 + (int64_t)i * S / 300, &r))
+			first = i;
+	ok(first >= 2990 && first <= 3010, "defaults: at 300 moves a second the first refusal is request %d "
+	    "(about 10 s in: the burst of 500 spent at 50 a second over the rate)", first);
+	ratelimit_free(rl);
+}
+
 static void
 test_gcra_boundaries(void)
 {
@@ -591,6 +624,7 @@ main(void)
 		return 1;
 	}
 	test_gcra_boundaries();
+	test_defaults_bot_pace();
 	test_gcra_model();
 	test_independence();
 	test_keys();
