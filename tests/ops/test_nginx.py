@@ -363,6 +363,19 @@ def wait_for(fn, timeout=3.0):
         time.sleep(0.05)
 
 
+def proc_state(pid):
+    """The state letters of the process's threads (/proc/PID/task/*/stat),
+    'T' when every one is stopped, None when the process is gone."""
+    try:
+        states = set()
+        for tid in os.listdir('/proc/%d/task' % pid):
+            with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
+                states.add(f.read().rsplit(')', 1)[1].split()[0])
+        return ''.join(sorted(states))
+    except (OSError, IndexError):
+        return None
+
+
 def unix_daemon(scratch, name, args=()):
     """A daemon on a unix socket in its own folder. The socket is 0660 (the
     daemon's choice): nginx reaches it through the socket's group, as
@@ -890,6 +903,12 @@ def check_upstreams(c, scratch):
 
         b.send_signal(signal.SIGSTOP)
         try:
+            # The stop is delivered when the kernel next schedules each of
+            # the daemon's threads; on a loaded machine one of them once
+            # answered the request below first (a 201 in 0.0 s). Wait
+            # until the whole process shows stopped.
+            t.ok(wait_for(lambda: proc_state(b.proc.pid) == 'T'),
+                 'the standby is stopped (SIGSTOP): state %s' % proc_state(b.proc.pid))
             limit = seconds(directive(text, 'proxy_read_timeout')[0])
             t0 = time.monotonic()
             r = request(port, 'POST', '/api/v1/accounts', body=b'{"name": "hung"}',
