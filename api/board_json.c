@@ -1,6 +1,6 @@
 /*
  * board_json.c: the answers of the run page, the leaderboard and the
- * reviews (board_json.h). A page is at most STORE_PAGE_MAX rows (the
+ * reviews, and a replay verification's (board_json.h). A page is at most STORE_PAGE_MAX rows (the
  * daemon's bound): some hundreds of small allocations at most.
  */
 #include "board_json.h"
@@ -159,5 +159,28 @@ board_reviews_json(const struct game *g, int64_t count, int64_t total,
 		json_object_set_new(o, "next", json_string(next));
 	} else
 		json_object_set_new(o, "next", json_null());
+	return o;
+}
+
+json_t *
+board_verified_json(const struct game *g, const struct replay_check *chk, const char *hash,
+    json_t *claims)
+{
+	json_t *o = json_pack("{s:b, s:s, s:I, s:O, s:s}", "valid", 1, "game", g->name,
+	    "actions", (json_int_t)chk->nactions, "final", chk->final, "replayHash", hash);
+
+	if (o != NULL && claims != NULL)
+		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims",
+		    claims));
+	return o;
+}
+
+json_t *
+board_verify_refusal_json(size_t step, const char *reason, json_t *final)
+{
+	json_t *o = json_pack("{s:I, s:s}", "step", (json_int_t)step, "reason", reason);
+
+	if (o != NULL && final != NULL)
+		json_object_set(o, "simulatedFinal", final);
 	return o;
 }

@@ -1,7 +1,8 @@
 /*
  * board_json.h: what anyone may read about a game's runs, as answers: a
  * run's page (GET /api/games/{game}/runs/{runId} and /api/runs/{runId}),
- * a page of the leaderboard and a page of reviews. The daemon reads the
+ * a page of the leaderboard, a page of reviews, and what a replay's
+ * verification (POST .../replays/verify) answers. The daemon reads the
  * rows; these build the answers from their fields as plain C, so that the
  * field names, the figures each game shows beside its score and the form
  * of the page cursors are written in one place.
@@ -82,5 +83,18 @@ struct board_review {
  * the id of the last review. */
 json_t *board_reviews_json(const struct game *g, int64_t count, int64_t total,
     const struct board_review *reviews, int n, bool full);
+
+/* The answer of g's replay that verified: {valid, game, actions, final,
+ * replayHash}, and certificate {valid, claims} when a certificate came
+ * with it and holds (claims NULL when none came). chk and claims are
+ * borrowed. */
+json_t *board_verified_json(const struct game *g, const struct replay_check *chk,
+    const char *hash, json_t *claims);
+
+/* What a refused verification adds to the error envelope: {step, reason}
+ * (step 0 when no action is at fault, as when the certificate does not
+ * hold), and simulatedFinal when the actions re-simulated (final borrowed,
+ * may be NULL). */
+json_t *board_verify_refusal_json(size_t step, const char *reason, json_t *final);
 
 #endif

@@ -299,30 +299,22 @@ static void
 verify_done(struct request *req)
 {
 	struct verification *v = req->ctx;
-	json_t *o;
 
 	if (v->no_memory) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
 	if (v->rc != 0) {
-		o = json_pack("{s:I, s:s}", "step", (json_int_t)v->chk.step, "reason", v->chk.reason);
-		if (v->chk.final != NULL) {
-			json_object_set(o, "simulatedFinal", v->chk.final);
-		}
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason, o);
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason,
+		    board_verify_refusal_json(v->chk.step, v->chk.reason, v->chk.final));
 		return;
 	}
 	if (v->why != NULL) {
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why, json_pack("{s:i, s:s}", "step", 0,
-		    "reason", v->why));
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why,
+		    board_verify_refusal_json(0, v->why, NULL));
 		return;
 	}
-	o = json_pack("{s:b, s:s, s:I, s:O, s:s}", "valid", 1, "game", v->game->name,
-	    "actions", (json_int_t)v->chk.nactions, "final", v->chk.final, "replayHash", v->hash);
-	if (o != NULL && v->claims != NULL)
-		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims", v->claims));
-	request_reply_json(req, 200, o);
+	request_reply_json(req, 200, board_verified_json(v->game, &v->chk, v->hash, v->claims));
 }
 
 bool
