@@ -1,18 +1,18 @@
 /*
  * handlers_board.c: what anyone may read about runs: a run with its replay,
  * leaderboards, reviews, and replay verification. All reads go to a reader
- * connection; nothing here writes.
+ * connection; nothing here writes. The answers are built in api/
+ * (board_json.c) from the rows read here.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "board_json.h"
 #include "certificate.h"
 #include "handlers.h"
-#include "iso8601.h"
 #include "jsonbody.h"
 #include "play.h"
 #include "replay.h"
@@ -20,34 +20,6 @@
 #include "workers.h"
 
 #define DEFAULT_LIMIT 20
-
-static json_t *
-time_or_null(int64_t ms)
-{
-	char text[ISO8601_MAX];
-
-	if (ms <= 0)
-		return json_null();
-	iso8601_format(text, sizeof text, ms / 1000);
-	return json_string(text);
-}
-
-/* The figures a game shows beside the score (its board_fields), from the
- * runs table's columns. */
-static void
-board_figures(json_t *o, const struct game *g, int64_t lines, int64_t pieces, int64_t rung,
-    int64_t lives)
-{
-	size_t i;
-
-	for (i = 0; g->board_fields != NULL && g->board_fields[i] != NULL; i++) {
-		const char *f = g->board_fields[i];
-		int64_t v = strcmp(f, "lines") == 0 ? lines : strcmp(f, "pieces") == 0 ? pieces :
-		    strcmp(f, "rung") == 0 ? rung : lives;
-
-		json_object_set_new(o, f, v < 0 ? json_null() : json_integer(v));
-	}
-}
 
 /* ?limit=: 1..STORE_PAGE_MAX (larger values are capped), default 20. */
 static bool
@@ -99,11 +71,11 @@ reply_run(struct request *req, const struct game *g, const char *idparam)
 	struct store_run_head head;
 	struct store_run_extras extras = { 0 };
 	struct store_conn *c;
+	struct board_run run;
 	game_state st;
 	int64_t id;
-	char idtext[GAME_ID_TEXT_MAX];
 	enum store_result found;
-	json_t *o, *final = NULL, *actions = NULL;
+	json_t *o = NULL, *actions = NULL;
 	bool withheld;
 
 	if (!jsonbody_parse_int(idparam, 1, ENGINE_ID_MAX, &id)) {
@@ -134,41 +106,24 @@ reply_run(struct request *req, const struct game *g, const char *idparam)
 			request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
+	run = (struct board_run){
+		.game = g, .id = id, .seed = head.seed, .account = head.account, .status = head.status,
+		.over = head.over, .end_reason = head.end_reason, .score = head.score,
+		.figures = { head.lines, head.pieces, head.rung, head.lives }, .moves = head.step,
+		.seed_chosen = head.seed_chosen, .created_at = head.created_at,
+		.ended_at = head.ended_at, .finished_at = head.finished_at, .review = extras.review,
+		.rating = extras.rating, .reviewed_at = extras.reviewed_at,
+		.certificate = extras.certificate, .withheld = withheld,
+	};
 	if (g->decode(&st, head.state, head.nstate))
-		final = g->final(&st);
-	if (final == NULL) {
+		o = board_run_json(&run, &st, actions);
+	else
 		json_decref(actions);
-		store_run_extras_free(&extras);
+	store_run_extras_free(&extras);
+	if (o == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;
 	}
-	play_id_text(id, idtext);
-	o = json_pack("{s:s, s:s, s:o, s:s, s:b, s:o, s:I}", "game", g->name, "runId", idtext,
-	    "account", head.account[0] ? json_string(head.account) : json_null(),
-	    "status", head.status, "over", head.over,
-	    "end_reason", head.end_reason[0] ? json_string(head.end_reason) : json_null(),
-	    "score", (json_int_t)head.score);
-	board_figures(o, g, head.lines, head.pieces, head.rung, head.lives);
-	json_object_set_new(o, "moves", json_integer(head.step));
-	json_object_set_new(o, "seedChosenByClient", json_boolean(head.seed_chosen));
-	json_object_set_new(o, "createdAt", time_or_null(head.created_at));
-	json_object_set_new(o, "endedAt", time_or_null(head.ended_at));
-	json_object_set_new(o, "finishedAt", time_or_null(head.finished_at));
-	json_object_set_new(o, "review", extras.review ? json_pack("{s:i, s:s, s:o}", "rating",
-	    extras.rating, "text", extras.review, "createdAt", time_or_null(extras.reviewed_at)) :
-	    json_null());
-	json_object_set_new(o, "certificate", extras.certificate ? json_string(extras.certificate) :
-	    json_null());
-	if (withheld) {
-		json_decref(final);
-		json_object_set_new(o, "replay", json_null());
-		json_object_set_new(o, "withheld",
-		    json_string("a playing run's seed and moves would reveal its future pieces: "
-		    "they are shown once it is over"));
-	} else
-		json_object_set_new(o, "replay", replay_new(g, head.seed, actions, final,
-		    g->replay_options ? g->replay_options(&st) : NULL));
-	store_run_extras_free(&extras);
 	request_reply_json(req, 200, o);
 }
 
@@ -192,13 +147,13 @@ void
 handle_leaderboard(struct request *req, const struct game *g)
 {
 	struct store_board_entry rows[STORE_PAGE_MAX];
+	struct board_entry entries[STORE_PAGE_MAX];
 	struct store_board_cursor cur;
 	const char *qseed = request_query(req, "seed"), *qafter = request_query(req, "after");
 	struct store_conn *c;
 	int limit, n = 0, i;
 	enum store_result rc;
 	int64_t seed = 0, parts[5];
-	json_t *entries, *o;
 	char msg[80];
 
 	if (!read_limit(req, &limit))
@@ -228,33 +183,17 @@ handle_leaderboard(struct request *req, const struct game *g)
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
-	entries = json_array();
 	for (i = 0; i < n; i++) {
-		struct store_board_entry *e = &rows[i];
-		char id[GAME_ID_TEXT_MAX];
-		json_t *x;
+		const struct store_board_entry *e = &rows[i];
 
-		play_id_text(e->id, id);
-		x = json_pack("{s:I, s:s, s:o, s:I}", "rank", (json_int_t)((qafter ? cur.rank : 0) + i + 1),
-		    "runId", id, "account", e->account[0] ? json_string(e->account) : json_null(),
-		    "score", (json_int_t)e->score);
-		board_figures(x, g, e->lines, e->pieces, e->rung, e->lives);
-		json_object_set_new(x, "seed", json_integer(e->seed));
-		json_object_set_new(x, "endedAt", time_or_null(e->ended_at));
-		json_array_append_new(entries, x);
+		entries[i] = (struct board_entry){
+			.id = e->id, .score = e->score, .seed = e->seed, .ended_at = e->ended_at,
+			.keys = { e->keys[0], e->keys[1], e->keys[2] },
+			.figures = { e->lines, e->pieces, e->rung, e->lives }, .account = e->account,
+		};
 	}
-	o = json_pack("{s:s, s:o, s:o}", "game", g->name,
-	    "seed", qseed ? json_integer(seed) : json_null(), "entries", entries);
-	if (n == limit) {
-		char next[128];
-		const struct store_board_entry *e = &rows[n - 1];
-
-		snprintf(next, sizeof next, "%" PRId64 ".%" PRId64 ".%" PRId64 ".%" PRId64 ".%" PRId64,
-		    e->keys[0], e->keys[1], e->keys[2], e->id, (qafter ? cur.rank : 0) + n);
-		json_object_set_new(o, "next", json_string(next));
-	} else
-		json_object_set_new(o, "next", json_null());
-	request_reply_json(req, 200, o);
+	request_reply_json(req, 200, board_leaderboard_json(g, qseed != NULL, seed, entries, n,
+	    qafter ? cur.rank : 0, n == limit));
 }
 
 /* ---- GET /api/games/{game}/reviews ---- */
@@ -263,12 +202,13 @@ void
 handle_reviews(struct request *req, const struct game *g)
 {
 	struct store_review_row rows[STORE_PAGE_MAX];
+	struct board_review reviews[STORE_PAGE_MAX];
 	const char *qbefore = request_query(req, "before");
 	struct store_conn *c;
 	int64_t before = 0, count, total;
 	int limit, n = 0, i;
 	enum store_result rc;
-	json_t *list, *o;
+	json_t *o;
 
 	if (!read_limit(req, &limit))
 		return;
@@ -285,26 +225,11 @@ handle_reviews(struct request *req, const struct game *g)
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
-	list = json_array();
-	for (i = 0; i < n; i++) {
-		char id[GAME_ID_TEXT_MAX];
-
-		play_id_text(rows[i].run_id, id);
-		json_array_append_new(list, json_pack("{s:s, s:o, s:i, s:s, s:o}", "runId", id,
-		    "account", rows[i].account[0] ? json_string(rows[i].account) : json_null(),
-		    "rating", rows[i].rating, "text", rows[i].text,
-		    "createdAt", time_or_null(rows[i].created_at)));
-	}
-	o = json_pack("{s:s, s:I, s:o, s:o}", "game", g->name, "count", (json_int_t)count,
-	    "averageRating", count ? json_real((double)total / (double)count) : json_null(),
-	    "reviews", list);
-	if (n == limit) {
-		char next[32];
-
-		snprintf(next, sizeof next, "%" PRId64, rows[n - 1].id);
-		json_object_set_new(o, "next", json_string(next));
-	} else
-		json_object_set_new(o, "next", json_null());
+	for (i = 0; i < n; i++)
+		reviews[i] = (struct board_review){ .id = rows[i].id, .run_id = rows[i].run_id,
+			.created_at = rows[i].created_at, .rating = rows[i].rating,
+			.account = rows[i].account, .text = rows[i].text };
+	o = board_reviews_json(g, count, total, reviews, n, n == limit);
 	store_reviews_free(rows, n);
 	request_reply_json(req, 200, o);
 }
@@ -374,30 +299,22 @@ static void
 verify_done(struct request *req)
 {
 	struct verification *v = req->ctx;
-	json_t *o;
 
 	if (v->no_memory) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
 	if (v->rc != 0) {
-		o = json_pack("{s:I, s:s}", "step", (json_int_t)v->chk.step, "reason", v->chk.reason);
-		if (v->chk.final != NULL) {
-			json_object_set(o, "simulatedFinal", v->chk.final);
-		}
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason, o);
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason,
+		    board_verify_refusal_json(v->chk.step, v->chk.reason, v->chk.final));
 		return;
 	}
 	if (v->why != NULL) {
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why, json_pack("{s:i, s:s}", "step", 0,
-		    "reason", v->why));
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why,
+		    board_verify_refusal_json(0, v->why, NULL));
 		return;
 	}
-	o = json_pack("{s:b, s:s, s:I, s:O, s:s}", "valid", 1, "game", v->game->name,
-	    "actions", (json_int_t)v->chk.nactions, "final", v->chk.final, "replayHash", v->hash);
-	if (o != NULL && v->claims != NULL)
-		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims", v->claims));
-	request_reply_json(req, 200, o);
+	request_reply_json(req, 200, board_verified_json(v->game, &v->chk, v->hash, v->claims));
 }
 
 bool

@@ -28,12 +28,12 @@
 #include <time.h>
 
 #include "app.h"
-#include "certificate.h"
 #include "glicko2.h"
-#include "iso8601.h"
 #include "log.h"
 #include "match_clock.h"
 #include "match_hub.h"
+#include "match_result.h"
+#include "match_view.h"
 
 _Static_assert(VERSUS_SERIAL_MAX <= STORE_MATCH_STATE_MAX, "a match's state fits its column");
 _Static_assert(MATCH_TOTALS_SIZE <= STORE_MATCH_TOTALS_MAX, "the totals fit their column");
@@ -130,107 +130,63 @@ match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id
 	return rc;
 }
 
-/* ---- JSON ---- */
+/* ---- JSON (api/match_view.c and api/match_result.c format it) ---- */
 
-static json_t *
-time_or_null(int64_t ms)
+/* What op's row and state say, as api/ reads a match; borrows from op. */
+static void
+record_of(const struct match_play_op *op, struct match_record *rec)
 {
-	char text[ISO8601_MAX];
+	const struct store_match_row *r = &op->row;
+	int i;
 
-	if (ms <= 0)
-		return json_null();
-	iso8601_format(text, sizeof text, ms / 1000);
-	return json_string(text);
-}
-
-static json_t *
-id_json(int64_t id)
-{
-	char text[24];
-
-	snprintf(text, sizeof text, "%lld", (long long)id);
-	return json_string(text);
+	memset(rec, 0, sizeof *rec);
+	rec->id = r->id;
+	rec->seed = r->seed;
+	rec->rules = r->rules;
+	rec->status = r->status;
+	rec->end_reason = r->end_reason;
+	rec->players = r->players;
+	rec->joined = r->joined;
+	rec->turn_seconds = r->turn_seconds;
+	rec->turn_cap = r->turn_cap;
+	rec->seed_chosen = r->seed_chosen;
+	rec->rated = r->rated;
+	rec->turn = r->turn;
+	rec->created_at = r->created_at;
+	rec->started_at = r->started_at;
+	rec->finished_at = r->finished_at;
+	rec->deadline_at = r->deadline_at;
+	rec->last_turn = r->last_turn;
+	rec->certificate = r->certificate;
+	rec->nseats = r->nseats < VERSUS_PLAYERS_MAX ? r->nseats : VERSUS_PLAYERS_MAX;
+	for (i = 0; i < rec->nseats; i++) {
+		rec->seats[i].account = r->seats[i].name;
+		rec->seats[i].rating_before = r->seats[i].rating_before;
+		rec->seats[i].rating_after = r->seats[i].rating_after;
+	}
+	if (r->nstate > 0) {
+		rec->m = &op->m;
+		rec->totals = &op->totals;
+	}
+	rec->moved = op->moved;
 }
 
 json_t *
 match_play_view_json(const struct match_play_op *op, int viewer)
 {
-	const struct store_match_row *r = &op->row;
-	bool playing = strcmp(r->status, "playing") == 0, over = strcmp(r->status, "finished") == 0;
-	enum match_end end = r->nstate > 0 ? match_end_of(&op->m, (uint32_t)r->turn_cap) :
-	    MATCH_END_NONE;
-	int64_t now = store_now_ms();
-	json_t *o, *seats, *last = NULL;
-	int i;
+	struct match_record rec;
 
-	seats = json_array();
-	for (i = 0; i < r->nseats; i++) {
-		json_t *s = r->nstate > 0 ? match_player_json(&op->m, end, viewer >= 0 ?
-		    (unsigned)viewer : VERSUS_NOBODY, (unsigned)i, &op->totals) : json_object();
-
-		if (s == NULL)
-			continue;
-		json_object_set_new_nocheck(s, "seat", json_integer(i));
-		json_object_set_new_nocheck(s, "account", json_string(r->seats[i].name));
-		if (playing)
-			json_object_set_new_nocheck(s, "moved", json_boolean(op->moved >> i & 1u));
-		if (over && r->rated && !isnan(r->seats[i].rating_after)) {
-			json_object_set_new_nocheck(s, "rating_before", json_real(r->seats[i].rating_before));
-			json_object_set_new_nocheck(s, "rating_after", json_real(r->seats[i].rating_after));
-		}
-		json_array_append_new(seats, s);
-	}
-	if (r->last_turn != NULL)
-		last = json_loads(r->last_turn, 0, NULL);
-	o = json_object();
-	if (o == NULL) {
-		json_decref(seats);
-		json_decref(last);
-		return NULL;
-	}
-	json_object_set_new_nocheck(o, "match_id", id_json(r->id));
-	json_object_set_new_nocheck(o, "rules", json_string(r->rules));
-	json_object_set_new_nocheck(o, "status", json_string(r->status));
-	json_object_set_new_nocheck(o, "players", json_integer(r->players));
-	json_object_set_new_nocheck(o, "joined", json_integer(r->joined));
-	json_object_set_new_nocheck(o, "turn_seconds", json_integer(r->turn_seconds));
-	json_object_set_new_nocheck(o, "turn_cap", json_integer(r->turn_cap));
-	json_object_set_new_nocheck(o, "rated", json_boolean(r->rated));
-	/* The seed gives every piece and hole to come: shown once it is over. */
-	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());
-	json_object_set_new_nocheck(o, "seed_chosen", json_boolean(r->seed_chosen));
-	json_object_set_new_nocheck(o, "turn", json_integer(r->turn));
-	json_object_set_new_nocheck(o, "deadline", playing ? time_or_null(r->deadline_at) : json_null());
-	json_object_set_new_nocheck(o, "deadline_in_ms", playing ?
-	    json_integer(r->deadline_at > now ? r->deadline_at - now : 0) : json_null());
-	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
-	json_object_set_new_nocheck(o, "you", viewer >= 0 ? json_integer(viewer) : json_null());
-	json_object_set_new_nocheck(o, "seats", seats);
-	json_object_set_new_nocheck(o, "last_turn", last != NULL ? last : json_null());
-	json_object_set_new_nocheck(o, "created_at", time_or_null(r->created_at));
-	json_object_set_new_nocheck(o, "started_at", time_or_null(r->started_at));
-	json_object_set_new_nocheck(o, "finished_at", time_or_null(r->finished_at));
-	json_object_set_new_nocheck(o, "certificate", r->certificate ? json_string(r->certificate) :
-	    json_null());
-	return o;
+	record_of(op, &rec);
+	return match_view_json(&rec, viewer, store_now_ms());
 }
 
 char *
 match_play_event_text(const struct match_play_op *op, size_t *len)
 {
-	json_t *v = match_play_view_json(op, -1);
-	char *text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL, *event = NULL;
-	size_t cap;
+	struct match_record rec;
 
-	json_decref(v);
-	if (text == NULL)
-		return NULL;
-	cap = strlen(text) + 64;
-	if ((event = malloc(cap)) != NULL)
-		*len = (size_t)snprintf(event, cap, "id: %lld\nevent: match\ndata: %s\n\n",
-		    (long long)op->row.turn, text);
-	free(text);
-	return event;
+	record_of(op, &rec);
+	return match_view_event(&rec, store_now_ms(), len);
 }
 
 /* The event the match's streams get after this job. */
@@ -244,20 +200,15 @@ make_event(struct match_play_op *op)
 
 /* ---- the end of a match: results, ratings, replay, certificate ---- */
 
-static json_t *
-replay_from(const struct store_match_row *r, const struct versus_match *m,
-    const struct match_totals *t, json_t *turns)
-{
-	return match_replay_new((uint64_t)r->seed, (unsigned)r->players, (uint32_t)r->turn_cap, turns,
-	    match_final_json(m, match_end_of(m, (uint32_t)r->turn_cap), t));
-}
-
 json_t *
 match_play_replay_of(struct store_conn *c, const struct match_play_op *op)
 {
+	struct match_record rec;
+
 	if (op->row.nstate == 0)
 		return NULL;
-	return replay_from(&op->row, &op->m, &op->totals, store_match_turns(c, op->row.id));
+	record_of(op, &rec);
+	return match_result_replay(&rec, store_match_turns(c, op->row.id));
 }
 
 /* Signs the result of a finished match; turns (stolen) are every turn's
@@ -265,35 +216,10 @@ match_play_replay_of(struct store_conn *c, const struct match_play_op *op)
 static char *
 certify(const struct match_play_op *op, json_t *turns)
 {
-	const struct store_match_row *r = &op->row;
-	uint8_t places[VERSUS_PLAYERS_MAX];
-	char hash[CERTIFICATE_HASH_TEXT], *cert = NULL;
-	json_t *replay = replay_from(r, &op->m, &op->totals, turns), *claims = NULL;
-	json_t *names = json_array(), *pl = json_array(), *scores = json_array();
-	int i;
+	struct match_record rec;
 
-	match_places(&op->m, match_end_of(&op->m, (uint32_t)r->turn_cap), places);
-	for (i = 0; i < r->players; i++) {
-		json_array_append_new(names, json_string(r->seats[i].name));
-		json_array_append_new(pl, json_integer(places[i]));
-		json_array_append_new(scores, json_integer((json_int_t)op->m.players[i].score));
-	}
-	if (replay == NULL || certificate_json_hash(replay, hash) != 0)
-		goto done;
-	claims = json_pack("{s:o, s:s, s:I, s:O, s:O, s:O, s:I, s:s, s:b, s:s}", "match", id_json(r->id),
-	    "rules", r->rules, "seed", (json_int_t)r->seed, "players", names, "places", pl,
-	    "scores", scores, "turns", (json_int_t)op->m.turn,
-	    "end", match_end_name(match_end_of(&op->m, (uint32_t)r->turn_cap)), "rated", r->rated,
-	    "replay", hash);
-	if (claims != NULL)
-		cert = certificate_sign(app_keys(op->mx->app), claims, (int64_t)time(NULL));
-done:
-	json_decref(names);
-	json_decref(pl);
-	json_decref(scores);
-	json_decref(claims);
-	json_decref(replay);
-	return cert;
+	record_of(op, &rec);
+	return match_result_certificate(app_keys(op->mx->app), &rec, turns, (int64_t)time(NULL));
 }
 
 /* Results on the seats, and for a rated match every player's rating. */

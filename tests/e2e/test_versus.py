@@ -2,7 +2,8 @@
 matches whose garbage, cancelling, targeting, arrival, holes, places and
 missed turns are checked against expectations worked out by hand; the
 lobby and the errors of every route; long polls, event streams, the turn
-cap, a restart in mid-turn, moves racing deadlines; replays (HTTP and
+cap, a restart in mid-turn, moves racing deadlines; the boards side by
+side (boardText) against the seats they show; replays (HTTP and
 `arcaded verify`), certificates and Glicko-2 ratings.
 
 Where the expectations come from. Every match below is on seed 7, whose
@@ -98,6 +99,35 @@ def seat_events(m, seat):
     return m['last_turn']['players'][seat]
 
 
+def board_text_of(m):
+    """The view's boardText as docs/api.md describes it, rebuilt from the
+    view's own seats: a 12-character column a seat, a line of names, a
+    line of states, the 20 rows of each board two blanks apart, every line
+    without its trailing blanks."""
+    cols = []
+    for s in m['seats']:
+        if not s['alive']:
+            state = '#%d %s' % (s['place'], s['end_reason'])
+        elif s['place'] is not None:
+            state = '#%d %d' % (s['place'], s['score'])
+        elif s['pending']:
+            state = '%d +%d' % (s['score'], s['pending'])
+        else:
+            state = '%d' % s['score']
+        cols.append((('%d %s' % (s['seat'], s['account']))[:11], state[:11], s['board_text'].split('\n')))
+    lines = [''.join(c[0].ljust(12) for c in cols).rstrip(), ''.join(c[1].ljust(12) for c in cols).rstrip()]
+    lines += ['  '.join(c[2][row] for c in cols) for row in range(20)]
+    return '\n'.join(lines)
+
+
+def board_text_shape(m):
+    """22 lines; with n seats, board rows 12n - 2 wide, headers at most 12n - 1."""
+    lines = (m.get('boardText') or '').split('\n')
+    n = len(m['seats'])
+    return (len(lines) == 22 and all(len(x) == 12 * n - 2 for x in lines[2:]) and
+            all(0 < len(x) <= 12 * n - 1 for x in lines[:2]))
+
+
 def verify_cli(doc):
     with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
         json.dump(doc, f)
@@ -149,6 +179,7 @@ def two_players(d):
     t.ok(lobby.status == 201 and lobby.json['status'] == 'lobby' and lobby.json['joined'] == 1 and
          lobby.json['seats'][0]['account'] == 'vs2_a' and lobby.json['seed'] is None,
          'create: a lobby with its creator in seat 0, the seed withheld')
+    t.ok('boardText' in lobby.json and lobby.json['boardText'] is None, 'the lobby has no boardText (null)')
     r = move(d, mid, keys[0], 1, 'place 0 0')
     t.eq((r.status, r.error_code), (409, 'match_not_started'), 'a move in the lobby: 409 match_not_started')
     t.eq(d.post('/api/matches/%s/join' % mid, None, headers=keys[0]).error_code, 'already_joined',
@@ -363,6 +394,15 @@ def four_players(d):
          m['seats'][2]['end_reason'] == 'resigned', 'player 2 resigned in turn 8: place 4 of 4')
     t.eq(m['seats'][0]['board_text'], board('...S......', 'J..SS....I', 'JJJZSJ...I', grey(7)),
          'player 0\'s S as worked out')
+    t.ok(board_text_shape(m), 'boardText: 22 lines, the board rows 4 * 12 - 2 wide, the headers no wider '
+         'than 4 * 12 - 1')
+    t.eq(m['boardText'], board_text_of(m), 'boardText sets the four boards side by side under the seats\' '
+         'names and states (a player out, lines queued, grey rows)')
+    t.eq(m['boardText'].split('\n')[:2], ['0 vs4_0     1 vs4_1     2 vs4_2     3 vs4_3',
+         '%-12d%-12d#4 resigned %d' % (m['seats'][0]['score'], m['seats'][1]['score'],
+                                          m['seats'][3]['score'])],
+         'its headers: seat and name, then the score, or the place and reason of the resigned player')
+    t.eq(get(d, mid, keys[0])['boardText'], m['boardText'], 'a player and a spectator see the same boardText')
 
     # Turn 9: player 0 swaps the held T back and lays it upside down at 6:
     # its stem fills the hole at column 7 of the grey row and its top row
@@ -379,6 +419,8 @@ def four_players(d):
     t.ok(e3['action'] == 'dropped' and e3['piece'] == 'O' and e3['column'] == 4 and
          m['seats'][3]['missed'] == 2 and m['seats'][3]['pending'] == 1,
          'player 3 misses turn 9 too (missed 2) and has the line queued')
+    t.eq(m['boardText'].split('\n')[1].split()[-2:], [str(m['seats'][3]['score']), '+1'],
+         'boardText shows the line queued for player 3 beside its score ("+1")')
 
     play_turn(d, mid, keys, 10, ['place 0 0', 'place 1 8', None, None])
     m = wait(d, mid, 9)
@@ -394,6 +436,9 @@ def four_players(d):
          'player 1 resigns in turn 11: places 1, 2, 4, 3')
     t.ok([(s['lines_sent'], s['lines_received']) for s in m['seats']] == [(2, 1), (1, 1), (1, 1), (1, 2)],
          'lines sent and received: 2/1, 1/1, 1/1, 1/2')
+    t.ok(board_text_shape(m) and m['boardText'] == board_text_of(m) and
+         m['boardText'].split('\n')[1].startswith('#1 %d' % m['seats'][0]['score']),
+         'at the end boardText shows the winner as "#1 SCORE" and every other seat\'s place and reason')
     return mid
 
 

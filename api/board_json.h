@@ -1,0 +1,100 @@
+/*
+ * board_json.h: what anyone may read about a game's runs, as answers: a
+ * run's page (GET /api/games/{game}/runs/{runId} and /api/runs/{runId}),
+ * a page of the leaderboard, a page of reviews, and what a replay's
+ * verification (POST .../replays/verify) answers. The daemon reads the
+ * rows; these build the answers from their fields as plain C, so that the
+ * field names, the figures each game shows beside its score and the form
+ * of the page cursors are written in one place.
+ *
+ * Field names are camelCase, as the game routes' answers (docs/api.md).
+ * Every pointer is borrowed unless a function says it steals it.
+ */
+#ifndef API_BOARD_JSON_H
+#define API_BOARD_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+
+/* The figures a runs row keeps beside the score; -1 for none (NULL). */
+struct board_figures {
+	int64_t lines, pieces, rung, lives;
+};
+
+/* A run's row and its extras. */
+struct board_run {
+	const struct game *game;
+	int64_t     id, seed;
+	const char *account;      /* the account's name, "" when anonymous */
+	const char *status;       /* the game's status word */
+	bool        over;
+	const char *end_reason;   /* "" for none */
+	int64_t     score;
+	struct board_figures figures;
+	int64_t     moves;        /* stored moves */
+	bool        seed_chosen;  /* by the client */
+	int64_t     created_at, ended_at, finished_at; /* Unix ms, 0: not yet */
+	const char *review;       /* NULL when none */
+	int         rating;       /* with review */
+	int64_t     reviewed_at;  /* with review, Unix ms */
+	const char *certificate;  /* NULL when none */
+	/* The seed and the moves would tell a playing run's future pieces
+	 * (game->hides_future): the page says so instead of giving them. */
+	bool        withheld;
+};
+
+/* The page of run r whose decoded final state is state: the row's fields,
+ * then its replay built from actions (every stored move, a JSON array,
+ * stolen; NULL when withheld). NULL when the game's final summary of
+ * state cannot be built or memory runs out. */
+json_t *board_run_json(const struct board_run *r, const void *state, json_t *actions);
+
+/* One leaderboard row. */
+struct board_entry {
+	int64_t     id, score, seed;
+	int64_t     ended_at;     /* Unix ms */
+	int64_t     keys[3];      /* the game's sort keys: the next cursor's */
+	struct board_figures figures;
+	const char *account;      /* "" when anonymous */
+};
+
+/* A page of g's leaderboard: entries[0..n), ranked from rank0 + 1 (the
+ * rank of the cursor's row, 0 on the first page); by_seed and seed as
+ * asked. full (the page is as long as its limit) gives a `next` cursor
+ * "key0.key1.key2.id.rank" of the last entry, else null. */
+json_t *board_leaderboard_json(const struct game *g, bool by_seed, int64_t seed,
+    const struct board_entry *entries, int n, int64_t rank0, bool full);
+
+/* One review. */
+struct board_review {
+	int64_t     id;           /* the page cursor */
+	int64_t     run_id;
+	int64_t     created_at;   /* Unix ms */
+	int         rating;
+	const char *account;      /* "" when anonymous */
+	const char *text;
+};
+
+/* A page of g's reviews, newest first: reviews[0..n), with count and the
+ * sum of every rating (total) for the average; full as above gives `next`,
+ * the id of the last review. */
+json_t *board_reviews_json(const struct game *g, int64_t count, int64_t total,
+    const struct board_review *reviews, int n, bool full);
+
+/* The answer of g's replay that verified: {valid, game, actions, final,
+ * replayHash}, and certificate {valid, claims} when a certificate came
+ * with it and holds (claims NULL when none came). chk and claims are
+ * borrowed. */
+json_t *board_verified_json(const struct game *g, const struct replay_check *chk,
+    const char *hash, json_t *claims);
+
+/* What a refused verification adds to the error envelope: {step, reason}
+ * (step 0 when no action is at fault, as when the certificate does not
+ * hold), and simulatedFinal when the actions re-simulated (final borrowed,
+ * may be NULL). */
+json_t *board_verify_refusal_json(size_t step, const char *reason, json_t *final);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * match_view.c: the view of a served versus match (match_view.h).
+ *
+ * Every match answer carries one, and the writer builds one for the event
+ * streams after each resolved turn: a few dozen small allocations, no
+ * parsing but the last turn's events, which the row keeps as text.
+ */
+#include "match_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iso8601.h"
+
+static json_t *
+time_or_null(int64_t ms)
+{
+	char text[ISO8601_MAX];
+
+	if (ms <= 0)
+		return json_null();
+	iso8601_format(text, sizeof text, ms / 1000);
+	return json_string(text);
+}
+
+static json_t *
+id_json(int64_t id)
+{
+	char text[24];
+
+	snprintf(text, sizeof text, "%lld", (long long)id);
+	return json_string(text);
+}
+
+/* Puts text (at most MATCH_VIEW_COLUMN - 1 characters of it) at the start
+ * of a column of line; anything but printable ASCII becomes '?', so that
+ * one byte is one column. */
+static void
+put_field(char *line, unsigned column, const char *text)
+{
+	char *at = line + column * MATCH_VIEW_COLUMN;
+	size_t k;
+
+	for (k = 0; text[k] != '\0' && k < MATCH_VIEW_COLUMN - 1; k++)
+		at[k] = text[k] >= ' ' && text[k] <= '~' ? text[k] : '?';
+}
+
+/* Appends line[0..width) without its trailing blanks, and a new line
+ * unless it is the last. */
+static size_t
+put_line(char *out, size_t n, const char *line, size_t width, bool last)
+{
+	while (width > 0 && line[width - 1] == ' ')
+		width--;
+	memcpy(out + n, line, width);
+	n += width;
+	if (!last)
+		out[n++] = '\n';
+	return n;
+}
+
+size_t
+match_view_board_text(const struct match_record *r, char out[MATCH_VIEW_TEXT_MAX])
+{
+	const struct versus_match *m = r->m;
+	char line[MATCH_VIEW_COLUMN * VERSUS_PLAYERS_MAX], field[32];
+	char boards[VERSUS_PLAYERS_MAX][VERSUS_TEXT_SIZE];
+	uint8_t places[VERSUS_PLAYERS_MAX];
+	unsigned n, i, row;
+	size_t len = 0, width;
+
+	out[0] = '\0';
+	if (m == NULL || m->nplayers < VERSUS_PLAYERS_MIN || m->nplayers > VERSUS_PLAYERS_MAX)
+		return 0;
+	n = m->nplayers;
+	/* A header field may reach into the last column's gap; trimming takes
+	 * off what it does not fill. */
+	width = (size_t)MATCH_VIEW_COLUMN * n - 1;
+	match_places(m, match_end_of(m, (uint32_t)r->turn_cap), places);
+
+	memset(line, ' ', sizeof line);
+	for (i = 0; i < n; i++) {
+		snprintf(field, sizeof field, "%u %s", i, (int)i < r->nseats && r->seats[i].account ?
+		    r->seats[i].account : "");
+		put_field(line, i, field);
+	}
+	len = put_line(out, len, line, width, false);
+
+	memset(line, ' ', sizeof line);
+	for (i = 0; i < n; i++) {
+		const struct versus_player *p = &m->players[i];
+		const char *reason = versus_end_name(p->end_reason);
+
+		if (!p->alive)
+			snprintf(field, sizeof field, "#%u %s", places[i], reason ? reason : "out");
+		else if (places[i] != 0)
+			snprintf(field, sizeof field, "#%u %llu", places[i], (unsigned long long)p->score);
+		else if (p->pending > 0)
+			snprintf(field, sizeof field, "%llu +%u", (unsigned long long)p->score, p->pending);
+		else
+			snprintf(field, sizeof field, "%llu", (unsigned long long)p->score);
+		put_field(line, i, field);
+		versus_board_text(p, boards[i]);
+	}
+	len = put_line(out, len, line, width, false);
+
+	/* versus_board_text() rows are TETROMINO_COLS characters and a new line. */
+	for (row = 0; row < TETROMINO_ROWS; row++) {
+		memset(line, ' ', sizeof line);
+		for (i = 0; i < n; i++)
+			memcpy(line + i * MATCH_VIEW_COLUMN, boards[i] + row * (TETROMINO_COLS + 1),
+			    TETROMINO_COLS);
+		len = put_line(out, len, line, width, row + 1 == TETROMINO_ROWS);
+	}
+	out[len] = '\0';
+	return len;
+}
+
+json_t *
+match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
+{
+	bool playing = strcmp(r->status, "playing") == 0, over = strcmp(r->status, "finished") == 0;
+	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
+	char text[MATCH_VIEW_TEXT_MAX];
+	json_t *o, *seats, *last = NULL;
+	size_t ntext;
+	int i;
+
+	seats = json_array();
+	for (i = 0; i < r->nseats && i < VERSUS_PLAYERS_MAX; i++) {
+		json_t *s = r->m != NULL ? match_player_json(r->m, end, viewer >= 0 ?
+		    (unsigned)viewer : VERSUS_NOBODY, (unsigned)i, r->totals) : json_object();
+
+		if (s == NULL)
+			continue;
+		json_object_set_new_nocheck(s, "seat", json_integer(i));
+		json_object_set_new_nocheck(s, "account", json_string(r->seats[i].account));
+		if (playing)
+			json_object_set_new_nocheck(s, "moved", json_boolean(r->moved >> i & 1u));
+		if (over && r->rated && !isnan(r->seats[i].rating_after)) {
+			json_object_set_new_nocheck(s, "rating_before", json_real(r->seats[i].rating_before));
+			json_object_set_new_nocheck(s, "rating_after", json_real(r->seats[i].rating_after));
+		}
+		json_array_append_new(seats, s);
+	}
+	if (r->last_turn != NULL)
+		last = json_loads(r->last_turn, 0, NULL);
+	o = json_object();
+	if (o == NULL) {
+		json_decref(seats);
+		json_decref(last);
+		return NULL;
+	}
+	json_object_set_new_nocheck(o, "match_id", id_json(r->id));
+	json_object_set_new_nocheck(o, "rules", json_string(r->rules));
+	json_object_set_new_nocheck(o, "status", json_string(r->status));
+	json_object_set_new_nocheck(o, "players", json_integer(r->players));
+	json_object_set_new_nocheck(o, "joined", json_integer(r->joined));
+	json_object_set_new_nocheck(o, "turn_seconds", json_integer(r->turn_seconds));
+	json_object_set_new_nocheck(o, "turn_cap", json_integer(r->turn_cap));
+	json_object_set_new_nocheck(o, "rated", json_boolean(r->rated));
+	/* The seed gives every piece and hole to come: shown once it is over. */
+	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());
+	json_object_set_new_nocheck(o, "seed_chosen", json_boolean(r->seed_chosen));
+	json_object_set_new_nocheck(o, "turn", json_integer(r->turn));
+	json_object_set_new_nocheck(o, "deadline", playing ? time_or_null(r->deadline_at) : json_null());
+	json_object_set_new_nocheck(o, "deadline_in_ms", playing ?
+	    json_integer(r->deadline_at > now_ms ? r->deadline_at - now_ms : 0) : json_null());
+	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
+	json_object_set_new_nocheck(o, "you", viewer >= 0 ? json_integer(viewer) : json_null());
+	json_object_set_new_nocheck(o, "seats", seats);
+	ntext = match_view_board_text(r, text);
+	json_object_set_new_nocheck(o, "boardText", ntext > 0 ? json_stringn_nocheck(text, ntext) :
+	    json_null());
+	json_object_set_new_nocheck(o, "last_turn", last != NULL ? last : json_null());
+	json_object_set_new_nocheck(o, "created_at", time_or_null(r->created_at));
+	json_object_set_new_nocheck(o, "started_at", time_or_null(r->started_at));
+	json_object_set_new_nocheck(o, "finished_at", time_or_null(r->finished_at));
+	json_object_set_new_nocheck(o, "certificate", r->certificate ? json_string(r->certificate) :
+	    json_null());
+	return o;
+}
+
+char *
+match_view_event(const struct match_record *r, int64_t now_ms, size_t *len)
+{
+	json_t *v = match_view_json(r, -1, now_ms);
+	char *text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL, *event = NULL;
+	size_t cap;
+
+	json_decref(v);
+	if (text == NULL)
+		return NULL;
+	cap = strlen(text) + 64;
+	if ((event = malloc(cap)) != NULL)
+		*len = (size_t)snprintf(event, cap, "id: %lld\nevent: match\ndata: %s\n\n",
+		    (long long)r->turn, text);
+	free(text);
+	return event;
+}
