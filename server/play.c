@@ -668,6 +668,13 @@ refuse(struct request *req, struct play *p, enum api_error e, int status, const 
 {
 	struct agent_who who;
 
+	/* Over its address's rate limit, a request whose body does not
+	 * reach its token gets the 429 as it is, whatever else is wrong. */
+	if (request_refusal_pending(req)) {
+		request_reply_refusal(req, NULL);
+		return;
+	}
+
 	/* A 401 hands out no puzzle: a client without a key can be told
 	 * nothing it could use, and makes the store keep nothing. */
 	if (!p->by_account || !req->app->cfg->agent_check[p->game->id] || status == 401) {
@@ -768,6 +775,30 @@ play_token_action(struct request *req, struct play *p, struct game_env *env)
 	return !failed;
 }
 
+/* The run a 429 shows on the token routes: the sent token's, opened (the
+ * one PASETO open an over-limit request may cost), with the state it
+ * holds and the token itself, which stays the newest if it was (nothing
+ * moved). Nothing else is done for it: no key looked up, no puzzle judged
+ * or made, no store read, no engine step; so no fresh agent_check either,
+ * and the puzzle presented is not spent. NULL when there is no token or
+ * it does not open (the plain 429), or out of memory. */
+static json_t *
+run_as_sent(struct request *req, struct play *p)
+{
+	json_t *b;
+
+	if (p->by_account || p->kind == PLAY_INIT || p->sent_token == NULL)
+		return NULL;
+	open_token(req, p);
+	if (p->tok_err != TOKEN_OK)
+		return NULL;
+	p->check_on = false; /* no puzzle was made for this answer */
+	b = body(p, p->tok.run, p->tok.step, &p->before, p->sent_token, NULL);
+	if (b != NULL)
+		json_object_del(b, "game");
+	return b;
+}
+
 void
 play_submit(struct request *req, struct play *p)
 {
@@ -777,9 +808,20 @@ play_submit(struct request *req, struct play *p)
 	int status = 0;
 	enum auth_result a;
 
+	/* Over the address's limit (admitted for this alone, routes.c): the
+	 * 429 with the run, before the key, which would charge the account. */
+	if (request_refusal_pending(req)) {
+		request_reply_refusal(req, run_as_sent(req, p));
+		return;
+	}
 	/* The Bearer key: required on the seed's routes, optional
 	 * (attribution) on the token routes. */
 	a = auth_check(req, p->by_account, &acct, &status, why);
+	if (a == AUTH_FAILED && status == 429 && !p->by_account) {
+		/* Over the account's limit: the same 429 with the run. */
+		auth_refuse(req, status, why, run_as_sent(req, p));
+		return;
+	}
 	if (a == AUTH_FAILED) {
 		refuse(req, p, API_ERR_UNAUTHORIZED, status, why);
 		return;
