@@ -357,6 +357,19 @@ play_job(struct store_conn *c, void *arg)
 	}
 	if (!p->by_account && p->tok_err != TOKEN_OK) {
 		p->verdict = PLAY_TOKEN_BAD;
+		if (p->tok_err != TOKEN_ERR_EXPIRED)
+			return STORE_OK;
+		/* An expired token still names its run (it authenticated). A run
+		 * without an account has no way back once its newest token is
+		 * past its lifetime: say so. An account's run, or an older token
+		 * (a newer one may live), keeps the token error. */
+		rc = find_run(p, c);
+		if (rc == STORE_ERROR)
+			return STORE_ERROR;
+		if (rc == STORE_OK && p->head.account_id == 0 && p->head.step == p->tok.step)
+			p->verdict = PLAY_EXPIRED;
+		else
+			p->verdict = PLAY_TOKEN_BAD;
 		return STORE_OK;
 	}
 	rc = find_run(p, c);
@@ -567,6 +580,11 @@ play_reply(struct request *req)
 		return;
 	case PLAY_TOKEN_BAD:
 		reply_plain(req, p, API_ERR_INVALID_STATE_TOKEN, token_strerror(p->tok_err));
+		return;
+	case PLAY_EXPIRED:
+		reply_plain(req, p, API_ERR_RUN_EXPIRED, "the run has expired and can no longer be continued: "
+		    "its newest stateToken is past its lifetime, and a run played without an agent key "
+		    "has no other way back; start a new run");
 		return;
 	case PLAY_NOT_FOUND:
 		reply_plain(req, p, API_ERR_RUN_NOT_FOUND, "the stateToken's run is not stored here");
