@@ -56,6 +56,7 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_PLAYER_OUT]          = { "player_out", 409, "the player is out of the match" },
 	[API_ERR_TOO_MANY_LOBBIES]    = { "too_many_lobbies", 409, "an account has at most " ERRORS_STR(MATCH_LOBBIES_MAX)
 	                                  " matches waiting for players: fill or wait out one first" },
+	[API_ERR_RUN_EXPIRED]         = { "run_expired", 410, "the run has expired and can no longer be continued" },
 };
 
 const struct api_error_info *

@@ -181,6 +181,14 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 		goto done;
 	}
 	if (now - issued > ttl || issued - now > TOKEN_CLOCK_SKEW) {
+		/* Authentic all the same: the caller may say which run it was
+		 * (an anonymous run's last token expiring ends it for good). */
+		out->game = expect;
+		out->rules = (int)rules;
+		out->run = run;
+		out->step = step;
+		out->issued_at = issued;
+		out->nstate = 0;
 		ret = TOKEN_ERR_EXPIRED;
 		goto done;
 	}

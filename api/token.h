@@ -55,9 +55,11 @@ char *token_seal(const struct keyring *kr, const struct state_token *t);
 /* Opens text (len bytes) expecting a token of game `expect`, at time now
  * (Unix seconds), for tokens that live ttl seconds; fills *out on
  * TOKEN_OK. A token sealed more than TOKEN_CLOCK_SKEW seconds in the future
- * (another daemon's clock) is refused as expired too. Every failure leaves
- * *out unspecified. The lifetime is only checked once the token has
- * authenticated, so "expired" never leaks anything of a forgery. */
+ * (another daemon's clock) is refused as expired too. The lifetime is only
+ * checked once the token has authenticated, so "expired" never leaks
+ * anything of a forgery; on TOKEN_ERR_EXPIRED *out holds the token's game,
+ * rules, run, step and issued_at (authentic), and no state (nstate 0).
+ * Every other failure leaves *out unspecified. */
 #define TOKEN_CLOCK_SKEW 300
 enum token_err token_open(const struct keyring *kr, enum game_id expect, const char *text,
     size_t len, int64_t now, int64_t ttl, struct state_token *out);

@@ -65,6 +65,8 @@ struct request_full {
 	enum api_error  early;    /* a refusal decided on the headers, or API_ERR__COUNT */
 	const char     *early_msg;   /* its message (static storage), NULL for the table's */
 	json_t         *early_extra; /* what it carries besides the envelope (owned) */
+	bool            late;     /* early waits for the body: the route answers it
+	                             (request_refuse_after_body) */
 	unsigned        allowed;  /* methods for a 405 */
 	bool            json;     /* the route's body is a JSON object */
 	int             nheaders;
@@ -530,9 +532,10 @@ request_resume(struct request *req, int status)
 }
 
 /* Parses the body for a JSON route: an empty body is no object (NULL);
- * anything else must be one JSON object. */
+ * anything else must be one JSON object. A failure is answered 400 when
+ * answer is set, else left to the caller. */
 static bool
-parse_json_body(struct request *req)
+parse_json_body(struct request *req, bool answer)
 {
 	json_error_t jerr;
 	size_t i;
@@ -545,13 +548,15 @@ parse_json_body(struct request *req)
 		return true;
 	req->json = json_loadb(req->body.data, req->body.len, JSON_REJECT_DUPLICATES, &jerr);
 	if (req->json == NULL) {
-		request_reply_error_with(req, API_ERR_INVALID_JSON, NULL,
-		    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line,
-		    "column", jerr.column));
+		if (answer)
+			request_reply_error_with(req, API_ERR_INVALID_JSON, NULL,
+			    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line,
+			    "column", jerr.column));
 		return false;
 	}
 	if (!json_is_object(req->json)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "the body must be a JSON object");
+		if (answer)
+			request_reply_error(req, API_ERR_INVALID_REQUEST, "the body must be a JSON object");
 		return false;
 	}
 	return true;
@@ -621,6 +626,35 @@ request_refuse(struct request *req, enum api_error e, const char *message, json_
 	f->early = e;
 	f->early_msg = message;
 	f->early_extra = extra;
+	f->late = false;
+}
+
+void
+request_refuse_after_body(struct request *req, enum api_error e, const char *message, json_t *extra)
+{
+	request_refuse(req, e, message, extra);
+	full(req)->late = true;
+}
+
+bool
+request_refusal_pending(struct request *req)
+{
+	return full(req)->late && !req->replied;
+}
+
+void
+request_reply_refusal(struct request *req, json_t *more)
+{
+	struct request_full *f = full(req);
+
+	if (more != NULL && f->early_extra != NULL)
+		json_object_update(more, f->early_extra);
+	if (more != NULL) {
+		json_decref(f->early_extra);
+		f->early_extra = more;
+	}
+	f->late = false;
+	refuse_early(req);
 }
 
 /* Whether the body's declared type is JSON: application/json, parameters
@@ -673,9 +707,15 @@ begin(struct request *req)
 	else if ((req->route = router->match(req, &allowed, &full(req)->json)) < 0) {
 		full(req)->early = allowed != 0 ? API_ERR_METHOD_NOT_ALLOWED : API_ERR_NOT_FOUND;
 		full(req)->allowed = allowed;
-	} else if (router->admit != NULL && !router->admit(req))
-		; /* refused with request_refuse (a rate limit) */
-	else if (body && !json_content_type(req))
+	} else if (router->admit != NULL && !router->admit(req)) {
+		/* Refused (a rate limit). A refusal that waits for the body waits
+		 * only for one the route can read: JSON within the limit. */
+		if (full(req)->late && ((body && !json_content_type(req)) ||
+		    (takes_body(req->method) && declared_too_large(req))))
+			full(req)->late = false;
+		if (full(req)->late)
+			return;
+	} else if (body && !json_content_type(req))
 		full(req)->early = API_ERR_UNSUPPORTED_MEDIA;
 	else if (takes_body(req->method) && declared_too_large(req))
 		full(req)->early = API_ERR_PAYLOAD_TOO_LARGE;
@@ -689,18 +729,26 @@ begin(struct request *req)
 static void
 dispatch(struct request *req)
 {
-	if (full(req)->early != API_ERR__COUNT) {
+	bool late = full(req)->late;
+
+	if (full(req)->early != API_ERR__COUNT && !late) {
 		refuse_early(req);
 		return;
 	}
 	if (req->body.too_large) {
-		reply_too_large(req);
+		if (late)
+			refuse_early(req);
+		else
+			reply_too_large(req);
 		return;
 	}
 	/* All in: from here the deadline is the handler's business. */
 	connguard_received(full(req)->guard);
-	if (full(req)->json && takes_body(req->method) && !parse_json_body(req))
+	if (full(req)->json && takes_body(req->method) && !parse_json_body(req, !late)) {
+		if (late)
+			refuse_early(req); /* a body the route cannot read: the refusal as it is */
 		return;
+	}
 	full(req)->server->router->run(req);
 }
 

@@ -99,6 +99,23 @@ void request_reply_static(struct request *req, int status, const char *content_t
  * into the envelope). It is answered without reading a body. */
 void request_refuse(struct request *req, enum api_error e, const char *message, json_t *extra);
 
+/* The same for a route that can say more once it has read the body (a 429
+ * that shows the run its stateToken holds): the body is read and the
+ * route runs, and it must answer with request_reply_refusal and do nothing
+ * else of the request. A body the route could not read (not declared
+ * JSON, over --max-body, not a JSON object) gets the refusal as it is,
+ * without the route. */
+void request_refuse_after_body(struct request *req, enum api_error e, const char *message,
+    json_t *extra);
+
+/* Whether req carries a refusal of request_refuse_after_body not yet
+ * answered. */
+bool request_refusal_pending(struct request *req);
+
+/* Answers req's pending refusal, more (stolen, may be NULL) merged into
+ * its envelope beside what the refusal carries. */
+void request_reply_refusal(struct request *req, json_t *more);
+
 /* Adds a header to the reply that comes next (e.g. Allow, Retry-After).
  * At most a few per request; name and value are copied. */
 void request_add_header(struct request *req, const char *name, const char *value);
@@ -161,7 +178,8 @@ struct config;
 struct http_router {
 	int  (*match)(struct request *req, unsigned *allowed, bool *json);
 	/* After a match, before anything of the body: whether the request may
-	 * go on; false after request_refuse() (a rate limit). May be NULL. */
+	 * go on; false after request_refuse() or request_refuse_after_body()
+	 * (a rate limit). May be NULL. */
 	bool (*admit)(struct request *req);
 	void (*run)(struct request *req);
 	void (*allow_header)(unsigned methods, char *out, size_t cap);

@@ -357,6 +357,19 @@ play_job(struct store_conn *c, void *arg)
 	}
 	if (!p->by_account && p->tok_err != TOKEN_OK) {
 		p->verdict = PLAY_TOKEN_BAD;
+		if (p->tok_err != TOKEN_ERR_EXPIRED)
+			return STORE_OK;
+		/* An expired token still names its run (it authenticated). A run
+		 * without an account has no way back once its newest token is
+		 * past its lifetime: say so. An account's run, or an older token
+		 * (a newer one may live), keeps the token error. */
+		rc = find_run(p, c);
+		if (rc == STORE_ERROR)
+			return STORE_ERROR;
+		if (rc == STORE_OK && p->head.account_id == 0 && p->head.step == p->tok.step)
+			p->verdict = PLAY_EXPIRED;
+		else
+			p->verdict = PLAY_TOKEN_BAD;
 		return STORE_OK;
 	}
 	rc = find_run(p, c);
@@ -568,6 +581,11 @@ play_reply(struct request *req)
 	case PLAY_TOKEN_BAD:
 		reply_plain(req, p, API_ERR_INVALID_STATE_TOKEN, token_strerror(p->tok_err));
 		return;
+	case PLAY_EXPIRED:
+		reply_plain(req, p, API_ERR_RUN_EXPIRED, "the run has expired and can no longer be continued: "
+		    "its newest stateToken is past its lifetime, and a run played without an agent key "
+		    "has no other way back; start a new run");
+		return;
 	case PLAY_NOT_FOUND:
 		reply_plain(req, p, API_ERR_RUN_NOT_FOUND, "the stateToken's run is not stored here");
 		return;
@@ -667,6 +685,13 @@ static void
 refuse(struct request *req, struct play *p, enum api_error e, int status, const char *message)
 {
 	struct agent_who who;
+
+	/* Over its address's rate limit, a request whose body does not
+	 * reach its token gets the 429 as it is, whatever else is wrong. */
+	if (request_refusal_pending(req)) {
+		request_reply_refusal(req, NULL);
+		return;
+	}
 
 	/* A 401 hands out no puzzle: a client without a key can be told
 	 * nothing it could use, and makes the store keep nothing. */
@@ -768,6 +793,30 @@ play_token_action(struct request *req, struct play *p, struct game_env *env)
 	return !failed;
 }
 
+/* The run a 429 shows on the token routes: the sent token's, opened (the
+ * one PASETO open an over-limit request may cost), with the state it
+ * holds and the token itself, which stays the newest if it was (nothing
+ * moved). Nothing else is done for it: no key looked up, no puzzle judged
+ * or made, no store read, no engine step; so no fresh agent_check either,
+ * and the puzzle presented is not spent. NULL when there is no token or
+ * it does not open (the plain 429), or out of memory. */
+static json_t *
+run_as_sent(struct request *req, struct play *p)
+{
+	json_t *b;
+
+	if (p->by_account || p->kind == PLAY_INIT || p->sent_token == NULL)
+		return NULL;
+	open_token(req, p);
+	if (p->tok_err != TOKEN_OK)
+		return NULL;
+	p->check_on = false; /* no puzzle was made for this answer */
+	b = body(p, p->tok.run, p->tok.step, &p->before, p->sent_token, NULL);
+	if (b != NULL)
+		json_object_del(b, "game");
+	return b;
+}
+
 void
 play_submit(struct request *req, struct play *p)
 {
@@ -777,9 +826,20 @@ play_submit(struct request *req, struct play *p)
 	int status = 0;
 	enum auth_result a;
 
+	/* Over the address's limit (admitted for this alone, routes.c): the
+	 * 429 with the run, before the key, which would charge the account. */
+	if (request_refusal_pending(req)) {
+		request_reply_refusal(req, run_as_sent(req, p));
+		return;
+	}
 	/* The Bearer key: required on the seed's routes, optional
 	 * (attribution) on the token routes. */
 	a = auth_check(req, p->by_account, &acct, &status, why);
+	if (a == AUTH_FAILED && status == 429 && !p->by_account) {
+		/* Over the account's limit: the same 429 with the run. */
+		auth_refuse(req, status, why, run_as_sent(req, p));
+		return;
+	}
 	if (a == AUTH_FAILED) {
 		refuse(req, p, API_ERR_UNAUTHORIZED, status, why);
 		return;

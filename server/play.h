@@ -44,6 +44,7 @@ enum play_kind {
 enum play_verdict {
 	PLAY_CHECK_FAILED,     /* 428: wrong, missing, expired or spent answer */
 	PLAY_TOKEN_BAD,        /* 400: the stateToken does not open */
+	PLAY_EXPIRED,          /* 410: an anonymous run's newest token has expired */
 	PLAY_NOT_FOUND,        /* 404: the token's run is not stored */
 	PLAY_UNAUTHORIZED,     /* 401: the run has an owner and no key came */
 	PLAY_FORBIDDEN,        /* 403: the run belongs to another account */

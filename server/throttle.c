@@ -105,20 +105,26 @@ what(enum ratelimit_class cls)
 }
 
 bool
-throttle_admit(struct request *req)
+throttle_admit(struct request *req, bool after_body)
 {
 	struct throttle *l = req->app->throttle;
 	struct ratelimit_result res;
 	struct ratelimit_key k;
+	json_t *extra;
 	int cls = req->rate_class;
 
 	if (cls < 0 || !address_key(req, &k))
 		return true;
 	if (ratelimit_take(l->rl, (enum ratelimit_class)cls, &k, http_now_us(), &res))
 		return true;
-	request_refuse(req, API_ERR_RATE_LIMITED, what((enum ratelimit_class)cls),
-	    refusal_extra("address", refusal_headers(req, l, (enum ratelimit_class)cls, RATELIMIT_BY_ADDR,
-	    &res)));
+	/* A refused take charged nothing, and the route that answers this
+	 * refusal after the body charges nothing either (no auth, no store). */
+	extra = refusal_extra("address", refusal_headers(req, l, (enum ratelimit_class)cls,
+	    RATELIMIT_BY_ADDR, &res));
+	if (after_body)
+		request_refuse_after_body(req, API_ERR_RATE_LIMITED, what((enum ratelimit_class)cls), extra);
+	else
+		request_refuse(req, API_ERR_RATE_LIMITED, what((enum ratelimit_class)cls), extra);
 	return false;
 }
 

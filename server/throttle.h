@@ -7,7 +7,9 @@
  * known, its account pays too (throttle_account, from auth). A request over
  * either limit is answered 429 in the error envelope with Retry-After,
  * RateLimit-Policy and RateLimit, plus {"ratelimit": {"key", "seconds"}},
- * and nothing of it runs. Wrong agent-check answers are counted per account
+ * and nothing of it runs (on the token routes' action, state and finish
+ * nothing but reading the body and opening the token, whose run the 429
+ * shows: play.c). Wrong agent-check answers are counted per account
  * and per address; past the limit in a window every answer is refused with
  * 429 until the window passes (throttle_wrong_*).
  *
@@ -33,8 +35,10 @@ struct throttle *throttle_new(const struct ratelimit_config *cfg);
 void throttle_free(struct throttle *l);
 
 /* The router's admit (http.h): the per-address limit of the route's class.
- * False after request_refuse() with the 429. */
-bool throttle_admit(struct request *req);
+ * False after request_refuse() with the 429, or, with after_body, after
+ * request_refuse_after_body(): the route then answers the 429 itself once
+ * the body is in (the token routes show the run their token holds). */
+bool throttle_admit(struct request *req, bool after_body);
 
 /* The per-account limit of the request's route class. False when refused:
  * the 429's headers are on req, req->retry_after_s is set and why (static

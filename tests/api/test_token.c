@@ -126,8 +126,12 @@ main(void)
 	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED + TTL, TTL, &got), TOKEN_OK,
 	    "a token opens until its lifetime has passed");
 	ok(got.issued_at == SEALED, "and says when it was sealed");
+	memset(&got, 0xa5, sizeof got); /* nothing left over from the open above */
 	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED + TTL + 1, TTL, &got),
 	    TOKEN_ERR_EXPIRED, "one second later it has expired");
+	ok(got.run == t.run && got.step == t.step && got.game == t.game && got.rules == t.rules &&
+	    got.issued_at == SEALED && got.nstate == 0,
+	    "an expired token still names its run, step and sealing time, and gives no state");
 	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED - TOKEN_CLOCK_SKEW, TTL, &got),
 	    TOKEN_OK, "a token sealed by a clock up to the skew ahead opens");
 	is_int(token_open(&one, GAME_DUSKCOURT, tok, strlen(tok), SEALED - TOKEN_CLOCK_SKEW - 1, TTL, &got),

@@ -1349,9 +1349,11 @@ def main():
                  if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
                              'GET /api/games/hatetris/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
-        # 429 on every limited route, from daemon C.
+        # 429 on every limited route, from daemon C. With A's key file, A's
+        # tokens open there: the token routes' 429 carry their run.
         phase['name'] = 'limits'
-        c = Daemon(args=DAEMON_ARGS + TINY_LIMITS, rate_limits=True)
+        c = Daemon(args=DAEMON_ARGS + TINY_LIMITS + ['--key-file', os.path.join(a.folder, 'arcaded.key')],
+                   rate_limits=True)
         c.name = 'C'
         try:
             for op, method, target, body in ops:
@@ -1363,6 +1365,12 @@ def main():
                             **({'Content-Type': 'application/json'} if data is not None else {})), op=op)
                     if r.status == 429:
                         break
+            shown = {x['op'] for x in exchanges if x['daemon'] == 'C' and x['status'] == 429 and
+                     '"stateToken"' in x['body']}
+            want = {'%s /api/games/%s/%s' % (m, g, r) for g in ('duskcourt', 'stackfall', 'stackcraft', 'hatetris')
+                    for m, r in (('POST', 'action'), ('GET', 'state'), ('POST', 'state'), ('POST', 'finish'))}
+            t.ok(shown == want, 'the 429 of every token route that opens a token carries the run (%d of %d; '
+                 'others: %s)' % (len(shown & want), len(want), sorted(shown - want)))
             rc, _ = c.stop()
             t.eq(rc, 0, 'daemon C stopped cleanly (exit status 0)')
         finally:
@@ -1392,6 +1400,33 @@ def main():
             t.eq(rc, 0, 'daemon D stopped cleanly (exit status 0)')
         finally:
             dd.cleanup()
+        # 410 run_expired from daemon E, whose tokens live 1 s: the newest
+        # token of an anonymous run of each game, once that has passed.
+        e = Daemon(args=DAEMON_ARGS + ['--token-ttl', '1', '--agent-check', 'stackfall=off'])
+        e.name = 'E'
+        try:
+            expired = []
+            plays = {'duskcourt': ('seed=3', {'action': {'type': 'next'}}),
+                     'stackfall': ('seed=3', {'command': 'options'}),
+                     'stackcraft': ('seed=3&cap=5', {'action': 'r0x0'}),
+                     'hatetris': ('depth=2', {'command': 'options'})}
+            toks = {g: req(e, 'GET', '/api/games/%s/init?%s' % (g, q), op='GET /api/games/%s/init' % g)
+                    .json['stateToken'] for g, (q, _) in plays.items()}
+            time.sleep(2.2)
+            for g, (_, move) in plays.items():
+                base, tok = '/api/games/%s/' % g, toks[g]
+                expired += [req(e, 'POST', base + 'action', dict(move, stateToken=tok), op='POST %saction' % base),
+                            req(e, 'GET', base + 'state?stateToken=' + tok, op='GET %sstate' % base),
+                            req(e, 'POST', base + 'state', {'stateToken': tok}, op='POST %sstate' % base),
+                            req(e, 'POST', base + 'finish', {'stateToken': tok, 'rating': 5, 'review': 'fine'},
+                                op='POST %sfinish' % base)]
+            t.ok(all(r.status == 410 for r in expired),
+                 'the newest token of an anonymous run, expired: 410 on every token route (%s)' %
+                 sorted({r.status for r in expired}))
+            rc, _ = e.stop()
+            t.eq(rc, 0, 'daemon E stopped cleanly (exit status 0)')
+        finally:
+            e.cleanup()
         phase['name'] = 'play'
         # 503 from a daemon that is stopping, on every route.
         during_shutdown(a, ops, keys)

@@ -24,7 +24,7 @@ import socket
 import threading
 import time
 
-from harness import Daemon, Tap
+from harness import Daemon, Tap, checked
 
 t = Tap()
 DC = '/api/games/duskcourt/'
@@ -193,15 +193,44 @@ finally:
     d.cleanup()
 
 # ---- expiry: stateTokens stop opening -------------------------------------
+# An anonymous run whose newest token has expired is over for good: 410
+# run_expired. An older token of a run, or a token of an account's run,
+# keeps the token error; the seed's account routes carry no token and do
+# not expire.
 d = Daemon(args=['--token-ttl', '2'])
 try:
     r = d.get(DC + 'init?seed=7')
     tok = r.json['stateToken']
     t.eq(d.post(DC + 'state', {'stateToken': tok}).status, 200, 'a fresh token opens')
+    r1 = d.post(DC + 'action', {'stateToken': tok, 'action': r.json['legalActions'][0]})
+    tok1 = r1.json['stateToken']
+    key = d.post('/api/v1/accounts', {'name': 'pauser'}).json['agentKey']
+    A = {'Authorization': 'Bearer ' + key}
+    owned = d.get(DC + 'init?seed=8', headers=A).json['stateToken']
+    sf = d.get(SF + 'init?seed=3')
+    seed_run = d.post('/games/stackfall/api/new', {}, headers=A)
+    moves = d.sql('SELECT count(*) FROM moves')[0][0]
     time.sleep(3.2)
+    r = d.post(DC + 'state', {'stateToken': tok1})
+    t.ok(r.status == 410 and r.error_code == 'run_expired' and
+         'can no longer be continued' in r.json['error']['message'] and 'stateToken' not in r.json,
+         'after its lifetime an anonymous run\'s newest token is 410 run_expired: %s' % r.json)
+    r = d.post(DC + 'action', {'stateToken': tok1, 'action': r1.json['legalActions'][0]})
+    t.ok(r.status == 410 and r.error_code == 'run_expired', 'an action on it too')
+    t.eq(d.sql('SELECT count(*) FROM moves')[0][0], moves, 'and nothing is stored')
     r = d.post(DC + 'state', {'stateToken': tok})
     t.ok(r.status == 400 and r.error_code == 'invalid_state_token' and 'expired' in r.json['error']['message'],
-         'after its lifetime it does not: 400 "expired"')
+         'an older token of the run (a newer one may still live): 400 "expired"')
+    r = d.post(DC + 'state', {'stateToken': owned}, headers=A)
+    t.ok(r.status == 400 and r.error_code == 'invalid_state_token' and 'expired' in r.json['error']['message'],
+         'an account\'s run: 400 "expired", as before')
+    r = d.post(SF + 'action', {'stateToken': sf.json['stateToken'], 'command': 'place 0 4'}, headers=checked(d, sf))
+    t.ok(r.status == 410 and r.error_code == 'run_expired' and 'agent_check' in r.json and
+         d.sql('SELECT count(*) FROM agent_checks WHERE token = ?', (sf.json['agent_check']['token'],))[0][0] == 0,
+         'with the agent check on (Stackfall): the answer is judged first, spent, and a fresh puzzle comes along')
+    r = d.get('/games/stackfall/api/state', headers=checked(d, seed_run, A))
+    t.ok(r.status == 200 and r.json.get('runId') == seed_run.json['runId'],
+         'the seed\'s account routes carry no token: the account\'s run plays on (%d)' % r.status)
 finally:
     d.cleanup()
 

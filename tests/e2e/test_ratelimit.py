@@ -12,7 +12,7 @@ import threading
 import time
 
 import puzzle_solver
-from harness import Daemon, Tap
+from harness import Daemon, Tap, checked
 
 t = Tap()
 DC = '/api/games/duskcourt/'
@@ -153,6 +153,94 @@ try:
     t.ok(got.count(429) > 0 and passed <= 500 + 250 * elapsed + 10,
          'a flood of %d moves from one address in %.2f s: %d passed (at most 500 + 250 x time = %.0f), '
          '%d refused 429' % (len(got), elapsed, passed, 500 + 250 * elapsed, got.count(429)))
+finally:
+    d.cleanup()
+
+# A 429 on a token route's action, state or finish carries the run as the
+# token sent holds it: a bot over its limit keeps its place. Nothing else
+# runs for it (the body is read and the token opened): no move stored, no
+# puzzle judged, spent or made.
+SF = '/api/games/stackfall/'
+d = Daemon(rate_limits=True, args=['--rate-limit', 'moves@addr=1/2s:1,reads@addr=1/2s:1,runs=off,puzzles=off',
+                                   '--agent-check', 'duskcourt=on'])
+try:
+    def head(d, run):
+        return d.sql('SELECT step FROM runs WHERE id = ?', (int(run),))[0][0]
+
+    r0 = d.get(DC + 'init?seed=7')
+    r1 = d.post(DC + 'action', {'stateToken': r0.json['stateToken'], 'action': r0.json['legalActions'][0]},
+                headers=checked(d, r0))
+    t.eq(r1.status, 200, 'a Duskcourt move within the limit (the burst of 1)')
+    run, tok1 = r1.json['runId'], r1.json['stateToken']
+    step, moves, puzzles = head(d, run), count(d, 'SELECT count(*) FROM moves'), \
+        count(d, 'SELECT count(*) FROM agent_checks')
+    act = {'stateToken': tok1, 'action': r1.json['legalActions'][0]}
+    answer = checked(d, r1)
+    r = d.post(DC + 'action', act, headers=answer)
+    t.ok(is_429(r, 'address'), 'the next move at once: 429 with Retry-After and the rate-limit fields')
+    t.ok(r.json.get('stateToken') == tok1 and r.json.get('runId') == run and
+         r.json.get('state') == r1.json['state'] and r.json.get('legalActions') == r1.json['legalActions'],
+         'and the run as the token holds it: the token sent, its state and legal actions')
+    t.ok('game' not in r.json and 'agent_check' not in r.json,
+         'beside the envelope like a 409, without a fresh puzzle (none was made)')
+    t.ok(head(d, run) == step and count(d, 'SELECT count(*) FROM moves') == moves,
+         'nothing moved: the run\'s step and its moves are as before')
+    t.ok(count(d, 'SELECT count(*) FROM agent_checks') == puzzles and
+         count(d, 'SELECT count(*) FROM agent_checks WHERE token = ?', answer['X-Agent-Check']) == 1,
+         'no puzzle made, and the one presented is not spent')
+    bad = dict(act, stateToken=tok1[:-4] + ('AAAA' if not tok1.endswith('AAAA') else 'BBBB'))
+    r = d.post(DC + 'action', bad, headers=answer)
+    t.ok(is_429(r, 'address') and 'stateToken' not in r.json, 'a token that does not open: the plain 429')
+    r = d.post(DC + 'action', raw=b'{"stateToken": ', headers=answer)
+    t.ok(is_429(r, 'address') and 'stateToken' not in r.json,
+         'a body that is not JSON: the plain 429 too (not 400: over the limit comes first)')
+    r = d.post(DC + 'action', {'stateToken': tok1, 'action': 'x', 'extra': 1}, headers=answer)
+    t.ok(is_429(r, 'address') and 'stateToken' not in r.json, 'and so does a body with an unknown field')
+    fin = d.post(DC + 'finish', {'stateToken': tok1, 'rating': 5, 'review': 'early'}, headers=answer)
+    t.ok(is_429(fin, 'address') and fin.json.get('stateToken') == tok1 and fin.json.get('state') == r1.json['state'],
+         'finish over the limit (a move too): 429 with the run')
+    sf = d.get(SF + 'init?seed=4')
+    r = d.post(SF + 'action', {'stateToken': sf.json['stateToken'], 'command': 'place 0 4'}, headers=checked(d, sf))
+    t.ok(is_429(r, 'address') and r.json.get('stateToken') == sf.json['stateToken'] and
+         r.json.get('board_text') == sf.json['board_text'] and r.json.get('results') == [] and
+         'agent_check' not in r.json,
+         'a Stackfall move over the limit: 429 with the game fields of the token\'s state, no results')
+    time.sleep(int(fin.header('Retry-After')) + 0.2)
+    r = d.post(DC + 'action', act, headers=answer)
+    t.ok(r.status == 200 and head(d, run) == step + 1,
+         'after the wait the same move, token and answer work: 200, one step on (%d)' % r.status)
+
+    # state: the reads class; GET carries the token in the query, no body.
+    tok2 = r.json['stateToken']
+    s1 = d.get(DC + 'state?stateToken=' + tok2, headers=checked(d, r))
+    t.eq(s1.status, 200, 'a state read within the limit')
+    s2 = d.get(DC + 'state?stateToken=' + tok2, headers=checked(d, s1))
+    t.ok(is_429(s2, 'address') and s2.json.get('stateToken') == tok2 and s2.json.get('state') == s1.json['state'],
+         'the next read at once: 429 with the run (GET, the token in the query)')
+    s3 = d.post(DC + 'state', {'stateToken': tok2}, headers=checked(d, s1))
+    t.ok(is_429(s3, 'address') and s3.json.get('stateToken') == tok2, 'and by POST')
+    # Routes that do not take a token still refuse at the headers.
+    r = d.get('/api/games/duskcourt/leaderboard')
+    t.ok(is_429(r, 'address'), 'a leaderboard read over the same class: 429 at the headers')
+finally:
+    d.cleanup()
+
+# Over the account's limit (an agent key, the address unlimited): the same
+# 429 with the run, and the account is not charged twice.
+d = Daemon(rate_limits=True, args=['--rate-limit', 'moves@account=1/2s:1,moves@addr=off,runs=off'])
+try:
+    key = d.post('/api/v1/accounts', {'name': 'keyed'}).json['agentKey']
+    h = {'Authorization': 'Bearer ' + key}
+    r0 = d.get(DC + 'init?seed=9', headers=h)
+    r1 = d.post(DC + 'action', {'stateToken': r0.json['stateToken'], 'action': r0.json['legalActions'][0]}, headers=h)
+    t.eq(r1.status, 200, 'a keyed move within the account\'s burst')
+    act = {'stateToken': r1.json['stateToken'], 'action': r1.json['legalActions'][0]}
+    r = d.post(DC + 'action', act, headers=h)
+    t.ok(is_429(r, 'account') and r.json.get('stateToken') == act['stateToken'] and
+         r.json.get('state') == r1.json['state'], 'the next at once: 429 "key": "account" with the run')
+    time.sleep(int(r.header('Retry-After')) + 0.2)
+    r = d.post(DC + 'action', act, headers=h)
+    t.eq(r.status, 200, 'after the wait the same move works')
 finally:
     d.cleanup()
 
