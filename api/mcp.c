@@ -231,7 +231,7 @@ mcp_read(const char *body, size_t len, const struct mcp_headers *h, struct mcp_m
 	memset(m, 0, sizeof *m);
 	m->era = MCP_ERA_LEGACY;
 	m->version = MCP_VERSION_LEGACY;
-	m->root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	m->root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (m->root == NULL)
 		return fail(NULL, MCP_PARSE_ERROR, "Parse error: the body is not JSON",
 		    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line, "column",
