@@ -25,7 +25,7 @@ enum opt {
 	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
-	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT__COUNT
+	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -101,6 +101,9 @@ static const struct {
 	[OPT_MATCH_STREAMS] = { "match-streams", "ARCADED_MATCH_STREAMS", "N", false,
 	    "match event streams open at most; more are answered 503 with Retry-After",
 	    { 1, 100000, 256, false } },
+	[OPT_MCP_ORIGIN]    = { "mcp-origin", "ARCADED_MCP_ORIGIN", "ORIGIN", true,
+	    "a web origin (scheme://host[:port]) whose pages may call POST /mcp, besides the loopback "
+	    "names on the daemon's own port (repeatable)", { 0 } },
 	/* Caps count moves; JSON carries integers exactly up to 2^53 - 1. */
 	[OPT_CAP_DEFAULT]   = { "cap-default", "ARCADED_CAP_DEFAULT", "N", false,
 	    "episode cap, in placed pieces, of a run whose init asks for none, in the games that take "
@@ -406,6 +409,19 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 		else
 			cfg->nproxies++;
 		break;
+	case OPT_MCP_ORIGIN:
+		/* Compared exactly with the Origin header, which never ends in
+		 * a slash nor carries a path. */
+		if (cfg->nmcp_origins == CONFIG_MAX_ORIGINS) {
+			snprintf(whybuf, sizeof whybuf, "too many origins (at most %d)", CONFIG_MAX_ORIGINS);
+			why = whybuf;
+		} else if ((strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0) ||
+		    strlen(v) >= sizeof cfg->mcp_origins[0] || strchr(strchr(v, ':') + 3, '/') != NULL ||
+		    strlen(strchr(v, ':') + 3) == 0)
+			why = "expected an origin such as https://example.org or http://10.0.0.5:8080";
+		else
+			snprintf(cfg->mcp_origins[cfg->nmcp_origins++], sizeof cfg->mcp_origins[0], "%s", v);
+		break;
 	case OPT_AGENT_CHECK:
 		if (!parse_agent_check(cfg, v)) {
 			char names[GAME_NAMES_MAX];
@@ -505,7 +521,7 @@ dir_of(const char *path, char *out, size_t cap)
 enum config_result
 config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap)
 {
-	bool key_set = false, proxies_from_flags = false;
+	bool key_set = false, proxies_from_flags = false, origins_from_flags = false;
 	int i;
 
 	set_defaults(cfg);
@@ -550,6 +566,10 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 		if (o == OPT_TRUSTED_PROXY && !proxies_from_flags) {
 			cfg->nproxies = 0;
 			proxies_from_flags = true;
+		}
+		if (o == OPT_MCP_ORIGIN && !origins_from_flags) {
+			cfg->nmcp_origins = 0;
+			origins_from_flags = true;
 		}
 		if (!apply(cfg, (enum opt)o, val, false, &key_set, err, errcap))
 			return CONFIG_ERROR;

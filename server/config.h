@@ -19,6 +19,7 @@
 #include "ratelimit.h"
 
 #define CONFIG_MAX_PROXIES 16
+#define CONFIG_MAX_ORIGINS 8
 
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
@@ -65,6 +66,8 @@ struct config {
 	uint64_t cap_default;        /* a capped game's cap when init asks for none, in moves;
 	                                0 = none; at most cap_max */
 	uint64_t cap_max;            /* the largest cap an init may ask for, 1 .. 2^53 - 1 */
+	char     mcp_origins[CONFIG_MAX_ORIGINS][128]; /* --mcp-origin: pages that may call /mcp */
+	int      nmcp_origins;
 };
 
 enum config_result {

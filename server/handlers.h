@@ -75,4 +75,7 @@ void handle_match_replay(struct request *req);
 void handle_match_verify(struct request *req);
 void handle_match_ratings(struct request *req);
 
+/* mcp.c: POST /mcp, the MCP endpoint; its tools run the routes above */
+void handle_mcp(struct request *req);
+
 #endif

@@ -129,6 +129,8 @@ request_header(struct request *req, const char *name)
 const char *
 request_query(struct request *req, const char *name)
 {
+	if (req->query != NULL)
+		return json_string_value(json_object_get(req->query, name));
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
@@ -483,7 +485,16 @@ request_reply_text(struct request *req, int status, const char *content_type,
 void
 request_reply_json(struct request *req, int status, json_t *body)
 {
-	char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+	char *text;
+
+	if (req->wrap != NULL && !req->replied) {
+		json_t *(*wrap)(struct request *, int *, json_t *) = req->wrap;
+
+		/* Once: the wrapper's answer is the one sent. */
+		req->wrap = NULL;
+		body = wrap(req, &status, body);
+	}
+	text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
 
 	json_decref(body);
 	if (text == NULL) {
@@ -875,6 +886,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		    "(the client left during the answer)") : "(closed before an answer)");
 	}
 	json_decref(req->json);
+	json_decref(req->wrap_ctx);
+	json_decref(req->query);
 	json_decref(full(req)->early_extra);
 	body_free(&req->body);
 	if (req->ctx_free != NULL)

@@ -70,6 +70,17 @@ struct request {
 	/* Handler-owned state that lives across a deferral. */
 	void                *ctx;
 	void               (*ctx_free)(void *ctx);
+
+	/* A route that runs another route's handler inside its own answer
+	 * (POST /mcp, server/mcp.c) sets these. wrap, when set, sees every
+	 * JSON reply first, once: it takes the body and *status the inner
+	 * handler gave and returns the body to send (both stolen), and may
+	 * change *status. wrap_ctx is its own (decref'd with the request).
+	 * query, when set, is an object of strings that request_query reads
+	 * instead of the URL's query string. */
+	json_t            *(*wrap)(struct request *req, int *status, json_t *body);
+	json_t              *wrap_ctx;
+	json_t              *query;
 };
 
 /* Queues body (stolen) as the JSON reply; a NULL body (a failed build)
@@ -146,7 +157,7 @@ void http_stream_wake(void *conn);
 /* A request header (case-insensitive), or NULL. Borrowed. */
 const char *request_header(struct request *req, const char *name);
 
-/* A query-string argument, or NULL. Borrowed. */
+/* A query-string argument (req->query's when set), or NULL. Borrowed. */
 const char *request_query(struct request *req, const char *name);
 
 /* The client's address as text (the X-Forwarded-For client when the peer is

@@ -83,6 +83,10 @@ const struct route routes[] = {
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}/replay",               handle_match_replay,    "match_replay",   false, READS),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}/turns",                handle_match_turns,     "match_turns",    false, VERIFY),
 
+	/* The MCP endpoint (docs/mcp.md): each tool pays its own route's class
+	 * once its body says which, every other method a read. */
+	PLAIN(HTTP_POST,              "/mcp",                                   handle_mcp,             "mcp",            false, NONE),
+
 	/* The pages: HTML, not part of the JSON contract. Served from memory
 	 * without the store, like /healthz, so not limited: a page load asks
 	 * for a dozen files at once. */

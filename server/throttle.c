@@ -129,6 +129,24 @@ throttle_admit(struct request *req, bool after_body)
 }
 
 bool
+throttle_charge(struct request *req)
+{
+	struct throttle *l = req->app->throttle;
+	struct ratelimit_result res;
+	struct ratelimit_key k;
+	int cls = req->rate_class;
+
+	if (cls < 0 || !address_key(req, &k))
+		return true;
+	if (ratelimit_take(l->rl, (enum ratelimit_class)cls, &k, http_now_us(), &res))
+		return true;
+	request_reply_error_with(req, API_ERR_RATE_LIMITED, what((enum ratelimit_class)cls),
+	    refusal_extra("address", refusal_headers(req, l, (enum ratelimit_class)cls, RATELIMIT_BY_ADDR,
+	    &res)));
+	return false;
+}
+
+bool
 throttle_account(struct request *req, int64_t account_id, const char **why)
 {
 	struct throttle *l = req->app->throttle;

@@ -40,6 +40,13 @@ void throttle_free(struct throttle *l);
  * the body is in (the token routes show the run their token holds). */
 bool throttle_admit(struct request *req, bool after_body);
 
+/* The same per-address limit, for a request whose route class is known
+ * only once its body is read (a tool of POST /mcp names the route it
+ * stands for): req->rate_class pays now, and a refusal is answered at once
+ * (request_reply_error_with, so through req->wrap when set). False when
+ * refused. */
+bool throttle_charge(struct request *req);
+
 /* The per-account limit of the request's route class. False when refused:
  * the 429's headers are on req, req->retry_after_s is set and why (static
  * storage) says what for; the caller answers (auth does). */

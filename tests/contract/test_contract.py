@@ -945,7 +945,47 @@ def operations(acct, tokens):
          None),
         ('GET /api/matches/{id}/turns', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/turns?count=2',
          None),
+        ('POST /mcp', 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 1, 'method': 'ping'}),
     ]
+
+
+MCP_META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {}}
+MCP_START = {'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call',
+             'params': {'name': 'start_run', 'arguments': {'game': 'duskcourt', 'seed': 3}}}
+
+
+def mcp_modern(d, method, params, name=None, headers=None, msg_id=1):
+    h = {'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method}
+    if name:
+        h['Mcp-Name'] = name
+    h.update(headers or {})
+    return req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'id': msg_id, 'method': method,
+                                   'params': dict(params, _meta=MCP_META)}, headers=h)
+
+
+def play_mcp(d):
+    """POST /mcp in both revisions (docs/mcp.md): results, refusals as
+    tool results, and the transport's errors."""
+    req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 1, 'method': 'initialize',
+                            'params': {'protocolVersion': '2025-11-25', 'capabilities': {}}})
+    req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'method': 'notifications/initialized'})
+    r = req(d, 'POST', '/mcp', MCP_START)
+    tok = r.json['result']['structuredContent']['stateToken']
+    req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 3, 'method': 'tools/call', 'params': {
+        'name': 'act', 'arguments': {'game': 'duskcourt', 'stateToken': tok, 'action': '15x14'}}})
+    req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 4, 'method': 'tools/call',
+                            'params': {'name': 'no_such_tool', 'arguments': {}}})
+    mcp_modern(d, 'server/discover', {})
+    mcp_modern(d, 'tools/call', {'name': 'start_run', 'arguments': {'game': 'duskcourt'}}, name='start_run')
+    mcp_modern(d, 'tools/call', {'name': 'start_run', 'arguments': {'game': 'duskcourt'}}, name='act')
+    mcp_modern(d, 'prompts/list', {})
+    mcp_modern(d, 'ping', {}, headers={'Origin': 'http://evil.example'})
+    req(d, 'POST', '/mcp', raw=b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]', headers=JSON_TYPE)
+    req(d, 'POST', '/mcp', raw=b'{"jsonrpc":"2.0",', headers=JSON_TYPE)
+    req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 5, 'method': 'tools/list', 'params': {'_meta': dict(
+        MCP_META, **{'io.modelcontextprotocol/protocolVersion': '1900-01-01'})}},
+        headers={'MCP-Protocol-Version': '1900-01-01', 'Mcp-Method': 'tools/list'})
 
 
 def body_for(body):
@@ -1295,6 +1335,7 @@ def main():
         sf_post(a, 'action', {'stateToken': seed['abandoned'], 'command': 'hold'}, True)
         play_board(a, dc, sf, sc, ht)
         matches = play_matches(a, acct)
+        play_mcp(a)
         # Another account's key on a run begun with an agent key: 403 on
         # every route that acts on it.
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),
@@ -1340,8 +1381,10 @@ def main():
         req(a, 'GET', '/games/duskcourt/api/state')
         req(a, 'GET', '/api/v1/me/keys/')
         # 500 (and readyz's 503) while the database refuses writes.
+        # A tool whose route's store job fails: the JSON-RPC -32603 with its 500.
         under_lock(a, lock_jobs(a, ops, keys, lambda op: 'stackfall' in op and
-                                ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)))
+                                ('/action' in op or '/state' in op or '/finish' in op or '/act' in op)) +
+                   [lambda: req(a, 'POST', '/mcp', MCP_START)])
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
                     'stackcraft': sc_b['playing']['stateToken'], 'hatetris': ht_b['playing']['stateToken'],
                     'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId'], 'matches': matches}

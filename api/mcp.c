@@ -1,0 +1,437 @@
+/*
+ * mcp.c: reading a posted JSON-RPC message, judging its transport headers,
+ * and the answers that need no route (mcp.h).
+ *
+ * The checks run in a fixed order, the first failure answering: the body
+ * is JSON (-32700), one object and not a batch (-32600), a JSON-RPC 2.0
+ * request, notification or response (-32600), params an object (-32602);
+ * then the era: a _meta version that is not ours (-32022), a header that
+ * does not say what the body says (-32020), a header version that is
+ * neither era's (-32022); last, a modern request's required capabilities
+ * (-32602). Nothing here keeps state: each message is judged alone.
+ */
+#include "mcp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "mcp_tools.h"
+
+/* The legacy versions an initialize may ask for, newest first: the
+ * Streamable HTTP transport as 2025-03-26 introduced it, up to 2025-11-25. */
+static const char *const legacy_versions[] = { MCP_VERSION_LEGACY, "2025-06-18", "2025-03-26" };
+#define NLEGACY (sizeof legacy_versions / sizeof legacy_versions[0])
+
+static const char *
+legacy_version(const char *v)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && i < NLEGACY; i++)
+		if (strcmp(v, legacy_versions[i]) == 0)
+			return legacy_versions[i];
+	return NULL;
+}
+
+json_t *
+mcp_error_new(const json_t *id, int code, const char *message, json_t *data)
+{
+	json_t *e = json_pack("{s:i, s:s}", "code", code, "message", message), *o;
+
+	if (e != NULL && data != NULL)
+		json_object_set(e, "data", data);
+	json_decref(data);
+	o = json_pack("{s:s, s:o*}", "jsonrpc", "2.0", "error", e);
+	if (o != NULL && id != NULL)
+		json_object_set_new(o, "id", json_deep_copy(id));
+	return o;
+}
+
+int
+mcp_error_status(int code, enum mcp_era era)
+{
+	switch (code) {
+	case MCP_PARSE_ERROR:
+	case MCP_INVALID_REQUEST:
+	case MCP_HEADER_MISMATCH:
+	case MCP_UNSUPPORTED_VERSION:
+		return 400;
+	case MCP_METHOD_NOT_FOUND:
+		return era == MCP_ERA_MODERN ? 404 : 200;
+	default:
+		return 200;
+	}
+}
+
+json_t *
+mcp_result_new(const struct mcp_message *m, json_t *result)
+{
+	json_t *o;
+
+	if (result == NULL)
+		return NULL;
+	if (m->era == MCP_ERA_MODERN)
+		json_object_set_new(result, "resultType", json_string("complete"));
+	o = json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", m->id != NULL ? m->id : json_null(),
+	    "result", result);
+	return o;
+}
+
+bool
+mcp_header_value(const char *value, char *out, size_t cap)
+{
+	static const char pre[] = "=?base64?", post[] = "?=";
+	size_t n = strlen(value), bin = 0;
+	const char *end = NULL;
+
+	if (cap == 0)
+		return false;
+	if (n < sizeof pre - 1 + sizeof post - 1 || strncmp(value, pre, sizeof pre - 1) != 0 ||
+	    strcmp(value + n - (sizeof post - 1), post) != 0) {
+		if (n >= cap)
+			return false;
+		memcpy(out, value, n + 1);
+		return true;
+	}
+	/* The sentinel form: standard Base64 of the value's UTF-8. */
+	if (sodium_base642bin((unsigned char *)out, cap - 1, value + sizeof pre - 1,
+	    n - (sizeof pre - 1) - (sizeof post - 1), NULL, &bin, &end,
+	    sodium_base64_VARIANT_ORIGINAL) != 0 || end != value + n - (sizeof post - 1))
+		return false;
+	out[bin] = '\0';
+	return strlen(out) == bin;
+}
+
+/* The error answer for m's id (which may not be known yet). */
+static json_t *
+fail(const json_t *id, int code, const char *message, json_t *data, enum mcp_era era, int *status)
+{
+	*status = mcp_error_status(code, era);
+	return mcp_error_new(id, code, message, data);
+}
+
+/* A header that names the method or its subject must say what the body
+ * says; a modern request must send them. */
+static json_t *
+check_mirrors(const struct mcp_message *m, const struct mcp_headers *h, int *status)
+{
+	char value[512], msg[256];
+	const char *subject = NULL;
+	bool named = false;
+
+	if (h->method == NULL && m->era == MCP_ERA_MODERN)
+		return fail(m->id, MCP_HEADER_MISMATCH, "the Mcp-Method header is required", NULL, m->era,
+		    status);
+	if (h->method != NULL && strcmp(h->method, m->method) != 0) {
+		snprintf(msg, sizeof msg, "the Mcp-Method header '%.100s' is not the body's method '%.100s'",
+		    h->method, m->method);
+		return fail(m->id, MCP_HEADER_MISMATCH, msg, NULL, m->era, status);
+	}
+	if (strcmp(m->method, "tools/call") == 0 || strcmp(m->method, "prompts/get") == 0) {
+		named = true;
+		subject = json_string_value(json_object_get(m->params, "name"));
+	} else if (strcmp(m->method, "resources/read") == 0) {
+		named = true;
+		subject = json_string_value(json_object_get(m->params, "uri"));
+	}
+	if (!named)
+		return NULL;
+	if (h->name == NULL) {
+		if (m->era == MCP_ERA_MODERN)
+			return fail(m->id, MCP_HEADER_MISMATCH, "the Mcp-Name header is required for this method",
+			    NULL, m->era, status);
+		return NULL;
+	}
+	if (!mcp_header_value(h->name, value, sizeof value))
+		return fail(m->id, MCP_HEADER_MISMATCH, "the Mcp-Name header does not decode", NULL, m->era,
+		    status);
+	if (subject == NULL || strcmp(subject, value) != 0) {
+		snprintf(msg, sizeof msg, "the Mcp-Name header '%.100s' is not the body's '%.100s'", value,
+		    subject != NULL ? subject : "(none)");
+		return fail(m->id, MCP_HEADER_MISMATCH, msg, NULL, m->era, status);
+	}
+	return NULL;
+}
+
+/* The versions a refusal lists: a modern request's _meta may name only a
+ * modern one; a header, either era's. */
+static json_t *
+unsupported(const char *requested, bool modern_only)
+{
+	json_t *supported = json_pack("[s]", MCP_VERSION_MODERN);
+	size_t i;
+
+	for (i = 0; !modern_only && supported != NULL && i < NLEGACY; i++)
+		json_array_append_new(supported, json_string(legacy_versions[i]));
+	return json_pack("{s:o, s:s?}", "supported", supported, "requested", requested);
+}
+
+/* The era of a well-formed message, from its _meta and the version header. */
+static json_t *
+check_era(struct mcp_message *m, const struct mcp_headers *h, int *status)
+{
+	const json_t *meta = json_object_get(m->params, "_meta");
+	const json_t *mv = json_object_get(meta, MCP_META_VERSION);
+	const char *hv = h->protocol_version;
+
+	if (meta != NULL && !json_is_object(meta))
+		return fail(m->id, MCP_INVALID_PARAMS, "params._meta must be an object", NULL,
+		    MCP_ERA_LEGACY, status);
+	if (mv != NULL) {
+		const char *v = json_string_value(mv);
+
+		m->era = MCP_ERA_MODERN;
+		m->version = MCP_VERSION_MODERN;
+		if (v == NULL)
+			return fail(m->id, MCP_INVALID_PARAMS, "_meta '" MCP_META_VERSION "' must be a string",
+			    NULL, m->era, status);
+		if (strcmp(v, MCP_VERSION_MODERN) != 0)
+			return fail(m->id, MCP_UNSUPPORTED_VERSION, "Unsupported protocol version",
+			    unsupported(v, true), m->era, status);
+		if (hv == NULL)
+			return fail(m->id, MCP_HEADER_MISMATCH, "the MCP-Protocol-Version header is required",
+			    NULL, m->era, status);
+		if (strcmp(hv, v) != 0)
+			return fail(m->id, MCP_HEADER_MISMATCH, "the MCP-Protocol-Version header is not the "
+			    "version in _meta", NULL, m->era, status);
+		if (!json_is_object(json_object_get(meta, MCP_META_CAPABILITIES)))
+			return fail(m->id, MCP_INVALID_PARAMS, "_meta '" MCP_META_CAPABILITIES
+			    "' must be an object", NULL, m->era, status);
+		return NULL;
+	}
+	m->era = MCP_ERA_LEGACY;
+	m->version = MCP_VERSION_LEGACY;
+	if (hv != NULL && strcmp(hv, MCP_VERSION_MODERN) == 0) {
+		/* The header says modern and the body says nothing: they differ. */
+		m->era = MCP_ERA_MODERN;
+		m->version = MCP_VERSION_MODERN;
+		return fail(m->id, MCP_HEADER_MISMATCH, "MCP-Protocol-Version says " MCP_VERSION_MODERN
+		    " but params._meta names no protocol version", NULL, m->era, status);
+	}
+	if (hv != NULL) {
+		if ((m->version = legacy_version(hv)) == NULL) {
+			m->version = MCP_VERSION_LEGACY;
+			return fail(m->id, MCP_UNSUPPORTED_VERSION, "Unsupported protocol version",
+			    unsupported(hv, false), m->era, status);
+		}
+	}
+	return NULL;
+}
+
+json_t *
+mcp_read(const char *body, size_t len, const struct mcp_headers *h, struct mcp_message *m,
+    int *status)
+{
+	json_error_t jerr;
+	const json_t *v, *id;
+	json_t *err;
+
+	memset(m, 0, sizeof *m);
+	m->era = MCP_ERA_LEGACY;
+	m->version = MCP_VERSION_LEGACY;
+	m->root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	if (m->root == NULL)
+		return fail(NULL, MCP_PARSE_ERROR, "Parse error: the body is not JSON",
+		    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line, "column",
+		    jerr.column), MCP_ERA_LEGACY, status);
+	if (json_is_array(m->root)) {
+		err = fail(NULL, MCP_INVALID_REQUEST, "JSON-RPC batches are not accepted: send one message "
+		    "per request", NULL, MCP_ERA_LEGACY, status);
+		goto refused;
+	}
+	if (!json_is_object(m->root)) {
+		err = fail(NULL, MCP_INVALID_REQUEST, "the body must be one JSON-RPC message (an object)",
+		    NULL, MCP_ERA_LEGACY, status);
+		goto refused;
+	}
+	/* An id the answer may echo: a string or an integer, never null. */
+	id = json_object_get(m->root, "id");
+	if (id != NULL && !json_is_string(id) && !json_is_integer(id)) {
+		err = fail(NULL, MCP_INVALID_REQUEST, "'id' must be a string or an integer", NULL,
+		    MCP_ERA_LEGACY, status);
+		goto refused;
+	}
+	m->id = id;
+	v = json_object_get(m->root, "jsonrpc");
+	if (!json_is_string(v) || strcmp(json_string_value(v), "2.0") != 0) {
+		err = fail(id, MCP_INVALID_REQUEST, "'jsonrpc' must be \"2.0\"", NULL, MCP_ERA_LEGACY, status);
+		goto refused;
+	}
+	v = json_object_get(m->root, "method");
+	if (v == NULL && id != NULL &&
+	    (json_object_get(m->root, "result") != NULL || json_object_get(m->root, "error") != NULL))
+		return NULL; /* a response: the server asked nothing, so it is only acknowledged */
+	if (!json_is_string(v) || json_string_length(v) == 0) {
+		err = fail(id, MCP_INVALID_REQUEST, "'method' must be a non-empty string", NULL,
+		    MCP_ERA_LEGACY, status);
+		goto refused;
+	}
+	m->method = json_string_value(v);
+	v = json_object_get(m->root, "params");
+	if (v != NULL && !json_is_object(v)) {
+		err = fail(id, MCP_INVALID_PARAMS, "'params' must be an object", NULL, MCP_ERA_LEGACY, status);
+		goto refused;
+	}
+	m->params = v;
+	if ((err = check_era(m, h, status)) != NULL || (err = check_mirrors(m, h, status)) != NULL)
+		goto refused;
+	return NULL;
+refused:
+	mcp_message_cleanup(m);
+	return err;
+}
+
+void
+mcp_message_cleanup(struct mcp_message *m)
+{
+	json_decref(m->root);
+	memset(m, 0, sizeof *m);
+}
+
+static json_t *
+capabilities(void)
+{
+	return json_pack("{s:{s:b}, s:{s:b, s:b}}", "tools", "listChanged", 0, "resources", "subscribe", 0,
+	    "listChanged", 0);
+}
+
+static json_t *
+server_info(const struct mcp_server_info *info)
+{
+	return json_pack("{s:s, s:s}", "name", info->name, "version", info->version);
+}
+
+/* A legacy client's opening: the version it asked for when it is one we
+ * speak, else our newest legacy one (the client decides whether to stay). */
+static json_t *
+initialize(const struct mcp_message *m, const struct mcp_server_info *info)
+{
+	const char *asked = json_string_value(json_object_get(m->params, "protocolVersion"));
+	const char *v = legacy_version(asked);
+
+	return json_pack("{s:s, s:o, s:o, s:s}", "protocolVersion", v != NULL ? v : MCP_VERSION_LEGACY,
+	    "capabilities", capabilities(), "serverInfo", server_info(info), "instructions",
+	    info->instructions);
+}
+
+static json_t *
+discover(const struct mcp_server_info *info)
+{
+	json_t *versions = json_pack("[s]", MCP_VERSION_MODERN);
+	size_t i;
+
+	for (i = 0; versions != NULL && i < NLEGACY; i++)
+		json_array_append_new(versions, json_string(legacy_versions[i]));
+	return json_pack("{s:o, s:o, s:o, s:s}", "supportedVersions", versions, "capabilities",
+	    capabilities(), "serverInfo", server_info(info), "instructions", info->instructions);
+}
+
+json_t *
+mcp_answer(const struct mcp_message *m, const struct mcp_server_info *info, int *status)
+{
+	const char *method = m->method;
+	json_t *result = NULL;
+	char msg[160];
+	int code = 0;
+
+	*status = 200;
+	if (strcmp(method, "initialize") == 0 && m->era == MCP_ERA_LEGACY)
+		result = initialize(m, info);
+	else if (strcmp(method, "ping") == 0 && m->era == MCP_ERA_LEGACY)
+		result = json_object();
+	else if (strcmp(method, "server/discover") == 0)
+		result = discover(info);
+	else if (strcmp(method, "tools/list") == 0)
+		result = mcp_tools_list();
+	else if (strcmp(method, "resources/list") == 0)
+		result = mcp_resources_list();
+	else if (strcmp(method, "resources/templates/list") == 0)
+		result = mcp_resource_templates_list();
+	else if (strcmp(method, "resources/read") == 0)
+		result = mcp_resources_read(m->params, &code, msg, sizeof msg);
+	else {
+		snprintf(msg, sizeof msg, "Method not found: %.100s", method);
+		code = MCP_METHOD_NOT_FOUND;
+	}
+	if (code != 0) {
+		*status = mcp_error_status(code, m->era);
+		return mcp_error_new(m->id, code, msg, NULL);
+	}
+	return mcp_result_new(m, result);
+}
+
+/* The host of an origin or a Host header, and its port (0: none given). */
+static bool
+split_host(const char *s, size_t n, char *host, size_t cap, unsigned *port)
+{
+	const char *colon;
+	size_t hn;
+
+	*port = 0;
+	if (n > 0 && s[0] == '[') {
+		const char *close = memchr(s, ']', n);
+
+		if (close == NULL)
+			return false;
+		hn = (size_t)(close - s) + 1;
+		colon = hn < n && s[hn] == ':' ? s + hn : NULL;
+		if (colon == NULL && hn != n)
+			return false;
+	} else {
+		colon = memchr(s, ':', n);
+		hn = colon != NULL ? (size_t)(colon - s) : n;
+	}
+	if (hn == 0 || hn >= cap)
+		return false;
+	memcpy(host, s, hn);
+	host[hn] = '\0';
+	if (colon != NULL) {
+		const char *p;
+
+		if (colon + 1 == s + n)
+			return false;
+		for (p = colon + 1; p < s + n; p++) {
+			if (*p < '0' || *p > '9' || *port > 6553)
+				return false;
+			*port = *port * 10 + (unsigned)(*p - '0');
+		}
+		if (*port == 0 || *port > 65535)
+			return false;
+	}
+	return true;
+}
+
+bool
+mcp_origin_allowed(const char *origin, const char *host_header, const char *const *allowed,
+    size_t nallowed)
+{
+	static const char *const loopback[] = { "127.0.0.1", "localhost", "[::1]" };
+	char host[256], want[256];
+	unsigned port, want_port;
+	const char *rest;
+	size_t i;
+
+	for (i = 0; i < nallowed; i++)
+		if (strcmp(origin, allowed[i]) == 0)
+			return true;
+	if (strncmp(origin, "http://", 7) == 0)
+		rest = origin + 7;
+	else if (strncmp(origin, "https://", 8) == 0)
+		rest = origin + 8;
+	else
+		return false;
+	if (!split_host(rest, strlen(rest), host, sizeof host, &port))
+		return false;
+	for (i = 0; i < sizeof loopback / sizeof loopback[0]; i++)
+		if (strcmp(host, loopback[i]) == 0)
+			break;
+	if (i == sizeof loopback / sizeof loopback[0] || host_header == NULL)
+		return false;
+	/* The page must come from the port the request went to: another
+	 * local service on another port is another origin. */
+	if (!split_host(host_header, strlen(host_header), want, sizeof want, &want_port))
+		return false;
+	return port == want_port;
+}

@@ -1,0 +1,869 @@
+/*
+ * mcp_tools.c: the tool table, the inner REST request of a call, and the
+ * tool results (mcp_tools.h).
+ *
+ * One line per tool: its name, the route it stands for (method and path
+ * pattern, {game} and {id} filled from the arguments) and its arguments,
+ * each with its JSON type and the REST field or query argument it becomes.
+ * The game argument's values, the init options (cap, depth) and the rules
+ * resources are read off the game table, so no line names a game.
+ *
+ * Arguments are checked here for their JSON types only; their ranges and
+ * every rule of the game are the route's to judge, with the REST API's
+ * messages, so that the two interfaces cannot disagree.
+ */
+#include "mcp_tools.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "game.h"
+
+/* The text block of a result, at most (the board, the legal list, the
+ * puzzle and the token fit many times over). */
+#define MCP_TEXT_MAX 8192
+
+enum arg_type {
+	ARG_GAME,     /* a game's name, from the table; fills {game} */
+	ARG_ID,       /* a run's or match's id, decimal text; fills {id} */
+	ARG_STRING,
+	ARG_INTEGER,
+	ARG_BOOLEAN,
+	ARG_ACTION,   /* an action object, or a short string (mcp_action_from_text) */
+	ARG_AGENT     /* {token, answer}: the agent check's body fields */
+};
+
+enum arg_to { TO_PATH, TO_BODY, TO_QUERY };
+
+struct arg {
+	const char   *name;     /* the tool's argument */
+	enum arg_type type;
+	enum arg_to   to;
+	const char   *field;    /* the REST body field or query argument */
+	bool          required;
+	const char   *help;
+};
+
+/* What the result shows: a run (the game answers, reshaped as one run
+ * result), or the route's JSON as it is. */
+enum result_kind { RESULT_RUN, RESULT_AS_IS };
+
+#define TOOL_ARGS_MAX 7
+
+struct tool {
+	const char      *name;
+	const char      *title;
+	const char      *description;
+	bool             post;
+	const char      *path;
+	enum result_kind result;
+	bool             options;   /* takes every init option of the table */
+	struct arg       args[TOOL_ARGS_MAX];
+};
+
+#define GAME_ARG { "game", ARG_GAME, TO_PATH, NULL, true, "the game (one of the table's names)" }
+#define TOKEN_ARG { "stateToken", ARG_STRING, TO_BODY, "stateToken", true, \
+	"the newest stateToken of the run, from the last result" }
+#define AGENT_ARG { "agentCheck", ARG_AGENT, TO_BODY, NULL, false, \
+	"the answer to the puzzle of the last result's agentCheck, where the game's check is on: " \
+	"{\"token\": its token, \"answer\": the number}" }
+#define MATCH_ARG { "matchId", ARG_ID, TO_PATH, NULL, true, "the match's id (decimal text)" }
+
+static const struct tool tools[] = {
+	{ "list_games", "List the games", "The games this server plays: name, rules version, the "
+	    "figures its boards show, whether a playing run's future is hidden, whether it has a seed.",
+	    false, "/api/games", RESULT_AS_IS, false, { { 0 } } },
+	{ "get_rules", "Read a game's rules", "The rules of one game as JSON: its actions, board, "
+	    "scoring and howToPlay text (the same text as the resource arcaded://rules/<game>).",
+	    false, "/api/games/{game}/rules", RESULT_AS_IS, false, { GAME_ARG } },
+	{ "start_run", "Start a run", "Starts a run of a game and answers its first state, legal "
+	    "actions and stateToken. A seed picks the deal (the same seed deals the same game); the "
+	    "other options are the game's (see get_rules).",
+	    true, "/api/games/{game}/init", RESULT_RUN, true, { GAME_ARG,
+	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal, 0 to 2^53 - 1 (random when absent; "
+	    "a game without a seed refuses one)" } } },
+	{ "act", "Play one action", "Plays an action on the run of the stateToken and answers the new "
+	    "state with a new stateToken. The action is the game's JSON object, or a short string: "
+	    "\"4x0\" (Duskcourt: capture from square 4 to square 0), \"next\", \"r1x4\" (a Stackcraft "
+	    "id), \"place 1 4\" (Stackfall and HATETRIS commands, ';' between several).",
+	    true, "/api/games/{game}/action", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
+	    { "action", ARG_ACTION, TO_BODY, NULL, true, "the action: the game's object or a short string" },
+	    AGENT_ARG } },
+	{ "get_state", "Read a run's state", "The run as it stands, from its newest stateToken.",
+	    true, "/api/games/{game}/state", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG, AGENT_ARG } },
+	{ "finish_run", "Finish a run", "Finishes a run that is over with a rating and a review, and "
+	    "answers its final summary and its signed result certificate.",
+	    true, "/api/games/{game}/finish", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
+	    { "rating", ARG_INTEGER, TO_BODY, "rating", false, "1 to 10 (required by the server)" },
+	    { "review", ARG_STRING, TO_BODY, "review", false, "1 to 2000 characters (required by the "
+	    "server)" }, AGENT_ARG } },
+	{ "get_run", "Read a stored run", "One run as stored: summary, review, certificate and replay "
+	    "(withheld while a game that hides its future is playing).",
+	    false, "/api/games/{game}/runs/{id}", RESULT_AS_IS, false, { GAME_ARG,
+	    { "runId", ARG_ID, TO_PATH, NULL, true, "the run's id (decimal text)" } } },
+	{ "leaderboard", "Read a leaderboard", "A game's ended runs, best first, one page at a time.",
+	    false, "/api/games/{game}/leaderboard", RESULT_AS_IS, false, { GAME_ARG,
+	    { "seed", ARG_INTEGER, TO_QUERY, "seed", false, "only the runs of this seed" },
+	    { "limit", ARG_INTEGER, TO_QUERY, "limit", false, "entries per page, 1 to 100" },
+	    { "after", ARG_STRING, TO_QUERY, "after", false, "the 'next' cursor of the page before" } } },
+	{ "create_match", "Create a versus match", "Opens a Stackfall versus match in its lobby with "
+	    "the caller (the Bearer agent key's account) in seat 0.",
+	    true, "/api/matches", RESULT_AS_IS, false, {
+	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
+	    { "turnSeconds", ARG_INTEGER, TO_BODY, "turn_seconds", false, "seconds a turn lasts, 1 to 3600" },
+	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal (not with rated)" },
+	    { "rated", ARG_BOOLEAN, TO_BODY, "rated", false, "whether the match changes ratings" } } },
+	{ "join_match", "Join a versus match", "Takes the next seat of a match in its lobby; the last "
+	    "seat starts it.", true, "/api/matches/{id}/join", RESULT_AS_IS, false, { MATCH_ARG } },
+	{ "match_move", "Move in a versus match", "One move for the turn open now: turn is the match's "
+	    "turn + 1, command 'place R C', 'hold; place R C' or 'resign'.",
+	    true, "/api/matches/{id}/move", RESULT_AS_IS, false, { MATCH_ARG,
+	    { "turn", ARG_INTEGER, TO_BODY, "turn", true, "the turn the move is for" },
+	    { "command", ARG_STRING, TO_BODY, "command", true, "the move, in Stackfall's syntax" } } },
+	{ "wait_match", "Wait for a versus turn", "Answers the match once the turn after afterTurn has "
+	    "resolved, the match has ended or started, or after 25 seconds as it stands.",
+	    false, "/api/matches/{id}/wait", RESULT_AS_IS, false, { MATCH_ARG,
+	    { "afterTurn", ARG_INTEGER, TO_QUERY, "after", true, "the last turn seen" } } },
+};
+#define NTOOLS (sizeof tools / sizeof tools[0])
+
+/* ---- schemas ---- */
+
+static json_t *
+game_enum(void)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < GAME__COUNT; i++)
+		json_array_append_new(a, json_string(game_table[i]->name));
+	return a;
+}
+
+static json_t *
+arg_schema(const struct arg *a)
+{
+	json_t *s = NULL;
+
+	switch (a->type) {
+	case ARG_GAME:
+		s = json_pack("{s:s, s:o}", "type", "string", "enum", game_enum());
+		break;
+	case ARG_ID:
+		s = json_pack("{s:s, s:s}", "type", "string", "pattern", "^[0-9]{1,19}$");
+		break;
+	case ARG_STRING:
+		s = json_pack("{s:s}", "type", "string");
+		break;
+	case ARG_INTEGER:
+		s = json_pack("{s:s}", "type", "integer");
+		break;
+	case ARG_BOOLEAN:
+		s = json_pack("{s:s}", "type", "boolean");
+		break;
+	case ARG_ACTION:
+		s = json_pack("{s:[s,s]}", "type", "string", "object");
+		break;
+	case ARG_AGENT:
+		s = json_pack("{s:s, s:{s:{s:s}, s:{s:[s,s]}}, s:[s,s], s:b}", "type", "object",
+		    "properties", "token", "type", "string", "answer", "type", "integer", "string",
+		    "required", "token", "answer", "additionalProperties", 0);
+		break;
+	}
+	if (s != NULL)
+		json_object_set_new(s, "description", json_string(a->help));
+	return s;
+}
+
+/* The init options of every game on the table, one property each: an
+ * option several games share (cap) takes the widest bounds and names the
+ * games that take it. */
+static void
+option_schemas(json_t *props)
+{
+	size_t i, j, k, l;
+
+	for (i = 0; i < GAME__COUNT; i++)
+		for (j = 0; j < game_table[i]->noptions; j++) {
+			const struct game_option *o = &game_table[i]->options[j];
+			int64_t lo = o->min, hi = o->max;
+			char help[320];
+			size_t n;
+
+			if (json_object_get(props, o->name) != NULL)
+				continue;
+			n = (size_t)snprintf(help, sizeof help, "%s (%s", o->help, game_table[i]->name);
+			for (k = i + 1; k < GAME__COUNT; k++)
+				for (l = 0; l < game_table[k]->noptions; l++) {
+					const struct game_option *p = &game_table[k]->options[l];
+
+					if (strcmp(p->name, o->name) != 0)
+						continue;
+					lo = p->min < lo ? p->min : lo;
+					hi = p->max > hi ? p->max : hi;
+					if (n < sizeof help)
+						n += (size_t)snprintf(help + n, sizeof help - n, ", %s", game_table[k]->name);
+				}
+			if (n < sizeof help)
+				snprintf(help + n, sizeof help - n, ")");
+			json_object_set_new(props, o->name, json_pack("{s:s, s:I, s:I, s:s}", "type", "integer",
+			    "minimum", (json_int_t)lo, "maximum", (json_int_t)hi, "description", help));
+		}
+}
+
+static json_t *
+input_schema(const struct tool *t)
+{
+	json_t *props = json_object(), *req = json_array();
+	size_t i;
+
+	for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL; i++) {
+		json_object_set_new(props, t->args[i].name, arg_schema(&t->args[i]));
+		if (t->args[i].required)
+			json_array_append_new(req, json_string(t->args[i].name));
+	}
+	if (t->options)
+		option_schemas(props);
+	return json_pack("{s:s, s:o, s:o, s:b}", "type", "object", "properties", props, "required", req,
+	    "additionalProperties", 0);
+}
+
+/* A run result's shape: what every game answer maps to. Loose on purpose
+ * (a refusal carries only part of it), closed in its types. */
+static json_t *
+run_output_schema(void)
+{
+	return json_pack("{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s},"
+	    " s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}}}, s:[s]}",
+	    "type", "object", "properties",
+	    "game", "type", "string",
+	    "runId", "type", "string",
+	    "stateToken", "type", "string",
+	    "status", "type", "string",
+	    "boardText", "type", "string",
+	    "state", "type", "object",
+	    "legalActions", "type", "array",
+	    "agentCheck", "type", "object",
+	    "results", "type", "array",
+	    "final", "type", "object",
+	    "certificate", "type", "string",
+	    "error", "type", "object", "properties", "code", "type", "string", "message", "type",
+	    "string", "status", "type", "integer",
+	    "required", "game");
+}
+
+json_t *
+mcp_tools_list(void)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < NTOOLS; i++) {
+		const struct tool *t = &tools[i];
+		bool readonly = !t->post;
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:b, s:b}}", "name", t->name,
+		    "title", t->title, "description", t->description, "inputSchema", input_schema(t),
+		    "outputSchema", t->result == RESULT_RUN ? run_output_schema() :
+		    json_pack("{s:s}", "type", "object"),
+		    "annotations", "readOnlyHint", readonly, "openWorldHint", 0));
+	}
+	return json_pack("{s:o}", "tools", a);
+}
+
+/* ---- planning a call ---- */
+
+static const struct tool *
+tool_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NTOOLS; i++)
+		if (strcmp(tools[i].name, name) == 0)
+			return &tools[i];
+	return NULL;
+}
+
+static const struct arg *
+arg_named(const struct tool *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL; i++)
+		if (strcmp(t->args[i].name, name) == 0)
+			return &t->args[i];
+	return NULL;
+}
+
+/* Whether some game on the table takes an init option called name. */
+static bool
+is_option(const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < GAME__COUNT; i++)
+		for (j = 0; j < game_table[i]->noptions; j++)
+			if (strcmp(game_table[i]->options[j].name, name) == 0)
+				return true;
+	return false;
+}
+
+static bool
+has_field(const char *const *fields, const char *name)
+{
+	for (; fields != NULL && *fields != NULL; fields++)
+		if (strcmp(*fields, name) == 0)
+			return true;
+	return false;
+}
+
+static bool
+is_id(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n >= 1 && n <= 19 && s[n] == '\0';
+}
+
+/* Writes pattern with {game} and {id} filled in. */
+static bool
+fill_path(const char *pattern, const char *game, const char *id, char *out, size_t cap)
+{
+	size_t n = 0;
+	const char *p;
+
+	for (p = pattern; *p != '\0'; ) {
+		const char *with = NULL;
+		size_t len;
+
+		if (strncmp(p, "{game}", 6) == 0) {
+			with = game;
+			p += 6;
+		} else if (strncmp(p, "{id}", 4) == 0) {
+			with = id;
+			p += 4;
+		}
+		if (with == NULL) {
+			if (n + 1 >= cap)
+				return false;
+			out[n++] = *p++;
+			continue;
+		}
+		len = strlen(with);
+		if (n + len >= cap)
+			return false;
+		memcpy(out + n, with, len);
+		n += len;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+#define REFUSE(...) do { snprintf(msg, cap, __VA_ARGS__); goto refused; } while (0)
+
+bool
+mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, size_t cap)
+{
+	const char *name = json_string_value(json_object_get(params, "name")), *key;
+	const json_t *args = json_object_get(params, "arguments"), *v;
+	const struct tool *t;
+	const char *game = NULL, *id = NULL;
+	size_t i;
+
+	memset(c, 0, sizeof *c);
+	*code = -32602;
+	if (name == NULL)
+		REFUSE("tools/call needs params.name, a string");
+	if ((t = tool_named(name)) == NULL)
+		REFUSE("Unknown tool: %.80s", name);
+	if (args != NULL && !json_is_object(args))
+		REFUSE("%s: 'arguments' must be an object", t->name);
+	c->tool = (int)(t - tools);
+	c->name = t->name;
+	c->post = t->post;
+	if (t->post)
+		c->body = json_object();
+	else
+		c->query = json_object();
+	for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL; i++)
+		if (t->args[i].required && json_object_get(args, t->args[i].name) == NULL)
+			REFUSE("%s: missing argument '%s'", t->name, t->args[i].name);
+	json_object_foreach((json_t *)args, key, v) {
+		const struct arg *a = arg_named(t, key);
+		json_t *into = t->post ? c->body : c->query;
+
+		if (a == NULL && t->options && is_option(key)) {
+			if (!json_is_integer(v))
+				REFUSE("%s: argument '%s' must be an integer", t->name, key);
+			json_object_set(c->body, key, (json_t *)v);
+			continue;
+		}
+		if (a == NULL)
+			REFUSE("%s: unknown argument '%.60s'", t->name, key);
+		switch (a->type) {
+		case ARG_GAME:
+			if (!json_is_string(v) || (c->game = game_by_name(json_string_value(v),
+			    json_string_length(v))) == NULL) {
+				char names[GAME_NAMES_MAX];
+
+				REFUSE("%s: argument 'game' must be one of %s", t->name, game_names(names,
+				    sizeof names));
+			}
+			game = c->game->name;
+			break;
+		case ARG_ID:
+			if (!json_is_string(v) || !is_id(json_string_value(v)))
+				REFUSE("%s: argument '%s' must be an id in decimal text", t->name, key);
+			id = json_string_value(v);
+			break;
+		case ARG_STRING:
+			if (!json_is_string(v))
+				REFUSE("%s: argument '%s' must be a string", t->name, key);
+			json_object_set(into, a->field, (json_t *)v);
+			break;
+		case ARG_INTEGER:
+			if (!json_is_integer(v))
+				REFUSE("%s: argument '%s' must be an integer", t->name, key);
+			if (a->to == TO_QUERY) {
+				char text[GAME_ID_TEXT_MAX];
+
+				snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+				json_object_set_new(into, a->field, json_string(text));
+			} else
+				json_object_set(into, a->field, (json_t *)v);
+			break;
+		case ARG_BOOLEAN:
+			if (!json_is_boolean(v))
+				REFUSE("%s: argument '%s' must be a boolean", t->name, key);
+			json_object_set(into, a->field, (json_t *)v);
+			break;
+		case ARG_ACTION:
+			if (!json_is_string(v) && !json_is_object(v))
+				REFUSE("%s: argument 'action' must be a string or an object", t->name);
+			break; /* once the game is known, below */
+		case ARG_AGENT: {
+			const json_t *tok = json_object_get(v, "token"), *ans = json_object_get(v, "answer");
+
+			if (!json_is_object(v) || !json_is_string(tok) || ans == NULL ||
+			    (!json_is_integer(ans) && !json_is_real(ans) && !json_is_string(ans)) ||
+			    json_object_size(v) != 2)
+				REFUSE("%s: argument 'agentCheck' must be {\"token\": string, \"answer\": number}",
+				    t->name);
+			/* The body's own agent-check fields (docs/api.md): the route
+			 * judges the answer as it judges any. */
+			json_object_set(c->body, "agent_check", (json_t *)tok);
+			json_object_set(c->body, "agent_answer", (json_t *)ans);
+			break;
+		}
+		}
+	}
+	if ((v = json_object_get(args, "action")) != NULL) {
+		if (json_is_object(v))
+			json_object_set(c->body, "action", (json_t *)v);
+		else if (!mcp_action_from_text(c->game, json_string_value(v), c->body))
+			REFUSE("out of memory");
+	}
+	if (!fill_path(t->path, game != NULL ? game : "", id != NULL ? id : "", c->path, sizeof c->path))
+		REFUSE("%s: the path does not fit", t->name);
+	return true;
+refused:
+	mcp_call_cleanup(c);
+	return false;
+}
+
+void
+mcp_call_cleanup(struct mcp_call *c)
+{
+	json_decref(c->body);
+	json_decref(c->query);
+	c->body = c->query = NULL;
+}
+
+/* ---- actions as text ---- */
+
+/* Up to max whole numbers joined by 'x' ("4x0"); their count, 0 if not. */
+static size_t
+numbers(const char *s, json_int_t *out, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		json_int_t v = 0;
+		size_t d = 0;
+
+		while (s[d] >= '0' && s[d] <= '9' && d < 9) {
+			v = v * 10 + (s[d] - '0');
+			d++;
+		}
+		if (d == 0)
+			return 0;
+		out[n++] = v;
+		s += d;
+		if (*s == '\0')
+			return n;
+		if (*s++ != 'x')
+			return 0;
+	}
+	return 0;
+}
+
+/* The fields of an action shape of the rules besides its type, all
+ * described as integers ("integer 0-35"); -1 when one is not. */
+static int
+integer_fields(const json_t *shape)
+{
+	const char *key;
+	const json_t *v;
+	int n = 0;
+
+	json_object_foreach((json_t *)shape, key, v) {
+		if (strcmp(key, "type") == 0)
+			continue;
+		if (!json_is_string(v) || strncmp(json_string_value(v), "integer", 7) != 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+bool
+mcp_action_from_text(const struct game *g, const char *text, json_t *body)
+{
+	json_t *rules, *actions, *shape, *match = NULL, *action = NULL;
+	json_int_t nums[8];
+	size_t i, n;
+	int nmatch = 0;
+
+	if (g == NULL)
+		return json_object_set_new(body, "action", json_string(text)) == 0;
+	if (has_field(g->action_fields, "command"))
+		return json_object_set_new(body, "command", json_string(text)) == 0;
+	/* The shapes the game's rules list (its "actions"), read from the
+	 * descriptor rather than known here. */
+	rules = g->rules_json != NULL ? g->rules_json() : NULL;
+	actions = json_object_get(rules, "actions");
+	n = numbers(text, nums, sizeof nums / sizeof nums[0]);
+	json_array_foreach(actions, i, shape) {
+		const char *type = json_string_value(json_object_get(shape, "type"));
+
+		if (type == NULL)
+			continue;
+		if (json_object_size(shape) == 1 && strcmp(type, text) == 0) {
+			match = shape;
+			nmatch = 1;
+			break;
+		}
+		if (n > 0 && integer_fields(shape) == (int)n) {
+			match = shape;
+			nmatch++;
+		}
+	}
+	if (nmatch == 1) {
+		const char *key;
+		json_t *v;
+		size_t k = 0;
+
+		action = json_object();
+		json_object_foreach(match, key, v) {
+			if (strcmp(key, "type") == 0)
+				json_object_set(action, key, v);
+			else
+				json_object_set_new(action, key, json_integer(nums[k++]));
+		}
+	}
+	json_decref(rules);
+	/* Anything else is the game's own string (a Stackcraft id): the route
+	 * judges it. */
+	if (action == NULL)
+		action = json_string(text);
+	return json_object_set_new(body, "action", action) == 0;
+}
+
+void
+mcp_action_text(const json_t *action, char *out, size_t cap)
+{
+	const char *key, *type;
+	const json_t *v;
+	size_t n = 0;
+	bool ints = true;
+	char *dump;
+
+	if (cap == 0)
+		return;
+	out[0] = '\0';
+	if (json_is_string(action)) {
+		snprintf(out, cap, "%s", json_string_value(action));
+		return;
+	}
+	if (json_is_string(json_object_get(action, "id"))) {
+		snprintf(out, cap, "%s", json_string_value(json_object_get(action, "id")));
+		return;
+	}
+	type = json_string_value(json_object_get(action, "type"));
+	json_object_foreach((json_t *)action, key, v)
+		if (strcmp(key, "type") != 0 && !json_is_integer(v))
+			ints = false;
+	if (type != NULL && json_object_size(action) == 1) {
+		snprintf(out, cap, "%s", type);
+		return;
+	}
+	if (type != NULL && ints) {
+		json_object_foreach((json_t *)action, key, v) {
+			if (strcmp(key, "type") == 0)
+				continue;
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%" JSON_INTEGER_FORMAT,
+			    n > 0 ? "x" : "", json_integer_value(v));
+		}
+		return;
+	}
+	dump = json_dumps(action, JSON_COMPACT);
+	snprintf(out, cap, "%s", dump != NULL ? dump : "?");
+	free(dump);
+}
+
+/* ---- results ---- */
+
+/* The keys of a game answer that are not the run's state. */
+static const char *const envelope_keys[] = {
+	"game", "runId", "stateToken", "state", "legalActions", "boardText", "results", "agent_check",
+	"error", "final", "certificate", "review", "verifyWith", "ratelimit", "detail", "line", "column",
+	NULL
+};
+
+static void
+copy(json_t *to, const char *to_key, const json_t *from, const char *from_key)
+{
+	json_t *v = json_object_get(from, from_key);
+
+	if (v != NULL && !json_is_null(v))
+		json_object_set(to, to_key, v);
+}
+
+/* A game answer (or its refusal) as one run result: the fields the games
+ * share under one set of names; the flat games' fields become state. */
+static json_t *
+run_result(const struct mcp_call *c, int status, const json_t *body)
+{
+	json_t *o = json_pack("{s:s}", "game", c->game != NULL ? c->game->name : "");
+	json_t *state = json_object_get(body, "state"), *final = json_object_get(body, "final");
+	const char *st = NULL, *key;
+	json_t *v, *flat = NULL;
+
+	copy(o, "runId", body, "runId");
+	copy(o, "stateToken", body, "stateToken");
+	if (!json_is_object(state)) {
+		flat = json_object();
+		json_object_foreach((json_t *)body, key, v)
+			if (!has_field(envelope_keys, key))
+				json_object_set(flat, key, v);
+		if (json_object_size(flat) > 0)
+			state = flat;
+		else
+			state = NULL;
+	}
+	if (state != NULL) {
+		json_object_set(o, "state", state);
+		st = json_string_value(json_object_get(state, "status"));
+		if (st == NULL)
+			st = json_string_value(json_object_get(state, "phase"));
+		if (json_is_string(json_object_get(state, "board_text")))
+			json_object_set(o, "boardText", json_object_get(state, "board_text"));
+	}
+	if (st == NULL && json_is_object(final)) {
+		st = json_string_value(json_object_get(final, "status"));
+		if (st == NULL)
+			st = json_string_value(json_object_get(final, "phase"));
+	}
+	if (status >= 400)
+		json_object_set_new(o, "status", json_string("refused"));
+	else if (json_is_object(final))
+		json_object_set_new(o, "status", json_string("finished"));
+	else if (st != NULL)
+		json_object_set_new(o, "status", json_string(st));
+	copy(o, "boardText", body, "boardText");
+	copy(o, "legalActions", body, "legalActions");
+	copy(o, "agentCheck", body, "agent_check");
+	copy(o, "results", body, "results");
+	copy(o, "final", body, "final");
+	copy(o, "certificate", body, "certificate");
+	copy(o, "review", body, "review");
+	copy(o, "verifyWith", body, "verifyWith");
+	if (status >= 400) {
+		json_t *e = json_deep_copy(json_object_get(body, "error"));
+
+		if (!json_is_object(e)) {
+			json_decref(e);
+			e = json_object();
+		}
+		json_object_set_new(e, "status", json_integer(status));
+		copy(e, "ratelimit", body, "ratelimit");
+		copy(e, "detail", body, "detail");
+		json_object_set_new(o, "error", e);
+	}
+	json_decref(flat);
+	return o;
+}
+
+/* Appends printf text to the growing text block. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void
+say(char *buf, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	size_t cap = MCP_TEXT_MAX;
+
+	if (*n >= cap)
+		return;
+	va_start(ap, fmt);
+	*n += (size_t)vsnprintf(buf + *n, cap - *n, fmt, ap);
+	va_end(ap);
+	if (*n >= cap)
+		*n = cap;
+}
+
+static void
+say_json(char *buf, size_t *n, const char *label, const json_t *v)
+{
+	char *d = json_dumps(v, JSON_COMPACT);
+
+	say(buf, n, "%s: %s\n", label, d != NULL ? d : "?");
+	free(d);
+}
+
+/* The text block of a run result: what a reader needs to play on. */
+static char *
+run_text(const json_t *r)
+{
+	char *buf = malloc(MCP_TEXT_MAX + 1), act[128];
+	const json_t *e = json_object_get(r, "error"), *legal = json_object_get(r, "legalActions");
+	const json_t *ac = json_object_get(r, "agentCheck"), *a;
+	const char *runid = json_string_value(json_object_get(r, "runId"));
+	size_t n = 0, i;
+
+	if (buf == NULL)
+		return NULL;
+	buf[0] = '\0';
+	if (e != NULL)
+		say(buf, &n, "refused: %" JSON_INTEGER_FORMAT " %s: %s\n",
+		    json_integer_value(json_object_get(e, "status")),
+		    json_string_value(json_object_get(e, "code")) ? json_string_value(json_object_get(e,
+		    "code")) : "error", json_string_value(json_object_get(e, "message")) ?
+		    json_string_value(json_object_get(e, "message")) : "");
+	say(buf, &n, "%s run %s: %s\n", json_string_value(json_object_get(r, "game")),
+	    runid != NULL ? runid : "-", json_string_value(json_object_get(r, "status")) ?
+	    json_string_value(json_object_get(r, "status")) : "-");
+	if (json_is_string(json_object_get(r, "boardText")))
+		say(buf, &n, "%s\n", json_string_value(json_object_get(r, "boardText")));
+	if (json_is_array(legal)) {
+		say(buf, &n, "legal actions:");
+		json_array_foreach(legal, i, a) {
+			mcp_action_text(a, act, sizeof act);
+			say(buf, &n, " %s", act);
+		}
+		say(buf, &n, "%s\n", json_array_size(legal) == 0 ? " none" : "");
+	}
+	if (json_is_object(json_object_get(r, "final")))
+		say_json(buf, &n, "final", json_object_get(r, "final"));
+	if (json_is_string(json_object_get(r, "certificate")))
+		say(buf, &n, "certificate: %s\n", json_string_value(json_object_get(r, "certificate")));
+	if (json_is_object(ac))
+		say(buf, &n, "agent check: %s -- answer with agentCheck {\"token\": \"%s\", \"answer\": "
+		    "<the number>}\n", json_string_value(json_object_get(ac, "puzzle")) ?
+		    json_string_value(json_object_get(ac, "puzzle")) : "", json_string_value(json_object_get(ac,
+		    "token")) ? json_string_value(json_object_get(ac, "token")) : "");
+	if (json_is_string(json_object_get(r, "stateToken")))
+		say(buf, &n, "stateToken: %s\n", json_string_value(json_object_get(r, "stateToken")));
+	return buf;
+}
+
+json_t *
+mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
+{
+	const struct tool *t = &tools[c->tool];
+	json_t *sc, *out;
+	char *text;
+
+	if (body == NULL)
+		return NULL;
+	if (t->result == RESULT_RUN) {
+		sc = run_result(c, status, body);
+		text = sc != NULL ? run_text(sc) : NULL;
+	} else {
+		sc = json_is_object(body) ? json_incref(body) : json_pack("{s:O}", "items", body);
+		if (sc != NULL && status >= 400) {
+			json_t *e = json_object_get(sc, "error");
+
+			if (json_is_object(e))
+				json_object_set_new(e, "status", json_integer(status));
+		}
+		/* The answer as JSON text too, for clients that read only text. */
+		text = sc != NULL ? json_dumps(sc, JSON_COMPACT) : NULL;
+	}
+	json_decref(body);
+	if (sc == NULL || text == NULL) {
+		json_decref(sc);
+		free(text);
+		return NULL;
+	}
+	out = json_pack("{s:[{s:s, s:s}], s:o, s:b}", "content", "type", "text", "text", text,
+	    "structuredContent", sc, "isError", status >= 400);
+	free(text);
+	return out;
+}
+
+/* ---- resources ---- */
+
+json_t *
+mcp_resources_list(void)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+		char uri[64], title[80];
+
+		snprintf(uri, sizeof uri, MCP_RULES_URI "%s", g->name);
+		snprintf(title, sizeof title, "%s: how to play", g->title);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s}", "uri", uri, "name", g->name,
+		    "title", title, "description", "the rules in one text, as get_rules' howToPlay",
+		    "mimeType", "text/plain"));
+	}
+	return json_pack("{s:o}", "resources", a);
+}
+
+json_t *
+mcp_resource_templates_list(void)
+{
+	return json_pack("{s:[{s:s, s:s, s:s, s:s}]}", "resourceTemplates", "uriTemplate",
+	    MCP_RULES_URI "{game}", "name", "rules", "description", "a game's rules in one text",
+	    "mimeType", "text/plain");
+}
+
+json_t *
+mcp_resources_read(const json_t *params, int *code, char *msg, size_t cap)
+{
+	const char *uri = json_string_value(json_object_get(params, "uri"));
+	const size_t pre = sizeof MCP_RULES_URI - 1;
+	const struct game *g = NULL;
+
+	*code = -32602;
+	if (uri == NULL) {
+		snprintf(msg, cap, "resources/read needs params.uri, a string");
+		return NULL;
+	}
+	if (strncmp(uri, MCP_RULES_URI, pre) == 0)
+		g = game_by_name(uri + pre, strlen(uri + pre));
+	if (g == NULL) {
+		snprintf(msg, cap, "Resource not found: %.100s", uri);
+		return NULL;
+	}
+	*code = 0;
+	return json_pack("{s:[{s:s, s:s, s:s}]}", "contents", "uri", uri, "mimeType", "text/plain",
+	    "text", g->how_to_play);
+}

@@ -1,0 +1,73 @@
+/*
+ * mcp_tools.h: the MCP tools and resources of arcaded, as pure functions on
+ * jansson (docs/mcp.md).
+ *
+ * A tool is a route of the HTTP API under another name: calling one
+ * amounts to one inner REST request (method, path, JSON body or query
+ * arguments) that the daemon runs through that route's own handler, so a
+ * run started here is an ordinary run. mcp_tools_plan turns a tools/call's
+ * arguments into that request; mcp_tools_result turns the route's status
+ * and JSON answer into the tool's result. Every game argument takes its
+ * values from the game table (game.h), so a ruleset added there is served
+ * here with no code of its own.
+ */
+#ifndef API_MCP_TOOLS_H
+#define API_MCP_TOOLS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct game;
+
+#define MCP_PATH_MAX 160
+#define MCP_RULES_URI "arcaded://rules/"
+
+/* The inner REST request of one tools/call. */
+struct mcp_call {
+	int                tool;     /* index in the tool table */
+	const char        *name;     /* the tool's name (static storage) */
+	const struct game *game;     /* the game argument, NULL for tools without one */
+	bool               post;     /* POST with body, else GET with query */
+	char               path[MCP_PATH_MAX];
+	json_t            *body;     /* POST: the JSON body (owned) */
+	json_t            *query;    /* GET: the query arguments, an object of strings (owned) */
+};
+
+/* {"tools": [...]}: every tool with its inputSchema and outputSchema. */
+json_t *mcp_tools_list(void);
+
+/* Reads a tools/call's params ({name, arguments}) into c. False with a
+ * JSON-RPC code (-32602: unknown tool, an argument missing, unknown or of
+ * the wrong type) and msg; c holds nothing then. Ranges and the game's own
+ * rules are left to the route, which refuses them as the REST API does. */
+bool mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, size_t cap);
+void mcp_call_cleanup(struct mcp_call *c);
+
+/* The tools/call result for the route's answer: status and its JSON body
+ * (stolen; NULL: the route built none). A 2xx is a result; a refusal of
+ * the game (4xx) a result with isError true that still carries what the
+ * REST body carries. Either holds structuredContent and one text block.
+ * NULL when out of memory. */
+json_t *mcp_tools_result(const struct mcp_call *c, int status, json_t *body);
+
+/* A string action (a short form) as the body fields of game g's action
+ * route, set into body: "place 1 4" as a command for the games that take
+ * commands; "4x0" or "next" as the action object of the game's rules
+ * (the shape whose integer fields, in order, are the numbers, or whose
+ * only field is the type); anything else as the action string itself
+ * ("r1x4"). */
+bool mcp_action_from_text(const struct game *g, const char *text, json_t *body);
+
+/* A compact text for one legal action, the inverse of the above: an id, a
+ * type, or the integers of an action object joined by 'x'. */
+void mcp_action_text(const json_t *action, char *out, size_t cap);
+
+/* resources/list, resources/templates/list and resources/read
+ * (arcaded://rules/<game>: the game's howToPlay). read: NULL with a code
+ * and msg for an unknown or missing uri. */
+json_t *mcp_resources_list(void);
+json_t *mcp_resource_templates_list(void);
+json_t *mcp_resources_read(const json_t *params, int *code, char *msg, size_t cap);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * mcp.c: POST /mcp, the Model Context Protocol endpoint (docs/mcp.md).
+ *
+ * The protocol is api/'s (mcp.h, mcp_tools.h); this file wires it to the
+ * route table. A tools/call becomes the inner REST request its tool
+ * stands for, run in this same struct request: its path is matched on the
+ * route table (which fills the {game} and {id} parameters), its rate
+ * class is charged to the client's address as the route's own request
+ * would be (and to the account by auth, as on the route), its JSON body or
+ * query arguments replace this request's, and the route's handler runs
+ * through the router, the pipeline, the store and the deferrals as for any
+ * request. The route's answer comes back through req->wrap (http.h), which
+ * turns its status and JSON into the tool's result, whenever the handler
+ * answers: at once, or after the store job or the long poll resumed it.
+ *
+ * Every other method is answered from api/ alone and costs a read. No
+ * session is kept: each POST is judged alone, in either era.
+ */
+#include <string.h>
+
+#include "app.h"
+#include "arcaded_version.h"
+#include "config.h"
+#include "handlers.h"
+#include "mcp.h"
+#include "mcp_tools.h"
+#include "ratelimit.h"
+#include "routes.h"
+#include "throttle.h"
+
+static const char instructions[] =
+    "arcaded plays turn-based puzzle games (list_games names them; get_rules or the resource "
+    "arcaded://rules/<game> explains one). Start a run with start_run, then send each action with "
+    "act, always with the stateToken of the newest result: every result carries the state, the "
+    "board as text, the legal actions where the game lists them, and a new stateToken. When a run "
+    "is over, finish_run with a rating (1-10) and a review gives its signed certificate. Where a "
+    "game's agent check is on, a result carries a puzzle in agentCheck: answer it in the next "
+    "call's agentCheck argument. A refusal is a result with isError true that still carries the "
+    "run as it stands. An agent key, when you have one, goes in the Authorization: Bearer header, "
+    "never in an argument.";
+
+static const struct mcp_server_info info = {
+	.name = "arcaded",
+	.version = ARCADED_VERSION,
+	.instructions = instructions,
+};
+
+/* The inner route's answer as the tool's result; the request becomes the
+ * POST /mcp it is again (its route, for the metrics and the log). */
+static json_t *
+tool_answer(struct request *req, int *status, json_t *body)
+{
+	const json_t *ctx = req->wrap_ctx;
+	struct mcp_message m;
+	struct mcp_call c;
+	json_t *result;
+
+	memset(&m, 0, sizeof m);
+	memset(&c, 0, sizeof c);
+	m.id = json_object_get(ctx, "id");
+	m.era = (enum mcp_era)json_integer_value(json_object_get(ctx, "era"));
+	c.tool = (int)json_integer_value(json_object_get(ctx, "tool"));
+	if (json_is_string(json_object_get(ctx, "game")))
+		c.game = game_by_name(json_string_value(json_object_get(ctx, "game")),
+		    json_string_length(json_object_get(ctx, "game")));
+	req->route = (int)json_integer_value(json_object_get(ctx, "route"));
+	req->method = HTTP_POST;
+	req->rate_class = ROUTE_UNLIMITED;
+	if (*status >= 500) {
+		/* Not the game's refusal: the server failed, and says so as it
+		 * would on the route (nothing was stored). */
+		const char *why = json_string_value(json_object_get(json_object_get(body, "error"), "message"));
+
+		result = mcp_error_new(m.id, MCP_INTERNAL_ERROR, why != NULL ? why : "internal error", body);
+		return result;
+	}
+	result = mcp_result_new(&m, mcp_tools_result(&c, *status, body));
+	*status = 200;
+	return result;
+}
+
+static void
+call_tool(struct request *req, const struct mcp_message *m, struct mcp_call *c)
+{
+	enum http_method method = c->post ? HTTP_POST : HTTP_GET;
+	const struct route *r;
+	unsigned allowed = 0;
+	int self = req->route;
+
+	r = routes_match(c->path, method, req, &allowed);
+	if (r == NULL) {
+		request_reply_json(req, 500, mcp_error_new(m->id, MCP_INTERNAL_ERROR,
+		    "the tool's route is not on the route table", NULL));
+		return;
+	}
+	req->wrap_ctx = json_pack("{s:O, s:i, s:i, s:s?, s:i}", "id", m->id, "era", (int)m->era,
+	    "tool", c->tool, "game", c->game != NULL ? c->game->name : NULL, "route", self);
+	if (req->wrap_ctx == NULL) {
+		request_reply_json(req, 500, NULL);
+		return;
+	}
+	req->wrap = tool_answer;
+	/* As if the route itself had been asked: its class pays. */
+	req->rate_class = r->rate;
+	if (!throttle_charge(req))
+		return;
+	json_decref(req->json);
+	req->json = c->body;
+	req->query = c->query;
+	c->body = c->query = NULL;
+	req->method = method;
+	req->route = (int)(r - routes);
+	routes_router.run(req);
+}
+
+void
+handle_mcp(struct request *req)
+{
+	const struct config *cfg = req->app->cfg;
+	const char *origin = request_header(req, "Origin");
+	const char *allowed[CONFIG_MAX_ORIGINS];
+	struct mcp_headers h = {
+		.protocol_version = request_header(req, "MCP-Protocol-Version"),
+		.method = request_header(req, "Mcp-Method"),
+		.name = request_header(req, "Mcp-Name"),
+	};
+	struct mcp_message m;
+	struct mcp_call c;
+	json_t *answer;
+	char msg[256];
+	int status, code, i;
+
+	/* Pages of other sites must not drive a local daemon (DNS rebinding). */
+	for (i = 0; i < cfg->nmcp_origins; i++)
+		allowed[i] = cfg->mcp_origins[i];
+	if (origin != NULL && !mcp_origin_allowed(origin, request_header(req, "Host"), allowed,
+	    (size_t)cfg->nmcp_origins)) {
+		request_reply_json(req, 403, mcp_error_new(NULL, MCP_INVALID_REQUEST,
+		    "Forbidden: pages of this Origin may not call the MCP endpoint", NULL));
+		return;
+	}
+	if ((answer = mcp_read(req->body.data, req->body.len, &h, &m, &status)) != NULL) {
+		request_reply_json(req, status, answer);
+		return;
+	}
+	if (m.method == NULL || m.id == NULL) {
+		/* A notification (notifications/initialized) or a response:
+		 * accepted, nothing to answer. */
+		mcp_message_cleanup(&m);
+		request_reply_static(req, 202, NULL, "", 0, NULL);
+		return;
+	}
+	if (strcmp(m.method, "tools/call") != 0) {
+		req->rate_class = RATELIMIT_READS;
+		if (throttle_charge(req)) {
+			answer = mcp_answer(&m, &info, &status);
+			request_reply_json(req, status, answer);
+		}
+		mcp_message_cleanup(&m);
+		return;
+	}
+	if (!mcp_tools_plan(m.params, &c, &code, msg, sizeof msg))
+		request_reply_json(req, mcp_error_status(code, m.era), mcp_error_new(m.id, code, msg, NULL));
+	else
+		call_tool(req, &m, &c);
+	mcp_call_cleanup(&c);
+	mcp_message_cleanup(&m);
+}

@@ -1,0 +1,617 @@
+/*
+ * test_mcp.c: the MCP endpoint's protocol side (api/mcp.c, api/mcp_tools.c)
+ * without a daemon: reading messages and judging their headers in both
+ * eras, the answers that need no route, the tool table and the inner
+ * requests it plans, the short action strings, and the results built from
+ * REST answers (the games' real answers, made by their descriptors).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "mcp.h"
+#include "mcp_tools.h"
+#include "tap.h"
+
+#define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
+	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+static const struct mcp_server_info info = { "arcaded", "test", "play well" };
+
+/* Reads text with headers; the error code (0 when read) and status. */
+static int
+read_code(const char *text, const char *pv, const char *method, const char *name, int *status,
+    struct mcp_message *m)
+{
+	struct mcp_headers h = { pv, method, name };
+	json_t *e;
+	int code;
+
+	*status = 0;
+	e = mcp_read(text, strlen(text), &h, m, status);
+	if (e == NULL)
+		return 0;
+	code = (int)json_integer_value(json_object_get(json_object_get(e, "error"), "code"));
+	json_decref(e);
+	return code;
+}
+
+static void
+test_read(void)
+{
+	struct mcp_message m;
+	int status;
+
+	is_int(read_code("{\"jsonrpc\":\"2.0\",", NULL, NULL, NULL, &status, &m), MCP_PARSE_ERROR,
+	    "not JSON: -32700");
+	is_int(status, 400, "... with 400");
+	is_int(read_code("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", NULL, NULL, NULL, &status, &m),
+	    MCP_INVALID_REQUEST, "a batch: -32600");
+	is_int(status, 400, "... with 400");
+	is_int(read_code("17", NULL, NULL, NULL, &status, &m), MCP_INVALID_REQUEST, "a number: -32600");
+	is_int(read_code("{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}", NULL, NULL, NULL, &status, &m),
+	    MCP_INVALID_REQUEST, "jsonrpc 1.0: -32600");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", NULL, NULL, NULL, &status, &m),
+	    MCP_INVALID_REQUEST, "a null id: -32600");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", NULL, NULL, NULL, &status, &m),
+	    MCP_INVALID_REQUEST, "a real id: -32600");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", NULL, NULL, NULL, &status, &m),
+	    MCP_INVALID_REQUEST, "a boolean id: -32600");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1}", NULL, NULL, NULL, &status, &m), MCP_INVALID_REQUEST,
+	    "no method: -32600");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\"}", NULL, NULL, NULL, &status, &m),
+	    MCP_INVALID_REQUEST, "an empty method: -32600");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":[1]}", NULL, NULL, NULL,
+	    &status, &m), MCP_INVALID_PARAMS, "params as an array: -32602");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", NULL, NULL, NULL, &status,
+	    &m), MCP_PARSE_ERROR, "a duplicated key: -32700");
+
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", NULL, NULL, NULL,
+	    &status, &m), 0, "a notification is read");
+	ok(m.id == NULL && strcmp(m.method, "notifications/initialized") == 0 && m.era == MCP_ERA_LEGACY,
+	    "... without an id, legacy");
+	mcp_message_cleanup(&m);
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}", NULL, NULL, NULL, &status, &m), 0,
+	    "a response is read");
+	ok(m.method == NULL && m.id != NULL, "... with no method");
+	mcp_message_cleanup(&m);
+
+	/* Legacy: headers optional, a known version when sent. */
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/list\"}", NULL, NULL, NULL,
+	    &status, &m), 0, "legacy without headers");
+	ok(m.era == MCP_ERA_LEGACY && json_is_string(m.id), "... legacy, the string id kept");
+	mcp_message_cleanup(&m);
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "2025-06-18", NULL, NULL,
+	    &status, &m), 0, "legacy with MCP-Protocol-Version 2025-06-18");
+	is_str(m.version, "2025-06-18", "... speaks 2025-06-18");
+	mcp_message_cleanup(&m);
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "2024-01-01", NULL, NULL,
+	    &status, &m), MCP_UNSUPPORTED_VERSION, "an unknown header version: -32022");
+	is_int(status, 400, "... with 400");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "2026-07-28", "tools/list",
+	    NULL, &status, &m), MCP_HEADER_MISMATCH, "a 2026-07-28 header and no _meta: -32020");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", NULL, "tools/call", NULL,
+	    &status, &m), MCP_HEADER_MISMATCH, "legacy with a wrong Mcp-Method: -32020");
+
+	/* Modern: _meta, and the three headers agreeing with it. */
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META "}}",
+	    "2026-07-28", "tools/list", NULL, &status, &m), 0, "modern tools/list");
+	ok(m.era == MCP_ERA_MODERN, "... modern");
+	mcp_message_cleanup(&m);
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META "}}",
+	    NULL, "tools/list", NULL, &status, &m), MCP_HEADER_MISMATCH, "modern without MCP-Protocol-Version");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META "}}",
+	    "2025-11-25", "tools/list", NULL, &status, &m), MCP_HEADER_MISMATCH, "a header version not _meta's");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META "}}",
+	    "2026-07-28", NULL, NULL, &status, &m), MCP_HEADER_MISMATCH, "modern without Mcp-Method");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META "}}",
+	    "2026-07-28", "Tools/list", NULL, &status, &m), MCP_HEADER_MISMATCH, "Mcp-Method compares case");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"act\","
+	    META "}}", "2026-07-28", "tools/call", NULL, &status, &m), MCP_HEADER_MISMATCH,
+	    "a modern tools/call without Mcp-Name");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"act\","
+	    META "}}", "2026-07-28", "tools/call", "list_games", &status, &m), MCP_HEADER_MISMATCH,
+	    "Mcp-Name naming another tool");
+	is_int(status, 400, "... with 400");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"act\","
+	    META "}}", "2026-07-28", "tools/call", "=?base64?YWN0?=", &status, &m), 0,
+	    "Mcp-Name in the Base64 form (act)");
+	mcp_message_cleanup(&m);
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":"
+	    "\"arcaded://rules/duskcourt\"," META "}}", "2026-07-28", "resources/read",
+	    "arcaded://rules/duskcourt", &status, &m), 0, "resources/read names its uri");
+	mcp_message_cleanup(&m);
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+	    "\"io.modelcontextprotocol/protocolVersion\":\"2030-01-01\","
+	    "\"io.modelcontextprotocol/clientCapabilities\":{}}}}", "2030-01-01", "tools/list", NULL, &status, &m),
+	    MCP_UNSUPPORTED_VERSION, "an unknown _meta version: -32022");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+	    "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}", "2026-07-28", "tools/list", NULL,
+	    &status, &m), MCP_INVALID_PARAMS, "no clientCapabilities: -32602");
+	is_int(read_code("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":3}}",
+	    NULL, NULL, NULL, &status, &m), MCP_INVALID_PARAMS, "_meta that is no object: -32602");
+}
+
+static void
+test_unsupported_data(void)
+{
+	const char *text = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+	    "\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\","
+	    "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+	struct mcp_headers h = { "1900-01-01", "tools/list", NULL };
+	struct mcp_message m;
+	int status;
+	json_t *e = mcp_read(text, strlen(text), &h, &m, &status);
+	json_t *data = json_object_get(json_object_get(e, "error"), "data");
+
+	is_str(json_string_value(json_object_get(data, "requested")), "1900-01-01", "-32022 names the request");
+	is_int(json_array_size(json_object_get(data, "supported")), 1, "... and lists the modern version only");
+	is_int(json_integer_value(json_object_get(e, "id")), 9, "... under the request's id");
+	json_decref(e);
+}
+
+static json_t *
+answer(const char *text, const char *pv, const char *method, int *status)
+{
+	struct mcp_headers h = { pv, method, NULL };
+	struct mcp_message m;
+	json_t *e, *a;
+
+	e = mcp_read(text, strlen(text), &h, &m, status);
+	if (e != NULL)
+		return e;
+	a = mcp_answer(&m, &info, status);
+	mcp_message_cleanup(&m);
+	return a;
+}
+
+static void
+test_answers(void)
+{
+	json_t *a, *r;
+	int status;
+	size_t i;
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+	    "\"2025-03-26\"}}", NULL, NULL, &status);
+	r = json_object_get(a, "result");
+	is_str(json_string_value(json_object_get(r, "protocolVersion")), "2025-03-26",
+	    "initialize answers the legacy version asked for");
+	is_str(json_string_value(json_object_get(r, "instructions")), "play well", "... with the instructions");
+	ok(json_object_get(r, "resultType") == NULL, "... and no resultType (legacy)");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+	    "\"2099-01-01\"}}", NULL, NULL, &status);
+	is_str(json_string_value(json_object_get(json_object_get(a, "result"), "protocolVersion")), "2025-11-25",
+	    "initialize with an unknown version answers 2025-11-25");
+	json_decref(a);
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"server/discover\",\"params\":{" META "}}",
+	    "2026-07-28", "server/discover", &status);
+	r = json_object_get(a, "result");
+	is_str(json_string_value(json_object_get(r, "resultType")), "complete", "discover: resultType complete");
+	is_str(json_string_value(json_array_get(json_object_get(r, "supportedVersions"), 0)), "2026-07-28",
+	    "discover: 2026-07-28 first");
+	is_int(json_array_size(json_object_get(r, "supportedVersions")), 4, "discover: and the three legacy ones");
+	ok(json_is_object(json_object_get(json_object_get(r, "capabilities"), "tools")) &&
+	    json_is_object(json_object_get(json_object_get(r, "capabilities"), "resources")),
+	    "discover: tools and resources capabilities");
+	is_str(json_string_value(json_object_get(json_object_get(r, "serverInfo"), "name")), "arcaded",
+	    "discover: serverInfo");
+	is_str(json_string_value(json_object_get(r, "instructions")), "play well", "discover: instructions");
+	json_decref(a);
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nothing/here\",\"params\":{" META "}}",
+	    "2026-07-28", "nothing/here", &status);
+	is_int(json_integer_value(json_object_get(json_object_get(a, "error"), "code")), MCP_METHOD_NOT_FOUND,
+	    "an unknown method: -32601");
+	is_int(status, 404, "... 404 when modern");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nothing/here\"}", NULL, NULL, &status);
+	is_int(status, 200, "... 200 when legacy");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}", NULL, NULL, &status);
+	ok(json_is_object(json_object_get(a, "result")) && status == 200, "ping (legacy)");
+	json_decref(a);
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/list\"}", NULL, NULL, &status);
+	r = json_object_get(json_object_get(a, "result"), "resources");
+	is_int(json_array_size(r), GAME__COUNT, "resources/list: one a game");
+	for (i = 0; i < GAME__COUNT; i++) {
+		char uri[64];
+
+		snprintf(uri, sizeof uri, "arcaded://rules/%s", game_table[i]->name);
+		is_str(json_string_value(json_object_get(json_array_get(r, i), "uri")), uri, "resource %s", uri);
+	}
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\",\"params\":{\"uri\":"
+	    "\"arcaded://rules/hatetris\"}}", NULL, NULL, &status);
+	is_str(json_string_value(json_object_get(json_array_get(json_object_get(json_object_get(a, "result"),
+	    "contents"), 0), "text")), game_table[GAME_HATETRIS]->how_to_play,
+	    "resources/read: the game's howToPlay");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\",\"params\":{\"uri\":"
+	    "\"arcaded://rules/chess\"}}", NULL, NULL, &status);
+	is_int(json_integer_value(json_object_get(json_object_get(a, "error"), "code")), MCP_INVALID_PARAMS,
+	    "resources/read of an unknown game: -32602");
+	json_decref(a);
+}
+
+static void
+test_headers_origins(void)
+{
+	static const char *const extra[] = { "https://play.example.org" };
+	char out[32];
+
+	ok(mcp_header_value("act", out, sizeof out) && strcmp(out, "act") == 0, "a plain header value");
+	ok(mcp_header_value("=?base64?SGVsbG8sIOS4lueVjA==?=", out, sizeof out) &&
+	    strcmp(out, "Hello, \xe4\xb8\x96\xe7\x95\x8c") == 0, "a Base64 header value, UTF-8 inside");
+	ok(!mcp_header_value("=?base64?@@@?=", out, sizeof out), "bad Base64 is refused");
+	ok(!mcp_header_value("=?base64?AA==?=", out, sizeof out), "a decoded NUL is refused");
+	ok(!mcp_header_value("0123456789012345678901234567890123456789", out, sizeof out),
+	    "a value too long is refused");
+
+	ok(mcp_origin_allowed("http://127.0.0.1:8080", "127.0.0.1:8080", NULL, 0), "loopback, same port");
+	ok(mcp_origin_allowed("http://localhost:8080", "127.0.0.1:8080", NULL, 0), "localhost, same port");
+	ok(mcp_origin_allowed("http://[::1]:8080", "[::1]:8080", NULL, 0), "[::1], same port");
+	ok(!mcp_origin_allowed("http://localhost:9999", "127.0.0.1:8080", NULL, 0), "another port is refused");
+	ok(!mcp_origin_allowed("http://evil.example:8080", "evil.example:8080", NULL, 0),
+	    "a rebinding name is refused though Host agrees");
+	ok(!mcp_origin_allowed("http://localhost.evil:8080", "127.0.0.1:8080", NULL, 0), "a lookalike host");
+	ok(!mcp_origin_allowed("null", "127.0.0.1:8080", NULL, 0), "Origin null");
+	ok(!mcp_origin_allowed("http://localhost:8080", NULL, NULL, 0), "no Host header");
+	ok(mcp_origin_allowed("https://play.example.org", "arcade.example.org", extra, 1), "a listed origin");
+	ok(!mcp_origin_allowed("https://play.example.org:444", "arcade.example.org", extra, 1),
+	    "a listed origin compares exactly");
+}
+
+static json_t *
+tool_named(json_t *list, const char *name)
+{
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(json_object_get(list, "tools"), i, t)
+		if (strcmp(json_string_value(json_object_get(t, "name")), name) == 0)
+			return t;
+	return NULL;
+}
+
+static void
+test_tools_list(void)
+{
+	static const char *const names[] = { "list_games", "get_rules", "start_run", "act", "get_state",
+		"finish_run", "get_run", "leaderboard", "create_match", "join_match", "match_move", "wait_match" };
+	json_t *list = mcp_tools_list(), *t, *e;
+	size_t i, j;
+
+	is_int(json_array_size(json_object_get(list, "tools")), 12, "12 tools");
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		t = tool_named(list, names[i]);
+		ok(t != NULL && json_is_object(json_object_get(t, "inputSchema")) &&
+		    json_is_object(json_object_get(t, "outputSchema")) &&
+		    json_is_string(json_object_get(t, "description")),
+		    "%s: described, with inputSchema and outputSchema", names[i]);
+	}
+	t = tool_named(list, "act");
+	e = json_object_get(json_object_get(json_object_get(json_object_get(t, "inputSchema"), "properties"),
+	    "game"), "enum");
+	is_int(json_array_size(e), GAME__COUNT, "act: the game enum has every game");
+	for (j = 0; j < GAME__COUNT; j++)
+		is_str(json_string_value(json_array_get(e, j)), game_table[j]->name, "... %s", game_table[j]->name);
+	t = json_object_get(json_object_get(tool_named(list, "start_run"), "inputSchema"), "properties");
+	ok(json_is_object(json_object_get(t, "cap")) && json_is_object(json_object_get(t, "depth")),
+	    "start_run: the table's options, cap and depth");
+	ok(strstr(json_string_value(json_object_get(json_object_get(t, "cap"), "description")), "stackcraft") &&
+	    strstr(json_string_value(json_object_get(json_object_get(t, "cap"), "description")), "hatetris"),
+	    "... cap names the games that take it");
+	json_decref(list);
+}
+
+/* Plans a call from its params' text. */
+static bool
+plan(const char *params, struct mcp_call *c, int *code)
+{
+	json_t *p = json_loads(params, 0, NULL);
+	char msg[256];
+	bool r = mcp_tools_plan(p, c, code, msg, sizeof msg);
+
+	if (!r)
+		diag("refused: %s", msg);
+	json_decref(p);
+	return r;
+}
+
+static bool
+body_is(const struct mcp_call *c, const char *want)
+{
+	json_t *w = json_loads(want, 0, NULL);
+	json_t *got = c->post ? c->body : c->query;
+	bool same = json_equal(got, w);
+
+	if (!same) {
+		char *d = json_dumps(got, JSON_SORT_KEYS);
+
+		diag("got %s", d);
+		free(d);
+	}
+	json_decref(w);
+	return same;
+}
+
+static void
+test_plan(void)
+{
+	struct mcp_call c;
+	int code;
+
+	ok(plan("{\"name\":\"start_run\",\"arguments\":{\"game\":\"stackcraft\",\"seed\":7,\"cap\":10}}", &c, &code) &&
+	    c.post && strcmp(c.path, "/api/games/stackcraft/init") == 0 && c.game == game_table[GAME_STACKCRAFT] &&
+	    body_is(&c, "{\"seed\":7,\"cap\":10}"), "start_run: POST init with seed and cap");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\",\"action\":\"4x0\"}}",
+	    &c, &code) && strcmp(c.path, "/api/games/duskcourt/action") == 0 &&
+	    body_is(&c, "{\"stateToken\":\"t\",\"action\":{\"type\":\"capture\",\"from\":4,\"to\":0}}"),
+	    "act duskcourt '4x0': the capture object of the rules' shape");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\",\"action\":\"next\"}}",
+	    &c, &code) && body_is(&c, "{\"stateToken\":\"t\",\"action\":{\"type\":\"next\"}}"),
+	    "act duskcourt 'next': a type-only action");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\",\"action\":\"4x0x1\"}}",
+	    &c, &code) && body_is(&c, "{\"stateToken\":\"t\",\"action\":\"4x0x1\"}"),
+	    "act duskcourt '4x0x1': no shape has three numbers, the string goes as it is (the route refuses it)");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackcraft\",\"stateToken\":\"t\",\"action\":\"r1x4\"}}",
+	    &c, &code) && body_is(&c, "{\"stateToken\":\"t\",\"action\":\"r1x4\"}"),
+	    "act stackcraft 'r1x4': the id string");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"place 1 4\","
+	    "\"agentCheck\":{\"token\":\"ac_x\",\"answer\":17}}}", &c, &code) &&
+	    body_is(&c, "{\"stateToken\":\"t\",\"command\":\"place 1 4\",\"agent_check\":\"ac_x\",\"agent_answer\":17}"),
+	    "act stackfall 'place 1 4': a command, and agentCheck as the body's agent fields");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"act\",\"arguments\":{\"game\":\"hatetris\",\"stateToken\":\"t\",\"action\":\"place 1 4\"}}",
+	    &c, &code) && body_is(&c, "{\"stateToken\":\"t\",\"command\":\"place 1 4\"}"), "act hatetris: a command");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":"
+	    "{\"type\":\"hold\"}}}", &c, &code) && body_is(&c, "{\"stateToken\":\"t\",\"action\":{\"type\":\"hold\"}}"),
+	    "an action object goes as it is");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"leaderboard\",\"arguments\":{\"game\":\"duskcourt\",\"seed\":7,\"limit\":5}}", &c, &code) &&
+	    !c.post && strcmp(c.path, "/api/games/duskcourt/leaderboard") == 0 &&
+	    body_is(&c, "{\"seed\":\"7\",\"limit\":\"5\"}"), "leaderboard: GET with query text");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"get_run\",\"arguments\":{\"game\":\"duskcourt\",\"runId\":\"123\"}}", &c, &code) &&
+	    strcmp(c.path, "/api/games/duskcourt/runs/123") == 0, "get_run: the id in the path");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"wait_match\",\"arguments\":{\"matchId\":\"55\",\"afterTurn\":3}}", &c, &code) &&
+	    strcmp(c.path, "/api/matches/55/wait") == 0 && body_is(&c, "{\"after\":\"3\"}") && c.game == NULL,
+	    "wait_match: the match's long poll with after");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"turnSeconds\":5,\"rated\":false}}", &c,
+	    &code) && body_is(&c, "{\"players\":2,\"turn_seconds\":5,\"rated\":false}"),
+	    "create_match: turnSeconds becomes turn_seconds");
+	mcp_call_cleanup(&c);
+	ok(plan("{\"name\":\"list_games\"}", &c, &code) && strcmp(c.path, "/api/games") == 0,
+	    "list_games without arguments");
+	mcp_call_cleanup(&c);
+
+	ok(!plan("{\"name\":\"nope\",\"arguments\":{}}", &c, &code) && code == MCP_INVALID_PARAMS, "unknown tool");
+	ok(!plan("{\"arguments\":{}}", &c, &code), "no name");
+	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"action\":\"next\"}}", &c, &code),
+	    "act without its stateToken");
+	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"chess\",\"stateToken\":\"t\",\"action\":\"e4\"}}",
+	    &c, &code), "a game off the table");
+	ok(!plan("{\"name\":\"start_run\",\"arguments\":{\"game\":\"duskcourt\",\"seed\":\"7\"}}", &c, &code),
+	    "a seed in text");
+	ok(!plan("{\"name\":\"start_run\",\"arguments\":{\"game\":\"duskcourt\",\"colour\":1}}", &c, &code),
+	    "an unknown argument");
+	ok(!plan("{\"name\":\"start_run\",\"arguments\":{\"game\":\"duskcourt\",\"cap\":\"ten\"}}", &c, &code),
+	    "an option that is no integer");
+	ok(!plan("{\"name\":\"get_run\",\"arguments\":{\"game\":\"duskcourt\",\"runId\":\"1/../2\"}}", &c, &code),
+	    "a run id with a slash");
+	ok(!plan("{\"name\":\"get_run\",\"arguments\":{\"game\":\"duskcourt\",\"runId\":\"12345678901234567890\"}}",
+	    &c, &code), "a run id of 20 digits");
+	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":3}}", &c,
+	    &code), "an action that is a number");
+	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
+	    "\"agentCheck\":{\"token\":\"ac_x\"}}}", &c, &code), "agentCheck without an answer");
+	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
+	    "\"agentCheck\":{\"token\":\"ac_x\",\"answer\":1,\"more\":2}}}", &c, &code), "agentCheck with more");
+	ok(!plan("{\"name\":\"act\",\"arguments\":[1]}", &c, &code), "arguments as an array");
+}
+
+static void
+test_action_text(void)
+{
+	const char *cases[][2] = {
+		{ "{\"type\":\"capture\",\"from\":4,\"to\":0}", "4x0" },
+		{ "{\"type\":\"next\"}", "next" },
+		{ "{\"id\":\"r1x4\",\"rotation\":1,\"x\":4,\"y\":0,\"cells\":[[1,2]]}", "r1x4" },
+		{ "\"place 1 4\"", "place 1 4" },
+		{ "{\"type\":\"say\",\"word\":\"hi\"}", "{\"type\":\"say\",\"word\":\"hi\"}" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *a = json_loads(cases[i][0], JSON_DECODE_ANY, NULL);
+		char out[128];
+
+		mcp_action_text(a, out, sizeof out);
+		is_str(out, cases[i][1], "legal action %s written %s", cases[i][0], cases[i][1]);
+		json_decref(a);
+	}
+}
+
+/* A real game answer, as the pipeline builds it: game, runId, stateToken
+ * and the descriptor's answer on a fresh run of seed 7. */
+static json_t *
+game_answer(const struct game *g)
+{
+	game_state st;
+	struct game_options opts;
+	struct game_env env = { 0 };
+	enum api_error err;
+	char msg[128];
+	json_t *o = json_pack("{s:s, s:s, s:s}", "game", g->name, "runId", "42", "stateToken", "v4.local.T");
+	size_t i;
+	void *work = g->work_size ? calloc(1, g->work_size) : NULL;
+
+	env.work = work;
+	for (i = 0; i < g->noptions; i++)
+		opts.v[i] = g->options[i].dflt;
+	if (!g->init(&st, 7, &opts, &env, &err, msg, sizeof msg) || !g->answer(o, &st, NULL)) {
+		diag("%s: init failed: %s", g->name, msg);
+		json_decref(o);
+		o = NULL;
+	}
+	free(work);
+	return o;
+}
+
+static json_t *
+result_of(const char *tool, const struct game *g, int status, json_t *body)
+{
+	char params[128];
+	struct mcp_call c;
+	int code;
+	json_t *r;
+
+	snprintf(params, sizeof params, "{\"name\":\"%s\"}", tool);
+	memset(&c, 0, sizeof c);
+	/* Only the tool's index and game matter to the result. */
+	{
+		json_t *p = json_loads(params, 0, NULL);
+		char msg[64];
+
+		mcp_tools_plan(p, &c, &code, msg, sizeof msg);
+		json_decref(p);
+	}
+	c.game = g;
+	r = mcp_tools_result(&c, status, body);
+	mcp_call_cleanup(&c);
+	return r;
+}
+
+static void
+test_results(void)
+{
+	json_t *body, *r, *s;
+	const char *text;
+	size_t i;
+
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+
+		body = game_answer(g);
+		if (!ok(body != NULL, "%s: a real first answer", g->name))
+			continue;
+		r = result_of("start_run", g, 200, body);
+		s = json_object_get(r, "structuredContent");
+		text = json_string_value(json_object_get(json_array_get(json_object_get(r, "content"), 0), "text"));
+		ok(json_is_false(json_object_get(r, "isError")), "%s: not an error", g->name);
+		is_str(json_string_value(json_object_get(s, "game")), g->name, "%s: game", g->name);
+		is_str(json_string_value(json_object_get(s, "runId")), "42", "%s: runId", g->name);
+		is_str(json_string_value(json_object_get(s, "status")), "playing", "%s: status playing", g->name);
+		ok(json_is_object(json_object_get(s, "state")), "%s: a state object", g->name);
+		ok(json_is_string(json_object_get(s, "boardText")) && text != NULL &&
+		    strstr(text, json_string_value(json_object_get(s, "boardText"))) != NULL,
+		    "%s: boardText, drawn in the text block", g->name);
+		ok(text != NULL && strstr(text, "stateToken: v4.local.T") != NULL, "%s: the token in the text",
+		    g->name);
+		ok(json_object_get(s, "error") == NULL, "%s: no error", g->name);
+		json_decref(r);
+	}
+
+	/* A refusal keeps what the REST body carries. */
+	body = game_answer(game_table[GAME_DUSKCOURT]);
+	json_object_set_new(body, "error", json_pack("{s:s, s:s}", "code", "stale_state_token", "message", "old"));
+	json_object_set_new(body, "agent_check", json_pack("{s:s, s:s, s:i}", "puzzle", "tWo pluS one",
+	    "token", "ac_abc", "expires_in", 600));
+	r = result_of("act", game_table[GAME_DUSKCOURT], 409, body);
+	s = json_object_get(r, "structuredContent");
+	text = json_string_value(json_object_get(json_array_get(json_object_get(r, "content"), 0), "text"));
+	ok(json_is_true(json_object_get(r, "isError")), "409: isError");
+	is_str(json_string_value(json_object_get(json_object_get(s, "error"), "code")), "stale_state_token",
+	    "409: the error's code");
+	is_int(json_integer_value(json_object_get(json_object_get(s, "error"), "status")), 409, "409: its status");
+	ok(json_is_object(json_object_get(s, "state")) && json_is_string(json_object_get(s, "stateToken")),
+	    "409: the state and the newest token");
+	is_str(json_string_value(json_object_get(json_object_get(s, "agentCheck"), "token")), "ac_abc",
+	    "409: agent_check becomes agentCheck");
+	ok(text != NULL && strstr(text, "refused: 409 stale_state_token") == text &&
+	    strstr(text, "tWo pluS one") != NULL && strstr(text, "legal actions: 0x3 0x4 4x0") != NULL,
+	    "409: the text says refused, the puzzle and the legal actions compactly");
+	json_decref(r);
+
+	/* A finish. */
+	body = json_pack("{s:s, s:s, s:{s:i, s:i, s:i, s:s}, s:{s:i, s:s}, s:s, s:s}", "game", "duskcourt",
+	    "runId", "42", "final", "score", 90, "rung", 1, "lives", 3, "phase", "done", "review", "rating", 9,
+	    "text", "ok", "certificate", "v4.public.C", "verifyWith", "/api/v1/keys");
+	r = result_of("finish_run", game_table[GAME_DUSKCOURT], 200, body);
+	s = json_object_get(r, "structuredContent");
+	is_str(json_string_value(json_object_get(s, "status")), "finished", "finish: status finished");
+	is_str(json_string_value(json_object_get(s, "certificate")), "v4.public.C", "finish: the certificate");
+	ok(json_is_object(json_object_get(s, "final")) && json_object_get(s, "state") == NULL,
+	    "finish: final, and no state made of the envelope");
+	json_decref(r);
+
+	/* A tool whose result is the route's JSON as it is. */
+	body = json_pack("{s:{s:s, s:s}}", "error", "code", "run_not_found", "message", "no such run");
+	r = result_of("get_run", game_table[GAME_DUSKCOURT], 404, body);
+	s = json_object_get(r, "structuredContent");
+	ok(json_is_true(json_object_get(r, "isError")) &&
+	    json_integer_value(json_object_get(json_object_get(s, "error"), "status")) == 404,
+	    "get_run 404: isError, the REST error with its status");
+	json_decref(r);
+	body = json_pack("[i]", 1);
+	r = result_of("list_games", NULL, 200, body);
+	ok(json_is_array(json_object_get(json_object_get(r, "structuredContent"), "items")),
+	    "an array answer is wrapped in an object");
+	json_decref(r);
+	ok(result_of("list_games", NULL, 200, NULL) == NULL, "no body, no result");
+}
+
+static void
+test_envelopes(void)
+{
+	struct mcp_message m = { 0 };
+	json_t *id = json_integer(7), *r;
+
+	m.id = id;
+	m.era = MCP_ERA_MODERN;
+	r = mcp_result_new(&m, json_object());
+	ok(json_integer_value(json_object_get(r, "id")) == 7 &&
+	    strcmp(json_string_value(json_object_get(json_object_get(r, "result"), "resultType")), "complete") == 0,
+	    "a modern result says resultType complete");
+	json_decref(r);
+	m.era = MCP_ERA_LEGACY;
+	r = mcp_result_new(&m, json_object());
+	ok(json_object_get(json_object_get(r, "result"), "resultType") == NULL, "a legacy result does not");
+	json_decref(r);
+	ok(mcp_result_new(&m, NULL) == NULL, "no result, no envelope");
+	r = mcp_error_new(NULL, MCP_PARSE_ERROR, "x", NULL);
+	ok(json_object_get(r, "id") == NULL && strcmp(json_string_value(json_object_get(r, "jsonrpc")), "2.0") == 0,
+	    "an error whose id is unknown leaves it out");
+	json_decref(r);
+	json_decref(id);
+	is_int(mcp_error_status(MCP_HEADER_MISMATCH, MCP_ERA_MODERN), 400, "-32020: 400");
+	is_int(mcp_error_status(MCP_UNSUPPORTED_VERSION, MCP_ERA_LEGACY), 400, "-32022: 400");
+	is_int(mcp_error_status(MCP_INVALID_PARAMS, MCP_ERA_MODERN), 200, "-32602: 200");
+}
+
+int
+main(void)
+{
+	test_read();
+	test_unsupported_data();
+	test_answers();
+	test_headers_origins();
+	test_tools_list();
+	test_plan();
+	test_action_text();
+	test_results();
+	test_envelopes();
+	return tap_done();
+}

@@ -1,0 +1,165 @@
+// The official MCP TypeScript SDK's client (@modelcontextprotocol/sdk 1.x,
+// protocol 2025-11-25) against a running daemon, driven by test_mcp.py:
+//
+//   node sdk_client.mjs URL ARCADED
+//
+// URL is the daemon's /mcp; ARCADED the daemon's binary, whose `deal`
+// subcommand (the engine's solver) tells how each Duskcourt court of seed
+// 7 is cleared. Plays a Duskcourt run on seed 7 until a court is cleared,
+// ends and finishes it; plays a Stackcraft run with cap 10 to its end and
+// finishes it; provokes refusals (a stale token, an illegal action, an
+// unknown tool). Prints one JSON object on stdout: the checks made
+// ({ok, name}) and the runs (ids, certificates) for test_mcp.py to
+// compare with the plain routes.
+import { execFileSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const [url, arcaded] = process.argv.slice(2);
+const checks = [];
+const out = { checks, runs: {} };
+
+function ok(cond, name) {
+	checks.push({ ok: Boolean(cond), name });
+	return Boolean(cond);
+}
+
+// The structured result of a tool, which the SDK has validated against
+// the tool's outputSchema.
+async function call(client, name, args) {
+	const r = await client.callTool({ name, arguments: args });
+	return { r, s: r.structuredContent, text: r.content?.[0]?.text ?? '' };
+}
+
+function deal(rung, k) {
+	return JSON.parse(execFileSync(arcaded, ['deal', '7', String(rung), String(k)], { encoding: 'utf8' }));
+}
+
+async function main() {
+	const client = new Client({ name: 'arcaded-mcp-test', version: '1.0.0' });
+	const transport = new StreamableHTTPClientTransport(new URL(url));
+	await client.connect(transport);
+	ok(client.getServerVersion()?.name === 'arcaded', 'initialize: the server names itself arcaded');
+	ok(typeof client.getInstructions() === 'string' && client.getInstructions().includes('start_run'),
+		'initialize: instructions tell how to play');
+	ok(transport.sessionId === undefined, 'stateless: no Mcp-Session-Id was handed out');
+
+	const { tools } = await client.listTools();
+	const names = tools.map((t) => t.name);
+	const want = ['list_games', 'get_rules', 'start_run', 'act', 'get_state', 'finish_run', 'get_run',
+		'leaderboard', 'create_match', 'join_match', 'match_move', 'wait_match'];
+	ok(want.every((n) => names.includes(n)), `tools/list names every tool: ${names.join(' ')}`);
+	ok(tools.every((t) => t.inputSchema?.type === 'object' && t.outputSchema?.type === 'object'),
+		'every tool has an inputSchema and an outputSchema');
+
+	const games = await call(client, 'list_games', {});
+	const table = games.s.games.map((g) => g.name);
+	const act = tools.find((t) => t.name === 'act');
+	ok(JSON.stringify(act.inputSchema.properties.game.enum) === JSON.stringify(table),
+		`the game argument's enum is the game table: ${table.join(' ')}`);
+	const start = tools.find((t) => t.name === 'start_run');
+	ok(start.inputSchema.properties.cap?.type === 'integer' && start.inputSchema.properties.depth?.type === 'integer',
+		'start_run takes the table\'s init options (cap, depth)');
+
+	const { resources } = await client.listResources();
+	ok(table.every((g) => resources.some((r) => r.uri === `arcaded://rules/${g}`)),
+		'resources/list has arcaded://rules/<game> for every game');
+	const rules = await call(client, 'get_rules', { game: 'duskcourt' });
+	const res = await client.readResource({ uri: 'arcaded://rules/duskcourt' });
+	ok(res.contents[0].text === rules.s.howToPlay, 'arcaded://rules/duskcourt reads the rules\' howToPlay');
+
+	// ---- Duskcourt, seed 7, until a court is cleared ----
+	let r = await call(client, 'start_run', { game: 'duskcourt', seed: 7 });
+	ok(!r.r.isError && r.s.status === 'playing' && r.s.state.seed === 7 && r.s.runId,
+		`start_run duskcourt seed 7: playing, run ${r.s.runId}`);
+	ok(r.text.includes(r.s.boardText) && r.text.includes('legal actions:') && r.text.includes(r.s.stateToken),
+		'the text block holds the board, the legal actions and the token');
+	const first = r.s.stateToken;
+	const dc = r.s.runId;
+
+	// A refusal of the game is a result with isError that carries the run.
+	const bad = await call(client, 'act', { game: 'duskcourt', stateToken: first, action: '15x14' });
+	ok(bad.r.isError === true && bad.s.error?.code === 'illegal_action' && bad.s.error?.status === 422 &&
+		bad.s.state?.phase === 'playing' && bad.s.stateToken === first,
+		'an illegal action is isError 422 illegal_action with the unchanged state and token');
+
+	const sol = deal(1, r.s.state.courtsDealt - 1).solution;
+	for (const step of sol) {
+		const short = `${step.from}x${step.to}`;
+		ok(r.s.legalActions.some((a) => a.from === step.from && a.to === step.to) && r.text.includes(short),
+			`${short} is legal and written so in the text block`);
+		r = await call(client, 'act', { game: 'duskcourt', stateToken: r.s.stateToken, action: short });
+		ok(!r.r.isError, `act ${short}: ${r.s.status}`);
+	}
+	ok(r.s.state.phase === 'break' && r.s.state.lastResult === 'clear' && r.s.state.rung === 1,
+		`the court of rung 1 is cleared: ${r.s.state.phase}, ${r.s.state.lastResult}, rung ${r.s.state.rung}`);
+	const stale = await call(client, 'act', { game: 'duskcourt', stateToken: first, action: '4x0' });
+	ok(stale.r.isError && stale.s.error?.code === 'stale_state_token' && stale.s.error?.status === 409 &&
+		typeof stale.s.stateToken === 'string' && stale.s.stateToken !== first && stale.s.state?.phase === 'break',
+		'an old token is isError 409 stale_state_token with the run as it stands and a newest token');
+	// The token a refusal hands out is the newest: the run goes on with it.
+	const state = await call(client, 'get_state', { game: 'duskcourt', stateToken: stale.s.stateToken });
+	ok(!state.r.isError && state.s.state.score === r.s.state.score && state.s.state.phase === 'break',
+		'get_state with the refusal\'s token reads the run as it stands');
+	r = await call(client, 'act', { game: 'duskcourt', stateToken: r.s.stateToken, action: 'endRun' });
+	ok(!r.r.isError && r.s.status === 'done', `act endRun: ${r.s.status}`);
+	const fin = await call(client, 'finish_run', { game: 'duskcourt', stateToken: r.s.stateToken, rating: 9,
+		review: 'cleared the first court over MCP' });
+	ok(!fin.r.isError && typeof fin.s.certificate === 'string' && fin.s.certificate.startsWith('v4.public.') &&
+		fin.s.final?.phase === 'done' && fin.s.status === 'finished',
+		'finish_run answers the final summary and a v4.public certificate');
+	ok(fin.text.includes(fin.s.certificate), 'the certificate is in the text block');
+	const again = await call(client, 'finish_run', { game: 'duskcourt', stateToken: r.s.stateToken, rating: 9,
+		review: 'twice' });
+	ok(again.r.isError && again.s.error?.code === 'already_finished', 'a second finish is isError already_finished');
+	out.runs.duskcourt = { runId: dc, certificate: fin.s.certificate, final: fin.s.final, score: r.s.state.score };
+
+	// ---- Stackcraft, cap 10, to its end ----
+	r = await call(client, 'start_run', { game: 'stackcraft', cap: 10 });
+	ok(!r.r.isError && r.s.state.cap === 10 && r.s.status === 'playing', `start_run stackcraft cap 10: run ${r.s.runId}`);
+	const sc = r.s.runId;
+	let moves = 0;
+	while (r.s.status === 'playing' && moves < 20) {
+		const id = r.s.legalActions[0].id;
+		ok(r.text.includes(id), `the legal id ${id} is in the text block`);
+		r = await call(client, 'act', { game: 'stackcraft', stateToken: r.s.stateToken, action: id });
+		if (!ok(!r.r.isError, `act ${id}`))
+			break;
+		moves++;
+	}
+	ok(r.s.status === 'over' && r.s.state.end_reason === 'capped' && r.s.state.pieces === 10 && moves === 10,
+		`the run ends capped after 10 pieces (${moves} acts, ${r.s.state.end_reason})`);
+	const scfin = await call(client, 'finish_run', { game: 'stackcraft', stateToken: r.s.stateToken, rating: 7,
+		review: 'ten pieces over MCP' });
+	ok(!scfin.r.isError && scfin.s.certificate?.startsWith('v4.public.'), 'finish_run stackcraft: a certificate');
+	out.runs.stackcraft = { runId: sc, certificate: scfin.s.certificate, final: scfin.s.final };
+
+	const run = await call(client, 'get_run', { game: 'stackcraft', runId: sc });
+	ok(!run.r.isError && run.s.replay?.actions?.length === 10, 'get_run shows the replay of the 10 moves');
+	const lb = await call(client, 'leaderboard', { game: 'duskcourt', seed: 7 });
+	ok(!lb.r.isError && lb.s.entries.some((e) => e.runId === dc), 'leaderboard seed 7 lists the Duskcourt run');
+	const missing = await call(client, 'get_run', { game: 'duskcourt', runId: '1' });
+	ok(missing.r.isError && missing.s.error?.code === 'run_not_found', 'an unknown run is isError run_not_found');
+
+	// ---- what is no tool result ----
+	try {
+		await client.callTool({ name: 'no_such_tool', arguments: {} });
+		ok(false, 'an unknown tool is a JSON-RPC error');
+	} catch (e) {
+		ok(e.code === -32602 && /Unknown tool/.test(e.message), `an unknown tool is JSON-RPC error ${e.code}`);
+	}
+	try {
+		await client.callTool({ name: 'act', arguments: { game: 'chess', stateToken: 'x', action: 'e4' } });
+		ok(false, 'a game off the table is a JSON-RPC error');
+	} catch (e) {
+		ok(e.code === -32602 && /game/.test(e.message), `a game off the table is JSON-RPC error ${e.code}`);
+	}
+	await client.close();
+}
+
+main().then(() => {
+	process.stdout.write(JSON.stringify(out) + '\n');
+}, (e) => {
+	checks.push({ ok: false, name: `the SDK client ran to its end: ${e?.stack ?? e}` });
+	process.stdout.write(JSON.stringify(out) + '\n');
+});
