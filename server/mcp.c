@@ -100,9 +100,13 @@ call_tool(struct request *req, const struct mcp_message *m, struct mcp_call *c)
 		return;
 	}
 	req->wrap = tool_answer;
-	/* As if the route itself had been asked: its class pays. */
+	/* As if the route itself had been asked: its class pays, and a route
+	 * that shows the run when over its limit answers the 429 itself (the
+	 * refusal stays pending until its token is open: play.c). */
 	req->rate_class = r->rate;
-	if (!throttle_charge(req))
+	if (routes_show_run_when_limited(r))
+		(void)throttle_admit(req, true);
+	else if (!throttle_charge(req))
 		return;
 	json_decref(req->json);
 	req->json = c->body;

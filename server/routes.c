@@ -218,8 +218,8 @@ router_run(struct request *req)
 /* The routes whose 429 shows the run: the token routes that play on or
  * read a run, where a bot over its limit must not lose its place. Their
  * body is read and their token opened (play.c), and nothing more. */
-static bool
-shows_run_when_limited(const struct route *r)
+bool
+routes_show_run_when_limited(const struct route *r)
 {
 	return r->game == handle_game_action || r->game == handle_game_state ||
 	    r->game == handle_game_finish;
@@ -231,7 +231,7 @@ shows_run_when_limited(const struct route *r)
 static bool
 router_admit(struct request *req)
 {
-	if (!throttle_admit(req, shows_run_when_limited(&routes[req->route])))
+	if (!throttle_admit(req, routes_show_run_when_limited(&routes[req->route])))
 		return false;
 	if (!agent_answer_header_ok(request_header(req, "X-Agent-Answer"))) {
 		request_refuse(req, API_ERR_INVALID_REQUEST, "X-Agent-Answer: " JSONBODY_ANSWER_NOT_A_NUMBER, NULL);

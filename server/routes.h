@@ -43,6 +43,11 @@ extern const size_t nroutes;
 const struct route *routes_match(const char *path, enum http_method method,
     struct request *req, unsigned *allowed);
 
+/* Whether a request of r over its rate limit is refused once its body is
+ * in, with the run its stateToken holds (the token routes' action, state
+ * and finish), rather than at the headers. */
+bool routes_show_run_when_limited(const struct route *r);
+
 /* "GET, POST" for a set of methods. */
 void routes_allow_header(unsigned methods, char *out, size_t cap);
 

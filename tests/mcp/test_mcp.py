@@ -342,4 +342,22 @@ tap.ok(r.status == 200 and 'result' in r.json, 'tools/list is a read, not a run'
 r = call('list_games', {})
 tap.ok(r.json['result']['isError'] is False, 'list_games is a read, not a run')
 d.stop()
+
+# ---- an act over the moves limit: isError 429, and the run as it stands ----
+d = Daemon(rate_limits=True, args=['--rate-limit', 'moves=1/m:1,reads=off,runs=off,puzzles=off'])
+run = sc(call('start_run', {'game': 'duskcourt', 'seed': 7}))
+cap = next(a for a in run['legalActions'] if a['type'] == 'capture')
+first = sc(call('act', {'game': 'duskcourt', 'stateToken': run['stateToken'], 'action': cap}))
+tap.ok(first.get('error') is None, 'the first act fits the burst of 1: %s' % json.dumps(first)[:300])
+r = call('act', {'game': 'duskcourt', 'stateToken': first['stateToken'], 'action': 'next'})
+e = sc(r)
+tap.ok(r.json['result']['isError'] is True and e.get('error', {}).get('status') == 429 and
+       e.get('stateToken') == first['stateToken'] and e.get('state') == first['state'],
+       'the second act is over the moves limit: isError 429 with the newest token and the state as '
+       'it stands: %s' % r.body[:240])
+g = d.get('/api/games/duskcourt/runs/' + run['runId'])
+moves = g.json.get('moves') if g.status == 200 else None
+tap.ok((moves if isinstance(moves, int) else len(moves or [0, 0])) == 1,
+       'the refused act stored nothing: the run has its one move (%r)' % (moves,))
+d.stop()
 tap.done()
