@@ -6,9 +6,11 @@ name (its five routes, its run and error answers, its replay, claims, steps,
 live view and leaderboard entry). Those shapes are written once, in
 game.yaml.in; what a game says differently (its prose, its examples, its
 state's fields) is in its fragment, games/<game>.yaml; the rest of the
-document, and where each game's parts go, is openapi.yaml.in. README.md
-beside this file tells how to edit them. The order of the games is
-games.txt (the game table's, api/game.c).
+document, and where each game's parts go, is openapi.yaml.in; text that many
+routes repeat word for word whatever the game (the headers of a JSON answer,
+the status codes any route can answer) is common.yaml.in. README.md beside
+this file tells how to edit them. The order of the games is games.txt (the
+game table's, api/game.c).
 
 The syntax, the same in every source (no YAML is parsed: the sources are
 text, and the output is checked by the linter and the contract test):
@@ -19,17 +21,18 @@ text, and the output is checked by the linter and the contract test):
   {{Title}}          its name in prose (HATETRIS)
   {{NAME}}           alone on a line: the game's block NAME, indented as the
                      placeholder is; {{NAME?}} when a game may have none
-  {{>NAME}}          alone on a line: section NAME of game.yaml.in, for the
-                     game in hand, indented as the placeholder is
+  {{>NAME}}          alone on a line: block NAME of common.yaml.in (anywhere)
+                     or section NAME of game.yaml.in (for the game in hand),
+                     indented as the placeholder is
   {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
                      game, in the order of games.txt
 
-game.yaml.in and the fragments are lists of blocks: a line "#> NAME" opens
-block NAME, which runs to the next "#>" line; "#> NAME: VALUE" is a one-line
-value. A block's common indentation and its trailing blank lines are
-dropped, so a block may be written at any depth. A fragment's blocks are
-copied as they are, but for {{game}}, {{Game}} and {{Title}}; sections of
-game.yaml.in are expanded in full.
+game.yaml.in, common.yaml.in and the fragments are lists of blocks: a line
+"#> NAME" opens block NAME, which runs to the next "#>" line; "#> NAME:
+VALUE" is a one-line value. A block's common indentation and its trailing
+blank lines are dropped, so a block may be written at any depth. Every block
+is expanded as it is placed, so a fragment's block may use the game's names
+and common.yaml.in too.
 
 usage: generate.py [--check] [--out PATH]
   writes openapi.yaml at the top of the repository (or PATH); with --check,
@@ -123,13 +126,17 @@ def load():
             raise SourceError('%s: "#> game: %s" names another game' % (path, blocks['game']))
         fragments[g] = (path, blocks)
     sections = read_blocks(os.path.join(HERE, 'game.yaml.in'))
+    common = read_blocks(os.path.join(HERE, 'common.yaml.in'))
+    both = sorted(set(sections) & set(common))
+    if both:
+        raise SourceError('game.yaml.in and common.yaml.in both have %s' % ', '.join(both))
     document = read_lines(os.path.join(HERE, 'openapi.yaml.in'))
-    return games, fragments, sections, document
+    return games, fragments, sections, common, document
 
 
 def render(lines, where, ctx, game=None, depth=0):
     """The lines of a template, expanded; ctx is (games, fragments, sections)."""
-    games, fragments, sections = ctx
+    games, fragments, sections, common = ctx
     if depth > 8:
         raise SourceError('%s: sections include each other too deep' % where)
     out = []
@@ -156,22 +163,21 @@ def render(lines, where, ctx, game=None, depth=0):
         m = PLACE.match(line)
         if m and m.group(3) not in NAMES:
             indent, include, name, optional = m.groups()
+            if include and name in common:
+                body = render(common[name], 'common.yaml.in block ' + name, ctx, game, depth + 1)
+                out += [indent + l if l else '' for l in body]
+                i += 1
+                continue
             if game is None:
                 raise SourceError('%s: {{%s%s}} outside {{#each}}' % (here, include, name))
             path, blocks = fragments[game]
             if include:
                 if name not in sections or isinstance(sections[name], str):
-                    raise SourceError('%s: game.yaml.in has no section %s' % (here, name))
+                    raise SourceError('%s: neither game.yaml.in nor common.yaml.in has %s' % (here, name))
                 body = render(sections[name], 'game.yaml.in section ' + name, ctx, game, depth + 1)
             elif name in blocks and not isinstance(blocks[name], str):
-                body = []
-                for l in blocks[name]:
-                    l = INLINE.sub(lambda mm: blocks[mm.group(1)], l)
-                    left = ANY.search(l)
-                    if left:
-                        raise SourceError('%s: block %s: %s is not a placeholder'
-                                          % (os.path.relpath(path, ROOT), name, left.group(0)))
-                    body.append(l)
+                body = render(blocks[name], '%s block %s' % (os.path.relpath(path, ROOT), name),
+                              ctx, game, depth + 1)
             elif optional:
                 body = []
             else:
@@ -191,17 +197,24 @@ def render(lines, where, ctx, game=None, depth=0):
 
 
 def generate():
-    games, fragments, sections, document = load()
-    ctx = (games, fragments, sections)
+    games, fragments, sections, common, document = load()
+    ctx = (games, fragments, sections, common)
     # Every block of a fragment must be used: a misspelt name would
     # otherwise drop a game's text without a word.
     used = set()
-    placeholder = re.compile(r'^ *\{\{([A-Za-z][A-Za-z0-9_]*)\??\}\}$')
-    for body in [document] + [b for b in sections.values() if not isinstance(b, str)]:
+    placeholder = re.compile(r'^ *\{\{(>?)([A-Za-z][A-Za-z0-9_]*)\??\}\}$')
+    bodies = [document] + [b for b in sections.values() if not isinstance(b, str)]
+    bodies += [b for b in common.values() if not isinstance(b, str)]
+    for _, blocks in fragments.values():
+        bodies += [b for b in blocks.values() if not isinstance(b, str)]
+    for body in bodies:
         for line in body:
             m = placeholder.match(line)
             if m:
-                used.add(m.group(1))
+                used.add(m.group(1) + m.group(2))
+    unused = sorted(n for n, b in common.items() if not isinstance(b, str) and '>' + n not in used)
+    if unused:
+        raise SourceError('common.yaml.in: no source uses block(s) %s' % ', '.join(unused))
     for g in games:
         path, blocks = fragments[g]
         unused = sorted(n for n, b in blocks.items() if not isinstance(b, str) and n not in used)

@@ -35,6 +35,21 @@ p = subprocess.run([sys.executable, os.path.join(src, 'generate.py'), '--check']
 diag(p.stdout + p.stderr)
 ok(p.returncode == 0, 'openapi.yaml is what api/openapi/generate.py makes of its sources')
 
+# --check itself: an openapi.yaml edited alone (one description changed)
+# is stale, and the summary names the line.
+with open(os.path.join(root, 'openapi.yaml')) as f:
+    committed = f.read()
+with tempfile.TemporaryDirectory() as tmp:
+    stale = os.path.join(tmp, 'openapi.yaml')
+    with open(stale, 'w') as f:
+        f.write(committed.replace('  title: arcaded\n', '  title: arcaded, edited by hand\n', 1))
+    p = subprocess.run([sys.executable, os.path.join(src, 'generate.py'), '--check', '--out', stale],
+                       capture_output=True, text=True)
+    with open(stale) as f:
+        untouched = 'edited by hand' in f.read()
+ok(p.returncode == 1 and 'edited by hand' in p.stdout and untouched,
+   '--check fails on an openapi.yaml edited alone, shows the line and writes nothing')
+
 # The figure the generation is for: what is written by hand against what
 # comes out.
 written = 0
@@ -84,7 +99,7 @@ def replace_in(path, old, new):
 
 
 broken('a misspelt placeholder',
-       lambda d: replace_in(os.path.join(d, 'game.yaml.in'), '{{Game}}', '{{Gmae}}'))
+       lambda d: replace_in(os.path.join(d, 'game.yaml.in'), 'get{{Game}}Init', 'get{{Gmae}}Init'))
 broken('a block that no source uses',
        lambda d: replace_in(os.path.join(d, 'games', listed[0] + '.yaml'), '#> tag_description', '#> tag_descripton'))
 broken('a game without its fragment',
