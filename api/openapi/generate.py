@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Builds openapi.yaml from its hand-written sources in api/openapi/.
+
+The contract repeats, for every game, the same shapes under the game's own
+name (its five routes, its run and error answers, its replay, claims, steps,
+live view and leaderboard entry). Those shapes are written once, in
+game.yaml.in; what a game says differently (its prose, its examples, its
+state's fields) is in its fragment, games/<game>.yaml; the rest of the
+document, and where each game's parts go, is openapi.yaml.in; text that many
+routes repeat word for word whatever the game (the headers of a JSON answer,
+the status codes any route can answer) is common.yaml.in. README.md beside
+this file tells how to edit them. The order of the games is games.txt (the
+game table's, api/game.c).
+
+The syntax, the same in every source (no YAML is parsed: the sources are
+text, and the output is checked by the linter and the contract test):
+
+  ## ...             at column 0: a comment of the source, never written out
+  {{game}}           the game's name in routes and values (hatetris)
+  {{Game}}           its prefix in schema names and operation ids (Hatetris)
+  {{Title}}          its name in prose (HATETRIS)
+  {{NAME}}           alone on a line: the game's block NAME, indented as the
+                     placeholder is; {{NAME?}} when a game may have none
+  {{>NAME}}          alone on a line: block NAME of common.yaml.in (anywhere)
+                     or section NAME of game.yaml.in (for the game in hand),
+                     indented as the placeholder is
+  {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
+                     game, in the order of games.txt
+
+game.yaml.in, common.yaml.in and the fragments are lists of blocks: a line
+"#> NAME" opens block NAME, which runs to the next "#>" line; "#> NAME:
+VALUE" is a one-line value. A block's common indentation and its trailing
+blank lines are dropped, so a block may be written at any depth. Every block
+is expanded as it is placed, so a fragment's block may use the game's names
+and common.yaml.in too.
+
+usage: generate.py [--check] [--out PATH]
+  writes openapi.yaml at the top of the repository (or PATH); with --check,
+  writes nothing and exits 1, with a summary of the differences, when the
+  committed file is not what the sources make.
+"""
+import argparse
+import difflib
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*)(?::(?: (.*))?)?$')
+PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)\}\}$')
+NAMES = ('game', 'Game', 'Title')
+INLINE = re.compile(r'\{\{(game|Game|Title)\}\}')
+ANY = re.compile(r'\{\{[^}]*\}\}')
+
+
+class SourceError(Exception):
+    pass
+
+
+def read_lines(path):
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    if text and not text.endswith('\n'):
+        text += '\n'
+    # Source comments go first, so that a block never holds one.
+    return [line for line in text.split('\n')[:-1] if not line.startswith('##')]
+
+
+def dedent(lines):
+    while lines and not lines[-1].strip():
+        lines.pop()
+    depth = min((len(l) - len(l.lstrip(' ')) for l in lines if l.strip()), default=0)
+    return [l[depth:] if l.strip() else '' for l in lines]
+
+
+def read_blocks(path):
+    """The blocks and one-line values of a block file, by name."""
+    blocks = {}
+    name, body = None, []
+
+    def close():
+        if name is not None:
+            blocks[name] = dedent(body)
+
+    for number, line in enumerate(read_lines(path), 1):
+        m = MARKER.match(line)
+        if m:
+            close()
+            name, body = None, []
+            if m.group(1) in blocks:
+                raise SourceError('%s:%d: block %s twice' % (path, number, m.group(1)))
+            if m.group(2) is not None:
+                blocks[m.group(1)] = m.group(2)
+            else:
+                name = m.group(1)
+            continue
+        if line.startswith('#>'):
+            raise SourceError('%s:%d: a "#>" line must be "#> NAME" or "#> NAME: VALUE"' % (path, number))
+        if name is not None:
+            body.append(line)
+        elif line.strip() and not line.startswith('#'):
+            raise SourceError('%s:%d: text outside a block' % (path, number))
+    close()
+    return blocks
+
+
+def load():
+    games = []
+    with open(os.path.join(HERE, 'games.txt'), encoding='utf-8') as f:
+        for line in f:
+            line = line.split('#', 1)[0].strip()
+            if line:
+                games.append(line)
+    if not games or len(set(games)) != len(games):
+        raise SourceError('games.txt: no games, or one twice')
+    fragments = {}
+    for g in games:
+        path = os.path.join(HERE, 'games', g + '.yaml')
+        blocks = read_blocks(path)
+        for n in NAMES:
+            if not isinstance(blocks.get(n), str) or not blocks[n]:
+                raise SourceError('%s: needs the one-line value "#> %s: ..."' % (path, n))
+        if blocks['game'] != g:
+            raise SourceError('%s: "#> game: %s" names another game' % (path, blocks['game']))
+        fragments[g] = (path, blocks)
+    sections = read_blocks(os.path.join(HERE, 'game.yaml.in'))
+    common = read_blocks(os.path.join(HERE, 'common.yaml.in'))
+    both = sorted(set(sections) & set(common))
+    if both:
+        raise SourceError('game.yaml.in and common.yaml.in both have %s' % ', '.join(both))
+    document = read_lines(os.path.join(HERE, 'openapi.yaml.in'))
+    return games, fragments, sections, common, document
+
+
+def render(lines, where, ctx, game=None, depth=0):
+    """The lines of a template, expanded; ctx is (games, fragments, sections)."""
+    games, fragments, sections, common = ctx
+    if depth > 8:
+        raise SourceError('%s: sections include each other too deep' % where)
+    out = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        here = '%s (line %d)' % (where, i + 1)
+        if line.strip() == '{{#each}}':
+            if game is not None:
+                raise SourceError('%s: {{#each}} inside a game' % here)
+            end = i + 1
+            while end < len(lines) and lines[end].strip() != '{{/each}}':
+                if lines[end].strip() == '{{#each}}':
+                    raise SourceError('%s: {{#each}} inside {{#each}}' % here)
+                end += 1
+            if end == len(lines):
+                raise SourceError('%s: {{#each}} without {{/each}}' % here)
+            for g in games:
+                out += render(lines[i + 1:end], where, ctx, g, depth)
+            i = end + 1
+            continue
+        if line.strip() == '{{/each}}':
+            raise SourceError('%s: {{/each}} without {{#each}}' % here)
+        m = PLACE.match(line)
+        if m and m.group(3) not in NAMES:
+            indent, include, name, optional = m.groups()
+            if include and name in common:
+                body = render(common[name], 'common.yaml.in block ' + name, ctx, game, depth + 1)
+                out += [indent + l if l else '' for l in body]
+                i += 1
+                continue
+            if game is None:
+                raise SourceError('%s: {{%s%s}} outside {{#each}}' % (here, include, name))
+            path, blocks = fragments[game]
+            if include:
+                if name not in sections or isinstance(sections[name], str):
+                    raise SourceError('%s: neither game.yaml.in nor common.yaml.in has %s' % (here, name))
+                body = render(sections[name], 'game.yaml.in section ' + name, ctx, game, depth + 1)
+            elif name in blocks and not isinstance(blocks[name], str):
+                body = render(blocks[name], '%s block %s' % (os.path.relpath(path, ROOT), name),
+                              ctx, game, depth + 1)
+            elif optional:
+                body = []
+            else:
+                raise SourceError('%s: %s has no block %s' % (here, os.path.relpath(path, ROOT), name))
+            out += [indent + l if l else '' for l in body]
+            i += 1
+            continue
+        if game is not None:
+            names = fragments[game][1]
+            line = INLINE.sub(lambda mm: names[mm.group(1)], line)
+        left = ANY.search(line)
+        if left:
+            raise SourceError('%s: %s here is not a placeholder' % (here, left.group(0)))
+        out.append(line)
+        i += 1
+    return out
+
+
+def generate():
+    games, fragments, sections, common, document = load()
+    ctx = (games, fragments, sections, common)
+    # Every block of a fragment must be used: a misspelt name would
+    # otherwise drop a game's text without a word.
+    used = set()
+    placeholder = re.compile(r'^ *\{\{(>?)([A-Za-z][A-Za-z0-9_]*)\??\}\}$')
+    bodies = [document] + [b for b in sections.values() if not isinstance(b, str)]
+    bodies += [b for b in common.values() if not isinstance(b, str)]
+    for _, blocks in fragments.values():
+        bodies += [b for b in blocks.values() if not isinstance(b, str)]
+    for body in bodies:
+        for line in body:
+            m = placeholder.match(line)
+            if m:
+                used.add(m.group(1) + m.group(2))
+    unused = sorted(n for n, b in common.items() if not isinstance(b, str) and '>' + n not in used)
+    if unused:
+        raise SourceError('common.yaml.in: no source uses block(s) %s' % ', '.join(unused))
+    for g in games:
+        path, blocks = fragments[g]
+        unused = sorted(n for n, b in blocks.items() if not isinstance(b, str) and n not in used)
+        if unused:
+            raise SourceError('%s: no source uses block(s) %s' % (os.path.relpath(path, ROOT), ', '.join(unused)))
+    return '\n'.join(render(document, 'openapi.yaml.in', ctx)) + '\n'
+
+
+def main():
+    ap = argparse.ArgumentParser(description='Build openapi.yaml from api/openapi/.')
+    ap.add_argument('--check', action='store_true',
+                    help='exit 1 when the committed openapi.yaml differs from the generated one')
+    ap.add_argument('--out', default=os.path.join(ROOT, 'openapi.yaml'))
+    args = ap.parse_args()
+    try:
+        text = generate()
+    except (SourceError, OSError) as e:
+        print('generate.py: %s' % e, file=sys.stderr)
+        return 2
+    try:
+        with open(args.out, encoding='utf-8') as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = None
+    if args.check:
+        if old == text:
+            print('%s is what api/openapi/ makes (%d bytes)' % (os.path.relpath(args.out), len(text.encode())))
+            return 0
+        diff = list(difflib.unified_diff((old or '').splitlines(), text.splitlines(),
+                                         'openapi.yaml (committed)', 'openapi.yaml (generated)', lineterm='', n=1))
+        changed = sum(1 for l in diff if l[:1] in '+-' and l[:3] not in ('+++', '---'))
+        print('%s differs from what api/openapi/ makes: %d lines changed; run python3 api/openapi/generate.py'
+              % (os.path.relpath(args.out), changed))
+        for l in diff[:40]:
+            print('  ' + l)
+        if len(diff) > 40:
+            print('  ... (%d more diff lines)' % (len(diff) - 40))
+        return 1
+    if old != text:
+        with open(args.out, 'w', encoding='utf-8') as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""openapi.yaml is generated (api/openapi/generate.py): the committed file
+must be exactly what its sources make, so that an edit of the file alone,
+which the next generation would drop, fails here. Also: every game of the
+game table (the descriptors in api/*_json.c) has a fragment in
+api/openapi/games.txt, and the generator refuses a broken source instead of
+writing a contract with a hole in it. Prints TAP."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+root = sys.argv[1]
+src = os.path.join(root, 'api', 'openapi')
+n = 0
+failed = 0
+
+
+def ok(cond, name):
+    global n, failed
+    n += 1
+    failed += 0 if cond else 1
+    print('%sok %d - %s' % ('' if cond else 'not ', n, name), flush=True)
+
+
+def diag(text):
+    for line in text.splitlines():
+        print('# ' + line)
+
+
+p = subprocess.run([sys.executable, os.path.join(src, 'generate.py'), '--check'],
+                   capture_output=True, text=True)
+diag(p.stdout + p.stderr)
+ok(p.returncode == 0, 'openapi.yaml is what api/openapi/generate.py makes of its sources')
+
+# --check itself: an openapi.yaml edited alone (one description changed)
+# is stale, and the summary names the line.
+with open(os.path.join(root, 'openapi.yaml')) as f:
+    committed = f.read()
+with tempfile.TemporaryDirectory() as tmp:
+    stale = os.path.join(tmp, 'openapi.yaml')
+    with open(stale, 'w') as f:
+        f.write(committed.replace('  title: arcaded\n', '  title: arcaded, edited by hand\n', 1))
+    p = subprocess.run([sys.executable, os.path.join(src, 'generate.py'), '--check', '--out', stale],
+                       capture_output=True, text=True)
+    with open(stale) as f:
+        untouched = 'edited by hand' in f.read()
+ok(p.returncode == 1 and 'edited by hand' in p.stdout and untouched,
+   '--check fails on an openapi.yaml edited alone, shows the line and writes nothing')
+
+# The figure the generation is for: what is written by hand against what
+# comes out.
+written = 0
+for d, _, names in os.walk(src):
+    for name in names:
+        if name.endswith(('.in', '.yaml', '.txt')):
+            written += os.path.getsize(os.path.join(d, name))
+out = os.path.getsize(os.path.join(root, 'openapi.yaml'))
+diag('sources %d bytes, openapi.yaml %d bytes (%.0f%%)' % (written, out, 100.0 * written / out))
+ok(0 < written < out, 'the sources are smaller than the contract they make')
+
+games = []
+api_dir = os.path.join(root, 'api')
+for name in sorted(os.listdir(api_dir)):
+    if name.endswith('_json.c'):
+        with open(os.path.join(api_dir, name)) as f:
+            m = re.search(r'const struct game game_\w+ = \{.*?\.name = "([a-z0-9-]+)"', f.read(), re.S)
+        if m:
+            games.append(m.group(1))
+with open(os.path.join(src, 'games.txt')) as f:
+    listed = [l.split('#', 1)[0].strip() for l in f if l.split('#', 1)[0].strip()]
+ok(len(games) >= 2 and sorted(games) == sorted(listed),
+   'games.txt names the games of the game table (%s; listed: %s)' % (', '.join(games), ', '.join(listed)))
+
+
+def broken(name, edit):
+    """The generator on a copy of the sources with one edit: it must stop
+    (exit 2) and name the problem, and write nothing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, 'api', 'openapi')
+        shutil.copytree(src, copy)
+        edit(copy)
+        out_path = os.path.join(tmp, 'openapi.yaml')
+        p = subprocess.run([sys.executable, os.path.join(copy, 'generate.py'), '--out', out_path],
+                           capture_output=True, text=True)
+        diag(p.stderr)
+        ok(p.returncode == 2 and 'generate.py:' in p.stderr and not os.path.exists(out_path),
+           'the generator refuses %s' % name)
+
+
+def replace_in(path, old, new):
+    with open(path) as f:
+        text = f.read()
+    assert old in text, (path, old)
+    with open(path, 'w') as f:
+        f.write(text.replace(old, new, 1))
+
+
+broken('a misspelt placeholder',
+       lambda d: replace_in(os.path.join(d, 'game.yaml.in'), 'get{{Game}}Init', 'get{{Gmae}}Init'))
+broken('a block that no source uses',
+       lambda d: replace_in(os.path.join(d, 'games', listed[0] + '.yaml'), '#> tag_description', '#> tag_descripton'))
+broken('a game without its fragment',
+       lambda d: os.remove(os.path.join(d, 'games', listed[-1] + '.yaml')))
+
+print('1..%d' % n)
+sys.exit(1 if failed else 0)
