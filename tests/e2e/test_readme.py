@@ -21,7 +21,7 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus', 'bots'} <= set(blocks),
+t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus', 'bots', 'mcp'} <= set(blocks),
      'the README has the curl sessions (%s)' % sorted(blocks))
 
 
@@ -65,6 +65,20 @@ try:
     t.ok('valid: duskcourt replay, 3 actions' in out, 'arcaded verify accepts it')
     t.ok('{"valid":true' in out and '"certificate":true}' in out,
          'the server verifies it and its certificate')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    # Connect an AI agent: the same Duskcourt run, through the MCP tools.
+    rc, out, err = run('mcp', d)
+    t.eq(rc, 0, 'the MCP session runs without an error')
+    lines = out.splitlines()
+    t.ok('legal actions: 0x3 0x4 4x0' in lines and 'R . . N    0  1  2  3' in lines,
+         'start_run\'s text shows the court, its index grid and the legal actions written short')
+    t.ok('{"phase":"done","score":90}' in lines, 'act: two captures and endRun end the run with 90 points')
+    t.ok(any(l.startswith('{"status":"finished","final":{"score":90') for l in lines),
+         'finish_run answers the final summary')
+    t.ok(lines and lines[-1] == '{"status":"done","score":90,"moves":3,"certificate":true}',
+         'the REST route has the run, done, with its three moves and a certificate')
     if rc != 0:
         t.diag(err[-2000:])
 
