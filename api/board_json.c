@@ -13,17 +13,6 @@
 #include "replay.h"
 
 static json_t *
-time_or_null(int64_t ms)
-{
-	char text[ISO8601_MAX];
-
-	if (ms <= 0)
-		return json_null();
-	iso8601_format(text, sizeof text, ms / 1000);
-	return json_string(text);
-}
-
-static json_t *
 name_or_null(const char *account)
 {
 	return account != NULL && account[0] ? json_string(account) : json_null();
@@ -74,11 +63,11 @@ board_run_json(const struct board_run *r, const void *state, json_t *actions)
 	set_figures(o, g, &r->figures);
 	json_object_set_new(o, "moves", json_integer(r->moves));
 	json_object_set_new(o, "seedChosenByClient", json_boolean(r->seed_chosen));
-	json_object_set_new(o, "createdAt", time_or_null(r->created_at));
-	json_object_set_new(o, "endedAt", time_or_null(r->ended_at));
-	json_object_set_new(o, "finishedAt", time_or_null(r->finished_at));
+	json_object_set_new(o, "createdAt", iso8601_ms_json(r->created_at));
+	json_object_set_new(o, "endedAt", iso8601_ms_json(r->ended_at));
+	json_object_set_new(o, "finishedAt", iso8601_ms_json(r->finished_at));
 	json_object_set_new(o, "review", r->review ? json_pack("{s:i, s:s, s:o}", "rating",
-	    r->rating, "text", r->review, "createdAt", time_or_null(r->reviewed_at)) : json_null());
+	    r->rating, "text", r->review, "createdAt", iso8601_ms_json(r->reviewed_at)) : json_null());
 	json_object_set_new(o, "certificate", r->certificate ? json_string(r->certificate) :
 	    json_null());
 	if (r->withheld) {
@@ -113,7 +102,7 @@ board_leaderboard_json(const struct game *g, bool by_seed, int64_t seed,
 			continue;
 		set_figures(x, g, &e->figures);
 		json_object_set_new(x, "seed", json_integer(e->seed));
-		json_object_set_new(x, "endedAt", time_or_null(e->ended_at));
+		json_object_set_new(x, "endedAt", iso8601_ms_json(e->ended_at));
 		json_array_append_new(list, x);
 	}
 	o = json_pack("{s:s, s:o, s:o}", "game", g->name,
@@ -145,7 +134,7 @@ board_reviews_json(const struct game *g, int64_t count, int64_t total,
 		id_text(reviews[i].run_id, id);
 		json_array_append_new(list, json_pack("{s:s, s:o, s:i, s:s, s:o}", "runId", id,
 		    "account", name_or_null(reviews[i].account), "rating", reviews[i].rating,
-		    "text", reviews[i].text, "createdAt", time_or_null(reviews[i].created_at)));
+		    "text", reviews[i].text, "createdAt", iso8601_ms_json(reviews[i].created_at)));
 	}
 	o = json_pack("{s:s, s:I, s:o, s:o}", "game", g->name, "count", (json_int_t)count,
 	    "averageRating", count ? json_real((double)total / (double)count) : json_null(),

@@ -78,3 +78,14 @@ iso8601_format(char *out, size_t cap, int64_t secs)
 	    (long long)m, (long long)d, (long long)(rem / 3600), (long long)(rem / 60 % 60),
 	    (long long)(rem % 60));
 }
+
+json_t *
+iso8601_ms_json(int64_t ms)
+{
+	char text[ISO8601_MAX];
+
+	if (ms <= 0)
+		return json_null();
+	iso8601_format(text, sizeof text, ms / 1000);
+	return json_string(text);
+}

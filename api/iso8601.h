@@ -3,6 +3,7 @@
 #ifndef API_ISO8601_H
 #define API_ISO8601_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,10 @@
 /* Writes the NUL-terminated text into out (capacity cap, ISO8601_MAX
  * always suffices). */
 void iso8601_format(char *out, size_t cap, int64_t secs);
+
+/* A time in Unix milliseconds as the answers write it: the text above
+ * (whole seconds), or JSON null for 0 or less (not yet, or never). */
+json_t *iso8601_ms_json(int64_t ms);
 
 /* Reads exactly the form iso8601_format writes (years 1970-9999, "+00:00"
  * or "Z" for UTC) into Unix seconds. False for anything else. */

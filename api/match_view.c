@@ -15,17 +15,6 @@
 #include "iso8601.h"
 
 static json_t *
-time_or_null(int64_t ms)
-{
-	char text[ISO8601_MAX];
-
-	if (ms <= 0)
-		return json_null();
-	iso8601_format(text, sizeof text, ms / 1000);
-	return json_string(text);
-}
-
-static json_t *
 id_json(int64_t id)
 {
 	char text[24];
@@ -165,7 +154,7 @@ match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
 	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());
 	json_object_set_new_nocheck(o, "seed_chosen", json_boolean(r->seed_chosen));
 	json_object_set_new_nocheck(o, "turn", json_integer(r->turn));
-	json_object_set_new_nocheck(o, "deadline", playing ? time_or_null(r->deadline_at) : json_null());
+	json_object_set_new_nocheck(o, "deadline", playing ? iso8601_ms_json(r->deadline_at) : json_null());
 	json_object_set_new_nocheck(o, "deadline_in_ms", playing ?
 	    json_integer(r->deadline_at > now_ms ? r->deadline_at - now_ms : 0) : json_null());
 	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
@@ -175,9 +164,9 @@ match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
 	json_object_set_new_nocheck(o, "boardText", ntext > 0 ? json_stringn_nocheck(text, ntext) :
 	    json_null());
 	json_object_set_new_nocheck(o, "last_turn", last != NULL ? last : json_null());
-	json_object_set_new_nocheck(o, "created_at", time_or_null(r->created_at));
-	json_object_set_new_nocheck(o, "started_at", time_or_null(r->started_at));
-	json_object_set_new_nocheck(o, "finished_at", time_or_null(r->finished_at));
+	json_object_set_new_nocheck(o, "created_at", iso8601_ms_json(r->created_at));
+	json_object_set_new_nocheck(o, "started_at", iso8601_ms_json(r->started_at));
+	json_object_set_new_nocheck(o, "finished_at", iso8601_ms_json(r->finished_at));
 	json_object_set_new_nocheck(o, "certificate", r->certificate ? json_string(r->certificate) :
 	    json_null());
 	return o;

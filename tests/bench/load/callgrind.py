@@ -9,7 +9,9 @@ with 2N requests, and prints (total(2N) - total(N)) / N, which cancels
 start-up and shutdown. Scenarios: duskcourt (init, then action after
 action: the first legal capture, next at a break, a new run when done),
 stackfall (`options; place 0 0` per request, a new game at the end),
-healthz.
+healthz, and mcp-duskcourt (the duskcourt scenario's moves as MCP `act`
+tool calls on POST /mcp, start_run for a new run: the MCP path's cost
+beside the REST one).
 
 usage: callgrind.py ARCADED [--requests N] [--scenario NAME]... [--daemon-arg ARG]...
 """
@@ -53,6 +55,21 @@ def play(port, scenario, n):
             a = {'type': 'next'} if st['phase'] == 'break' else \
                 next(x for x in r['legalActions'] if x['type'] == 'capture')
             r = call('POST', '/api/games/duskcourt/action', {'stateToken': r['stateToken'], 'action': a})
+        return
+    if scenario == 'mcp-duskcourt':
+        def tool(name, args):
+            body = {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call',
+                    'params': {'name': name, 'arguments': args}}
+            return call('POST', '/mcp', body)['result']['structuredContent']
+        r = tool('start_run', {'game': 'duskcourt', 'seed': 1})
+        for _ in range(n):
+            st = r['state']
+            if st['phase'] == 'done':
+                r = tool('start_run', {'game': 'duskcourt', 'seed': 1})
+                continue
+            a = {'type': 'next'} if st['phase'] == 'break' else \
+                next(x for x in r['legalActions'] if x['type'] == 'capture')
+            r = tool('act', {'game': 'duskcourt', 'stateToken': r['stateToken'], 'action': a})
         return
     if scenario == 'stackfall':
         # One request each: the options helper and a placement (which the
