@@ -18,22 +18,36 @@
 #include "match_view.h"
 #include "tap.h"
 
-/* Compares two texts of several lines; on a difference shows both, each
- * line behind "# " so that TAP reads them as comments. */
+/* Shows a text of several lines, each behind "# " (TAP comments) and
+ * between bars, so that trailing blanks show. */
+static void
+show_lines(const char *text)
+{
+	char line[512];
+	size_t n;
+
+	while (*text != '\0') {
+		n = strcspn(text, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1), text);
+		diag("|%s|", line);
+		text += n + (text[n] != '\0');
+	}
+}
+
+/* Compares two texts of several lines; on a difference shows both. */
 static int
 is_text(const char *got, const char *want, const char *name)
 {
-	const char *s;
-	int same = strcmp(got, want) == 0;
-
-	if (ok(same, "%s", name))
+	if (got == NULL || want == NULL) {
+		ok(0, "%s (no text: %s)", name, got == NULL ? "got NULL" : "expected NULL");
+		return 0;
+	}
+	if (ok(strcmp(got, want) == 0, "%s", name))
 		return 1;
 	diag("got:");
-	for (s = got; *s != '\0'; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != '\0'))
-		diag("|%.*s|", (int)strcspn(s, "\n"), s);
+	show_lines(got);
 	diag("expected:");
-	for (s = want; *s != '\0'; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != '\0'))
-		diag("|%.*s|", (int)strcspn(s, "\n"), s);
+	show_lines(want);
 	return 0;
 }
 
