@@ -13,7 +13,7 @@
 
 
 static const int statuses[] = {
-	200, 201, 204, 400, 401, 404, 405, 409, 413, 415, 422, 428, 429, 500, 503
+	200, 201, 202, 204, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 428, 429, 500, 503
 };
 #define NSTATUS (sizeof statuses / sizeof statuses[0])
 #define NSLOTS (NSTATUS + 6) /* + 1xx..5xx catch-alls, + "none" (closed unanswered) */
