@@ -21,6 +21,8 @@
 
 #include <jansson.h>
 
+#include "xorshift.h"
+
 #include "mcp.h"
 #include "mcp_tools.h"
 
@@ -124,16 +126,13 @@ static uint64_t rng_state = UINT64_C(0x9e3779b97f4a7c15);
 static uint32_t
 rnd(uint32_t n)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * UINT64_C(2685821657736338717)) >> 32) % n;
+	return xorshift_below(&rng_state, n);
 }
 
 /* A request as clients write them: any method, any tool, arguments right
  * or wrong, modern (with _meta) or legacy. */
 static int
-request(char *out, size_t cap, bool *modern, const char **method)
+request(char *out, size_t cap, bool *modern)
 {
 	static const char *const tools[] = {
 		"list_games", "get_rules", "start_run", "act", "get_state", "finish_run", "get_run",
@@ -154,11 +153,11 @@ request(char *out, size_t cap, bool *modern, const char **method)
 		"tools/call", "tools/list", "initialize", "ping", "server/discover", "resources/list",
 		"resources/read", "notifications/initialized", "nope",
 	};
-	const char *meta = "";
+	const char *meta = "", *method;
 	char id[32];
 
 	*modern = rnd(2) == 0;
-	*method = methods[rnd(sizeof methods / sizeof methods[0])];
+	method = methods[rnd(sizeof methods / sizeof methods[0])];
 	if (*modern)
 		meta = "\"_meta\": {\"" MCP_META_VERSION "\": \"2026-07-28\", \"" MCP_META_CAPABILITIES
 		    "\": {}}, ";
@@ -168,15 +167,15 @@ request(char *out, size_t cap, bool *modern, const char **method)
 	case 2: case 3: case 4: snprintf(id, sizeof id, "\"r%u\"", rnd(1000)); break;
 	default: snprintf(id, sizeof id, "%u", rnd(100000)); break;
 	}
-	if (strcmp(*method, "tools/call") == 0)
+	if (strcmp(method, "tools/call") == 0)
 		return snprintf(out, cap, "{\"jsonrpc\": \"2.0\", \"id\": %s, \"method\": \"tools/call\", "
 		    "\"params\": {%s\"name\": \"%s\", \"arguments\": %s}}", id, meta,
 		    tools[rnd(sizeof tools / sizeof tools[0])], args[rnd(sizeof args / sizeof args[0])]);
-	if (strcmp(*method, "resources/read") == 0)
+	if (strcmp(method, "resources/read") == 0)
 		return snprintf(out, cap, "{\"jsonrpc\": \"2.0\", \"id\": %s, \"method\": \"resources/read\", "
 		    "\"params\": {%s\"uri\": \"arcaded://rules/%s\"}}", id, meta, rnd(2) ? "duskcourt" : "x");
 	return snprintf(out, cap, "{\"jsonrpc\": \"2.0\", \"id\": %s, \"method\": \"%s\", \"params\": {%s"
-	    "\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}}", id, *method, meta);
+	    "\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}}", id, method, meta);
 }
 
 int
@@ -188,13 +187,11 @@ main(int argc, char **argv)
 
 	for (i = 0; i < n; i++) {
 		bool modern;
-		const char *method;
-		int len = request((char *)buf + 1, sizeof buf - 1, &modern, &method);
+		int len = request((char *)buf + 1, sizeof buf - 1, &modern);
 		size_t size = (size_t)len + 1, k;
 
 		/* The header byte: right for the body most of the time. */
 		buf[0] = (uint8_t)(modern ? 1 : rnd(2) * 2);
-		(void)method;
 		if (rnd(8) == 0)
 			buf[0] = (uint8_t)rnd(256);
 		/* A damaged copy half of the time: bytes changed, cut short. */

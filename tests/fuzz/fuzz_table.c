@@ -23,6 +23,8 @@
 
 #include <jansson.h>
 
+#include "xorshift.h"
+
 #include "game.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -163,10 +165,7 @@ static uint64_t rng_state;
 static uint32_t
 rnd(uint32_t n)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * UINT64_C(2685821657736338717)) >> 32) % n;
+	return xorshift_below(&rng_state, n);
 }
 
 /* An action body as players write them, for any of the games. */

@@ -14,20 +14,12 @@ import tempfile
 
 root = sys.argv[1]
 src = os.path.join(root, 'api', 'openapi')
-n = 0
-failed = 0
+# The suite's TAP writer (tests/e2e/harness.py); nothing here starts a daemon.
+sys.path.insert(0, os.path.join(root, 'tests', 'e2e'))
+from harness import Tap  # noqa: E402
 
-
-def ok(cond, name):
-    global n, failed
-    n += 1
-    failed += 0 if cond else 1
-    print('%sok %d - %s' % ('' if cond else 'not ', n, name), flush=True)
-
-
-def diag(text):
-    for line in text.splitlines():
-        print('# ' + line)
+t = Tap()
+ok, diag = t.ok, t.diag
 
 
 p = subprocess.run([sys.executable, os.path.join(src, 'generate.py'), '--check'],
@@ -105,5 +97,4 @@ broken('a block that no source uses',
 broken('a game without its fragment',
        lambda d: os.remove(os.path.join(d, 'games', listed[-1] + '.yaml')))
 
-print('1..%d' % n)
-sys.exit(1 if failed else 0)
+t.done()
