@@ -491,7 +491,6 @@ duskcourt_deal_json(uint64_t seed, uint32_t rung, uint32_t k, struct duskcourt_s
 	for (i = 0; i < npath; i++)
 		json_array_append_new(solution, json_pack("{s:s, s:i, s:i}", "type", "capture",
 		    "from", path[i].from, "to", path[i].to));
-	*why = "out of memory";
 	return json_pack("{s:I, s:I, s:I, s:i, s:o, s:b, s:o, s:o}", "seed", (json_int_t)seed,
 	    "rung", (json_int_t)rung, "k", (json_int_t)k, "size", court.size,
 	    "board", duskcourt_cells_json(court.cells, court.size),

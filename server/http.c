@@ -886,7 +886,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		    "(the client left during the answer)") : "(closed before an answer)");
 	}
 	json_decref(req->json);
-	json_decref(req->wrap_ctx);
+	if (req->wrap_ctx_free != NULL)
+		req->wrap_ctx_free(req->wrap_ctx);
 	json_decref(req->query);
 	json_decref(full(req)->early_extra);
 	body_free(&req->body);

@@ -75,11 +75,13 @@ struct request {
 	 * (POST /mcp, server/mcp.c) sets these. wrap, when set, sees every
 	 * JSON reply first, once: it takes the body and *status the inner
 	 * handler gave and returns the body to send (both stolen), and may
-	 * change *status. wrap_ctx is its own (decref'd with the request).
+	 * change *status. wrap_ctx is its own, freed with the request by
+	 * wrap_ctx_free.
 	 * query, when set, is an object of strings that request_query reads
 	 * instead of the URL's query string. */
 	json_t            *(*wrap)(struct request *req, int *status, json_t *body);
-	json_t              *wrap_ctx;
+	void                *wrap_ctx;
+	void               (*wrap_ctx_free)(void *ctx);
 	json_t              *query;
 };
 

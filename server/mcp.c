@@ -16,6 +16,7 @@
  * Every other method is answered from api/ alone and costs a read. No
  * session is kept: each POST is judged alone, in either era.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -45,25 +46,43 @@ static const struct mcp_server_info info = {
 	.instructions = instructions,
 };
 
+/* What a tool call's answer needs once its route has answered: the
+ * message's id and era, the tool, its game, and this route's index. */
+struct tool_pending {
+	json_t            *id;
+	enum mcp_era       era;
+	int                tool;
+	const struct game *game;
+	int                route;
+};
+
+static void
+pending_free(void *p)
+{
+	struct tool_pending *t = p;
+
+	if (t != NULL)
+		json_decref(t->id);
+	free(t);
+}
+
 /* The inner route's answer as the tool's result; the request becomes the
  * POST /mcp it is again (its route, for the metrics and the log). */
 static json_t *
 tool_answer(struct request *req, int *status, json_t *body)
 {
-	const json_t *ctx = req->wrap_ctx;
+	const struct tool_pending *t = req->wrap_ctx;
 	struct mcp_message m;
 	struct mcp_call c;
 	json_t *result;
 
 	memset(&m, 0, sizeof m);
 	memset(&c, 0, sizeof c);
-	m.id = json_object_get(ctx, "id");
-	m.era = (enum mcp_era)json_integer_value(json_object_get(ctx, "era"));
-	c.tool = (int)json_integer_value(json_object_get(ctx, "tool"));
-	if (json_is_string(json_object_get(ctx, "game")))
-		c.game = game_by_name(json_string_value(json_object_get(ctx, "game")),
-		    json_string_length(json_object_get(ctx, "game")));
-	req->route = (int)json_integer_value(json_object_get(ctx, "route"));
+	m.id = t->id;
+	m.era = t->era;
+	c.tool = t->tool;
+	c.game = t->game;
+	req->route = t->route;
 	req->method = HTTP_POST;
 	req->rate_class = ROUTE_UNLIMITED;
 	if (*status >= 500) {
@@ -86,6 +105,7 @@ call_tool(struct request *req, const struct mcp_message *m, struct mcp_call *c)
 	const struct route *r;
 	unsigned allowed = 0;
 	int self = req->route;
+	struct tool_pending *t;
 
 	r = routes_match(c->path, method, req, &allowed);
 	if (r == NULL) {
@@ -93,12 +113,17 @@ call_tool(struct request *req, const struct mcp_message *m, struct mcp_call *c)
 		    "the tool's route is not on the route table", NULL));
 		return;
 	}
-	req->wrap_ctx = json_pack("{s:O, s:i, s:i, s:s?, s:i}", "id", m->id, "era", (int)m->era,
-	    "tool", c->tool, "game", c->game != NULL ? c->game->name : NULL, "route", self);
-	if (req->wrap_ctx == NULL) {
+	if ((t = calloc(1, sizeof *t)) == NULL) {
 		request_reply_json(req, 500, NULL);
 		return;
 	}
+	t->id = json_incref((json_t *)m->id);
+	t->era = m->era;
+	t->tool = c->tool;
+	t->game = c->game;
+	t->route = self;
+	req->wrap_ctx = t;
+	req->wrap_ctx_free = pending_free;
 	req->wrap = tool_answer;
 	/* As if the route itself had been asked: its class pays, and a route
 	 * that shows the run when over its limit answers the 429 itself (the
