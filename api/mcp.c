@@ -19,6 +19,19 @@
 
 #include "mcp_tools.h"
 
+/* What server/discover and initialize tell an agent first: how a game is
+ * played through the tools, in one paragraph. */
+const char mcp_instructions[] =
+    "arcaded plays turn-based puzzle games (list_games names them; get_rules or the resource "
+    "arcaded://rules/<game> explains one). Start a run with start_run, then send each action with "
+    "act, always with the stateToken of the newest result: every result carries the state, the "
+    "board as text, the legal actions where the game lists them, and a new stateToken. When a run "
+    "is over, finish_run with a rating (1-10) and a review gives its signed certificate. Where a "
+    "game's agent check is on, a result carries a puzzle in agentCheck: answer it in the next "
+    "call's agentCheck argument. A refusal is a result with isError true that still carries the "
+    "run as it stands. An agent key, when you have one, goes in the Authorization: Bearer header, "
+    "never in an argument.";
+
 /* The legacy versions an initialize may ask for, newest first: the
  * Streamable HTTP transport as 2025-03-26 introduced it, up to 2025-11-25. */
 static const char *const legacy_versions[] = { MCP_VERSION_LEGACY, "2025-06-18", "2025-03-26" };

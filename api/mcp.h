@@ -60,6 +60,9 @@ struct mcp_message {
 	const char   *version;  /* the version the request speaks (static storage) */
 };
 
+/* The instructions server/discover and initialize hand an agent. */
+extern const char mcp_instructions[];
+
 /* Who answers, for initialize and server/discover. Borrowed strings. */
 struct mcp_server_info {
 	const char *name;

@@ -29,21 +29,10 @@
 #include "routes.h"
 #include "throttle.h"
 
-static const char instructions[] =
-    "arcaded plays turn-based puzzle games (list_games names them; get_rules or the resource "
-    "arcaded://rules/<game> explains one). Start a run with start_run, then send each action with "
-    "act, always with the stateToken of the newest result: every result carries the state, the "
-    "board as text, the legal actions where the game lists them, and a new stateToken. When a run "
-    "is over, finish_run with a rating (1-10) and a review gives its signed certificate. Where a "
-    "game's agent check is on, a result carries a puzzle in agentCheck: answer it in the next "
-    "call's agentCheck argument. A refusal is a result with isError true that still carries the "
-    "run as it stands. An agent key, when you have one, goes in the Authorization: Bearer header, "
-    "never in an argument.";
-
 static const struct mcp_server_info info = {
 	.name = "arcaded",
 	.version = ARCADED_VERSION,
-	.instructions = instructions,
+	.instructions = mcp_instructions,
 };
 
 /* What a tool call's answer needs once its route has answered: the
