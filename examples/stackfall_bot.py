@@ -146,8 +146,12 @@ def main():
         look = c.call('POST', '/games/stackfall/api/act', {'command': 'options'})
         options = look['results'][0].get('options') or []
         if not options:
-            game = c.call('POST', '/games/stackfall/api/act', {'command': 'resign'})
-            break
+            # The piece in hand fits nowhere; the run goes on while the
+            # held (or next) piece fits, so swap to it. Only with no hold
+            # left is there nothing to do but resign.
+            move = 'hold' if look.get('can_hold') else 'resign'
+            game = c.call('POST', '/games/stackfall/api/act', {'command': move})
+            continue
         game = c.call('POST', '/games/stackfall/api/act', {'command': best(options)['command']})
         if game['pieces'] % 25 == 0:
             print('pieces %d, score %d, lines %d' % (game['pieces'], game['score'], game['lines']))
