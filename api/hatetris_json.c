@@ -1,8 +1,8 @@
 /*
- * hatetris_json.c: HATETRIS's batch runner, its JSON and its game
- * descriptor (game.h). Answers are flat like Stackfall's (snake_case game
- * fields beside runId and stateToken); field names are those of
- * docs/rules/hatetris.md.
+ * hatetris_json.c: HATETRIS's engine calls on the command grammar
+ * (tetromino_game.h), its JSON and its game descriptor (game.h). Answers
+ * are flat like Stackfall's (snake_case game fields beside runId and
+ * stateToken); field names are those of docs/rules/hatetris.md.
  *
  * The seen boards. Every placement records the key of the board it leaves
  * as the move's fact. While a batch runs, the supplier's questions go
@@ -20,16 +20,22 @@
 #include "keyset.h"
 #include "replay.h"
 #include "stackfall_json.h"
-#include "tetromino_json.h"
+#include "tetromino_game.h"
 
 _Static_assert(HATETRIS_KEY_BYTES <= GAME_FACT_MAX, "a board key is a game fact");
-_Static_assert(STACKFALL_CMD_MAX <= GAME_MOVES_MAX, "a batch's placements are a turn's moves");
+_Static_assert((int)HATETRIS_OK == (int)TETROMINO_OK && (int)HATETRIS_REFUSED == (int)TETROMINO_REFUSED &&
+    (int)HATETRIS_GAME_OVER == (int)TETROMINO_GAME_OVER, "HATETRIS's outcomes are the grammar's");
+
+/* The structured actions HATETRIS takes: no hold, no resign. */
+#define HT_ACTIONS (COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) | \
+    COMMAND_KIND(STACKFALL_CMD_OPTIONS))
 
 /* The oracle a batch hands the engine: its own boards, then the run's. */
 struct batch_seen {
-	hatetris_seen_fn             seen;
-	void                        *ctx;
-	const struct hatetris_batch *batch;
+	hatetris_seen_fn              seen;
+	void                         *ctx;
+	const struct tetromino_batch *batch;
+	uint8_t                     (*keys)[HATETRIS_KEY_BYTES]; /* one per move of batch */
 };
 
 static bool
@@ -39,72 +45,82 @@ batch_seen(void *arg, const uint8_t key[HATETRIS_KEY_BYTES])
 	size_t i;
 
 	for (i = 0; i < b->batch->nmoves; i++)
-		if (memcmp(b->batch->keys[i], key, HATETRIS_KEY_BYTES) == 0)
+		if (memcmp(b->keys[i], key, HATETRIS_KEY_BYTES) == 0)
 			return true;
 	return b->seen != NULL && b->seen(b->ctx, key);
 }
+
+static const char *
+ht_ended(const void *st)
+{
+	const struct hatetris *g = st;
+
+	return g->status == HATETRIS_OVER ? hatetris_end_name(g->end_reason) : NULL;
+}
+
+static enum tetromino_outcome
+ht_run(void *st, const struct stackfall_cmd *c, struct tetromino_result *r, void *ctx)
+{
+	struct hatetris *g = st;
+	struct hatetris_report rep;
+	enum hatetris_outcome o;
+	const char *why;
+
+	memset(&rep, 0, sizeof rep);
+	switch (c->kind) {
+	case STACKFALL_CMD_PLACE:
+		o = hatetris_place(g, c->rotation, c->column, batch_seen, ctx, &rep);
+		break;
+	case STACKFALL_CMD_OPTIONS:
+		o = hatetris_options(g, r->options, HATETRIS_OPTIONS_MAX, &r->noptions, &rep);
+		break;
+	case STACKFALL_CMD_PREVIEW:
+		o = hatetris_preview(g, c->rotation, c->column, &r->preview, &rep);
+		break;
+	default: /* hold, resign */
+		if ((why = ht_ended(g)) != NULL)
+			return tetromino_over(r, why);
+		snprintf(r->message, sizeof r->message, "'%s' is not a HATETRIS command: there is no %s "
+		    "(commands: place R C, R C, options, preview R C)", stackfall_cmd_name(c->kind),
+		    c->kind == STACKFALL_CMD_HOLD ? "hold" : "resigning");
+		return TETROMINO_REFUSED;
+	}
+	snprintf(r->message, sizeof r->message, "%s", rep.message);
+	return (enum tetromino_outcome)o;
+}
+
+/* A placement is made: the board it leaves is its fact. */
+static void
+ht_moved(const void *st, size_t i, void *ctx)
+{
+	const struct hatetris *g = st;
+	struct batch_seen *b = ctx;
+
+	hatetris_board_key(&g->board, b->keys[i]);
+}
+
+static json_t *
+ht_fields(const void *st)
+{
+	return hatetris_fields_json(st);
+}
+
+static const struct tetromino_rules ht_grammar = {
+	.actions = HT_ACTIONS,
+	.example = "place 0 4",
+	.ended = ht_ended,
+	.run = ht_run,
+	.moved = ht_moved,
+	.fields = ht_fields,
+};
 
 void
 hatetris_batch_run(struct hatetris *g, const struct stackfall_cmd *cmds, size_t n,
     hatetris_seen_fn seen, void *ctx, struct hatetris_batch *out)
 {
-	struct batch_seen bs = { seen, ctx, out };
-	struct hatetris_report rep;
-	size_t i;
+	struct batch_seen bs = { seen, ctx, &out->batch, out->keys };
 
-	out->nrun = out->nmoves = 0;
-	out->failed = false;
-	for (i = 0; i < n && i < STACKFALL_CMD_MAX; i++) {
-		struct hatetris_result *r = &out->results[out->nrun++];
-		enum hatetris_outcome o;
-		bool move = false;
-
-		r->cmd = cmds[i];
-		r->noptions = 0;
-		memset(&rep, 0, sizeof rep);
-		if (g->status == HATETRIS_OVER && (cmds[i].kind == STACKFALL_CMD_INVALID ||
-		    cmds[i].kind == STACKFALL_CMD_HOLD || cmds[i].kind == STACKFALL_CMD_RESIGN)) {
-			/* Every command hears first that the game is over. */
-			o = HATETRIS_GAME_OVER;
-			snprintf(rep.message, sizeof rep.message, "the game is over (%s)",
-			    hatetris_end_name(g->end_reason));
-		} else {
-			switch (cmds[i].kind) {
-			case STACKFALL_CMD_PLACE:
-				o = hatetris_place(g, cmds[i].rotation, cmds[i].column, batch_seen, &bs, &rep);
-				move = true;
-				break;
-			case STACKFALL_CMD_OPTIONS:
-				o = hatetris_options(g, r->options, HATETRIS_OPTIONS_MAX, &r->noptions, &rep);
-				break;
-			case STACKFALL_CMD_PREVIEW:
-				o = hatetris_preview(g, cmds[i].rotation, cmds[i].column, &r->preview, &rep);
-				break;
-			case STACKFALL_CMD_HOLD:
-			case STACKFALL_CMD_RESIGN:
-				o = HATETRIS_REFUSED;
-				snprintf(rep.message, sizeof rep.message, "'%s' is not a HATETRIS command: there is "
-				    "no %s (commands: place R C, R C, options, preview R C)",
-				    stackfall_cmd_name(cmds[i].kind),
-				    cmds[i].kind == STACKFALL_CMD_HOLD ? "hold" : "resigning");
-				break;
-			default:
-				o = HATETRIS_REFUSED;
-				snprintf(rep.message, sizeof rep.message, "%s", cmds[i].reason);
-				break;
-			}
-		}
-		r->outcome = o;
-		snprintf(r->message, sizeof r->message, "%s", rep.message);
-		if (o != HATETRIS_OK) {
-			out->failed = true;
-			break;
-		}
-		if (move) {
-			hatetris_board_key(&g->board, out->keys[out->nmoves]);
-			out->moves[out->nmoves++] = out->nrun - 1;
-		}
-	}
+	tetromino_batch_run(&ht_grammar, g, cmds, n, &bs, &out->batch);
 }
 
 static json_t *
@@ -134,29 +150,6 @@ hatetris_fields_json(const struct hatetris *g)
 	json_object_set_new_nocheck(o, "board_text", json_string(text));
 	return o;
 }
-
-json_t *
-hatetris_results_json(const struct hatetris_batch *b, const char *text)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < b->nrun; i++) {
-		const struct hatetris_result *r = &b->results[i];
-		struct command_result cr = {
-			.cmd = &r->cmd, .text = text, .ok = r->outcome == HATETRIS_OK, .message = r->message,
-			.options = r->options, .noptions = r->noptions,
-			.figures = &r->preview.figures, .board_text = r->preview.board_text,
-		};
-
-		json_array_append_new(a, command_result_json(&cr));
-	}
-	return a;
-}
-
-/* The structured actions HATETRIS takes: no hold, no resign. */
-#define HT_ACTIONS (COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) | \
-    COMMAND_KIND(STACKFALL_CMD_OPTIONS))
 
 void
 hatetris_action_from_json(const json_t *v, struct stackfall_cmd *out)
@@ -219,11 +212,10 @@ hatetris_rules_json(void)
 
 /* ---- the game descriptor ---- */
 
-/* One request's commands and what they did. */
+/* One request's commands, what they did and the boards they left. */
 struct ht_scratch {
-	struct command_request   rq;
-	bool                     ran;    /* batch holds the results to show */
-	struct hatetris_batch    batch;
+	struct tetromino_scratch tx;
+	uint8_t                  keys[STACKFALL_CMD_MAX][HATETRIS_KEY_BYTES];
 };
 
 static size_t
@@ -260,7 +252,7 @@ ht_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
 {
 	struct ht_scratch *x = scratch;
 
-	return command_read_request(body, HT_ACTIONS, &x->rq, msg, cap);
+	return tetromino_read_action(&ht_grammar, body, &x->tx, msg, cap);
 }
 
 static void
@@ -268,33 +260,19 @@ ht_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 {
 	struct ht_scratch *x = scratch;
 	struct hatetris *g = st, before = *g;
+	struct batch_seen bs = { env != NULL ? env->fact_known : NULL, env != NULL ? env->facts_ctx : NULL,
+	    &x->tx.batch, x->keys };
 	size_t i;
 
-	x->ran = false;
-	if (command_refused(&x->rq, "place 0 4", t))
-		return;
-	hatetris_batch_run(g, x->rq.cmds, x->rq.ncmds, env != NULL ? env->fact_known : NULL,
-	    env != NULL ? env->facts_ctx : NULL, &x->batch);
-	x->ran = true;
-	if (x->batch.failed && x->batch.nrun == 1) {
-		const struct hatetris_result *r = &x->batch.results[0];
-
+	if (!tetromino_play(&ht_grammar, g, &x->tx, &bs, t)) {
 		*g = before;
-		t->refused = true;
-		t->refusal = r->outcome == HATETRIS_GAME_OVER ? API_ERR_GAME_OVER : API_ERR_INVALID_COMMAND;
-		snprintf(t->reason, sizeof t->reason, "%s", r->message);
 		return;
 	}
-	for (i = 0; i < x->batch.nmoves; i++) {
-		const struct stackfall_cmd *c = &x->batch.results[x->batch.moves[i]].cmd;
-
-		command_move_text(c, t->moves[i], sizeof t->moves[i]);
+	for (i = 0; i < x->tx.batch.nmoves; i++) {
 		t->facts[i].move = (uint32_t)i;
-		memcpy(t->facts[i].bytes, x->batch.keys[i], HATETRIS_KEY_BYTES);
+		memcpy(t->facts[i].bytes, x->keys[i], HATETRIS_KEY_BYTES);
 	}
-	t->nmoves = t->nfacts = x->batch.nmoves;
-	stackfall_cmd_canonical(x->rq.cmds, x->rq.ncmds, x->rq.text ? x->rq.text : "", t->canon,
-	    sizeof t->canon);
+	t->nfacts = x->tx.batch.nmoves;
 }
 
 static bool
@@ -302,8 +280,7 @@ ht_answer(json_t *o, const void *st, const void *scratch)
 {
 	const struct ht_scratch *x = scratch;
 
-	return command_answer(o, hatetris_fields_json(st), x != NULL && x->ran ?
-	    hatetris_results_json(&x->batch, x->rq.text) : json_array());
+	return tetromino_answer(&ht_grammar, o, st, x != NULL ? &x->tx : NULL);
 }
 
 static void
@@ -426,13 +403,9 @@ static json_t *
 ht_marks(const void *before, const void *after, const json_t *move)
 {
 	const struct hatetris *b = before;
-	struct stackfall_cmd c;
 
 	(void)after;
-	hatetris_action_from_json(move, &c);
-	if (c.kind != STACKFALL_CMD_PLACE)
-		return NULL;
-	return tetromino_json_marks(&b->board, b->current, c.rotation, c.column);
+	return tetromino_move_marks(&ht_grammar, &b->board, b->current, move);
 }
 
 /* The supplier's depth; the cap in pieces, within what the engine counts

@@ -23,41 +23,25 @@
 #include "game.h"
 #include "hatetris.h"
 #include "stackfall_cmd.h"
+#include "tetromino_game.h"
 
 /* HATETRIS on the game table (game.h). */
 extern const struct game game_hatetris;
 
-struct hatetris_result {
-	struct stackfall_cmd    cmd;     /* the command (span into the request text) */
-	enum hatetris_outcome   outcome;
-	char                    message[ENGINE_REASON_MAX];
-	size_t                  noptions;
-	struct tetromino_option options[HATETRIS_OPTIONS_MAX];
-	struct tetromino_preview preview;
-};
-
+/* A batch's results and the board each of its placements left. */
 struct hatetris_batch {
-	size_t nrun;     /* results written: the commands that ran, the failing one included */
-	size_t nmoves;   /* placements made */
-	bool   failed;   /* the last result failed */
-	struct hatetris_result results[STACKFALL_CMD_MAX];
-	size_t  moves[STACKFALL_CMD_MAX];  /* indexes into results of the placements, in order */
-	uint8_t keys[STACKFALL_CMD_MAX][HATETRIS_KEY_BYTES]; /* the board each placement left */
+	struct tetromino_batch batch;
+	uint8_t keys[STACKFALL_CMD_MAX][HATETRIS_KEY_BYTES];
 };
 
-/* Runs cmds[0..n) (n <= STACKFALL_CMD_MAX) on g. seen and ctx answer for
- * the boards of the run before the batch (hatetris.h's oracle; NULL: none
- * but the empty board); the batch's own placements are added to them. */
+/* Runs a batch of commands on g (tetromino_batch_run), the supplier asking
+ * seen (with ctx; NULL: no stored boards) after the batch's own. */
 void hatetris_batch_run(struct hatetris *g, const struct stackfall_cmd *cmds, size_t n,
     hatetris_seen_fn seen, void *ctx, struct hatetris_batch *out);
 
 /* The response's game fields: status, end_reason, lines, pieces, current,
  * depth, cap, board_text. */
 json_t *hatetris_fields_json(const struct hatetris *g);
-
-/* The results array; text is the request's command text (NULL for a
- * structured action, whose command is shown in canonical form). */
-json_t *hatetris_results_json(const struct hatetris_batch *b, const char *text);
 
 /* Reads a structured action: {"type": "place", "rotation", "column"},
  * {"type": "preview", "rotation", "column"} or {"type": "options"}. A

@@ -1,7 +1,8 @@
 /*
- * stackfall_json.c: Stackfall's batch runner, its JSON and its game
- * descriptor (game.h). Field names are those of docs/api.md and
- * docs/rules/stackfall.md (snake_case, as the seed's service answers them).
+ * stackfall_json.c: Stackfall's engine calls on the command grammar
+ * (tetromino_game.h), its JSON and its game descriptor (game.h). Field
+ * names are those of docs/api.md and docs/rules/stackfall.md (snake_case,
+ * as the seed's service answers them).
  */
 #include "stackfall_json.h"
 
@@ -11,66 +12,73 @@
 #include "command_json.h"
 #include "game.h"
 #include "replay.h"
-#include "tetromino_json.h"
+#include "tetromino_game.h"
+
+/* The structured actions Stackfall takes: all of the grammar. */
+#define SF_ACTIONS (COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) | \
+    COMMAND_KIND(STACKFALL_CMD_HOLD) | COMMAND_KIND(STACKFALL_CMD_RESIGN) | \
+    COMMAND_KIND(STACKFALL_CMD_OPTIONS))
+
+_Static_assert((int)STACKFALL_OK == (int)TETROMINO_OK && (int)STACKFALL_REFUSED == (int)TETROMINO_REFUSED &&
+    (int)STACKFALL_GAME_OVER == (int)TETROMINO_GAME_OVER, "Stackfall's outcomes are the grammar's");
+
+static const char *
+sf_ended(const void *st)
+{
+	const struct stackfall *g = st;
+
+	return g->status == STACKFALL_OVER ? stackfall_end_name(g->end_reason) : NULL;
+}
+
+static enum tetromino_outcome
+sf_run(void *st, const struct stackfall_cmd *c, struct tetromino_result *r, void *ctx)
+{
+	struct stackfall *g = st;
+	struct stackfall_report rep;
+	enum stackfall_outcome o;
+
+	(void)ctx;
+	memset(&rep, 0, sizeof rep);
+	switch (c->kind) {
+	case STACKFALL_CMD_PLACE:
+		o = stackfall_place(g, c->rotation, c->column, &rep);
+		break;
+	case STACKFALL_CMD_HOLD:
+		o = stackfall_hold(g, &rep);
+		break;
+	case STACKFALL_CMD_RESIGN:
+		o = stackfall_resign(g, &rep);
+		break;
+	case STACKFALL_CMD_OPTIONS:
+		o = stackfall_options(g, r->options, STACKFALL_OPTIONS_MAX, &r->noptions, &rep);
+		break;
+	default:
+		o = stackfall_preview(g, c->rotation, c->column, &r->preview, &rep);
+		break;
+	}
+	snprintf(r->message, sizeof r->message, "%s", rep.message);
+	return (enum tetromino_outcome)o;
+}
+
+static json_t *
+sf_fields(const void *st)
+{
+	return stackfall_fields_json(st);
+}
+
+static const struct tetromino_rules sf_rules_grammar = {
+	.actions = SF_ACTIONS,
+	.example = "place 1 4",
+	.ended = sf_ended,
+	.run = sf_run,
+	.fields = sf_fields,
+};
 
 void
 stackfall_batch_run(struct stackfall *g, const struct stackfall_cmd *cmds, size_t n,
-    struct stackfall_batch *out)
+    struct tetromino_batch *out)
 {
-	struct stackfall_report rep;
-	size_t i;
-
-	out->nrun = out->nmoves = 0;
-	out->failed = false;
-	for (i = 0; i < n && i < STACKFALL_CMD_MAX; i++) {
-		struct stackfall_result *r = &out->results[out->nrun++];
-		enum stackfall_outcome o;
-		bool move = false;
-
-		r->cmd = cmds[i];
-		r->noptions = 0;
-		memset(&rep, 0, sizeof rep);
-		switch (cmds[i].kind) {
-		case STACKFALL_CMD_PLACE:
-			o = stackfall_place(g, cmds[i].rotation, cmds[i].column, &rep);
-			move = true;
-			break;
-		case STACKFALL_CMD_HOLD:
-			o = stackfall_hold(g, &rep);
-			move = true;
-			break;
-		case STACKFALL_CMD_RESIGN:
-			o = stackfall_resign(g, &rep);
-			move = true;
-			break;
-		case STACKFALL_CMD_OPTIONS:
-			o = stackfall_options(g, r->options, STACKFALL_OPTIONS_MAX, &r->noptions, &rep);
-			break;
-		case STACKFALL_CMD_PREVIEW:
-			o = stackfall_preview(g, cmds[i].rotation, cmds[i].column, &r->preview, &rep);
-			break;
-		default:
-			/* Unreadable: refused like any other failing command, unless
-			 * the game is over, which every command hears first. */
-			if (g->status == STACKFALL_OVER) {
-				o = STACKFALL_GAME_OVER;
-				snprintf(rep.message, sizeof rep.message, "the game is over (%s)",
-				    stackfall_end_name(g->end_reason));
-			} else {
-				o = STACKFALL_REFUSED;
-				snprintf(rep.message, sizeof rep.message, "%s", cmds[i].reason);
-			}
-			break;
-		}
-		r->outcome = o;
-		snprintf(r->message, sizeof r->message, "%s", rep.message);
-		if (o != STACKFALL_OK) {
-			out->failed = true;
-			break;
-		}
-		if (move)
-			out->moves[out->nmoves++] = out->nrun - 1;
-	}
+	tetromino_batch_run(&sf_rules_grammar, g, cmds, n, NULL, out);
 }
 
 static json_t *
@@ -108,30 +116,6 @@ stackfall_fields_json(const struct stackfall *g)
 	json_object_set_new_nocheck(o, "board_text", json_string(text));
 	return o;
 }
-
-json_t *
-stackfall_results_json(const struct stackfall_batch *b, const char *text)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < b->nrun; i++) {
-		const struct stackfall_result *r = &b->results[i];
-		struct command_result cr = {
-			.cmd = &r->cmd, .text = text, .ok = r->outcome == STACKFALL_OK, .message = r->message,
-			.options = r->options, .noptions = r->noptions,
-			.figures = &r->preview.figures, .board_text = r->preview.board_text,
-		};
-
-		json_array_append_new(a, command_result_json(&cr));
-	}
-	return a;
-}
-
-/* The structured actions Stackfall takes: all of the grammar. */
-#define SF_ACTIONS (COMMAND_KIND(STACKFALL_CMD_PLACE) | COMMAND_KIND(STACKFALL_CMD_PREVIEW) | \
-    COMMAND_KIND(STACKFALL_CMD_HOLD) | COMMAND_KIND(STACKFALL_CMD_RESIGN) | \
-    COMMAND_KIND(STACKFALL_CMD_OPTIONS))
 
 void
 stackfall_action_from_json(const json_t *v, struct stackfall_cmd *out)
@@ -215,12 +199,6 @@ stackfall_rules_json(void)
 
 /* ---- the game descriptor ---- */
 
-/* One request's commands and what they did. */
-struct sf_scratch {
-	struct command_request   rq;
-	bool                     ran;    /* batch holds the results to show */
-	struct stackfall_batch   batch;
-};
 
 static size_t
 sf_encode(const void *st, uint8_t *out, size_t cap)
@@ -251,47 +229,23 @@ sf_init(void *st, uint64_t seed, const struct game_options *opts, const struct g
 static bool
 sf_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
 {
-	struct sf_scratch *x = scratch;
-
-	return command_read_request(body, SF_ACTIONS, &x->rq, msg, cap);
+	return tetromino_read_action(&sf_rules_grammar, body, scratch, msg, cap);
 }
 
 static void
 sf_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t)
 {
-	struct sf_scratch *x = scratch;
 	struct stackfall *g = st, before = *g;
-	size_t i;
 
 	(void)env;
-	x->ran = false;
-	if (command_refused(&x->rq, "place 1 4", t))
-		return;
-	stackfall_batch_run(g, x->rq.cmds, x->rq.ncmds, &x->batch);
-	x->ran = true;
-	if (x->batch.failed && x->batch.nrun == 1) {
-		const struct stackfall_result *r = &x->batch.results[0];
-
+	if (!tetromino_play(&sf_rules_grammar, g, scratch, NULL, t))
 		*g = before;
-		t->refused = true;
-		t->refusal = r->outcome == STACKFALL_GAME_OVER ? API_ERR_GAME_OVER : API_ERR_INVALID_COMMAND;
-		snprintf(t->reason, sizeof t->reason, "%s", r->message);
-		return;
-	}
-	for (i = 0; i < x->batch.nmoves; i++)
-		command_move_text(&x->batch.results[x->batch.moves[i]].cmd, t->moves[i], sizeof t->moves[i]);
-	t->nmoves = x->batch.nmoves;
-	stackfall_cmd_canonical(x->rq.cmds, x->rq.ncmds, x->rq.text ? x->rq.text : "", t->canon,
-	    sizeof t->canon);
 }
 
 static bool
 sf_answer(json_t *o, const void *st, const void *scratch)
 {
-	const struct sf_scratch *x = scratch;
-
-	return command_answer(o, stackfall_fields_json(st), x != NULL && x->ran ?
-	    stackfall_results_json(&x->batch, x->rq.text) : json_array());
+	return tetromino_answer(&sf_rules_grammar, o, st, scratch);
 }
 
 static void
@@ -393,13 +347,9 @@ static json_t *
 sf_marks(const void *before, const void *after, const json_t *move)
 {
 	const struct stackfall *b = before;
-	struct stackfall_cmd c;
 
 	(void)after;
-	stackfall_action_from_json(move, &c);
-	if (c.kind != STACKFALL_CMD_PLACE)
-		return NULL;
-	return tetromino_json_marks(&b->board, b->current, c.rotation, c.column);
+	return tetromino_move_marks(&sf_rules_grammar, &b->board, b->current, move);
 }
 
 static const char *const sf_action_fields[] = { "command", "action", NULL };
@@ -424,7 +374,7 @@ const struct game game_stackfall = {
 	.rules_version = 1,
 	.check_default = true,
 	.hides_future = true,
-	.scratch_size = sizeof(struct sf_scratch),
+	.scratch_size = sizeof(struct tetromino_scratch),
 	.action_fields = sf_action_fields,
 	.board_fields = sf_board_fields,
 	.encode = sf_encode,

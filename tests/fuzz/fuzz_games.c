@@ -45,7 +45,7 @@ setup(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct stackfall_batch batch;
+	static struct tetromino_batch batch;
 	struct stackfall_cmd cmds[STACKFALL_CMD_MAX];
 	struct stackfall g;
 	struct duskcourt_state s;
@@ -120,7 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			} else if (stackfall_cmd_parse((const char *)data + k, size - k, cmds, STACKFALL_CMD_MAX,
 			    &n) == STACKFALL_PARSE_OK) {
 				hatetris_batch_run(&h, cmds, n, NULL, NULL, &hb);
-				json_decref(hatetris_results_json(&hb, (const char *)data + k));
+				json_decref(tetromino_results_json(&hb.batch, (const char *)data + k));
 			}
 			json_decref(hatetris_fields_json(&h));
 		}
