@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "certificate.h"
+#include "glicko2.h"
 
 json_t *
 match_result_replay(const struct match_record *r, json_t *turns)
@@ -63,4 +64,77 @@ done:
 	json_decref(claims);
 	json_decref(replay);
 	return cert;
+}
+
+json_t *
+match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved, json_t *match)
+{
+	return json_pack("{s:o, s:I, s:s, s:b, s:o}", "match_id", json_sprintf("%lld", (long long)id),
+	    "turn", (json_int_t)turn, "move", move, "resolved", resolved, "match", match);
+}
+
+json_t *
+match_replay_answer_json(int64_t id, json_t *replay, const char *certificate)
+{
+	return json_pack("{s:o, s:o, s:o, s:s}", "match_id", json_sprintf("%lld", (long long)id),
+	    "replay", replay, "certificate", certificate != NULL ? json_string(certificate) : json_null(),
+	    "verify_with", "/api/v1/keys");
+}
+
+json_t *
+match_verified_json(size_t nturns, const json_t *final, const char *hash, const json_t *claims)
+{
+	json_t *o = json_pack("{s:b, s:I, s:O, s:s}", "valid", 1, "turns", (json_int_t)nturns,
+	    "final", final, "replay_hash", hash);
+
+	if (o != NULL && claims != NULL)
+		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims", claims));
+	return o;
+}
+
+json_t *
+match_verify_refusal_json(size_t turn, const char *reason, const json_t *final)
+{
+	json_t *o = json_pack("{s:I, s:s}", "turn", (json_int_t)turn, "reason", reason);
+
+	if (o != NULL && final != NULL)
+		json_object_set(o, "simulated_final", (json_t *)final);
+	return o;
+}
+
+json_t *
+match_ratings_json(const struct match_rating_row *rows, int n)
+{
+	json_t *list = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(list, json_pack("{s:i, s:s, s:f, s:f, s:f, s:I}", "rank", i + 1,
+		    "account", rows[i].account, "rating", rows[i].rating, "rd", rows[i].rd,
+		    "volatility", rows[i].volatility, "matches", (json_int_t)rows[i].matches));
+	return json_pack("{s:s, s:o}", "rules", VERSUS_RULES, "ratings", list);
+}
+
+struct match_rating
+match_rating_new(void)
+{
+	return (struct match_rating){ GLICKO2_RATING_DEFAULT, GLICKO2_RD_DEFAULT, GLICKO2_VOLATILITY_DEFAULT };
+}
+
+bool
+match_ratings_after(const struct match_rating *before, const uint8_t *places, size_t n,
+    struct match_rating *after)
+{
+	struct glicko2_rating b[GLICKO2_MATCH_MAX] = { { 0 } }, a[GLICKO2_MATCH_MAX];
+	size_t i;
+
+	if (n > GLICKO2_MATCH_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		b[i] = (struct glicko2_rating){ before[i].rating, before[i].rd, before[i].volatility };
+	if (!glicko2_match(b, places, n, GLICKO2_TAU_DEFAULT, a))
+		return false;
+	for (i = 0; i < n; i++)
+		after[i] = (struct match_rating){ a[i].rating, a[i].rd, a[i].volatility };
+	return true;
 }

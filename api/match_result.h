@@ -10,6 +10,8 @@
 #define API_MATCH_RESULT_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "keys.h"
@@ -24,5 +26,51 @@ json_t *match_result_replay(const struct match_record *r, json_t *turns);
  * seconds). The certificate text (caller frees), or NULL on failure. */
 char *match_result_certificate(const struct keyring *kr, const struct match_record *r,
     json_t *turns, int64_t now);
+
+/* A player's rating (Glicko-2: rating, deviation, volatility). */
+struct match_rating {
+	double rating, rd, volatility;
+};
+
+/* The rating of a player who has played no rated match. */
+struct match_rating match_rating_new(void);
+
+/* The ratings after a rated match of n players (before[i] and places[i],
+ * 1 for the first, ties sharing a place) into after; false when they do
+ * not update (a player count or a rating out of range). */
+bool match_ratings_after(const struct match_rating *before, const uint8_t *places, size_t n,
+    struct match_rating *after);
+
+/* ---- the answers of the match routes that carry results ---- */
+
+/* POST /api/matches/{id}/move: the move taken (canonical text) in turn,
+ * whether it resolved the turn, and the match as its mover sees it now
+ * (taken). */
+json_t *match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved,
+    json_t *match);
+
+/* GET /api/matches/{id}/replay: the replay (taken) and its certificate
+ * (NULL: none yet). */
+json_t *match_replay_answer_json(int64_t id, json_t *replay, const char *certificate);
+
+/* POST /api/matches/replays/verify: a replay that re-simulated to its
+ * final (borrowed) with its hash, and the claims of a certificate that
+ * holds (borrowed; NULL: none was sent). */
+json_t *match_verified_json(size_t nturns, const json_t *final, const char *hash, const json_t *claims);
+
+/* What a refused match verification adds to the error envelope: the turn
+ * at fault (0: the replay's form or its certificate), the reason, and the
+ * simulated final when there is one (borrowed; NULL: none). */
+json_t *match_verify_refusal_json(size_t turn, const char *reason, const json_t *final);
+
+/* One row of the ratings table. */
+struct match_rating_row {
+	const char *account;
+	double      rating, rd, volatility;
+	int64_t     matches;
+};
+
+/* GET /api/matches/ratings: rows[0..n), best first. */
+json_t *match_ratings_json(const struct match_rating_row *rows, int n);
 
 #endif

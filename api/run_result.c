@@ -51,3 +51,36 @@ run_result_final(const struct run_result *r)
 	json_decref(claims);
 	return final;
 }
+
+json_t *
+run_answer_json(const struct game *g, const char *run_id, const char *token, const void *st,
+    const void *scratch)
+{
+	json_t *o = json_object();
+
+	if (o == NULL)
+		return NULL;
+	json_object_set_new_nocheck(o, "game", json_string_nocheck(g->name));
+	json_object_set_new_nocheck(o, "runId", json_string_nocheck(run_id));
+	json_object_set_new_nocheck(o, "stateToken", json_string_nocheck(token));
+	if (!g->answer(o, st, scratch)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *
+run_finish_json(const struct game *g, const char *run_id, json_t *final, int rating,
+    const char *review, const char *certificate, const void *st)
+{
+	json_t *o = json_pack("{s:s, s:s, s:o, s:{s:i, s:s}, s:s, s:s}", "game", g->name, "runId", run_id,
+	    "final", final, "review", "rating", rating, "text", review,
+	    "certificate", certificate, "verifyWith", "/api/v1/keys");
+
+	if (o != NULL && st != NULL && !g->answer(o, st, NULL)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}

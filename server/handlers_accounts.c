@@ -12,22 +12,13 @@
 #include "agent_check.h"
 #include "agentkey.h"
 #include "app.h"
+#include "account_json.h"
 #include "auth.h"
 #include "defer.h"
 #include "handlers.h"
-#include "iso8601.h"
 #include "jsonbody.h"
 #include "keys.h"
 #include "play.h"
-
-static json_t *
-time_json(int64_t ms)
-{
-	char text[ISO8601_MAX];
-
-	iso8601_format(text, sizeof text, ms / 1000);
-	return json_string(text);
-}
 
 static bool
 valid_name(const char *s)
@@ -93,10 +84,7 @@ account_created(struct request *req)
 		    json_pack("{s:s}", "name", x->name));
 		return;
 	}
-	request_reply_json(req, 201, json_pack("{s:s, s:o, s:s, s:s, s:s}",
-	    "name", x->name, "createdAt", time_json(x->job.now), "agentKey", x->key,
-	    "keyId", x->job.key_id,
-	    "note", "store the agent key now: it is shown only once"));
+	request_reply_json(req, 201, account_created_json(x->name, x->job.now, x->key, x->job.key_id));
 }
 
 void
@@ -132,7 +120,7 @@ handle_me(struct request *req)
 	struct store_account_view v;
 	struct account_ref acct;
 	struct store_conn *c;
-	json_t *keys;
+	struct account_key_row keys[sizeof v.keys / sizeof v.keys[0]];
 	enum store_result found;
 	int i;
 
@@ -145,14 +133,10 @@ handle_me(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
-	keys = json_array();
 	for (i = 0; i < v.nkeys; i++)
-		json_array_append_new(keys, json_pack("{s:s, s:o, s:o, s:b}",
-		    "id", v.keys[i].id, "createdAt", time_json(v.keys[i].created_at),
-		    "revokedAt", v.keys[i].revoked_at ? time_json(v.keys[i].revoked_at) : json_null(),
-		    "current", strcmp(v.keys[i].id, acct.key_id) == 0));
-	request_reply_json(req, 200, json_pack("{s:s, s:o, s:o}", "name", v.name,
-	    "createdAt", time_json(v.created_at), "keys", keys));
+		keys[i] = (struct account_key_row){ v.keys[i].id, v.keys[i].created_at, v.keys[i].revoked_at,
+		    strcmp(v.keys[i].id, acct.key_id) == 0 };
+	request_reply_json(req, 200, account_view_json(v.name, v.created_at, keys, v.nkeys));
 }
 
 static void
@@ -165,9 +149,7 @@ key_added(struct request *req)
 	else if (x->change.result == STORE_KEY_LIMIT)
 		request_reply_error(req, API_ERR_KEY_LIMIT, NULL);
 	else
-		request_reply_json(req, 201, json_pack("{s:s, s:s, s:o, s:s}", "agentKey", x->key,
-		    "keyId", x->change.key_id, "createdAt", time_json(x->change.now),
-		    "note", "store the agent key now: it is shown only once"));
+		request_reply_json(req, 201, account_key_added_json(x->key, x->change.key_id, x->change.now));
 }
 
 void
@@ -203,8 +185,7 @@ key_revoked(struct request *req)
 		request_reply_error(req, API_ERR_KEY_LIMIT,
 		    "this is the account's only live key: add another before revoking it");
 	else
-		request_reply_json(req, 200, json_pack("{s:s, s:o}", "revoked", x->change.key_id,
-		    "revokedAt", time_json(x->change.now)));
+		request_reply_json(req, 200, account_key_revoked_json(x->change.key_id, x->change.now));
 }
 
 void
@@ -251,14 +232,5 @@ handle_agent_check(struct request *req)
 void
 handle_keys(struct request *req)
 {
-	const struct keyring *kr = app_keys(req->app);
-	json_t *keys = json_array();
-	int i;
-
-	for (i = kr->nkeys - 1; i >= 0; i--)
-		json_array_append_new(keys, json_pack("{s:s, s:s, s:s, s:b}",
-		    "kid", kr->keys[i].pid, "paserk", kr->keys[i].public_paserk,
-		    "purpose", "v4.public", "current", i == kr->nkeys - 1));
-	request_reply_json(req, 200, json_pack("{s:o, s:s}", "keys", keys, "note",
-	    "result certificates are PASETO v4.public tokens; their footer's kid names the key"));
+	request_reply_json(req, 200, account_public_keys_json(app_keys(req->app)));
 }

@@ -28,6 +28,7 @@
 #include "handlers.h"
 #include "jsonbody.h"
 #include "match_hub.h"
+#include "match_result.h"
 #include "match_play.h"
 #include "workers.h"
 
@@ -228,17 +229,14 @@ move_done(struct request *req)
 {
 	struct match_play_op *op = req->ctx;
 	char text[32];
-	json_t *o;
 
 	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_MOVED && op->verdict != MATCH_PLAY_RESOLVED)) {
 		reply_verdict_error(req, op);
 		return;
 	}
 	versus_move_text(&op->mv, text, sizeof text);
-	o = json_pack("{s:o, s:I, s:s, s:b, s:o}", "match_id", json_sprintf("%lld",
-	    (long long)op->row.id), "turn", (json_int_t)op->turn, "move", text,
-	    "resolved", op->verdict == MATCH_PLAY_RESOLVED, "match", match_play_view_json(op, op->seat));
-	request_reply_json(req, 200, o);
+	request_reply_json(req, 200, match_move_answer_json(op->row.id, op->turn, text,
+	    op->verdict == MATCH_PLAY_RESOLVED, match_play_view_json(op, op->seat)));
 }
 
 void
@@ -529,10 +527,7 @@ handle_match_replay(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "the match's turns do not read back");
 		return;
 	}
-	request_reply_json(req, 200, json_pack("{s:o, s:o, s:o, s:s}", "match_id",
-	    json_sprintf("%lld", (long long)id), "replay", replay,
-	    "certificate", op->row.certificate ? json_string(op->row.certificate) : json_null(),
-	    "verify_with", "/api/v1/keys"));
+	request_reply_json(req, 200, match_replay_answer_json(id, replay, op->row.certificate));
 }
 
 /* ---- POST /api/matches/replays/verify ---- */
@@ -582,25 +577,18 @@ static void
 match_verify_done(struct request *req)
 {
 	struct match_verification *v = req->ctx;
-	json_t *o;
 
 	if (v->rc != 0) {
-		o = json_pack("{s:I, s:s}", "turn", (json_int_t)v->chk.turn, "reason", v->chk.reason);
-		if (o != NULL && v->chk.final != NULL)
-			json_object_set(o, "simulated_final", v->chk.final);
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason, o);
+		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason,
+		    match_verify_refusal_json(v->chk.turn, v->chk.reason, v->chk.final));
 		return;
 	}
 	if (v->why != NULL) {
 		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why,
-		    json_pack("{s:i, s:s}", "turn", 0, "reason", v->why));
+		    match_verify_refusal_json(0, v->why, NULL));
 		return;
 	}
-	o = json_pack("{s:b, s:I, s:O, s:s}", "valid", 1, "turns", (json_int_t)v->chk.nturns,
-	    "final", v->chk.final, "replay_hash", v->hash);
-	if (o != NULL && v->claims != NULL)
-		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims", v->claims));
-	request_reply_json(req, 200, o);
+	request_reply_json(req, 200, match_verified_json(v->chk.nturns, v->chk.final, v->hash, v->claims));
 }
 
 void
@@ -630,12 +618,12 @@ void
 handle_match_ratings(struct request *req)
 {
 	struct store_rating rows[STORE_PAGE_MAX];
+	struct match_rating_row out[STORE_PAGE_MAX];
 	const char *q = request_query(req, "limit");
 	struct store_conn *c;
 	enum store_result rc;
 	int64_t limit = 20;
 	int n = 0, i;
-	json_t *list;
 
 	if (q != NULL && !jsonbody_parse_int(q, 1, INT32_MAX, &limit)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "query 'limit' must be a whole number from 1 to 100");
@@ -650,10 +638,8 @@ handle_match_ratings(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
-	list = json_array();
 	for (i = 0; i < n; i++)
-		json_array_append_new(list, json_pack("{s:i, s:s, s:f, s:f, s:f, s:I}", "rank", i + 1,
-		    "account", rows[i].name, "rating", rows[i].rating, "rd", rows[i].rd,
-		    "volatility", rows[i].volatility, "matches", (json_int_t)rows[i].matches));
-	request_reply_json(req, 200, json_pack("{s:s, s:o}", "rules", VERSUS_RULES, "ratings", list));
+		out[i] = (struct match_rating_row){ rows[i].name, rows[i].rating, rows[i].rd,
+		    rows[i].volatility, rows[i].matches };
+	request_reply_json(req, 200, match_ratings_json(out, n));
 }

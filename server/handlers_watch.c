@@ -27,6 +27,9 @@
  * then. Every turn resolved is public, a playing match's too (boards,
  * meters and current pieces are shown to everyone in versus); nothing of
  * the seed, the previews or a block's hole before it rises gets out.
+ *
+ * The answers themselves are api's (watch_json.c): this file reads the
+ * request, reads the store and hands the walk to a worker.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +42,7 @@
 #include "play.h"
 #include "replay.h"
 #include "store.h"
+#include "watch_json.h"
 #include "workers.h"
 
 #define STEPS_DEFAULT 50  /* steps or turns a page, unless asked */
@@ -74,42 +78,12 @@ read_run(struct request *req, const struct game *g, int64_t *id, struct store_ru
 	return found == STORE_OK ? 0 : -1;
 }
 
-/* The game's answer for st, as a player sees it, without any token. */
-static json_t *
-view(const struct game *g, const void *st)
-{
-	json_t *o = json_object();
-
-	if (o == NULL || !g->answer(o, st, NULL)) {
-		json_decref(o);
-		return NULL;
-	}
-	/* The answer adds the game's fields only; the token and the agent
-	 * check are the pipeline's. Never let one through. */
-	json_object_del(o, "stateToken");
-	json_object_del(o, "agent_check");
-	return o;
-}
-
 /* ---- GET /api/games ---- */
 
 void
 handle_games(struct request *req)
 {
-	json_t *list = json_array();
-	size_t i, j;
-
-	for (i = 0; i < GAME__COUNT; i++) {
-		const struct game *g = game_table[i];
-		json_t *fields = json_array();
-
-		for (j = 0; g->board_fields != NULL && g->board_fields[j] != NULL; j++)
-			json_array_append_new(fields, json_string(g->board_fields[j]));
-		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:b, s:b, s:b}", "name", g->name,
-		    "rules", g->rules, "boardFields", fields, "hidesFuture", g->hides_future,
-		    "seedless", g->seedless, "marks", g->move_marks != NULL));
-	}
-	request_reply_json(req, 200, json_pack("{s:o}", "games", list));
+	request_reply_json(req, 200, watch_games_json());
 }
 
 /* ---- GET /api/games/{game}/runs/{runId}/live ---- */
@@ -121,23 +95,21 @@ handle_run_live(struct request *req, const struct game *g)
 	game_state st;
 	int64_t id;
 	char idtext[GAME_ID_TEXT_MAX];
-	json_t *v = NULL, *o;
+	struct watch_run r;
+	json_t *v = NULL;
 
 	if (read_run(req, g, &id, &head, NULL) != 0)
 		return;
 	if (g->decode(&st, head.state, head.nstate))
-		v = view(g, &st);
+		v = watch_view_json(g, &st);
 	if (v == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;
 	}
 	play_id_text(id, idtext);
-	o = json_pack("{s:s, s:s, s:s, s:b, s:o, s:I, s:I, s:b, s:o}", "game", g->name,
-	    "runId", idtext, "status", head.status, "over", head.over,
-	    "end_reason", head.end_reason[0] ? json_string(head.end_reason) : json_null(),
-	    "score", (json_int_t)head.score, "moves", (json_int_t)head.step,
-	    "steps", !g->hides_future || head.over, "view", v);
-	request_reply_json(req, 200, o);
+	r = (struct watch_run){ .run_id = idtext, .status = head.status, .over = head.over,
+	    .end_reason = head.end_reason, .score = head.score, .moves = head.step };
+	request_reply_json(req, 200, watch_live_json(g, &r, v));
 }
 
 /* ---- what the steps and the turns share: a walk on a worker ---- */
@@ -216,16 +188,6 @@ walk_keep(struct walk_job *j, int64_t k, json_t *(*make)(void *arg), void *arg)
 	return k + 1 < j->from + j->count;
 }
 
-/* The page's `next`: the from of the following page, null at the end
- * (last: the newest position, as read). */
-static json_t *
-walk_next(const struct walk_job *j, int64_t last)
-{
-	size_t n = json_array_size(j->items);
-
-	return j->from + (int64_t)n <= last && n > 0 ? json_integer(j->from + (json_int_t)n) : json_null();
-}
-
 /* Hands the walk to a verification worker; a full queue answers 503 at once. */
 static void
 walk_submit(struct request *req, void (*task)(void *arg), void *arg, request_cont done)
@@ -248,21 +210,10 @@ static json_t *
 step_entry(void *arg)
 {
 	const struct steps_job *j = arg;
-	const struct game *g = j->game;
 	const struct replay_walk *w = j->w;
-	const json_t *move = w->step > 0 ? json_array_get(w->actions, w->step - 1) : NULL;
-	json_t *v = view(g, &w->st), *e;
 
-	if (v == NULL)
-		return NULL;
-	e = json_pack("{s:I, s:O, s:o}", "step", (json_int_t)w->step,
-	    "move", move != NULL ? move : json_null(), "view", v);
-	if (e != NULL && g->move_marks != NULL) {
-		json_t *m = move != NULL ? g->move_marks(j->prev, &w->st, move) : NULL;
-
-		json_object_set_new(e, "marks", m != NULL ? m : json_null());
-	}
-	return e;
+	return watch_step_json(j->game, w->step, w->step > 0 ? json_array_get(w->actions, w->step - 1) :
+	    NULL, j->prev, &w->st);
 }
 
 static void
@@ -318,16 +269,13 @@ steps_done(struct request *req)
 {
 	struct steps_ctx *x = req->ctx;
 	struct walk_job *j = &x->job.walk;
-	json_t *o;
+	struct watch_run r;
 
 	if (walk_failed(req, j, "run"))
 		return;
-	o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:O, s:o}", "game", x->job.game->name,
-	    "runId", x->run, "status", x->status, "over", x->over,
-	    "moves", (json_int_t)x->moves, "from", (json_int_t)j->from,
-	    "count", (json_int_t)json_array_size(j->items), "steps", j->items,
-	    "next", walk_next(j, x->moves));
-	request_reply_json(req, 200, o);
+	r = (struct watch_run){ .run_id = x->run, .status = x->status, .over = x->over, .end_reason = "",
+	    .moves = x->moves };
+	request_reply_json(req, 200, watch_steps_json(x->job.game, &r, j->from, j->items));
 }
 
 static void
@@ -412,43 +360,17 @@ struct turns_ctx {
 	char              names[VERSUS_PLAYERS_MAX][STORE_NAME_MAX + 1];
 };
 
-/* The match after turn w->m.turn, as GET /api/matches/{id} showed it to a
- * spectator then: its status, turn and end, every seat (without `moved`,
- * which belongs to the turn being played, and the ratings, which come
- * with the end) and the turn's events. */
-static json_t *
-turn_view(const struct turns_ctx *x)
-{
-	const struct match_walk *w = x->w;
-	enum match_end end = match_end_of(&w->m, x->turn_cap);
-	json_t *seats = json_array(), *s;
-	unsigned i;
-
-	for (i = 0; seats != NULL && i < w->m.nplayers; i++) {
-		if ((s = match_player_json(&w->m, end, VERSUS_NOBODY, i, &w->totals)) == NULL ||
-		    json_object_set_new(s, "account", json_string(x->names[i])) != 0 ||
-		    json_array_append_new(seats, s) != 0) {
-			json_decref(seats);
-			return NULL;
-		}
-	}
-	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "status", end != MATCH_END_NONE ? "finished" :
-	    "playing", "turn", (json_int_t)w->m.turn, "end", end != MATCH_END_NONE ?
-	    json_string(match_end_name(end)) : json_null(), "seats", seats,
-	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev) : json_null());
-}
-
 static json_t *
 turn_entry(void *arg)
 {
 	const struct turns_ctx *x = arg;
+	const char *names[VERSUS_PLAYERS_MAX];
 	uint32_t k = x->w->m.turn;
-	json_t *v = turn_view(x);
+	unsigned i;
 
-	if (v == NULL)
-		return NULL;
-	return json_pack("{s:I, s:O, s:o}", "turn", (json_int_t)k,
-	    "moves", k > 0 ? json_array_get(x->turns, k - 1) : json_null(), "view", v);
+	for (i = 0; i < VERSUS_PLAYERS_MAX; i++)
+		names[i] = x->names[i];
+	return watch_turn_json(x->w, x->turn_cap, names, k > 0 ? json_array_get(x->turns, k - 1) : NULL);
 }
 
 static void
@@ -488,10 +410,7 @@ turns_done(struct request *req)
 
 	if (walk_failed(req, j, "match"))
 		return;
-	request_reply_json(req, 200, json_pack("{s:s, s:s, s:I, s:I, s:I, s:O, s:o}",
-	    "match_id", x->match, "status", x->status, "turn", (json_int_t)x->nturns,
-	    "from", (json_int_t)j->from, "count", (json_int_t)json_array_size(j->items),
-	    "turns", j->items, "next", walk_next(j, x->nturns)));
+	request_reply_json(req, 200, watch_turns_json(x->match, x->status, x->nturns, j->from, j->items));
 }
 
 static void

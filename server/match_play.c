@@ -28,7 +28,6 @@
 #include <time.h>
 
 #include "app.h"
-#include "glicko2.h"
 #include "log.h"
 #include "match_clock.h"
 #include "match_hub.h"
@@ -229,7 +228,7 @@ results(struct store_conn *c, struct match_play_op *op, int64_t now)
 	struct store_match_row *r = &op->row;
 	struct store_match_result res[VERSUS_PLAYERS_MAX];
 	struct store_rating rt[VERSUS_PLAYERS_MAX];
-	struct glicko2_rating before[VERSUS_PLAYERS_MAX], after[VERSUS_PLAYERS_MAX];
+	struct match_rating before[VERSUS_PLAYERS_MAX], after[VERSUS_PLAYERS_MAX];
 	int64_t accounts[VERSUS_PLAYERS_MAX];
 	uint8_t places[VERSUS_PLAYERS_MAX];
 	int i, n = r->players;
@@ -245,10 +244,9 @@ results(struct store_conn *c, struct match_play_op *op, int64_t now)
 		if (store_ratings_get(c, accounts, n, rt) != STORE_OK)
 			return STORE_ERROR;
 		for (i = 0; i < n; i++)
-			before[i] = rt[i].found ? (struct glicko2_rating){ rt[i].rating, rt[i].rd,
-				rt[i].volatility } : (struct glicko2_rating){ GLICKO2_RATING_DEFAULT,
-				GLICKO2_RD_DEFAULT, GLICKO2_VOLATILITY_DEFAULT };
-		if (!glicko2_match(before, places, (size_t)n, GLICKO2_TAU_DEFAULT, after)) {
+			before[i] = rt[i].found ? (struct match_rating){ rt[i].rating, rt[i].rd,
+				rt[i].volatility } : match_rating_new();
+		if (!match_ratings_after(before, places, (size_t)n, after)) {
 			log_msg(LOG_ERROR, "match %lld: the ratings do not update", (long long)r->id);
 			rated = false;
 		}

@@ -471,17 +471,10 @@ body(struct play *p, int64_t run, int64_t step, const void *st, const char *toke
 			return NULL;
 		token_text = sealed;
 	}
-	o = json_object();
-	if (o != NULL) {
-		json_object_set_new_nocheck(o, "game", json_string_nocheck(p->game->name));
-		json_object_set_new_nocheck(o, "runId", json_string_nocheck(id));
-		json_object_set_new_nocheck(o, "stateToken", json_string_nocheck(token_text));
-	}
+	o = run_answer_json(p->game, id, token_text, st, scratch);
 	free(sealed);
-	if (o == NULL || !p->game->answer(o, st, scratch)) {
-		json_decref(o);
+	if (o == NULL)
 		return NULL;
-	}
 	if (p->check_on)
 		json_object_set_new_nocheck(o, "agent_check", agent_fresh_json(&p->fresh, store_now_ms()));
 	return o;
@@ -541,14 +534,9 @@ reply_finished(struct request *req, struct play *p)
 	play_id_text(p->head.id, id);
 	result_of(p, &st, &r);
 	final = run_result_final(&r);
-	o = json_pack("{s:s, s:s, s:o, s:{s:i, s:s}, s:s, s:s}", "game", p->game->name, "runId", id,
-	    "final", final, "review", "rating", p->rating, "text", p->review,
-	    "certificate", p->certificate, "verifyWith", "/api/v1/keys");
 	/* The seed's routes answer with the game's fields too. */
-	if (o != NULL && p->by_account && !p->game->answer(o, &st, NULL)) {
-		json_decref(o);
-		o = NULL;
-	}
+	o = run_finish_json(p->game, id, final, p->rating, p->review, p->certificate,
+	    p->by_account ? &st : NULL);
 	if (o != NULL && p->check_on)
 		json_object_set_new(o, "agent_check", agent_fresh_json(&p->fresh, store_now_ms()));
 	request_reply_json(req, 200, o);

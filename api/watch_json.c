@@ -1,0 +1,134 @@
+/*
+ * watch_json.c: the watch routes' answers (watch_json.h).
+ */
+#include "watch_json.h"
+
+json_t *
+watch_games_json(void)
+{
+	json_t *list = json_array();
+	size_t i, j;
+
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+		json_t *fields = json_array();
+
+		for (j = 0; g->board_fields != NULL && g->board_fields[j] != NULL; j++)
+			json_array_append_new(fields, json_string(g->board_fields[j]));
+		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:b, s:b, s:b}", "name", g->name,
+		    "rules", g->rules, "boardFields", fields, "hidesFuture", g->hides_future,
+		    "seedless", g->seedless, "marks", g->move_marks != NULL));
+	}
+	return json_pack("{s:o}", "games", list);
+}
+
+json_t *
+watch_view_json(const struct game *g, const void *st)
+{
+	json_t *o = json_object();
+
+	if (o == NULL || !g->answer(o, st, NULL)) {
+		json_decref(o);
+		return NULL;
+	}
+	/* The answer adds the game's fields only; the token and the agent
+	 * check are the pipeline's. Never let one through. */
+	json_object_del(o, "stateToken");
+	json_object_del(o, "agent_check");
+	return o;
+}
+
+json_t *
+watch_live_json(const struct game *g, const struct watch_run *r, json_t *view)
+{
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:I, s:I, s:b, s:o}", "game", g->name,
+	    "runId", r->run_id, "status", r->status, "over", r->over,
+	    "end_reason", r->end_reason[0] ? json_string(r->end_reason) : json_null(),
+	    "score", (json_int_t)r->score, "moves", (json_int_t)r->moves,
+	    "steps", !g->hides_future || r->over, "view", view);
+}
+
+json_t *
+watch_step_json(const struct game *g, size_t step, const json_t *move, const void *prev,
+    const void *st)
+{
+	json_t *v = watch_view_json(g, st), *e;
+
+	if (v == NULL)
+		return NULL;
+	e = json_pack("{s:I, s:O, s:o}", "step", (json_int_t)step,
+	    "move", move != NULL ? move : json_null(), "view", v);
+	if (e != NULL && g->move_marks != NULL) {
+		json_t *m = move != NULL ? g->move_marks(prev, st, move) : NULL;
+
+		json_object_set_new(e, "marks", m != NULL ? m : json_null());
+	}
+	return e;
+}
+
+/* The page's `next`: the from of the following page, null at the end
+ * (last: the newest position, as read). */
+static json_t *
+next_json(int64_t from, const json_t *items, int64_t last)
+{
+	size_t n = json_array_size(items);
+
+	return from + (int64_t)n <= last && n > 0 ? json_integer(from + (json_int_t)n) : json_null();
+}
+
+json_t *
+watch_steps_json(const struct game *g, const struct watch_run *r, int64_t from, json_t *items)
+{
+	return json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:O, s:o}", "game", g->name,
+	    "runId", r->run_id, "status", r->status, "over", r->over,
+	    "moves", (json_int_t)r->moves, "from", (json_int_t)from,
+	    "count", (json_int_t)json_array_size(items), "steps", items,
+	    "next", next_json(from, items, r->moves));
+}
+
+/* The match after turn w->m.turn, as GET /api/matches/{id} showed it to a
+ * spectator then: its status, turn and end, every seat (without `moved`,
+ * which belongs to the turn being played, and the ratings, which come
+ * with the end) and the turn's events. */
+static json_t *
+turn_view(const struct match_walk *w, uint32_t turn_cap, const char *const *names)
+{
+	enum match_end end = match_end_of(&w->m, turn_cap);
+	json_t *seats = json_array(), *s;
+	unsigned i;
+
+	for (i = 0; seats != NULL && i < w->m.nplayers; i++) {
+		if ((s = match_player_json(&w->m, end, VERSUS_NOBODY, i, &w->totals)) == NULL ||
+		    json_object_set_new(s, "account", json_string(names[i])) != 0 ||
+		    json_array_append_new(seats, s) != 0) {
+			json_decref(seats);
+			return NULL;
+		}
+	}
+	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "status", end != MATCH_END_NONE ? "finished" :
+	    "playing", "turn", (json_int_t)w->m.turn, "end", end != MATCH_END_NONE ?
+	    json_string(match_end_name(end)) : json_null(), "seats", seats,
+	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev) : json_null());
+}
+
+json_t *
+watch_turn_json(const struct match_walk *w, uint32_t turn_cap, const char *const *names,
+    const json_t *moves)
+{
+	json_t *v = turn_view(w, turn_cap, names);
+
+	if (v == NULL)
+		return NULL;
+	return json_pack("{s:I, s:O, s:o}", "turn", (json_int_t)w->m.turn,
+	    "moves", moves != NULL ? moves : json_null(), "view", v);
+}
+
+json_t *
+watch_turns_json(const char *match_id, const char *status, int64_t nturns, int64_t from,
+    json_t *items)
+{
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:O, s:o}",
+	    "match_id", match_id, "status", status, "turn", (json_int_t)nturns,
+	    "from", (json_int_t)from, "count", (json_int_t)json_array_size(items),
+	    "turns", items, "next", next_json(from, items, nturns));
+}
