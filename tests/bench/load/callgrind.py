@@ -9,9 +9,9 @@ with 2N requests, and prints (total(2N) - total(N)) / N, which cancels
 start-up and shutdown. Scenarios: duskcourt (init, then action after
 action: the first legal capture, next at a break, a new run when done),
 stackfall (`options; place 0 0` per request, a new game at the end),
-healthz, and mcp-duskcourt (the duskcourt scenario's moves as MCP `act`
-tool calls on POST /mcp, start_run for a new run: the MCP path's cost
-beside the REST one).
+hatetris (a placement a request), healthz, and mcp-duskcourt (the
+duskcourt scenario's moves as MCP `act` tool calls on POST /mcp,
+start_run for a new run: the MCP path's cost beside the REST one).
 
 usage: callgrind.py ARCADED [--requests N] [--scenario NAME]... [--daemon-arg ARG]...
 """
@@ -32,12 +32,12 @@ import time
 def play(port, scenario, n):
     c = http.client.HTTPConnection('127.0.0.1', port, timeout=120)
 
-    def call(method, path, body=None):
+    def call(method, path, body=None, refusable=False):
         data = json.dumps(body).encode() if body is not None else None
         c.request(method, path, body=data, headers={'Content-Type': 'application/json'} if data else {})
         r = c.getresponse()
         text = r.read()
-        if r.status != 200:
+        if r.status != 200 and not (refusable and r.status == 422):
             sys.exit('callgrind.py: %s %s answered %d: %s' % (method, path, r.status, text[:200]))
         return json.loads(text) if text else None
 
@@ -81,6 +81,19 @@ def play(port, scenario, n):
                 continue
             r = call('POST', '/api/games/stackfall/action', {'stateToken': r['stateToken'],
                                                             'command': 'options; place 0 0'})
+        return
+    if scenario == 'hatetris':
+        # A placement a request, rotation 0 in columns 0 to 6 in turn; a
+        # placement that does not fit is refused (422, still one request,
+        # its body the run as it stands); a new run at the end.
+        r = call('GET', '/api/games/hatetris/init')
+        for i in range(n):
+            if r['status'] == 'over':
+                r = call('GET', '/api/games/hatetris/init')
+                continue
+            r = call('POST', '/api/games/hatetris/action', {'stateToken': r['stateToken'],
+                                                           'command': 'place 0 %d' % (i % 7)},
+                     refusable=True)
         return
     sys.exit('callgrind.py: unknown scenario %s' % scenario)
 
