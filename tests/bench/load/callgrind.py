@@ -71,28 +71,21 @@ def play(port, scenario, n):
                 next(x for x in r['legalActions'] if x['type'] == 'capture')
             r = tool('act', {'game': 'duskcourt', 'stateToken': r['stateToken'], 'action': a})
         return
-    if scenario == 'stackfall':
-        # One request each: the options helper and a placement (which the
-        # engine may refuse once column 0 is full: still one request).
-        r = call('GET', '/api/games/stackfall/init?seed=1')
-        for _ in range(n):
-            if r['status'] == 'over':
-                r = call('GET', '/api/games/stackfall/init?seed=1')
-                continue
-            r = call('POST', '/api/games/stackfall/action', {'stateToken': r['stateToken'],
-                                                            'command': 'options; place 0 0'})
-        return
-    if scenario == 'hatetris':
-        # A placement a request, rotation 0 in columns 0 to 6 in turn; a
-        # placement that does not fit is refused (422, still one request,
-        # its body the run as it stands); a new run at the end.
-        r = call('GET', '/api/games/hatetris/init')
+    if scenario in ('stackfall', 'hatetris'):
+        # Stackfall: the options helper and a placement, one request (the
+        # engine may refuse the placement once column 0 is full: still
+        # one request). HATETRIS: a placement a request, rotation 0 in
+        # columns 0 to 6 in turn; one that does not fit is refused (422,
+        # still one request, its body the run as it stands). A new run at
+        # the end of each.
+        init = '/api/games/stackfall/init?seed=1' if scenario == 'stackfall' else '/api/games/hatetris/init'
+        r = call('GET', init)
         for i in range(n):
             if r['status'] == 'over':
-                r = call('GET', '/api/games/hatetris/init')
+                r = call('GET', init)
                 continue
-            r = call('POST', '/api/games/hatetris/action', {'stateToken': r['stateToken'],
-                                                           'command': 'place 0 %d' % (i % 7)},
+            cmd = 'options; place 0 0' if scenario == 'stackfall' else 'place 0 %d' % (i % 7)
+            r = call('POST', '/api/games/%s/action' % scenario, {'stateToken': r['stateToken'], 'command': cmd},
                      refusable=True)
         return
     sys.exit('callgrind.py: unknown scenario %s' % scenario)
