@@ -3,6 +3,8 @@
  */
 #include "watch_json.h"
 
+#include "match_view.h"
+
 json_t *
 watch_games_json(void)
 {
@@ -89,14 +91,21 @@ watch_steps_json(const struct game *g, const struct watch_run *r, int64_t from, 
 /* The match after turn w->m.turn, as GET /api/matches/{id} showed it to a
  * spectator then: its status, turn and end, every seat (without `moved`,
  * which belongs to the turn being played, and the ratings, which come
- * with the end) and the turn's events. */
+ * with the end), the boards side by side and the turn's events. */
 static json_t *
 turn_view(const struct match_walk *w, uint32_t turn_cap, const char *const *names)
 {
 	enum match_end end = match_end_of(&w->m, turn_cap);
+	struct match_record r = { .turn_cap = (int)turn_cap, .nseats = (int)w->m.nplayers, .m = &w->m,
+		.totals = &w->totals };
+	char text[MATCH_VIEW_TEXT_MAX];
 	json_t *seats = json_array(), *s;
+	size_t ntext;
 	unsigned i;
 
+	for (i = 0; i < w->m.nplayers && i < VERSUS_PLAYERS_MAX; i++)
+		r.seats[i].account = names[i];
+	ntext = match_view_board_text(&r, text);
 	for (i = 0; seats != NULL && i < w->m.nplayers; i++) {
 		if ((s = match_player_json(&w->m, end, VERSUS_NOBODY, i, &w->totals)) == NULL ||
 		    json_object_set_new(s, "account", json_string(names[i])) != 0 ||
@@ -105,9 +114,9 @@ turn_view(const struct match_walk *w, uint32_t turn_cap, const char *const *name
 			return NULL;
 		}
 	}
-	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "status", end != MATCH_END_NONE ? "finished" :
+	return json_pack("{s:s, s:I, s:o, s:o, s:s%, s:o}", "status", end != MATCH_END_NONE ? "finished" :
 	    "playing", "turn", (json_int_t)w->m.turn, "end", end != MATCH_END_NONE ?
-	    json_string(match_end_name(end)) : json_null(), "seats", seats,
+	    json_string(match_end_name(end)) : json_null(), "seats", seats, "boardText", text, ntext,
 	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev) : json_null());
 }
 

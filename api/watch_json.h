@@ -47,8 +47,8 @@ json_t *watch_steps_json(const struct game *g, const struct watch_run *r, int64_
     json_t *items);
 
 /* One turn of a match: the match after w's last turn as a spectator saw
- * it then (no `moved`, no ratings), with the turn's moves (borrowed;
- * NULL for turn 0). names[i] is seat i's account. */
+ * it then (no `moved`, no ratings; its boardText too), with the turn's
+ * moves (borrowed; NULL for turn 0). names[i] is seat i's account. */
 json_t *watch_turn_json(const struct match_walk *w, uint32_t turn_cap, const char *const *names,
     const json_t *moves);
 

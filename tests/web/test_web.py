@@ -528,11 +528,11 @@ bad = []
 for e in vs_turns:
     g = vs_seen[e['turn']]
     want = {'status': g['status'], 'turn': g['turn'], 'end': g['end'], 'last_turn': g['last_turn'],
-            'seats': [seat_as_shown(x) for x in g['seats']]}
+            'seats': [seat_as_shown(x) for x in g['seats']], 'boardText': g['boardText']}
     if e['view'] != want:
         bad.append(e['turn'])
 tap.ok(not bad, 'every turn\'s view equals what GET /api/matches/{id} answered right after that turn resolved '
-       '(%d turns: boards, meters, scores, places, eliminations, events)%s' % (len(vs_turns),
+       '(%d turns: boards, their text, meters, scores, places, eliminations, events)%s' % (len(vs_turns),
                                                                              ' first wrong: %s' % bad[:3] if bad else ''))
 tap.ok(any(s['pending'] for e in vs_turns for s in e['view']['seats']) and
        any('G' in s['board_text'] for e in vs_turns for s in e['view']['seats']) and
@@ -572,7 +572,7 @@ tap.ok(r['status'] == 'lobby' and r['turns'] == [] and r['next'] is None, 'a mat
 r = must(d.get('/api/matches/%s/turns?from=1' % vs_live), 'live turns')
 tap.ok(r['status'] == 'playing' and [x['turn'] for x in r['turns']] == [1, 2, 3] and
        r['turns'][-1]['view'] == dict((k, v) for k, v in spectator(vs_live).items() if k in
-                                      ('status', 'turn', 'end', 'last_turn')) | {
+                                      ('status', 'turn', 'end', 'last_turn', 'boardText')) | {
            'seats': [seat_as_shown(x) for x in spectator(vs_live)['seats']]},
        'a playing match shows the turns resolved so far, the last one as GET shows it now')
 
