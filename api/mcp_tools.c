@@ -97,9 +97,9 @@ static const struct tool tools[] = {
 	{ "finish_run", "Finish a run", "Finishes a run that is over with a rating and a review, and "
 	    "answers its final summary and its signed result certificate.",
 	    true, "/api/games/{game}/finish", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
-	    { "rating", ARG_INTEGER, TO_BODY, "rating", false, "1 to 10 (required by the server)" },
-	    { "review", ARG_STRING, TO_BODY, "review", false, "1 to 2000 characters (required by the "
-	    "server)" }, AGENT_ARG } },
+	    { "rating", ARG_INTEGER, TO_BODY, "rating", true, "your rating of the game, 1 to 10" },
+	    { "review", ARG_STRING, TO_BODY, "review", true, "your review of the game, 1 to 2000 "
+	    "characters" }, AGENT_ARG } },
 	{ "get_run", "Read a stored run", "One run as stored: summary, review, certificate and replay "
 	    "(withheld while a game that hides its future is playing).",
 	    false, "/api/games/{game}/runs/{id}", RESULT_AS_IS, false, { GAME_ARG,

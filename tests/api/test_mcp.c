@@ -305,6 +305,11 @@ test_tools_list(void)
 	ok(strstr(json_string_value(json_object_get(json_object_get(t, "cap"), "description")), "stackcraft") &&
 	    strstr(json_string_value(json_object_get(json_object_get(t, "cap"), "description")), "hatetris"),
 	    "... cap names the games that take it");
+	t = json_object_get(json_object_get(tool_named(list, "finish_run"), "inputSchema"), "required");
+	e = json_pack("[s,s,s,s]", "game", "stateToken", "rating", "review");
+	ok(json_equal(t, e), "finish_run: game, stateToken, rating and review are required, as the route "
+	    "requires them");
+	json_decref(e);
 	json_decref(list);
 }
 
@@ -401,6 +406,11 @@ test_plan(void)
 	ok(!plan("{\"arguments\":{}}", &c, &code), "no name");
 	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"action\":\"next\"}}", &c, &code),
 	    "act without its stateToken");
+	ok(!plan("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
+	    "\"rating\":7}}", &c, &code) && code == MCP_INVALID_PARAMS,
+	    "finish_run without its review (the route requires both)");
+	ok(!plan("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
+	    "\"review\":\"fine\"}}", &c, &code) && code == MCP_INVALID_PARAMS, "finish_run without its rating");
 	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"chess\",\"stateToken\":\"t\",\"action\":\"e4\"}}",
 	    &c, &code), "a game off the table");
 	ok(!plan("{\"name\":\"start_run\",\"arguments\":{\"game\":\"duskcourt\",\"seed\":\"7\"}}", &c, &code),
