@@ -3,7 +3,9 @@
 allocator, stdio, clock or rand and nothing of api/ or server/; api/ calls
 neither libmicrohttpd nor SQLite. Read off the static libraries' undefined
 symbols with nm. Given the server library too, checks that the rate limiter
-takes keys and times from its caller: no clock, no HTTP, no SQL. Prints TAP.
+takes keys and times from its caller (no clock, no HTTP, no SQL) and that
+nothing in it but the store (a library of its own) calls SQLite or libpq.
+Prints TAP.
 
 usage: check_layers.py NM LIBENGINE.a LIBAPI.a [LIBSERVER.a]
 """
@@ -42,12 +44,19 @@ ok({s for s in eng if s.startswith(('crypto_', 'sodium_', 'randombytes'))} <= al
 
 a = undefined(api)
 ok(not any(s.startswith('MHD_') for s in a), 'api/ does not call libmicrohttpd')
-ok(not any(s.startswith('sqlite3_') for s in a), 'api/ does not call SQLite')
+ok(not any(s.startswith(('sqlite3_', 'PQ')) for s in a), 'api/ does not call SQLite or libpq')
 ok(not any(s.startswith(('store_', 'http_', 'request_')) for s in a), 'api/ calls nothing of server/')
 
 if server:
     out = subprocess.run([nm, '-A', '-u', server], capture_output=True, text=True,
                          check=True).stdout
+    # The store is a library of its own (server/store/): the rest of the
+    # daemon reaches SQL only through it.
+    sv = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    ok(len(sv) > 0, 'the server library has undefined symbols to check (%d)' % len(sv))
+    ok(not any(s.startswith(('sqlite3_', 'PQ')) for s in sv),
+       'server/ outside server/store/ calls neither SQLite nor libpq%s' %
+       ''.join(' (%s)' % s for s in sorted(sv) if s.startswith(('sqlite3_', 'PQ')))[:200])
     rl = {line.split()[-1] for line in out.splitlines()
           if line.split(':')[-2].endswith('ratelimit.c.o')}
     ok(len(rl) > 0, 'the rate limiter has undefined symbols to check (%d)' % len(rl))
