@@ -82,7 +82,7 @@ match_replay_answer_json(int64_t id, json_t *replay, const char *certificate)
 }
 
 json_t *
-match_verified_json(size_t nturns, const json_t *final, const char *hash, const json_t *claims)
+match_verified_json(size_t nturns, json_t *final, const char *hash, json_t *claims)
 {
 	json_t *o = json_pack("{s:b, s:I, s:O, s:s}", "valid", 1, "turns", (json_int_t)nturns,
 	    "final", final, "replay_hash", hash);
@@ -93,12 +93,12 @@ match_verified_json(size_t nturns, const json_t *final, const char *hash, const 
 }
 
 json_t *
-match_verify_refusal_json(size_t turn, const char *reason, const json_t *final)
+match_verify_refusal_json(size_t turn, const char *reason, json_t *final)
 {
 	json_t *o = json_pack("{s:I, s:s}", "turn", (json_int_t)turn, "reason", reason);
 
 	if (o != NULL && final != NULL)
-		json_object_set(o, "simulated_final", (json_t *)final);
+		json_object_set(o, "simulated_final", final);
 	return o;
 }
 

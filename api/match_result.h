@@ -56,12 +56,12 @@ json_t *match_replay_answer_json(int64_t id, json_t *replay, const char *certifi
 /* POST /api/matches/replays/verify: a replay that re-simulated to its
  * final (borrowed) with its hash, and the claims of a certificate that
  * holds (borrowed; NULL: none was sent). */
-json_t *match_verified_json(size_t nturns, const json_t *final, const char *hash, const json_t *claims);
+json_t *match_verified_json(size_t nturns, json_t *final, const char *hash, json_t *claims);
 
 /* What a refused match verification adds to the error envelope: the turn
  * at fault (0: the replay's form or its certificate), the reason, and the
  * simulated final when there is one (borrowed; NULL: none). */
-json_t *match_verify_refusal_json(size_t turn, const char *reason, const json_t *final);
+json_t *match_verify_refusal_json(size_t turn, const char *reason, json_t *final);
 
 /* One row of the ratings table. */
 struct match_rating_row {
