@@ -2,7 +2,9 @@
  * keys.c: key derivation. crypto_kdf_derive_from_key with the context
  * "arcdkeys": subkey 1 is the v4.local key, subkey 2 the Ed25519 seed.
  * Changing either number or the context would orphan every issued token
- * and certificate, so they are fixed forever.
+ * and certificate, so they are fixed forever. The puzzle key is subkey 1
+ * of the pepper under the context "arcpuzzl" (fixed too: changing it
+ * would only void the puzzles handed out, which live 10 minutes).
  */
 #include "keys.h"
 
@@ -13,6 +15,8 @@
 #define KDF_CONTEXT "arcdkeys"
 #define SUBKEY_LOCAL 1
 #define SUBKEY_SIGN 2
+#define PUZZLE_CONTEXT "arcpuzzl"
+#define SUBKEY_PUZZLE 1
 
 int
 keyring_init(struct keyring *kr, const uint8_t pepper[32], const uint8_t (*masters)[32], int n)
@@ -23,6 +27,7 @@ keyring_init(struct keyring *kr, const uint8_t pepper[32], const uint8_t (*maste
 	if (n < 1 || n > KEYRING_MAX)
 		return -1;
 	memcpy(kr->pepper, pepper, sizeof kr->pepper);
+	crypto_kdf_derive_from_key(kr->puzzle, sizeof kr->puzzle, SUBKEY_PUZZLE, PUZZLE_CONTEXT, pepper);
 	for (i = 0; i < n; i++) {
 		struct keyring_key *k = &kr->keys[i];
 		uint8_t seed[crypto_sign_SEEDBYTES];

@@ -5,7 +5,9 @@
  * key pair (result certificates), by libsodium's KDF with fixed subkey
  * numbers, and their PASERK ids (k4.lid, k4.pid) that tokens carry in
  * their footers. The last key is current: it seals and signs; every key
- * opens and verifies. The pepper keys agent-key hashes and never rotates.
+ * opens and verifies. The pepper keys agent-key hashes and never rotates;
+ * the puzzle key, derived from it, keys agent-check tokens (server/
+ * agent_check.c), so every daemon sharing a key file reads the others'.
  */
 #ifndef API_KEYS_H
 #define API_KEYS_H
@@ -28,6 +30,7 @@ struct keyring_key {
 
 struct keyring {
 	uint8_t            pepper[32];
+	uint8_t            puzzle[32]; /* from the pepper: keys agent-check tokens */
 	struct keyring_key keys[KEYRING_MAX];
 	int                nkeys; /* 1..KEYRING_MAX; keys[nkeys - 1] is current */
 };

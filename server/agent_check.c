@@ -1,7 +1,15 @@
 /*
  * agent_check.c: reading answers, making and judging puzzles. Tokens are
- * "ac_" and 22 base64url characters of 16 random bytes; they are never
- * logged (nor are answers).
+ * never logged (nor are answers).
+ *
+ * A token is "ac_" and 32 base64url characters of 24 bytes: 10 random
+ * bytes and the expiry (ms since the epoch, 48 bits big-endian), then an
+ * 8-byte tag of those 16 under the keyring's puzzle key. The puzzle's seed
+ * is a second keyed hash of the same 16 bytes, so the daemon (and any
+ * daemon with the same key file) can show a token's puzzle again without
+ * the store: a 429 re-presents the puzzle it did not spend. The store still
+ * decides whether a puzzle is live and what its answer is; the tag only
+ * says the token is one of ours and not expired.
  */
 #include "agent_check.h"
 
@@ -9,6 +17,45 @@
 #include <string.h>
 
 #include <sodium.h>
+
+#define TOKEN_NONCE 10
+#define TOKEN_BODY (TOKEN_NONCE + 6)
+#define TOKEN_TAG 8
+#define TOKEN_BYTES (TOKEN_BODY + TOKEN_TAG)
+
+/* A keyed BLAKE2b of the token's body, domain-separated by a first byte:
+ * 't' for its tag, 's' for its puzzle's seed. */
+static void
+keyed(uint8_t *out, size_t n, char domain, const uint8_t body[TOKEN_BODY], const struct keyring *kr)
+{
+	crypto_generichash_state h;
+
+	crypto_generichash_init(&h, kr->puzzle, sizeof kr->puzzle, n);
+	crypto_generichash_update(&h, (const uint8_t *)&domain, 1);
+	crypto_generichash_update(&h, body, TOKEN_BODY);
+	crypto_generichash_final(&h, out, n);
+	sodium_memzero(&h, sizeof h);
+}
+
+/* The puzzle of a token's body into f (token, answer, expiry, text). */
+static void
+fill_fresh(struct agent_fresh *f, const uint8_t bytes[TOKEN_BYTES], int64_t expires_at,
+    const struct keyring *kr)
+{
+	uint8_t seed[PUZZLE_SEED_BYTES];
+	struct puzzle p;
+
+	keyed(seed, sizeof seed, 's', bytes, kr);
+	puzzle_make(&p, seed);
+	memcpy(f->token, "ac_", 3);
+	sodium_bin2base64(f->token + 3, sizeof f->token - 3, bytes, TOKEN_BYTES,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	f->answer = p.answer;
+	f->expires_at = expires_at;
+	snprintf(f->puzzle, sizeof f->puzzle, "%s", p.text);
+	sodium_memzero(&p, sizeof p);
+	sodium_memzero(seed, sizeof seed);
+}
 
 /* A presented token that cannot be one of ours is simply unknown. */
 static bool
@@ -59,22 +106,45 @@ agent_answer_header_ok(const char *ha)
 }
 
 void
-agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_who *who)
+agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_who *who,
+    const struct keyring *kr)
 {
-	uint8_t seed[PUZZLE_SEED_BYTES], id[16];
-	struct puzzle p;
+	uint8_t bytes[TOKEN_BYTES];
+	int64_t expires_at = now_ms + AGENT_CHECK_TTL_MS;
+	int i;
 
-	randombytes_buf(seed, sizeof seed);
-	randombytes_buf(id, sizeof id);
-	puzzle_make(&p, seed);
-	memcpy(f->token, "ac_", 3);
-	sodium_bin2base64(f->token + 3, sizeof f->token - 3, id, sizeof id,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-	f->answer = p.answer;
-	f->expires_at = now_ms + AGENT_CHECK_TTL_MS;
+	randombytes_buf(bytes, TOKEN_NONCE);
+	for (i = 0; i < 6; i++)
+		bytes[TOKEN_NONCE + i] = (uint8_t)((uint64_t)expires_at >> (8 * (5 - i)));
+	keyed(bytes + TOKEN_BODY, TOKEN_TAG, 't', bytes, kr);
+	fill_fresh(f, bytes, expires_at, kr);
 	snprintf(f->owner, sizeof f->owner, "%s", who->account[0] ? who->account : who->address);
-	snprintf(f->puzzle, sizeof f->puzzle, "%s", p.text);
-	sodium_memzero(&p, sizeof p);
+}
+
+bool
+agent_fresh_recall(struct agent_fresh *f, const char *token, int64_t now_ms, const struct keyring *kr)
+{
+	uint8_t bytes[TOKEN_BYTES], tag[TOKEN_TAG];
+	size_t n = 0;
+	int64_t expires_at = 0;
+	int i;
+
+	if (token == NULL || strlen(token) != 3 + sodium_base64_ENCODED_LEN(TOKEN_BYTES,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING) - 1 || strncmp(token, "ac_", 3) != 0)
+		return false;
+	if (sodium_base642bin(bytes, sizeof bytes, token + 3, strlen(token + 3), NULL, &n, NULL,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 || n != TOKEN_BYTES)
+		return false;
+	keyed(tag, sizeof tag, 't', bytes, kr);
+	if (sodium_memcmp(tag, bytes + TOKEN_BODY, TOKEN_TAG) != 0)
+		return false;
+	for (i = 0; i < 6; i++)
+		expires_at = (expires_at << 8) | bytes[TOKEN_NONCE + i];
+	if (expires_at <= now_ms)
+		return false;
+	memset(f, 0, sizeof *f);
+	fill_fresh(f, bytes, expires_at, kr);
+	return true;
 }
 
 enum store_result

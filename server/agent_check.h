@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "keys.h"
 #include "puzzle.h"
 #include "store.h"
 
@@ -59,8 +60,17 @@ struct agent_fresh {
 	char    puzzle[PUZZLE_TEXT_MAX];
 };
 
-/* A new puzzle from libsodium's random bytes for who, not stored yet. */
-void agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_who *who);
+/* A new puzzle for who, not stored yet: its token from libsodium's random
+ * bytes, its puzzle from the token under kr's puzzle key. */
+void agent_fresh_make(struct agent_fresh *f, int64_t now_ms, const struct agent_who *who,
+    const struct keyring *kr);
+
+/* The puzzle of a token this daemon (or one with its key file) made, as it
+ * was made (f->owner left empty), from the token alone: no store read.
+ * False when the token is not one of ours or has expired. Whether it is
+ * still live (unspent) only the store knows. */
+bool agent_fresh_recall(struct agent_fresh *f, const char *token, int64_t now_ms,
+    const struct keyring *kr);
 
 /* Stores f; for use inside a store job. */
 enum store_result agent_fresh_store(struct store_conn *c, const struct agent_fresh *f);

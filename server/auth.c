@@ -54,8 +54,10 @@ auth_bearer(struct request *req, bool required, struct account_ref *out)
 	return a;
 }
 
-enum auth_result
-auth_check(struct request *req, bool required, struct account_ref *out, int *status,
+/* auth_check and auth_identify: charge says whether the account's rate
+ * limit is taken. */
+static enum auth_result
+check(struct request *req, bool required, bool charge, struct account_ref *out, int *status,
     char why[AUTH_WHY_MAX])
 {
 	const char *h = request_header(req, "Authorization");
@@ -100,14 +102,30 @@ auth_check(struct request *req, bool required, struct account_ref *out, int *sta
 		return refuse(status, why, "the agent key is unknown");
 	if (row.revoked)
 		return refuse(status, why, "the agent key has been revoked");
+	out->id = row.account_id;
+	snprintf(out->name, sizeof out->name, "%s", row.name);
+	snprintf(out->key_id, sizeof out->key_id, "%s", id);
 	/* The account's own rate limit, now that it is known. */
-	if (!throttle_account(req, row.account_id, &limited)) {
+	if (charge && !throttle_account(req, row.account_id, &limited)) {
 		*status = 429;
 		snprintf(why, AUTH_WHY_MAX, "%s", limited);
 		return AUTH_FAILED;
 	}
-	out->id = row.account_id;
-	snprintf(out->name, sizeof out->name, "%s", row.name);
-	snprintf(out->key_id, sizeof out->key_id, "%s", id);
 	return AUTH_OK;
+}
+
+enum auth_result
+auth_check(struct request *req, bool required, struct account_ref *out, int *status,
+    char why[AUTH_WHY_MAX])
+{
+	return check(req, required, true, out, status, why);
+}
+
+bool
+auth_identify(struct request *req, struct account_ref *out)
+{
+	char why[AUTH_WHY_MAX];
+	int status;
+
+	return check(req, false, false, out, &status, why) == AUTH_OK;
 }

@@ -8,6 +8,7 @@
 #ifndef SERVER_AUTH_H
 #define SERVER_AUTH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "http.h"
@@ -32,10 +33,15 @@ enum auth_result {
 enum auth_result auth_bearer(struct request *req, bool required, struct account_ref *out);
 
 /* The same without answering: on AUTH_FAILED, *status is 401, 429 (the
- * account is over its rate limit for the route) or 500 and why says what to
- * tell the client. */
+ * account is over its rate limit for the route: *out is then the key's
+ * account all the same) or 500 and why says what to tell the client. */
 enum auth_result auth_check(struct request *req, bool required, struct account_ref *out,
     int *status, char why[AUTH_WHY_MAX]);
+
+/* Whose key req carries, without taking the account's rate limit or
+ * answering anything: true with *out for a valid, unrevoked key. For what
+ * a request already refused may show (play.c's 429). */
+bool auth_identify(struct request *req, struct account_ref *out);
 
 /* Queues the answer auth_check described (401 with WWW-Authenticate, 429
  * with its rate-limit fields, or 500), extra (stolen, may be NULL) merged

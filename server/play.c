@@ -94,9 +94,11 @@ play_fresh_puzzle(struct request *req, int64_t account_id, request_cont cont)
 	req->ctx = f;
 	req->ctx_free = free;
 	play_who(req, account_id, &who);
-	agent_fresh_make(f, store_now_ms(), &who);
+	agent_fresh_make(f, store_now_ms(), &who, app_keys(req->app));
 	defer_to_store(req, agent_fresh_job, f, cont);
 }
+
+static json_t *show_limited(struct request *req, void *arg);
 
 /* The agent check of p's game: on? When on, reads the answer and makes the
  * fresh puzzle, both for p->account_id and the client's address. False
@@ -113,10 +115,10 @@ prepare_check(struct request *req, struct play *p)
 	play_who(req, p->account_id, &who);
 	agent_answer_read(request_header(req, "X-Agent-Check"), request_header(req, "X-Agent-Answer"),
 	    req->json, &p->answer);
-	if (p->answer.given && !throttle_wrong_allowed(req, p->account_id))
+	if (p->answer.given && !throttle_wrong_allowed(req, p->account_id, show_limited, p))
 		return false;
 	p->answer.who = who;
-	agent_fresh_make(&p->fresh, store_now_ms(), &who);
+	agent_fresh_make(&p->fresh, store_now_ms(), &who, p->keys);
 	return true;
 }
 
@@ -698,7 +700,7 @@ refuse(struct request *req, struct play *p, enum api_error e, int status, const 
 	snprintf(p->refusal_msg, sizeof p->refusal_msg, "%s",
 	    message != NULL ? message : api_error_info(e)->message);
 	play_who(req, 0, &who);
-	agent_fresh_make(&p->fresh, store_now_ms(), &who);
+	agent_fresh_make(&p->fresh, store_now_ms(), &who, p->keys);
 	defer_to_store(req, agent_fresh_job, &p->fresh, refusal_reply);
 }
 
@@ -781,28 +783,76 @@ play_token_action(struct request *req, struct play *p, struct game_env *env)
 	return !failed;
 }
 
-/* The run a 429 shows on the token routes: the sent token's, opened (the
- * one PASETO open an over-limit request may cost), with the state it
- * holds and the token itself, which stays the newest if it was (nothing
- * moved). Nothing else is done for it: no key looked up, no puzzle judged
- * or made, no store read, no engine step; so no fresh agent_check either,
- * and the puzzle presented is not spent. NULL when there is no token or
- * it does not open (the plain 429), or out of memory. */
+/*
+ * What a 429 on a game route shows, as 409, 422 and 428 show it: the run
+ * as it stands with its newest token, and the agent check to answer next,
+ * which is the one the request presented (a 429 judges and spends nothing,
+ * so the same puzzle stays live), shown again from its token. Nothing is
+ * written and the engine does not run; what it may cost is bounded by what
+ * an admitted request's own checks cost: one PASETO open on the token
+ * routes, the key's row when a key is sent (read, not charged to the
+ * account), and the run's head, both indexed reads on a reader connection.
+ * The run is shown only to whom the normal path would show it: a keyed
+ * run to its own key (else the plain 429, as a 401 or 403 shows nothing),
+ * an anonymous run to its token's holder. Anything that does not read
+ * (a token that does not open, an expired one, the store down) leaves the
+ * plain 429 and, when the check is on, the puzzle presented. A new run's
+ * 429 shows no run: there is none yet. NULL when there is nothing to add.
+ */
 static json_t *
-run_as_sent(struct request *req, struct play *p)
+limited_body(struct request *req, struct play *p, const struct account_ref *known)
 {
-	json_t *b;
+	struct account_ref acct;
+	struct store_conn *c;
+	enum store_result rc = STORE_NOT_FOUND;
+	struct agent_answer ans;
+	struct agent_fresh f;
+	game_state st;
+	json_t *b = NULL;
 
-	if (p->by_account || p->kind == PLAY_INIT || p->sent_token == NULL)
-		return NULL;
-	open_token(req, p);
-	if (p->tok_err != TOKEN_OK)
-		return NULL;
-	p->check_on = false; /* no puzzle was made for this answer */
-	b = body(p, p->tok.run, p->tok.step, &p->before, p->sent_token, NULL);
-	if (b != NULL)
-		json_object_del(b, "game");
+	p->check_on = false; /* body() adds no fresh puzzle: none is made for a 429 */
+	if (p->kind != PLAY_INIT && (p->by_account || p->sent_token != NULL)) {
+		if (!p->by_account)
+			open_token(req, p);
+		if (known == NULL && request_header(req, "Authorization") != NULL && auth_identify(req, &acct))
+			known = &acct;
+		p->account_id = known != NULL ? known->id : 0;
+		if ((p->by_account ? known != NULL : p->tok_err == TOKEN_OK) &&
+		    (c = store_reader(req->app->store)) != NULL) {
+			rc = find_run(p, c);
+			store_reader_release(req->app->store, c);
+		}
+		if (rc == STORE_OK && (p->head.account_id == 0 || p->head.account_id == p->account_id) &&
+		    p->game->decode(&st, p->head.state, p->head.nstate)) {
+			/* The token sent, when it is the newest; else a new one. */
+			bool newest = !p->by_account && p->head.step == p->tok.step;
+
+			b = body(p, p->head.id, p->head.step, &st, newest ? p->sent_token : NULL, NULL);
+			if (b != NULL)
+				json_object_del(b, "game");
+		}
+	}
+	if (req->app->cfg->agent_check[p->game->id]) {
+		agent_answer_read(request_header(req, "X-Agent-Check"), request_header(req, "X-Agent-Answer"),
+		    req->json, &ans);
+		if (ans.given && agent_fresh_recall(&f, ans.token, store_now_ms(), p->keys)) {
+			if (b == NULL)
+				b = json_object();
+			if (b != NULL)
+				json_object_set_new(b, "agent_check", agent_fresh_json(&f, store_now_ms()));
+		}
+	}
 	return b;
+}
+
+/* limited_body for a request whose key (if any) is checked already. */
+static json_t *
+show_limited(struct request *req, void *arg)
+{
+	struct play *p = arg;
+	struct account_ref acct = { .id = p->account_id };
+
+	return limited_body(req, p, p->account_id != 0 ? &acct : NULL);
 }
 
 void
@@ -815,17 +865,17 @@ play_submit(struct request *req, struct play *p)
 	enum auth_result a;
 
 	/* Over the address's limit (admitted for this alone, routes.c): the
-	 * 429 with the run, before the key, which would charge the account. */
+	 * 429 with the run, before the key is charged to its account. */
 	if (request_refusal_pending(req)) {
-		request_reply_refusal(req, run_as_sent(req, p));
+		request_reply_refusal(req, limited_body(req, p, NULL));
 		return;
 	}
 	/* The Bearer key: required on the seed's routes, optional
 	 * (attribution) on the token routes. */
 	a = auth_check(req, p->by_account, &acct, &status, why);
-	if (a == AUTH_FAILED && status == 429 && !p->by_account) {
+	if (a == AUTH_FAILED && status == 429) {
 		/* Over the account's limit: the same 429 with the run. */
-		auth_refuse(req, status, why, run_as_sent(req, p));
+		auth_refuse(req, status, why, limited_body(req, p, &acct));
 		return;
 	}
 	if (a == AUTH_FAILED) {
@@ -840,7 +890,7 @@ play_submit(struct request *req, struct play *p)
 			struct agent_who who;
 
 			play_who(req, p->account_id, &who);
-			agent_fresh_make(&p->fresh, store_now_ms(), &who);
+			agent_fresh_make(&p->fresh, store_now_ms(), &who, p->keys);
 		}
 	} else if (!prepare_check(req, p))
 		return;

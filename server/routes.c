@@ -215,14 +215,16 @@ router_run(struct request *req)
 	request_reply_error(req, API_ERR_NOT_FOUND, msg);
 }
 
-/* The routes whose 429 shows the run: the token routes that play on or
- * read a run, where a bot over its limit must not lose its place. Their
- * body is read and their token opened (play.c), and nothing more. */
+/* The routes whose 429 shows the run: those that play on or read a run,
+ * the token routes and the seed's, where a bot over its limit must not
+ * lose its place. Their body is read, and play.c's limited_body reads the
+ * run (nothing is written, the engine does not run). */
 bool
 routes_show_run_when_limited(const struct route *r)
 {
 	return r->game == handle_game_action || r->game == handle_game_state ||
-	    r->game == handle_game_finish;
+	    r->game == handle_game_finish || r->game == handle_account_act ||
+	    r->game == handle_account_state || r->game == handle_account_finish;
 }
 
 /* At the headers: the address's rate limit, then an X-Agent-Answer that

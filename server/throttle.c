@@ -162,13 +162,14 @@ throttle_account(struct request *req, int64_t account_id, const char **why)
 }
 
 bool
-throttle_wrong_allowed(struct request *req, int64_t account_id)
+throttle_wrong_allowed(struct request *req, int64_t account_id, throttle_show_fn show, void *arg)
 {
 	struct throttle *l = req->app->throttle;
 	struct ratelimit_result res;
 	struct ratelimit_key k;
 	int64_t now = http_now_us();
 	const char *key = NULL;
+	json_t *extra, *more;
 
 	if (account_id > 0) {
 		k = ratelimit_key_account(account_id);
@@ -183,8 +184,12 @@ throttle_wrong_allowed(struct request *req, int64_t account_id)
 	}
 	if (key == NULL)
 		return true;
-	request_reply_error_with(req, API_ERR_RATE_LIMITED, what(RATELIMIT_WRONG),
-	    refusal_extra(key, req->retry_after_s));
+	extra = refusal_extra(key, req->retry_after_s);
+	more = show != NULL ? show(req, arg) : NULL;
+	if (more != NULL && extra != NULL)
+		json_object_update(extra, more);
+	json_decref(more);
+	request_reply_error_with(req, API_ERR_RATE_LIMITED, what(RATELIMIT_WRONG), extra);
 	return false;
 }
 

@@ -52,10 +52,16 @@ bool throttle_charge(struct request *req);
  * storage) says what for; the caller answers (auth does). */
 bool throttle_account(struct request *req, int64_t account_id, const char **why);
 
+/* What a refused request shows besides the 429's own fields (NULL:
+ * nothing), merged into its envelope. */
+typedef json_t *(*throttle_show_fn)(struct request *req, void *arg);
+
 /* Whether req may have an agent-check answer judged: its address and its
  * account (0: none) are not over the wrong-answer limit. When they are, a
- * 429 is queued and false returned. */
-bool throttle_wrong_allowed(struct request *req, int64_t account_id);
+ * 429 is queued, with what show gives (show may be NULL), and false
+ * returned. */
+bool throttle_wrong_allowed(struct request *req, int64_t account_id, throttle_show_fn show,
+    void *arg);
 
 /* Counts a wrong answer against req's address and account (0: none). */
 void throttle_wrong_count(struct request *req, int64_t account_id);

@@ -28,6 +28,7 @@ import random
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -35,7 +36,7 @@ import threading
 import time
 import urllib.parse
 
-from harness import Daemon, Tap, puzzle_answer, raw_exchange
+from harness import BACKEND, Daemon, Tap, puzzle_answer, raw_exchange
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..')
 SPEC = os.path.join(ROOT, 'openapi.yaml')
@@ -1392,11 +1393,21 @@ def main():
                  if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
                              'GET /api/games/hatetris/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
-        # 429 on every limited route, from daemon C. With A's key file, A's
-        # tokens open there: the token routes' 429 carry their run.
+        # 429 on every limited route, from daemon C. With A's key file and
+        # A's runs (A's database on PostgreSQL, a copy of it on SQLite), A's
+        # tokens open there and their runs read: the 429 carry the run.
         phase['name'] = 'limits'
-        c = Daemon(args=DAEMON_ARGS + TINY_LIMITS + ['--key-file', os.path.join(a.folder, 'arcaded.key')],
-                   rate_limits=True)
+        if BACKEND == 'postgresql':
+            c_db, c_folder = ['--db', a.db], None
+        else:
+            c_db, c_folder = [], tempfile.mkdtemp(prefix='arcaded-e2e-')
+            src = sqlite3.connect(os.path.join(a.folder, 'arcaded.db'))
+            dst = sqlite3.connect(os.path.join(c_folder, 'arcaded.db'))
+            src.backup(dst)
+            dst.close()
+            src.close()
+        c = Daemon(args=DAEMON_ARGS + TINY_LIMITS + c_db + ['--key-file', os.path.join(a.folder, 'arcaded.key')],
+                   rate_limits=True, folder=c_folder)
         c.name = 'C'
         try:
             for op, method, target, body in ops:
@@ -1412,7 +1423,9 @@ def main():
                      '"stateToken"' in x['body']}
             want = {'%s /api/games/%s/%s' % (m, g, r) for g in ('duskcourt', 'stackfall', 'stackcraft', 'hatetris')
                     for m, r in (('POST', 'action'), ('GET', 'state'), ('POST', 'state'), ('POST', 'finish'))}
-            t.ok(shown == want, 'the 429 of every token route that opens a token carries the run (%d of %d; '
+            want |= {'POST /games/stackfall/api/act', 'GET /games/stackfall/api/state',
+                     'POST /games/stackfall/api/finish'}
+            t.ok(shown == want, 'the 429 of every route that plays on or reads a run carries the run (%d of %d; '
                  'others: %s)' % (len(shown & want), len(want), sorted(shown - want)))
             rc, _ = c.stop()
             t.eq(rc, 0, 'daemon C stopped cleanly (exit status 0)')

@@ -181,8 +181,11 @@ try:
     t.ok(r.json.get('stateToken') == tok1 and r.json.get('runId') == run and
          r.json.get('state') == r1.json['state'] and r.json.get('legalActions') == r1.json['legalActions'],
          'and the run as the token holds it: the token sent, its state and legal actions')
-    t.ok('game' not in r.json and 'agent_check' not in r.json,
-         'beside the envelope like a 409, without a fresh puzzle (none was made)')
+    t.ok('game' not in r.json and (r.json.get('agent_check') or {}).get('token') == answer['X-Agent-Check'] and
+         r.json['agent_check'].get('puzzle') == r1.json['agent_check']['puzzle'] and
+         0 < r.json['agent_check'].get('expires_in', 0) <= r1.json['agent_check']['expires_in'],
+         'beside the envelope like a 409, with the agent check to answer next: the one presented, shown '
+         'again (token, the same puzzle, its expiry counting down), as none was made or spent')
     t.ok(head(d, run) == step and count(d, 'SELECT count(*) FROM moves') == moves,
          'nothing moved: the run\'s step and its moves are as before')
     t.ok(count(d, 'SELECT count(*) FROM agent_checks') == puzzles and
@@ -203,7 +206,7 @@ try:
     r = d.post(SF + 'action', {'stateToken': sf.json['stateToken'], 'command': 'place 0 4'}, headers=checked(d, sf))
     t.ok(is_429(r, 'address') and r.json.get('stateToken') == sf.json['stateToken'] and
          r.json.get('board_text') == sf.json['board_text'] and r.json.get('results') == [] and
-         'agent_check' not in r.json,
+         r.json.get('agent_check', {}).get('token') == sf.json['agent_check']['token'],
          'a Stackfall move over the limit: 429 with the game fields of the token\'s state, no results')
     time.sleep(int(fin.header('Retry-After')) + 0.2)
     r = d.post(DC + 'action', act, headers=answer)
@@ -219,9 +222,79 @@ try:
          'the next read at once: 429 with the run (GET, the token in the query)')
     s3 = d.post(DC + 'state', {'stateToken': tok2}, headers=checked(d, s1))
     t.ok(is_429(s3, 'address') and s3.json.get('stateToken') == tok2, 'and by POST')
+    # A stale token over the limit: the run as it stands and its newest
+    # token, as a 409 shows them (no fresh puzzle, the presented one shown).
+    s4 = d.post(DC + 'state', {'stateToken': tok1}, headers=checked(d, s1))
+    t.ok(is_429(s4, 'address') and s4.json.get('stateToken') not in (None, tok1) and
+         s4.json.get('state') == s1.json['state'] and s4.json.get('runId') == run and
+         s4.json.get('agent_check', {}).get('token') == s1.json['agent_check']['token'],
+         'an older token over the limit: 429 with the run as it stands and a newest token')
+    tok_new = s4.json.get('stateToken')
+    # A forged puzzle token over the limit is not shown back.
+    s5 = d.post(DC + 'state', {'stateToken': tok2},
+                headers={'X-Agent-Check': 'ac_' + 'A' * 32, 'X-Agent-Answer': '3'})
+    t.ok(is_429(s5, 'address') and s5.json.get('stateToken') == tok2 and 'agent_check' not in s5.json,
+         'a puzzle token that is not ours is not shown back (the run still is)')
     # Routes that do not take a token still refuse at the headers.
     r = d.get('/api/games/duskcourt/leaderboard')
     t.ok(is_429(r, 'address'), 'a leaderboard read over the same class: 429 at the headers')
+    time.sleep(int(s5.header('Retry-After')) + 0.2)
+    s6 = d.post(DC + 'state', {'stateToken': tok_new}, headers=checked(d, s1))
+    t.ok(s6.status == 200 and s6.json.get('state') == s1.json['state'],
+         'the newest token the 429 sealed works after the wait (%d)' % s6.status)
+finally:
+    d.cleanup()
+
+# The seed's routes (an agent key, the run the account's latest) over the
+# address's limit: the 429 shows the account's run and a token for it, read
+# without charging the account; a keyed run's token on the token routes
+# shows it only with its own key, as the normal path answers 401 and 403.
+d = Daemon(rate_limits=True, args=['--rate-limit', 'moves@addr=1/2s:1,reads@addr=1/2s:1,runs=off,'
+                                   'accounts=off,puzzles=off'])
+try:
+    key = d.post('/api/v1/accounts', {'name': 'seedbot'}).json['agentKey']
+    other = d.post('/api/v1/accounts', {'name': 'otherbot'}).json['agentKey']
+    h, ho = {'Authorization': 'Bearer ' + key}, {'Authorization': 'Bearer ' + other}
+    n0 = d.post('/games/stackfall/api/new', {}, headers=h)
+    a1 = d.post('/games/stackfall/api/act', {'command': 'place 0 4'}, headers=checked(d, n0, h))
+    t.eq(a1.status, 200, 'a keyed Stackfall move on the seed\'s routes within the burst')
+    moves = count(d, 'SELECT count(*) FROM moves')
+    ans = checked(d, a1, h)
+    a2 = d.post('/games/stackfall/api/act', {'command': 'place 0 4'}, headers=ans)
+    t.ok(is_429(a2, 'address') and a2.json.get('runId') == a1.json['runId'] and
+         a2.json.get('board_text') == a1.json['board_text'] and isinstance(a2.json.get('stateToken'), str) and
+         a2.json.get('agent_check', {}).get('token') == ans['X-Agent-Check'],
+         'the next at once: 429 with the account\'s run, a token for it and the puzzle presented')
+    t.ok(count(d, 'SELECT count(*) FROM moves') == moves and
+         count(d, 'SELECT count(*) FROM agent_checks WHERE token = ?', ans['X-Agent-Check']) == 1,
+         'nothing moved and the puzzle is not spent')
+    r = d.post('/games/stackfall/api/act', {'command': 'place 0 4'}, headers={'X-Agent-Check': ans['X-Agent-Check'],
+                                                                       'X-Agent-Answer': '1'})
+    t.ok(is_429(r, 'address') and 'runId' not in r.json and 'board_text' not in r.json,
+         'without a key: the plain 429 (whose run would it be?)')
+    tok = a2.json['stateToken']
+    r = d.post('/api/games/stackfall/state', {'stateToken': tok})
+    t.ok(r.status in (401, 428) and 'board_text' not in r.json,
+         'the keyed run\'s token on the token routes without its key, within the limit: refused, no run (%d)'
+         % r.status)
+    r = d.post('/api/games/stackfall/state', {'stateToken': tok})
+    t.ok(is_429(r, 'address') and 'stateToken' not in r.json and 'board_text' not in r.json,
+         'the keyed run\'s token on the token routes without its key: the plain 429, as a 401 shows nothing')
+    r = d.post('/api/games/stackfall/state', {'stateToken': tok}, headers=ho)
+    t.ok(is_429(r, 'address') and 'board_text' not in r.json, 'with another account\'s key: the plain 429 too')
+    r = d.post('/api/games/stackfall/state', {'stateToken': tok}, headers=h)
+    t.ok(is_429(r, 'address') and r.json.get('board_text') == a1.json['board_text'],
+         'with its own key: the run')
+    time.sleep(int(r.header('Retry-After')) + 0.2)
+    a3 = d.post('/games/stackfall/api/act', {'command': 'place 0 4'}, headers=ans)
+    t.ok(a3.status == 200 and len(a3.json.get('results') or []) == 1,
+         'after the wait the same move with the same answer plays (%d)' % a3.status)
+    s1 = d.get('/games/stackfall/api/state', headers=checked(d, a3, h))
+    t.eq(s1.status, 200, 'a state read on the seed\'s routes within the burst')
+    s2 = d.get('/games/stackfall/api/state', headers=checked(d, s1, h))
+    t.ok(is_429(s2, 'address') and s2.json.get('board_text') == s1.json['board_text'] and
+         s2.json.get('agent_check', {}).get('token') == s1.json['agent_check']['token'],
+         'the next at once: the seed\'s state route over the limit shows the run too')
 finally:
     d.cleanup()
 
@@ -301,6 +374,9 @@ try:
     t.ok(statuses[:5] == [428] * 5 or (200 in statuses[:5] and statuses.count(428) >= 4),
          'always answering "24": the first answers are judged (%s)' % statuses)
     t.ok(statuses[-1] == 429 and len(statuses) <= 7, 'past 5 wrong answers: 429, not judged')
+    t.ok(isinstance(r.json.get('board_text'), str) and isinstance(r.json.get('stateToken'), str) and
+         r.json.get('agent_check', {}).get('token') == ac['token'],
+         'and it shows the run and the puzzle presented, as every 429 of a game route does')
     ac = d.get('/api/v1/agent-check', headers=h).json['agent_check']
     right = d.sql('SELECT answer FROM agent_checks WHERE token = ?', (ac['token'],))[0][0]
     r = d.post('/games/stackfall/api/act', {'command': 'options'},
