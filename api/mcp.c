@@ -62,6 +62,25 @@ mcp_error_new(const json_t *id, int code, const char *message, json_t *data)
 	return o;
 }
 
+json_t *
+mcp_http_error(int status, json_t *envelope)
+{
+	const json_t *e = json_object_get(envelope, "error");
+	const char *code = json_string_value(json_object_get(e, "code"));
+	const char *message = json_string_value(json_object_get(e, "message"));
+	json_t *o;
+	int rpc = MCP_HTTP_REFUSED;
+
+	if (status >= 500)
+		rpc = MCP_INTERNAL_ERROR;
+	else if (code != NULL && strcmp(code, "invalid_json") == 0)
+		rpc = MCP_PARSE_ERROR;
+	if (json_is_object(envelope))
+		json_object_set_new(envelope, "status", json_integer(status));
+	o = mcp_error_new(NULL, rpc, message != NULL ? message : "the request was refused", envelope);
+	return o;
+}
+
 int
 mcp_error_status(int code, enum mcp_era era)
 {

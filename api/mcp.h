@@ -88,6 +88,15 @@ json_t *mcp_result_new(const struct mcp_message *m, json_t *result);
  * be read), with data (stolen, may be NULL). */
 json_t *mcp_error_new(const json_t *id, int code, const char *message, json_t *data);
 
+/* A refusal of the HTTP request itself (405, 413, 415, 429, 503, a
+ * NUL in the path...), made by the daemon's shared front before any
+ * message is read, as a JSON-RPC error: the envelope (stolen) becomes its
+ * data, with the status beside it; the code is -32700 for a body that is
+ * not JSON, -32603 for a 5xx, MCP_HTTP_REFUSED otherwise. No id: none was
+ * read. NULL when out of memory. */
+#define MCP_HTTP_REFUSED (-32000)
+json_t *mcp_http_error(int status, json_t *envelope);
+
 /* The HTTP status an error code is sent with in an era: 400 for malformed
  * messages and headers, 404 for an unknown method of a modern request
  * (which tells a modern client it reached a modern server), else 200. */

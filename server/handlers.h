@@ -77,5 +77,8 @@ void handle_match_ratings(struct request *req);
 
 /* mcp.c: POST /mcp, the MCP endpoint; its tools run the routes above */
 void handle_mcp(struct request *req);
+/* Set on every request to /mcp from its match on (routes.c): the front's
+ * own refusals (405, 413, 415, 429, 503) become JSON-RPC errors. */
+json_t *mcp_front_wrap(struct request *req, int *status, json_t *body);
 
 #endif

@@ -55,6 +55,17 @@ pending_free(void *p)
 	free(t);
 }
 
+json_t *
+mcp_front_wrap(struct request *req, int *status, json_t *body)
+{
+	(void)req;
+	/* JSON-RPC already (the endpoint's own answers), or no envelope. */
+	if (!json_is_object(body) || json_object_get(body, "jsonrpc") != NULL ||
+	    !json_is_object(json_object_get(body, "error")))
+		return body;
+	return mcp_http_error(*status, body);
+}
+
 /* The inner route's answer as the tool's result; the request becomes the
  * POST /mcp it is again (its route, for the metrics and the log). */
 static json_t *

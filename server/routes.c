@@ -182,6 +182,10 @@ router_match(struct request *req, unsigned *allowed, bool *json)
 	 * it: where a GET changes nothing. */
 	const struct route *r = routes_match(req->path, req->method, req, allowed);
 
+	/* The MCP endpoint speaks JSON-RPC, its refusals by the front too
+	 * (a 405 has no route: the path says it). */
+	if (strcmp(req->path, "/mcp") == 0)
+		req->wrap = mcp_front_wrap;
 	if (r == NULL)
 		return -1;
 	*json = r->json;

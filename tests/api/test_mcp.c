@@ -611,6 +611,43 @@ test_envelopes(void)
 	is_int(mcp_error_status(MCP_INVALID_PARAMS, MCP_ERA_MODERN), 200, "-32602: 200");
 }
 
+/* The front's refusals as JSON-RPC errors: the code by status and REST
+ * code, the envelope in data with the status. */
+static void
+test_http_errors(void)
+{
+	static const struct {
+		int status;
+		enum api_error e;
+		int code;
+	} cases[] = {
+		{ 429, API_ERR_RATE_LIMITED, MCP_HTTP_REFUSED },
+		{ 405, API_ERR_METHOD_NOT_ALLOWED, MCP_HTTP_REFUSED },
+		{ 413, API_ERR_PAYLOAD_TOO_LARGE, MCP_HTTP_REFUSED },
+		{ 415, API_ERR_UNSUPPORTED_MEDIA, MCP_HTTP_REFUSED },
+		{ 400, API_ERR_INVALID_JSON, MCP_PARSE_ERROR },
+		{ 503, API_ERR_SHUTTING_DOWN, MCP_INTERNAL_ERROR },
+		{ 500, API_ERR_INTERNAL, MCP_INTERNAL_ERROR },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *env = api_error_new(cases[i].e, "why");
+		json_t *r = mcp_http_error(cases[i].status, env);
+		json_t *err = json_object_get(r, "error"), *data = json_object_get(err, "data");
+
+		ok(r != NULL && json_object_get(r, "id") == NULL &&
+		    json_integer_value(json_object_get(err, "code")) == cases[i].code &&
+		    strcmp(json_string_value(json_object_get(err, "message")), "why") == 0 &&
+		    json_integer_value(json_object_get(data, "status")) == cases[i].status &&
+		    strcmp(json_string_value(json_object_get(json_object_get(data, "error"), "code")),
+		    api_error_info(cases[i].e)->code) == 0,
+		    "HTTP %d %s: JSON-RPC %d with the envelope in data", cases[i].status,
+		    api_error_info(cases[i].e)->code, cases[i].code);
+		json_decref(r);
+	}
+}
+
 int
 main(void)
 {
@@ -623,5 +660,6 @@ main(void)
 	test_action_text();
 	test_results();
 	test_envelopes();
+	test_http_errors();
 	return tap_done();
 }

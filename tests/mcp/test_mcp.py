@@ -199,10 +199,24 @@ tap.ok(r.status == 404 and r.json['error']['code'] == -32601, 'an unknown method
 r = rpc('initialize', {'protocolVersion': MODERN})
 tap.ok(r.status == 404 and r.json['error']['code'] == -32601, 'initialize is no 2026-07-28 method: 404 -32601')
 
+
+
+def http_refusal(r, status, code):
+    """A refusal of the HTTP front on /mcp as a JSON-RPC error: its
+    status kept, the REST envelope in data."""
+    e = (r.json or {}).get('error') or {}
+    data = e.get('data') or {}
+    return (r.status == status and r.json.get('jsonrpc') == '2.0' and 'id' not in r.json and
+            e.get('code') == -32000 and isinstance(e.get('message'), str) and
+            data.get('status') == status and data.get('error', {}).get('code') == code)
+
+
 r = d.get('/mcp')
 tap.ok(r.status == 405 and r.header('Allow') == 'POST', 'GET /mcp: 405 with Allow: POST')
+tap.ok(http_refusal(r, 405, 'method_not_allowed'), 'as a JSON-RPC error (-32000, the envelope in data): %s'
+       % r.body[:200])
 r = d.request('DELETE', '/mcp')
-tap.ok(r.status == 405, 'DELETE /mcp: 405')
+tap.ok(http_refusal(r, 405, 'method_not_allowed'), 'DELETE /mcp: 405, a JSON-RPC error')
 r = d.post('/mcp', raw=b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]')
 tap.ok(r.status == 400 and r.json['error']['code'] == -32600 and 'batch' in r.json['error']['message'],
        'a batch: 400 -32600')
@@ -215,10 +229,12 @@ tap.ok(r.status == 400 and r.json['error']['code'] == -32600, 'a null id: 400 -3
 r = d.post('/mcp', {'jsonrpc': '2.0', 'method': 'notifications/initialized'})
 tap.ok(r.status == 202 and r.body == '', 'a notification: 202 without a body')
 r = d.post('/mcp', raw=b'{"jsonrpc":"2.0","id":1,"method":"ping"}', headers={'Content-Type': 'text/plain'})
-tap.ok(r.status == 415, 'a body that is not declared JSON: 415')
+tap.ok(http_refusal(r, 415, 'unsupported_media_type'), 'a body that is not declared JSON: 415, a JSON-RPC error')
 big = json.dumps({'jsonrpc': '2.0', 'id': 1, 'method': 'ping', 'params': {'pad': 'x' * 70000}}).encode()
 r = d.post('/mcp', raw=big)
-tap.ok(r.status == 413, 'a body over --max-body: 413')
+tap.ok(http_refusal(r, 413, 'payload_too_large'), 'a body over --max-body: 413, a JSON-RPC error')
+r = d.get('/api/games')
+tap.ok(r.status == 200 and 'jsonrpc' not in r.json, 'the REST routes keep their envelope')
 
 for origin, want in (('http://evil.example', 403), ('http://localhost:%d' % d.port, 200),
                      ('http://127.0.0.1:%d' % d.port, 200), ('http://127.0.0.1:1', 403),
@@ -343,6 +359,17 @@ r = rpc('tools/list')
 tap.ok(r.status == 200 and 'result' in r.json, 'tools/list is a read, not a run')
 r = call('list_games', {})
 tap.ok(r.json['result']['isError'] is False, 'list_games is a read, not a run')
+d.stop()
+
+# ---- a method over the reads limit: 429 with Retry-After, a JSON-RPC error ----
+d = Daemon(rate_limits=True, args=['--rate-limit', 'reads=1/m:1,moves=off,runs=off,puzzles=off'])
+first = rpc('tools/list')
+r = rpc('tools/list')
+e = (r.json or {}).get('error') or {}
+tap.ok(first.status == 200 and http_refusal(r, 429, 'rate_limited') and r.header('Retry-After') and
+       e['data'].get('ratelimit', {}).get('key') == 'address',
+       'the second tools/list is over the reads limit: 429 with Retry-After, a JSON-RPC error with the '
+       'ratelimit in data: %s' % r.body[:240])
 d.stop()
 
 # ---- an act over the moves limit: isError 429, and the run as it stands ----
