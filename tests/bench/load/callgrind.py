@@ -13,7 +13,20 @@ hatetris (a placement a request), healthz, and mcp-duskcourt (the
 duskcourt scenario's moves as MCP `act` tool calls on POST /mcp,
 start_run for a new run: the MCP path's cost beside the REST one).
 
-usage: callgrind.py ARCADED [--requests N] [--scenario NAME]... [--daemon-arg ARG]...
+stackcraft (a legal placement by its id a request), init (new runs,
+Duskcourt and Stackfall in turn) and versus2, versus4, versus8 (a match of
+2, 4 or 8 bots on one connection, each request with its bot's key: the
+moves of a turn in seat order, the last one resolving it, and the create
+and joins of a new match when one ends).
+
+--breakdown prints a markdown table instead: beside the total, the
+instructions spent inside jansson, libsodium, the store with SQLite (or
+libpq) and the engine, each inclusive of what it calls (its malloc too),
+from the calls into it in callgrind's call graph; the rest is
+libmicrohttpd, routing, the pipeline, the answers' own code and libc
+outside them.
+
+usage: callgrind.py ARCADED [--requests N] [--scenario NAME]... [--daemon-arg ARG]... [--breakdown]
 """
 import argparse
 import glob
@@ -88,10 +101,179 @@ def play(port, scenario, n):
             r = call('POST', '/api/games/%s/action' % scenario, {'stateToken': r['stateToken'], 'command': cmd},
                      refusable=True)
         return
+    if scenario == 'stackcraft':
+        # A placement a request, by its id, cycling through the legal ones.
+        r = call('GET', '/api/games/stackcraft/init?seed=1')
+        for i in range(n):
+            if r['state']['status'] != 'playing' or not r['legalActions']:
+                r = call('GET', '/api/games/stackcraft/init?seed=1')
+                continue
+            a = r['legalActions'][(i * 7) % len(r['legalActions'])]['id']
+            r = call('POST', '/api/games/stackcraft/action', {'stateToken': r['stateToken'], 'action': a})
+        return
+    if scenario == 'init':
+        # New runs, alternating Duskcourt and Stackfall as init.lua does.
+        for i in range(n):
+            if i % 2:
+                call('GET', '/api/games/duskcourt/init')
+            else:
+                call('POST', '/api/games/stackfall/init', {})
+        return
+    m = re.match(r'versus(\d)$', scenario)
+    if m:
+        versus(c, int(m.group(1)), n)
+        return
     sys.exit('callgrind.py: unknown scenario %s' % scenario)
 
 
-def total(arcaded, scenario, n, extra):
+def versus(c, players, n):
+    """n requests of versus play by `players` bots on one connection, each
+    request with its own bot's key: moves, in seat order (the last one
+    resolves the turn and answers the match), and, when a match ends, the
+    create and joins of the next. A bot places its piece upright over its
+    two lowest neighbouring columns (tests/bench/load/versus.py's bot)."""
+    def call(method, path, body, key):
+        data = json.dumps(body).encode() if body is not None else None
+        h = {'Authorization': 'Bearer ' + key}
+        if data:
+            h['Content-Type'] = 'application/json'
+        c.request(method, path, body=data, headers=h)
+        r = c.getresponse()
+        text = r.read()
+        if r.status not in (200, 201):
+            sys.exit('callgrind.py: %s %s answered %d: %s' % (method, path, r.status, text[:200]))
+        return json.loads(text)
+
+    def pick(view, seat):
+        rows = view['seats'][seat]['board_text'].split('\n')
+        h = [next((20 - i for i, row in enumerate(rows) if row[col] != '.'), 0) for col in range(10)]
+        col = min(range(9), key=lambda x: max(h[x], h[x + 1]))
+        return 'resign' if max(h[col], h[col + 1]) > 16 else 'place 1 %d' % col
+
+    tag = '%x' % (os.getpid() & 0xffffff)
+    keys = [None] * players
+    for p in range(players):
+        c.request('POST', '/api/v1/accounts', body=json.dumps({'name': 'cg%s_%d' % (tag, p)}).encode(),
+                  headers={'Content-Type': 'application/json'})
+        keys[p] = json.loads(c.getresponse().read())['agentKey']
+    view, seat, done = None, 0, 0
+    while done < n:
+        if view is None or view['status'] != 'playing':
+            view = call('POST', '/api/matches', {'players': players, 'turn_seconds': 60}, keys[0])
+            mid = view['match_id']
+            for p in range(1, players):
+                view = call('POST', '/api/matches/%s/join' % mid, {}, keys[p])
+            done += players
+            seat = 0
+            continue
+        if not view['seats'][seat].get('alive', True):
+            seat = (seat + 1) % players
+            if seat == 0:
+                view = call('GET', '/api/matches/%s' % mid, None, keys[0])
+                done += 1
+            continue
+        r = call('POST', '/api/matches/%s/move' % mid, {'turn': view['turn'] + 1,
+                                                        'command': pick(view, seat)}, keys[seat])
+        done += 1
+        seat += 1
+        if r['resolved']:
+            view, seat = r['match'], 0
+
+
+# The libraries and parts a request's instructions are split into with
+# --breakdown: a shared library by its object file, a part of arcaded by
+# the functions its static libraries define (nm: a release build has no
+# line tables to name the source files). libmicrohttpd is not a part: it
+# calls the daemon's handlers, so everything runs inside it.
+PARTS = ('jansson', 'libsodium', 'store + SQLite', 'engine')
+FUNCTIONS = {'engine': set(), 'store + SQLite': set()}
+
+
+def load_functions(arcaded):
+    """The functions of the engine's and the store's static libraries, from
+    the build directory the binary was built in (BUILD/server/arcaded)."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(arcaded)))
+    for part, pattern in (('engine', 'engine/libengine*.a'), ('store + SQLite', 'server/store/libstore*.a')):
+        for lib in glob.glob(os.path.join(build, pattern)):
+            out = subprocess.run(['nm', '--defined-only', lib], capture_output=True, text=True).stdout
+            FUNCTIONS[part].update(f[2] for f in (x.split() for x in out.splitlines())
+                                   if len(f) == 3 and f[1] in 'Tt')
+        if not FUNCTIONS[part]:
+            sys.exit('callgrind.py: no %s library under %s' % (part, build))
+
+
+def part_of(ob, fn):
+    if 'libjansson' in ob:
+        return 'jansson'
+    if 'libsodium' in ob:
+        return 'libsodium'
+    if 'libsqlite3' in ob or 'libpq' in ob:
+        return 'store + SQLite'
+    base = fn.split("'")[0]  # callgrind marks recursion levels and clones with a suffix
+    return next((p for p, names in FUNCTIONS.items() if base in names), None)
+
+
+def breakdown(files):
+    """Instructions per part from callgrind output files: the sum of the
+    calls that enter a part from outside it, inclusive (its callees,
+    malloc included, count in it), less its own calls into another part
+    (which count there: the store's JSON is jansson's) and its calls back
+    into the daemon's other code (the jobs the store's writer runs)."""
+    names = {'fn': {}, 'fl': {}, 'ob': {}}
+
+    def name(kind, val):
+        m = re.match(r'\((\d+)\)\s*(.*)', val)
+        if not m:
+            return val
+        if m.group(2):
+            names[kind][m.group(1)] = m.group(2)
+            return m.group(2)
+        return names[kind].get(m.group(1), '')
+
+    where = {}   # (object, function) -> part, from the function's own record
+    edges = []   # (caller key, callee key, callee's object and file, inclusive cost)
+    for path in files:
+        ob = fl = fn = ''
+        cob = cfl = cfn = None
+        call = False
+        with open(path) as f:
+            for line in f:
+                if call and line[:1] in '0123456789+-*':
+                    edges.append(((ob, fn), (cob or ob, cfn), cob or ob, cfl or fl, int(line.split()[1])))
+                    call, cob, cfl = False, None, None
+                elif line.startswith('ob='):
+                    ob = name('ob', line[3:].strip())
+                elif line.startswith('fl='):
+                    fl = name('fl', line[3:].strip())
+                elif line.startswith(('fi=', 'fe=')):
+                    name('fl', line[3:].strip())
+                elif line.startswith('fn='):
+                    fn = name('fn', line[3:].strip())
+                    where.setdefault((ob, fn), part_of(ob, fn))
+                elif line.startswith('cob='):
+                    cob = name('ob', line[4:].strip())
+                elif line.startswith(('cfi=', 'cfl=')):
+                    cfl = name('fl', line[4:].strip())
+                elif line.startswith('cfn='):
+                    cfn = name('fn', line[4:].strip())
+                elif line.startswith('calls='):
+                    call = True
+    out = {name: 0 for name in PARTS}
+    for caller, callee, cob, cfl, cost in edges:
+        to, frm = where.get(callee) or part_of(cob, callee[1]), where.get(caller)
+        if to is not None and frm != to:
+            out[to] += cost
+            # A part calling another: that part's, not this one's.
+            if frm is not None:
+                out[frm] -= cost
+        elif to is None and frm is not None and os.path.basename(cob) == 'arcaded':
+            # A part calling back into the daemon's other code (the store's
+            # writer running a job): the rest's, not the part's.
+            out[frm] -= cost
+    return out
+
+
+def total(arcaded, scenario, n, extra, parts=False):
     folder = tempfile.mkdtemp(prefix='arcaded-cg-')
     out = os.path.join(folder, 'cg.out')
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out, arcaded,
@@ -104,9 +286,11 @@ def total(arcaded, scenario, n, extra):
         play(port, scenario, n)
         p.send_signal(signal.SIGTERM)
         p.wait(300)
-        text = ''.join(open(f).read() for f in glob.glob(out + '*'))
+        files = glob.glob(out + '*')
+        text = ''.join(open(f).read() for f in files)
         m = re.findall(r'^summary:\s+(\d+)', text, re.M) or re.findall(r'^totals:\s+(\d+)', text, re.M)
-        return sum(int(x) for x in m)
+        count = sum(int(x) for x in m)
+        return (count, breakdown(files)) if parts else count
     finally:
         if p.poll() is None:
             p.kill()
@@ -119,14 +303,27 @@ def main():
     ap.add_argument('--requests', type=int, default=1000)
     ap.add_argument('--scenario', action='append')
     ap.add_argument('--daemon-arg', action='append', default=[])
+    ap.add_argument('--breakdown', action='store_true',
+                    help='a markdown table with the instructions of each library or part')
     args = ap.parse_args()
     if shutil.which('valgrind') is None:
         sys.exit('callgrind.py: valgrind is not installed')
+    if args.breakdown:
+        load_functions(args.arcaded)
+        print('| request | instructions | ' + ' | '.join(PARTS) + ' | the rest |')
+        print('|---|' + '---:|' * (len(PARTS) + 2))
     for scenario in args.scenario or ['healthz', 'duskcourt', 'stackfall']:
-        a = total(args.arcaded, scenario, args.requests, args.daemon_arg)
-        b = total(args.arcaded, scenario, 2 * args.requests, args.daemon_arg)
-        print('%-10s %8.0f instructions per request (callgrind, %d requests)' %
-              (scenario, (b - a) / args.requests, args.requests), flush=True)
+        a = total(args.arcaded, scenario, args.requests, args.daemon_arg, args.breakdown)
+        b = total(args.arcaded, scenario, 2 * args.requests, args.daemon_arg, args.breakdown)
+        if not args.breakdown:
+            print('%-10s %8.0f instructions per request (callgrind, %d requests)' %
+                  (scenario, (b - a) / args.requests, args.requests), flush=True)
+            continue
+        per = {k: (b[1][k] - a[1][k]) / args.requests for k in a[1]}
+        whole = (b[0] - a[0]) / args.requests
+        print('| %s | %s | %s | %s |' % (scenario, '{:,.0f}'.format(whole),
+              ' | '.join('{:,.0f}'.format(per[name]) for name in PARTS),
+              '{:,.0f}'.format(whole - sum(per.values()))), flush=True)
 
 
 if __name__ == '__main__':

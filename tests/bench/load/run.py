@@ -8,6 +8,7 @@ same settings against
   duskcourt  real runs: init, then action after action with the stateToken
   stackfall  real games: one placement per request, chosen from board_text
   stackfall+options  the same with the options helper: "place R C; options"
+  stackcraft real runs: a random legal placement by its id (`r1x4`) per request
   hatetris   real HATETRIS runs, depth 1: "place R C; options", the best option each time
   hatetris depth 2   the same at depth 2
   init       new runs of both games
@@ -217,6 +218,7 @@ def main():
         for name, script, sargs in (('healthz', 'healthz.lua', ()), ('duskcourt', 'duskcourt.lua', ()),
                                     ('stackfall', 'stackfall.lua', ()),
                                     ('stackfall+options', 'stackfall.lua', ('options',)),
+                                    ('stackcraft', 'stackcraft.lua', ()),
                                     ('hatetris', 'hatetris.lua', ()),
                                     ('hatetris depth 2', 'hatetris.lua', ('depth2',)),
                                     ('init', 'init.lua', ())):
