@@ -4,7 +4,9 @@
  * Every primitive is libsodium's: keyed BLAKE2b (crypto_generichash) for
  * the key split and the MAC, XChaCha20 (crypto_stream_xchacha20_xor),
  * Ed25519 (crypto_sign_detached), strict base64url without padding
- * (sodium_base642bin), constant-time compares (crypto_verify_32,
+ * (sodium_base642bin for secrets; a token's public text, its body and
+ * footer, through the table codec of b64url.c, as strict and checked
+ * against libsodium's), constant-time compares (crypto_verify_32,
  * sodium_memcmp). What is written here is the framing: headers, PAE, the
  * order of checks, and a parser that refuses anything but the one canonical
  * spelling of a token, so that a token has exactly one textual form.
@@ -22,6 +24,8 @@
 #include <string.h>
 
 #include <sodium.h>
+
+#include "b64url.h"
 
 #define B64_VARIANT sodium_base64_VARIANT_URLSAFE_NO_PADDING
 
@@ -134,6 +138,20 @@ b64_get(uint8_t *out, size_t out_cap, size_t *out_len, const char *s, size_t s_l
 		return false;
 	*out_len = got;
 	return true;
+}
+
+/* b64_put and b64_get for public bytes (a token's body and footer): the
+ * table codec, not constant-time, with the same strictness. */
+static size_t
+b64_put_public(char *out, const uint8_t *in, size_t n)
+{
+	return b64url_encode(out, in, n);
+}
+
+static bool
+b64_get_public(uint8_t *out, size_t out_cap, size_t *out_len, const char *s, size_t s_len)
+{
+	return b64url_decode(out, out_cap, s, s_len, out_len);
 }
 
 /* The value of a URL-safe base64 character (the alphabet was checked). */
@@ -271,10 +289,10 @@ token_put(char *out, enum paseto_purpose p, const uint8_t *blob, size_t blob_len
 	size_t pos = header_len(p);
 
 	memcpy(out, paseto_header(p), pos);
-	pos += b64_put(out + pos, blob, blob_len);
+	pos += b64_put_public(out + pos, blob, blob_len);
 	if (flen > 0) {
 		out[pos++] = '.';
-		pos += b64_put(out + pos, f, flen);
+		pos += b64_put_public(out + pos, f, flen);
 	}
 	out[pos] = '\0';
 	return pos;
@@ -333,10 +351,10 @@ token_decode(const struct token_parts *tp, size_t min_blob,
 	*foot = malloc(fcap > 0 ? fcap : 1);
 	if (*blob == NULL || *foot == NULL)
 		return PASETO_ERR_NOMEM;
-	if (!b64_get(*blob, bcap, blob_len, tp->body, tp->body_len) || *blob_len < min_blob)
+	if (!b64_get_public(*blob, bcap, blob_len, tp->body, tp->body_len) || *blob_len < min_blob)
 		return PASETO_ERR_MALFORMED;
 	*foot_len = 0;
-	if (tp->foot != NULL && !b64_get(*foot, fcap, foot_len, tp->foot, tp->foot_len))
+	if (tp->foot != NULL && !b64_get_public(*foot, fcap, foot_len, tp->foot, tp->foot_len))
 		return PASETO_ERR_MALFORMED;
 	return PASETO_OK;
 }
@@ -615,7 +633,7 @@ paseto_v4_footer(enum paseto_purpose purpose, const char *token, size_t token_le
 	foot = malloc(fcap > 0 ? fcap : 1);
 	if (foot == NULL)
 		return PASETO_ERR_NOMEM;
-	if (tp.foot != NULL && !b64_get(foot, fcap, &foot_len, tp.foot, tp.foot_len)) {
+	if (tp.foot != NULL && !b64_get_public(foot, fcap, &foot_len, tp.foot, tp.foot_len)) {
 		ret = PASETO_ERR_MALFORMED;
 		goto done;
 	}
