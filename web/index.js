@@ -69,14 +69,14 @@ function section(g) {
     el('form', { class: 'seed', method: 'get', action: `/#${g.name}` },
       el('label', { for: `${g.name}-seed` }, 'Runs on seed'),
       el('input', { id: `${g.name}-seed`, name: key, inputmode: 'numeric', pattern: '[0-9]+',
-        value: seed ?? '', placeholder: 'any chosen by the server', size: 16 }),
+        value: seed ?? '', placeholder: 'any seed', size: 16 }),
       el('button', { type: 'submit' }, 'Filter'),
       seed !== null ? el('a', { href: `/#${g.name}` }, 'Show all') : null),
     el('h3', {}, seed !== null ? `Leaderboard on seed ${seed}` : 'Leaderboard'),
     el('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-labelledby': `${g.name}-caption` },
       el('table', { class: 'board' },
       el('caption', { id: `${g.name}-caption` }, seed !== null ? `${title(g.name)}: every ended run on seed ${seed}, best first`
-        : `${title(g.name)}: ended runs on seeds the server chose, best first`),
+        : `${title(g.name)}: every ended run, on any seed, best first (abandoned runs are not ranked)`),
       el('thead', {}, head), el('tbody', {}))),
     el('div', { class: 'more' }),
     el('div', { class: 'reviews-box' }));
