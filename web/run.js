@@ -3,7 +3,7 @@
 // hides its future (its seed would reveal the pieces to come) shows only
 // its newest state while it plays, as its player sees it: the server
 // refuses its steps until it is over.
-import { api, ApiError, checkCertificate, el, fill, games, problem, title, when } from './common.js';
+import { accountLink, api, ApiError, checkCertificate, el, fill, games, problem, title, when } from './common.js';
 import { createPlayer, playerUi } from './player.js';
 import * as tetromino from './tetromino.js';
 import * as duskcourt from './duskcourt.js';
@@ -43,7 +43,7 @@ function summary(run, g) {
   const rows = [
     ['Game', title(run.game)], ['Status', run.status + (run.end_reason ? ` (${run.end_reason.replace(/_/g, ' ')})` : '')],
     ['Score', run.score], ...g.boardFields.map((f) => [title(f), run[f] ?? '-']), ['Moves', run.moves],
-    ['Account', run.account ?? 'anonymous'],
+    ['Account', accountLink(run.account)],
     ['Seed', g.seedless ? 'none: the game has no seed'
       : run.replay ? `${run.replay.seed}${run.seedChosenByClient ? ' (chosen by the client)' : ' (chosen by the server)'}`
       : 'withheld while the run plays'],

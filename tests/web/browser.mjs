@@ -93,6 +93,7 @@ async function readBoard(page) {
       arrow: arrow ? { from: Number(arrow.dataset.from), to: Number(arrow.dataset.to) } : null,
       caption: (document.getElementById('caption') || {}).textContent || '',
       label: b.getAttribute('aria-label'),
+      legend: [...document.querySelectorAll('[data-testid=legend] dt')].map((n) => n.textContent.trim()),
     };
   });
 }
@@ -288,6 +289,23 @@ if (plan.index) {
     await page.waitForFunction((g) => !document.querySelector(`#${g} .reviews-box`).textContent.includes('Loading')
       && document.querySelector(`#${g} .reviews-box h3`), plan.index.game, { timeout: WAIT });
     r.unfiltered = await rows();
+    // The account links of the board, and the open matches beside what the
+    // route answers at the same moment (issue 30).
+    await page.waitForFunction(() => ['lobby', 'playing'].every((s) => document.querySelector(`#open-${s} tbody tr`))
+      && document.querySelector('#ratings-caption ~ tbody a.account'), null, { timeout: WAIT });
+    r.accountLinks = await page.evaluate(() => [...document.querySelectorAll('a.account')]
+      .map((a) => [a.textContent, a.getAttribute('href')]));
+    r.open = await page.evaluate(async () => {
+      const o = {};
+      for (const s of ['lobby', 'playing']) {
+        const d = await (await fetch(`/api/matches/open?status=${s}&limit=20`)).json();
+        o[s] = { api: d.matches.map((m) => [m.match_id, m.seats.join(', ')]),
+          drawn: [...document.querySelectorAll(`#open-${s} tbody tr[data-testid]`)].map((tr) => [
+            tr.cells[0].textContent, tr.cells[1].textContent, tr.querySelector('a').getAttribute('href')]),
+          empty: document.querySelector(`#open-${s} tbody`).textContent };
+      }
+      return o;
+    });
     r.reviews = await page.evaluate((g) => document.querySelector(`#${g} .reviews-box`).textContent, plan.index.game);
     await page.focus(`#${plan.index.game}-seed`);
     await page.keyboard.type(String(plan.index.seed));

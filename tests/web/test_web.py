@@ -49,6 +49,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 from harness import Daemon, Tap
 from naive_stackfall import Stackfall
@@ -951,8 +952,25 @@ tap.ok(any(len(r) > 2 and r[1] == dc_run['runId'] and r[-2] == '7' for r in sf_r
 tap.ok('/runs/%s' % dc_run['runId'] in ix.get('runLinks', []) and 'duskcourt.seed=7' in ix.get('url', ''),
        'home: the seed filter, typed and sent with Enter, lists the seed-7 run and links to its page')
 tap.ok('Three courts, one reset.' in ix.get('reviews', ''), 'home: the newest reviews are shown')
+# Issue 30: account names link to their pages; the open matches are listed.
+links = ix.get('accountLinks', [])
+tap.ok(links and all(h == '/accounts/' + urllib.parse.quote(n, safe='') for n, h in links),
+       'home: every account name (boards, reviews, lobbies, ratings) links to its page (%d links)' % len(links))
+op = ix.get('open', {})
+for status, want in (('playing', vs_live), ('lobby', vs_lobby)):
+    o = op.get(status, {})
+    tap.ok(o.get('api') and [[i, s] for i, s, _ in o.get('drawn', [])] == o['api'] and
+           all(h == '/matches/' + i for i, _, h in o['drawn']) and want in [i for i, _ in o['api']],
+           'home: the matches %s are listed as the route answers them, with their seats, each linking to its '
+           'page (%d, match %s among them)' % ('being played' if status == 'playing' else 'in the lobby',
+                                               len(o.get('drawn', [])), want))
 tap.eq(ix.get('matchUrl'), '/matches/%s' % vs_id, 'home: a match id typed in the Versus section and sent with '
        'Enter opens the match\'s page')
+
+legend = [b.get('legend') for b in seen['boards'] if b['run'] == dc_run['runId']]
+tap.ok(legend and all(x == ['K jackal', 'Q scorpion', 'R cobra', 'B vulture', 'N camel', 'P beetle'] for x in legend),
+       'Duskcourt: the court has a legend naming each idol\'s letter (and its reach)')
+
 
 # The match, turn by turn.
 def seat_drawn_as(s, k):
