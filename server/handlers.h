@@ -60,6 +60,8 @@ void handle_page_index(struct request *req);
 void handle_page_run(struct request *req);
 void handle_page_match(struct request *req);
 void handle_page_verify(struct request *req);
+void handle_page_account(struct request *req);
+void handle_page_compare(struct request *req);
 void handle_static(struct request *req);
 void handle_openapi(struct request *req);
 

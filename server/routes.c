@@ -99,6 +99,8 @@ const struct route routes[] = {
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/runs/{runId}",                          handle_page_run,        "page_run",       false, NONE),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/matches/{id}",                          handle_page_match,      "page_match",     false, NONE),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/verify",                                handle_page_verify,     "page_verify",    false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/accounts/{name}",                       handle_page_account,    "page_account",   false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/compare",                               handle_page_compare,    "page_compare",   false, NONE),
 	/* The contract, as built: for client generators (not itself a route of it). */
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/openapi.yaml",                          handle_openapi,         "page_openapi",   false, NONE),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/static/{file}",                         handle_static,          "static",         false, NONE),

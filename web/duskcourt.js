@@ -20,7 +20,7 @@ const REACH = [
 
 let legends = 0;
 
-function legend() {
+export function legend() {
   const id = `legend-title-${++legends}`;
   return el('section', { class: 'legend', 'aria-labelledby': id, 'data-testid': 'legend' },
     el('h3', { id }, 'Idols and their reach'),
@@ -45,11 +45,13 @@ function square(i, size) {
   return { x: col + 0.5, y: size - 1 - row + 0.5 };
 }
 
-export function create(container) {
+// opts.legend false: no legend under the court (a page with two courts
+// shows one for both).
+export function create(container, opts = {}) {
   const court = el('div', { class: 'court', role: 'img', 'data-testid': 'board', 'data-frame': 'state' });
   const wrap = el('div', { class: 'court-wrap' }, court);
   const side = el('div', { class: 'side' });
-  fill(container, el('div', { class: 'dstage' }, wrap, side), legend());
+  fill(container, el('div', { class: 'dstage' }, wrap, side), opts.legend === false ? null : legend());
   let size = 0;
   let nodes = [];
   let arrow = null;

@@ -3,6 +3,7 @@
 // seed links set) and its newest reviews; versus ratings and a match
 // opened by its id.
 import { accountLink, api, el, fill, games, problem, title, when } from './common.js';
+import { plot } from './plot.js';
 
 const params = new URLSearchParams(location.search);
 
@@ -44,6 +45,31 @@ async function board(g, section, seed, after) {
   }
 }
 
+// The spread of the scores on one seed: the best 100 runs (one page of the
+// route), in at most 10 bins of equal width, as bars.
+export function bins(scores) {
+  const lo = Math.min(...scores);
+  const hi = Math.max(...scores);
+  const width = Math.max(1, Math.ceil((hi - lo + 1) / 10));
+  const n = Math.floor((hi - lo) / width) + 1;
+  const counts = Array(n).fill(0);
+  for (const s of scores) counts[Math.floor((s - lo) / width)]++;
+  return { x: counts.map((_, i) => lo + i * width), counts, width };
+}
+
+async function distribution(g, node, seed) {
+  const d = await api(`/api/games/${g.name}/leaderboard?seed=${seed}&limit=100`);
+  if (!d.entries.length) return;
+  const b = bins(d.entries.map((e) => e.score));
+  fill(node, plot({
+    id: `${g.name}-spread`, bars: true, x: b.x, xLabel: b.width > 1 ? `Score (bins of ${b.width}, from)` : 'Score',
+    yLabel: 'Runs', series: [{ label: 'Runs', values: b.counts }],
+    caption: `${title(g.name)}: how the scores of the ${d.entries.length} best runs on seed ${seed} spread`,
+    describe: `Scores on seed ${seed}: ${d.entries.length} runs from ${Math.min(...d.entries.map((e) => e.score))} `
+      + `to ${Math.max(...d.entries.map((e) => e.score))}.`,
+  }).node);
+}
+
 async function reviews(g, node) {
   const d = await api(`/api/games/${g.name}/reviews?limit=5`);
   const avg = d.averageRating === null ? 'no rating yet'
@@ -79,8 +105,10 @@ function section(g) {
         : `${title(g.name)}: every ended run, on any seed, best first (abandoned runs are not ranked)`),
       el('thead', {}, head), el('tbody', {}))),
     el('div', { class: 'more' }),
+    el('div', { class: 'spread' }),
     el('div', { class: 'reviews-box' }));
   board(g, s, seed, null).catch((err) => problem(s.querySelector('.more'), err));
+  if (seed !== null) distribution(g, s.querySelector('.spread'), seed).catch((err) => problem(s.querySelector('.spread'), err));
   reviews(g, s.querySelector('.reviews-box')).catch((err) => problem(s.querySelector('.reviews-box'), err));
   return s;
 }
