@@ -60,6 +60,8 @@ void handle_page_index(struct request *req);
 void handle_page_run(struct request *req);
 void handle_page_match(struct request *req);
 void handle_page_verify(struct request *req);
+void handle_page_account(struct request *req);
+void handle_page_compare(struct request *req);
 void handle_static(struct request *req);
 void handle_openapi(struct request *req);
 
@@ -74,6 +76,13 @@ void handle_match_events(struct request *req);
 void handle_match_replay(struct request *req);
 void handle_match_verify(struct request *req);
 void handle_match_ratings(struct request *req);
+
+/* handlers_history.c: the open matches, an account's page, its runs and
+ * matches (docs/api.md, "Accounts and open matches") */
+void handle_matches_open(struct request *req);
+void handle_account_page(struct request *req);
+void handle_account_runs(struct request *req);
+void handle_account_matches(struct request *req);
 
 /* mcp.c: POST /mcp, the MCP endpoint; its tools run the routes above */
 void handle_mcp(struct request *req);

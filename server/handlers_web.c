@@ -160,6 +160,18 @@ handle_page_match(struct request *req)
 }
 
 void
+handle_page_account(struct request *req)
+{
+	serve(req, "account.html");
+}
+
+void
+handle_page_compare(struct request *req)
+{
+	serve(req, "compare.html");
+}
+
+void
 handle_page_verify(struct request *req)
 {
 	serve(req, "verify.html");

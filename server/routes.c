@@ -44,6 +44,10 @@ const struct route routes[] = {
 	PLAIN(HTTP_DELETE,            "/api/v1/me/keys/{id}",                   handle_me_keys_revoke,  "me_keys_revoke", false, ACCOUNTS),
 	PLAIN(HTTP_GET,               "/api/v1/agent-check",                    handle_agent_check,     "agent_check",    false, PUZZLES),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/v1/keys",                           handle_keys,            "keys",           false, READS),
+	/* An account's public history (its page, docs/web.md). */
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/v1/accounts/{name}",                handle_account_page,    "account_page",   false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/v1/accounts/{name}/runs",           handle_account_runs,    "account_runs",   false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/v1/accounts/{name}/matches",        handle_account_matches, "account_matches", false, READS),
 
 	GAME(HTTP_GET | HTTP_POST,   "/api/games/{game}/init",                 handle_game_init,       "game_init",      true,  RUNS),
 	GAME(HTTP_POST,              "/api/games/{game}/action",               handle_game_action,     "game_action",    true,  MOVES),
@@ -74,6 +78,7 @@ const struct route routes[] = {
 	 * stream count once, when they begin). */
 	PLAIN(HTTP_POST,              "/api/matches",                           handle_match_create,    "match_create",   true,  MOVES),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/ratings",                   handle_match_ratings,   "match_ratings",  false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/open",                      handle_matches_open,    "matches_open",   false, READS),
 	PLAIN(HTTP_POST,              "/api/matches/replays/verify",            handle_match_verify,    "match_verify",   true,  VERIFY),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}",                      handle_match_get,       "match_get",      false, READS),
 	PLAIN(HTTP_POST,              "/api/matches/{id}/join",                 handle_match_join,      "match_join",     true,  MOVES),
@@ -94,6 +99,8 @@ const struct route routes[] = {
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/runs/{runId}",                          handle_page_run,        "page_run",       false, NONE),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/matches/{id}",                          handle_page_match,      "page_match",     false, NONE),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/verify",                                handle_page_verify,     "page_verify",    false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/accounts/{name}",                       handle_page_account,    "page_account",   false, NONE),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/compare",                               handle_page_compare,    "page_compare",   false, NONE),
 	/* The contract, as built: for client generators (not itself a route of it). */
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/openapi.yaml",                          handle_openapi,         "page_openapi",   false, NONE),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/static/{file}",                         handle_static,          "static",         false, NONE),

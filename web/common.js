@@ -72,6 +72,11 @@ export function when(iso) {
   return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
 }
 
+// An account's name as a link to its page, or "anonymous" for none.
+export function accountLink(name) {
+  return name ? el('a', { href: `/accounts/${encodeURIComponent(name)}`, class: 'account' }, name) : 'anonymous';
+}
+
 export function title(s) {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }

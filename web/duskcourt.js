@@ -6,6 +6,31 @@ import { el, fill } from './common.js';
 
 const NAMES = { K: 'jackal', Q: 'scorpion', R: 'cobra', B: 'vulture', N: 'camel', P: 'beetle' };
 
+// What each letter takes on (docs/rules/duskcourt.md, "The idols and their
+// reach"), for the legend beside the court. The page only shows it: the
+// legal captures of every step come from the server.
+const REACH = [
+  ['K', 'any of the 8 squares touching its own'],
+  ['Q', 'any distance along the 4 straight lines and the 4 diagonals'],
+  ['R', 'any distance along its row and its column'],
+  ['B', 'any distance along the 4 diagonals'],
+  ['N', 'a (2, 1) leap in any direction, whatever stands between'],
+  ['P', 'one row up and one column to either side (nothing from the top row)'],
+];
+
+let legends = 0;
+
+export function legend() {
+  const id = `legend-title-${++legends}`;
+  return el('section', { class: 'legend', 'aria-labelledby': id, 'data-testid': 'legend' },
+    el('h3', { id }, 'Idols and their reach'),
+    el('dl', {}, REACH.map(([k, reach]) => [
+      el('dt', {}, el('span', { class: 'letter' }, k), ` ${NAMES[k]}`),
+      el('dd', {}, reach)])),
+    el('p', {}, 'Scorpion, cobra and vulture run to the first square that is not empty: they take the idol there; '
+      + 'a boulder (\u25A0) blocks the line and is never taken.'));
+}
+
 export function accepts(view) {
   return view && view.state && Array.isArray(view.state.board) && Number.isInteger(view.state.size);
 }
@@ -20,11 +45,13 @@ function square(i, size) {
   return { x: col + 0.5, y: size - 1 - row + 0.5 };
 }
 
-export function create(container) {
+// opts.legend false: no legend under the court (a page with two courts
+// shows one for both).
+export function create(container, opts = {}) {
   const court = el('div', { class: 'court', role: 'img', 'data-testid': 'board', 'data-frame': 'state' });
   const wrap = el('div', { class: 'court-wrap' }, court);
   const side = el('div', { class: 'side' });
-  fill(container, el('div', { class: 'dstage' }, wrap, side));
+  fill(container, el('div', { class: 'dstage' }, wrap, side), opts.legend === false ? null : legend());
   let size = 0;
   let nodes = [];
   let arrow = null;

@@ -2,7 +2,8 @@
 // (filtered by seed when asked: ?<game>.seed=N, which the form and the
 // seed links set) and its newest reviews; versus ratings and a match
 // opened by its id.
-import { api, el, fill, games, problem, title, when } from './common.js';
+import { accountLink, api, el, fill, games, problem, title, when } from './common.js';
+import { plot } from './plot.js';
 
 const params = new URLSearchParams(location.search);
 
@@ -22,7 +23,7 @@ async function board(g, section, seed, after) {
     body.append(el('tr', {},
       el('td', { class: 'num' }, e.rank),
       el('td', {}, runLink(e.runId)),
-      el('td', {}, e.account ?? 'anonymous'),
+      el('td', {}, accountLink(e.account)),
       el('td', { class: 'num' }, e.score),
       g.boardFields.map((f) => el('td', { class: 'num' }, e[f] ?? '-')),
       el('td', { class: 'num' }, el('a', {
@@ -44,6 +45,31 @@ async function board(g, section, seed, after) {
   }
 }
 
+// The spread of the scores on one seed: the best 100 runs (one page of the
+// route), in at most 10 bins of equal width, as bars.
+export function bins(scores) {
+  const lo = Math.min(...scores);
+  const hi = Math.max(...scores);
+  const width = Math.max(1, Math.ceil((hi - lo + 1) / 10));
+  const n = Math.floor((hi - lo) / width) + 1;
+  const counts = Array(n).fill(0);
+  for (const s of scores) counts[Math.floor((s - lo) / width)]++;
+  return { x: counts.map((_, i) => lo + i * width), counts, width };
+}
+
+async function distribution(g, node, seed) {
+  const d = await api(`/api/games/${g.name}/leaderboard?seed=${seed}&limit=100`);
+  if (!d.entries.length) return;
+  const b = bins(d.entries.map((e) => e.score));
+  fill(node, plot({
+    id: `${g.name}-spread`, bars: true, x: b.x, xLabel: b.width > 1 ? `Score (bins of ${b.width}, from)` : 'Score',
+    yLabel: 'Runs', series: [{ label: 'Runs', values: b.counts }],
+    caption: `${title(g.name)}: how the scores of the ${d.entries.length} best runs on seed ${seed} spread`,
+    describe: `Scores on seed ${seed}: ${d.entries.length} runs from ${Math.min(...d.entries.map((e) => e.score))} `
+      + `to ${Math.max(...d.entries.map((e) => e.score))}.`,
+  }).node);
+}
+
 async function reviews(g, node) {
   const d = await api(`/api/games/${g.name}/reviews?limit=5`);
   const avg = d.averageRating === null ? 'no rating yet'
@@ -52,7 +78,7 @@ async function reviews(g, node) {
   if (!d.reviews.length) return;
   node.append(el('ul', { class: 'reviews' }, d.reviews.map((r) => el('li', {},
     el('p', { class: 'rating' }, `${r.rating}/10`, ' ', el('span', { class: 'who' },
-      `${r.account ?? 'anonymous'}, ${when(r.createdAt)}, run `, runLink(r.runId))),
+      accountLink(r.account), `, ${when(r.createdAt)}, run `, runLink(r.runId))),
     el('blockquote', {}, r.text)))));
 }
 
@@ -69,24 +95,55 @@ function section(g) {
     el('form', { class: 'seed', method: 'get', action: `/#${g.name}` },
       el('label', { for: `${g.name}-seed` }, 'Runs on seed'),
       el('input', { id: `${g.name}-seed`, name: key, inputmode: 'numeric', pattern: '[0-9]+',
-        value: seed ?? '', placeholder: 'any chosen by the server', size: 16 }),
+        value: seed ?? '', placeholder: 'any seed', size: 16 }),
       el('button', { type: 'submit' }, 'Filter'),
       seed !== null ? el('a', { href: `/#${g.name}` }, 'Show all') : null),
     el('h3', {}, seed !== null ? `Leaderboard on seed ${seed}` : 'Leaderboard'),
     el('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-labelledby': `${g.name}-caption` },
       el('table', { class: 'board' },
       el('caption', { id: `${g.name}-caption` }, seed !== null ? `${title(g.name)}: every ended run on seed ${seed}, best first`
-        : `${title(g.name)}: ended runs on seeds the server chose, best first`),
+        : `${title(g.name)}: every ended run, on any seed, best first (abandoned runs are not ranked)`),
       el('thead', {}, head), el('tbody', {}))),
     el('div', { class: 'more' }),
+    el('div', { class: 'spread' }),
     el('div', { class: 'reviews-box' }));
   board(g, s, seed, null).catch((err) => problem(s.querySelector('.more'), err));
+  if (seed !== null) distribution(g, s.querySelector('.spread'), seed).catch((err) => problem(s.querySelector('.spread'), err));
   reviews(g, s.querySelector('.reviews-box')).catch((err) => problem(s.querySelector('.reviews-box'), err));
   return s;
 }
 
-// Versus: the ratings, and a match opened by its id (no route lists the
-// matches: a bot hands its match's id to its author).
+// The matches in a status (lobby or playing), newest first, into a table.
+function openMatches(status, body) {
+  const cols = 6;
+  api(`/api/matches/open?status=${status}&limit=20`).then((d) => {
+    body.replaceChildren(...d.matches.map((m) => el('tr', { 'data-testid': `open-${status}` },
+      el('td', {}, el('a', { href: `/matches/${m.match_id}` }, m.match_id)),
+      el('td', {}, m.seats.map((s, i) => [i ? ', ' : '', accountLink(s)])),
+      el('td', { class: 'num' }, status === 'lobby' ? `${m.joined} of ${m.players}` : m.players),
+      el('td', { class: 'num' }, m.turn), el('td', {}, m.rated ? 'yes' : 'no'),
+      el('td', {}, when(status === 'lobby' ? m.created_at : m.started_at)))));
+    if (!d.matches.length) {
+      body.append(el('tr', {}, el('td', { colspan: cols },
+        status === 'lobby' ? 'No match is waiting for players.' : 'No match is being played.')));
+    }
+  }).catch((err) => problem(body.closest('.table-wrap'), err));
+}
+
+function matchTable(status, caption) {
+  const body = el('tbody', {});
+  const t = el('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-labelledby': `${status}-caption` },
+    el('table', { class: 'board', id: `open-${status}` },
+      el('caption', { id: `${status}-caption` }, caption),
+      el('thead', {}, el('tr', {}, ['Match', 'Seats', status === 'lobby' ? 'Seats taken' : 'Players', 'Turn', 'Rated',
+        status === 'lobby' ? 'Created' : 'Started'].map((h) => el('th', { scope: 'col' }, h)))),
+      body));
+  openMatches(status, body);
+  return t;
+}
+
+// Versus: the open lobbies and the matches being played, the ratings, and
+// a match opened by its id.
 function versus() {
   const body = el('tbody', {});
   const s = el('section', { id: 'versus', class: 'game', 'aria-labelledby': 'versus-title' },
@@ -98,6 +155,10 @@ function versus() {
       el('input', { id: 'match-id', name: 'match', inputmode: 'numeric', pattern: '[1-9][0-9]{0,15}', size: 18,
         required: true, placeholder: 'its decimal id' }),
       el('button', { type: 'submit' }, 'Open the match')),
+    el('h3', {}, 'Being played'),
+    matchTable('playing', 'Matches being played, newest first: open one to follow it turn by turn'),
+    el('h3', {}, 'Waiting for players'),
+    matchTable('lobby', 'Matches in their lobby, newest first: each starts when its last seat is taken'),
     el('h3', {}, 'Ratings'),
     el('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-labelledby': 'ratings-caption' },
       el('table', { class: 'board' },
@@ -112,7 +173,7 @@ function versus() {
   });
   api('/api/matches/ratings?limit=20').then((d) => {
     body.replaceChildren(...d.ratings.map((r) => el('tr', {},
-      el('td', { class: 'num' }, r.rank), el('td', {}, r.account), el('td', { class: 'num' }, r.rating.toFixed(1)),
+      el('td', { class: 'num' }, r.rank), el('td', {}, accountLink(r.account)), el('td', { class: 'num' }, r.rating.toFixed(1)),
       el('td', { class: 'num' }, r.rd.toFixed(1)), el('td', { class: 'num' }, r.matches))));
     if (!d.ratings.length) body.append(el('tr', {}, el('td', { colspan: 5 }, 'No rated match has ended yet.')));
   }).catch((err) => problem(body.closest('.table-wrap'), err));

@@ -6,7 +6,7 @@
 // the tab is hidden. What is drawn is the server's: the turns route replays
 // the stored turns on the engine and answers each turn as a spectator saw
 // it, so nothing here knows the rules.
-import { api, ApiError, checkCertificate, el, fill, problem, when } from './common.js';
+import { accountLink, api, ApiError, checkCertificate, el, fill, problem, when } from './common.js';
 import { createPlayer, playerUi } from './player.js';
 import { board, cells, pieceIcon } from './tetromino.js';
 
@@ -46,7 +46,7 @@ function seatCard(i, names, shapes) {
   const figures = el('dl', { class: 'figures' });
   const did = el('p', { class: 'did' });
   const node = el('section', { class: 'seat', 'data-testid': 'seat', 'data-seat': i, 'aria-labelledby': `${id}-name` },
-    el('h3', { id: `${id}-name` }, names[i], el('span', { class: 'who' }, ` seat ${i}`)), state,
+    el('h3', { id: `${id}-name` }, accountLink(names[i]), el('span', { class: 'who' }, ` seat ${i}`)), state,
     el('div', { class: 'seat-play' }, meter, b.node), pieces, figures, did);
 
   function draw(s, e, turn) {
@@ -101,7 +101,7 @@ function summary(m) {
   const status = m.status === 'lobby' ? `in the lobby, ${m.joined} of ${m.players} seats taken`
     : m.status === 'playing' ? 'playing' : `finished (${words(m.end)})`;
   const rows = [
-    ['Status', status], ['Players', m.seats.map((s) => s.account).join(', ')], ['Turns resolved', m.turn],
+    ['Status', status], ['Players', m.seats.map((s, i) => [i ? ', ' : '', accountLink(s.account)])], ['Turns resolved', m.turn],
     ['Turn length', `${m.turn_seconds} s`], ['Turn cap', m.turn_cap], ['Rated', m.rated ? 'yes (Glicko-2)' : 'no'],
     ['Seed', m.seed !== null ? `${m.seed} (chosen by ${m.seed_chosen ? 'its creator' : 'the server'})`
       : 'withheld until the match is over'],
@@ -117,7 +117,7 @@ function places(m) {
   const rows = [...m.seats].sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat).map((s) => {
     const d = rated ? s.rating_after - s.rating_before : 0;
     return el('tr', { 'data-testid': 'place-row', 'data-seat': s.seat },
-      el('td', { class: 'num' }, s.place ?? '-'), el('td', {}, s.account),
+      el('td', { class: 'num' }, s.place ?? '-'), el('td', {}, accountLink(s.account)),
       [s.score, s.lines, s.lines_sent, s.lines_received].map((x) => el('td', { class: 'num' }, x)),
       el('td', {}, s.alive ? '-' : words(s.end_reason)),
       rated ? el('td', { class: 'num', 'data-testid': 'rating' },

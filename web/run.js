@@ -3,47 +3,19 @@
 // hides its future (its seed would reveal the pieces to come) shows only
 // its newest state while it plays, as its player sees it: the server
 // refuses its steps until it is over.
-import { api, ApiError, checkCertificate, el, fill, games, problem, title, when } from './common.js';
+import { accountLink, api, ApiError, checkCertificate, el, fill, games, problem, title, when } from './common.js';
 import { createPlayer, playerUi } from './player.js';
-import * as tetromino from './tetromino.js';
-import * as duskcourt from './duskcourt.js';
+import { plot } from './plot.js';
+import { allSteps, figuresOf, renderer } from './steps.js';
 
 const POLL_MS = 1000;
 const runId = location.pathname.split('/').filter(Boolean)[1] || '';
-
-// The renderer for the game of view: the tetromino board or the court, or
-// the state as JSON for a game neither knows.
-async function renderer(stage, game, view) {
-  if (tetromino.accepts(view)) {
-    let shapes = null;
-    let letters = null;
-    try {
-      const rules = await api(`/api/games/${game}/rules`);
-      shapes = rules.pieces || null;
-      // A board of colour ids names its pieces in the rules document.
-      const colors = rules.colors;
-      if (colors && typeof colors === 'object') {
-        letters = Object.fromEntries(Object.entries(colors).map(([k, id]) => [id, k]));
-      }
-    } catch (_) {
-      shapes = null;
-    }
-    return tetromino.create(stage, { shapes, letters });
-  }
-  if (duskcourt.accepts(view)) return duskcourt.create(stage);
-  const pre = el('pre', { class: 'raw', 'data-testid': 'board' });
-  fill(stage, pre);
-  return {
-    draw(step) { pre.textContent = JSON.stringify(step.view, null, 1); pre.dataset.step = step.step; },
-    describe(step) { return step.move ? `Move: ${JSON.stringify(step.move)}` : 'The start.'; },
-  };
-}
 
 function summary(run, g) {
   const rows = [
     ['Game', title(run.game)], ['Status', run.status + (run.end_reason ? ` (${run.end_reason.replace(/_/g, ' ')})` : '')],
     ['Score', run.score], ...g.boardFields.map((f) => [title(f), run[f] ?? '-']), ['Moves', run.moves],
-    ['Account', run.account ?? 'anonymous'],
+    ['Account', accountLink(run.account)],
     ['Seed', g.seedless ? 'none: the game has no seed'
       : run.replay ? `${run.replay.seed}${run.seedChosenByClient ? ' (chosen by the client)' : ' (chosen by the server)'}`
       : 'withheld while the run plays'],
@@ -123,6 +95,36 @@ function follow(run, g, player, draw, note) {
   }, POLL_MS);
 }
 
+// The plots under the player: the score, then height and holes (or idols
+// left), over the steps, the step shown marked and following the player.
+async function plots(run, root, player) {
+  const steps = await allSteps(run);
+  const f = steps.map((s) => figuresOf(s.view));
+  const x = steps.map((s) => s.step);
+  const specs = [];
+  if (f.every((v) => typeof v.score === 'number')) {
+    specs.push({ id: 'plot-score', caption: 'Score at each step', yLabel: 'Score',
+      series: [{ label: 'Score', values: f.map((v) => v.score) }] });
+  }
+  if (f.every((v) => 'height' in v)) {
+    specs.push({ id: 'plot-board', caption: 'The board at each step: its height (rows) and its holes', yLabel: 'Cells',
+      series: [{ label: 'Height', values: f.map((v) => v.height) }, { label: 'Holes', values: f.map((v) => v.holes) }] });
+  } else if (f.every((v) => 'idols' in v)) {
+    specs.push({ id: 'plot-board', caption: 'Idols left on the court at each step', yLabel: 'Idols',
+      series: [{ label: 'Idols', values: f.map((v) => v.idols) }] });
+  }
+  if (!specs.length) return;
+  const at = () => Number(player.dataset.step || 0);
+  const made = specs.map((s) => plot({ ...s, x, xLabel: 'Step', mark: at(),
+    describe: `${s.caption} over ${steps.length} steps: ${s.series.map((se) => `${se.label.toLowerCase()} from `
+      + `${se.values[0]} to ${se.values[se.values.length - 1]}, at most ${Math.max(...se.values)}`).join('; ')}.` }));
+  made.forEach((m) => m.setMark(at()));
+  fill(root, el('h2', { id: 'plots-title' }, 'Over the run'), made.map((m) => m.node));
+  root.hidden = false;
+  new MutationObserver(() => made.forEach((m) => m.setMark(at())))
+    .observe(player, { attributes: true, attributeFilter: ['data-step'] });
+}
+
 async function main() {
   const root = document.getElementById('run');
   const watch = document.getElementById('watch');
@@ -178,6 +180,7 @@ async function main() {
         .then((d) => d.steps) });
     await player.setNewest(first.moves, { follow: !run.over });
     if (!run.over) follow(run, g, player, null, note);
+    else plots(run, document.getElementById('plots'), u.root).catch((err) => problem(document.getElementById('plots'), err));
   } catch (err) {
     problem(u.stage, err);
   }

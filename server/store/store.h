@@ -222,6 +222,35 @@ enum store_result store_account_view(struct store_conn *c, int64_t account_id,
     struct store_account_view *out);
 
 /*
+ * An account's public history (store_history.c): what its page reads. On
+ * a reader; every list at most limit <= STORE_PAGE_MAX rows.
+ */
+/* The account named name, whatever its case: OK (its id, creation time
+ * and name as created, into out of capacity cap) or NOT_FOUND. */
+enum store_result store_account_by_name(struct store_conn *c, const char *name, int64_t *id,
+    int64_t *created_at, char *out, size_t cap);
+
+struct store_history_run {
+	int64_t id, seed, score, moves, created_at, ended_at; /* ended_at 0: not yet */
+	int64_t lines, pieces, rung, lives;                   /* -1: none */
+	bool    over, seed_chosen;
+	char    status[16], end_reason[16];
+	int64_t runs;                      /* store_account_best: the ranked runs on the seed */
+};
+/* The account's runs of game, newest first (created_at, then id; index
+ * runs_account), after the cursor when has_before. */
+enum store_result store_account_runs(struct store_conn *c, int64_t account_id, const char *game,
+    bool has_before, int64_t before_at, int64_t before_id, int limit, struct store_history_run *out,
+    int *n);
+/* How many runs the account has of game. */
+enum store_result store_account_run_count(struct store_conn *c, int64_t account_id,
+    const char *game, int64_t *count);
+/* The account's best ranked run (ended, not abandoned) on each seed of
+ * game, best first by the leaderboard's keys: at most limit seeds. */
+enum store_result store_account_best(struct store_conn *c, int64_t account_id, const char *game,
+    int limit, struct store_history_run *out, int *n);
+
+/*
  * Agent-check puzzles (store_agent.c). Called from inside jobs.
  */
 #define STORE_CHECK_TOKEN_MAX 40
@@ -526,6 +555,32 @@ enum store_result store_ratings_put(struct store_conn *c, const struct store_rat
 /* The best ratings first (then account id), at most limit <= STORE_PAGE_MAX. */
 enum store_result store_ratings_list(struct store_conn *c, int limit, struct store_rating *out,
     int *n);
+
+/* A match as lists show it (the home page's open matches, an account's
+ * matches): its row's small columns and its seats' names. */
+struct store_match_brief {
+	int64_t id, turn, created_at, started_at, finished_at; /* 0: not yet */
+	int     players, joined, turn_seconds, turn_cap;
+	bool    rated;
+	char    status[12], end_reason[16];
+	int     nseats;
+	char    names[STORE_MATCH_SEATS][STORE_NAME_MAX + 1];
+	/* store_account_matches only: the account's seat and its results. */
+	int     seat, place;                  /* place 0 until finished */
+	int64_t score;                        /* -1 until finished */
+	double  rating_before, rating_after;  /* NAN unless a rated match has finished */
+};
+/* The matches in status ("lobby" or "playing"), newest first (created_at,
+ * then id), after the cursor (before_at, before_id) when has_before, at most
+ * limit <= STORE_PAGE_MAX (index matches_open, migration 0008). */
+enum store_result store_matches_open(struct store_conn *c, const char *status, bool has_before,
+    int64_t before_at, int64_t before_id, int limit, struct store_match_brief *out, int *n);
+
+/* The matches account_id has a seat in, newest first (created_at, then
+ * id), after the cursor when has_before, at most limit <= STORE_PAGE_MAX,
+ * with the account's seat and results. */
+enum store_result store_account_matches(struct store_conn *c, int64_t account_id, bool has_before,
+    int64_t before_at, int64_t before_id, int limit, struct store_match_brief *out, int *n);
 
 /* Calls each(ctx, id, turn, deadline_at) for every playing match: the
  * deadlines to arm when the daemon starts. */

@@ -1,7 +1,7 @@
 /*
  * store_board.c: leaderboards and reviews.
  *
- * Both walk an index (migrations 0002 and 0003) in order and stop after one page;
+ * Both walk an index (migrations 0002, 0003 and 0008) in order and stop after one page;
  * a page starts after a cursor by a row-value comparison on the index's
  * own columns, so page 1000 costs what page 1 costs (no OFFSET).
  */
@@ -20,23 +20,26 @@
 #define BOARD_JOIN " LEFT JOIN accounts a ON a.id = r.account_id "
 #define BOARD_ORDER " ORDER BY r.rank1 DESC, r.rank2 DESC, r.rank3 DESC, r.id DESC LIMIT "
 
+/* The index's own WHERE (migration 0008): ended, and not abandoned. */
+#define BOARD_RANKED " AND r.over = 1 AND coalesce(r.end_reason, '') <> 'abandoned'"
+
 enum store_result
 store_leaderboard(struct store_conn *c, const char *game, bool by_seed, int64_t seed,
     const struct store_board_cursor *after, int limit, struct store_board_entry *out, int *n)
 {
-	static const char chosen_first[] = BOARD_COLUMNS
-	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1 AND r.seed_chosen = 0 AND r.over = 1"
+	static const char all_first[] = BOARD_COLUMNS
+	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1" BOARD_RANKED
 	    BOARD_ORDER "?2";
-	static const char chosen_next[] = BOARD_COLUMNS
-	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1 AND r.seed_chosen = 0 AND r.over = 1"
+	static const char all_next[] = BOARD_COLUMNS
+	    "INDEXED BY runs_board" BOARD_JOIN "WHERE r.game = ?1" BOARD_RANKED
 	    " AND (r.rank1, r.rank2, r.rank3, r.id) < (?2, ?3, ?4, ?5)" BOARD_ORDER "?6";
 	static const char seed_first[] = BOARD_COLUMNS
-	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2 AND r.over = 1"
+	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2" BOARD_RANKED
 	    BOARD_ORDER "?3";
 	static const char seed_next[] = BOARD_COLUMNS
-	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2 AND r.over = 1"
+	    "INDEXED BY runs_board_seed" BOARD_JOIN "WHERE r.game = ?1 AND r.seed = ?2" BOARD_RANKED
 	    " AND (r.rank1, r.rank2, r.rank3, r.id) < (?3, ?4, ?5, ?6)" BOARD_ORDER "?7";
-	const char *sql = by_seed ? (after ? seed_next : seed_first) : (after ? chosen_next : chosen_first);
+	const char *sql = by_seed ? (after ? seed_next : seed_first) : (after ? all_next : all_first);
 	struct store_q *q = store_q(c, sql);
 	int rc = STORE_Q_DONE, p = 1;
 

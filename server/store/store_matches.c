@@ -516,3 +516,134 @@ store_matches_overdue(struct store_conn *c, int64_t before_ms, int limit,
 	return each_playing(c, st, each, ctx);
 }
 
+
+/* The names of a listed match's seats, in seat order. */
+static enum store_result
+brief_names(struct store_conn *c, struct store_match_brief *b)
+{
+	static const char sql[] =
+	    "SELECT coalesce(a.name, '') FROM match_seats s LEFT JOIN accounts a ON a.id = s.account_id "
+	    "WHERE s.match_id = ?1 ORDER BY s.seat";
+	struct store_q *st = store_q(c, sql);
+	int rc;
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, b->id);
+	b->nseats = 0;
+	while ((rc = store_q_step(st)) == STORE_Q_ROW && b->nseats < STORE_MATCH_SEATS)
+		store_q_col_copy(st, 0, b->names[b->nseats++], sizeof b->names[0]);
+	store_q_reset(st);
+	if (rc == STORE_Q_FAIL) {
+		store_log_error(c, "match seats");
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+/* The columns both lists read, in this order. */
+#define BRIEF_COLUMNS \
+	"m.id, m.turn, m.created_at, coalesce(m.started_at, 0), coalesce(m.finished_at, 0), " \
+	"m.players, m.joined, m.turn_seconds, m.turn_cap, m.rated, m.status, coalesce(m.end_reason, '')"
+#define BRIEF_NCOLUMNS 12
+
+static void
+brief_read(struct store_q *st, struct store_match_brief *b)
+{
+	memset(b, 0, sizeof *b);
+	b->id = store_q_col_int(st, 0);
+	b->turn = store_q_col_int(st, 1);
+	b->created_at = store_q_col_int(st, 2);
+	b->started_at = store_q_col_int(st, 3);
+	b->finished_at = store_q_col_int(st, 4);
+	b->players = (int)store_q_col_int(st, 5);
+	b->joined = (int)store_q_col_int(st, 6);
+	b->turn_seconds = (int)store_q_col_int(st, 7);
+	b->turn_cap = (int)store_q_col_int(st, 8);
+	b->rated = store_q_col_int(st, 9) != 0;
+	store_q_col_copy(st, 10, b->status, sizeof b->status);
+	store_q_col_copy(st, 11, b->end_reason, sizeof b->end_reason);
+	b->score = -1;
+	b->rating_before = b->rating_after = NAN;
+}
+
+enum store_result
+store_matches_open(struct store_conn *c, const char *status, bool has_before, int64_t before_at,
+    int64_t before_id, int limit, struct store_match_brief *out, int *n)
+{
+	static const char first[] =
+	    "SELECT " BRIEF_COLUMNS " FROM matches m INDEXED BY matches_open "
+	    "WHERE m.status = ?1 AND m.status <> 'finished' "
+	    "ORDER BY m.created_at DESC, m.id DESC LIMIT ?2";
+	static const char next[] =
+	    "SELECT " BRIEF_COLUMNS " FROM matches m INDEXED BY matches_open "
+	    "WHERE m.status = ?1 AND m.status <> 'finished' AND (m.created_at, m.id) < (?2, ?3) "
+	    "ORDER BY m.created_at DESC, m.id DESC LIMIT ?4";
+	struct store_q *st = store_q(c, has_before ? next : first);
+	enum store_result ret = STORE_OK;
+	int rc = STORE_Q_DONE, i;
+
+	*n = 0;
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_text(st, 1, status);
+	if (has_before) {
+		store_q_int(st, 2, before_at);
+		store_q_int(st, 3, before_id);
+	}
+	store_q_int(st, has_before ? 4 : 2, limit);
+	while (*n < limit && (rc = store_q_step(st)) == STORE_Q_ROW)
+		brief_read(st, &out[(*n)++]);
+	store_q_reset(st);
+	if (*n < limit && rc != STORE_Q_DONE) {
+		store_log_error(c, "open matches");
+		return STORE_ERROR;
+	}
+	for (i = 0; i < *n && ret == STORE_OK; i++)
+		ret = brief_names(c, &out[i]);
+	return ret;
+}
+
+enum store_result
+store_account_matches(struct store_conn *c, int64_t account_id, bool has_before, int64_t before_at,
+    int64_t before_id, int limit, struct store_match_brief *out, int *n)
+{
+#define SEAT_COLUMNS ", s.seat, coalesce(s.place, 0), coalesce(s.score, -1), s.rating_before, " \
+	"s.rating_after FROM match_seats s JOIN matches m ON m.id = s.match_id WHERE s.account_id = ?1"
+	static const char first[] = "SELECT " BRIEF_COLUMNS SEAT_COLUMNS
+	    " ORDER BY m.created_at DESC, m.id DESC LIMIT ?2";
+	static const char next[] = "SELECT " BRIEF_COLUMNS SEAT_COLUMNS
+	    " AND (m.created_at, m.id) < (?2, ?3) ORDER BY m.created_at DESC, m.id DESC LIMIT ?4";
+#undef SEAT_COLUMNS
+	struct store_q *st = store_q(c, has_before ? next : first);
+	enum store_result ret = STORE_OK;
+	int rc = STORE_Q_DONE, i;
+
+	*n = 0;
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, account_id);
+	if (has_before) {
+		store_q_int(st, 2, before_at);
+		store_q_int(st, 3, before_id);
+	}
+	store_q_int(st, has_before ? 4 : 2, limit);
+	while (*n < limit && (rc = store_q_step(st)) == STORE_Q_ROW) {
+		struct store_match_brief *b = &out[(*n)++];
+
+		brief_read(st, b);
+		b->seat = (int)store_q_col_int(st, BRIEF_NCOLUMNS);
+		b->place = (int)store_q_col_int(st, BRIEF_NCOLUMNS + 1);
+		b->score = store_q_col_int(st, BRIEF_NCOLUMNS + 2);
+		b->rating_before = column_real_or_nan(st, BRIEF_NCOLUMNS + 3);
+		b->rating_after = column_real_or_nan(st, BRIEF_NCOLUMNS + 4);
+	}
+	store_q_reset(st);
+	if (*n < limit && rc != STORE_Q_DONE) {
+		store_log_error(c, "account matches");
+		return STORE_ERROR;
+	}
+	for (i = 0; i < *n && ret == STORE_OK; i++)
+		ret = brief_names(c, &out[i]);
+	return ret;
+}

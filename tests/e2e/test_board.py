@@ -152,8 +152,12 @@ try:
         chosen.append(r.json)
     b = d.get(DC + 'leaderboard?limit=100')
     ids = [e['runId'] for e in b.json['entries']]
-    t.ok(b.status == 200 and set(ids) == {x['runId'] for x in chosen},
-         'without seed the board holds exactly the finished runs whose seed the server chose')
+    # Issue 30: without seed, every ended run, whoever chose its seed (this
+    # board held only the server's seeds before), each entry naming its seed.
+    ended = dict({x['runId']: x['state']['seed'] for x in chosen + made}, **{run: 7})
+    t.ok(b.status == 200 and set(ids) >= set(ended) and p.json['runId'] not in ids and
+         all(e['seed'] == ended[e['runId']] for e in b.json['entries'] if e['runId'] in ended),
+         'without seed the board holds every ended run, chosen seeds or not, with its seed; not a playing one')
     scores = [(e['score'], e['rung']) for e in b.json['entries']]
     t.ok(scores == sorted(scores, reverse=True), 'Duskcourt: best score first, then rung')
     t.ok([e['rank'] for e in b.json['entries']] == list(range(1, len(ids) + 1)), 'entries are ranked 1, 2, ...')

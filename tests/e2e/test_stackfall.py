@@ -453,6 +453,10 @@ try:
     m2 = Game(d, 'seed', key=key2, seed=3)
     row = d.sql('SELECT status, end_reason FROM runs WHERE id = ?', (int(old),))[0]
     t.eq(tuple(row), ('over', 'abandoned'), 'new ends the account\'s unfinished game as abandoned')
+    boards = [d.get('/api/games/stackfall/leaderboard?limit=100').json,
+              d.get('/api/games/stackfall/leaderboard?seed=3&limit=100').json]
+    t.ok(all(old not in [e['runId'] for e in b['entries']] for b in boards),
+         'an abandoned run is not ranked, with seed or without (issue 30)')
     m2.send('place 1 0')
     before = d.get(SEED_ROUTES + 'state', headers=m2.headers())
     m2.last = before

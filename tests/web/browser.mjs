@@ -22,7 +22,7 @@ import { chromium } from 'playwright-core';
 const [planPath, resultPath] = process.argv.slice(2);
 const plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
 const out = { launch: null, boards: [], keyboard: null, live: [], verify: [], index: null, pages: [], console: [],
-  errors: [], match: null, matchLive: [] };
+  errors: [], match: null, matchLive: [], extra: [], timing: [] };
 const save = () => fs.writeFileSync(resultPath, JSON.stringify(out, null, 1));
 const WAIT = 15000;
 
@@ -93,6 +93,7 @@ async function readBoard(page) {
       arrow: arrow ? { from: Number(arrow.dataset.from), to: Number(arrow.dataset.to) } : null,
       caption: (document.getElementById('caption') || {}).textContent || '',
       label: b.getAttribute('aria-label'),
+      legend: [...document.querySelectorAll('[data-testid=legend] dt')].map((n) => n.textContent.trim()),
     };
   });
 }
@@ -288,6 +289,23 @@ if (plan.index) {
     await page.waitForFunction((g) => !document.querySelector(`#${g} .reviews-box`).textContent.includes('Loading')
       && document.querySelector(`#${g} .reviews-box h3`), plan.index.game, { timeout: WAIT });
     r.unfiltered = await rows();
+    // The account links of the board, and the open matches beside what the
+    // route answers at the same moment (issue 30).
+    await page.waitForFunction(() => ['lobby', 'playing'].every((s) => document.querySelector(`#open-${s} tbody tr`))
+      && document.querySelector('#ratings-caption ~ tbody a.account'), null, { timeout: WAIT });
+    r.accountLinks = await page.evaluate(() => [...document.querySelectorAll('a.account')]
+      .map((a) => [a.textContent, a.getAttribute('href')]));
+    r.open = await page.evaluate(async () => {
+      const o = {};
+      for (const s of ['lobby', 'playing']) {
+        const d = await (await fetch(`/api/matches/open?status=${s}&limit=20`)).json();
+        o[s] = { api: d.matches.map((m) => [m.match_id, m.seats.join(', ')]),
+          drawn: [...document.querySelectorAll(`#open-${s} tbody tr[data-testid]`)].map((tr) => [
+            tr.cells[0].textContent, tr.cells[1].textContent, tr.querySelector('a').getAttribute('href')]),
+          empty: document.querySelector(`#open-${s} tbody`).textContent };
+      }
+      return o;
+    });
     r.reviews = await page.evaluate((g) => document.querySelector(`#${g} .reviews-box`).textContent, plan.index.game);
     await page.focus(`#${plan.index.game}-seed`);
     await page.keyboard.type(String(plan.index.seed));
@@ -420,6 +438,95 @@ for (const l of plan.matchLive) {
     await page.close();
   } catch (err) {
     note(`match live ${l.name}`, err);
+  }
+  save();
+}
+
+// What the pages of issue 30 show: every plot's numbers as the page holds
+// them (node.plot) and as the library holds them (uPlot's data), the
+// refusal, where two runs part, the rows of the tables, each board's step.
+async function readExtra(page) {
+  return page.evaluate(() => {
+    const one = (sel) => document.querySelector(sel);
+    return {
+      plots: Object.fromEntries([...document.querySelectorAll('[data-plot]')].map((n) => [n.dataset.plot, {
+        x: n.plot.x, series: n.plot.series, mark: n.plot.mark, fixed: n.plot.fixed,
+        library: n.uplot ? n.uplot.data.map((a) => Array.from(a)) : null, width: n.uplot ? n.uplot.width : 0 }])),
+      refusal: one('[data-testid=refusal]') ? one('[data-testid=refusal]').textContent : null,
+      parting: one('[data-testid=parting]') ? one('[data-testid=parting]').dataset.step : null,
+      rows: Object.fromEntries(['best-row', 'run-row', 'match-row'].map((k) => [k,
+        [...document.querySelectorAll(`[data-testid=${k}]`)].map((tr) => [...tr.cells].map((c) => c.textContent))])),
+      boards: [...document.querySelectorAll('[data-testid=board]')].map((b) => b.dataset.step ?? null),
+      step: one('#player') ? one('#player').dataset.step ?? null : null,
+      title: one('h1') ? one('h1').textContent : '',
+      links: [...document.querySelectorAll('a.account')].map((a) => [a.textContent, a.getAttribute('href')]),
+    };
+  });
+}
+
+// 8a. The account page, the compare page, a leaderboard on one seed and a
+// run page's plots: read back, then moved through their steps (the mark
+// must follow the player).
+for (const x of plan.extra || []) {
+  const r = { name: x.name, at: [] };
+  out.extra.push(r);
+  try {
+    const page = await open(`extra ${x.name}`, x.path);
+    await page.waitForSelector(x.wait, { timeout: WAIT });
+    await page.waitForTimeout(300);
+    r.first = await readExtra(page);
+    for (const k of x.steps || []) {
+      await page.evaluate((kk) => { location.hash = `#step=${kk}`; }, k);
+      await page.waitForFunction((kk) => document.getElementById('player').dataset.step === String(kk)
+        && [...document.querySelectorAll('[data-plot]')].every((n) => n.plot.mark === kk), k, { timeout: WAIT });
+      r.at.push({ asked: k, ...(await readExtra(page)) });
+    }
+    if (x.keys) {
+      await page.focus('#player');
+      for (const key of x.keys) {
+        const before = await page.evaluate(() => document.getElementById('player').dataset.step);
+        await page.keyboard.press(key);
+        await page.waitForFunction((b) => document.getElementById('player').dataset.step !== b, before, { timeout: WAIT });
+        await page.waitForTimeout(100);
+        r.at.push({ key, ...(await readExtra(page)) });
+      }
+    }
+    await page.close();
+  } catch (err) {
+    note(`extra ${x.name}`, err);
+  }
+  save();
+}
+
+// 8b. Weight and load time of the pages, each in a fresh context (nothing
+// cached): the bytes transferred (gzip) for the page and every file it
+// loads, and the time from navigation until ready (its plots drawn).
+for (const x of plan.timing || []) {
+  const r = { name: x.name, runs: [] };
+  out.timing.push(r);
+  try {
+    for (let i = 0; i < (x.repeat || 5); i++) {
+      const c = await chromium.launch({ executablePath: plan.chromium, headless: true,
+        args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      const page = await c.newPage({ viewport: { width: 1280, height: 900 } });
+      const t0 = Date.now();
+      await page.goto(plan.base + x.path, { waitUntil: 'load' });
+      await page.waitForSelector(x.wait, { timeout: WAIT });
+      const ms = Date.now() - t0;
+      const bytes = await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const res = performance.getEntriesByType('resource');
+        const files = res.filter((e) => e.name.includes('/static/'));
+        return { page: nav.transferSize, files: files.reduce((s, e) => s + e.transferSize, 0),
+          filesDecoded: files.reduce((s, e) => s + e.decodedBodySize, 0), nfiles: files.length,
+          json: res.filter((e) => e.name.includes('/api/')).reduce((s, e) => s + e.transferSize, 0),
+          load: nav.loadEventEnd - nav.startTime };
+      });
+      r.runs.push({ ms, ...bytes });
+      await c.close();
+    }
+  } catch (err) {
+    note(`timing ${x.name}`, err);
   }
   save();
 }

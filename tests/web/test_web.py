@@ -49,6 +49,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 from harness import Daemon, Tap
 from naive_stackfall import Stackfall
@@ -558,6 +559,42 @@ play_turn(vs_rated, vs_rated_keys, 2, ['resign', bot_moves(vs_rated, vs_rated_ke
 vs_rated_view = spectator(vs_rated)
 tap.ok(vs_rated_view['status'] == 'finished' and all('rating_after' in s for s in vs_rated_view['seats']),
        'a rated match ends with every rating before and after')
+# ---- an author's page (issue 30) ----
+# web_eve, who won the rated match, plays a second one (won again), three
+# Duskcourt runs (three on seed 10, two of which part at step 1, and one
+# on seed 9)
+# and a Stackfall run on the seed routes: her page has runs in two games,
+# a best per seed and a rating history of two matches.
+AUTHOR, author_key = 'web_eve', vs_rated_keys[1]
+vs_rated2 = new_match(vs_rated_keys, rated=True, turn_seconds=600)
+play_turn(vs_rated2, vs_rated_keys, 1, ['resign', bot_moves(vs_rated2, vs_rated_keys, 1)[1]])
+
+
+def author_duskcourt(seed, pick):
+    """A Duskcourt run of the author: the pick-th legal capture each time,
+    then endRun at the break."""
+    h = author_key
+    a = must(d.get('/api/games/duskcourt/init?seed=%d' % seed, headers=h), 'author init')
+    while a['state']['phase'] == 'playing':
+        legal = [x for x in a['legalActions'] if x['type'] == 'capture']
+        a = must(d.post('/api/games/duskcourt/action', {'stateToken': a['stateToken'],
+                                                        'action': legal[pick % len(legal)]}, headers=h), 'capture')
+    if a['state']['phase'] == 'break':
+        a = must(d.post('/api/games/duskcourt/action', {'stateToken': a['stateToken'], 'action': {'type': 'endRun'}},
+                        headers=h), 'endRun')
+    return must(d.get('/api/runs/%s' % a['runId']), 'author run')
+
+
+author_runs = [author_duskcourt(10, 0), author_duskcourt(10, -1), author_duskcourt(9, 0), author_duskcourt(10, 1)]
+a = must(d.post('/games/stackfall/api/new', {'seed': 42}, headers=author_key), 'author new')
+for cmd in ('place 0 0', 'place 1 4', 'place 0 7', 'resign'):
+    a = must(d.post('/games/stackfall/api/act', {'command': cmd}, headers=author_key), cmd)
+author_sf = must(d.get('/api/runs/%s' % a['runId']), 'author sf')
+author_steps = [all_steps(r)[0] for r in author_runs[:2]]
+tap.ok(author_runs[0]['over'] and author_runs[1]['over'] and author_sf['over'] and
+       [x['move'] for x in author_steps[0]] != [x['move'] for x in author_steps[1]],
+       'the author\'s runs are over, the two compared on seed 10 with different moves')
+
 # Playing (3 turns), and in the lobby: the browser follows them.
 vs_live_keys = [new_account(n) for n in ('web_fay', 'web_gus')]
 vs_live = new_match(vs_live_keys, seed=11, turn_seconds=600)
@@ -602,7 +639,8 @@ class Refs(html.parser.HTMLParser):
 CSP = d.get('/').header('Content-Security-Policy') or ''
 sizes = []
 static_seen = {}
-for page in ('/', '/runs/%s' % runs['sf']['runId'], '/matches/%s' % vs_id, '/verify'):
+for page in ('/', '/runs/%s' % runs['sf']['runId'], '/matches/%s' % vs_id, '/verify', '/accounts/%s' % AUTHOR,
+             '/compare?runs=1,2'):
     r = d.get(page)
     tap.ok(r.status == 200 and r.header('Content-Type') == 'text/html; charset=utf-8', '%s is an HTML page' % page)
     tap.ok(r.header('Cache-Control') == 'no-cache' and re.fullmatch(r'"[0-9a-f]{10}"', r.header('ETag') or ''),
@@ -673,11 +711,24 @@ while queue:
 tap.ok(len(checked) >= 9, 'the pages load %d static files, each checked' % len(checked))
 tap.eq(d.get('/static/app.0000000000.css').status, 404, 'an unknown static name is 404')
 page_sizes = [(p, len(d.get(p).body.encode()), len(gzip.compress(d.get(p).body.encode(), 9)))
-              for p in ('/', '/runs/1', '/matches/1', '/verify')]
+              for p in ('/', '/runs/1', '/matches/1', '/verify', '/accounts/x', '/compare')]
 for url, n, z in page_sizes + sizes:
     tap.diag('asset %-40s %6d bytes, %5d gzip' % (url, n, z))
-tap.ok(all(n <= 16 * 1024 for _, n, _ in sizes), 'every static file is at most 16 KiB (largest %d bytes)'
-       % max(n for _, n, _ in sizes))
+# The charting library (uPlot, vendored) is the one file allowed more: it
+# is the package's own minified build, checked against the locked package.
+ours = [(u, n) for u, n, _ in sizes if not u.startswith('/static/uplot.')]
+tap.ok(all(n <= 16 * 1024 for _, n in ours), 'every static file of ours is at most 16 KiB (largest %d bytes)'
+       % max(n for _, n in ours))
+lib = os.path.join(HERE, 'node_modules', 'uplot', 'dist')
+with open(os.path.join(HERE, '..', '..', 'web', 'uplot.js'), encoding='utf-8') as f1, \
+        open(os.path.join(lib, 'uPlot.iife.min.js'), encoding='utf-8') as f2, \
+        open(os.path.join(HERE, '..', '..', 'web', 'uplot.css'), encoding='utf-8') as f3, \
+        open(os.path.join(lib, 'uPlot.min.css'), encoding='utf-8') as f4:
+    tap.ok(f1.read() == f2.read().rstrip('\n') + '\nexport default uPlot;\n' and f3.read() == f4.read(),
+           'web/uplot.js and uplot.css are the locked package\'s files (uplot %s), the module line added' %
+           json.load(open(os.path.join(lib, '..', 'package.json')))['version'])
+tap.ok(all(n <= 64 * 1024 for _, n, _ in sizes), 'and uPlot is under 64 KiB too (%s)' %
+       ', '.join('%s %d bytes, %d gzip' % (u, n, z) for u, n, z in sizes if u.startswith('/static/uplot.')))
 
 
 # ---- the browser ----
@@ -762,6 +813,39 @@ plan['pages'] = [
     {'name': 'match-rated', 'path': '/matches/%s' % vs_rated, 'wait': '[data-testid=certificate][data-state=valid]'},
     {'name': 'match-lobby', 'path': '/matches/%s' % vs_lobby_shot, 'wait': '#live-note[data-status=lobby]'},
     {'name': 'no-such-match', 'path': '/matches/123', 'wait': '.problem'},
+]
+# Issue 30's pages: read back in the browser (extra), weighed and timed
+# (timing), and scanned with axe at both widths (pages).
+cmp_a, cmp_b = author_runs[0]['runId'], author_runs[1]['runId']
+plan['extra'] = [
+    {'name': 'account', 'path': '/accounts/%s' % AUTHOR, 'wait': '#rating[data-plot]'},
+    {'name': 'compare', 'path': '/compare?runs=%s,%s' % (cmp_a, cmp_b), 'wait': '#plot-score[data-plot]',
+     'steps': [0, 2, max(len(author_steps[0]), len(author_steps[1])) - 1], 'keys': ['Home', 'ArrowRight']},
+    {'name': 'compare-seeds', 'path': '/compare?runs=%s,%s' % (dc_run['runId'], author_runs[2]['runId']),
+     'wait': '[data-testid=refusal]'},
+    {'name': 'compare-games', 'path': '/compare?runs=%s,%s' % (sf_run['runId'], dc_run['runId']),
+     'wait': '[data-testid=refusal]'},
+    {'name': 'spread', 'path': '/?duskcourt.seed=10#duskcourt', 'wait': '#duskcourt-spread[data-plot]'},
+    {'name': 'run-plots', 'path': '/runs/%s#step=10' % sf_run['runId'], 'wait': '#plot-board[data-plot]',
+     'steps': [0, 57, len(steps['sf']) - 1]},
+    {'name': 'run-plots-dc', 'path': '/runs/%s' % dc_run['runId'], 'wait': '#plot-board[data-plot]'},
+]
+plan['timing'] = [
+    {'name': 'account', 'path': '/accounts/%s' % AUTHOR, 'wait': '#rating[data-plot]'},
+    {'name': 'compare', 'path': '/compare?runs=%s,%s' % (cmp_a, cmp_b), 'wait': '#plot-score[data-plot]'},
+    {'name': 'run (Stackfall, %d steps, plots)' % len(steps['sf']), 'path': '/runs/%s' % sf_run['runId'],
+     'wait': '#plot-board[data-plot]'},
+    {'name': 'home, seed 10', 'path': '/?duskcourt.seed=10#duskcourt', 'wait': '#duskcourt-spread[data-plot]'},
+    {'name': 'home', 'path': '/', 'wait': '#open-lobby tbody tr'},
+]
+plan['pages'] += [
+    {'name': 'account', 'path': '/accounts/%s' % AUTHOR, 'wait': '#rating[data-plot]'},
+    {'name': 'account-unknown', 'path': '/accounts/nobody_here', 'wait': '.problem'},
+    {'name': 'compare', 'path': '/compare?runs=%s,%s#step=3' % (cmp_a, cmp_b), 'wait': '#plot-score[data-plot]',
+     'element': '#watch'},
+    {'name': 'compare-refused', 'path': '/compare?runs=%s,%s' % (dc_run['runId'], author_runs[2]['runId']),
+     'wait': '[data-testid=refusal]'},
+    {'name': 'index-seed', 'path': '/?duskcourt.seed=10#duskcourt', 'wait': '#duskcourt-spread[data-plot]'},
 ]
 live_before = must(d.get('/api/games/stackfall/runs/%s/live' % live_sf['runId']), 'live')
 
@@ -944,13 +1028,32 @@ tap.ok(v.get('certfile', {}).get('state') == 'valid' and 'valid: signed by this 
 # Home page.
 ix = seen['index'] or {}
 sf_rows = [r for r in ix.get('unfiltered', []) if r]
-tap.ok(not any(dc_run['runId'] in ' '.join(r) for r in sf_rows), 'home: a run on a client-chosen seed is not on '
-       'the plain leaderboard')
+# Issue 30: the plain leaderboard holds every ended run, its seed column
+# saying which seed (it held only the server's seeds before).
+tap.ok(any(len(r) > 2 and r[1] == dc_run['runId'] and r[-2] == '7' for r in sf_rows),
+       'home: a run on a client-chosen seed is on the plain leaderboard, its seed column saying 7')
 tap.ok('/runs/%s' % dc_run['runId'] in ix.get('runLinks', []) and 'duskcourt.seed=7' in ix.get('url', ''),
        'home: the seed filter, typed and sent with Enter, lists the seed-7 run and links to its page')
 tap.ok('Three courts, one reset.' in ix.get('reviews', ''), 'home: the newest reviews are shown')
+# Issue 30: account names link to their pages; the open matches are listed.
+links = ix.get('accountLinks', [])
+tap.ok(links and all(h == '/accounts/' + urllib.parse.quote(n, safe='') for n, h in links),
+       'home: every account name (boards, reviews, lobbies, ratings) links to its page (%d links)' % len(links))
+op = ix.get('open', {})
+for status, want in (('playing', vs_live), ('lobby', vs_lobby)):
+    o = op.get(status, {})
+    tap.ok(o.get('api') and [[i, s] for i, s, _ in o.get('drawn', [])] == o['api'] and
+           all(h == '/matches/' + i for i, _, h in o['drawn']) and want in [i for i, _ in o['api']],
+           'home: the matches %s are listed as the route answers them, with their seats, each linking to its '
+           'page (%d, match %s among them)' % ('being played' if status == 'playing' else 'in the lobby',
+                                               len(o.get('drawn', [])), want))
 tap.eq(ix.get('matchUrl'), '/matches/%s' % vs_id, 'home: a match id typed in the Versus section and sent with '
        'Enter opens the match\'s page')
+
+legend = [b.get('legend') for b in seen['boards'] if b['run'] == dc_run['runId']]
+tap.ok(legend and all(x == ['K jackal', 'Q scorpion', 'R cobra', 'B vulture', 'N camel', 'P beetle'] for x in legend),
+       'Duskcourt: the court has a legend naming each idol\'s letter (and its reach)')
+
 
 # The match, turn by turn.
 def seat_drawn_as(s, k):
@@ -1014,6 +1117,134 @@ tap.ok(lb.get('note') == 'lobby' and lb.get('statuses') == [200] and lb.get('aft
        lb.get('afterNote', {}).get('status') == 'playing',
        'lobby: the page waits, and shows turn 0 of three boards once the last seat is taken')
 
+# ---- issue 30: the account page, plots, compare ----
+ex = {x['name']: x for x in seen.get('extra', [])}
+
+
+def ms(iso):
+    import datetime
+    return int(datetime.datetime.fromisoformat(iso.replace('Z', '+00:00')).timestamp() * 1000)
+
+
+def drawn(p, time=False):
+    """A plot's points as the library holds them, x back in the page's unit."""
+    lib = p.get('library') or [[]]
+    return [[round(v * 1000) if time else v for v in lib[0]]] + lib[1:]
+
+
+def figures(view):
+    """Score, height and holes of a tetromino step, or score and idols left
+    of a Duskcourt one, worked out here from the view (not the page's code)."""
+    v = view['state'] if 'state' in view and 'board_text' not in view else view
+    if 'board_text' in view:
+        rows = view['board_text'].split('\n')
+        filled = [i for i, r in enumerate(rows) if r.strip('.')]
+        holes = sum(1 for c in range(COLS) for i in range(ROWS)
+                    if rows[i][c] == '.' and any(rows[j][c] != '.' for j in range(i)))
+        return {'score': view['score'], 'height': ROWS - filled[0] if filled else 0, 'holes': holes}
+    return {'score': v['score'], 'idols': sum(1 for c in v['board'] if c not in (None, '#'))}
+
+
+# The account page: each game's scores over time, the rating over time.
+ac = ex.get('account', {}).get('first', {})
+page = must(d.get('/api/v1/accounts/%s' % AUTHOR), 'author page')
+dc_list = must(d.get('/api/v1/accounts/%s/runs?game=duskcourt&limit=100' % AUTHOR), 'author runs')['runs']
+want = sorted(((ms(r['endedAt']), r['score'], r['runId']) for r in dc_list if r['over']), key=lambda e: (e[0], e[2]))
+p = ac.get('plots', {}).get('duskcourt-scores', {})
+tap.ok(p and p['x'] == list(range(1, len(want) + 1)) and p['series'][0]['values'] == [w[1] for w in want] and
+       drawn(p) == [list(range(1, len(want) + 1)), [w[1] for w in want]] and len(want) == 4,
+       'account: the Duskcourt plot draws the score of each ended run in the order they ended, as the runs route '
+       'gives them (page and library agree: %r)' % [w[1] for w in want])
+p = ac.get('plots', {}).get('stackfall-scores', {})
+tap.ok(p and p['series'][0]['values'] == [author_sf['score']] and p['x'] == [1],
+       'account: the Stackfall plot draws its one ended run')
+am = must(d.get('/api/v1/accounts/%s/matches?limit=100' % AUTHOR), 'author matches')['matches']
+rated = [m for m in reversed(am) if isinstance(m['rating_after'], float)]  # oldest first
+p = ac.get('plots', {}).get('rating', {})
+want_y = [rated[0]['rating_before']] + [m['rating_after'] for m in rated] if rated else []
+tap.ok(p and len(rated) == 2 and len(p['series'][0]['values']) == 3 and
+       all(abs(a - b) < 1e-9 for a, b in zip(p['series'][0]['values'], want_y)) and
+       drawn(p)[1] == p['series'][0]['values'] and p['x'] == [0, 1, 2],
+       'account: the rating plot draws the rating before the first rated match, then after each (%s)' %
+       ', '.join('%.1f' % y for y in want_y))
+best = [(str(b['seed']), b['runId']) for g in page['games'] if g['runs'] for b in g['bestPerSeed']]
+tap.ok(ac.get('title') == AUTHOR and [(r[0], r[1]) for r in ac.get('rows', {}).get('best-row', [])] == best
+       and len(ac['rows']['run-row']) == 5 and len(ac['rows']['match-row']) == len(am),
+       'account: its best run per seed, its runs and its matches are listed as the routes answer them')
+tap.ok(['web_dee', '/accounts/web_dee'] in ac.get('links', []), 'account: the other player of its matches links to '
+       'their page')
+
+# Compare: both runs stepped together, both curves, the parting marked.
+cm = ex.get('compare', {})
+sa, sb = author_steps
+part = next((k for k in range(1, max(len(sa), len(sb))) if k >= len(sa) or k >= len(sb) or
+             sa[k]['move'] != sb[k]['move']), None)
+n = max(len(sa), len(sb))
+p = cm.get('first', {}).get('plots', {}).get('plot-score', {})
+pad = lambda s: [figures(x['view'])['score'] for x in s] + [None] * (n - len(s))
+tap.ok(cm.get('first', {}).get('parting') == str(part) and p.get('fixed') == part and
+       [x['values'] for x in p.get('series', [])] == [pad(sa), pad(sb)] and drawn(p)[1:] == [pad(sa), pad(sb)],
+       'compare: both runs\' scores on one plot (the library holds them), the first step where their moves differ '
+       '(%s) marked' % part)
+p = cm.get('first', {}).get('plots', {}).get('plot-idols', {})
+tap.ok(p and [x['values'] for x in p['series']] == [[figures(x['view'])['idols'] for x in s] + [None] * (n - len(s))
+                                                     for s in (sa, sb)],
+       'compare: and the idols left of both')
+tap.ok(cm.get('at') and all(a['step'] == str(a['asked']) and a['boards'] == [str(min(a['asked'], len(sa) - 1)),
+                                                                              str(min(a['asked'], len(sb) - 1))] and
+                            all(x['mark'] == a['asked'] for x in a['plots'].values())
+                            for a in cm['at'] if 'asked' in a),
+       'compare: #step=N shows each run at step N (or its end), and every plot marks N')
+keys = [a for a in cm.get('at', []) if 'key' in a]
+tap.ok([a['step'] for a in keys] == ['0', '1'] and all(all(x['mark'] == int(a['step']) for x in a['plots'].values())
+                                                      for a in keys),
+       'compare: Home and Right step both runs together, the marks follow')
+tap.ok('different seeds' in (ex.get('compare-seeds', {}).get('first', {}).get('refusal') or '') and
+       'different games' in (ex.get('compare-games', {}).get('first', {}).get('refusal') or '') and
+       not ex['compare-seeds']['first']['plots'],
+       'compare: runs on different seeds, or of different games, are refused with a message and nothing drawn')
+
+# A leaderboard on one seed: the spread of its scores.
+sp = ex.get('spread', {}).get('first', {}).get('plots', {}).get('duskcourt-spread', {})
+scores = [e['score'] for e in must(d.get('/api/games/duskcourt/leaderboard?seed=10&limit=100'), 'seed 10')['entries']]
+lo, hi = min(scores), max(scores)
+width = max(1, -(-(hi - lo + 1) // 10))
+counts = [0] * ((hi - lo) // width + 1)
+for s in scores:
+    counts[(s - lo) // width] += 1
+tap.ok(sp and sp['x'] == [lo + i * width for i in range(len(counts))] and sp['series'][0]['values'] == counts and
+       drawn(sp)[1] == counts,
+       'leaderboard on seed 10: the spread of its %d scores in bins of %d, as the route ranks them' % (len(scores), width))
+
+# A run's plots: score, height and holes at every step, the step shown marked.
+for name, run, keys in (('run-plots', sf_run, ('score', 'height', 'holes')), ('run-plots-dc', dc_run, ('score', 'idols'))):
+    e = ex.get(name, {})
+    f = [figures(x['view']) for x in steps['sf' if run is sf_run else 'dc']]
+    pl = e.get('first', {}).get('plots', {})
+    got = {'score': pl.get('plot-score', {}).get('series', [{}])[0].get('values')}
+    for s in pl.get('plot-board', {}).get('series', []):
+        got[{'Height': 'height', 'Holes': 'holes', 'Idols': 'idols'}[s['label']]] = s['values']
+    tap.ok(all(got.get(k) == [x[k] for x in f] for k in keys) and
+           all(drawn(x)[1:] == [s['values'] for s in x['series']] for x in pl.values()),
+           '%s: the plots draw %s at each of the %d steps, as worked out here from the steps route' %
+           (name, ', '.join(keys), len(f)))
+    if e.get('at'):
+        tap.ok(all(all(x['mark'] == a['asked'] for x in a['plots'].values()) for a in e['at']),
+               '%s: the step shown is marked on every plot, following the player (%s)' %
+               (name, [a['asked'] for a in e['at']]))
+
+# Weight and load time, in a fresh browser each time.
+for tm in seen.get('timing', []):
+    rs = sorted(tm['runs'], key=lambda r: r['ms'])
+    if not rs:
+        tap.ok(False, 'timing %s ran' % tm['name'])
+        continue
+    med = rs[len(rs) // 2]
+    tap.diag('page %-36s %6d bytes gzip (%d files, %d bytes plain), %6d bytes JSON; ready in %d ms (median of %d, '
+             'load event %.0f ms)' % (tm['name'], med['page'] + med['files'], med['nfiles'], med['filesDecoded'],
+                                     med['json'], med['ms'], len(rs), med['load']))
+    tap.ok(med['ms'] < 5000, 'the %s page is ready in under 5 s (%d ms)' % (tm['name'], med['ms']))
+
 # Every page.
 for pg in seen['pages']:
     serious = [x for x in pg.get('axe', []) if x['impact'] in ('serious', 'critical')]
@@ -1029,14 +1260,16 @@ for pg in seen['pages']:
     tap.ok(pg.get('screenshot') and os.path.getsize(pg['screenshot']) > 1000, 'screenshot %s' % pg.get('screenshot'))
 names = {pg['name'] for pg in seen['pages']}
 tap.ok({'index', 'run-stackfall', 'run-duskcourt', 'run-stackcraft', 'verify', 'match-garbage', 'match-end',
-        'match-rated', 'match-lobby', 'match-live-playing', 'match-live-lobby'} <= names,
+        'match-rated', 'match-lobby', 'match-live-playing', 'match-live-lobby', 'account', 'account-unknown', 'compare',
+        'compare-refused', 'index-seed'} <= names,
        'every page was audited (%s)' % ', '.join(sorted(names)))
 
 # Console: a failed verification is an HTTP 422, and the page of no run
 # gets a 404 for it, which the browser logs as failed resources; nothing
 # else may appear.
 expected = [c for c in seen['console'] if (c['label'] in ('verify tampered', 'verify swapped') and
-            'status of 422' in c['text']) or (c['label'].startswith(('page no-such-run', 'page no-such-match')) and
+            'status of 422' in c['text']) or (c['label'].startswith(('page no-such-run', 'page no-such-match',
+                                                                     'page account-unknown')) and
                                               'status of 404' in c['text'])]
 other = [c for c in seen['console'] if c not in expected]
 for c in other[:10]:
