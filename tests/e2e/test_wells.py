@@ -39,7 +39,9 @@ class Oracle:
         return self.p.stdout.readline().strip()
 
     def value(self, w, h, rows):
-        return int(self.ask('value %d %d %s' % (w, h, ' '.join(map(str, rows)))))
+        """The well's value as the state shows it: None for never."""
+        v = int(self.ask('value %d %d %s' % (w, h, ' '.join(map(str, rows)))))
+        return None if v == 255 else v
 
     def best(self, w, h, piece, rows):
         return self.ask('best %d %d %s %s' % (w, h, piece, ' '.join(map(str, rows)))).split()
@@ -294,6 +296,21 @@ try:
     t.ok(b4.status == 200 and b4.json['entries'] and all(e['lines'] == 0 and e['seed'] == 404
                                                           for e in b4.json['entries']),
          'leaderboard?seed=404: the 4 x 4 runs alone, none with a line')
+
+    # ---- the two bigger wells: their tables are built at their first init
+    firsts = []
+    for w, h in ((4, 6), (6, 4)):
+        t0 = time.monotonic()
+        a = Run(d, w, h)
+        t1 = time.monotonic()
+        b = Run(d, w, h).play(greedy)
+        t2 = time.monotonic()
+        firsts.append('%dx%d: first init %.0f ms, then a whole greedy run of %d landings in %.0f ms' %
+                      (w, h, (t1 - t0) * 1e3, b.state['pieces'], (t2 - t1) * 1e3))
+        t.ok(not a.problems and not b.problems and a.state['line_in'] == oracle.value(w, h, [0] * h) and
+             b.state['status'] == 'over', '%d x %d: init and a greedy run; line_in %r as the solver says' %
+             (w, h, a.state['line_in']))
+    t.diag('; '.join(firsts))
 
     # ---- figures
     us = sorted(action_micros(d))

@@ -417,6 +417,7 @@ games(unsigned w, unsigned h, unsigned runs)
 		return;
 	for (how = 0; how < 3; how++) {
 		unsigned run, lines = 0, early = 0, late = 0, pieces = 0, refused = 0;
+		double spent = 0;
 
 		for (run = 0; run < runs; run++) {
 			struct wells g;
@@ -432,8 +433,14 @@ games(unsigned w, unsigned h, unsigned runs)
 
 				wells_rows(&g, rows);
 				n = wells_landings(w, h, rows, g.current, l, WELLS_LANDINGS_MAX);
+				double t0;
+				enum wells_outcome o;
+
 				i = choose(&t, &g, l, n, how);
-				if (wells_place(&g, &t, (unsigned)l[i].at.rot, l[i].x, l[i].y, NULL) != WELLS_OK) {
+				t0 = now_ms();
+				o = wells_place(&g, &t, (unsigned)l[i].at.rot, l[i].x, l[i].y, NULL);
+				spent += now_ms() - t0;
+				if (o != WELLS_OK) {
 					refused++;
 					break;
 				}
@@ -446,6 +453,8 @@ games(unsigned w, unsigned h, unsigned runs)
 			}
 		}
 		ok(refused == 0, "%ux%u, player %d: every landing chosen from the list is taken", w, h, how);
+		diag("%ux%u, player %d: %u landings, %.1f us each (wells_place: the landing, the supplier)", w, h,
+		    how, pieces, pieces ? spent * 1e3 / pieces : 0.0);
 		if (t.empty_value == WELLS_NEVER)
 			ok(lines == 0, "%ux%u, player %d: no line in %u runs (%u pieces)", w, h, how, runs, pieces);
 		else
