@@ -159,9 +159,9 @@ wells_action_from_json(const json_t *v, unsigned *rot, unsigned *x, unsigned *y,
 static json_t *
 final_json(const struct wells *g)
 {
-	return json_pack("{s:i, s:i, s:s, s:o}", "lines", g->end_reason == WELLS_END_LINE ? 1 : 0,
+	return json_pack("{s:i, s:i, s:s, s:o, s:i, s:i}", "lines", g->end_reason == WELLS_END_LINE ? 1 : 0,
 	    "pieces", (int)g->pieces, "status", wells_status_name(g->status), "end_reason",
-	    end_json(g->end_reason));
+	    end_json(g->end_reason), "width", (int)g->width, "height", (int)g->height);
 }
 
 /* ---- the descriptor ---- */
@@ -331,8 +331,6 @@ wl_claims(const void *st)
 
 	json_object_del(o, "status");
 	json_object_set_new_nocheck(o, "score", json_integer(g->pieces));
-	json_object_set_new_nocheck(o, "width", json_integer(g->width));
-	json_object_set_new_nocheck(o, "height", json_integer(g->height));
 	return o;
 }
 
@@ -450,7 +448,8 @@ static const struct game_option wl_options[] = {
 static const char *const wl_action_fields[] = { "action", NULL };
 static const char *const wl_board_fields[] = { "lines", "pieces", NULL };
 static const char *const wl_replay_keys[] = { "width", "height", NULL };
-static const char *const wl_final_keys[] = { "lines", "pieces", "status", "end_reason", NULL };
+static const char *const wl_final_keys[] = { "lines", "pieces", "status", "end_reason", "width", "height",
+	NULL };
 
 const struct game game_wells = {
 	.id = GAME_WELLS,

@@ -356,7 +356,7 @@ wells_place(struct wells *g, const struct wells_table *t, unsigned rot, unsigned
 		if (l[i].at.rot == (int)rot && l[i].x == x && l[i].y == y)
 			break;
 	if (i == n) {
-		(void)engine_refuse(msg, sizeof msg, "r%ux%uy%u is not a landing of %c here (options lists the %zu "
+		(void)engine_refuse(msg, sizeof msg, "r%ux%uy%u is not a landing of %c here (legalActions lists the %zu "
 		    "there are)", rot, x, y, whowins_piece_letter(g->current), n);
 		return say(rep, WELLS_REFUSED, msg);
 	}
