@@ -465,7 +465,8 @@ const struct game game_wells = {
 	    "state's line_in says how many landings the row is away under best play (null: never). "
 	    "The run ends at the first complete row (a line, the feat) or when the piece supplied has "
 	    "no landing (top out); the score is the pieces landed. Leaderboards, one per well "
-	    "(?seed=100W+H), rank a line first, then fewer pieces.",
+	    "(?seed=100W+H), rank a line before no line, then fewer pieces among lines (more among "
+	    "the others).",
 	.rules = WELLS_RULES,
 	.rules_version = 1,
 	.check_default = false,
