@@ -325,7 +325,7 @@ against_whowins(unsigned w, unsigned h, unsigned samples)
 {
 	struct wells_table t;
 	struct whowins *s = malloc(sizeof *s);
-	size_t bytes = (size_t)64 << 20;
+	size_t bytes = (size_t)16 << 20; /* whowins_solve clears it on every call */
 	void *mem, *smem = malloc(bytes);
 	char why[160];
 	uint64_t i, bad = 0, done = 0;
