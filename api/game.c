@@ -15,12 +15,14 @@
 #include "hatetris_json.h"
 #include "jsonbody.h"
 #include "stackfall_json.h"
+#include "wells_json.h"
 
 const struct game *const game_table[GAME__COUNT] = {
 	[GAME_STACKFALL] = &game_stackfall,
 	[GAME_DUSKCOURT] = &game_duskcourt,
 	[GAME_STACKCRAFT] = &game_stackcraft,
 	[GAME_HATETRIS] = &game_hatetris,
+	[GAME_WELLS] = &game_wells,
 };
 
 const struct game *
@@ -137,19 +139,30 @@ game_random_seed(void)
 	return (int64_t)(r & (uint64_t)ENGINE_ID_MAX);
 }
 
+static bool
+seed_named(const struct game_request *rq)
+{
+	return (rq->body != NULL && json_object_get(rq->body, "seed") != NULL) ||
+	    (rq->query != NULL && rq->query(rq->query_ctx, "seed") != NULL);
+}
+
 bool
 game_read_seed(const struct game *g, const struct game_request *rq, int64_t *seed,
     bool *chosen, char *msg, size_t cap)
 {
 	*seed = 0;
 	*chosen = false;
-	if (g->seedless) {
-		if ((rq->body != NULL && json_object_get(rq->body, "seed") != NULL) ||
-		    (rq->query != NULL && rq->query(rq->query_ctx, "seed") != NULL)) {
-			snprintf(msg, cap, "%s has no seed: leave 'seed' out", g->name);
+	if (g->seedless || g->seed_of != NULL) {
+		struct game_options opts;
+
+		if (seed_named(rq)) {
+			snprintf(msg, cap, g->seedless ? "%s has no seed: leave 'seed' out" :
+			    "%s takes no seed (a run's seed comes from its options): leave 'seed' out", g->name);
 			return false;
 		}
-		return true;
+		if (g->seedless)
+			return true;
+		return game_read_options(g, rq, &opts, msg, cap) && g->seed_of(&opts, seed, msg, cap);
 	}
 	if (!game_read_int(rq, "seed", 0, ENGINE_ID_MAX, chosen, seed, msg, cap))
 		return false;
@@ -188,14 +201,14 @@ game_init_fields_known(const struct game *g, const struct game_request *rq, bool
 	const char *allowed[GAME_OPTIONS_MAX + 2];
 	size_t i, n = 0;
 
-	if (g->seedless && ((rq->body != NULL && json_object_get(rq->body, "seed") != NULL) ||
-	    (rq->query != NULL && rq->query(rq->query_ctx, "seed") != NULL))) {
-		snprintf(msg, cap, "%s has no seed: leave 'seed' out", g->name);
+	if ((g->seedless || g->seed_of != NULL) && seed_named(rq)) {
+		snprintf(msg, cap, g->seedless ? "%s has no seed: leave 'seed' out" :
+		    "%s takes no seed (a run's seed comes from its options): leave 'seed' out", g->name);
 		return false;
 	}
 	if (!strict)
 		return jsonbody_common_ok(rq->body, msg, cap);
-	if (!g->seedless)
+	if (!g->seedless && g->seed_of == NULL)
 		allowed[n++] = "seed";
 	for (i = 0; i < g->noptions && i < GAME_OPTIONS_MAX; i++)
 		allowed[n++] = g->options[i].name;

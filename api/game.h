@@ -39,6 +39,7 @@ enum game_id {
 	GAME_DUSKCOURT,
 	GAME_STACKCRAFT,
 	GAME_HATETRIS,
+	GAME_WELLS,
 	GAME__COUNT
 };
 
@@ -60,6 +61,8 @@ typedef union {
  * struct game_env. */
 typedef bool (*game_fact_fn)(void *ctx, const uint8_t *fact);
 
+struct game;
+
 /* What the daemon gives a game's functions besides the state. */
 struct game_env {
 	void *work; /* the calling thread's working memory for this game alone,
@@ -73,6 +76,12 @@ struct game_env {
 	 * NULL: the run has no facts (a new run, or a game without). */
 	game_fact_fn fact_known;
 	void        *facts_ctx;
+	/* Block key of g's shared read-only data (see struct game's
+	 * shared_build), built at its first request by the daemon, which owns
+	 * it and serialises the build; the same pointer for every thread
+	 * after. NULL when it could not be built, key is out of range, or the
+	 * caller keeps none (then the game refuses what needs it). */
+	const void *(*shared)(const struct game *g, unsigned key);
 };
 
 /* How a run stands, as the runs table records it with every head change. */
@@ -180,6 +189,19 @@ struct game {
 	                                no account routes (abandon NULL): those play
 	                                inside the store job, where no facts are read */
 	size_t      scratch_size;    /* per-request working memory for read_action/play/answer */
+	/* Read-only data every thread shares (wells: one solved value table
+	 * per well size), in nshared blocks by key 0..nshared-1: block key
+	 * takes shared_size(key) bytes, zeroed, that shared_build fills once
+	 * (pure CPU; false: it could not, and the block is dropped). The game
+	 * reads a block through env->shared. 0 and NULL: none. */
+	unsigned    nshared;
+	size_t    (*shared_size)(unsigned key);
+	bool      (*shared_build)(unsigned key, void *mem, size_t bytes);
+	/* A game whose seed is its options (wells: the well's size): the seed
+	 * of every run with these options, which an init may not name; false
+	 * with msg for a 400 when the options do not go together. NULL for
+	 * the others. */
+	bool      (*seed_of)(const struct game_options *opts, int64_t *seed, char *msg, size_t cap);
 	const struct game_option *options; /* what an init may set besides the seed */
 	size_t      noptions;        /* 0..GAME_OPTIONS_MAX */
 	const char *const *action_fields; /* body fields of an action besides "stateToken" */
@@ -289,7 +311,8 @@ bool game_read_int(const struct game_request *rq, const char *name, int64_t lo, 
     bool *present, int64_t *v, char *msg, size_t cap);
 
 /* The seed of an init of g: 0..ENGINE_ID_MAX, from the body or the query;
- * when absent, a random one (*chosen false); a seedless game's is 0 and
+ * when absent, a random one (*chosen false); a seedless game's is 0, a game
+ * with seed_of has the one its options give (*chosen false), and for both
  * naming one is refused. False with msg for a 400. */
 bool game_read_seed(const struct game *g, const struct game_request *rq, int64_t *seed,
     bool *chosen, char *msg, size_t cap);

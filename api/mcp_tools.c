@@ -88,7 +88,8 @@ static const struct tool tools[] = {
 	{ "act", "Play one action", "Plays an action on the run of the stateToken and answers the new "
 	    "state with a new stateToken. The action is the game's JSON object, or a short string: "
 	    "\"4x0\" (Duskcourt: capture from square 4 to square 0), \"next\", \"r1x4\" (a Stackcraft "
-	    "id), \"place 1 4\" (Stackfall and HATETRIS commands, ';' between several).",
+	    "id), \"r0x0y7\" (a wells landing id), \"place 1 4\" (Stackfall and HATETRIS commands, ';' "
+	    "between several).",
 	    true, "/api/games/{game}/action", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
 	    { "action", ARG_ACTION, TO_BODY, NULL, true, "the action: the game's object or a short string" },
 	    AGENT_ARG } },

@@ -201,10 +201,11 @@ completes(const struct whowins *s, unsigned p, uint32_t l)
 }
 
 /* Appends the landings of the locks in mask m (orientation rot, row y);
- * returns true when one completes a row (it is then the last one). */
+ * returns true when one completes a row (it is then the last one) and stop
+ * is set; without stop it always goes on and returns false. */
 static bool
 emit(const struct whowins *s, unsigned p, unsigned rot, unsigned y, uint32_t m, uint32_t *out,
-    unsigned *n)
+    unsigned *n, bool stop)
 {
 	if (y + tops[p][rot] < WHOWINS_BUFFER)
 		return false; /* a lock in the buffer is a loss, not a landing */
@@ -214,16 +215,17 @@ emit(const struct whowins *s, unsigned p, unsigned rot, unsigned y, uint32_t m, 
 
 		m &= m - 1;
 		out[(*n)++] = l;
-		if (completes(s, p, l))
+		if (stop && completes(s, p, l))
 			return true;
 	}
 	return false;
 }
 
 /* Every landing of piece p in the current well into out (at most s->lmax);
- * stops early, with *line set, at a landing that completes a row. */
+ * with stop, stops early, with *line set, at a landing that completes a
+ * row. */
 static unsigned
-generate(const struct whowins *s, unsigned p, uint32_t *out, bool *line)
+generate(const struct whowins *s, unsigned p, uint32_t *out, bool *line, bool stop)
 {
 	unsigned n = 0, nr = nrots[p], r, y;
 	uint32_t reach[4] = { 0 }, v[4], vn[4], any;
@@ -236,7 +238,7 @@ generate(const struct whowins *s, unsigned p, uint32_t *out, bool *line)
 			for (y = 0; alive; y++) {
 				uint32_t next = fits(s, p, r, y + 1);
 
-				if (emit(s, p, r, y, alive & ~next, out, &n)) {
+				if (emit(s, p, r, y, alive & ~next, out, &n, stop)) {
 					*line = true;
 					return n;
 				}
@@ -276,7 +278,7 @@ generate(const struct whowins *s, unsigned p, uint32_t *out, bool *line)
 		any = 0;
 		for (r = 0; r < nr; r++) {
 			vn[r] = fits(s, p, r, y + 1);
-			if (emit(s, p, r, y, reach[r] & ~vn[r], out, &n)) {
+			if (emit(s, p, r, y, reach[r] & ~vn[r], out, &n, stop)) {
 				*line = true;
 				return n;
 			}
@@ -287,6 +289,37 @@ generate(const struct whowins *s, unsigned p, uint32_t *out, bool *line)
 		if (!any)
 			return n;
 	}
+}
+
+size_t
+whowins_landings(unsigned width, unsigned height, enum whowins_movement m, const uint16_t *rows,
+    unsigned piece, struct whowins_landing *out, bool *line, size_t cap)
+{
+	struct whowins s; /* only the fields generate reads */
+	uint32_t l[WHOWINS_LANDINGS_MAX];
+	uint16_t full;
+	unsigned i, n;
+	bool stopped;
+
+	if (width < WHOWINS_W_MIN || width > WHOWINS_W_MAX || height > WHOWINS_H_MAX ||
+	    piece >= WHOWINS_NPIECES)
+		return 0;
+	full = (uint16_t)((1u << width) - 1);
+	s.width = width;
+	s.height = height;
+	s.movement = m;
+	for (i = 0; i < sizeof s.rows / sizeof s.rows[0]; i++)
+		s.rows[i] = i < WHOWINS_BUFFER ? 0 : i < WHOWINS_BUFFER + height ?
+		    (uint16_t)(rows[i - WHOWINS_BUFFER] & full) : full;
+	n = generate(&s, piece, l, &stopped, false);
+	for (i = 0; i < n && i < cap; i++) {
+		out[i].rot = (int8_t)L_ROT(l[i]);
+		out[i].col = (int8_t)((int)L_IDX(l[i]) - 3);
+		out[i].row = (int8_t)L_ROW(l[i]);
+		if (line != NULL)
+			line[i] = completes(&s, piece, l[i]);
+	}
+	return i;
 }
 
 /* ---- the table ---- */
@@ -492,7 +525,7 @@ expand(struct whowins *s, const uint64_t key[4])
 		return WHOWINS_UNKNOWN_MEMORY; /* cannot happen when the frames fit */
 
 	for (p = 0; p < WHOWINS_NPIECES; p++) {
-		s->counts[depth][p] = (uint16_t)generate(s, p, frame_of(s, depth, p), &line[p]);
+		s->counts[depth][p] = (uint16_t)generate(s, p, frame_of(s, depth, p), &line[p], true);
 		if (!line[p] && s->counts[depth][p] == 0)
 			return store(s, key, WHOWINS_SUPPLIER);
 	}
@@ -717,7 +750,7 @@ walk_node(struct whowins *s, struct walk *w)
 		return;
 	slot[nw - 1] |= markbit;
 	for (p = 0; p < WHOWINS_NPIECES; p++)
-		s->counts[depth][p] = (uint16_t)generate(s, p, frame_of(s, depth, p), &line[p]);
+		s->counts[depth][p] = (uint16_t)generate(s, p, frame_of(s, depth, p), &line[p], true);
 
 	if (want == WHOWINS_PLAYER) {
 		uint32_t chosen[WHOWINS_NPIECES];

@@ -38,6 +38,10 @@
 #define WHOWINS_H_MAX 16
 #define WHOWINS_BUFFER 4 /* rows of the spawn area above the well proper */
 #define WHOWINS_NPIECES 7
+/* Most landings of one piece in one well: every lock of one orientation and
+ * box column lies on a row whose next row does not fit, so at most every
+ * other row of the well and its buffer holds one. */
+#define WHOWINS_LANDINGS_MAX (4 * (WHOWINS_W_MAX + 3) * ((WHOWINS_H_MAX + WHOWINS_BUFFER + 1) / 2))
 
 /* The pieces in the order of the rules' table. */
 enum whowins_piece {
@@ -171,6 +175,18 @@ enum whowins_result whowins_solve(struct whowins *s, const uint16_t *start);
  * visitor stopped the walk.
  */
 int64_t whowins_strategy(struct whowins *s, whowins_visit_fn visit, void *ctx);
+
+/*
+ * Every landing of piece in the well rows (height rows of the well proper,
+ * top first, bits past width ignored) under movement m, the search's own
+ * generator: in the order it finds them (the same well and piece always
+ * give the same list), at most cap of them into out; line[i] (line
+ * may be NULL) says whether landing i completes a row. Returns the count
+ * written; 0 also when width, height or piece is out of range. Takes about
+ * 12 KB of stack.
+ */
+size_t whowins_landings(unsigned width, unsigned height, enum whowins_movement m, const uint16_t *rows,
+    unsigned piece, struct whowins_landing *out, bool *line, size_t cap);
 
 /* ---- the checker (whowins_check.c) ---- */
 

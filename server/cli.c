@@ -143,7 +143,7 @@ static int
 cli_verify(int argc, char **argv)
 {
 	struct replay_check chk;
-	struct game_env env = { .work = NULL };
+	struct game_env env = { .work = NULL, .shared = play_shared };
 	const struct game *g;
 	json_error_t jerr;
 	const json_t *replay;

@@ -60,6 +60,7 @@ play_env(const struct game *g, struct game_env *env)
 {
 	memset(env, 0, sizeof *env);
 	env->work = play_workspace_for_thread(g);
+	env->shared = play_shared;
 	return g->work_size == 0 || env->work != NULL;
 }
 

@@ -3,11 +3,25 @@
  * game, freed by the key's destructor when the thread exits
  * (libmicrohttpd joins its pool on stop). Zeroed memory is what each game
  * asks for as its fresh working memory.
+ *
+ * The games' shared read-only blocks (play_shared) are one table for the
+ * daemon: a pointer per (game, key), published with release order once
+ * built, so a reader that sees it sees the block's contents; one mutex
+ * serialises the builds (a second thread asking for a block being built
+ * waits for it rather than building its own). A block lives as long as
+ * the process. A build that fails is tried again at the next request.
  */
 #include "play_workspace.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+
+
+#define SHARED_MAX 8 /* blocks a game may share */
+
+static _Atomic(void *) shared_blocks[GAME__COUNT][SHARED_MAX];
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct blocks {
 	void *per_game[GAME__COUNT];
@@ -50,4 +64,29 @@ play_workspace_for_thread(const struct game *g)
 	if (b->per_game[g->id] == NULL)
 		b->per_game[g->id] = calloc(1, g->work_size);
 	return b->per_game[g->id];
+}
+
+const void *
+play_shared(const struct game *g, unsigned k)
+{
+	void *b, *mem;
+	size_t bytes;
+
+	if (g == NULL || (unsigned)g->id >= GAME__COUNT || k >= g->nshared || k >= SHARED_MAX ||
+	    g->shared_build == NULL || g->shared_size == NULL)
+		return NULL;
+	b = atomic_load_explicit(&shared_blocks[g->id][k], memory_order_acquire);
+	if (b != NULL)
+		return b;
+	pthread_mutex_lock(&shared_lock);
+	b = atomic_load_explicit(&shared_blocks[g->id][k], memory_order_relaxed);
+	if (b == NULL && (bytes = g->shared_size(k)) > 0 && (mem = calloc(1, bytes)) != NULL) {
+		if (g->shared_build(k, mem, bytes)) {
+			atomic_store_explicit(&shared_blocks[g->id][k], mem, memory_order_release);
+			b = mem;
+		} else
+			free(mem);
+	}
+	pthread_mutex_unlock(&shared_lock);
+	return b;
 }

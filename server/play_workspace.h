@@ -15,4 +15,10 @@
  * memory or when g needs none. */
 void *play_workspace_for_thread(const struct game *g);
 
+/* Block k of g's shared read-only data (game.h: shared_size, shared_build),
+ * built at its first request, under one lock, and kept for the daemon's
+ * life; NULL when k is out of range or it could not be built. The
+ * environment's `shared` (play_env). */
+const void *play_shared(const struct game *g, unsigned k);
+
 #endif

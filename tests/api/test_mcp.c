@@ -454,6 +454,24 @@ test_action_text(void)
 	}
 }
 
+/* The daemon's shared read-only blocks, as play_shared keeps them: built at
+ * the first request, kept to the end. */
+static const void *
+test_shared(const struct game *g, unsigned k)
+{
+	static void *blocks[GAME__COUNT][8];
+	size_t bytes;
+
+	if (k >= g->nshared || k >= 8 || g->shared_size == NULL)
+		return NULL;
+	if (blocks[g->id][k] == NULL && (bytes = g->shared_size(k)) > 0 &&
+	    (blocks[g->id][k] = calloc(1, bytes)) != NULL && !g->shared_build(k, blocks[g->id][k], bytes)) {
+		free(blocks[g->id][k]);
+		blocks[g->id][k] = NULL;
+	}
+	return blocks[g->id][k];
+}
+
 /* A real game answer, as the pipeline builds it: game, runId, stateToken
  * and the descriptor's answer on a fresh run of seed 7. */
 static json_t *
@@ -469,6 +487,7 @@ game_answer(const struct game *g)
 	void *work = g->work_size ? calloc(1, g->work_size) : NULL;
 
 	env.work = work;
+	env.shared = test_shared;
 	for (i = 0; i < g->noptions; i++)
 		opts.v[i] = g->options[i].dflt;
 	if (!g->init(&st, 7, &opts, &env, &err, msg, sizeof msg) || !g->answer(o, &st, NULL)) {

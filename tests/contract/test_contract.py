@@ -75,7 +75,8 @@ KNOWN_BUGS = {}
 # limits off unless asked: this test sends a thousand requests; daemon C
 # below turns them on to provoke 429).
 # during_shutdown holds one connection per operation at once, which the
-# routes of issue 30 took past the default of 64 from one address.
+# routes of issue 30 and a fifth game took past the default of 64 from one
+# address.
 DAEMON_ARGS = ['--connections-per-address', '256']
 # Daemon C: every class one request an hour, so a route's second request is
 # refused 429 before anything of it is read.
@@ -584,6 +585,81 @@ def play_hatetris(d, acct, check, other_tokens=()):
 
 
 # ---------------------------------------------------------------------------
+# Wells on the token routes (the seed is the well: width and height instead).
+
+def wl_post(d, route, body, check, headers=None):
+    h = fresh(d, headers) if check else dict(headers or {})
+    return req(d, 'POST', '/api/games/wells/' + route, body, headers=h)
+
+
+def wl_to_end(d, r, check):
+    """Plays the run of answer r to its end: a landing that completes a row,
+    else the lowest."""
+    for _ in range(40):
+        if r.json['state']['status'] == 'over':
+            return r
+        act = max(r.json['legalActions'], key=lambda a: (a['line'], a['y']))['id']
+        r = wl_post(d, 'action', {'stateToken': r.json['stateToken'], 'action': act}, check)
+        if r.status != 200:
+            t.ok(False, 'wells action %r answered %d' % (act, r.status))
+            return r
+    t.ok(False, 'a wells run ends within 40 landings')
+    return r
+
+
+def play_wells(d, acct, check, other_tokens=()):
+    out = {}
+    g = '/api/games/wells/'
+    req(d, 'GET', g + 'rules')
+    req(d, 'GET', g + 'init')
+    req(d, 'GET', g + 'init?width=6&height=4')
+    req(d, 'GET', g + 'init?seed=405')                                               # 400 no seed
+    req(d, 'GET', g + 'init?width=6&height=6')                                       # 400 not served
+    req(d, 'GET', g + 'init?width=9')                                                # 400 bounds
+    req(d, 'GET', g + 'init', headers={'Authorization': 'Bearer nope'})              # 401
+    req(d, 'POST', g + 'init', {'seed': 404})                                        # 400
+    req(d, 'POST', g + 'init', {'width': 'four'})                                    # 400
+    req(d, 'POST', g + 'init', {'cap': 3})                                           # 400 unknown
+    req(d, 'POST', g + 'init', raw=b'{"width": ', headers=JSON_TYPE)                 # 400 json
+    r = req(d, 'POST', g + 'init', {'width': 4, 'height': 4}, headers=bearer(acct['alice']['key']))
+    out['owned_token'] = r.json['stateToken']
+    r = req(d, 'POST', g + 'init', {'width': 4, 'height': 5})
+    t0 = r.json['stateToken']
+    first = r.json['legalActions'][0]['id']
+    wl_post(d, 'action', {'stateToken': t0}, check)                                  # 400 missing
+    wl_post(d, 'action', {'stateToken': t0, 'action': first, 'x': 1}, check)         # 400 unknown
+    wl_post(d, 'action', {'stateToken': 'v4.local.AAAA.BBBB', 'action': first}, check)   # 400 token
+    for tok in other_tokens:
+        wl_post(d, 'action', {'stateToken': tok, 'action': first}, check)           # 400/404
+    wl_post(d, 'action', {'stateToken': t0, 'action': 'place 0 0'}, check)           # 422 grammar
+    wl_post(d, 'action', {'stateToken': t0, 'action': 'r0x3y4'}, check)              # 422 no landing
+    wl_post(d, 'action', {'stateToken': t0, 'action': 7}, check)                     # 422 a number
+    r1 = wl_post(d, 'action', {'stateToken': t0, 'action': first}, check)
+    wl_post(d, 'action', {'stateToken': t0, 'action': first}, check)                 # retry
+    wl_post(d, 'action', {'stateToken': t0, 'action': r.json['legalActions'][-1]['id']}, check)  # 409
+    token_refusals(d, 'wells', r1.json['stateToken'], first, other_tokens, check)
+    if check:
+        req(d, 'POST', g + 'action', {'stateToken': t0, 'action': first})            # 428 missing
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(r1.json['stateToken']), headers=sh)
+    sh = fresh(d) if check else {}
+    req(d, 'GET', g + 'state?stateToken=' + urllib.parse.quote(t0), headers=sh)      # 409
+    wl_post(d, 'state', {'stateToken': r1.json['stateToken']}, check)
+    wl_post(d, 'state', {'stateToken': t0}, check)                                   # 409 stale
+    wl_post(d, 'finish', {'stateToken': r1.json['stateToken'], 'rating': 3, 'review': 'not yet'}, check)
+    end = wl_to_end(d, r1, check)
+    tok = end.json['stateToken']
+    wl_post(d, 'action', {'stateToken': tok, 'action': first}, check)                # 422 over
+    wl_post(d, 'finish', {'stateToken': tok, 'rating': 0, 'review': 'x'}, check)     # 400
+    f = wl_post(d, 'finish', {'stateToken': tok, 'rating': 8, 'review': 'The supplier knew.'}, check)
+    wl_post(d, 'finish', {'stateToken': tok, 'rating': 8, 'review': 'again'}, check)  # 409
+    out['finished'] = f.json
+    wl_to_end(d, req(d, 'GET', g + 'init?width=4&height=4'), check)                  # a top-out
+    out['playing'] = req(d, 'GET', g + 'init').json
+    return out
+
+
+# ---------------------------------------------------------------------------
 # Stackfall's seed-shaped routes.
 
 def seed_post(d, route, body, key, check, raw_body=None, label=None):
@@ -645,10 +721,11 @@ def play_seed(d, acct, check):
 # ---------------------------------------------------------------------------
 # Runs, boards, replays.
 
-def play_board(d, dc, sf, sc, ht):
+def play_board(d, dc, sf, sc, ht, wl):
     g = '/api/games/'
     pages = {}
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht),
+                       ('wells', wl)):
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
             pages[(game, which)] = req(d, 'GET', g + game + '/runs/' + rid).json
@@ -729,10 +806,26 @@ def play_board(d, dc, sf, sc, ht):
     bad['seed'] = 5
     req(d, 'POST', v, bad)                                                           # 422 a seed
     req(d, 'POST', v, sfp['replay'])                                                 # 422 other game
+    wlp = pages[('wells', 'finished')]
+    v = g + 'wells/replays/verify'
+    req(d, 'POST', v, {'replay': wlp['replay'], 'certificate': wlp['certificate']})
+    req(d, 'POST', v, wlp['replay'])
+    req(d, 'POST', v, pages[('wells', 'playing')]['replay'])                         # unfinished
+    bad = json.loads(json.dumps(wlp['replay']))
+    bad['final']['pieces'] += 1
+    req(d, 'POST', v, bad)                                                           # 422 simulated
+    bad = json.loads(json.dumps(wlp['replay']))
+    bad['seed'] = 406
+    req(d, 'POST', v, bad)                                                           # 422 not its well
+    bad = json.loads(json.dumps(wlp['replay']))
+    bad['actions'][0] = 'r3x3y3'
+    req(d, 'POST', v, bad)                                                           # 422 step 1
+    req(d, 'POST', v, htp['replay'])                                                 # 422 other game
     # What the pages read (docs/web.md): the table, a run by its id alone,
     # its steps and its live head.
     req(d, 'GET', '/api/games')
-    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht)):
+    for game, runs in (('duskcourt', dc), ('stackfall', sf), ('stackcraft', sc), ('hatetris', ht),
+                       ('wells', wl)):
         other = 'stackfall' if game == 'duskcourt' else 'duskcourt'
         for which in ('finished', 'playing'):
             rid = runs[which]['runId']
@@ -900,6 +993,7 @@ def play_history(d, acct):
 # (concrete), whether a key is sent.
 def operations(acct, tokens):
     sf, dc, sc, ht = tokens['stackfall'], tokens['duskcourt'], tokens['stackcraft'], tokens['hatetris']
+    wl = tokens['wells']
     return [
         ('GET /healthz', 'GET', '/healthz', None),
         ('GET /readyz', 'GET', '/readyz', None),
@@ -951,6 +1045,15 @@ def operations(acct, tokens):
         ('POST /api/games/hatetris/finish', 'POST', '/api/games/hatetris/finish',
          {'stateToken': ht, 'rating': 5, 'review': 'fine'}),
         ('GET /api/games/hatetris/rules', 'GET', '/api/games/hatetris/rules', None),
+        ('GET /api/games/wells/init', 'GET', '/api/games/wells/init?width=4&height=4', None),
+        ('POST /api/games/wells/init', 'POST', '/api/games/wells/init', {}),
+        ('POST /api/games/wells/action', 'POST', '/api/games/wells/action',
+         {'stateToken': wl, 'action': 'r0x0y7'}),
+        ('GET /api/games/wells/state', 'GET', '/api/games/wells/state?stateToken=' + wl, None),
+        ('POST /api/games/wells/state', 'POST', '/api/games/wells/state', {'stateToken': wl}),
+        ('POST /api/games/wells/finish', 'POST', '/api/games/wells/finish',
+         {'stateToken': wl, 'rating': 5, 'review': 'fine'}),
+        ('GET /api/games/wells/rules', 'GET', '/api/games/wells/rules', None),
         ('POST /games/stackfall/api/new', 'POST', '/games/stackfall/api/new', {}),
         ('POST /games/stackfall/api/act', 'POST', '/games/stackfall/api/act', {'command': 'options'}),
         ('GET /games/stackfall/api/state', 'GET', '/games/stackfall/api/state', None),
@@ -1298,11 +1401,13 @@ def docs_checks():
             return 'stackcraft'
         if p.startswith('/api/games/hatetris/'):
             return 'hatetris'
+        if p.startswith('/api/games/wells/'):
+            return 'wells'
         return None
     on = {('A', 'stackfall'): True, ('A', 'duskcourt'): False, ('A', 'stackcraft'): False,
-          ('A', 'hatetris'): False,
+          ('A', 'hatetris'): False, ('A', 'wells'): False,
           ('B', 'stackfall'): False, ('B', 'duskcourt'): True, ('B', 'stackcraft'): True,
-          ('B', 'hatetris'): True}
+          ('B', 'hatetris'): True, ('B', 'wells'): True}
     plays = [e for e in exchanges if e['phase'] == 'play' and e['label'] is None and e['method'] != 'HEAD'
              and game_of(e) and not e['path'].endswith('/replays/verify') and '/runs/' not in e['path']
              and not e['path'].endswith('/leaderboard') and not e['path'].endswith('/reviews')]
@@ -1359,6 +1464,7 @@ def main():
     a.name = 'A'
     b = Daemon(args=DAEMON_ARGS + ['--agent-check', 'stackfall=off', '--agent-check', 'duskcourt=on',
                                    '--agent-check', 'stackcraft=on', '--agent-check', 'hatetris=on',
+                                   '--agent-check', 'wells=on',
                                    '--key-file', os.path.join(a.folder, 'arcaded.key')])
     b.name = 'B'
     try:
@@ -1369,14 +1475,16 @@ def main():
         b_sf = req(b, 'GET', '/api/games/stackfall/init?seed=1').json['stateToken']
         b_sc = req(b, 'GET', '/api/games/stackcraft/init?seed=1').json['stateToken']
         b_ht = req(b, 'GET', '/api/games/hatetris/init').json['stateToken']
+        b_wl = req(b, 'GET', '/api/games/wells/init').json['stateToken']
         dc = play_duskcourt(a, acct, False, other_tokens=[b_dc, b_sf])
         sf = play_stackfall(a, acct, True, other_tokens=[b_sf, b_dc])
         sc = play_stackcraft(a, acct, False, other_tokens=[b_sc, b_dc])
         ht = play_hatetris(a, acct, False, other_tokens=[b_ht, b_sf])
+        wl = play_wells(a, acct, False, other_tokens=[b_wl, b_sc])
         seed = play_seed(a, acct, True)
         # The abandoned run's old token: 409 with the run as it ended.
         sf_post(a, 'action', {'stateToken': seed['abandoned'], 'command': 'hold'}, True)
-        play_board(a, dc, sf, sc, ht)
+        play_board(a, dc, sf, sc, ht, wl)
         matches = play_matches(a, acct)
         play_history(a, acct)
         play_mcp(a)
@@ -1385,7 +1493,8 @@ def main():
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),
                                  ('duskcourt', dc['owned_token'], {'action': {'type': 'next'}}),
                                  ('stackcraft', sc['owned_token'], {'action': 'r0x0'}),
-                                 ('hatetris', ht['owned_token'], {'command': 'options'})):
+                                 ('hatetris', ht['owned_token'], {'command': 'options'}),
+                                 ('wells', wl['owned_token'], {'action': 'r0x0y6'})):
             g = '/api/games/%s/' % game
             bob = bearer(acct['bob']['key'])
             h = fresh(a, bob) if game == 'stackfall' else bob
@@ -1402,15 +1511,18 @@ def main():
         a_sf = req(a, 'GET', '/api/games/stackfall/init?seed=2').json['stateToken']
         a_sc = req(a, 'GET', '/api/games/stackcraft/init?seed=2').json['stateToken']
         a_ht = req(a, 'GET', '/api/games/hatetris/init').json['stateToken']
+        a_wl = req(a, 'GET', '/api/games/wells/init').json['stateToken']
         dc_b = play_duskcourt(b, acct_b, True, other_tokens=[a_dc, a_sf])
         sf_b = play_stackfall(b, acct_b, False, other_tokens=[a_sf])
         sc_b = play_stackcraft(b, acct_b, True, other_tokens=[a_sc, a_sf])
         ht_b = play_hatetris(b, acct_b, True, other_tokens=[a_ht])
+        wl_b = play_wells(b, acct_b, True, other_tokens=[a_wl])
         play_seed(b, acct_b, False)
-        play_board(b, dc_b, sf_b, sc_b, ht_b)
+        play_board(b, dc_b, sf_b, sc_b, ht_b, wl_b)
         # Every route: HEAD, 405, 413, libmicrohttpd's refusals, labels.
         tokens = {'duskcourt': dc['playing']['stateToken'], 'stackfall': sf['playing']['stateToken'],
                   'stackcraft': sc['playing']['stateToken'], 'hatetris': ht['playing']['stateToken'],
+                  'wells': wl['playing']['stateToken'],
                   'sf_run': sf['playing']['runId'],
                   'dc_run': dc['finished']['runId'], 'matches': matches}
         ops = operations(acct, tokens)
@@ -1431,10 +1543,11 @@ def main():
                    [lambda: req(a, 'POST', '/mcp', MCP_START)])
         tokens_b = {'duskcourt': dc_b['playing']['stateToken'], 'stackfall': sf_b['playing']['stateToken'],
                     'stackcraft': sc_b['playing']['stateToken'], 'hatetris': ht_b['playing']['stateToken'],
+                    'wells': wl_b['playing']['stateToken'],
                     'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId'], 'matches': matches}
         ops_b = [o for o in operations(acct_b, tokens_b)
                  if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
-                             'GET /api/games/hatetris/rules')]
+                             'GET /api/games/hatetris/rules', 'GET /api/games/wells/rules')]
         under_lock(b, lock_jobs(b, ops_b, {}, lambda op: False))
         # 429 on every limited route, from daemon C. With A's key file and
         # A's runs (A's database on PostgreSQL, a copy of it on SQLite), A's
@@ -1464,7 +1577,8 @@ def main():
                         break
             shown = {x['op'] for x in exchanges if x['daemon'] == 'C' and x['status'] == 429 and
                      '"stateToken"' in x['body']}
-            want = {'%s /api/games/%s/%s' % (m, g, r) for g in ('duskcourt', 'stackfall', 'stackcraft', 'hatetris')
+            want = {'%s /api/games/%s/%s' % (m, g, r) for g in ('duskcourt', 'stackfall', 'stackcraft', 'hatetris',
+                                                                   'wells')
                     for m, r in (('POST', 'action'), ('GET', 'state'), ('POST', 'state'), ('POST', 'finish'))}
             want |= {'POST /games/stackfall/api/act', 'GET /games/stackfall/api/state',
                      'POST /games/stackfall/api/finish'}
@@ -1508,7 +1622,8 @@ def main():
             plays = {'duskcourt': ('seed=3', {'action': {'type': 'next'}}),
                      'stackfall': ('seed=3', {'command': 'options'}),
                      'stackcraft': ('seed=3&cap=5', {'action': 'r0x0'}),
-                     'hatetris': ('depth=2', {'command': 'options'})}
+                     'hatetris': ('depth=2', {'command': 'options'}),
+                     'wells': ('width=4&height=4', {'action': 'r0x0y6'})}
             toks = {g: req(e, 'GET', '/api/games/%s/init?%s' % (g, q), op='GET /api/games/%s/init' % g)
                     .json['stateToken'] for g, (q, _) in plays.items()}
             time.sleep(2.2)

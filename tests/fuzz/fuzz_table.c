@@ -72,6 +72,24 @@ answers(const struct game *g, const void *st, const void *scratch)
 	return ok;
 }
 
+/* The daemon's shared read-only blocks, as play_shared keeps them: built at
+ * the first request, kept to the end. */
+static const void *
+test_shared(const struct game *g, unsigned k)
+{
+	static void *blocks[GAME__COUNT][8];
+	size_t bytes;
+
+	if (k >= g->nshared || k >= 8 || g->shared_size == NULL)
+		return NULL;
+	if (blocks[g->id][k] == NULL && (bytes = g->shared_size(k)) > 0 &&
+	    (blocks[g->id][k] = calloc(1, bytes)) != NULL && !g->shared_build(k, blocks[g->id][k], bytes)) {
+		free(blocks[g->id][k]);
+		blocks[g->id][k] = NULL;
+	}
+	return blocks[g->id][k];
+}
+
 /* Plays one input; false when a descriptor broke its promise. */
 static bool
 one(const uint8_t *data, size_t size)
@@ -95,6 +113,7 @@ one(const uint8_t *data, size_t size)
 		return true;
 	memset(&env, 0, sizeof env);
 	env.work = work[g->id];
+	env.shared = test_shared;
 	for (i = 2; i < size && data[i] != '\n'; i++)
 		;
 	if ((data[1] & 1) != 0) {
@@ -184,7 +203,9 @@ action(char *out, size_t cap)
 		    rnd(16), rnd(16));
 	case 3:
 		return snprintf(out, cap, "{\"action\": {\"type\": \"%s\"}}", words[rnd(6)]);
-	case 4:
+	case 4: /* a Stackcraft id, or a wells landing id */
+		if (rnd(2))
+			return snprintf(out, cap, "{\"action\": \"r%ux%uy%u\"}", rnd(4), rnd(6), 4 + rnd(7));
 		return snprintf(out, cap, "{\"action\": \"r%ux%u\"}", rnd(4), rnd(11));
 	case 5:
 		return snprintf(out, cap, "{\"action\": {\"type\": \"place\", \"rotation\": %u, \"column\": %u}}",

@@ -214,7 +214,7 @@ tap.ok(runs['dc']['over'] and runs['dc']['certificate'], 'the Duskcourt run is o
 # ---- the JSON routes the pages read ----
 
 g = must(d.get('/api/games'), 'games')
-tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'hatetris', 'stackcraft', 'stackfall'],
+tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'hatetris', 'stackcraft', 'stackfall', 'wells'],
        '/api/games lists the games on the table')
 tap.ok(all(set(x) == {'name', 'rules', 'boardFields', 'hidesFuture', 'seedless', 'marks'} for x in g['games']),
        '/api/games gives each game its name, rules, board fields, hidesFuture, seedless and marks')
