@@ -193,8 +193,11 @@ def load_functions(arcaded):
     """The functions of the engine's and the store's static libraries, from
     the build directory the binary was built in (BUILD/server/arcaded)."""
     build = os.path.dirname(os.path.dirname(os.path.abspath(arcaded)))
-    for part, pattern in (('engine', 'engine/libengine*.a'), ('store + SQLite', 'server/store/libstore*.a')):
-        for lib in glob.glob(os.path.join(build, pattern)):
+    # The static libraries' build folders and name patterns (in the build
+    # tree, not the source tree).
+    for part, pattern in (('engine', ('engine', 'libengine*.a')),
+                          ('store + SQLite', ('server', 'store', 'libstore*.a'))):
+        for lib in glob.glob(os.path.join(build, *pattern)):
             out = subprocess.run(['nm', '--defined-only', lib], capture_output=True, text=True).stdout
             FUNCTIONS[part].update(f[2] for f in (x.split() for x in out.splitlines())
                                    if len(f) == 3 and f[1] in 'Tt')
