@@ -13,6 +13,7 @@
 #include "duskcourt_json.h"
 #include "stackcraft_json.h"
 #include "hatetris_json.h"
+#include "hatetris_classic_json.h"
 #include "jsonbody.h"
 #include "stackfall_json.h"
 
@@ -21,6 +22,7 @@ const struct game *const game_table[GAME__COUNT] = {
 	[GAME_DUSKCOURT] = &game_duskcourt,
 	[GAME_STACKCRAFT] = &game_stackcraft,
 	[GAME_HATETRIS] = &game_hatetris,
+	[GAME_HATETRIS_CLASSIC] = &game_hatetris_classic,
 };
 
 const struct game *
