@@ -1037,6 +1037,42 @@ hcj_rules(void)
 	    "replay_encodings", "raw", "hex", "Base65536", "Base2048");
 }
 
+/* {"record": "...", "supplier": 0-3 (default 0)}. */
+static json_t *
+hcj_import(const json_t *body, bool *oom, char *why, size_t cap)
+{
+	static const char *const fields[] = { "record", "supplier", NULL };
+	const json_t *rec = json_object_get(body, "record"), *sup = json_object_get(body, "supplier");
+	json_int_t supplier = HCLASSIC_CURRENT;
+	json_t *o;
+
+	*oom = false;
+	if (!jsonbody_known(body, fields, why, cap))
+		return NULL;
+	if (!json_is_string(rec)) {
+		snprintf(why, cap, "field 'record' must be a string: a replay in raw, hex, Base65536 or "
+		    "Base2048");
+		return NULL;
+	}
+	if (sup != NULL) {
+		if (!json_is_integer(sup) || json_integer_value(sup) < 0 ||
+		    json_integer_value(sup) >= HCLASSIC_NSUPPLIERS) {
+			snprintf(why, cap, "field 'supplier' must be an integer from 0 to %d",
+			    HCLASSIC_NSUPPLIERS - 1);
+			return NULL;
+		}
+		supplier = json_integer_value(sup);
+	}
+	o = hclassic_json_import(json_string_value(rec), json_string_length(rec), (unsigned)supplier,
+	    oom, why, cap);
+	if (o == NULL)
+		return NULL;
+	json_object_set_new_nocheck(o, "game", json_string(game_hatetris_classic.name));
+	json_object_set_new_nocheck(o, "rules", json_string(HCLASSIC_RULES));
+	json_object_set_new_nocheck(o, "supplier", json_string(hclassic_supplier_name((unsigned)supplier)));
+	return o;
+}
+
 static const struct game_option hcj_options[] = {
 	{ "supplier", 0, HCLASSIC_NSUPPLIERS - 1, HCLASSIC_CURRENT, 0,
 	  "the supplier version: 0 current (seen-well counts), 1 2022, 2 2021, 3 mild" },
@@ -1088,4 +1124,5 @@ const struct game game_hatetris_classic = {
 	.replay_end = hcj_replay_end,
 	.rules_json = hcj_rules,
 	.move_marks = NULL,
+	.replay_import = hcj_import,
 };
