@@ -366,6 +366,16 @@ hcj_decode(void *st, const uint8_t *in, size_t n)
 
 /* ---- answers ---- */
 
+/* The engine's text without its last new line, as the other games'
+ * board_text (and the web viewer) have it. */
+static json_t *
+text_json(const char *text)
+{
+	size_t n = strlen(text);
+
+	return json_stringn(text, n > 0 && text[n - 1] == '\n' ? n - 1 : n);
+}
+
 static json_t *
 well_text_json(const uint16_t well[HCLASSIC_ROWS])
 {
@@ -377,7 +387,7 @@ well_text_json(const uint16_t well[HCLASSIC_ROWS])
 	tmp.over = 1; /* no live piece drawn */
 	tmp.pieces = 1;
 	hclassic_text(&tmp, text);
-	return json_string(text);
+	return text_json(text);
 }
 
 static json_t *
@@ -397,7 +407,7 @@ fields_json(const struct hclassic *g)
 	json_object_set_new_nocheck(o, "y", g->over ? json_null() : json_integer(g->y));
 	json_object_set_new_nocheck(o, "o", g->over ? json_null() : json_integer(g->o));
 	json_object_set_new_nocheck(o, "supplier", json_string(hclassic_supplier_name(g->supplier)));
-	json_object_set_new_nocheck(o, "board_text", json_string(text));
+	json_object_set_new_nocheck(o, "board_text", text_json(text));
 	return o;
 }
 

@@ -28,7 +28,7 @@ FIELDS = ['game', 'runId', 'stateToken', 'status', 'end_reason', 'lines', 'piece
           'y', 'o', 'supplier', 'board_text', 'results']
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'hatetris_classic', 'data', 'records.json')
 RECORDS = json.load(open(DATA, encoding='utf-8'))['cases']
-EMPTY = '\n'.join(['.' * 10] * 20) + '\n'
+EMPTY = '\n'.join(['.' * 10] * 20)
 
 
 def hex_keys(s):
@@ -101,7 +101,7 @@ try:
     t.eq(list(r.json), FIELDS, 'init answers exactly the documented fields, in order')
     t.ok(r.status == 200 and r.json['current'] == 'S' and (r.json['x'], r.json['y'], r.json['o']) == (3, 0, 0) and
          r.json['pieces'] == 1 and r.json['keys'] == 0 and r.json['supplier'] == 'current' and
-         r.json['board_text'] == '\n'.join(['.' * 10, '.....@@...', '....@@....'] + ['.' * 10] * 17) + '\n',
+         r.json['board_text'] == '\n'.join(['.' * 10, '.....@@...', '....@@....'] + ['.' * 10] * 17),
          'a new run: S at its spawn (3, 0, 0) in the bar, the current supplier')
     rules = d.get(HC + 'rules')
     t.ok(rules.status == 200 and rules.json['rules'] == 'hatetris-classic' and
