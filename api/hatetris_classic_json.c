@@ -873,52 +873,6 @@ hcj_replay_end(struct replay_ctx *rc)
 	rc->game = NULL;
 }
 
-char *
-hclassic_json_moves_keys(const json_t *moves, unsigned supplier, char *why, size_t cap)
-{
-	struct hcj_memory m;
-	struct hclassic g;
-	char path[HCLASSIC_PATH_MAX + 2], reason[ENGINE_REASON_MAX];
-	size_t i, len = 0, room = 1024;
-	char *out = malloc(room);
-	const json_t *mv;
-
-	memset(&m, 0, sizeof m);
-	m.supplier = supplier;
-	if (out == NULL || (m.own = keyset_new(HCJ_FACT_BYTES)) == NULL ||
-	    hclassic_start(&g, supplier, NULL, reason) != HCLASSIC_OK) {
-		snprintf(why, cap, "out of memory");
-		goto fail;
-	}
-	json_array_foreach(moves, i, mv) {
-		size_t n;
-
-		if (!replay_one(&g, mv, &m, path, sizeof path, &n, reason, sizeof reason)) {
-			snprintf(why, cap, "move %zu: %s", i + 1, reason);
-			goto fail;
-		}
-		if (len + n + 1 > room) {
-			char *p = realloc(out, room * 2 + n);
-
-			if (p == NULL) {
-				snprintf(why, cap, "out of memory");
-				goto fail;
-			}
-			out = p;
-			room = room * 2 + n;
-		}
-		memcpy(out + len, path, n);
-		len += n;
-	}
-	out[len] = '\0';
-	keyset_free(m.own);
-	return out;
-fail:
-	keyset_free(m.own);
-	free(out);
-	return NULL;
-}
-
 json_t *
 hclassic_json_import(const char *record, size_t len, unsigned supplier, bool *oom, char *why,
     size_t cap)

@@ -53,10 +53,4 @@ extern const struct game game_hatetris_classic;
 json_t *hclassic_json_import(const char *record, size_t len, unsigned supplier, bool *oom,
     char *why, size_t cap);
 
-/* The keys of a finished run's stored moves (an array of the moves above),
- * for an export: a shortest path to each lock, with its blocked keys left
- * out, in a malloc'd NUL-terminated string (NULL: not moves of the game,
- * or out of memory). The keys replay to the same wells, pieces and lines. */
-char *hclassic_json_moves_keys(const json_t *moves, unsigned supplier, char *why, size_t cap);
-
 #endif
