@@ -13,6 +13,7 @@
 #include "duskcourt_json.h"
 #include "stackcraft_json.h"
 #include "hatetris_json.h"
+#include "hatetris_classic_json.h"
 #include "jsonbody.h"
 #include "stackfall_json.h"
 #include "wells_json.h"
@@ -23,6 +24,7 @@ const struct game *const game_table[GAME__COUNT] = {
 	[GAME_STACKCRAFT] = &game_stackcraft,
 	[GAME_HATETRIS] = &game_hatetris,
 	[GAME_WELLS] = &game_wells,
+	[GAME_HATETRIS_CLASSIC] = &game_hatetris_classic,
 };
 
 const struct game *

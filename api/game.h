@@ -40,6 +40,7 @@ enum game_id {
 	GAME_STACKCRAFT,
 	GAME_HATETRIS,
 	GAME_WELLS,
+	GAME_HATETRIS_CLASSIC,
 	GAME__COUNT
 };
 
@@ -281,6 +282,12 @@ struct game {
 	 * the move marks nothing (a hold, say); NULL for a game with nothing
 	 * to add, whose pages draw the states alone. */
 	json_t *(*move_marks)(const void *before, const void *after, const json_t *move);
+
+	/* POST .../replays/import: a record in the game's outside format
+	 * (the body, borrowed) re-simulated: a new object with what it found,
+	 * or NULL with why (a 422; *oom: a 500). NULL for a game without one:
+	 * its import route is a 404. */
+	json_t *(*replay_import)(const json_t *body, bool *oom, char *why, size_t cap);
 };
 
 /* The games, indexed by enum game_id. */

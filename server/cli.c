@@ -136,9 +136,86 @@ cli_verify_match(const char *file, const json_t *replay)
 	return rc == 0 ? 0 : 1;
 }
 
+/* A record in a game's outside format (hatetris-classic's replay strings):
+ * {"game": NAME, "record": ..., ...} as the import route takes it, or the
+ * file's text alone, a hatetris-classic record under the current
+ * supplier. */
+static int
+cli_verify_record(const char *file, const json_t *body, const char *text)
+{
+	const struct game *g = game_by_name("hatetris-classic", strlen("hatetris-classic"));
+	json_t *own = NULL, *o;
+	char why[256];
+	bool oom;
+	int rc = 1;
+
+	if (body != NULL && json_is_string(json_object_get(body, "game"))) {
+		const json_t *name = json_object_get(body, "game");
+
+		g = game_by_name(json_string_value(name), json_string_length(name));
+	}
+	if (g == NULL || g->replay_import == NULL) {
+		fprintf(stderr, "arcaded verify: %s: no game with records to import\n", file);
+		return 1;
+	}
+	if (body == NULL)
+		body = own = json_pack("{s:s}", "record", text);
+	else
+		body = own = json_deep_copy(body);
+	if (body != NULL)
+		json_object_del((json_t *)body, "game");
+	o = body != NULL ? g->replay_import(body, &oom, why, sizeof why) : NULL;
+	if (o != NULL) {
+		printf("valid: %s record (%s, %s supplier), %lld keys (%lld played), %lld lines, %lld "
+		    "pieces, %s\n", g->name, json_string_value(json_object_get(o, "encoding")),
+		    json_string_value(json_object_get(o, "supplier")),
+		    (long long)json_integer_value(json_object_get(o, "keys")),
+		    (long long)json_integer_value(json_object_get(o, "keys_played")),
+		    (long long)json_integer_value(json_object_get(o, "lines")),
+		    (long long)json_integer_value(json_object_get(o, "pieces")),
+		    json_string_value(json_object_get(o, "status")));
+		rc = 0;
+	} else
+		printf("invalid: %s\n", body == NULL ? "out of memory" : why);
+	json_decref(o);
+	json_decref(own);
+	return rc;
+}
+
+/* Reads a whole file ("-": stdin) into a NUL-terminated string. */
+static char *
+read_all(const char *file, size_t *len)
+{
+	FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "rb");
+	size_t cap = 4096, n = 0, k;
+	char *buf = f != NULL ? malloc(cap) : NULL;
+
+	while (buf != NULL && (k = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
+		n += k;
+		if (n + 1 >= cap) {
+			char *p = realloc(buf, cap * 2);
+
+			if (p == NULL) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = p;
+			cap *= 2;
+		}
+	}
+	if (buf != NULL)
+		buf[n] = '\0';
+	if (f != NULL && f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
 /* arcaded verify FILE: re-simulates a replay (or a run's JSON holding one,
  * as GET /api/games/{game}/runs/{runId} answers it, or a match's, as GET
- * /api/matches/{id}/replay does). "-" reads stdin. */
+ * /api/matches/{id}/replay does), or a record (cli_verify_record). "-"
+ * reads stdin. */
 static int
 cli_verify(int argc, char **argv)
 {
@@ -148,19 +225,27 @@ cli_verify(int argc, char **argv)
 	json_error_t jerr;
 	const json_t *replay;
 	json_t *doc;
-	char *final;
+	char *final, *text;
+	size_t len;
 	int rc;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: arcaded verify FILE   (a replay, or a run as the API answers it; - for stdin)\n");
+		fprintf(stderr, "usage: arcaded verify FILE   (a replay, a run as the API answers it, or a hatetris-classic record; - for stdin)\n");
 		return 2;
 	}
-	doc = strcmp(argv[1], "-") == 0 ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr) :
-	    json_load_file(argv[1], JSON_REJECT_DUPLICATES, &jerr);
-	if (doc == NULL) {
-		fprintf(stderr, "arcaded verify: %s: line %d: %s\n", argv[1], jerr.line, jerr.text);
+	if ((text = read_all(argv[1], &len)) == NULL) {
+		fprintf(stderr, "arcaded verify: %s: cannot read it\n", argv[1]);
 		return 1;
 	}
+	/* Not a JSON object: a record string (hatetris-classic's encodings). */
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (doc == NULL || !json_is_object(doc) || json_object_get(doc, "record") != NULL) {
+		rc = cli_verify_record(argv[1], json_is_object(doc) ? doc : NULL, text);
+		json_decref(doc);
+		free(text);
+		return rc;
+	}
+	free(text);
 	replay = json_object_get(doc, "replay") ? json_object_get(doc, "replay") : doc;
 	if (json_is_null(replay)) {
 		fprintf(stderr, "arcaded verify: %s holds no replay (a playing run whose seed tells its future withholds it)\n", argv[1]);

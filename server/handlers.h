@@ -48,6 +48,9 @@ void handle_replay_verify(struct request *req, const struct game *g);
 bool verify_body(struct request *req, const char *what, const json_t **replay, const json_t **cert);
 void handle_run_by_id(struct request *req);
 
+/* handlers_import.c: a record in a game's outside format, re-simulated */
+void handle_replay_import(struct request *req, const struct game *g);
+
 /* handlers_watch.c: what the pages draw: the games, a run's steps, a
  * playing run's head, a match's turns */
 void handle_games(struct request *req);

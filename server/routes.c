@@ -66,6 +66,7 @@ const struct route routes[] = {
 	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/leaderboard",          handle_leaderboard,     "leaderboard",    false, READS),
 	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/reviews",              handle_reviews,         "reviews",        false, READS),
 	GAME(HTTP_POST,              "/api/games/{game}/replays/verify",       handle_replay_verify,   "replay_verify",  true,  VERIFY),
+	GAME(HTTP_POST,              "/api/games/{game}/replays/import",       handle_replay_import,   "replay_import",  true,  VERIFY),
 
 	/* What the pages draw (docs/web.md). The steps replay a run on the
 	 * verification workers, so they count as verification. */

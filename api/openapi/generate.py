@@ -19,6 +19,7 @@ text, and the output is checked by the linter and the contract test):
   {{game}}           the game's name in routes and values (hatetris)
   {{Game}}           its prefix in schema names and operation ids (Hatetris)
   {{Title}}          its name in prose (HATETRIS)
+  {{rules}}          its rules version: a fragment's "#> rules: ...", else {{game}}-v1
   {{NAME}}           alone on a line: the game's block NAME, indented as the
                      placeholder is; {{NAME?}} when a game may have none
   {{>NAME}}          alone on a line: block NAME of common.yaml.in (anywhere)
@@ -51,7 +52,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*)(?::(?: (.*))?)?$')
 PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)\}\}$')
 NAMES = ('game', 'Game', 'Title')
-INLINE = re.compile(r'\{\{(game|Game|Title)\}\}')
+INLINE = re.compile(r'\{\{(game|Game|Title|rules)\}\}')
 ANY = re.compile(r'\{\{[^}]*\}\}')
 
 
@@ -187,7 +188,8 @@ def render(lines, where, ctx, game=None, depth=0):
             continue
         if game is not None:
             names = fragments[game][1]
-            line = INLINE.sub(lambda mm: names[mm.group(1)], line)
+            line = INLINE.sub(lambda mm: names[mm.group(1)] if mm.group(1) in names else
+                              names['game'] + '-v1', line)
         left = ANY.search(line)
         if left:
             raise SourceError('%s: %s here is not a placeholder' % (here, left.group(0)))

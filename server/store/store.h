@@ -317,7 +317,7 @@ struct store_run_head {
 	int64_t id, account_id, seed, step, created_at, ended_at, finished_at;
 	int64_t last_from_step;     /* -1: no request yet */
 	bool    seed_chosen, over;
-	char    game[12], status[12], end_reason[16], account[STORE_NAME_MAX + 1];
+	char    game[24], status[12], end_reason[16], account[STORE_NAME_MAX + 1];
 	int64_t score, lines, pieces, rung, lives; /* -1: NULL */
 	uint8_t last_request[STORE_FP_BYTES];
 	uint8_t state[STORE_STATE_MAX];

@@ -193,9 +193,20 @@ action(char *out, size_t cap)
 {
 	static const char *const words[] = { "options", "hold", "resign", "next", "endRun", "reset" };
 
-	switch (rnd(8)) {
+	switch (rnd(10)) {
 	case 0:
 		return snprintf(out, cap, "{\"command\": \"place %u %u\"}", rnd(5), rnd(11));
+	case 8: { /* hatetris-classic's keys, mostly D so pieces lock */
+		static const char keys[] = "LRDUDDDD";
+		int n = snprintf(out, cap, "{\"command\": \"keys ");
+		unsigned k, len = 1 + rnd(60);
+
+		for (k = 0; k < len && (size_t)n + 4 < cap; k++)
+			out[n++] = keys[rnd(8)];
+		return n + snprintf(out + n, cap - (size_t)n, "\"}");
+	}
+	case 9:
+		return snprintf(out, cap, "{\"action\": {\"type\": \"place\", \"lock\": %u}}", rnd(40));
 	case 1:
 		return snprintf(out, cap, "{\"command\": \"%s; %u %u\"}", words[rnd(3)], rnd(4), rnd(10));
 	case 2:

@@ -75,7 +75,7 @@ for name in sorted(os.listdir(api_dir)):
     m = re.search(r'const struct game game_\w+ = \{(.*?)\n\};', text, re.S)
     if not m:
         continue
-    gname = re.search(r'\.name = "([a-z0-9]+)"', m.group(1)).group(1)
+    gname = re.search(r'\.name = "([a-z0-9-]+)"', m.group(1)).group(1)
     games.append(gname)
     if '.abandon =' in m.group(1):
         account_games.append(gname)

@@ -214,11 +214,12 @@ tap.ok(runs['dc']['over'] and runs['dc']['certificate'], 'the Duskcourt run is o
 # ---- the JSON routes the pages read ----
 
 g = must(d.get('/api/games'), 'games')
-tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'hatetris', 'stackcraft', 'stackfall', 'wells'],
+tap.eq(sorted(x['name'] for x in g['games']), ['duskcourt', 'hatetris', 'hatetris-classic', 'stackcraft', 'stackfall', 'wells'],
        '/api/games lists the games on the table')
 tap.ok(all(set(x) == {'name', 'rules', 'boardFields', 'hidesFuture', 'seedless', 'marks'} for x in g['games']),
        '/api/games gives each game its name, rules, board fields, hidesFuture, seedless and marks')
-tap.eq(sorted(x['name'] for x in g['games'] if x['seedless']), ['hatetris'], '/api/games: only HATETRIS is seedless')
+tap.eq(sorted(x['name'] for x in g['games'] if x['seedless']), ['hatetris', 'hatetris-classic'],
+       '/api/games: only the two HATETRIS are seedless')
 for name in ('sf', 'dc', 'sf_live'):
     run = runs[name]
     tap.eq(must(d.get('/api/games/%s/runs/%s' % (run['game'], run['runId'])), 'run'), run,

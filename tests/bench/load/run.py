@@ -11,6 +11,7 @@ same settings against
   stackcraft real runs: a random legal placement by its id (`r1x4`) per request
   hatetris   real HATETRIS runs, depth 1: "place R C; options", the best option each time
   hatetris depth 2   the same at depth 2
+  hatetris-classic   real runs by keys: a piece dropped (and locked) per request
   init       new runs of both games
 and prints, per scenario, the throughput and its ratio to the ceiling, p50
 and p99 latency, the share of non-2xx answers, and the daemon's CPU time per
@@ -221,6 +222,7 @@ def main():
                                     ('stackcraft', 'stackcraft.lua', ()),
                                     ('hatetris', 'hatetris.lua', ()),
                                     ('hatetris depth 2', 'hatetris.lua', ('depth2',)),
+                                    ('hatetris-classic', 'hatetris_classic.lua', ()),
                                     ('init', 'init.lua', ())):
             if args.only and name != 'healthz' and name not in args.only:
                 continue
