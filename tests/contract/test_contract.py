@@ -656,6 +656,8 @@ def play_wells(d, acct, check, other_tokens=()):
     wl_post(d, 'finish', {'stateToken': tok, 'rating': 8, 'review': 'again'}, check)  # 409
     out['finished'] = f.json
     wl_to_end(d, req(d, 'GET', g + 'init?width=4&height=4'), check)                  # a top-out
+    out['playing'] = req(d, 'GET', g + 'init').json
+    return out
 
 
 # HATETRIS classic on the token routes (no seed; the supplier version
