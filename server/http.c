@@ -22,6 +22,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 #include "app.h"
 #include "config.h"
 #include "connguard.h"
+#include "holds.h"
 #include "log.h"
 #include "metrics.h"
 
@@ -52,7 +54,29 @@ struct http_server {
 	bool                 quiesced;
 	atomic_int           in_flight;   /* requests begun and not yet completed */
 	atomic_int           open_conns;  /* connections open, idle keep-alive ones included */
+	_Atomic uint64_t     shed;        /* overflow connections answered 503 */
 };
+
+/* Connections libmicrohttpd takes above --connection-limit, to answer 503
+ * (connguard.h) instead of leaving new clients in the backlog.
+ * libmicrohttpd splits its own limit evenly between the pool's threads,
+ * and which thread accepts is the kernel's choice: each thread is given
+ * the whole limit and the headroom, so that the count kept here, over
+ * all threads, is what decides. */
+static unsigned
+headroom(unsigned limit)
+{
+	return 16 + limit / 16;
+}
+
+/* Whether a path is one an overflow connection still answers: the probes
+ * and the metrics, so that an operator sees the daemon at its limit. */
+static bool
+probe_path(const char *path)
+{
+	return strcmp(path, "/healthz") == 0 || strcmp(path, "/readyz") == 0 ||
+	    strcmp(path, "/metrics") == 0;
+}
 
 /* What only this file uses rides behind the request, so that struct
  * request stays plain for handlers. */
@@ -447,6 +471,21 @@ http_stream_pause(void *conn)
 	MHD_suspend_connection(conn);
 }
 
+bool
+http_conn_gone(void *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct pollfd p;
+
+	if (ci == NULL)
+		return false;
+	p.fd = ci->connect_fd;
+	p.events = POLLRDHUP;
+	p.revents = 0;
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
 void
 http_stream_wake(void *conn)
 {
@@ -710,6 +749,18 @@ begin(struct request *req)
 	unsigned allowed = 0;
 	bool body = takes_body(req->method) && has_body(req);
 
+	if (connguard_overflow(full(req)->guard)) {
+		/* One answer, then the connection goes, so the headroom frees. */
+		request_add_header(req, MHD_HTTP_HEADER_CONNECTION, "close");
+		if (!probe_path(req->path)) {
+			atomic_fetch_add_explicit(&req->app->http->shed, 1, memory_order_relaxed);
+			request_add_header(req, "Retry-After", "1");
+			request_refuse(req, API_ERR_BUSY, "the server holds all the connections it may: "
+			    "retry shortly", NULL);
+			refuse_early(req);
+			return;
+		}
+	}
 	if (atomic_load(&req->app->shutting_down))
 		full(req)->early = API_ERR_SHUTTING_DOWN;
 	else if (full(req)->nul)
@@ -891,6 +942,7 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	json_decref(req->query);
 	json_decref(full(req)->early_extra);
 	body_free(&req->body);
+	holds_release(req->app->holds, req->hold);
 	if (req->ctx_free != NULL)
 		req->ctx_free(req->ctx);
 	*con_cls = NULL;
@@ -910,9 +962,10 @@ on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 		const union MHD_ConnectionInfo *peer = MHD_get_connection_info(conn,
 		    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 
+		bool overflow = atomic_fetch_add(&h->open_conns, 1) >= (int)h->cfg->connection_limit;
+
 		*socket_context = fd != NULL && peer != NULL ?
-		    connguard_opened(h->guard, peer->client_addr, fd->connect_fd) : NULL;
-		atomic_fetch_add(&h->open_conns, 1);
+		    connguard_opened(h->guard, peer->client_addr, fd->connect_fd, overflow) : NULL;
 	} else {
 		connguard_closed(h->guard, *socket_context);
 		*socket_context = NULL;
@@ -1041,7 +1094,8 @@ http_start(const struct config *cfg, struct app *app, const struct http_router *
 	h->daemon = MHD_start_daemon(flags, 0, accept_policy, h, on_request, h,
 	    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)((cfg->connection_limit +
+	        headroom(cfg->connection_limit)) * cfg->threads),
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
 	    /* Headers and read buffers only (bodies are copied out as they
 	     * arrive); libmicrohttpd clears the whole pool between requests,
@@ -1116,7 +1170,8 @@ http_stop(struct http_server *h)
 }
 
 void
-http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out)
+http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out,
+    uint64_t *shed)
 {
 	struct connguard_stats st;
 
@@ -1124,6 +1179,7 @@ http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, 
 	*open = (uint64_t)atomic_load(&h->open_conns);
 	*refused = st.refused;
 	*timed_out = st.timed_out;
+	*shed = atomic_load_explicit(&h->shed, memory_order_relaxed);
 }
 
 int
