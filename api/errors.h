@@ -52,6 +52,7 @@ enum api_error {
 	API_ERR_PLAYER_OUT,          /* 409 a move from a player out of the match */
 	API_ERR_TOO_MANY_LOBBIES,    /* 409 the account has MATCH_LOBBIES_MAX matches waiting for players */
 	API_ERR_RUN_EXPIRED,         /* 410 an anonymous run whose newest token has expired */
+	API_ERR_NOT_IMPLEMENTED,     /* 501 a transfer coding other than chunked */
 	API_ERR__COUNT
 };
 

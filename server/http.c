@@ -738,6 +738,74 @@ has_body(struct request *req)
 	return cl != NULL && strspn(cl, "0") != strlen(cl);
 }
 
+/* What the headers say of the message's framing (RFC 9112 section 6),
+ * gathered over every header line, duplicates included. */
+struct framing {
+	unsigned ncl, nte;
+	bool     te_other;   /* a transfer coding other than one "chunked" */
+	bool     bad_byte;   /* a CR, LF or NUL inside a name or a value */
+};
+
+static enum MHD_Result
+framing_of(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+    const char *value, size_t value_size)
+{
+	struct framing *f = cls;
+	size_t i;
+
+	(void)kind;
+	if (key == NULL)
+		return MHD_YES;
+	if (strlen(key) != key_size || (value != NULL && strlen(value) != value_size))
+		f->bad_byte = true;
+	for (i = 0; value != NULL && i < value_size; i++)
+		if (value[i] == '\r' || value[i] == '\n' || value[i] == '\0')
+			f->bad_byte = true;
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+		f->ncl++;
+	else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+		const char *v = value != NULL ? value : "";
+		size_t n;
+
+		f->nte++;
+		v += strspn(v, " \t");
+		n = strcspn(v, " \t");
+		if (n != 7 || strncasecmp(v, "chunked", 7) != 0 || v[n + strspn(v + n, " \t")] != '\0')
+			f->te_other = true;
+	}
+	return MHD_YES;
+}
+
+/* Refuses (and closes) a request whose framing a front end could read
+ * otherwise than we do: true when refused. What libmicrohttpd folds or
+ * rejects before this (obs-fold lines are joined, a bare LF ends a line)
+ * is docs/deploying-notes.md's. */
+static bool
+refuse_framing(struct request *req)
+{
+	struct framing f = { 0 };
+	const char *why = NULL;
+	enum api_error e = API_ERR_INVALID_REQUEST;
+
+	MHD_get_connection_values_n(req->conn, MHD_HEADER_KIND, framing_of, &f);
+	if (f.bad_byte)
+		why = "a header holds a CR, LF or NUL byte";
+	else if (f.ncl > 1)
+		why = "more than one Content-Length";
+	else if (f.ncl > 0 && f.nte > 0)
+		why = "Content-Length together with Transfer-Encoding";
+	else if (f.nte > 1 || f.te_other) {
+		e = API_ERR_NOT_IMPLEMENTED;
+		why = "a transfer coding other than chunked";
+	}
+	if (why == NULL)
+		return false;
+	request_add_header(req, MHD_HTTP_HEADER_CONNECTION, "close");
+	request_refuse(req, e, why, NULL);
+	refuse_early(req);
+	return true;
+}
+
 /* First call: headers are in, no body yet. What can be refused without the
  * body is refused now: at once when a body would follow (it is then never
  * read, and libmicrohttpd closes the connection), else on the last call so
@@ -749,6 +817,8 @@ begin(struct request *req)
 	unsigned allowed = 0;
 	bool body = takes_body(req->method) && has_body(req);
 
+	if (refuse_framing(req))
+		return;
 	if (connguard_overflow(full(req)->guard)) {
 		/* One answer, then the connection goes, so the headroom frees. */
 		request_add_header(req, MHD_HTTP_HEADER_CONNECTION, "close");
