@@ -55,7 +55,38 @@ struct http_server {
 	atomic_int           in_flight;   /* requests begun and not yet completed */
 	atomic_int           open_conns;  /* connections open, idle keep-alive ones included */
 	_Atomic uint64_t     shed;        /* overflow connections answered 503 */
+	_Atomic uint64_t     untrusted_xff; /* requests with X-Forwarded-For from a peer not trusted */
+	_Atomic int64_t      xff_warned_us; /* when the last warning of those was logged */
 };
+
+#define XFF_WARN_EVERY_US (60 * 1000000LL)
+
+static bool peer_trusted(struct request *req);
+
+/* X-Forwarded-For from a peer that is no trusted proxy is ignored, which
+ * is right for a client that forges it and wrong for a proxy set up
+ * without --trusted-proxy (then every client shares the proxy's limits):
+ * counted, and said in the log once a minute at most. */
+static void
+note_untrusted_forwarded(struct request *req)
+{
+	struct http_server *h = req->app->http;
+	int64_t now = http_now_us(), last;
+	char peer[INET6_ADDRSTRLEN + 8];
+
+	if (request_header(req, "X-Forwarded-For") == NULL || peer_trusted(req))
+		return;
+	atomic_fetch_add_explicit(&h->untrusted_xff, 1, memory_order_relaxed);
+	last = atomic_load_explicit(&h->xff_warned_us, memory_order_relaxed);
+	if ((last != 0 && now - last < XFF_WARN_EVERY_US) ||
+	    !atomic_compare_exchange_strong(&h->xff_warned_us, &last, now))
+		return;
+	request_client_addr(req, peer, sizeof peer);
+	log_msg(LOG_WARN, "X-Forwarded-For from %s, which is no --trusted-proxy: ignored, so the peer "
+	    "itself is the client for the rate limits (a reverse proxy needs --trusted-proxy; this "
+	    "warning repeats at most once a minute, arcaded_forwarded_untrusted_total counts them all)",
+	    peer);
+}
 
 /* Connections libmicrohttpd takes above --connection-limit, to answer 503
  * (connguard.h) instead of leaving new clients in the backlog.
@@ -819,6 +850,7 @@ begin(struct request *req)
 
 	if (refuse_framing(req))
 		return;
+	note_untrusted_forwarded(req);
 	if (connguard_overflow(full(req)->guard)) {
 		/* One answer, then the connection goes, so the headroom frees. */
 		request_add_header(req, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -1250,6 +1282,12 @@ http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, 
 	*refused = st.refused;
 	*timed_out = st.timed_out;
 	*shed = atomic_load_explicit(&h->shed, memory_order_relaxed);
+}
+
+uint64_t
+http_untrusted_forwarded(struct http_server *h)
+{
+	return atomic_load_explicit(&h->untrusted_xff, memory_order_relaxed);
 }
 
 int
