@@ -57,6 +57,7 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_TOO_MANY_LOBBIES]    = { "too_many_lobbies", 409, "an account has at most " ERRORS_STR(MATCH_LOBBIES_MAX)
 	                                  " matches waiting for players: fill or wait out one first" },
 	[API_ERR_RUN_EXPIRED]         = { "run_expired", 410, "the run has expired and can no longer be continued" },
+	[API_ERR_STORAGE_FULL]        = { "storage_full", 503, "the server's storage is full: nothing was stored; retry later" },
 	[API_ERR_NOT_IMPLEMENTED]     = { "not_implemented", 501, "the request uses a transfer coding this server does not implement (only chunked)" },
 };
 

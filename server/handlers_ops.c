@@ -31,7 +31,12 @@ static void
 readyz_done(struct request *req)
 {
 	if (!defer_committed(req)) {
-		request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
+		if (store_disk_full(req->app->store)) {
+			request_add_header(req, "Retry-After", "30");
+			request_reply_error(req, API_ERR_STORAGE_FULL, "the database's disk is full: no write "
+			    "commits until space is freed");
+		} else
+			request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
 		return;
 	}
 	request_reply_json(req, 200, json_pack("{s:s, s:i}", "status", "ready",

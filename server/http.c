@@ -41,6 +41,7 @@
 #include "holds.h"
 #include "log.h"
 #include "metrics.h"
+#include "store.h"
 
 #define MAX_EXTRA_HEADERS 4
 
@@ -59,6 +60,7 @@ struct http_server {
 	_Atomic int64_t      xff_warned_us; /* when the last warning of those was logged */
 };
 
+#define STORAGE_FULL_RETRY "30"
 #define XFF_WARN_EVERY_US (60 * 1000000LL)
 
 static bool peer_trusted(struct request *req);
@@ -581,8 +583,16 @@ void
 request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra)
 {
-	json_t *body = api_error_new(e, message);
+	json_t *body;
 
+	/* A store failure while the disk is full is that, not a bug: 503
+	 * with a time to come back, whatever route met it. */
+	if (e == API_ERR_INTERNAL && store_disk_full(req->app->store)) {
+		e = API_ERR_STORAGE_FULL;
+		message = NULL;
+		request_add_header(req, "Retry-After", STORAGE_FULL_RETRY);
+	}
+	body = api_error_new(e, message);
 	if (body != NULL && extra != NULL)
 		json_object_update(body, extra);
 	json_decref(extra);
