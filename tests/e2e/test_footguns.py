@@ -2,6 +2,9 @@
 that is no --trusted-proxy is ignored, as before, but now counted in
 /metrics and said in the log, once a minute at most, so that a TCP proxy
 set up without the flag (every client in one rate-limit bucket) shows.
+And reviews that the public feed would show as nothing, or that reorder
+the page's text, are refused 400: white space alone, control characters,
+bidirectional overrides and isolates.
 """
 import time
 
@@ -34,6 +37,24 @@ try:
     t.ok(r.status == 200 and time.monotonic() - t0 < 0.1, 'a bystander\'s /healthz within 100 ms')
 finally:
     d.cleanup()
+
+SF = '/api/games/stackfall/'
+r = Daemon(args=['--agent-check', 'stackfall=off'])
+try:
+    tok = r.post(SF + 'init', {}).json['stateToken']
+    for name, text in [('white space alone', ' \t\n\u3000\u00a0 '), ('a control character', 'nice\x07game'),
+                       ('an escape sequence', '\x1b[2Jgone'), ('a C1 control', 'a\u0085b'),
+                       ('a right-to-left override', 'good \u202egame'), ('a bidi isolate', 'x\u2067y')]:
+        f = r.post(SF + 'finish', {'stateToken': tok, 'rating': 5, 'review': text})
+        t.ok(f.status == 400 and f.error_code == 'invalid_request',
+             'a review of %s: 400 (%s)' % (name, f.json['error']['message'] if f.json else f.status))
+    t.eq(r.sql('SELECT count(*) FROM reviews')[0][0], 0, 'none stored')
+    f = r.post(SF + 'finish', {'stateToken': tok, 'rating': 5, 'review': 'Fine.\n\tTwo lines, \u00e9t\u00e9 \U0001f600'})
+    t.ok(f.status == 409 and f.error_code == 'run_not_over',
+         'a review with a newline, a tab, accents and an emoji passes the check (the run, not over, '
+         'is what refuses it: 409 run_not_over)')
+finally:
+    r.cleanup()
 
 p = Daemon(args=['--trusted-proxy', '127.0.0.1'])
 try:
