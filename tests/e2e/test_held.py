@@ -42,7 +42,7 @@ def send_get(port, path, source='127.0.0.1', headers=None):
     return s
 
 
-def read_answer(s, timeout=5.0):
+def read_answer(s, timeout=15.0):
     """A whole (non-streamed) answer: (status, headers dict, body json or None)."""
     s.settimeout(timeout)
     data = b''
