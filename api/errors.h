@@ -53,6 +53,8 @@ enum api_error {
 	API_ERR_TOO_MANY_LOBBIES,    /* 409 the account has MATCH_LOBBIES_MAX matches waiting for players */
 	API_ERR_RUN_EXPIRED,         /* 410 an anonymous run whose newest token has expired */
 	API_ERR_ACCOUNT_NOT_FOUND,   /* 404 no account has this name */
+	API_ERR_NOT_IMPLEMENTED,     /* 501 a transfer coding other than chunked */
+	API_ERR_STORAGE_FULL,        /* 503 the database's disk is full; Retry-After */
 	API_ERR__COUNT
 };
 

@@ -22,6 +22,7 @@ struct workers;
 struct sweeper;
 struct matches;
 struct throttle;
+struct holds;
 
 struct app {
 	const struct config *cfg;
@@ -33,6 +34,7 @@ struct app {
 	struct sweeper      *sweeper; /* retention */
 	struct matches      *matches; /* versus matches: their clock, long polls and streams */
 	struct throttle     *throttle; /* rate limits, per address and per account */
+	struct holds        *holds;   /* long polls and streams held, per client and account */
 	atomic_bool          shutting_down;
 };
 

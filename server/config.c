@@ -25,7 +25,8 @@ enum opt {
 	OPT_TRUSTED_PROXY, OPT_AGENT_CHECK, OPT_LOG_LEVEL, OPT_LOG_FORMAT, OPT_SYNC,
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
-	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN, OPT__COUNT
+	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN,
+	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -101,6 +102,14 @@ static const struct {
 	[OPT_MATCH_STREAMS] = { "match-streams", "ARCADED_MATCH_STREAMS", "N", false,
 	    "match event streams open at most; more are answered 503 with Retry-After",
 	    { 1, 100000, 256, false } },
+	[OPT_WAITS_PER_ADDRESS] = { "long-polls-per-address", "ARCADED_LONG_POLLS_PER_ADDRESS", "N", false,
+	    "match long polls (GET .../wait) one client address (an IPv6 /64) or one account holds at "
+	    "once; an IPv6 /56 four times that; more are answered 429 with Retry-After",
+	    { 1, 100000, 8, false } },
+	[OPT_STREAMS_PER_ADDRESS] = { "streams-per-address", "ARCADED_STREAMS_PER_ADDRESS", "N", false,
+	    "match event streams (GET .../events) one client address (an IPv6 /64) or one account holds "
+	    "at once; an IPv6 /56 four times that; more are answered 429 with Retry-After",
+	    { 1, 100000, 4, false } },
 	[OPT_MCP_ORIGIN]    = { "mcp-origin", "ARCADED_MCP_ORIGIN", "ORIGIN", true,
 	    "a web origin (scheme://host[:port]) whose pages may call POST /mcp, besides the loopback "
 	    "names on the daemon's own port (repeatable)", { 0 } },
@@ -182,6 +191,8 @@ set_defaults(struct config *cfg)
 	cfg->verify_queue = (unsigned)opts[OPT_VERIFY_QUEUE].range.def;
 	cfg->match_turn_cap = (unsigned)opts[OPT_MATCH_TURN_CAP].range.def;
 	cfg->match_streams = (unsigned)opts[OPT_MATCH_STREAMS].range.def;
+	cfg->waits_per_address = (unsigned)opts[OPT_WAITS_PER_ADDRESS].range.def;
+	cfg->streams_per_address = (unsigned)opts[OPT_STREAMS_PER_ADDRESS].range.def;
 	cfg->cap_default = opts[OPT_CAP_DEFAULT].range.def;
 	cfg->cap_max = opts[OPT_CAP_MAX].range.def;
 	ratelimit_config_init(&cfg->rate);
@@ -345,6 +356,8 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_VERIFY_QUEUE: cfg->verify_queue = (unsigned)n; break;
 	case OPT_MATCH_TURN_CAP: cfg->match_turn_cap = (unsigned)n; break;
 	case OPT_MATCH_STREAMS: cfg->match_streams = (unsigned)n; break;
+	case OPT_WAITS_PER_ADDRESS: cfg->waits_per_address = (unsigned)n; break;
+	case OPT_STREAMS_PER_ADDRESS: cfg->streams_per_address = (unsigned)n; break;
 	case OPT_CAP_DEFAULT: cfg->cap_default = (uint64_t)n; break;
 	case OPT_CAP_MAX: cfg->cap_max = (uint64_t)n; break;
 	default: break;
@@ -392,6 +405,8 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_VERIFY_QUEUE:
 	case OPT_MATCH_TURN_CAP:
 	case OPT_MATCH_STREAMS:
+	case OPT_WAITS_PER_ADDRESS:
+	case OPT_STREAMS_PER_ADDRESS:
 	case OPT_CAP_DEFAULT:
 	case OPT_CAP_MAX:
 		if (!parse_number(o, v, &n, whybuf, sizeof whybuf))

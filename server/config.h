@@ -62,6 +62,8 @@ struct config {
 	unsigned verify_queue;       /* verifications waiting at most; more are answered 503 */
 	unsigned match_turn_cap;     /* turns after which a versus match ends, 1..100000 */
 	unsigned match_streams;      /* match event streams open at most */
+	unsigned waits_per_address;  /* long polls one client (or /64, or account) holds at most */
+	unsigned streams_per_address; /* event streams likewise; a /56 holds 4 times these */
 	struct ratelimit_config rate; /* per-address and per-account limits by class */
 	uint64_t cap_default;        /* a capped game's cap when init asks for none, in moves;
 	                                0 = none; at most cap_max */

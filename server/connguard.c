@@ -47,6 +47,8 @@ struct connguard_conn {
 	struct addr_count     *addr;       /* NULL: not counted (a trusted peer) */
 	int                    fd;
 	bool                   timed;      /* the deadline applies */
+	bool                   overflow;   /* over the connection limit: cut at opened_ms + CONNGUARD_OVERFLOW_MS */
+	int64_t                opened_ms;
 	_Atomic uint32_t       answered;   /* requests answered, bumped by HTTP threads */
 	atomic_bool            received;   /* the current request is all in */
 	/* The watchdog's own. */
@@ -166,19 +168,22 @@ connguard_admit(struct connguard *g, const struct sockaddr *peer)
 }
 
 struct connguard_conn *
-connguard_opened(struct connguard *g, const struct sockaddr *peer, int fd)
+connguard_opened(struct connguard *g, const struct sockaddr *peer, int fd, bool overflow)
 {
 	struct connguard_conn *c;
 	struct addr_key k;
+	bool counted = peer != NULL && !g->trusted(g->ctx, peer) && key_of(peer, &k);
 
-	if (peer == NULL || g->trusted(g->ctx, peer) || !key_of(peer, &k))
+	if (!counted && !overflow)
 		return NULL;
 	if ((c = calloc(1, sizeof *c)) == NULL)
 		return NULL;
 	c->fd = fd;
-	c->timed = g->deadline_ms > 0;
+	c->timed = counted && g->deadline_ms > 0;
+	c->overflow = overflow;
+	c->opened_ms = now_ms();
 	pthread_mutex_lock(&g->mu);
-	if (g->per_address > 0 && (c->addr = find(g, &k, true)) != NULL)
+	if (counted && g->per_address > 0 && (c->addr = find(g, &k, true)) != NULL)
 		c->addr->open++;
 	c->next = g->head.next;
 	c->prev = &g->head;
@@ -202,6 +207,12 @@ connguard_closed(struct connguard *g, struct connguard_conn *c)
 	pthread_mutex_unlock(&g->mu);
 	atomic_fetch_sub_explicit(&g->open, 1, memory_order_relaxed);
 	free(c);
+}
+
+bool
+connguard_overflow(const struct connguard_conn *c)
+{
+	return c != NULL && c->overflow;
 }
 
 void
@@ -245,7 +256,14 @@ scan(struct connguard *g, int64_t now)
 		uint32_t answered = atomic_load_explicit(&c->answered, memory_order_acquire);
 		uint64_t bytes;
 
-		if (!c->timed || c->cut)
+		if (c->cut)
+			continue;
+		if (c->overflow && now - c->opened_ms > CONNGUARD_OVERFLOW_MS) {
+			shutdown(c->fd, SHUT_RDWR);
+			c->cut = true;
+			continue;
+		}
+		if (!c->timed)
 			continue;
 		if (!bytes_received(c->fd, &bytes)) {
 			c->timed = false;

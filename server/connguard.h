@@ -16,6 +16,14 @@
  * is not fully received by the deadline, the watchdog shuts the socket
  * down and libmicrohttpd closes the connection as the client's doing.
  * The HTTP threads only bump two atomics per request.
+ *
+ * A connection opened while the daemon already holds --connection-limit
+ * is an overflow one (libmicrohttpd is given some headroom above the
+ * limit, so that such a client is answered rather than left in the
+ * backlog): the HTTP layer answers its request 503 and closes it
+ * (/healthz, /readyz and /metrics excepted), and the watchdog cuts it
+ * CONNGUARD_OVERFLOW_MS after it opened whatever it sent, so the
+ * headroom frees itself.
  */
 #ifndef SERVER_CONNGUARD_H
 #define SERVER_CONNGUARD_H
@@ -46,9 +54,16 @@ void connguard_free(struct connguard *g);
  * number of HTTP threads. */
 bool connguard_admit(struct connguard *g, const struct sockaddr *peer);
 
-/* A connection opened (fd: its socket) or closed. opened returns the
- * connection's handle, NULL for one not watched. */
-struct connguard_conn *connguard_opened(struct connguard *g, const struct sockaddr *peer, int fd);
+#define CONNGUARD_OVERFLOW_MS 2000
+
+/* A connection opened (fd: its socket; overflow: over --connection-limit)
+ * or closed. opened returns the connection's handle, NULL for one not
+ * watched (a trusted peer's, unless it overflows). */
+struct connguard_conn *connguard_opened(struct connguard *g, const struct sockaddr *peer, int fd,
+    bool overflow);
+
+/* Whether c is an overflow connection (NULL: no). */
+bool connguard_overflow(const struct connguard_conn *c);
 void connguard_closed(struct connguard *g, struct connguard_conn *c);
 
 /* The HTTP layer's marks: the request's body is all in (the deadline no

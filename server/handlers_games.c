@@ -48,6 +48,47 @@ read_token(struct request *req, struct play *p)
 /* rating (1-10) and review (1-GAMES_REVIEW_MAX characters of UTF-8).
  * False with msg for a 400. */
 #define GAMES_REVIEW_MAX 2000
+
+/* What a review shown on the public feed must not hold: nothing but
+ * white space, a control character (C0 other than tab and newline, DEL,
+ * C1), or a bidirectional override or isolate (U+202A-U+202E,
+ * U+2066-U+2069), which would reorder the page's text around it. s is
+ * valid UTF-8 of n bytes. NULL when fine, else why. */
+static const char *
+review_refusal(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	bool visible = false;
+
+	while (p < end) {
+		uint32_t c;
+		int k;
+
+		if (p[0] < 0x80) {
+			c = p[0];
+			k = 1;
+		} else if ((p[0] & 0xe0) == 0xc0) {
+			c = (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f);
+			k = 2;
+		} else if ((p[0] & 0xf0) == 0xe0) {
+			c = (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+			k = 3;
+		} else {
+			c = 0x10000; /* beyond the BMP: neither control nor bidi */
+			k = 4;
+		}
+		p += k;
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || (c >= 0x80 && c < 0xa0))
+			return "field 'review' must not hold control characters";
+		if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
+			return "field 'review' must not hold bidirectional overrides or isolates";
+		if (!(c == ' ' || c == '\t' || c == '\n' || c == 0xa0 || c == 0x3000 ||
+		    (c >= 0x2000 && c <= 0x200b) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
+		    c == 0x205f || c == 0xfeff))
+			visible = true;
+	}
+	return visible ? NULL : "field 'review' must hold more than white space";
+}
 static bool
 read_review(struct request *req, int *rating, const char **review, char msg[JSONBODY_MSG_MAX])
 {
@@ -68,6 +109,15 @@ read_review(struct request *req, int *rating, const char **review, char msg[JSON
 		snprintf(msg, JSONBODY_MSG_MAX, "field 'review' must be 1-%d characters of UTF-8 text",
 		    GAMES_REVIEW_MAX);
 		return false;
+	}
+	{
+		const char *why = review_refusal(*review, json_string_length(json_object_get(req->json,
+		    "review")));
+
+		if (why != NULL) {
+			snprintf(msg, JSONBODY_MSG_MAX, "%s", why);
+			return false;
+		}
 	}
 	*rating = (int)v;
 	return true;

@@ -26,6 +26,7 @@
 #include "certificate.h"
 #include "defer.h"
 #include "handlers.h"
+#include "holds.h"
 #include "jsonbody.h"
 #include "match_hub.h"
 #include "match_result.h"
@@ -380,7 +381,7 @@ wait_cont(struct request *req)
 	if (!read_row(req, &w->op.row, w->op.row.id))
 		return;
 	if (ready(w) || store_now_ms() >= w->until || atomic_load(&req->app->shutting_down) ||
-	    !wait_more(req, w))
+	    req->resumed_status == MATCH_HUB_GONE || !wait_more(req, w))
 		wait_answer(req, w);
 }
 
@@ -409,7 +410,8 @@ handle_match_wait(struct request *req)
 		    "has resolved");
 		return;
 	}
-	if (!viewer_account(req, &account_id))
+	if (!viewer_account(req, &account_id) ||
+	    !holds_request(req->app->holds, req, HOLDS_WAIT, account_id))
 		return;
 	if ((w = calloc(1, sizeof *w)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
@@ -474,11 +476,14 @@ handle_match_events(struct request *req)
 	if (!path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
 	    !read_match(req, op, id))
 		return;
+	/* A stream already over ends at once: it holds nothing. */
+	over = strcmp(op->row.status, "finished") == 0;
+	if (!over && !holds_request(app->holds, req, HOLDS_STREAM, 0))
+		return;
 	if ((event = match_play_event_text(op, &n)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
-	over = strcmp(op->row.status, "finished") == 0;
 	switch (match_hub_stream(match_play_hub(app->matches), req, id, event, n, over)) {
 	case MATCH_HUB_STREAMING:
 		/* The request belongs to the stream now: only op (still the

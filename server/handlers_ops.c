@@ -11,6 +11,7 @@
 #include "arcaded_version.h"
 #include "defer.h"
 #include "handlers.h"
+#include "holds.h"
 #include "match_play.h"
 #include "metrics.h"
 #include "migrations.h"
@@ -30,7 +31,12 @@ static void
 readyz_done(struct request *req)
 {
 	if (!defer_committed(req)) {
-		request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
+		if (store_disk_full(req->app->store)) {
+			request_add_header(req, "Retry-After", "30");
+			request_reply_error(req, API_ERR_STORAGE_FULL, "the database's disk is full: no write "
+			    "commits until space is freed");
+		} else
+			request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
 		return;
 	}
 	request_reply_json(req, 200, json_pack("{s:s, s:i}", "status", "ready",
@@ -52,13 +58,15 @@ handle_metrics(struct request *req)
 {
 	struct store_stats ss;
 	struct match_play_stats ms;
-	uint64_t open, refused, timed_out, puzzles, runs, lobbies;
+	struct holds_stats hs;
+	uint64_t open, refused, timed_out, shed, puzzles, runs, lobbies;
 	size_t len = 0;
 	char *text;
 
 	store_stats(req->app->store, &ss);
 	match_play_stats(req->app->matches, &ms);
-	http_connection_stats(req->app->http, &open, &refused, &timed_out);
+	http_connection_stats(req->app->http, &open, &refused, &timed_out, &shed);
+	holds_stats(req->app->holds, &hs);
 	sweeper_counts(req->app->sweeper, &puzzles, &runs, &lobbies);
 	{
 		const struct metrics_value extra[] = {
@@ -73,6 +81,22 @@ handle_metrics(struct request *req)
 			{ "arcaded_connections_timed_out_total",
 			    "Connections cut because a request did not arrive whole within --request-timeout.",
 			    "counter", NULL, (double)timed_out },
+			{ "arcaded_connections_shed_total",
+			    "Connections answered 503 and closed: the daemon held --connection-limit already.",
+			    "counter", NULL, (double)shed },
+			{ "arcaded_forwarded_untrusted_total",
+			    "Requests whose X-Forwarded-For was ignored: their peer is no --trusted-proxy.",
+			    "counter", NULL, (double)http_untrusted_forwarded(req->app->http) },
+			{ "arcaded_held_requests", "Long polls and event streams held now, as counted per client.",
+			    "gauge", "kind=\"long_poll\"", (double)hs.held[HOLDS_WAIT] },
+			{ "arcaded_held_requests", "Long polls and event streams held now, as counted per client.",
+			    "gauge", "kind=\"stream\"", (double)hs.held[HOLDS_STREAM] },
+			{ "arcaded_held_refused_total",
+			    "Long polls and event streams refused 429: their client, /56 or account held its share.",
+			    "counter", "kind=\"long_poll\"", (double)hs.refused[HOLDS_WAIT] },
+			{ "arcaded_held_refused_total",
+			    "Long polls and event streams refused 429: their client, /56 or account held its share.",
+			    "counter", "kind=\"stream\"", (double)hs.refused[HOLDS_STREAM] },
 			{ "arcaded_verify_queue", "Replay verifications waiting for a worker.", "gauge", NULL,
 			    (double)workers_waiting(req->app->verify) },
 			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",
@@ -134,6 +158,9 @@ handle_metrics(struct request *req)
 			    NULL, (double)ms.streams_refused },
 			{ "arcaded_match_streams_dropped_total", "Event streams ended: their reader fell behind.",
 			    "counter", NULL, (double)ms.streams_dropped },
+			{ "arcaded_match_held_gone_total",
+			    "Long polls and event streams let go because their client had closed the connection.",
+			    "counter", NULL, (double)ms.gone },
 		};
 
 		struct metrics_value all[sizeof extra / sizeof extra[0] + RATELIMIT_NCLASSES * RATELIMIT_NSCOPES];

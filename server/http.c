@@ -22,6 +22,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +38,10 @@
 #include "app.h"
 #include "config.h"
 #include "connguard.h"
+#include "holds.h"
 #include "log.h"
 #include "metrics.h"
+#include "store.h"
 
 #define MAX_EXTRA_HEADERS 4
 
@@ -52,7 +55,61 @@ struct http_server {
 	bool                 quiesced;
 	atomic_int           in_flight;   /* requests begun and not yet completed */
 	atomic_int           open_conns;  /* connections open, idle keep-alive ones included */
+	_Atomic uint64_t     shed;        /* overflow connections answered 503 */
+	_Atomic uint64_t     untrusted_xff; /* requests with X-Forwarded-For from a peer not trusted */
+	_Atomic int64_t      xff_warned_us; /* when the last warning of those was logged */
 };
+
+#define STORAGE_FULL_RETRY "30"
+#define XFF_WARN_EVERY_US (60 * 1000000LL)
+
+static bool peer_trusted(struct request *req);
+
+/* X-Forwarded-For from a peer that is no trusted proxy is ignored, which
+ * is right for a client that forges it and wrong for a proxy set up
+ * without --trusted-proxy (then every client shares the proxy's limits):
+ * counted, and said in the log once a minute at most. */
+static void
+note_untrusted_forwarded(struct request *req)
+{
+	struct http_server *h = req->app->http;
+	int64_t now = http_now_us(), last;
+	char peer[INET6_ADDRSTRLEN + 8];
+
+	if (request_header(req, "X-Forwarded-For") == NULL || peer_trusted(req))
+		return;
+	atomic_fetch_add_explicit(&h->untrusted_xff, 1, memory_order_relaxed);
+	last = atomic_load_explicit(&h->xff_warned_us, memory_order_relaxed);
+	if ((last != 0 && now - last < XFF_WARN_EVERY_US) ||
+	    !atomic_compare_exchange_strong(&h->xff_warned_us, &last, now))
+		return;
+	request_client_addr(req, peer, sizeof peer);
+	log_msg(LOG_WARN, "X-Forwarded-For from %s, which is no --trusted-proxy: ignored, so the peer "
+	    "itself is the client for the rate limits (a reverse proxy needs --trusted-proxy; this "
+	    "warning repeats at most once a minute, arcaded_forwarded_untrusted_total counts them all)",
+	    peer);
+}
+
+/* Connections libmicrohttpd takes above --connection-limit, to answer 503
+ * (connguard.h) instead of leaving new clients in the backlog.
+ * libmicrohttpd splits its own limit evenly between the pool's threads,
+ * and which thread accepts is the kernel's choice: each thread is given
+ * the whole limit and the headroom, so that the count kept here, over
+ * all threads, is what decides. */
+static unsigned
+headroom(unsigned limit)
+{
+	return 16 + limit / 16;
+}
+
+/* Whether a path is one an overflow connection still answers: the probes
+ * and the metrics, so that an operator sees the daemon at its limit. */
+static bool
+probe_path(const char *path)
+{
+	return strcmp(path, "/healthz") == 0 || strcmp(path, "/readyz") == 0 ||
+	    strcmp(path, "/metrics") == 0;
+}
 
 /* What only this file uses rides behind the request, so that struct
  * request stays plain for handlers. */
@@ -447,6 +504,21 @@ http_stream_pause(void *conn)
 	MHD_suspend_connection(conn);
 }
 
+bool
+http_conn_gone(void *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct pollfd p;
+
+	if (ci == NULL)
+		return false;
+	p.fd = ci->connect_fd;
+	p.events = POLLRDHUP;
+	p.revents = 0;
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
 void
 http_stream_wake(void *conn)
 {
@@ -511,8 +583,16 @@ void
 request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra)
 {
-	json_t *body = api_error_new(e, message);
+	json_t *body;
 
+	/* A store failure while the disk is full is that, not a bug: 503
+	 * with a time to come back, whatever route met it. */
+	if (e == API_ERR_INTERNAL && store_disk_full(req->app->store)) {
+		e = API_ERR_STORAGE_FULL;
+		message = NULL;
+		request_add_header(req, "Retry-After", STORAGE_FULL_RETRY);
+	}
+	body = api_error_new(e, message);
 	if (body != NULL && extra != NULL)
 		json_object_update(body, extra);
 	json_decref(extra);
@@ -699,6 +779,74 @@ has_body(struct request *req)
 	return cl != NULL && strspn(cl, "0") != strlen(cl);
 }
 
+/* What the headers say of the message's framing (RFC 9112 section 6),
+ * gathered over every header line, duplicates included. */
+struct framing {
+	unsigned ncl, nte;
+	bool     te_other;   /* a transfer coding other than one "chunked" */
+	bool     bad_byte;   /* a CR, LF or NUL inside a name or a value */
+};
+
+static enum MHD_Result
+framing_of(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+    const char *value, size_t value_size)
+{
+	struct framing *f = cls;
+	size_t i;
+
+	(void)kind;
+	if (key == NULL)
+		return MHD_YES;
+	if (strlen(key) != key_size || (value != NULL && strlen(value) != value_size))
+		f->bad_byte = true;
+	for (i = 0; value != NULL && i < value_size; i++)
+		if (value[i] == '\r' || value[i] == '\n' || value[i] == '\0')
+			f->bad_byte = true;
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+		f->ncl++;
+	else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+		const char *v = value != NULL ? value : "";
+		size_t n;
+
+		f->nte++;
+		v += strspn(v, " \t");
+		n = strcspn(v, " \t");
+		if (n != 7 || strncasecmp(v, "chunked", 7) != 0 || v[n + strspn(v + n, " \t")] != '\0')
+			f->te_other = true;
+	}
+	return MHD_YES;
+}
+
+/* Refuses (and closes) a request whose framing a front end could read
+ * otherwise than we do: true when refused. What libmicrohttpd folds or
+ * rejects before this (obs-fold lines are joined, a bare LF ends a line)
+ * is docs/deploying-notes.md's. */
+static bool
+refuse_framing(struct request *req)
+{
+	struct framing f = { 0 };
+	const char *why = NULL;
+	enum api_error e = API_ERR_INVALID_REQUEST;
+
+	MHD_get_connection_values_n(req->conn, MHD_HEADER_KIND, framing_of, &f);
+	if (f.bad_byte)
+		why = "a header holds a CR, LF or NUL byte";
+	else if (f.ncl > 1)
+		why = "more than one Content-Length";
+	else if (f.ncl > 0 && f.nte > 0)
+		why = "Content-Length together with Transfer-Encoding";
+	else if (f.nte > 1 || f.te_other) {
+		e = API_ERR_NOT_IMPLEMENTED;
+		why = "a transfer coding other than chunked";
+	}
+	if (why == NULL)
+		return false;
+	request_add_header(req, MHD_HTTP_HEADER_CONNECTION, "close");
+	request_refuse(req, e, why, NULL);
+	refuse_early(req);
+	return true;
+}
+
 /* First call: headers are in, no body yet. What can be refused without the
  * body is refused now: at once when a body would follow (it is then never
  * read, and libmicrohttpd closes the connection), else on the last call so
@@ -710,6 +858,21 @@ begin(struct request *req)
 	unsigned allowed = 0;
 	bool body = takes_body(req->method) && has_body(req);
 
+	if (refuse_framing(req))
+		return;
+	note_untrusted_forwarded(req);
+	if (connguard_overflow(full(req)->guard)) {
+		/* One answer, then the connection goes, so the headroom frees. */
+		request_add_header(req, MHD_HTTP_HEADER_CONNECTION, "close");
+		if (!probe_path(req->path)) {
+			atomic_fetch_add_explicit(&req->app->http->shed, 1, memory_order_relaxed);
+			request_add_header(req, "Retry-After", "1");
+			request_refuse(req, API_ERR_BUSY, "the server holds all the connections it may: "
+			    "retry shortly", NULL);
+			refuse_early(req);
+			return;
+		}
+	}
 	if (atomic_load(&req->app->shutting_down))
 		full(req)->early = API_ERR_SHUTTING_DOWN;
 	else if (full(req)->nul)
@@ -891,6 +1054,7 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	json_decref(req->query);
 	json_decref(full(req)->early_extra);
 	body_free(&req->body);
+	holds_release(req->app->holds, req->hold);
 	if (req->ctx_free != NULL)
 		req->ctx_free(req->ctx);
 	*con_cls = NULL;
@@ -910,9 +1074,10 @@ on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 		const union MHD_ConnectionInfo *peer = MHD_get_connection_info(conn,
 		    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 
+		bool overflow = atomic_fetch_add(&h->open_conns, 1) >= (int)h->cfg->connection_limit;
+
 		*socket_context = fd != NULL && peer != NULL ?
-		    connguard_opened(h->guard, peer->client_addr, fd->connect_fd) : NULL;
-		atomic_fetch_add(&h->open_conns, 1);
+		    connguard_opened(h->guard, peer->client_addr, fd->connect_fd, overflow) : NULL;
 	} else {
 		connguard_closed(h->guard, *socket_context);
 		*socket_context = NULL;
@@ -1041,7 +1206,8 @@ http_start(const struct config *cfg, struct app *app, const struct http_router *
 	h->daemon = MHD_start_daemon(flags, 0, accept_policy, h, on_request, h,
 	    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)((cfg->connection_limit +
+	        headroom(cfg->connection_limit)) * cfg->threads),
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
 	    /* Headers and read buffers only (bodies are copied out as they
 	     * arrive); libmicrohttpd clears the whole pool between requests,
@@ -1116,7 +1282,8 @@ http_stop(struct http_server *h)
 }
 
 void
-http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out)
+http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, uint64_t *timed_out,
+    uint64_t *shed)
 {
 	struct connguard_stats st;
 
@@ -1124,6 +1291,13 @@ http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, 
 	*open = (uint64_t)atomic_load(&h->open_conns);
 	*refused = st.refused;
 	*timed_out = st.timed_out;
+	*shed = atomic_load_explicit(&h->shed, memory_order_relaxed);
+}
+
+uint64_t
+http_untrusted_forwarded(struct http_server *h)
+{
+	return atomic_load_explicit(&h->untrusted_xff, memory_order_relaxed);
 }
 
 int

@@ -83,6 +83,9 @@ struct request {
 	void                *wrap_ctx;
 	void               (*wrap_ctx_free)(void *ctx);
 	json_t              *query;
+
+	/* A held request's slot (holds.h), given back when it completes. */
+	struct hold         *hold;
 };
 
 /* Queues body (stolen) as the JSON reply; a NULL body (a failed build)
@@ -154,6 +157,9 @@ void request_resume(struct request *req, int status);
 bool request_reply_stream(struct request *req, const char *content_type,
     long (*pull)(void *ctx, char *buf, size_t max), void (*done)(void *ctx), void *ctx);
 void http_stream_pause(void *conn);
+/* Whether the client of a held connection (a suspended request, a paused
+ * stream) has closed or reset it: a look at the socket, no read. */
+bool http_conn_gone(void *conn);
 void http_stream_wake(void *conn);
 
 /* A request header (case-insensitive), or NULL. Borrowed. */
@@ -219,9 +225,14 @@ void http_stop(struct http_server *h);
 int http_in_flight(struct http_server *h);
 
 /* Connections: open now, refused for their address's quota, cut for a
- * request that missed its deadline (for /metrics). */
+ * request that missed its deadline, answered 503 over --connection-limit
+ * (for /metrics). */
 void http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused,
-    uint64_t *timed_out);
+    uint64_t *timed_out, uint64_t *shed);
+
+/* Requests that carried X-Forwarded-For from a peer that is no trusted
+ * proxy (ignored; for /metrics). */
+uint64_t http_untrusted_forwarded(struct http_server *h);
 
 /* Microseconds on the monotonic clock. */
 int64_t http_now_us(void);

@@ -24,6 +24,7 @@
 #include "keyfile.h"
 #include "keys.h"
 #include "throttle.h"
+#include "holds.h"
 #include "log.h"
 #include "match_play.h"
 #include "metrics.h"
@@ -133,6 +134,13 @@ serve(const struct config *cfg)
 	app.throttle = throttle_new(&cfg->rate);
 	if (app.throttle == NULL)
 		fatal("cannot set up the rate limits");
+	{
+		const unsigned per[HOLDS__COUNT] = { [HOLDS_WAIT] = cfg->waits_per_address,
+		    [HOLDS_STREAM] = cfg->streams_per_address };
+
+		if ((app.holds = holds_new(per)) == NULL)
+			fatal("out of memory");
+	}
 	app.verify = workers_new(cfg->verify_workers, cfg->verify_queue);
 	if (app.verify == NULL)
 		fatal("cannot start the replay verifiers");
@@ -191,6 +199,7 @@ serve(const struct config *cfg)
 	match_play_free(app.matches);
 	metrics_free(app.metrics);
 	throttle_free(app.throttle);
+	holds_free(app.holds);
 	for (i = 0; i < nrings; i++) {
 		keyring_wipe(rings[i]);
 		free(rings[i]);

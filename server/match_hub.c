@@ -49,12 +49,13 @@ struct match_hub {
 	struct node    *buckets[BUCKETS];
 	unsigned        max_streams, nstreams, nwaiters;
 	size_t          max_bytes;
-	uint64_t        next_ticket, refused, dropped;
+	uint64_t        next_ticket, refused, dropped, gone;
 	bool            closed;
 };
 
 static const char slow[] = "event: closed\ndata: {\"reason\":\"the reader fell behind\"}\n\n";
 static const char heartbeat[] = ":\n\n";
+static const char ended[] = "event: closed\ndata: {\"reason\":\"the match is over or has expired\"}\n\n";
 
 static size_t
 bucket(int64_t id)
@@ -380,6 +381,82 @@ match_hub_heartbeat(struct match_hub *h)
 }
 
 void
+match_hub_probe(struct match_hub *h)
+{
+	struct waiter **p, *w, *woken = NULL;
+	struct stream *s;
+	struct node *n, *next;
+	size_t i;
+
+	pthread_mutex_lock(&h->mu);
+	for (i = 0; i < BUCKETS; i++)
+		for (n = h->buckets[i]; n != NULL; n = next) {
+			next = n->next;
+			for (p = &n->waiters; (w = *p) != NULL;) {
+				if (!http_conn_gone(w->req->conn)) {
+					p = &w->next;
+					continue;
+				}
+				*p = w->next;
+				h->nwaiters--;
+				h->gone++;
+				request_resume(w->req, MATCH_HUB_GONE);
+				w->next = woken;
+				woken = w;
+			}
+			for (s = n->streams; s != NULL; s = s->next)
+				if (s->paused && !s->ending && http_conn_gone(s->conn)) {
+					s->off = s->len = 0;
+					s->ending = true;
+					h->gone++;
+					stream_wake(s);
+				}
+			node_tidy(h, n);
+		}
+	pthread_mutex_unlock(&h->mu);
+	while ((w = woken) != NULL) {
+		woken = w->next;
+		free(w);
+	}
+}
+
+size_t
+match_hub_streamed(struct match_hub *h, int64_t *ids, size_t cap)
+{
+	struct node *n;
+	size_t i, k = 0;
+
+	pthread_mutex_lock(&h->mu);
+	for (i = 0; i < BUCKETS && k < cap; i++)
+		for (n = h->buckets[i]; n != NULL && k < cap; n = n->next)
+			if (n->streams != NULL)
+				ids[k++] = n->match_id;
+	pthread_mutex_unlock(&h->mu);
+	return k;
+}
+
+void
+match_hub_end(struct match_hub *h, int64_t match_id)
+{
+	struct stream *s;
+	struct node *n;
+
+	pthread_mutex_lock(&h->mu);
+	if ((n = node_find(h, match_id, false)) != NULL)
+		for (s = n->streams; s != NULL; s = s->next) {
+			if (s->ending)
+				continue;
+			if (!stream_append(h, s, ended, sizeof ended - 1)) {
+				s->off = s->len = 0;
+				stream_append(h, s, ended, sizeof ended - 1);
+			}
+			s->ending = true;
+			stream_wake(s);
+		}
+	pthread_mutex_unlock(&h->mu);
+}
+
+void
 match_hub_close(struct match_hub *h)
 {
 	struct waiter *w, *woken = NULL;
@@ -420,5 +497,6 @@ match_hub_stats(struct match_hub *h, struct match_hub_stats *out)
 	out->streams = h->nstreams;
 	out->streams_refused = h->refused;
 	out->streams_dropped = h->dropped;
+	out->gone = h->gone;
 	pthread_mutex_unlock(&h->mu);
 }

@@ -70,6 +70,24 @@ void match_hub_notify(struct match_hub *h, int64_t match_id, const char *text, s
  * clients are found. */
 void match_hub_heartbeat(struct match_hub *h);
 
+/* The status a waiter is resumed with (request->resumed_status) when its
+ * client has gone: answer at once, the answer goes nowhere. */
+#define MATCH_HUB_GONE 2
+
+/* Looks at every held connection's socket (http_conn_gone): a waiter
+ * whose client left is resumed with MATCH_HUB_GONE, a stream whose client
+ * left ends, so that their slots (and the client's budget, holds.h) are
+ * free again at once rather than at the next heartbeat or timeout. Called
+ * every few hundred milliseconds. */
+void match_hub_probe(struct match_hub *h);
+
+/* Up to cap ids of matches with a stream open, into ids; their count. */
+size_t match_hub_streamed(struct match_hub *h, int64_t *ids, size_t cap);
+
+/* Ends every stream of match_id with a last `closed` event (a match that
+ * is over or no longer stored: swept from the lobby). */
+void match_hub_end(struct match_hub *h, int64_t match_id);
+
 /* Shutting down: resumes every waiter, ends every stream, and refuses new
  * ones from now on. */
 void match_hub_close(struct match_hub *h);
@@ -78,6 +96,7 @@ struct match_hub_stats {
 	unsigned waiters, streams;
 	uint64_t streams_refused;  /* refused for max_streams */
 	uint64_t streams_dropped;  /* ended because their reader fell behind */
+	uint64_t gone;             /* long polls and streams let go: their client had left */
 };
 void match_hub_stats(struct match_hub *h, struct match_hub_stats *out);
 

@@ -759,6 +759,33 @@ scan_done(struct store_job *job)
 	free(job);
 }
 
+/* Streams whose match is over (its last event was told by another daemon,
+ * or lost) or no longer stored (a lobby swept) end: a stream never
+ * outlives its match by more than a heartbeat. */
+static void
+end_stale_streams(struct matches *mx)
+{
+	int64_t ids[256];
+	size_t n = match_hub_streamed(mx->hub, ids, sizeof ids / sizeof ids[0]), i;
+	struct store_conn *c;
+
+	if (n == 0)
+		return;
+	c = store_reader(mx->app->store);
+	for (i = 0; i < n; i++) {
+		struct store_match_row row;
+		enum store_result rc;
+
+		memset(&row, 0, sizeof row);
+		rc = store_match_get(c, ids[i], &row);
+		if (rc == STORE_NOT_FOUND || (rc == STORE_OK && strcmp(row.status, "finished") == 0))
+			match_hub_end(mx->hub, ids[i]);
+		if (rc == STORE_OK)
+			store_match_row_free(&row);
+	}
+	store_reader_release(mx->app->store, c);
+}
+
 static void
 fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 {
@@ -793,7 +820,12 @@ fire(void *ctx, unsigned kind, uint64_t key, int64_t arg)
 		break;
 	case MATCH_PLAY_TIMER_HEARTBEAT:
 		match_hub_heartbeat(mx->hub);
+		end_stale_streams(mx);
 		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCH_PLAY_HEARTBEAT_MS, 0);
+		break;
+	case MATCH_PLAY_TIMER_PROBE:
+		match_hub_probe(mx->hub);
+		match_clock_set(mx->clock, kind, 0, store_now_ms() + MATCH_PLAY_PROBE_MS, 0);
 		break;
 	case MATCH_PLAY_TIMER_SCAN: {
 		struct store_job *s = calloc(1, sizeof *s);
@@ -847,6 +879,7 @@ match_play_start(struct app *app, char *err, size_t errcap)
 	}
 	match_clock_set(mx->clock, MATCH_PLAY_TIMER_HEARTBEAT, 0, store_now_ms() + MATCH_PLAY_HEARTBEAT_MS, 0);
 	match_clock_set(mx->clock, MATCH_PLAY_TIMER_SCAN, 0, store_now_ms() + MATCH_PLAY_SCAN_MS, 0);
+	match_clock_set(mx->clock, MATCH_PLAY_TIMER_PROBE, 0, store_now_ms() + MATCH_PLAY_PROBE_MS, 0);
 	return mx;
 }
 
@@ -898,6 +931,7 @@ match_play_stats(struct matches *mx, struct match_play_stats *out)
 	out->timers = match_clock_pending(mx->clock);
 	out->waiters = hs.waiters;
 	out->streams = hs.streams;
+	out->gone = hs.gone;
 	out->streams_refused = hs.streams_refused;
 	out->streams_dropped = hs.streams_dropped;
 }

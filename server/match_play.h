@@ -37,12 +37,16 @@ struct match_hub;
 #define MATCH_PLAY_TURN_SECONDS_DEFAULT 10
 #define MATCH_PLAY_TURN_SECONDS_MAX 3600
 #define MATCH_PLAY_WAIT_MS 25000           /* a long poll answers after this at the latest */
-#define MATCH_PLAY_HEARTBEAT_MS 15000      /* a comment line to every event stream */
+#define MATCH_PLAY_HEARTBEAT_MS 15000      /* a comment line to every event stream, and a look
+                                              at their matches: one over or gone ends them */
+#define MATCH_PLAY_PROBE_MS 250            /* how often held connections are looked at for a
+                                              client that left (match_hub_probe) */
 #define MATCH_PLAY_STREAM_BYTES (256 * 1024) /* what one stream may hold unsent */
 
 /* The timers' kinds on the clock. */
 enum match_play_timer {
-	MATCH_PLAY_TIMER_DEADLINE, MATCH_PLAY_TIMER_WAIT, MATCH_PLAY_TIMER_HEARTBEAT, MATCH_PLAY_TIMER_SCAN
+	MATCH_PLAY_TIMER_DEADLINE, MATCH_PLAY_TIMER_WAIT, MATCH_PLAY_TIMER_HEARTBEAT, MATCH_PLAY_TIMER_SCAN,
+	MATCH_PLAY_TIMER_PROBE
 };
 /* Every MATCH_PLAY_SCAN_MS each daemon looks for deadlines MATCH_PLAY_OVERDUE_MS
  * late and arms them: a deadline lives in the memory of the daemon that
@@ -75,6 +79,7 @@ struct match_play_stats {
 	uint64_t by_deadline;   /* of those, by a deadline */
 	unsigned timers, waiters, streams;
 	uint64_t streams_refused, streams_dropped;
+	uint64_t gone;          /* long polls and streams let go: their client had left */
 };
 void match_play_stats(struct matches *mx, struct match_play_stats *out);
 

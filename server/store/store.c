@@ -96,6 +96,7 @@ struct store {
 	pthread_cond_t    ccv, ckpt_done;
 
 	_Atomic uint64_t  commits, jobs, commit_failures, max_batch;
+	atomic_bool       disk_full;  /* a write failed for a full disk, and none committed since */
 	_Atomic uint64_t  retries, conn_errors, reader_waits, checkpoints, checkpoint_busy,
 	                  checkpoint_waits;
 	_Atomic int64_t   checkpoint_at;     /* ms since the epoch, 0: none yet */
@@ -128,6 +129,18 @@ sleep_ms(unsigned ms)
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+void
+store_note_disk_full(struct store *s)
+{
+	atomic_store(&s->disk_full, true);
+}
+
+bool
+store_disk_full(struct store *s)
+{
+	return s != NULL && atomic_load(&s->disk_full);
 }
 
 void
@@ -394,6 +407,7 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 	}
 	if (control(c, sql_commit) == STORE_OK) {
 		atomic_fetch_add(&s->commits, 1);
+		atomic_store(&s->disk_full, false);
 		return BATCH_DONE;
 	}
 	/* A commit refused by the server (a serialization failure) undid

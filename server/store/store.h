@@ -116,6 +116,11 @@ void store_reader_release(struct store *s, struct store_conn *c);
 /* The schema version (number of applied migrations). */
 int store_schema_version(const struct store *s);
 
+/* Whether the database's disk is full: a write failed for it (SQLite's
+ * SQLITE_FULL, PostgreSQL's SQLSTATE 53100) and no transaction has
+ * committed since. NULL: false. */
+bool store_disk_full(struct store *s);
+
 /* A job that writes the probe row: committed means the database takes
  * writes now. */
 enum store_result store_probe(struct store_conn *c, void *arg);

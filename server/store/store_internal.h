@@ -136,5 +136,7 @@ bool store_target_is_pg(const char *target);
 
 /* Counters the query layer bumps (store.c). */
 void store_count_conn_error(struct store *s);
+/* A statement failed because the disk is full (SQLITE_FULL, SQLSTATE 53100). */
+void store_note_disk_full(struct store *s);
 
 #endif

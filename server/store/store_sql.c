@@ -42,6 +42,9 @@ note_pg_error(struct store_conn *c, const PGresult *res)
 void
 store_log_error(struct store_conn *c, const char *what)
 {
+	if (c->store != NULL && (c->backend == STORE_SQLITE ? (sqlite3_errcode(c->db) & 0xff) == SQLITE_FULL :
+	    strcmp(c->sqlstate, "53100") == 0))
+		store_note_disk_full(c->store);
 	if (c->backend == STORE_SQLITE)
 		log_msg(LOG_ERROR, "sqlite: %s: %s", what, sqlite3_errmsg(c->db));
 	else {

@@ -1295,6 +1295,10 @@ def play_every_route(d, ops, keys):
         raw(d, method, target + pad, request_bytes(method, target + pad, h))
         raw(d, method, target, request_bytes(method, target, dict(h, **{'X-Pad': 'b' * 20000})))
         raw(d, method, target, request_bytes(method, target, h, version='HTTP/2.0'))
+        # Framing before routing: a transfer coding other than chunked is 501.
+        raw(d, method, target, request_bytes(method, target, h).replace(
+            b'Connection: close\r\n', b'Connection: close\r\nTransfer-Encoding: gzip\r\n').replace(
+            b'Content-Length: 0\r\n', b''))
         raw(d, method, target, request_bytes(method, target, h).replace(
             b'Connection: close\r\n', b'Connection: close\r\nBad Header\r\n'))
         # A NUL byte in the path, and in the query (400 with the hardening).

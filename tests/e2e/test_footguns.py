@@ -1,0 +1,66 @@
+"""Footguns of a careless setup (issue 27): X-Forwarded-For from a peer
+that is no --trusted-proxy is ignored, as before, but now counted in
+/metrics and said in the log, once a minute at most, so that a TCP proxy
+set up without the flag (every client in one rate-limit bucket) shows.
+And reviews that the public feed would show as nothing, or that reorder
+the page's text, are refused 400: white space alone, control characters,
+bidirectional overrides and isolates.
+"""
+import time
+
+from harness import Daemon, Tap
+
+t = Tap()
+
+
+def metric(d, name):
+    for ln in d.get('/metrics').body.splitlines():
+        if ln.startswith(name + ' '):
+            return float(ln.split()[-1])
+    return None
+
+
+d = Daemon()
+try:
+    for i in range(5):
+        d.get('/api/games', headers={'X-Forwarded-For': '198.51.100.%d' % (i + 1)})
+    t.eq(metric(d, 'arcaded_forwarded_untrusted_total'), 5.0,
+         'five requests with X-Forwarded-For from a peer not trusted: counted')
+    time.sleep(0.2)
+    warned = [ln for ln in d.read_log().splitlines() if 'X-Forwarded-For from' in ln]
+    t.eq(len(warned), 1, 'the log warns once, not once a request')
+    t.ok(warned and '--trusted-proxy' in warned[0] and '127.0.0.1' in warned[0],
+         'naming the peer and the flag: %s' % (warned[0] if warned else None))
+    t.ok(not any('198.51.100' in ln for ln in warned), 'and not the forged address')
+    t0 = time.monotonic()
+    r = d.get('/healthz')
+    t.ok(r.status == 200 and time.monotonic() - t0 < 0.1, 'a bystander\'s /healthz within 100 ms')
+finally:
+    d.cleanup()
+
+SF = '/api/games/stackfall/'
+r = Daemon(args=['--agent-check', 'stackfall=off'])
+try:
+    tok = r.post(SF + 'init', {}).json['stateToken']
+    for name, text in [('white space alone', ' \t\n\u3000\u00a0 '), ('a control character', 'nice\x07game'),
+                       ('an escape sequence', '\x1b[2Jgone'), ('a C1 control', 'a\u0085b'),
+                       ('a right-to-left override', 'good \u202egame'), ('a bidi isolate', 'x\u2067y')]:
+        f = r.post(SF + 'finish', {'stateToken': tok, 'rating': 5, 'review': text})
+        t.ok(f.status == 400 and f.error_code == 'invalid_request',
+             'a review of %s: 400 (%s)' % (name, f.json['error']['message'] if f.json else f.status))
+    t.eq(r.sql('SELECT count(*) FROM reviews')[0][0], 0, 'none stored')
+    f = r.post(SF + 'finish', {'stateToken': tok, 'rating': 5, 'review': 'Fine.\n\tTwo lines, \u00e9t\u00e9 \U0001f600'})
+    t.ok(f.status == 409 and f.error_code == 'run_not_over',
+         'a review with a newline, a tab, accents and an emoji passes the check (the run, not over, '
+         'is what refuses it: 409 run_not_over)')
+finally:
+    r.cleanup()
+
+p = Daemon(args=['--trusted-proxy', '127.0.0.1'])
+try:
+    p.get('/api/games', headers={'X-Forwarded-For': '198.51.100.1'})
+    t.eq(metric(p, 'arcaded_forwarded_untrusted_total'), 0.0, 'from a trusted proxy: not counted')
+    t.ok(not any('X-Forwarded-For from' in ln for ln in p.read_log().splitlines()), 'nor warned')
+finally:
+    p.cleanup()
+t.done()
