@@ -7,9 +7,11 @@ static const char alphabet[64] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /* The value of every byte as a character: 0..63, or -1 outside the
- * alphabet. Written as constant expressions so the table is data. */
-#define V(c) ((c) >= 'A' && (c) <= 'Z' ? (c) - 'A' : (c) >= 'a' && (c) <= 'z' ? (c) - 'a' + 26 : \
-	(c) >= '0' && (c) <= '9' ? (c) - '0' + 52 : (c) == '-' ? 62 : (c) == '_' ? 63 : -1)
+ * alphabet. Written as constant expressions so the table is data (the
+ * cast: clang weighs every branch of the conditional, even those a byte
+ * never takes). */
+#define V(c) ((int8_t)((c) >= 'A' && (c) <= 'Z' ? (c) - 'A' : (c) >= 'a' && (c) <= 'z' ? (c) - 'a' + 26 : \
+	(c) >= '0' && (c) <= '9' ? (c) - '0' + 52 : (c) == '-' ? 62 : (c) == '_' ? 63 : -1))
 #define V4(c) V(c), V((c) + 1), V((c) + 2), V((c) + 3)
 #define V16(c) V4(c), V4((c) + 4), V4((c) + 8), V4((c) + 12)
 #define V64(c) V16(c), V16((c) + 16), V16((c) + 32), V16((c) + 48)
