@@ -41,6 +41,9 @@ void handle_account_rules(struct request *req, const struct game *g);
 /* handlers_board.c: runs and replays, leaderboards, reviews */
 void handle_run_get(struct request *req, const struct game *g);
 void handle_leaderboard(struct request *req, const struct game *g);
+/* A list route's ?limit=: 1..STORE_PAGE_MAX (larger values are capped),
+ * default 20; false once a 400 is queued (handlers_board.c). */
+bool handlers_read_limit(struct request *req, int *limit);
 void handle_reviews(struct request *req, const struct game *g);
 void handle_replay_verify(struct request *req, const struct game *g);
 /* The body of a verification: a bare replay (what names it in the error),

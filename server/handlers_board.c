@@ -21,9 +21,8 @@
 
 #define DEFAULT_LIMIT 20
 
-/* ?limit=: 1..STORE_PAGE_MAX (larger values are capped), default 20. */
-static bool
-read_limit(struct request *req, int *limit)
+bool
+handlers_read_limit(struct request *req, int *limit)
 {
 	const char *q = request_query(req, "limit");
 	char msg[64];
@@ -156,7 +155,7 @@ handle_leaderboard(struct request *req, const struct game *g)
 	int64_t seed = 0, parts[5];
 	char msg[80];
 
-	if (!read_limit(req, &limit))
+	if (!handlers_read_limit(req, &limit))
 		return;
 	if (qseed != NULL && !jsonbody_parse_int(qseed, 0, ENGINE_ID_MAX, &seed)) {
 		snprintf(msg, sizeof msg, "query 'seed' must be an integer from 0 to %lld",
@@ -210,7 +209,7 @@ handle_reviews(struct request *req, const struct game *g)
 	enum store_result rc;
 	json_t *o;
 
-	if (!read_limit(req, &limit))
+	if (!handlers_read_limit(req, &limit))
 		return;
 	if (qbefore != NULL && !parse_cursor(qbefore, &before, 1)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,

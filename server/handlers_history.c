@@ -18,28 +18,7 @@
 #include "jsonbody.h"
 #include "store.h"
 
-#define DEFAULT_LIMIT 20
 #define BEST_SEEDS 20     /* seeds shown on an account's page, per game */
-
-/* ?limit=: 1..STORE_PAGE_MAX (larger values are capped), default 20. */
-static bool
-read_limit(struct request *req, int *limit)
-{
-	const char *q = request_query(req, "limit");
-	char msg[64];
-	int64_t v;
-
-	*limit = DEFAULT_LIMIT;
-	if (q == NULL)
-		return true;
-	if (!jsonbody_parse_int(q, 1, INT64_MAX / 2, &v)) {
-		snprintf(msg, sizeof msg, "query 'limit' must be a whole number from 1 to %d", STORE_PAGE_MAX);
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
-		return false;
-	}
-	*limit = v > STORE_PAGE_MAX ? STORE_PAGE_MAX : (int)v;
-	return true;
-}
 
 /* ?before=AT.ID, the `next` of a previous page: two whole numbers. */
 static bool
@@ -111,7 +90,7 @@ handle_matches_open(struct request *req)
 		    "query 'status' must be lobby or playing (finished matches are listed on their players' pages)");
 		return;
 	}
-	if (!read_limit(req, &limit) || !read_before(req, &has, &at, &id))
+	if (!handlers_read_limit(req, &limit) || !read_before(req, &has, &at, &id))
 		return;
 	c = store_reader(req->app->store);
 	rc = store_matches_open(c, status, has, at, id, limit, rows, &n);
@@ -225,7 +204,7 @@ handle_account_runs(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
-	if (!read_limit(req, &limit) || !read_before(req, &has, &at, &before))
+	if (!handlers_read_limit(req, &limit) || !read_before(req, &has, &at, &before))
 		return;
 	c = store_reader(req->app->store);
 	if (!find_account(req, c, &id, &created_at, name, sizeof name)) {
@@ -263,7 +242,7 @@ handle_account_matches(struct request *req)
 	bool has;
 	enum store_result rc;
 
-	if (!read_limit(req, &limit) || !read_before(req, &has, &at, &before))
+	if (!handlers_read_limit(req, &limit) || !read_before(req, &has, &at, &before))
 		return;
 	c = store_reader(req->app->store);
 	if (!find_account(req, c, &id, &created_at, name, sizeof name)) {
