@@ -222,7 +222,7 @@ def breakdown(files):
     malloc included, count in it), less its own calls into another part
     (which count there: the store's JSON is jansson's) and its calls back
     into the daemon's other code (the jobs the store's writer runs)."""
-    names = {'fn': {}, 'fl': {}, 'ob': {}}
+    names = {'fn': {}, 'ob': {}}
 
     def name(kind, val):
         m = re.match(r'\((\d+)\)\s*(.*)', val)
@@ -233,43 +233,40 @@ def breakdown(files):
             return m.group(2)
         return names[kind].get(m.group(1), '')
 
+    # Functions are known by (object, name); source files play no part
+    # (a release build has none to name), so fl=, fi=, fe= and cfi= lines
+    # are passed over.
     where = {}   # (object, function) -> part, from the function's own record
-    edges = []   # (caller key, callee key, callee's object and file, inclusive cost)
+    edges = []   # (caller, callee, inclusive cost)
     for path in files:
-        ob = fl = fn = ''
-        cob = cfl = cfn = None
+        ob = fn = ''
+        cob = cfn = None
         call = False
         with open(path) as f:
             for line in f:
                 if call and line[:1] in '0123456789+-*':
-                    edges.append(((ob, fn), (cob or ob, cfn), cob or ob, cfl or fl, int(line.split()[1])))
-                    call, cob, cfl = False, None, None
+                    edges.append(((ob, fn), (cob or ob, cfn), int(line.split()[1])))
+                    call, cob = False, None
                 elif line.startswith('ob='):
                     ob = name('ob', line[3:].strip())
-                elif line.startswith('fl='):
-                    fl = name('fl', line[3:].strip())
-                elif line.startswith(('fi=', 'fe=')):
-                    name('fl', line[3:].strip())
                 elif line.startswith('fn='):
                     fn = name('fn', line[3:].strip())
                     where.setdefault((ob, fn), part_of(ob, fn))
                 elif line.startswith('cob='):
                     cob = name('ob', line[4:].strip())
-                elif line.startswith(('cfi=', 'cfl=')):
-                    cfl = name('fl', line[4:].strip())
                 elif line.startswith('cfn='):
                     cfn = name('fn', line[4:].strip())
                 elif line.startswith('calls='):
                     call = True
     out = {name: 0 for name in PARTS}
-    for caller, callee, cob, cfl, cost in edges:
-        to, frm = where.get(callee) or part_of(cob, callee[1]), where.get(caller)
+    for caller, callee, cost in edges:
+        to, frm = where.get(callee) or part_of(*callee), where.get(caller)
         if to is not None and frm != to:
             out[to] += cost
             # A part calling another: that part's, not this one's.
             if frm is not None:
                 out[frm] -= cost
-        elif to is None and frm is not None and os.path.basename(cob) == 'arcaded':
+        elif to is None and frm is not None and os.path.basename(callee[0]) == 'arcaded':
             # A part calling back into the daemon's other code (the store's
             # writer running a job): the rest's, not the part's.
             out[frm] -= cost
