@@ -288,6 +288,13 @@ struct game {
 	 * or NULL with why (a 422; *oom: a 500). NULL for a game without one:
 	 * its import route is a 404. */
 	json_t *(*replay_import)(const json_t *body, bool *oom, char *why, size_t cap);
+
+	/* A finished run in the game's outside format (GET .../runs/{id}/record,
+	 * on a verification worker: pure, and it may take a while), made from
+	 * its end state and stored moves (both borrowed). A new object, or NULL
+	 * when the moves do not make it or memory runs out; NULL for a game
+	 * without one, whose record route is a 404. */
+	json_t *(*run_record)(const void *st, const json_t *actions);
 };
 
 /* The games, indexed by enum game_id. */

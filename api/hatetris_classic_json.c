@@ -873,6 +873,140 @@ hcj_replay_end(struct replay_ctx *rc)
 	rc->game = NULL;
 }
 
+/* ---- export: a finished run's keys in the original's encodings ---- */
+
+/* Appends path[0..n) to *buf (grown by doubling); false when out of memory. */
+static bool
+append_keys(char **buf, size_t *len, size_t *cap, const char *path, size_t n)
+{
+	if (*len + n > *cap) {
+		size_t c = *cap ? *cap : 4096;
+		char *p;
+
+		while (c < *len + n)
+			c *= 2;
+		if ((p = realloc(*buf, c)) == NULL)
+			return false;
+		*buf = p;
+		*cap = c;
+	}
+	memcpy(*buf + *len, path, n);
+	*len += n;
+	return true;
+}
+
+/*
+ * The run's keys as its stored locks give them: each lock's position
+ * reached by a shortest path from the piece's spawn (the engine's search,
+ * keys tried L R D U), then the locking D. The bot's own keys are not
+ * stored; a path that ends in the same lock leaves the same well, so the
+ * same pieces follow. A "move" (a piece left falling between requests)
+ * is skipped: the next lock is reached from the spawn all the same. Keys
+ * into *out (the caller frees), their count in *n; false when a move does
+ * not replay or memory runs out. Cost per lock: one search to find the path
+ * and the supplier call the lock makes.
+ */
+static bool
+run_keys(const struct hclassic *end, const json_t *actions, char **out, size_t *n)
+{
+	struct hcj_memory *m = calloc(1, sizeof *m);
+	struct hclassic_memory mem;
+	struct hclassic g;
+	char path[HCLASSIC_PATH_MAX + 2], why[ENGINE_REASON_MAX];
+	char *buf = NULL;
+	size_t len = 0, cap = 0, i;
+	bool ok = false;
+
+	*out = NULL;
+	*n = 0;
+	if (m == NULL || (m->own = keyset_new(HCJ_FACT_BYTES)) == NULL)
+		goto done;
+	m->supplier = end->supplier;
+	mem = memory_of(m);
+	if (!json_is_array(actions) || hclassic_start(&g, end->supplier, NULL, why) != HCLASSIC_OK)
+		goto done;
+	for (i = 0; i < json_array_size(actions); i++) {
+		const json_t *mv = json_array_get(actions, i);
+		const char *type = json_string_value(json_object_get(mv, "type"));
+		const json_t *jx = json_object_get(mv, "x"), *jy = json_object_get(mv, "y"),
+		    *jo = json_object_get(mv, "o");
+		struct hclassic_report rep;
+		long k;
+
+		if (type != NULL && strcmp(type, "move") == 0)
+			continue;
+		if (type == NULL || strcmp(type, "lock") != 0 || g.over || !json_is_integer(jx) ||
+		    !json_is_integer(jy) || !json_is_integer(jo) || !pos_in_range(json_integer_value(jx),
+		    json_integer_value(jy), json_integer_value(jo)))
+			goto done;
+		k = path_to(&g, (int)json_integer_value(jx), (int)json_integer_value(jy),
+		    (unsigned)json_integer_value(jo), path, sizeof path - 1);
+		if (k < 0)
+			goto done;
+		path[k++] = 'D';
+		if (hclassic_keys(&g, path, (size_t)k, &mem, &rep) != HCLASSIC_OK || rep.locks != 1 ||
+		    rep.applied != (size_t)k || !append_keys(&buf, &len, &cap, path, (size_t)k))
+			goto done;
+	}
+	/* The export must be the run: the same lines, pieces and end. */
+	ok = g.lines == end->lines && g.pieces == end->pieces && g.over == end->over;
+done:
+	if (m != NULL)
+		keyset_free(m->own);
+	free(m);
+	if (ok) {
+		*out = buf;
+		*n = len;
+	} else
+		free(buf);
+	return ok;
+}
+
+/* keys[0..n) in one encoding as a JSON string; NULL when out of memory. */
+static json_t *
+encoded_json(unsigned enc, const char *keys, size_t n)
+{
+	size_t len = 0;
+	char *s;
+	json_t *j;
+
+	if (!hclassic_replay_encode(enc, keys, n, NULL, 0, &len) || (s = malloc(len + 1)) == NULL)
+		return NULL;
+	if (!hclassic_replay_encode(enc, keys, n, s, len + 1, &len)) {
+		free(s);
+		return NULL;
+	}
+	j = json_stringn(s, len);
+	free(s);
+	return j;
+}
+
+static json_t *
+hcj_run_record(const void *st, const json_t *actions)
+{
+	static const char *const names[HCLASSIC_NENCODINGS] = { "raw", "hex", "base65536",
+		"base2048" };
+	char *keys;
+	size_t n;
+	unsigned e;
+	json_t *o;
+
+	if (!run_keys(st, actions, &keys, &n))
+		return NULL;
+	o = json_pack("{s:I}", "keys", (json_int_t)n);
+	for (e = 0; o != NULL && e < HCLASSIC_NENCODINGS; e++) {
+		json_t *j = encoded_json(e, keys, n);
+
+		if (j == NULL) {
+			json_decref(o);
+			o = NULL;
+		} else
+			json_object_set_new_nocheck(o, names[e], j);
+	}
+	free(keys);
+	return o;
+}
+
 json_t *
 hclassic_json_import(const char *record, size_t len, unsigned supplier, bool *oom, char *why,
     size_t cap)
@@ -1089,4 +1223,5 @@ const struct game game_hatetris_classic = {
 	.rules_json = hcj_rules,
 	.move_marks = NULL,
 	.replay_import = hcj_import,
+	.run_record = hcj_run_record,
 };

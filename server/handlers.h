@@ -53,11 +53,19 @@ void handle_run_by_id(struct request *req);
 
 /* handlers_import.c: a record in a game's outside format, re-simulated */
 void handle_replay_import(struct request *req, const struct game *g);
+void handle_run_record(struct request *req, const struct game *g);
 
 /* handlers_watch.c: what the pages draw: the games, a run's steps, a
  * playing run's head, a match's turns */
 void handle_games(struct request *req);
 void handle_run_steps(struct request *req, const struct game *g);
+/* The run of the path (params[1]) in game g, and its stored moves when
+ * actions is not NULL and they are shown (not a playing run of a game
+ * that hides its future: *actions stays NULL). 0, or -1 once answered
+ * (404, 500). */
+struct store_run_head;
+int handlers_read_run(struct request *req, const struct game *g, int64_t *id,
+    struct store_run_head *head, json_t **actions);
 void handle_run_live(struct request *req, const struct game *g);
 void handle_match_turns(struct request *req);
 

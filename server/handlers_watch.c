@@ -48,12 +48,9 @@
 #define STEPS_DEFAULT 50  /* steps or turns a page, unless asked */
 #define STEPS_MAX 200     /* at most, whatever is asked */
 
-/* The run of the path (params[1]) in game g, and its stored moves when
- * actions is not NULL and they are shown (not a playing run of a game
- * that hides its future: *actions stays NULL). 0, or -1 once answered
- * (404, 500). */
-static int
-read_run(struct request *req, const struct game *g, int64_t *id, struct store_run_head *head,
+/* handlers.h */
+int
+handlers_read_run(struct request *req, const struct game *g, int64_t *id, struct store_run_head *head,
     json_t **actions)
 {
 	struct store_conn *c;
@@ -98,7 +95,7 @@ handle_run_live(struct request *req, const struct game *g)
 	struct watch_run r;
 	json_t *v = NULL;
 
-	if (read_run(req, g, &id, &head, NULL) != 0)
+	if (handlers_read_run(req, g, &id, &head, NULL) != 0)
 		return;
 	if (g->decode(&st, head.state, head.nstate))
 		v = watch_view_json(g, &st);
@@ -298,7 +295,7 @@ handle_run_steps(struct request *req, const struct game *g)
 	json_t *actions = NULL, *final = NULL;
 
 	if (!walk_page(req, &from, &count) ||
-	    read_run(req, g, &id, &head, &actions) != 0)
+	    handlers_read_run(req, g, &id, &head, &actions) != 0)
 		return;
 	if (actions == NULL) {
 		char live[128], idtext[GAME_ID_TEXT_MAX];

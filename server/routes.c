@@ -74,6 +74,8 @@ const struct route routes[] = {
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/runs/{runId}",                      handle_run_by_id,       "run_by_id",      false, READS),
 	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/runs/{runId}/steps",   handle_run_steps,       "run_steps",      false, VERIFY),
 	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/runs/{runId}/live",    handle_run_live,        "run_live",       false, READS),
+	/* The game's outside format, written on the verification workers. */
+	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/runs/{runId}/record",  handle_run_record,      "run_record",     false, VERIFY),
 
 	/* Versus matches: writes are moves, the rest reads (a long poll and a
 	 * stream count once, when they begin). */

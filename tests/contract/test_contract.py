@@ -59,7 +59,8 @@ NOT_PROVOKABLE = [
              'GET /api/games/{game}/reviews', 'POST /api/games/{game}/replays/verify',
              'POST /api/games/{game}/replays/import', 'GET /api/games',
              'GET /api/runs/{runId}', 'GET /api/games/{game}/runs/{runId}/steps',
-             'GET /api/games/{game}/runs/{runId}/live', 'GET /api/matches/ratings',
+             'GET /api/games/{game}/runs/{runId}/live', 'GET /api/games/{game}/runs/{runId}/record',
+             'GET /api/matches/ratings',
              'GET /api/matches/open', 'GET /api/v1/accounts/{name}', 'GET /api/v1/accounts/{name}/runs',
              'GET /api/v1/accounts/{name}/matches',
              'POST /api/matches/replays/verify', 'GET /api/matches/{id}', 'GET /api/matches/{id}/wait',
@@ -910,6 +911,10 @@ def play_board(d, dc, sf, sc, ht, wl, hc):
     im = g + 'hatetris-classic/replays/import'
     req(d, 'POST', im, {'record': 'AAAA AAAA AAAA AAAA AAAA AAAA AAAA AAAA AAAA AAAA AAAA A2'})
     req(d, 'POST', im, {'record': 'URRRRRDDDDDDDDDDDDDDDDD', 'supplier': 3})
+    hcr = req(d, 'GET', g + 'hatetris-classic/runs/%s/record' % hcp['runId']).json
+    req(d, 'POST', im, {'record': hcr['base2048']})                                  # the run's export
+    req(d, 'GET', g + 'hatetris-classic/runs/%s/record' % pages[('hatetris-classic', 'playing')]['runId'])  # 409
+    req(d, 'GET', g + 'duskcourt/runs/%s/record' % hcp['runId'])                     # 404
     req(d, 'POST', im, {'record': 'xyz xyz'})                                        # 422
     req(d, 'POST', im, None)                                                         # 400 empty
     req(d, 'POST', im, raw=b'{"record": ', headers=JSON_TYPE)                        # 400 json
@@ -1179,6 +1184,8 @@ def operations(acct, tokens):
          '/api/games/duskcourt/runs/' + tokens['dc_run'] + '/steps?count=2', None),
         ('GET /api/games/{game}/runs/{runId}/live', 'GET', '/api/games/stackfall/runs/' + tokens['sf_run'] + '/live',
          None),
+        ('GET /api/games/{game}/runs/{runId}/record', 'GET',
+         '/api/games/hatetris-classic/runs/' + tokens['hc_run'] + '/record', None),
         ('POST /api/matches', 'POST', '/api/matches', {'players': 2, 'turn_seconds': 60}),
         ('GET /api/matches/ratings', 'GET', '/api/matches/ratings', None),
         ('GET /api/matches/open', 'GET', '/api/matches/open', None),
@@ -1643,7 +1650,8 @@ def main():
                   'wells': wl['playing']['stateToken'],
                   'hatetris-classic': hc['playing']['stateToken'],
                   'sf_run': sf['playing']['runId'],
-                  'dc_run': dc['finished']['runId'], 'matches': matches}
+                  'dc_run': dc['finished']['runId'], 'hc_run': hc['finished']['runId'],
+                  'matches': matches}
         ops = operations(acct, tokens)
         keyed = ('GET /api/v1/me', 'POST /api/v1/me', 'DELETE', 'POST /games', 'GET /games',
                  'POST /api/matches')
@@ -1664,7 +1672,8 @@ def main():
                     'stackcraft': sc_b['playing']['stateToken'], 'hatetris': ht_b['playing']['stateToken'],
                     'wells': wl_b['playing']['stateToken'],
                     'hatetris-classic': hc_b['playing']['stateToken'],
-                    'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId'], 'matches': matches}
+                    'sf_run': sf_b['playing']['runId'], 'dc_run': dc_b['finished']['runId'],
+                    'hc_run': hc_b['finished']['runId'], 'matches': matches}
         ops_b = [o for o in operations(acct_b, tokens_b)
                  if o[0] in ('GET /api/games/duskcourt/rules', 'GET /api/games/stackcraft/rules',
                              'GET /api/games/hatetris/rules', 'GET /api/games/wells/rules',

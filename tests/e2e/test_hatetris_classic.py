@@ -214,6 +214,35 @@ try:
     rc, out = run_cli(['verify'], json.dumps(page))
     t.ok(rc == 0 and out.startswith('valid: hatetris-classic replay, %d actions' % len(wells)),
          'and with arcaded verify (%s)' % out.strip())
+    # ---- the finished run exported in the original's four encodings, each imported again
+    t.ok('record' not in page, 'the run\'s answer itself is unchanged: no record in it')
+    rr = d.get(HC + 'runs/' + bot.run + '/record')
+    rec = rr.json if rr.status == 200 else {}
+    t.ok(rr.status == 200 and set(rec) == {'runId', 'game', 'keys', 'raw', 'hex', 'base65536', 'base2048'} and
+         rec['runId'] == bot.run and rec['game'] == 'hatetris-classic' and len(rec['raw']) == rec['keys'] and
+         set(rec['raw']) <= set('LRDU') and rec['raw'].count('D') >= st['pieces'],
+         'GET .../runs/{id}/record: %d keys, in raw, hex, Base65536 and Base2048 (%s)' %
+         (rec.get('keys', -1), rr.body[:200]))
+    for name, enc in [('raw', 'raw'), ('hex', 'hex'), ('base65536', 'Base65536'), ('base2048', 'Base2048')]:
+        r = d.post(HC + 'replays/import', {'record': rec.get(name, '')})
+        got = r.json if r.status == 200 else {}
+        t.ok(r.status == 200 and got['encoding'] == enc and
+             (got['lines'], got['pieces'], got['status'], got['end_reason']) ==
+             (st['lines'], st['pieces'], 'over', 'top_out') and got['keys_played'] == rec['keys'],
+             'its %s export imports again: %d lines, %d pieces, top_out (%s)' %
+             (enc, st['lines'], st['pieces'], r.body[:200] if r.status != 200 else got['encoding']))
+    rc, out = run_cli(['verify'], rec.get('base2048', ''))
+    t.ok(rc == 0 and ('%d lines' % st['lines']) in out, 'and arcaded verify plays the exported record (%s)' % out.strip())
+    r = d.get(HC + 'runs/' + fresh.run + '/record')
+    t.ok(r.status == 409 and r.json['error']['code'] == 'run_not_over', 'a playing run is not exported: 409 run_not_over')
+    other = d.get('/api/games/hatetris/init')
+    r = d.get('/api/games/hatetris/runs/' + other.json['runId'] + '/record')
+    t.ok(r.status == 404 and r.json['error']['code'] == 'not_found',
+         'another game has no record to export: 404 not_found (%s)' % r.body[:120])
+    r = d.get(HC + 'runs/' + other.json['runId'] + '/record')
+    t.ok(r.status == 404 and r.json['error']['code'] == 'run_not_found', 'another game\'s run under this game: 404 run_not_found')
+    r = d.get(HC + 'runs/99999999/record')
+    t.ok(r.status == 404 and r.json['error']['code'] == 'run_not_found', 'no such run: 404 run_not_found')
     for change, what in [(lambda b: b['actions'][0].update(x=9), 'a lock the piece cannot reach'),
                          (lambda b: b['actions'][0].update(y=5), 'a lock where the piece does not lock'),
                          (lambda b: b['actions'][0].update(keys=1), 'fewer keys than its path'),
@@ -265,6 +294,13 @@ try:
         t.ok(v.status == 200 and rep['final']['keys'] == c['keys_played'] and
              len([a for a in rep['actions'] if a['type'] == 'lock']) == c['pieces'],
              '... its replay (a move per lock, %d moves) verifies' % len(rep['actions']))
+        rec = d.get(HC + 'runs/' + g.run + '/record').json
+        r = d.post(HC + 'replays/import', {'record': rec.get('base2048', '')})
+        got = r.json if r.status == 200 else {}
+        t.ok(r.status == 200 and (got['lines'], got['pieces'], got['status']) == (c['lines'], c['pieces'], 'over') and
+             got['piece_sequence'] == c['piece_sequence'],
+             '... its export (%d keys, Base2048) imports again: %d lines, %d pieces, the published pieces' %
+             (rec.get('keys', -1), c['lines'], c['pieces']))
 
     # ---- counts, not seen/not seen: planted wells turn the supplier
     # Every run plays the same prefix of a record to 2 lines (a run has no
