@@ -35,6 +35,11 @@ readyz_done(struct request *req)
 			request_add_header(req, "Retry-After", "30");
 			request_reply_error(req, API_ERR_STORAGE_FULL, "the database's disk is full: no write "
 			    "commits until space is freed");
+		} else if (!store_reachable(req->app->store) ||
+		    req->resumed_status == STORE_JOB_OUTCOME_UNKNOWN) {
+			request_add_header(req, "Retry-After", "1");
+			request_reply_error(req, API_ERR_DATABASE_UNAVAILABLE, "no writable database "
+			    "could be reached");
 		} else
 			request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
 		return;
@@ -50,6 +55,10 @@ handle_readyz(struct request *req)
 		request_reply_error(req, API_ERR_NOT_READY, "the database is not migrated");
 		return;
 	}
+	/* While the store is known unreachable the writer tries one
+	 * connection for the probe, not its whole retry budget: the answer
+	 * is quick, and a daemon taken out of rotation still notices the
+	 * database is back. */
 	defer_to_store(req, store_probe, NULL, readyz_done);
 }
 

@@ -20,10 +20,81 @@
 
 #include "log.h"
 
+/* Whether text opens as libpq's key=value form: a keyword (letters and
+ * underscores) then '=' before any '/', as in "host=db1 dbname=arcaded".
+ * A file name with a '=' in a folder's name stays a path. */
+static bool
+looks_keyvalue(const char *text)
+{
+	size_t i = 0;
+
+	while (text[i] == ' ' || text[i] == '\t')
+		i++;
+	if (!((text[i] >= 'a' && text[i] <= 'z') || text[i] == '_'))
+		return false;
+	while ((text[i] >= 'a' && text[i] <= 'z') || text[i] == '_')
+		i++;
+	while (text[i] == ' ' || text[i] == '\t')
+		i++;
+	return text[i] == '=';
+}
+
+enum store_target
+store_target_kind(const char *target, char *err, size_t errcap)
+{
+	bool url = strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
+	PQconninfoOption *opts;
+	char *why = NULL;
+
+	if (err != NULL && errcap > 0)
+		err[0] = '\0';
+	if (!url && !looks_keyvalue(target)) {
+		/* Another scheme (mysql://, sqlite://, a misspelt postgresq://)
+		 * is no file the operator meant: refused, not created. */
+		if (strstr(target, "://") != NULL) {
+			if (err != NULL)
+				snprintf(err, errcap, "neither a file path nor a PostgreSQL connection string "
+				    "(postgresql://... or key=value ..., as libpq reads them)");
+			return STORE_TARGET_REFUSED;
+		}
+		return STORE_TARGET_SQLITE;
+	}
+	opts = PQconninfoParse(target, &why);
+	if (opts == NULL) {
+		if (err != NULL) {
+			size_t n;
+
+			snprintf(err, errcap, "not a PostgreSQL connection string libpq reads: %s",
+			    why != NULL ? why : "out of memory");
+			n = strlen(err);
+			while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
+				err[--n] = '\0';
+		}
+		PQfreemem(why);
+		return STORE_TARGET_REFUSED;
+	}
+	PQconninfoFree(opts);
+	return STORE_TARGET_PG;
+}
+
 bool
 store_target_is_pg(const char *target)
 {
-	return strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
+	return store_target_kind(target, NULL, 0) == STORE_TARGET_PG;
+}
+
+/* Collects what the writer must know of COMMIT's notices: a warning while
+ * committing (PostgreSQL's "canceling wait for synchronous replication",
+ * sent when statement_timeout interrupts the wait for a standby) means the
+ * commit is local only, and the caller must not call it durable. */
+static void
+notice_receiver(void *arg, const PGresult *res)
+{
+	struct store_conn *c = arg;
+	const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+
+	if (sev != NULL && strcmp(sev, "WARNING") == 0)
+		c->warned = true;
 }
 
 static void
@@ -549,11 +620,17 @@ pg_session(struct store_conn *c, bool readonly, enum sync_mode sync, char *err, 
 {
 	char sql[512];
 
+	char timeout[64] = "";
+
+	/* The writer's statements (COMMIT too, while it waits for a
+	 * synchronous standby) are bounded: set after the migrations. */
+	if (!readonly && c->statement_timeout_ms > 0)
+		snprintf(timeout, sizeof timeout, " SET statement_timeout = %u;", c->statement_timeout_ms);
 	snprintf(sql, sizeof sql,
-	    "SET bytea_output = 'hex'; SET TimeZone = 'UTC'; SET client_min_messages = 'warning';%s%s",
+	    "SET bytea_output = 'hex'; SET TimeZone = 'UTC'; SET client_min_messages = 'warning';%s%s%s",
 	    readonly ? " SET default_transaction_read_only = on;" :
 	    " SET lock_timeout = '5s'; SET idle_in_transaction_session_timeout = '15s';",
-	    sync == SYNC_NORMAL ? " SET synchronous_commit = off;" : "");
+	    sync == SYNC_NORMAL ? " SET synchronous_commit = off;" : "", timeout);
 	return store_conn_exec(c, sql, err, errcap);
 }
 
@@ -571,15 +648,24 @@ reconnect(struct store_conn *c)
 	if (c->backend != STORE_PG)
 		return 0;
 	forget_statements(c);
+	/* With several hosts libpq tries each in turn, keeping only one that
+	 * matches target_session_attrs (read-write: the primary). */
 	PQreset(c->pg);
-	if (PQstatus(c->pg) != CONNECTION_OK)
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		if (c->store != NULL)
+			store_note_reachable(c->store, false);
 		return -1;
+	}
 	/* Session settings are per connection: set them again. */
 	if (pg_session(c, c->readonly, c->sync, err, sizeof err) != 0) {
 		log_msg(LOG_ERROR, "postgresql: after reconnecting: %s", err);
+		if (c->store != NULL)
+			store_note_reachable(c->store, false);
 		return -1;
 	}
 	c->lost = false;
+	if (c->store != NULL)
+		store_note_reachable(c->store, true);
 	return 0;
 }
 
@@ -594,13 +680,22 @@ store_conn_open(struct store_conn *c, const char *target, bool readonly, enum sy
 	c->sync = sync;
 	if (store_target_is_pg(target)) {
 		/* Defaults the URL and the PG* environment variables override. */
-		const char *keys[4], *vals[4];
+		const char *keys[8], *vals[8];
 		int k = 0;
 
+		/* 2 s a host (libpq's least): a dead host costs that much of the
+		 * --db-retry-seconds budget. Keepalives find a primary that
+		 * vanished without closing its connections (a cut network). */
 		if (getenv("PGCONNECT_TIMEOUT") == NULL) {
 			keys[k] = "connect_timeout";
-			vals[k++] = "5";
+			vals[k++] = "2";
 		}
+		keys[k] = "keepalives_idle";
+		vals[k++] = "5";
+		keys[k] = "keepalives_interval";
+		vals[k++] = "2";
+		keys[k] = "keepalives_count";
+		vals[k++] = "2";
 		if (getenv("PGAPPNAME") == NULL) {
 			keys[k] = "application_name";
 			vals[k++] = "arcaded";
@@ -618,6 +713,7 @@ store_conn_open(struct store_conn *c, const char *target, bool readonly, enum sy
 			store_conn_close(c);
 			return -1;
 		}
+		PQsetNoticeReceiver(c->pg, notice_receiver, c);
 		if (pg_session(c, readonly, sync, why, sizeof why) != 0) {
 			snprintf(err, errcap, "cannot use the PostgreSQL database: %s", why);
 			store_conn_close(c);
