@@ -364,7 +364,6 @@ failed:
  * would compile the same text again for every batch and every job. */
 static const char sql_begin_lite[] = "BEGIN IMMEDIATE";
 static const char sql_begin_pg[] = "BEGIN ISOLATION LEVEL READ COMMITTED";
-static const char sql_commit[] = "COMMIT";
 static const char sql_rollback[] = "ROLLBACK";
 static const char sql_savepoint[] = "SAVEPOINT job";
 static const char sql_release[] = "RELEASE SAVEPOINT job";
@@ -477,7 +476,7 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 		return BATCH_DONE;
 	}
 	c->warned = false;
-	if (control(c, sql_commit) == STORE_OK) {
+	if (store_conn_commit(c) == STORE_OK) {
 		atomic_fetch_add(&s->commits, 1);
 		atomic_store(&s->disk_full, false);
 		if (pg && c->warned) {

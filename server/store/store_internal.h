@@ -129,6 +129,12 @@ void store_conn_close(struct store_conn *c);
  * lost connection) and reconnects: 0 when connected again. */
 int store_conn_reconnect(struct store_conn *c);
 
+/* Commits the connection's transaction. On PostgreSQL with a statement
+ * timeout, COMMIT is bounded by it: past it the wait (for a synchronous
+ * standby) is cancelled, which commits here and sets c->warned; a server
+ * that does not answer even the cancel marks the connection lost. */
+enum store_result store_conn_commit(struct store_conn *c);
+
 /* Runs SQL text without parameters (one or more statements): 0, or -1
  * with the message in err. */
 int store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap);

@@ -12,9 +12,12 @@
  */
 #include "store_internal.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -579,6 +582,94 @@ store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap)
 	}
 }
 
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until c's pending query has its result or until_ms passes: 1
+ * ready, 0 timed out, -1 the connection failed. */
+static int
+wait_result(struct store_conn *c, int64_t until_ms)
+{
+	while (PQisBusy(c->pg)) {
+		struct pollfd pfd = { PQsocket(c->pg), POLLIN, 0 };
+		int64_t left = until_ms - mono_ms();
+		int rc;
+
+		if (left <= 0)
+			return 0;
+		rc = poll(&pfd, 1, (int)(left > 1000 ? 1000 : left));
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc > 0 && PQconsumeInput(c->pg) == 0)
+			return -1;
+	}
+	return 1;
+}
+
+enum store_result
+store_conn_commit(struct store_conn *c)
+{
+	static const char sql[] = "COMMIT";
+	PGresult *res, *last = NULL;
+	enum store_result rc = STORE_ERROR;
+	int64_t until;
+	int w;
+
+	if (c->backend == STORE_SQLITE || c->statement_timeout_ms == 0)
+		return store_q_exec(store_q(c, sql));
+	/* statement_timeout does not reach the wait for a synchronous standby
+	 * (the server lifts it before the commit record is flushed): the
+	 * writer bounds COMMIT itself and cancels it, which ends that wait
+	 * with a warning, committed here; notice_receiver() notes it. */
+	if (PQsendQuery(c->pg, sql) == 0) {
+		note_pg_error(c, NULL);
+		store_log_error(c, sql);
+		return STORE_ERROR;
+	}
+	until = mono_ms() + c->statement_timeout_ms;
+	w = wait_result(c, until);
+	if (w == 0) {
+		PGcancel *cancel = PQgetCancel(c->pg);
+		char why[256];
+
+		log_msg(LOG_WARN, "postgresql: COMMIT took more than %u ms (a synchronous standby that does "
+		    "not answer?): cancelling the wait", c->statement_timeout_ms);
+		if (cancel == NULL || PQcancel(cancel, why, sizeof why) == 0)
+			log_msg(LOG_ERROR, "postgresql: cannot cancel the COMMIT");
+		PQfreeCancel(cancel);
+		/* The answer to a cancel comes at once from a server that lives;
+		 * one that does not answer it is taken for lost. */
+		w = wait_result(c, mono_ms() + 5000);
+	}
+	if (w <= 0) {
+		/* PQreset() at the reconnection closes it and opens another. */
+		log_msg(LOG_ERROR, "postgresql: COMMIT got no answer: the connection is taken for lost");
+		c->lost = true;
+		if (c->store != NULL)
+			store_count_conn_error(c->store);
+		return STORE_ERROR;
+	}
+	while ((res = PQgetResult(c->pg)) != NULL) {
+		PQclear(last);
+		last = res;
+	}
+	if (last != NULL && PQresultStatus(last) == PGRES_COMMAND_OK) {
+		c->sqlstate[0] = '\0';
+		rc = STORE_OK;
+	} else {
+		note_pg_error(c, last);
+		store_log_error(c, sql);
+	}
+	PQclear(last);
+	return rc;
+}
+
 static void
 forget_statements(struct store_conn *c)
 {
@@ -622,8 +713,9 @@ pg_session(struct store_conn *c, bool readonly, enum sync_mode sync, char *err, 
 
 	char timeout[64] = "";
 
-	/* The writer's statements (COMMIT too, while it waits for a
-	 * synchronous standby) are bounded: set after the migrations. */
+	/* The writer's statements are bounded (set after the migrations);
+	 * its COMMIT, whose wait for a synchronous standby the server does not
+	 * bound, store_conn_commit() bounds itself. */
 	if (!readonly && c->statement_timeout_ms > 0)
 		snprintf(timeout, sizeof timeout, " SET statement_timeout = %u;", c->statement_timeout_ms);
 	snprintf(sql, sizeof sql,

@@ -8,8 +8,12 @@ outcome_unknown), a request resent after outcome_unknown got its first
 answer, every acknowledged (200) action is on the new primary exactly once
 (a run's step count equals its acknowledged actions; each acknowledged
 versus move is stored for its seat and turn), and both daemons answer
-again by themselves. Bounded: the bots stop by themselves after a fixed
-time, the whole test takes well under 90 s.
+again by themselves. Then a dead synchronous standby: a write's COMMIT
+waits for it until --db-statement-timeout and is answered 503
+outcome_unknown (committed on the primary, not confirmed by the standby),
+the same request resent gets its first answer, /readyz says the database
+is unavailable. Bounded: the bots stop by themselves after a fixed time,
+the whole test takes well under 90 s.
 """
 import json
 import random
@@ -201,30 +205,80 @@ def versus_bot(log, d, other, seed, until, moves):
             turn += 1
 
 
+def sync_pair():
+    """A primary and its synchronous standby, a database on both: (primary,
+    standby, dbname)."""
+    primary = pgtest.Cluster({'synchronous_commit': 'on', 'full_page_writes': 'on',
+                              'max_wal_senders': '4'})
+    dbname = 'failover'
+    primary.psql(primary.url('postgres'), 'CREATE DATABASE %s' % dbname)
+    # The standby must not wait for a standby of its own once promoted.
+    try:
+        standby = pgtest.Cluster({'synchronous_commit': 'on', 'full_page_writes': 'on',
+                                  'synchronous_standby_names': "''", 'hot_standby': 'on'},
+                                 replica_of=primary, name='standby1')
+    except Exception:
+        primary.stop()
+        raise
+    # Synchronous from now on: a commit waits for the standby's flush.
+    primary.psql(primary.url('postgres'), "ALTER SYSTEM SET synchronous_standby_names = 'standby1'")
+    primary.psql(primary.url('postgres'), 'SELECT pg_reload_conf()')
+    for _ in range(100):
+        rows = primary.psql(primary.url('postgres'),
+                            "SELECT sync_state FROM pg_stat_replication WHERE application_name = "
+                            "'standby1'")
+        if rows == [['sync']]:
+            break
+        time.sleep(0.1)
+    return primary, standby, dbname, rows
+
+
+def dead_standby():
+    """The synchronous standby dies: a COMMIT waiting for it is cut by
+    --db-statement-timeout and answered outcome_unknown."""
+    primary, standby, dbname, _ = sync_pair()
+    d = None
+    try:
+        d = Daemon(args=['--db', primary.url(dbname) + '&target_session_attrs=read-write',
+                         '--db-statement-timeout', '1'])
+        r = d.get('/api/games/duskcourt/init?seed=5')
+        t.eq(r.status, 200, 'a run begun while the standby answers')
+        body = {'stateToken': r.json['stateToken'], 'action': r.json['legalActions'][0]}
+        standby.kill()
+        t0 = time.monotonic()
+        r1 = d.post('/api/games/duskcourt/action', body)
+        took = time.monotonic() - t0
+        t.ok(r1.status == 503 and r1.error_code == 'outcome_unknown' and
+             r1.header('Retry-After') is not None and took < 4,
+             'a move whose COMMIT waits for the dead standby: 503 outcome_unknown with Retry-After '
+             'after %.2f s, not a hang (%d %s)' % (took, r1.status, r1.error_code))
+        r2 = d.post('/api/games/duskcourt/action', body)
+        t.ok(r2.status == 200 or (r2.status == 503 and r2.error_code in ('outcome_unknown',
+                                                                          'database_unavailable')),
+             'the same move resent: its first answer, or 503 again (%d %s)' % (r2.status, r2.error_code))
+        step = primary.psql(primary.url(dbname), 'SELECT step FROM runs WHERE id = %s' % r.json['runId'])
+        t.eq(step, [['1']], 'the move is on the primary once')
+        t0 = time.monotonic()
+        rz = d.get('/readyz')
+        t.ok(rz.status == 503 and rz.error_code == 'database_unavailable' and
+             time.monotonic() - t0 < 4, '/readyz with the standby dead: 503 database_unavailable in '
+             '%.2f s' % (time.monotonic() - t0))
+        t.ok('not confirmed by the synchronous standby' in d.read_log(), 'the daemon logs why')
+    finally:
+        if d is not None:
+            d.stop()
+            d.cleanup()
+        standby.stop()
+        primary.stop()
+
+
 def main():
     if BACKEND != 'postgresql':
         bail_out('the failover test runs on PostgreSQL (registered as e2e_pg_failover)')
     primary = standby = None
     daemons = []
     try:
-        primary = pgtest.Cluster({'synchronous_commit': 'on', 'full_page_writes': 'on',
-                                  'max_wal_senders': '4'})
-        dbname = 'failover'
-        primary.psql(primary.url('postgres'), 'CREATE DATABASE %s' % dbname)
-        # The standby must not wait for a standby of its own once promoted.
-        standby = pgtest.Cluster({'synchronous_commit': 'on', 'full_page_writes': 'on',
-                                  'synchronous_standby_names': "''", 'hot_standby': 'on'},
-                                 replica_of=primary, name='standby1')
-        # Synchronous from now on: a commit waits for the standby's flush.
-        primary.psql(primary.url('postgres'), "ALTER SYSTEM SET synchronous_standby_names = 'standby1'")
-        primary.psql(primary.url('postgres'), 'SELECT pg_reload_conf()')
-        for _ in range(100):
-            rows = primary.psql(primary.url('postgres'),
-                                "SELECT sync_state FROM pg_stat_replication WHERE application_name = "
-                                "'standby1'")
-            if rows == [['sync']]:
-                break
-            time.sleep(0.1)
+        primary, standby, dbname, rows = sync_pair()
         t.eq(rows, [['sync']], 'the standby streams from the primary as its synchronous standby')
         url = 'postgresql://%s@/%s?host=%s&target_session_attrs=read-write' % (
             pgtest.Cluster.SUPERUSER, dbname,
@@ -327,6 +381,7 @@ def main():
         for c in (standby, primary):
             if c is not None:
                 c.stop()
+    dead_standby()
     t.done()
 
 
