@@ -137,6 +137,10 @@ handle_metrics(struct request *req)
 			    "connection (PostgreSQL).", "counter", NULL, (double)ss.retries },
 			{ "arcaded_store_connection_errors_total", "Database connections found lost (PostgreSQL).",
 			    "counter", NULL, (double)ss.conn_errors },
+			{ "arcaded_store_reachable",
+			    "0 while the database cannot be reached (PostgreSQL: no writable primary within "
+			    "--db-retry-seconds; requests get 503 database_unavailable), else 1.", "gauge", NULL,
+			    store_reachable(req->app->store) ? 1.0 : 0.0 },
 			{ "arcaded_store_checkpoints_total", "WAL checkpoints that restarted the WAL (SQLite).",
 			    "counter", NULL, (double)ss.checkpoints },
 			{ "arcaded_store_checkpoint_busy_total",

@@ -316,6 +316,7 @@ def main():
         rz0 = time.monotonic()
         rz = a.get('/readyz')
         rz_took = time.monotonic() - rz0
+        gauge_down = 'arcaded_store_reachable 0' in a.get('/metrics').body
         time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - kill_at)))
         promote_at = time.monotonic()
         standby.promote()
@@ -329,6 +330,7 @@ def main():
              rz.header('Retry-After') is not None and rz_took < float(RETRY) + 4.5,
              '/readyz during the outage: 503 database_unavailable with Retry-After in %.2f s (%d %s)' %
              (rz_took, rz.status, rz.error_code))
+        t.ok(gauge_down, '/metrics says arcaded_store_reachable 0 meanwhile')
         after = [x for x in log.acks if x > promote_at]
         t.ok(len(after) > 20, '%d writes acknowledged on the new primary' % len(after))
         # The longest time without an acknowledged write around the kill.
@@ -378,6 +380,8 @@ def main():
             r = d.get('/readyz')
             t.ok(r.status == 200, 'daemon %s is ready again on the new primary (%d)' % (name, r.status))
             t.ok('reconnected' in d.read_log(), 'daemon %s logs its reconnection' % name)
+            t.ok('arcaded_store_reachable 1' in d.get('/metrics').body,
+                 'and its /metrics says arcaded_store_reachable 1')
     finally:
         for d in daemons:
             d.stop()
