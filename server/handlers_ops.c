@@ -3,6 +3,7 @@
  * as long as the process serves HTTP; /readyz proves the database takes a
  * write and carries the schema this binary expects; /metrics is text.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,17 @@ readyz_done(struct request *req)
 	    "schema", store_schema_version(req->app->store)));
 }
 
+/* At most one probe of the database's return queued by /readyz at a
+ * time (a load balancer asks often). */
+static atomic_bool probe_queued;
+
+static void
+probe_done(struct store_job *job)
+{
+	free(job);
+	atomic_store(&probe_queued, false);
+}
+
 void
 handle_readyz(struct request *req)
 {
@@ -55,10 +67,25 @@ handle_readyz(struct request *req)
 		request_reply_error(req, API_ERR_NOT_READY, "the database is not migrated");
 		return;
 	}
-	/* While the store is known unreachable the writer tries one
-	 * connection for the probe, not its whole retry budget: the answer
-	 * is quick, and a daemon taken out of rotation still notices the
-	 * database is back. */
+	/* Known unreachable: answered at once, and a probe queued without
+	 * waiting for it, so that a daemon taken out of rotation notices the
+	 * database is back (the writer reconnects for it). */
+	if (!store_reachable(req->app->store)) {
+		struct store_job *probe;
+
+		if (!atomic_exchange(&probe_queued, true)) {
+			if ((probe = calloc(1, sizeof *probe)) != NULL) {
+				probe->run = store_probe;
+				probe->done = probe_done;
+				store_submit(req->app->store, probe);
+			} else
+				atomic_store(&probe_queued, false);
+		}
+		request_add_header(req, "Retry-After", "1");
+		request_reply_error(req, API_ERR_DATABASE_UNAVAILABLE, "no writable database could be "
+		    "reached");
+		return;
+	}
 	defer_to_store(req, store_probe, NULL, readyz_done);
 }
 

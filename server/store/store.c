@@ -85,6 +85,7 @@ struct store {
 	unsigned          batch_limit;  /* most jobs per transaction; 1: a commit each */
 	char              retry_why[24]; /* the writer's: why the last batch runs again */
 	unsigned          retry_ms;     /* PostgreSQL: how long a lost connection is retried */
+	bool              writer_gave_up; /* the writer's: its last reconnection ran out of time */
 	atomic_bool       unreachable;  /* the last (re)connection failed; none committed since */
 	/* Held by the writer while it runs a batch; the checkpointer takes it
 	 * to keep the writer out during a RESTART. */
@@ -537,6 +538,7 @@ writer_reconnect(struct store *s, uint64_t deadline_us)
 	for (i = 1; c->lost; i++) {
 		if (store_conn_reconnect(c) == 0) {
 			log_msg(LOG_WARN, "postgresql: the writer reconnected (try %u)", i);
+			s->writer_gave_up = false;
 			return 0;
 		}
 		now = mono_us();
@@ -550,6 +552,7 @@ writer_reconnect(struct store *s, uint64_t deadline_us)
 	log_msg(LOG_ERROR, "postgresql: the writer could not reconnect within %u ms: the database is "
 	    "unreachable", s->retry_ms);
 	atomic_store(&s->unreachable, true);
+	s->writer_gave_up = true;
 	return -1;
 }
 
@@ -579,10 +582,8 @@ static void
 run_batch(struct store *s, struct store_job *batch)
 {
 	struct store_job *j, *next;
-	uint64_t n = 0, max;
+	uint64_t n = 0, max, deadline;
 	int attempt;
-
-	uint64_t deadline;
 
 	for (j = batch; j != NULL; j = j->next)
 		n++;
@@ -591,9 +592,9 @@ run_batch(struct store *s, struct store_job *batch)
 	for (attempt = 0;;) {
 		enum batch_outcome o;
 
-		/* Known unreachable (a batch before this one gave up): one try
-		 * only, so that a queue of batches does not wait a budget each. */
-		if (s->writer.lost && writer_reconnect(s, atomic_load(&s->unreachable) ? 0 : deadline) != 0) {
+		/* A batch before this one gave up: one try only, so that a queue
+		 * of batches does not wait a budget each. */
+		if (s->writer.lost && writer_reconnect(s, s->writer_gave_up ? 0 : deadline) != 0) {
 			for (j = batch; j != NULL; j = j->next)
 				if (j->status != STORE_JOB_FAILED)
 					j->status = STORE_JOB_COMMIT_FAILED;
