@@ -55,6 +55,8 @@ enum api_error {
 	API_ERR_ACCOUNT_NOT_FOUND,   /* 404 no account has this name */
 	API_ERR_NOT_IMPLEMENTED,     /* 501 a transfer coding other than chunked */
 	API_ERR_STORAGE_FULL,        /* 503 the database's disk is full; Retry-After */
+	API_ERR_DATABASE_UNAVAILABLE, /* 503 no writable database reached within --db-retry-seconds; Retry-After */
+	API_ERR_OUTCOME_UNKNOWN,     /* 503 the commit's connection was lost: resend the same request; Retry-After */
 	API_ERR__COUNT
 };
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "arcaded_version.h"
+#include "store.h"
 
 enum opt {
 	OPT_LISTEN, OPT_DB, OPT_KEY_FILE, OPT_THREADS, OPT_MAX_BODY,
@@ -26,7 +27,7 @@ enum opt {
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
 	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN,
-	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT__COUNT
+	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT_DB_RETRY, OPT_DB_STATEMENT_TIMEOUT, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -46,9 +47,11 @@ static const struct {
 } opts[OPT__COUNT] = {
 	[OPT_LISTEN]        = { "listen", "ARCADED_LISTEN", "HOST:PORT|unix:PATH", false,
 	    "where to listen (default 127.0.0.1:8080; port 0 picks a free one)", { 0 } },
-	[OPT_DB]            = { "db", "ARCADED_DB", "PATH|URL", false,
-	    "SQLite database file, created if missing (default data/arcaded.db), or a "
-	    "postgresql:// URL shared by several daemons (then --key-file is required)", { 0 } },
+	[OPT_DB]            = { "db", "ARCADED_DB", "PATH|CONNINFO", false,
+	    "SQLite database file, created if missing (default data/arcaded.db), or a PostgreSQL "
+	    "connection string shared by several daemons: a postgresql:// URL (several hosts allowed, "
+	    "with target_session_attrs=read-write) or libpq's key=value form (then --key-file is "
+	    "required)", { 0 } },
 	[OPT_KEY_FILE]      = { "key-file", "ARCADED_KEY_FILE", "PATH", false,
 	    "secret key file, created mode 0600 if missing (default: arcaded.key beside the database)",
 	    { 0 } },
@@ -110,6 +113,12 @@ static const struct {
 	    "match event streams (GET .../events) one client address (an IPv6 /64) or one account holds "
 	    "at once; an IPv6 /56 four times that; more are answered 429 with Retry-After",
 	    { 1, 100000, 4, false } },
+	[OPT_DB_RETRY]      = { "db-retry-seconds", "ARCADED_DB_RETRY_SECONDS", "SECONDS", false,
+	    "PostgreSQL: how long a lost connection is opened again (every host of the URL) before "
+	    "the requests waiting on it are answered 503 database_unavailable", { 1, 300, 5, false } },
+	[OPT_DB_STATEMENT_TIMEOUT] = { "db-statement-timeout", "ARCADED_DB_STATEMENT_TIMEOUT", "SECONDS",
+	    false, "PostgreSQL: the writer's statement_timeout, which bounds a commit waiting for a "
+	    "synchronous standby that does not answer (0: none)", { 0, 3600, 10, false } },
 	[OPT_MCP_ORIGIN]    = { "mcp-origin", "ARCADED_MCP_ORIGIN", "ORIGIN", true,
 	    "a web origin (scheme://host[:port]) whose pages may call POST /mcp, besides the loopback "
 	    "names on the daemon's own port (repeatable)", { 0 } },
@@ -195,6 +204,8 @@ set_defaults(struct config *cfg)
 	cfg->streams_per_address = (unsigned)opts[OPT_STREAMS_PER_ADDRESS].range.def;
 	cfg->cap_default = opts[OPT_CAP_DEFAULT].range.def;
 	cfg->cap_max = opts[OPT_CAP_MAX].range.def;
+	cfg->db_retry_seconds = (unsigned)opts[OPT_DB_RETRY].range.def;
+	cfg->db_statement_timeout = (unsigned)opts[OPT_DB_STATEMENT_TIMEOUT].range.def;
 	ratelimit_config_init(&cfg->rate);
 	if (!ratelimit_config_parse(&cfg->rate, RATELIMIT_DEFAULTS, NULL, 0))
 		ratelimit_config_init(&cfg->rate); /* unreachable: the defaults parse (a test says so) */
@@ -360,6 +371,8 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_STREAMS_PER_ADDRESS: cfg->streams_per_address = (unsigned)n; break;
 	case OPT_CAP_DEFAULT: cfg->cap_default = (uint64_t)n; break;
 	case OPT_CAP_MAX: cfg->cap_max = (uint64_t)n; break;
+	case OPT_DB_RETRY: cfg->db_retry_seconds = (unsigned)n; break;
+	case OPT_DB_STATEMENT_TIMEOUT: cfg->db_statement_timeout = (unsigned)n; break;
 	default: break;
 	}
 }
@@ -380,7 +393,9 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 		break;
 	case OPT_DB:
 		if (v[0] == '\0' || strlen(v) >= sizeof cfg->db_path)
-			why = "expected a file path";
+			why = "expected a file path or a PostgreSQL connection string";
+		else if (store_target_kind(v, whybuf, sizeof whybuf) == STORE_TARGET_REFUSED)
+			why = whybuf;
 		else
 			snprintf(cfg->db_path, sizeof cfg->db_path, "%s", v);
 		break;
@@ -409,6 +424,8 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_STREAMS_PER_ADDRESS:
 	case OPT_CAP_DEFAULT:
 	case OPT_CAP_MAX:
+	case OPT_DB_RETRY:
+	case OPT_DB_STATEMENT_TIMEOUT:
 		if (!parse_number(o, v, &n, whybuf, sizeof whybuf))
 			why = whybuf;
 		else
@@ -596,11 +613,10 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 		    (unsigned long long)cfg->cap_default, (unsigned long long)cfg->cap_max);
 		return CONFIG_ERROR;
 	}
-	if (!key_set && (strncmp(cfg->db_path, "postgresql://", 13) == 0 ||
-	    strncmp(cfg->db_path, "postgres://", 11) == 0)) {
+	if (!key_set && store_is_postgres(cfg->db_path)) {
 		/* Nothing is "beside" a database server, and every daemon on it
 		 * must hold the same key file. */
-		snprintf(err, errcap, "--db with a PostgreSQL URL needs --key-file: the one key file "
+		snprintf(err, errcap, "--db with a PostgreSQL database needs --key-file: the one key file "
 		    "that every daemon on that database shares");
 		return CONFIG_ERROR;
 	}

@@ -70,6 +70,8 @@ struct config {
 	uint64_t cap_max;            /* the largest cap an init may ask for, 1 .. 2^53 - 1 */
 	char     mcp_origins[CONFIG_MAX_ORIGINS][128]; /* --mcp-origin: pages that may call /mcp */
 	int      nmcp_origins;
+	unsigned db_retry_seconds;   /* PostgreSQL: a lost connection is retried this long, 1..300 */
+	unsigned db_statement_timeout; /* PostgreSQL: the writer's statement_timeout in seconds; 0: none */
 };
 
 enum config_result {

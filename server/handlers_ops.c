@@ -3,6 +3,7 @@
  * as long as the process serves HTTP; /readyz proves the database takes a
  * write and carries the schema this binary expects; /metrics is text.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,11 @@ readyz_done(struct request *req)
 			request_add_header(req, "Retry-After", "30");
 			request_reply_error(req, API_ERR_STORAGE_FULL, "the database's disk is full: no write "
 			    "commits until space is freed");
+		} else if (!store_reachable(req->app->store) ||
+		    req->resumed_status == STORE_JOB_OUTCOME_UNKNOWN) {
+			request_add_header(req, "Retry-After", "1");
+			request_reply_error(req, API_ERR_DATABASE_UNAVAILABLE, "no writable database "
+			    "could be reached");
 		} else
 			request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
 		return;
@@ -43,11 +49,41 @@ readyz_done(struct request *req)
 	    "schema", store_schema_version(req->app->store)));
 }
 
+/* At most one probe of the database's return queued by /readyz at a
+ * time (a load balancer asks often). */
+static atomic_bool probe_queued;
+
+static void
+probe_done(struct store_job *job)
+{
+	free(job);
+	atomic_store(&probe_queued, false);
+}
+
 void
 handle_readyz(struct request *req)
 {
 	if (store_schema_version(req->app->store) != nmigrations) {
 		request_reply_error(req, API_ERR_NOT_READY, "the database is not migrated");
+		return;
+	}
+	/* Known unreachable: answered at once, and a probe queued without
+	 * waiting for it, so that a daemon taken out of rotation notices the
+	 * database is back (the writer reconnects for it). */
+	if (!store_reachable(req->app->store)) {
+		struct store_job *probe;
+
+		if (!atomic_exchange(&probe_queued, true)) {
+			if ((probe = calloc(1, sizeof *probe)) != NULL) {
+				probe->run = store_probe;
+				probe->done = probe_done;
+				store_submit(req->app->store, probe);
+			} else
+				atomic_store(&probe_queued, false);
+		}
+		request_add_header(req, "Retry-After", "1");
+		request_reply_error(req, API_ERR_DATABASE_UNAVAILABLE, "no writable database could be "
+		    "reached");
 		return;
 	}
 	defer_to_store(req, store_probe, NULL, readyz_done);
@@ -128,6 +164,10 @@ handle_metrics(struct request *req)
 			    "connection (PostgreSQL).", "counter", NULL, (double)ss.retries },
 			{ "arcaded_store_connection_errors_total", "Database connections found lost (PostgreSQL).",
 			    "counter", NULL, (double)ss.conn_errors },
+			{ "arcaded_store_reachable",
+			    "0 while the database cannot be reached (PostgreSQL: no writable primary within "
+			    "--db-retry-seconds; requests get 503 database_unavailable), else 1.", "gauge", NULL,
+			    store_reachable(req->app->store) ? 1.0 : 0.0 },
 			{ "arcaded_store_checkpoints_total", "WAL checkpoints that restarted the WAL (SQLite).",
 			    "counter", NULL, (double)ss.checkpoints },
 			{ "arcaded_store_checkpoint_busy_total",

@@ -61,6 +61,9 @@ struct http_server {
 };
 
 #define STORAGE_FULL_RETRY "30"
+/* Seconds a client waits before it tries again while the database is
+ * away (a failover takes about that). */
+#define DB_UNAVAILABLE_RETRY "1"
 #define XFF_WARN_EVERY_US (60 * 1000000LL)
 
 static bool peer_trusted(struct request *req);
@@ -586,11 +589,21 @@ request_reply_error_with(struct request *req, enum api_error e, const char *mess
 	json_t *body;
 
 	/* A store failure while the disk is full is that, not a bug: 503
-	 * with a time to come back, whatever route met it. */
+	 * with a time to come back, whatever route met it. Likewise a job
+	 * whose COMMIT lost its connection (the resend learns the outcome),
+	 * and any store failure while the database cannot be reached. */
 	if (e == API_ERR_INTERNAL && store_disk_full(req->app->store)) {
 		e = API_ERR_STORAGE_FULL;
 		message = NULL;
 		request_add_header(req, "Retry-After", STORAGE_FULL_RETRY);
+	} else if (e == API_ERR_INTERNAL && req->resumed_status == STORE_JOB_OUTCOME_UNKNOWN) {
+		e = API_ERR_OUTCOME_UNKNOWN;
+		message = NULL;
+		request_add_header(req, "Retry-After", DB_UNAVAILABLE_RETRY);
+	} else if (e == API_ERR_INTERNAL && !store_reachable(req->app->store)) {
+		e = API_ERR_DATABASE_UNAVAILABLE;
+		message = NULL;
+		request_add_header(req, "Retry-After", DB_UNAVAILABLE_RETRY);
 	}
 	body = api_error_new(e, message);
 	if (body != NULL && extra != NULL)

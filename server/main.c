@@ -124,7 +124,11 @@ serve(const struct config *cfg)
 	if ((kr = load_ring(cfg->key_path, true, err, sizeof err)) == NULL)
 		fatal("%s", err);
 	atomic_store(&app.keys, kr);
-	app.store = store_open(cfg->db_path, cfg->sync, cfg->threads, err, sizeof err);
+	{
+		struct store_limits lim = { cfg->db_retry_seconds * 1000u, cfg->db_statement_timeout * 1000u };
+
+		app.store = store_open_with(cfg->db_path, cfg->sync, cfg->threads, &lim, err, sizeof err);
+	}
 	if (app.store == NULL)
 		fatal("%s", err);
 	store_set_batch_limit(app.store, cfg->commit_batch);

@@ -511,6 +511,47 @@ join_job(struct store_conn *c, struct match_play_op *op)
 	return STORE_OK;
 }
 
+static bool
+same_move(const struct versus_move *a, const struct versus_move *b)
+{
+	return a->kind == b->kind && a->hold == b->hold && a->rotation == b->rotation &&
+	    a->column == b->column;
+}
+
+/* A resend of a move already stored (its first answer was lost: a
+ * failover, outcome_unknown) gets the first answer again rather than
+ * already_moved or wrong_turn. MOVED: the seat's pending move for the open
+ * turn is this one; RESOLVED: the stored moves of that turn, resolved
+ * since, give the seat this one. NOTHING: not a resend. */
+static enum match_play_verdict
+resent(struct store_conn *c, const struct match_play_op *op)
+{
+	const struct store_match_row *r = &op->row;
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	char text[32];
+	uint8_t moved;
+	json_t *turns, *seats, *mine;
+	enum match_play_verdict v = MATCH_PLAY_NOTHING;
+
+	if (op->parsed != VERSUS_PARSE_OK || op->seat < 0)
+		return v;
+	if (op->turn == r->turn + 1 && strcmp(r->status, "playing") == 0) {
+		pending_decode(r, op->m.nplayers, mv, &moved);
+		return moved >> op->seat & 1u && same_move(&mv[op->seat], &op->mv) ? MATCH_PLAY_MOVED : v;
+	}
+	if (op->turn > r->turn || op->turn < 1)
+		return v;
+	if ((turns = store_match_turns(c, r->id)) == NULL)
+		return v;
+	seats = json_array_get(turns, (size_t)(op->turn - 1));
+	mine = json_array_get(seats, (size_t)op->seat);
+	versus_move_text(&op->mv, text, sizeof text);
+	if (json_is_string(mine) && strcmp(json_string_value(mine), text) == 0)
+		v = MATCH_PLAY_RESOLVED;
+	json_decref(turns);
+	return v;
+}
+
 static enum store_result
 move_job(struct store_conn *c, struct match_play_op *op)
 {
@@ -530,6 +571,14 @@ move_job(struct store_conn *c, struct match_play_op *op)
 	if (op->seat < 0) {
 		op->verdict = MATCH_PLAY_NOT_A_PLAYER;
 		return STORE_OK;
+	}
+	if (op->turn <= r->turn || op->moved >> op->seat & 1u) {
+		enum match_play_verdict v = resent(c, op);
+
+		if (v != MATCH_PLAY_NOTHING) {
+			op->verdict = v;
+			return STORE_OK;
+		}
 	}
 	if (strcmp(r->status, "playing") != 0) {
 		op->verdict = strcmp(r->status, "lobby") == 0 ? MATCH_PLAY_NOT_STARTED : MATCH_PLAY_OVER;

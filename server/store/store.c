@@ -17,8 +17,15 @@
  * instead of deciding on a head that is about to change. A batch that hits
  * a serialization failure, a deadlock or a lost connection before its
  * COMMIT was sent is rolled back and run again from its first job (a lock
- * not granted in 5 s fails the whole batch instead); a connection lost during COMMIT leaves the outcome unknown, and
- * every job of that batch is reported failed (never answered 200).
+ * not granted in 5 s fails the whole batch instead). A lost connection is
+ * opened again, with pauses, for --db-retry-seconds at most (libpq tries
+ * every host of the target and keeps the one that takes writes): past that
+ * the batch's jobs fail and the store reports itself unreachable, which the
+ * daemon answers 503 with Retry-After. A connection lost during COMMIT, or
+ * a COMMIT whose wait for a synchronous standby statement_timeout cut (it
+ * committed here, perhaps not there), leaves the outcome unknown: every
+ * job of that batch is reported STORE_JOB_OUTCOME_UNKNOWN (never answered
+ * 200, and never "nothing changed").
  *
  * On SQLite, commits never checkpoint (wal_autocheckpoint off): the WAL
  * hook wakes a checkpointer thread once the WAL passes CKPT_FRAMES; it
@@ -77,6 +84,9 @@ struct store {
 	int               schema_version;
 	unsigned          batch_limit;  /* most jobs per transaction; 1: a commit each */
 	char              retry_why[24]; /* the writer's: why the last batch runs again */
+	unsigned          retry_ms;     /* PostgreSQL: how long a lost connection is retried */
+	bool              writer_gave_up; /* the writer's: its last reconnection ran out of time */
+	atomic_bool       unreachable;  /* the last (re)connection failed; none committed since */
 	/* Held by the writer while it runs a batch; the checkpointer takes it
 	 * to keep the writer out during a RESTART. */
 	pthread_mutex_t   wmu;
@@ -144,6 +154,18 @@ store_disk_full(struct store *s)
 }
 
 void
+store_note_reachable(struct store *s, bool yes)
+{
+	atomic_store(&s->unreachable, !yes);
+}
+
+bool
+store_reachable(struct store *s)
+{
+	return s == NULL || !atomic_load(&s->unreachable);
+}
+
+void
 store_count_conn_error(struct store *s)
 {
 	atomic_fetch_add(&s->conn_errors, 1);
@@ -155,11 +177,22 @@ store_is_postgres(const char *target)
 	return store_target_is_pg(target);
 }
 
+/* Appends text to out (capacity cap), truncating. */
+static void
+append(char *out, size_t cap, const char *text)
+{
+	size_t n = strlen(out);
+
+	if (n + 1 < cap)
+		snprintf(out + n, cap - n, "%s", text);
+}
+
 void
 store_target_text(const char *target, char *out, size_t cap)
 {
 	PQconninfoOption *opts, *o;
 	const char *user = "", *host = "", *port = "", *db = "";
+	bool sockets, first = true;
 
 	if (!store_target_is_pg(target)) {
 		snprintf(out, cap, "%s", target);
@@ -167,7 +200,7 @@ store_target_text(const char *target, char *out, size_t cap)
 	}
 	opts = PQconninfoParse(target, NULL);
 	if (opts == NULL) {
-		snprintf(out, cap, "postgresql://(unreadable URL)");
+		snprintf(out, cap, "postgresql://(unreadable connection string)");
 		return;
 	}
 	for (o = opts; o->keyword != NULL; o++) {
@@ -182,12 +215,43 @@ store_target_text(const char *target, char *out, size_t cap)
 		else if (strcmp(o->keyword, "dbname") == 0)
 			db = v;
 	}
-	/* Never the password. */
-	snprintf(out, cap, "postgresql://%s%s%s%s%s/%s", user, user[0] ? "@" : "", host[0] == '/' ? "" : host,
-	    port[0] ? ":" : "", port, db);
-	if (host[0] == '/' && strlen(out) + strlen(host) + 7 < cap) {
-		strcat(out, "?host=");
-		strcat(out, host);
+	/* Hosts with their ports in the authority (h1:p1,h2:p2), unless one
+	 * is a socket folder: then both lists go in the query, as libpq
+	 * takes them. */
+	sockets = strchr(host, '/') != NULL;
+	snprintf(out, cap, "postgresql://%s%s", user, user[0] ? "@" : "");
+	if (!sockets) {
+		/* libpq pairs the lists by position; one port serves every host. */
+		const char *h = host, *p = port;
+		bool one_port = strchr(port, ',') == NULL;
+
+		do {
+			size_t hn = strcspn(h, ","), pn = strcspn(p, ",");
+			char part[300];
+
+			snprintf(part, sizeof part, "%s%.*s%s%.*s", h == host ? "" : ",", (int)hn, h,
+			    pn > 0 ? ":" : "", (int)pn, p);
+			append(out, cap, part);
+			h += hn;
+			if (!one_port)
+				p += pn + (p[pn] == ',');
+		} while (*h++ == ',');
+	}
+	append(out, cap, "/");
+	append(out, cap, db);
+	/* Every other option given, in libpq's order; never a password. */
+	for (o = opts; o->keyword != NULL; o++) {
+		bool hp = strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "port") == 0;
+
+		if (o->val == NULL || o->val[0] == '\0' || strcmp(o->keyword, "user") == 0 ||
+		    strcmp(o->keyword, "dbname") == 0 || (hp && !sockets) ||
+		    strcmp(o->keyword, "password") == 0 || strcmp(o->keyword, "sslpassword") == 0)
+			continue;
+		append(out, cap, first ? "?" : "&");
+		append(out, cap, o->keyword);
+		append(out, cap, "=");
+		append(out, cap, o->val);
+		first = false;
 	}
 	PQconninfoFree(opts);
 }
@@ -301,7 +365,6 @@ failed:
  * would compile the same text again for every batch and every job. */
 static const char sql_begin_lite[] = "BEGIN IMMEDIATE";
 static const char sql_begin_pg[] = "BEGIN ISOLATION LEVEL READ COMMITTED";
-static const char sql_commit[] = "COMMIT";
 static const char sql_rollback[] = "ROLLBACK";
 static const char sql_savepoint[] = "SAVEPOINT job";
 static const char sql_release[] = "RELEASE SAVEPOINT job";
@@ -323,6 +386,14 @@ retryable(const struct store_conn *c)
 	    strcmp(c->sqlstate, "40P01") == 0);
 }
 
+/* A statement cut by statement_timeout: the server does not finish it in
+ * time (a disk that hangs, a synchronous standby that does not answer). */
+static bool
+timed_out(const struct store_conn *c)
+{
+	return c->backend == STORE_PG && strcmp(c->sqlstate, "57014") == 0;
+}
+
 /* A lock not granted within lock_timeout: the rows are held by a
  * transaction that does not end (a stopped daemon, an operator's session).
  * The rest of the batch would wait as long, job after job: the whole batch
@@ -330,7 +401,7 @@ retryable(const struct store_conn *c)
 static bool
 stuck(const struct store_conn *c)
 {
-	return c->backend == STORE_PG && strcmp(c->sqlstate, "55P03") == 0;
+	return c->backend == STORE_PG && (strcmp(c->sqlstate, "55P03") == 0 || timed_out(c));
 }
 
 enum batch_outcome {
@@ -405,21 +476,37 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 		control(c, sql_rollback);
 		return BATCH_DONE;
 	}
-	if (control(c, sql_commit) == STORE_OK) {
+	c->warned = false;
+	if (store_conn_commit(c) == STORE_OK) {
 		atomic_fetch_add(&s->commits, 1);
 		atomic_store(&s->disk_full, false);
+		if (pg && c->warned) {
+			/* statement_timeout cut the wait for the synchronous standby:
+			 * committed here, perhaps not on the standby that a failover
+			 * would promote. Not durable as promised, not undone either. */
+			log_msg(LOG_WARN, "postgresql: a commit of %u jobs was not confirmed by the synchronous "
+			    "standby within the statement timeout: answered outcome_unknown", live);
+			atomic_store(&s->unreachable, true);
+			for (j = batch; j != NULL; j = j->next)
+				if (j->status == STORE_JOB_COMMITTED)
+					j->status = STORE_JOB_OUTCOME_UNKNOWN;
+			return BATCH_DONE;
+		}
+		atomic_store(&s->unreachable, false);
 		return BATCH_DONE;
 	}
 	/* A commit refused by the server (a serialization failure) undid
 	 * everything and may run again; a connection lost while committing
-	 * leaves the outcome unknown: report failure, never success. */
+	 * leaves the outcome unknown: report it so, never success, never
+	 * "nothing changed". */
 	if (pg && !c->lost && retryable(c) && !last_try)
 		goto retry;
 	if (!c->lost)
 		control(c, sql_rollback);
 	atomic_fetch_add(&s->commit_failures, 1);
 	for (j = batch; j != NULL; j = j->next)
-		j->status = STORE_JOB_COMMIT_FAILED;
+		if (!(pg && j->status == STORE_JOB_FAILED))
+			j->status = c->lost ? STORE_JOB_OUTCOME_UNKNOWN : STORE_JOB_COMMIT_FAILED;
 	return BATCH_DONE;
 retry:
 	/* Why, for the log line: the ROLLBACK clears the SQLSTATE. */
@@ -428,6 +515,8 @@ retry:
 		control(c, sql_rollback);
 	return BATCH_RETRY;
 give_up:
+	if (timed_out(c))
+		atomic_store(&s->unreachable, true);
 	control(c, sql_rollback);
 	atomic_fetch_add(&s->commit_failures, 1);
 	for (j = batch; j != NULL; j = j->next)
@@ -435,21 +524,36 @@ give_up:
 	return BATCH_DONE;
 }
 
-/* A lost PostgreSQL connection is opened again, with pauses, for about
- * three seconds at most. */
-static void
-writer_reconnect(struct store *s)
+/* A lost PostgreSQL connection is opened again, with growing pauses (50
+ * ms, then up to 500 ms), until deadline_us (CLOCK_MONOTONIC): 0 when
+ * connected again. One try may overrun the deadline by a connect_timeout
+ * per host that does not answer. */
+static int
+writer_reconnect(struct store *s, uint64_t deadline_us)
 {
 	struct store_conn *c = &s->writer;
-	int i;
+	unsigned i, pause;
+	uint64_t now;
 
-	for (i = 0; i < 10 && c->lost; i++) {
+	for (i = 1; c->lost; i++) {
 		if (store_conn_reconnect(c) == 0) {
-			log_msg(LOG_WARN, "postgresql: the writer reconnected");
-			return;
+			log_msg(LOG_WARN, "postgresql: the writer reconnected (try %u)", i);
+			s->writer_gave_up = false;
+			return 0;
 		}
-		sleep_ms(50u * (unsigned)(i + 1));
+		now = mono_us();
+		if (now >= deadline_us)
+			break;
+		pause = 50u * i < 500u ? 50u * i : 500u;
+		if ((uint64_t)pause * 1000 > deadline_us - now)
+			pause = (unsigned)((deadline_us - now) / 1000) + 1;
+		sleep_ms(pause);
 	}
+	log_msg(LOG_ERROR, "postgresql: the writer could not reconnect within %u ms: the database is "
+	    "unreachable", s->retry_ms);
+	atomic_store(&s->unreachable, true);
+	s->writer_gave_up = true;
+	return -1;
 }
 
 /* Back-pressure when the disk cannot keep up: past CKPT_HARD_FRAMES the
@@ -478,18 +582,26 @@ static void
 run_batch(struct store *s, struct store_job *batch)
 {
 	struct store_job *j, *next;
-	uint64_t n = 0, max;
+	uint64_t n = 0, max, deadline;
 	int attempt;
 
 	for (j = batch; j != NULL; j = j->next)
 		n++;
 	pthread_mutex_lock(&s->wmu);
+	deadline = mono_us() + (uint64_t)s->retry_ms * 1000;
 	for (attempt = 0;;) {
 		enum batch_outcome o;
 
-		if (s->writer.lost)
-			writer_reconnect(s);
-		o = run_batch_once(s, batch, attempt + 1 >= PG_RETRIES);
+		/* A batch before this one gave up: one try only, so that a queue
+		 * of batches does not wait a budget each. */
+		if (s->writer.lost && writer_reconnect(s, s->writer_gave_up ? 0 : deadline) != 0) {
+			for (j = batch; j != NULL; j = j->next)
+				if (j->status != STORE_JOB_FAILED)
+					j->status = STORE_JOB_COMMIT_FAILED;
+			atomic_fetch_add(&s->commit_failures, 1);
+			break;
+		}
+		o = run_batch_once(s, batch, attempt + 1 >= PG_RETRIES || mono_us() >= deadline);
 		if (o == BATCH_DONE)
 			break;
 		if (o == BATCH_RERUN)
@@ -620,7 +732,9 @@ store_reader(struct store *s)
 		pthread_cond_wait(&s->rcv, &s->rmu);
 	c = s->free_readers[--s->nfree];
 	pthread_mutex_unlock(&s->rmu);
-	/* A connection lost by its last query is opened again before use. */
+	/* A connection lost by its last query is opened again before use,
+	 * once: a reader that cannot is answered 503 at once (its caller
+	 * may retry) rather than holding the request for the writer's budget. */
 	if (c->backend == STORE_PG && (c->lost || PQstatus(c->pg) != CONNECTION_OK) &&
 	    store_conn_reconnect(c) != 0)
 		log_msg(LOG_WARN, "postgresql: a reader could not reconnect");
@@ -889,6 +1003,13 @@ set_wal(struct store_conn *c, const char *path, char *err, size_t errcap)
 struct store *
 store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, size_t errcap)
 {
+	return store_open_with(path, sync, nreaders, NULL, err, errcap);
+}
+
+struct store *
+store_open_with(const char *path, enum sync_mode sync, unsigned nreaders,
+    const struct store_limits *limits, char *err, size_t errcap)
+{
 	struct store *s;
 	char name[512];
 	unsigned i;
@@ -911,6 +1032,7 @@ store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, 
 	}
 	s->backend = store_target_is_pg(path) ? STORE_PG : STORE_SQLITE;
 	s->sync = sync;
+	s->retry_ms = limits != NULL ? limits->retry_ms : STORE_RETRY_MS_DEFAULT;
 	s->batch_limit = STORE_BATCH_DEFAULT;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
@@ -929,6 +1051,18 @@ store_open(const char *path, enum sync_mode sync, unsigned nreaders, char *err, 
 		goto fail;
 	if (migrate(&s->writer, name, &s->schema_version, err, errcap) != 0)
 		goto fail;
+	/* After the migrations, which may take long on a big database. */
+	if (s->backend == STORE_PG) {
+		char sql[64], why[256];
+
+		s->writer.statement_timeout_ms = limits != NULL ? limits->statement_timeout_ms :
+		    STORE_STATEMENT_TIMEOUT_MS_DEFAULT;
+		snprintf(sql, sizeof sql, "SET statement_timeout = %u", s->writer.statement_timeout_ms);
+		if (store_conn_exec(&s->writer, sql, why, sizeof why) != 0) {
+			snprintf(err, errcap, "cannot use the PostgreSQL database: %s", why);
+			goto fail;
+		}
+	}
 	if (nreaders == 0)
 		nreaders = 1;
 	s->readers = calloc(nreaders, sizeof *s->readers);

@@ -55,7 +55,10 @@ enum store_job_status {
 	STORE_JOB_PENDING = -1,
 	STORE_JOB_COMMITTED = 0,     /* the job ran and its writes are committed */
 	STORE_JOB_FAILED = 1,        /* the job returned STORE_ERROR: its writes were rolled back */
-	STORE_JOB_COMMIT_FAILED = 2  /* the transaction could not commit: nothing was written */
+	STORE_JOB_COMMIT_FAILED = 2, /* the transaction could not commit: nothing was written */
+	STORE_JOB_OUTCOME_UNKNOWN = 3 /* PostgreSQL: the connection was lost during COMMIT, or the
+	                               * wait for a synchronous standby was cut by statement_timeout:
+	                               * the writes may or may not be there (resend to learn) */
 };
 
 /* Runs inside the writer's transaction. Returns STORE_ERROR to roll back
@@ -73,12 +76,23 @@ struct store_job {
 	struct store_job *next;                 /* the store's, while queued */
 };
 
-/* True when target (a --db value) names a PostgreSQL database:
- * postgresql://... or postgres://... (libpq's URL; its environment
- * variables and password file apply). */
+/* What a --db value names. PostgreSQL: any connection string libpq reads
+ * (PQconninfoParse), a URL (postgresql://, postgres://, several hosts
+ * allowed: host1:port1,host2:port2) or key=value words ("host=db1
+ * dbname=arcaded"); libpq's environment variables and password file
+ * apply. SQLite: anything else that is not a URL of another scheme.
+ * REFUSED: a URL of another scheme, or a PostgreSQL string libpq does not
+ * read; then err (may be NULL) says why in one line. */
+enum store_target { STORE_TARGET_REFUSED = -1, STORE_TARGET_SQLITE = 0, STORE_TARGET_PG = 1 };
+enum store_target store_target_kind(const char *target, char *err, size_t errcap);
+
+/* True when target names a PostgreSQL database (STORE_TARGET_PG). */
 bool store_is_postgres(const char *target);
 
-/* target as it may be logged: a URL without its password. */
+/* target as it may be logged: a path as given; a PostgreSQL target as a
+ * URL with every host, port and option it sets (several hosts as
+ * host1:port1,host2:port2; socket folders as ?host=...), never its
+ * password. */
 void store_target_text(const char *target, char *out, size_t cap);
 
 /* Opens (creating when missing) the database at path, applies pending
@@ -87,6 +101,26 @@ void store_target_text(const char *target, char *out, size_t cap);
  * (e.g. a database newer than this binary). */
 struct store *store_open(const char *path, enum sync_mode sync, unsigned nreaders,
     char *err, size_t errcap);
+
+/* PostgreSQL only: how long a lost connection is opened again before the
+ * jobs waiting on it fail (then store_reachable() is false and requests
+ * are answered 503), and the writer's statement_timeout, which bounds a
+ * COMMIT waiting for a synchronous standby that does not answer. */
+struct store_limits {
+	unsigned retry_ms;             /* default STORE_RETRY_MS_DEFAULT */
+	unsigned statement_timeout_ms; /* 0: none; default STORE_STATEMENT_TIMEOUT_MS_DEFAULT */
+};
+#define STORE_RETRY_MS_DEFAULT 5000
+#define STORE_STATEMENT_TIMEOUT_MS_DEFAULT 10000
+/* store_open with limits (NULL: the defaults). */
+struct store *store_open_with(const char *path, enum sync_mode sync, unsigned nreaders,
+    const struct store_limits *limits, char *err, size_t errcap);
+
+/* False while the database cannot be reached: the last attempt to
+ * (re)connect to PostgreSQL failed, the writer gave up on a batch for it,
+ * or a statement ran into statement_timeout, and nothing has committed or
+ * connected since. Always true on SQLite and for NULL. */
+bool store_reachable(struct store *s);
 
 /* Lets queued jobs finish, stops the writer, checkpoints the WAL into the
  * database file and closes every connection. Accepts NULL. */

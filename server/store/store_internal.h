@@ -57,6 +57,8 @@ struct store_conn {
 	 * succeeded), and whether the connection was lost by it. */
 	char     sqlstate[6];
 	bool     lost;
+	bool     warned;          /* a WARNING notice arrived (cleared before COMMIT) */
+	unsigned statement_timeout_ms; /* the writer's statement_timeout; 0: none */
 	struct store_q cache[STORE_STMT_SLOTS];
 };
 
@@ -127,16 +129,25 @@ void store_conn_close(struct store_conn *c);
  * lost connection) and reconnects: 0 when connected again. */
 int store_conn_reconnect(struct store_conn *c);
 
+/* Commits the connection's transaction. On PostgreSQL with a statement
+ * timeout, COMMIT is bounded by it: past it the wait (for a synchronous
+ * standby) is cancelled, which commits here and sets c->warned; a server
+ * that does not answer even the cancel marks the connection lost. */
+enum store_result store_conn_commit(struct store_conn *c);
+
 /* Runs SQL text without parameters (one or more statements): 0, or -1
  * with the message in err. */
 int store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap);
 
-/* True when target names a PostgreSQL database. */
+/* True when target names a PostgreSQL database (store_target_kind()). */
 bool store_target_is_pg(const char *target);
 
 /* Counters the query layer bumps (store.c). */
 void store_count_conn_error(struct store *s);
 /* A statement failed because the disk is full (SQLITE_FULL, SQLSTATE 53100). */
 void store_note_disk_full(struct store *s);
+/* A PostgreSQL connection was (re)opened, or could not be: what
+ * store_reachable() answers until the next such news or commit. */
+void store_note_reachable(struct store *s, bool yes);
 
 #endif

@@ -12,18 +12,92 @@
  */
 #include "store_internal.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
 #include "log.h"
 
+/* Whether text opens as libpq's key=value form: a keyword (letters and
+ * underscores) then '=' before any '/', as in "host=db1 dbname=arcaded".
+ * A file name with a '=' in a folder's name stays a path. */
+static bool
+looks_keyvalue(const char *text)
+{
+	size_t i = 0;
+
+	while (text[i] == ' ' || text[i] == '\t')
+		i++;
+	if (!((text[i] >= 'a' && text[i] <= 'z') || text[i] == '_'))
+		return false;
+	while ((text[i] >= 'a' && text[i] <= 'z') || text[i] == '_')
+		i++;
+	while (text[i] == ' ' || text[i] == '\t')
+		i++;
+	return text[i] == '=';
+}
+
+enum store_target
+store_target_kind(const char *target, char *err, size_t errcap)
+{
+	bool url = strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
+	PQconninfoOption *opts;
+	char *why = NULL;
+
+	if (err != NULL && errcap > 0)
+		err[0] = '\0';
+	if (!url && !looks_keyvalue(target)) {
+		/* Another scheme (mysql://, sqlite://, a misspelt postgresq://)
+		 * is no file the operator meant: refused, not created. */
+		if (strstr(target, "://") != NULL) {
+			if (err != NULL)
+				snprintf(err, errcap, "neither a file path nor a PostgreSQL connection string "
+				    "(postgresql://... or key=value ..., as libpq reads them)");
+			return STORE_TARGET_REFUSED;
+		}
+		return STORE_TARGET_SQLITE;
+	}
+	opts = PQconninfoParse(target, &why);
+	if (opts == NULL) {
+		if (err != NULL) {
+			size_t n;
+
+			snprintf(err, errcap, "not a PostgreSQL connection string libpq reads: %s",
+			    why != NULL ? why : "out of memory");
+			n = strlen(err);
+			while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
+				err[--n] = '\0';
+		}
+		PQfreemem(why);
+		return STORE_TARGET_REFUSED;
+	}
+	PQconninfoFree(opts);
+	return STORE_TARGET_PG;
+}
+
 bool
 store_target_is_pg(const char *target)
 {
-	return strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
+	return store_target_kind(target, NULL, 0) == STORE_TARGET_PG;
+}
+
+/* Collects what the writer must know of COMMIT's notices: a warning while
+ * committing (PostgreSQL's "canceling wait for synchronous replication",
+ * sent when statement_timeout interrupts the wait for a standby) means the
+ * commit is local only, and the caller must not call it durable. */
+static void
+notice_receiver(void *arg, const PGresult *res)
+{
+	struct store_conn *c = arg;
+	const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+
+	if (sev != NULL && strcmp(sev, "WARNING") == 0)
+		c->warned = true;
 }
 
 static void
@@ -508,6 +582,94 @@ store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap)
 	}
 }
 
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until c's pending query has its result or until_ms passes: 1
+ * ready, 0 timed out, -1 the connection failed. */
+static int
+wait_result(struct store_conn *c, int64_t until_ms)
+{
+	while (PQisBusy(c->pg)) {
+		struct pollfd pfd = { PQsocket(c->pg), POLLIN, 0 };
+		int64_t left = until_ms - mono_ms();
+		int rc;
+
+		if (left <= 0)
+			return 0;
+		rc = poll(&pfd, 1, (int)(left > 1000 ? 1000 : left));
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc > 0 && PQconsumeInput(c->pg) == 0)
+			return -1;
+	}
+	return 1;
+}
+
+enum store_result
+store_conn_commit(struct store_conn *c)
+{
+	static const char sql[] = "COMMIT";
+	PGresult *res, *last = NULL;
+	enum store_result rc = STORE_ERROR;
+	int64_t until;
+	int w;
+
+	if (c->backend == STORE_SQLITE || c->statement_timeout_ms == 0)
+		return store_q_exec(store_q(c, sql));
+	/* statement_timeout does not reach the wait for a synchronous standby
+	 * (the server lifts it before the commit record is flushed): the
+	 * writer bounds COMMIT itself and cancels it, which ends that wait
+	 * with a warning, committed here; notice_receiver() notes it. */
+	if (PQsendQuery(c->pg, sql) == 0) {
+		note_pg_error(c, NULL);
+		store_log_error(c, sql);
+		return STORE_ERROR;
+	}
+	until = mono_ms() + c->statement_timeout_ms;
+	w = wait_result(c, until);
+	if (w == 0) {
+		PGcancel *cancel = PQgetCancel(c->pg);
+		char why[256];
+
+		log_msg(LOG_WARN, "postgresql: COMMIT took more than %u ms (a synchronous standby that does "
+		    "not answer?): cancelling the wait", c->statement_timeout_ms);
+		if (cancel == NULL || PQcancel(cancel, why, sizeof why) == 0)
+			log_msg(LOG_ERROR, "postgresql: cannot cancel the COMMIT");
+		PQfreeCancel(cancel);
+		/* The answer to a cancel comes at once from a server that lives;
+		 * one that does not answer it is taken for lost. */
+		w = wait_result(c, mono_ms() + 5000);
+	}
+	if (w <= 0) {
+		/* PQreset() at the reconnection closes it and opens another. */
+		log_msg(LOG_ERROR, "postgresql: COMMIT got no answer: the connection is taken for lost");
+		c->lost = true;
+		if (c->store != NULL)
+			store_count_conn_error(c->store);
+		return STORE_ERROR;
+	}
+	while ((res = PQgetResult(c->pg)) != NULL) {
+		PQclear(last);
+		last = res;
+	}
+	if (last != NULL && PQresultStatus(last) == PGRES_COMMAND_OK) {
+		c->sqlstate[0] = '\0';
+		rc = STORE_OK;
+	} else {
+		note_pg_error(c, last);
+		store_log_error(c, sql);
+	}
+	PQclear(last);
+	return rc;
+}
+
 static void
 forget_statements(struct store_conn *c)
 {
@@ -549,11 +711,18 @@ pg_session(struct store_conn *c, bool readonly, enum sync_mode sync, char *err, 
 {
 	char sql[512];
 
+	char timeout[64] = "";
+
+	/* The writer's statements are bounded (set after the migrations);
+	 * its COMMIT, whose wait for a synchronous standby the server does not
+	 * bound, store_conn_commit() bounds itself. */
+	if (!readonly && c->statement_timeout_ms > 0)
+		snprintf(timeout, sizeof timeout, " SET statement_timeout = %u;", c->statement_timeout_ms);
 	snprintf(sql, sizeof sql,
-	    "SET bytea_output = 'hex'; SET TimeZone = 'UTC'; SET client_min_messages = 'warning';%s%s",
+	    "SET bytea_output = 'hex'; SET TimeZone = 'UTC'; SET client_min_messages = 'warning';%s%s%s",
 	    readonly ? " SET default_transaction_read_only = on;" :
 	    " SET lock_timeout = '5s'; SET idle_in_transaction_session_timeout = '15s';",
-	    sync == SYNC_NORMAL ? " SET synchronous_commit = off;" : "");
+	    sync == SYNC_NORMAL ? " SET synchronous_commit = off;" : "", timeout);
 	return store_conn_exec(c, sql, err, errcap);
 }
 
@@ -571,15 +740,24 @@ reconnect(struct store_conn *c)
 	if (c->backend != STORE_PG)
 		return 0;
 	forget_statements(c);
+	/* With several hosts libpq tries each in turn, keeping only one that
+	 * matches target_session_attrs (read-write: the primary). */
 	PQreset(c->pg);
-	if (PQstatus(c->pg) != CONNECTION_OK)
+	if (PQstatus(c->pg) != CONNECTION_OK) {
+		if (c->store != NULL)
+			store_note_reachable(c->store, false);
 		return -1;
+	}
 	/* Session settings are per connection: set them again. */
 	if (pg_session(c, c->readonly, c->sync, err, sizeof err) != 0) {
 		log_msg(LOG_ERROR, "postgresql: after reconnecting: %s", err);
+		if (c->store != NULL)
+			store_note_reachable(c->store, false);
 		return -1;
 	}
 	c->lost = false;
+	if (c->store != NULL)
+		store_note_reachable(c->store, true);
 	return 0;
 }
 
@@ -594,13 +772,22 @@ store_conn_open(struct store_conn *c, const char *target, bool readonly, enum sy
 	c->sync = sync;
 	if (store_target_is_pg(target)) {
 		/* Defaults the URL and the PG* environment variables override. */
-		const char *keys[4], *vals[4];
+		const char *keys[8], *vals[8];
 		int k = 0;
 
+		/* 2 s a host (libpq's least): a dead host costs that much of the
+		 * --db-retry-seconds budget. Keepalives find a primary that
+		 * vanished without closing its connections (a cut network). */
 		if (getenv("PGCONNECT_TIMEOUT") == NULL) {
 			keys[k] = "connect_timeout";
-			vals[k++] = "5";
+			vals[k++] = "2";
 		}
+		keys[k] = "keepalives_idle";
+		vals[k++] = "5";
+		keys[k] = "keepalives_interval";
+		vals[k++] = "2";
+		keys[k] = "keepalives_count";
+		vals[k++] = "2";
 		if (getenv("PGAPPNAME") == NULL) {
 			keys[k] = "application_name";
 			vals[k++] = "arcaded";
@@ -618,6 +805,7 @@ store_conn_open(struct store_conn *c, const char *target, bool readonly, enum sy
 			store_conn_close(c);
 			return -1;
 		}
+		PQsetNoticeReceiver(c->pg, notice_receiver, c);
 		if (pg_session(c, readonly, sync, why, sizeof why) != 0) {
 			snprintf(err, errcap, "cannot use the PostgreSQL database: %s", why);
 			store_conn_close(c);

@@ -7,6 +7,12 @@ current user, or as `nobody` when the tests run as root (PostgreSQL refuses
 root; the folder is then owned by nobody). Nothing is installed as a
 service and nothing outside the folder is touched; stop() removes it.
 
+Cluster(replica_of=primary, name=...) makes a hot standby of another
+cluster instead (pg_basebackup -R over the primary's socket, streaming,
+application_name = name, its own socket folder): kill() ends a cluster as
+a crash does (SIGKILL to the postmaster and every backend), promote() makes
+a standby the primary.
+
 If PostgreSQL is missing or does not start, Cluster() raises: the tests
 that need it fail rather than skip.
 """
@@ -15,6 +21,7 @@ import os
 import pwd
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -45,7 +52,7 @@ def _as_user():
 class Cluster:
     SUPERUSER = 'arcaded'
 
-    def __init__(self, settings=None):
+    def __init__(self, settings=None, replica_of=None, name='standby1'):
         self.bin = bindir()
         self.uid, self.gid = _as_user()
         self.dir = tempfile.mkdtemp(prefix='arcaded-pg-')
@@ -54,12 +61,22 @@ class Cluster:
         self.data = os.path.join(self.dir, 'data')
         self.log = os.path.join(self.dir, 'server.log')
         kw = self._kw()
-        p = subprocess.run([os.path.join(self.bin, 'initdb'), '-D', self.data, '-U', self.SUPERUSER,
-                            '--auth=trust', '-E', 'UTF8', '--locale=C', '-N'],
-                           capture_output=True, text=True, timeout=120, cwd=self.dir, **kw)
+        if replica_of is not None:
+            # A copy of the primary as it runs, with the standby's settings
+            # (primary_conninfo, standby.signal) written by -R.
+            p = subprocess.run([os.path.join(self.bin, 'pg_basebackup'), '-D', self.data, '-R',
+                                '-X', 'stream', '-c', 'fast', '-d',
+                                'host=%s user=%s application_name=%s' % (replica_of.dir, self.SUPERUSER,
+                                                                          name)],
+                               capture_output=True, text=True, timeout=120, cwd=self.dir, **kw)
+        else:
+            p = subprocess.run([os.path.join(self.bin, 'initdb'), '-D', self.data, '-U', self.SUPERUSER,
+                                '--auth=trust', '-E', 'UTF8', '--locale=C', '-N'],
+                               capture_output=True, text=True, timeout=120, cwd=self.dir, **kw)
         if p.returncode != 0:
             self._remove()
-            raise RuntimeError('initdb failed: %s' % (p.stderr or p.stdout))
+            raise RuntimeError('%s failed: %s' % ('pg_basebackup' if replica_of else 'initdb',
+                                                  p.stderr or p.stdout))
         conf = {
             'listen_addresses': "''",            # no TCP: the unix socket only
             'unix_socket_directories': "'%s'" % self.dir,
@@ -82,6 +99,41 @@ class Cluster:
             log = self.read_log()
             self._remove()
             raise RuntimeError('PostgreSQL did not start: %s %s' % (p.stderr or p.stdout, log))
+
+    def pid(self):
+        """The postmaster's process id, from postmaster.pid."""
+        with open(os.path.join(self.data, 'postmaster.pid')) as f:
+            return int(f.readline())
+
+    def kill(self):
+        """Ends the cluster as a crash would: SIGKILL to the postmaster
+        and to every process it started, no shutdown checkpoint, every
+        client connection cut."""
+        pm = self.pid()
+        children = []
+        for entry in os.listdir('/proc'):
+            if not entry.isdigit():
+                continue
+            try:
+                with open('/proc/%s/stat' % entry) as f:
+                    fields = f.read().rsplit(')', 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pm:
+                children.append(int(entry))
+        for pid in [pm] + children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def promote(self):
+        """A standby becomes a primary (pg_ctl promote, waiting for it)."""
+        p = subprocess.run([os.path.join(self.bin, 'pg_ctl'), '-D', self.data, '-w', '-t', '60',
+                            'promote'], capture_output=True, text=True, timeout=90, cwd=self.dir,
+                           **self._kw())
+        if p.returncode != 0:
+            raise RuntimeError('pg_ctl promote: %s' % (p.stderr or p.stdout))
 
     def _kw(self):
         if os.getuid() == 0:

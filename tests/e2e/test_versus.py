@@ -231,11 +231,20 @@ def two_players(d):
          'the corrected move is taken and waits for the other player')
     t.eq(move(d, mid, keys[0], 1, 'place 0 2').error_code, 'already_moved',
          'a second move in the same turn: 409 already_moved')
+    r = move(d, mid, keys[0], 1, 'place 0 0')
+    t.ok(r.status == 200 and r.json['resolved'] is False and r.json['move'] == 'place 0 0',
+         'the same move sent again (its answer lost) gets its first answer, 200, not already_moved')
     r = move(d, mid, keys[1], 1, 'PLACE 00 0')
     t.ok(r.status == 200 and r.json['resolved'] is True and r.json['move'] == 'place 0 0' and
          r.json['match']['turn'] == 1, 'the last move resolves the turn at once (its canonical text shown)')
     t.eq(move(d, mid, keys[1], 1, 'place 0 2').error_code, 'wrong_turn',
          'a move for a turn already resolved: 409 wrong_turn')
+    r = move(d, mid, keys[1], 1, 'place 0 0')
+    t.ok(r.status == 200 and r.json['resolved'] is True and r.json['move'] == 'place 0 0',
+         'the move that resolved a turn, sent again, gets 200 resolved, not wrong_turn')
+    r = move(d, mid, keys[0], 1, 'place 0 0')
+    t.ok(r.status == 200 and r.json['resolved'] is True,
+         'and so does the first player\'s, once the turn is resolved')
 
     for turn in range(2, 7):
         play_turn(d, mid, keys, turn, [DOUBLE6[turn - 1]] * 2)

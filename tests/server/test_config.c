@@ -4,7 +4,10 @@
  * replace the variable's list); every bad value is refused with one line
  * that names the flag or the variable; CIDR ranges match by prefix, and an
  * IPv4-mapped IPv6 peer matches an IPv4 range; a default episode cap may
- * not exceed the largest.
+ * not exceed the largest. --db: every connection string libpq reads (URL,
+ * several hosts, key=value) is PostgreSQL, a path is SQLite, anything else
+ * is refused; the text logged of a target keeps its hosts, ports and
+ * options and never its password.
  */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "config.h"
+#include "store.h"
 #include "tap.h"
 
 static enum config_result
@@ -141,6 +145,70 @@ main(void)
 		one.nproxies = 1;
 		ok(trusted(&one, "10.127.255.255") && !trusted(&one, "10.128.0.0"),
 		    "a prefix that is not a whole number of bytes");
+	}
+
+	/* --db: what names PostgreSQL, what SQLite, what is refused. */
+	{
+		static const char *const pg[] = {
+			"postgresql:///arcaded",
+			"postgres://u@db1/arcaded",
+			"postgresql://u:secret@db1:5432,db2:5433/arcaded?target_session_attrs=read-write",
+			"host=db1 port=5432 dbname=arcaded",
+			"host=/tmp/pg,/tmp/pg2 dbname=x target_session_attrs=read-write",
+			"dbname=arcaded",
+			"  service = arcaded",
+		};
+		static const char *const lite[] = {
+			"data/arcaded.db", "/var/lib/arcaded/arcaded.db", "arcaded.db", "./a=b/x.db",
+			"Data=1.db",
+		};
+		static const char *const refused[] = {
+			"mysql://db1/arcaded", "postgresq://db1/arcaded", "sqlite:///tmp/x.db",
+			"host=db1 dbname", "hots=db1 dbname=x", "postgresql://db1:notaport/x?bogus=1",
+		};
+		char text[512];
+
+		for (i = 0; i < sizeof pg / sizeof pg[0]; i++)
+			ok(store_target_kind(pg[i], err, sizeof err) == STORE_TARGET_PG && store_is_postgres(pg[i]),
+			    "--db %s is PostgreSQL", pg[i]);
+		for (i = 0; i < sizeof lite / sizeof lite[0]; i++)
+			ok(store_target_kind(lite[i], err, sizeof err) == STORE_TARGET_SQLITE,
+			    "--db %s is a SQLite file", lite[i]);
+		for (i = 0; i < sizeof refused / sizeof refused[0]; i++)
+			ok(store_target_kind(refused[i], err, sizeof err) == STORE_TARGET_REFUSED && err[0] != '\0' &&
+			    parse(&cfg, err, sizeof err, 4, "--db", refused[i], "--key-file", "/tmp/k") ==
+			    CONFIG_ERROR && strncmp(err, "--db", 4) == 0,
+			    "--db %s is refused: %s", refused[i], err);
+		ok(parse(&cfg, err, sizeof err, 2, "--db", "host=db1 dbname=arcaded") == CONFIG_ERROR &&
+		    strstr(err, "--key-file") != NULL, "a key=value conninfo needs --key-file as a URL does: %s", err);
+		ok(parse(&cfg, err, sizeof err, 4, "--db", "host=db1 dbname=arcaded", "--key-file", "/tmp/k") ==
+		    CONFIG_OK && strcmp(cfg.db_path, "host=db1 dbname=arcaded") == 0, "and is taken with one");
+
+		store_target_text("postgresql://u:secret@db1:5432,db2:5433/arcaded?target_session_attrs=read-write"
+		    "&connect_timeout=3", text, sizeof text);
+		is_str(text, "postgresql://u@db1:5432,db2:5433/arcaded?connect_timeout=3&"
+		    "target_session_attrs=read-write", "a multi-host URL is logged whole but its password");
+		store_target_text("host=db1,db2 port=5432 user=u password=secret dbname=arcaded sslmode=require",
+		    text, sizeof text);
+		is_str(text, "postgresql://u@db1:5432,db2:5432/arcaded?sslmode=require",
+		    "key=value is logged as a URL; one port serves every host; no password");
+		store_target_text("postgresql://arcaded@/e2e?host=%2Ftmp%2Fpg", text, sizeof text);
+		is_str(text, "postgresql://arcaded@/e2e?host=/tmp/pg", "a socket folder goes in the query");
+		store_target_text("postgresql://u:pw@h/d?host=/s1,/s2&port=5432,5433&sslpassword=x", text,
+		    sizeof text);
+		ok(strstr(text, "pw") == NULL && strstr(text, "sslpassword") == NULL &&
+		    strstr(text, "host=/s1,/s2") != NULL && strstr(text, "port=5432,5433") != NULL,
+		    "socket folders and their ports, no password: %s", text);
+		store_target_text("data/arcaded.db", text, sizeof text);
+		is_str(text, "data/arcaded.db", "a path is logged as given");
+
+		ok(parse(&cfg, err, sizeof err, 0) == CONFIG_OK && cfg.db_retry_seconds == 5 &&
+		    cfg.db_statement_timeout == 10, "--db-retry-seconds 5 and --db-statement-timeout 10 by default");
+		ok(parse(&cfg, err, sizeof err, 4, "--db-retry-seconds", "0", "--db-statement-timeout", "0") ==
+		    CONFIG_ERROR, "--db-retry-seconds 0 is refused");
+		ok(parse(&cfg, err, sizeof err, 4, "--db-retry-seconds", "2", "--db-statement-timeout", "0") ==
+		    CONFIG_OK && cfg.db_retry_seconds == 2 && cfg.db_statement_timeout == 0,
+		    "--db-statement-timeout 0 turns it off");
 	}
 	return tap_done();
 }
