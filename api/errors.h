@@ -55,6 +55,7 @@ enum api_error {
 	API_ERR_ACCOUNT_NOT_FOUND,   /* 404 no account has this name */
 	API_ERR_NOT_IMPLEMENTED,     /* 501 a transfer coding other than chunked */
 	API_ERR_STORAGE_FULL,        /* 503 the database's disk is full; Retry-After */
+	API_ERR_QUOTA_EXCEEDED,      /* 429 a day's storage quota is used; Retry-After until 00:00 UTC */
 	API_ERR__COUNT
 };
 
