@@ -11,6 +11,7 @@
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "quota.h"
 #include "tap.h"
@@ -174,6 +175,30 @@ test_model(void)
 	quota_free(q);
 }
 
+/* What a charge costs (no assertion: a figure for README). */
+static void
+test_cost(void)
+{
+	struct quota *q = make(100000000, 0, 0, 262144);
+	struct quota_key k[3];
+	uint8_t v6[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+	struct timespec a, b;
+	int i, n = 200000;
+	size_t nk;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++) {
+		v6[5] = (uint8_t)(i & 0xff);
+		v6[6] = (uint8_t)(i >> 8 & 0x3f);
+		nk = quota_keys(k, 6, v6, 1 + i % 1000);
+		quota_take(q, QUOTA_RUNS, k, nk, DAY, NULL);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	diag("a charge of three keys (/64, /56, account): %.0f ns",
+	    ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / n);
+	quota_free(q);
+}
+
 int
 main(void)
 {
@@ -186,5 +211,6 @@ main(void)
 	test_net56();
 	test_flood();
 	test_model();
+	test_cost();
 	return tap_done();
 }
