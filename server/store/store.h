@@ -429,8 +429,15 @@ struct store_review_row {
 	char   *text; /* malloc'd; free with store_reviews_free */
 };
 
-/* Reviews of game, newest first, older than review before_id when
- * has_before; and the count and sum of all its ratings. */
+/* The moves a run without an account must have had for its review to be
+ * listed (a review of a keyed run is listed at once). */
+#define STORE_REVIEWS_ANON_MIN_STEPS 10
+#define STORE_STR_(x) #x
+#define STORE_STR(x) STORE_STR_(x)
+
+/* Listed reviews of game, newest first, older than review before_id when
+ * has_before; and the count and sum of the ratings of all its reviews,
+ * listed or not. */
 enum store_result store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id,
     int limit, struct store_review_row *out, int *n, int64_t *count, int64_t *total);
 void store_reviews_free(struct store_review_row *rows, int n);
