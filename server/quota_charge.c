@@ -73,7 +73,7 @@ quota_charge(struct request *req, enum quota_class cls, int64_t account_id, uint
 	struct quota_key keys[3];
 	uint32_t left;
 	size_t n, over = 0;
-	char retry[16];
+	char retry[16], name[48], policy[96], state[96];
 
 	*day = quota_today(&left);
 	if (q == NULL || (n = keys_of(req, account_id, keys)) == 0 ||
@@ -81,6 +81,13 @@ quota_charge(struct request *req, enum quota_class cls, int64_t account_id, uint
 		return true;
 	snprintf(retry, sizeof retry, "%u", left);
 	request_add_header(req, "Retry-After", retry);
+	/* The RateLimit draft's fields, as the rate limits send them: a
+	 * policy of `limit` in a window of a day, none left until 00:00 UTC. */
+	snprintf(name, sizeof name, "%s-day-%s", quota_class_name(cls), key_name(keys[over].kind));
+	snprintf(policy, sizeof policy, "\"%s\";q=%u;w=86400", name, quota_limit(q, cls, keys[over].kind));
+	snprintf(state, sizeof state, "\"%s\";r=0;t=%u", name, left);
+	request_add_header(req, "RateLimit-Policy", policy);
+	request_add_header(req, "RateLimit", state);
 	req->retry_after_s = (int)left;
 	request_reply_error_with(req, API_ERR_QUOTA_EXCEEDED, what(cls),
 	    json_pack("{s:{s:s, s:s, s:I, s:i}}", "quota", "class", quota_class_name(cls),

@@ -8,7 +8,8 @@
  * charge back when it stored nothing (a stale token, a finish too early,
  * a store error). Past a figure the request is answered 429
  * quota_exceeded in the error envelope with Retry-After (the seconds
- * until 00:00 UTC, when every count starts again) and
+ * until 00:00 UTC, when every count starts again), RateLimit-Policy
+ * ("runs-day-address";q=N;w=86400) and RateLimit (r=0;t=Retry-After), and
  * {"quota": {"class", "key", "limit", "seconds"}}, and nothing of it runs.
  * A local peer with no address (the unix socket without X-Forwarded-For)
  * is charged by account only.

@@ -38,9 +38,11 @@ def refused(r, cls, key, limit):
     """A 429 quota_exceeded naming cls, key and limit, waiting until 00:00 UTC."""
     q = (r.json or {}).get('quota') or {}
     wait = int(r.header('Retry-After') or 0)
+    name = '"%s-day-%s"' % (cls, key)
     return (r.status == 429 and r.error_code == 'quota_exceeded' and q.get('class') == cls and
             q.get('key') == key and q.get('limit') == limit and abs(wait - to_midnight()) <= 2 and
-            q.get('seconds') == wait)
+            q.get('seconds') == wait and r.header('RateLimit-Policy') == '%s;q=%d;w=86400' % (name, limit) and
+            r.header('RateLimit') == '%s;r=0;t=%d' % (name, wait))
 
 
 def finishable(d, headers):
