@@ -102,6 +102,9 @@ try:
     t.ok(refused(r, 'runs', 'account', 3), 'then one with the key: 429 naming the account')
     t.eq([d.post(SF + 'init', {}, headers=via('198.51.100.9')).status for _ in range(2)], [200, 429],
          'the address was not charged for that refusal: its 3rd passes, its 4th does not')
+    r = d.post('/games/stackfall/api/new', {}, headers=via('198.51.100.10', key))
+    t.ok(refused(r, 'runs', 'account', 3), 'the seed\'s account route new counts the same runs: 429 (%s)'
+         % r.body[:120])
 
     # ---- reviews: a finish that stores nothing gives its charge back
     B = '203.0.113.5'
