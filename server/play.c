@@ -234,6 +234,10 @@ finish(struct play *p, struct store_conn *c)
 	f.review = p->review;
 	f.certificate = p->certificate;
 	f.now = store_now_ms();
+	/* A run without an account shows its review once it was played a
+	 * little: a flood of one-move runs finished with a review fills no
+	 * page of the feed. */
+	f.listed = p->head.account_id != 0 || p->head.step >= STORE_REVIEWS_ANON_MIN_STEPS;
 	rc = store_run_finish(c, &f);
 	if (rc == STORE_ERROR)
 		return STORE_ERROR;

@@ -361,9 +361,12 @@ struct store_run_finish {
 	const char *review;
 	const char *certificate;
 	int64_t     now;
+	bool        listed;      /* the review shows on the public feed (store_reviews) */
 };
 /* Stores the review and certificate and marks the run finished: OK, or
- * CONFLICT when it already is (nothing written). */
+ * CONFLICT when it already is (nothing written). A review not listed is
+ * stored under the id -run id: the feed reads positive ids only, along
+ * its index, so unlisted reviews cost its pages nothing. */
 enum store_result store_run_finish(struct store_conn *c, const struct store_run_finish *f);
 
 /* What finish added to a run: its certificate and its review, each NULL
@@ -432,8 +435,6 @@ struct store_review_row {
 /* The moves a run without an account must have had for its review to be
  * listed (a review of a keyed run is listed at once). */
 #define STORE_REVIEWS_ANON_MIN_STEPS 10
-#define STORE_STR_(x) #x
-#define STORE_STR(x) STORE_STR_(x)
 
 /* Listed reviews of game, newest first, older than review before_id when
  * has_before; and the count and sum of the ratings of all its reviews,

@@ -237,6 +237,10 @@ try:
     listed = [x['text'] for x in d.get(DC + 'reviews?limit=100').json['reviews']]
     t.ok(lr.status == 200 and n_long >= 10 and listed[0] == 'played long',
          'an anonymous run of %d moves (10 at least): its review is listed' % n_long)
+    t.eq(d.sql('SELECT count(*) FROM reviews v JOIN runs r ON r.id = v.run_id '
+               'WHERE (v.id < 0) != (v.account_id IS NULL AND r.step < 10)')[0][0], 0,
+         'unlisted reviews, and only they, are stored under negative ids (the feed reads positive '
+         'ids along its index, never the unlisted ones)')
     paged, cursor = [], None
     for _ in range(10):
         page = d.get(DC + 'reviews?limit=2' + ('&before=' + cursor if cursor else '')).json
