@@ -59,6 +59,7 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_RUN_EXPIRED]         = { "run_expired", 410, "the run has expired and can no longer be continued" },
 	[API_ERR_ACCOUNT_NOT_FOUND]   = { "account_not_found", 404, "no account has this name" },
 	[API_ERR_STORAGE_FULL]        = { "storage_full", 503, "the server's storage is full: nothing was stored; retry later" },
+	[API_ERR_QUOTA_EXCEEDED]      = { "quota_exceeded", 429, "a day's storage quota is used: retry after the time given (00:00 UTC)" },
 	[API_ERR_NOT_IMPLEMENTED]     = { "not_implemented", 501, "the request uses a transfer coding this server does not implement (only chunked)" },
 	[API_ERR_DATABASE_UNAVAILABLE] = { "database_unavailable", 503, "the database cannot be reached now: nothing was stored; retry after the time given" },
 	[API_ERR_OUTCOME_UNKNOWN]     = { "outcome_unknown", 503, "the database went away while storing the request: it may or may not have been stored; resend the same request to get its answer" },

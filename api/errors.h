@@ -57,6 +57,7 @@ enum api_error {
 	API_ERR_STORAGE_FULL,        /* 503 the database's disk is full; Retry-After */
 	API_ERR_DATABASE_UNAVAILABLE, /* 503 no writable database reached within --db-retry-seconds; Retry-After */
 	API_ERR_OUTCOME_UNKNOWN,     /* 503 the commit's connection was lost: resend the same request; Retry-After */
+	API_ERR_QUOTA_EXCEEDED,      /* 429 a day's storage quota is used; Retry-After until 00:00 UTC */
 	API_ERR__COUNT
 };
 

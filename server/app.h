@@ -23,6 +23,7 @@ struct sweeper;
 struct matches;
 struct throttle;
 struct holds;
+struct quota;
 
 struct app {
 	const struct config *cfg;
@@ -35,6 +36,7 @@ struct app {
 	struct matches      *matches; /* versus matches: their clock, long polls and streams */
 	struct throttle     *throttle; /* rate limits, per address and per account */
 	struct holds        *holds;   /* long polls and streams held, per client and account */
+	struct quota        *quota;   /* what a client may store a day (quota_charge.h) */
 	atomic_bool          shutting_down;
 };
 

@@ -27,7 +27,8 @@ enum opt {
 	OPT_CONN_LIMIT, OPT_CONN_TIMEOUT, OPT_PER_ADDRESS, OPT_REQUEST_TIMEOUT, OPT_COMMIT_BATCH,
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
 	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN,
-	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT_DB_RETRY, OPT_DB_STATEMENT_TIMEOUT, OPT__COUNT
+	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT_DB_RETRY, OPT_DB_STATEMENT_TIMEOUT,
+	OPT_RUNS_PER_DAY, OPT_REVIEWS_PER_DAY, OPT_MATCHES_PER_DAY, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -119,6 +120,14 @@ static const struct {
 	[OPT_DB_STATEMENT_TIMEOUT] = { "db-statement-timeout", "ARCADED_DB_STATEMENT_TIMEOUT", "SECONDS",
 	    false, "PostgreSQL: the writer's statement_timeout, which bounds a commit waiting for a "
 	    "synchronous standby that does not answer (0: none)", { 0, 3600, 10, false } },
+	[OPT_RUNS_PER_DAY]  = { "runs-per-day", "ARCADED_RUNS_PER_DAY", "N", false,
+	    "runs one client address (an IPv6 /64) or one account may begin in a UTC day, an IPv6 /56 "
+	    "four times that; more are answered 429 quota_exceeded until 00:00 UTC (0: no quota)",
+	    { 0, 100000000, 10000, false } },
+	[OPT_REVIEWS_PER_DAY] = { "reviews-per-day", "ARCADED_REVIEWS_PER_DAY", "N", false,
+	    "runs finished with a review likewise (0: no quota)", { 0, 100000000, 10000, false } },
+	[OPT_MATCHES_PER_DAY] = { "matches-per-day", "ARCADED_MATCHES_PER_DAY", "N", false,
+	    "versus matches created likewise (0: no quota)", { 0, 100000000, 2000, false } },
 	[OPT_MCP_ORIGIN]    = { "mcp-origin", "ARCADED_MCP_ORIGIN", "ORIGIN", true,
 	    "a web origin (scheme://host[:port]) whose pages may call POST /mcp, besides the loopback "
 	    "names on the daemon's own port (repeatable)", { 0 } },
@@ -202,6 +211,9 @@ set_defaults(struct config *cfg)
 	cfg->match_streams = (unsigned)opts[OPT_MATCH_STREAMS].range.def;
 	cfg->waits_per_address = (unsigned)opts[OPT_WAITS_PER_ADDRESS].range.def;
 	cfg->streams_per_address = (unsigned)opts[OPT_STREAMS_PER_ADDRESS].range.def;
+	cfg->runs_per_day = (unsigned)opts[OPT_RUNS_PER_DAY].range.def;
+	cfg->reviews_per_day = (unsigned)opts[OPT_REVIEWS_PER_DAY].range.def;
+	cfg->matches_per_day = (unsigned)opts[OPT_MATCHES_PER_DAY].range.def;
 	cfg->cap_default = opts[OPT_CAP_DEFAULT].range.def;
 	cfg->cap_max = opts[OPT_CAP_MAX].range.def;
 	cfg->db_retry_seconds = (unsigned)opts[OPT_DB_RETRY].range.def;
@@ -369,6 +381,9 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_MATCH_STREAMS: cfg->match_streams = (unsigned)n; break;
 	case OPT_WAITS_PER_ADDRESS: cfg->waits_per_address = (unsigned)n; break;
 	case OPT_STREAMS_PER_ADDRESS: cfg->streams_per_address = (unsigned)n; break;
+	case OPT_RUNS_PER_DAY: cfg->runs_per_day = (unsigned)n; break;
+	case OPT_REVIEWS_PER_DAY: cfg->reviews_per_day = (unsigned)n; break;
+	case OPT_MATCHES_PER_DAY: cfg->matches_per_day = (unsigned)n; break;
 	case OPT_CAP_DEFAULT: cfg->cap_default = (uint64_t)n; break;
 	case OPT_CAP_MAX: cfg->cap_max = (uint64_t)n; break;
 	case OPT_DB_RETRY: cfg->db_retry_seconds = (unsigned)n; break;
@@ -422,6 +437,9 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_MATCH_STREAMS:
 	case OPT_WAITS_PER_ADDRESS:
 	case OPT_STREAMS_PER_ADDRESS:
+	case OPT_RUNS_PER_DAY:
+	case OPT_REVIEWS_PER_DAY:
+	case OPT_MATCHES_PER_DAY:
 	case OPT_CAP_DEFAULT:
 	case OPT_CAP_MAX:
 	case OPT_DB_RETRY:

@@ -49,11 +49,27 @@ read_token(struct request *req, struct play *p)
  * False with msg for a 400. */
 #define GAMES_REVIEW_MAX 2000
 
+/* Characters that show nothing: white space, and the format characters
+ * and fillers that render as nothing (zero-width spaces and joiners,
+ * direction marks, word joiners, the Hangul fillers, variation
+ * selectors). A review of these alone would be a blank entry. */
+static bool
+shows_nothing(uint32_t c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == 0xa0 || c == 0x3000 ||
+	    (c >= 0x2000 && c <= 0x200f) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
+	    (c >= 0x205f && c <= 0x2064) || c == 0xfeff || c == 0x034f || c == 0x061c ||
+	    c == 0x115f || c == 0x1160 || c == 0x180e || c == 0x3164 || c == 0xffa0 ||
+	    (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xe0100 && c <= 0xe01ef);
+}
+
 /* What a review shown on the public feed must not hold: nothing but
- * white space, a control character (C0 other than tab and newline, DEL,
- * C1), or a bidirectional override or isolate (U+202A-U+202E,
- * U+2066-U+2069), which would reorder the page's text around it. s is
- * valid UTF-8 of n bytes. NULL when fine, else why. */
+ * characters that show nothing (above), a control character (C0 other
+ * than tab and newline, DEL, C1), a bidirectional override or isolate
+ * (U+202A-U+202E, U+2066-U+2069), which would reorder the page's text
+ * around it, or a tag character (U+E0000-U+E007F), invisible text that
+ * a reader cannot see but a program reading the feed would. s is valid
+ * UTF-8 of n bytes. NULL when fine, else why. */
 static const char *
 review_refusal(const char *s, size_t n)
 {
@@ -74,7 +90,8 @@ review_refusal(const char *s, size_t n)
 			c = (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
 			k = 3;
 		} else {
-			c = 0x10000; /* beyond the BMP: neither control nor bidi */
+			c = (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
+			    (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
 			k = 4;
 		}
 		p += k;
@@ -82,12 +99,12 @@ review_refusal(const char *s, size_t n)
 			return "field 'review' must not hold control characters";
 		if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
 			return "field 'review' must not hold bidirectional overrides or isolates";
-		if (!(c == ' ' || c == '\t' || c == '\n' || c == 0xa0 || c == 0x3000 ||
-		    (c >= 0x2000 && c <= 0x200b) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
-		    c == 0x205f || c == 0xfeff))
+		if (c >= 0xe0000 && c <= 0xe007f)
+			return "field 'review' must not hold tag characters (invisible text)";
+		if (!shows_nothing(c))
 			visible = true;
 	}
-	return visible ? NULL : "field 'review' must hold more than white space";
+	return visible ? NULL : "field 'review' must hold more than white space and invisible characters";
 }
 static bool
 read_review(struct request *req, int *rating, const char **review, char msg[JSONBODY_MSG_MAX])

@@ -31,6 +31,7 @@
 #include "match_hub.h"
 #include "match_result.h"
 #include "match_play.h"
+#include "quota_charge.h"
 #include "workers.h"
 
 /* ---- shared pieces ---- */
@@ -133,6 +134,8 @@ create_done(struct request *req)
 	struct match_play_op *op = req->ctx;
 
 	if (!defer_committed(req) || op->verdict != MATCH_PLAY_CREATED) {
+		/* Nothing stored: the quota back, to the count of the day now. */
+		quota_refund(req, QUOTA_MATCHES, op->account_id, quota_today(NULL));
 		reply_verdict_error(req, op);
 		return;
 	}
@@ -149,6 +152,7 @@ handle_match_create(struct request *req)
 	char msg[JSONBODY_MSG_MAX];
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT, seed = 0;
 	bool present = false, has_seed = false;
+	uint32_t day;
 
 	if (!known(req, fields))
 		return;
@@ -176,8 +180,12 @@ handle_match_create(struct request *req)
 		    "a rated match takes no seed: the server draws it");
 		return;
 	}
-	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = match_play_op_new(req, MATCH_PLAY_OP_CREATE)) == NULL)
+	if (auth_bearer(req, true, &acct) != AUTH_OK || !quota_charge(req, QUOTA_MATCHES, acct.id, &day))
 		return;
+	if ((op = match_play_op_new(req, MATCH_PLAY_OP_CREATE)) == NULL) {
+		quota_refund(req, QUOTA_MATCHES, acct.id, day);
+		return;
+	}
 	op->account_id = acct.id;
 	op->players = (int)players;
 	op->turn_seconds = (int)seconds;

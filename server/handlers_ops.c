@@ -13,6 +13,7 @@
 #include "defer.h"
 #include "handlers.h"
 #include "holds.h"
+#include "quota.h"
 #include "match_play.h"
 #include "metrics.h"
 #include "migrations.h"
@@ -95,6 +96,7 @@ handle_metrics(struct request *req)
 	struct store_stats ss;
 	struct match_play_stats ms;
 	struct holds_stats hs;
+	struct quota_stats qs;
 	uint64_t open, refused, timed_out, shed, puzzles, runs, lobbies;
 	size_t len = 0;
 	char *text;
@@ -103,6 +105,7 @@ handle_metrics(struct request *req)
 	match_play_stats(req->app->matches, &ms);
 	http_connection_stats(req->app->http, &open, &refused, &timed_out, &shed);
 	holds_stats(req->app->holds, &hs);
+	quota_stats(req->app->quota, &qs);
 	sweeper_counts(req->app->sweeper, &puzzles, &runs, &lobbies);
 	{
 		const struct metrics_value extra[] = {
@@ -133,6 +136,18 @@ handle_metrics(struct request *req)
 			{ "arcaded_held_refused_total",
 			    "Long polls and event streams refused 429: their client, /56 or account held its share.",
 			    "counter", "kind=\"stream\"", (double)hs.refused[HOLDS_STREAM] },
+			{ "arcaded_quota_refused_total",
+			    "Requests refused 429 quota_exceeded: their address, /56 or account stored its day's share.",
+			    "counter", "class=\"runs\"", (double)qs.refused[QUOTA_RUNS] },
+			{ "arcaded_quota_refused_total",
+			    "Requests refused 429 quota_exceeded: their address, /56 or account stored its day's share.",
+			    "counter", "class=\"reviews\"", (double)qs.refused[QUOTA_REVIEWS] },
+			{ "arcaded_quota_refused_total",
+			    "Requests refused 429 quota_exceeded: their address, /56 or account stored its day's share.",
+			    "counter", "class=\"matches\"", (double)qs.refused[QUOTA_MATCHES] },
+			{ "arcaded_quota_shared_total",
+			    "Quota charges that found no room for their key and went to a shared entry.",
+			    "counter", NULL, (double)qs.shared },
 			{ "arcaded_verify_queue", "Replay verifications waiting for a worker.", "gauge", NULL,
 			    (double)workers_waiting(req->app->verify) },
 			{ "arcaded_retention_deleted_total", "Rows the retention sweep deleted.", "counter",

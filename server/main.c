@@ -24,6 +24,7 @@
 #include "keyfile.h"
 #include "keys.h"
 #include "throttle.h"
+#include "quota_charge.h"
 #include "holds.h"
 #include "log.h"
 #include "match_play.h"
@@ -145,6 +146,13 @@ serve(const struct config *cfg)
 		if ((app.holds = holds_new(per)) == NULL)
 			fatal("out of memory");
 	}
+	{
+		const uint32_t per_day[QUOTA_NCLASSES] = { [QUOTA_RUNS] = cfg->runs_per_day,
+		    [QUOTA_REVIEWS] = cfg->reviews_per_day, [QUOTA_MATCHES] = cfg->matches_per_day };
+
+		if ((app.quota = quota_new(QUOTA_CAPACITY, per_day)) == NULL)
+			fatal("out of memory");
+	}
 	app.verify = workers_new(cfg->verify_workers, cfg->verify_queue);
 	if (app.verify == NULL)
 		fatal("cannot start the replay verifiers");
@@ -204,6 +212,7 @@ serve(const struct config *cfg)
 	metrics_free(app.metrics);
 	throttle_free(app.throttle);
 	holds_free(app.holds);
+	quota_free(app.quota);
 	for (i = 0; i < nrings; i++) {
 		keyring_wipe(rings[i]);
 		free(rings[i]);

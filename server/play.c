@@ -23,6 +23,7 @@
 #include "throttle.h"
 #include "run_result.h"
 #include "play_workspace.h"
+#include "quota_charge.h"
 
 static void
 play_free(void *arg)
@@ -233,6 +234,10 @@ finish(struct play *p, struct store_conn *c)
 	f.review = p->review;
 	f.certificate = p->certificate;
 	f.now = store_now_ms();
+	/* A run without an account shows its review once it was played a
+	 * little: a flood of one-move runs finished with a review fills no
+	 * page of the feed. */
+	f.listed = p->head.account_id != 0 || p->head.step >= STORE_REVIEWS_ANON_MIN_STEPS;
 	rc = store_run_finish(c, &f);
 	if (rc == STORE_ERROR)
 		return STORE_ERROR;
@@ -554,6 +559,10 @@ play_reply(struct request *req)
 
 	if (!defer_committed(req))
 		p->verdict = PLAY_ERROR;
+	/* The quota counts what was stored: an init's run, a finish's review. */
+	if (p->charged && p->verdict != (p->kind == PLAY_INIT ? PLAY_CREATED : PLAY_FINISHED))
+		quota_refund(req, p->kind == PLAY_INIT ? QUOTA_RUNS : QUOTA_REVIEWS, p->account_id,
+		    p->quota_day);
 	switch (p->verdict) {
 	case PLAY_CREATED:
 		request_reply_json(req, 200, body(p, p->run.id, 0, &p->after, NULL, NULL));
@@ -906,6 +915,14 @@ play_submit(struct request *req, struct play *p)
 		}
 		if (!(p->kind == PLAY_INIT ? start_run(req, p, &env) : play_token_action(req, p, &env)))
 			return;
+	}
+	/* The day's quota, last: what stores a run or a review, with its key
+	 * known and nothing else left to refuse it before the job. */
+	if (p->kind == PLAY_INIT || p->kind == PLAY_FINISH) {
+		if (!quota_charge(req, p->kind == PLAY_INIT ? QUOTA_RUNS : QUOTA_REVIEWS, p->account_id,
+		    &p->quota_day))
+			return;
+		p->charged = true;
 	}
 	defer_to_store(req, play_job, p, play_reply);
 }

@@ -84,6 +84,8 @@ struct play {
 	struct store_run_new run;         /* init */
 	int                  rating;      /* finish */
 	const char          *review;      /* finish, borrowed from the request body */
+	bool                 charged;     /* init, finish: the day's quota charged (quota_charge.h) */
+	uint32_t             quota_day;   /* the UTC day charged */
 
 	/* Set by the job. */
 	enum store_check_verdict check;

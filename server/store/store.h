@@ -395,9 +395,12 @@ struct store_run_finish {
 	const char *review;
 	const char *certificate;
 	int64_t     now;
+	bool        listed;      /* the review shows on the public feed (store_reviews) */
 };
 /* Stores the review and certificate and marks the run finished: OK, or
- * CONFLICT when it already is (nothing written). */
+ * CONFLICT when it already is (nothing written). A review not listed is
+ * stored under the id -run id: the feed reads positive ids only, along
+ * its index, so unlisted reviews cost its pages nothing. */
 enum store_result store_run_finish(struct store_conn *c, const struct store_run_finish *f);
 
 /* What finish added to a run: its certificate and its review, each NULL
@@ -463,8 +466,13 @@ struct store_review_row {
 	char   *text; /* malloc'd; free with store_reviews_free */
 };
 
-/* Reviews of game, newest first, older than review before_id when
- * has_before; and the count and sum of all its ratings. */
+/* The moves a run without an account must have had for its review to be
+ * listed (a review of a keyed run is listed at once). */
+#define STORE_REVIEWS_ANON_MIN_STEPS 10
+
+/* Listed reviews of game, newest first, older than review before_id when
+ * has_before; and the count and sum of the ratings of all its reviews,
+ * listed or not. */
 enum store_result store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id,
     int limit, struct store_review_row *out, int *n, int64_t *count, int64_t *total);
 void store_reviews_free(struct store_review_row *rows, int n);

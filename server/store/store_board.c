@@ -87,14 +87,16 @@ enum store_result
 store_reviews(struct store_conn *c, const char *game, bool has_before, int64_t before_id, int limit, struct store_review_row *out, int *n, int64_t *count,
     int64_t *total)
 {
+	/* Listed reviews have positive ids, unlisted ones negative (store.h):
+	 * a range of the index, whatever the unlisted ones number. */
 	static const char first[] =
 	    "SELECT v.id, v.run_id, v.created_at, v.rating, coalesce(a.name, ''), v.review "
 	    "FROM reviews v INDEXED BY reviews_recent LEFT JOIN accounts a ON a.id = v.account_id "
-	    "WHERE v.game = ?1 ORDER BY v.id DESC LIMIT ?2";
+	    "WHERE v.game = ?1 AND v.id > 0 ORDER BY v.id DESC LIMIT ?2";
 	static const char next[] =
 	    "SELECT v.id, v.run_id, v.created_at, v.rating, coalesce(a.name, ''), v.review "
 	    "FROM reviews v INDEXED BY reviews_recent LEFT JOIN accounts a ON a.id = v.account_id "
-	    "WHERE v.game = ?1 AND v.id < ?2 ORDER BY v.id DESC LIMIT ?3";
+	    "WHERE v.game = ?1 AND v.id < ?2 AND v.id > 0 ORDER BY v.id DESC LIMIT ?3";
 	static const char stats[] = "SELECT count, total FROM review_stats WHERE game = ?1";
 	struct store_q *q = store_q(c, has_before ? next : first);
 	int rc = STORE_Q_DONE;

@@ -284,6 +284,18 @@ store_run_finish(struct store_conn *c, const struct store_run_finish *f)
 	static const char ins[] =
 	    "INSERT INTO reviews (run_id, game, account_id, rating, review, created_at) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	/* Listed, on SQLite: past the largest id, and never below 1 (left to
+	 * itself SQLite would count on from the largest rowid, which is
+	 * negative while every review is unlisted). The writer is the only
+	 * writer, so nothing comes between the read and the insert. */
+	static const char ins_sqlite[] =
+	    "INSERT INTO reviews (id, run_id, game, account_id, rating, review, created_at) "
+	    "VALUES ((SELECT max(coalesce(max(id), 0), 0) + 1 FROM reviews), ?1, ?2, ?3, ?4, ?5, ?6)";
+	/* Not listed: the id is the run's, negated (run ids are positive and
+	 * a run has one review, so it is free; store.h). */
+	static const char ins_unlisted[] =
+	    "INSERT INTO reviews (id, run_id, game, account_id, rating, review, created_at) "
+	    "VALUES (?7, ?1, ?2, ?3, ?4, ?5, ?6)";
 	/* SQLite keeps review_stats by a trigger (migration 0002); on
 	 * PostgreSQL the store does, so that the schema needs no trigger. */
 	static const char stats[] =
@@ -301,8 +313,10 @@ store_run_finish(struct store_conn *c, const struct store_run_finish *f)
 		return STORE_ERROR;
 	if (store_q_changes(q) != 1)
 		return STORE_CONFLICT;
-	if ((q = store_q(c, ins)) == NULL)
+	if ((q = store_q(c, !f->listed ? ins_unlisted : store_is_pg(c) ? ins : ins_sqlite)) == NULL)
 		return STORE_ERROR;
+	if (!f->listed)
+		store_q_int(q, 7, -f->id);
 	store_q_int(q, 1, f->id);
 	store_q_text(q, 2, f->game);
 	store_q_nullable(q, 3, f->account_id > 0 ? f->account_id : -1);

@@ -72,7 +72,7 @@ fill_job(struct store_conn *c, void *arg)
 			struct store_run_finish fin = {
 				.id = r.id, .game = r.game, .rating = (int)((x >> 56) % 10) + 1,
 				.review = "A benchmark review of a few words.", .certificate = "v4.public.bench",
-				.now = r.now,
+				.now = r.now, .listed = true,
 			};
 
 			if (store_run_finish(c, &fin) == STORE_ERROR)

@@ -1772,6 +1772,34 @@ def main():
             t.eq(rc, 0, 'daemon E stopped cleanly (exit status 0)')
         finally:
             e.cleanup()
+        # 429 quota_exceeded from daemon Q, whose day holds 2 runs, 1 review and 1 match.
+        q = Daemon(args=DAEMON_ARGS + ['--runs-per-day', '2', '--reviews-per-day', '1',
+                                       '--matches-per-day', '1'])
+        q.name = 'Q'
+        try:
+            ht = '/api/games/hatetris/'
+            done = []
+            for _ in range(2):
+                r = req(q, 'GET', ht + 'init?cap=1')
+                o = req(q, 'POST', ht + 'action', {'stateToken': r.json['stateToken'], 'command': 'options'})
+                r = req(q, 'POST', ht + 'action', {'stateToken': r.json['stateToken'],
+                                                   'command': o.json['results'][0]['options'][0]['command']})
+                done.append(r.json['stateToken'])
+            over = [req(q, 'GET', ht + 'init'),
+                    req(q, 'POST', '/api/games/duskcourt/init', {})]
+            fins = [req(q, 'POST', ht + 'finish', {'stateToken': tok, 'rating': 5, 'review': 'fine'}) for tok in done]
+            qk = bearer(req(q, 'POST', '/api/v1/accounts', {'name': name()})
+                        .json['agentKey'])
+            made = [req(q, 'POST', '/api/matches', {'players': 2}, headers=qk)
+                    for _ in range(2)]
+            t.ok([r.error_code for r in over] == ['quota_exceeded'] * 2 and fins[0].status == 200 and
+                 fins[1].error_code == 'quota_exceeded' and made[0].status == 201 and
+                 made[1].error_code == 'quota_exceeded',
+                 'past the day\'s quotas: 429 quota_exceeded on init, finish and creating a match')
+            rc, _ = q.stop()
+            t.eq(rc, 0, 'daemon Q stopped cleanly (exit status 0)')
+        finally:
+            q.cleanup()
         phase['name'] = 'play'
         # 503 from a daemon that is stopping, on every route.
         during_shutdown(a, ops, keys)

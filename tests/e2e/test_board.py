@@ -191,19 +191,56 @@ try:
          b.json['entries'][0]['pieces'] == min(e['pieces'] for e in b.json['entries'] if e['score'] == keys[0][0]),
          'Stackfall: best score, then lines, then fewer pieces (%r)' % keys)
 
-    # ---- reviews
-    texts = []
+    # ---- reviews: a keyed run's listed at once, an anonymous run's once it has 10 moves
+    short = 0
     for i, x in enumerate(made[:5]):
         rr = d.post(DC + 'finish', {'stateToken': x['stateToken'], 'rating': i + 1, 'review': 'review %d' % i})
+        short += rr.status == 200
+    key = {'Authorization': 'Bearer ' + d.post('/api/v1/accounts', {'name': 'reviewer'}).json['agentKey']}
+    texts = []
+    for i in range(5):
+        r = d.get(DC + 'init?seed=%d' % (600 + i), headers=key)
+        while r.json['state']['phase'] == 'playing':
+            legal = [a for a in r.json['legalActions'] if a['type'] == 'capture']
+            r = d.post(DC + 'action', {'stateToken': r.json['stateToken'], 'action': legal[0]}, headers=key)
+        if r.json['state']['phase'] == 'break':
+            r = d.post(DC + 'action', {'stateToken': r.json['stateToken'], 'action': {'type': 'endRun'}},
+                       headers=key)
+        rr = d.post(DC + 'finish', {'stateToken': r.json['stateToken'], 'rating': 6 + i % 5,
+                                    'review': 'keyed %d' % i}, headers=key)
         if rr.status == 200:
-            texts.append('review %d' % i)
+            texts.append('keyed %d' % i)
     rv = d.get(DC + 'reviews?limit=100')
     got = [x['text'] for x in rv.json['reviews']]
-    t.ok(rv.status == 200 and got[:5] == list(reversed(texts)) and rv.json['count'] == len(texts) + 1,
-         'reviews come newest first, with their count')
-    t.ok(abs(rv.json['averageRating'] - (9 + sum(range(1, 6))) / 6) < 1e-9, 'and the average rating')
-    t.ok(set(rv.json['reviews'][0]) == {'runId', 'account', 'rating', 'text', 'createdAt'},
+    steps = dict(d.sql('SELECT id, step FROM runs'))
+    t.ok(short == 5 and all(steps[int(x['runId'])] < 10 for x in made[:5]),
+         'five anonymous runs of fewer than 10 moves finished with their reviews')
+    t.ok(rv.status == 200 and got == list(reversed(texts)) and len(texts) == 5,
+         'only the keyed runs\' reviews are listed, newest first (%r)' % got)
+    t.ok(rv.json['count'] == 11, 'the count is of every review stored, listed or not')
+    t.ok(abs(rv.json['averageRating'] - (9 + sum(range(1, 6)) + sum(6 + i % 5 for i in range(5))) / 11) < 1e-9,
+         'and so is the average rating')
+    t.ok(set(rv.json['reviews'][0]) == {'runId', 'account', 'rating', 'text', 'createdAt'} and
+         rv.json['reviews'][0]['account'] == 'reviewer',
          'each review has run id, account, rating, text and time')
+    long_run, played = d.get(DC + 'init?seed=700').json, 0
+    while long_run['state']['phase'] != 'done':
+        la = long_run['legalActions']
+        if long_run['state']['phase'] == 'break':
+            act = {'type': 'endRun'} if played >= 10 else {'type': 'next'}
+        else:
+            act = [a for a in la if a['type'] == 'capture'][0]
+        long_run = d.post(DC + 'action', {'stateToken': long_run['stateToken'], 'action': act}).json
+        played += 1
+    lr = d.post(DC + 'finish', {'stateToken': long_run['stateToken'], 'rating': 5, 'review': 'played long'})
+    n_long = dict(d.sql('SELECT id, step FROM runs'))[int(long_run['runId'])]
+    listed = [x['text'] for x in d.get(DC + 'reviews?limit=100').json['reviews']]
+    t.ok(lr.status == 200 and n_long >= 10 and listed[0] == 'played long',
+         'an anonymous run of %d moves (10 at least): its review is listed' % n_long)
+    t.eq(d.sql('SELECT count(*) FROM reviews v JOIN runs r ON r.id = v.run_id '
+               'WHERE (v.id < 0) != (v.account_id IS NULL AND r.step < 10)')[0][0], 0,
+         'unlisted reviews, and only they, are stored under negative ids (the feed reads positive '
+         'ids along its index, never the unlisted ones)')
     paged, cursor = [], None
     for _ in range(10):
         page = d.get(DC + 'reviews?limit=2' + ('&before=' + cursor if cursor else '')).json
@@ -211,7 +248,8 @@ try:
         cursor = page['next']
         if cursor is None:
             break
-    t.eq(paged, [x['runId'] for x in rv.json['reviews']], 'reviews page by cursor without duplicates or gaps')
+    t.eq(paged, [x['runId'] for x in d.get(DC + 'reviews?limit=100').json['reviews']],
+         'reviews page by cursor without duplicates or gaps')
     t.eq(d.get(SF + 'reviews').json['count'], 0, 'reviews are per game')
 finally:
     d.cleanup()

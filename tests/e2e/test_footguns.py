@@ -44,14 +44,19 @@ try:
     tok = r.post(SF + 'init', {}).json['stateToken']
     for name, text in [('white space alone', ' \t\n\u3000\u00a0 '), ('a control character', 'nice\x07game'),
                        ('an escape sequence', '\x1b[2Jgone'), ('a C1 control', 'a\u0085b'),
-                       ('a right-to-left override', 'good \u202egame'), ('a bidi isolate', 'x\u2067y')]:
+                       ('a right-to-left override', 'good \u202egame'), ('a bidi isolate', 'x\u2067y'),
+                       ('zero-width characters alone', '\u200b\u200d\u2060\ufeff'),
+                       ('Hangul fillers and a direction mark alone', '\u3164\u115f \u200e'),
+                       ('variation selectors alone', '\ufe0f\U000e0100'),
+                       ('tag characters (invisible text)', 'ok\U000e0041\U000e0042')]:
         f = r.post(SF + 'finish', {'stateToken': tok, 'rating': 5, 'review': text})
         t.ok(f.status == 400 and f.error_code == 'invalid_request',
              'a review of %s: 400 (%s)' % (name, f.json['error']['message'] if f.json else f.status))
     t.eq(r.sql('SELECT count(*) FROM reviews')[0][0], 0, 'none stored')
-    f = r.post(SF + 'finish', {'stateToken': tok, 'rating': 5, 'review': 'Fine.\n\tTwo lines, \u00e9t\u00e9 \U0001f600'})
+    f = r.post(SF + 'finish', {'stateToken': tok, 'rating': 5,
+                               'review': 'Fine.\n\tTwo lines, \u00e9t\u00e9 \U0001f600 \U0001f469\u200d\U0001f4bb'})
     t.ok(f.status == 409 and f.error_code == 'run_not_over',
-         'a review with a newline, a tab, accents and an emoji passes the check (the run, not over, '
+         'a review with a newline, a tab, accents and emoji (one joined by a ZWJ) passes the check (the run, not over, '
          'is what refuses it: 409 run_not_over)')
 finally:
     r.cleanup()
