@@ -79,6 +79,8 @@ const struct route routes[] = {
 	 * stream count once, when they begin). */
 	PLAIN(HTTP_POST,              "/api/matches",                           handle_match_create,    "match_create",   true,  MOVES),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/ratings",                   handle_match_ratings,   "match_ratings",  false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches",                           handle_matches_open,    "matches_list",   false, READS),
+	PLAIN(HTTP_POST,              "/api/matches/quick",                     handle_match_quick,     "match_quick",    true,  MOVES),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/open",                      handle_matches_open,    "matches_open",   false, READS),
 	PLAIN(HTTP_POST,              "/api/matches/replays/verify",            handle_match_verify,    "match_verify",   true,  VERIFY),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}",                      handle_match_get,       "match_get",      false, READS),
