@@ -66,6 +66,10 @@ match_json(const struct history_match *m, bool mine)
 	    "end", text_or_null(m->end_reason), "created_at", iso8601_ms_json(m->created_at),
 	    "started_at", iso8601_ms_json(m->started_at),
 	    "finished_at", iso8601_ms_json(m->finished_at));
+	if (o != NULL) {
+		json_object_set_new(o, "items", json_boolean(m->items));
+		json_object_set_new(o, "queue", json_boolean(m->queue));
+	}
 	if (o != NULL && mine) {
 		json_object_set_new(o, "seat", json_integer(m->seat));
 		json_object_set_new(o, "place", m->place > 0 ? json_integer(m->place) : json_null());

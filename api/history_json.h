@@ -27,6 +27,7 @@ struct history_match {
 	int64_t     id, turn, created_at, started_at, finished_at;
 	int         players, joined, turn_seconds, turn_cap;
 	bool        rated;
+	bool        items, queue;   /* the item setting; opened by the quick-match queue */
 	const char *status;         /* lobby, playing or finished */
 	const char *end_reason;     /* "" while not finished */
 	int         nseats;
@@ -38,7 +39,7 @@ struct history_match {
 	double      rating_before, rating_after;
 };
 
-/* GET /api/matches/open?status=: matches[0..n) of status, newest first; next
+/* GET /api/matches?status= (and /api/matches/open): matches[0..n) of status, newest first; next
  * (the cursor "created_at.id" of the last) when full. */
 json_t *history_open_matches_json(const char *status, const struct history_match *m, int n,
     bool full);

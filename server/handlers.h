@@ -94,6 +94,7 @@ void handle_match_ratings(struct request *req);
 /* handlers_history.c: the open matches, an account's page, its runs and
  * matches (docs/api.md, "Accounts and open matches") */
 void handle_matches_open(struct request *req);
+void handle_match_quick(struct request *req);
 void handle_account_page(struct request *req);
 void handle_account_runs(struct request *req);
 void handle_account_matches(struct request *req);

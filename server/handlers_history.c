@@ -55,6 +55,7 @@ to_match(const struct store_match_brief *b, struct history_match *m)
 		.id = b->id, .turn = b->turn, .created_at = b->created_at, .started_at = b->started_at,
 		.finished_at = b->finished_at, .players = b->players, .joined = b->joined,
 		.turn_seconds = b->turn_seconds, .turn_cap = b->turn_cap, .rated = b->rated,
+		.items = b->items, .queue = b->queued,
 		.status = b->status, .end_reason = b->end_reason, .nseats = b->nseats, .seat = b->seat,
 		.place = b->place, .score = b->score, .rating_before = b->rating_before,
 		.rating_after = b->rating_after,
@@ -69,7 +70,7 @@ figures(const struct store_history_run *r)
 	return (struct board_figures){ r->lines, r->pieces, r->rung, r->lives };
 }
 
-/* ---- GET /api/matches/open?status=lobby|playing ---- */
+/* ---- GET /api/matches?status=lobby|playing|finished (and /api/matches/open) ---- */
 
 void
 handle_matches_open(struct request *req)
@@ -85,9 +86,10 @@ handle_matches_open(struct request *req)
 
 	if (status == NULL)
 		status = "lobby";
-	if (strcmp(status, "lobby") != 0 && strcmp(status, "playing") != 0) {
+	if (strcmp(status, "lobby") != 0 && strcmp(status, "playing") != 0 &&
+	    strcmp(status, "finished") != 0) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
-		    "query 'status' must be lobby or playing (finished matches are listed on their players' pages)");
+		    "query 'status' must be lobby, playing or finished");
 		return;
 	}
 	if (!handlers_read_limit(req, &limit) || !read_before(req, &has, &at, &id))

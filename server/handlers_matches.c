@@ -2,6 +2,7 @@
  * handlers_matches.c: versus matches over HTTP.
  *
  *   POST /api/matches                    a match in the lobby; its creator sits
+ *   POST /api/matches/quick              the queue: the lobby with these settings, or a new one
  *   POST /api/matches/{id}/join          a seat; the last one starts the match
  *   POST /api/matches/{id}/move          {turn, command}: one move a turn
  *   GET  /api/matches/{id}               the match as the caller may see it
@@ -174,10 +175,12 @@ handle_match_create(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'rated' must be true or false");
 		return;
 	}
-	if (has_seed && json_is_true(rated)) {
-		/* Whoever chose the seed knows every piece and hole to come. */
+	if (json_is_true(rated)) {
+		/* A creator chooses who sits down (and a seed, every piece and
+		 * hole to come): rated matches are the queue's, whose players the
+		 * server pairs. */
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
-		    "a rated match takes no seed: the server draws it");
+		    "a created match is never rated: rated matches come from the queue, POST /api/matches/quick");
 		return;
 	}
 	if (auth_bearer(req, true, &acct) != AUTH_OK || !quota_charge(req, QUOTA_MATCHES, acct.id, &day))
@@ -189,7 +192,7 @@ handle_match_create(struct request *req)
 	op->account_id = acct.id;
 	op->players = (int)players;
 	op->turn_seconds = (int)seconds;
-	op->rated = json_is_true(rated);
+	op->rated = false;
 	op->seed_chosen = has_seed;
 	if (!has_seed) {
 		uint64_t r;
@@ -199,6 +202,63 @@ handle_match_create(struct request *req)
 	}
 	op->seed = seed;
 	match_play_submit(req, op, create_done);
+}
+
+/* ---- POST /api/matches/quick ---- */
+
+static void
+quick_done(struct request *req)
+{
+	struct match_play_op *op = req->ctx;
+
+	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_CREATED && op->verdict != MATCH_PLAY_JOINED)) {
+		reply_verdict_error(req, op);
+		return;
+	}
+	reply_view(req, op->verdict == MATCH_PLAY_CREATED ? 201 : 200, op, op->seat);
+}
+
+void
+handle_match_quick(struct request *req)
+{
+	static const char *const fields[] = { "players", "turn_seconds", "items", NULL };
+	const json_t *items = req->json ? json_object_get(req->json, "items") : NULL;
+	struct account_ref acct;
+	struct match_play_op *op;
+	char msg[JSONBODY_MSG_MAX];
+	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT;
+	bool present = false;
+	uint64_t r;
+
+	if (!known(req, fields))
+		return;
+	if (!jsonbody_int(req->json, "players", VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX, &present,
+	    &players, msg, sizeof msg) || !present) {
+		if (!present)
+			snprintf(msg, sizeof msg, "missing field 'players' (an integer from %d to %d)",
+			    VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX);
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (!jsonbody_int(req->json, "turn_seconds", 1, MATCH_PLAY_TURN_SECONDS_MAX, &present, &seconds,
+	    msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return;
+	}
+	if (items != NULL && !json_is_boolean(items)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
+		return;
+	}
+	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = match_play_op_new(req, MATCH_PLAY_OP_QUICK)) == NULL)
+		return;
+	op->account_id = acct.id;
+	op->players = (int)players;
+	op->turn_seconds = (int)seconds;
+	op->items = json_is_true(items);
+	op->rated = true;
+	randombytes_buf(&r, sizeof r);
+	op->seed = (int64_t)(r & (uint64_t)ENGINE_ID_MAX);
+	match_play_submit(req, op, quick_done);
 }
 
 /* ---- POST /api/matches/{id}/join ---- */
@@ -632,21 +692,23 @@ handle_match_ratings(struct request *req)
 {
 	struct store_rating rows[STORE_PAGE_MAX];
 	struct match_rating_row out[STORE_PAGE_MAX];
-	const char *q = request_query(req, "limit");
+	const char *after = request_query(req, "after");
 	struct store_conn *c;
 	enum store_result rc;
-	int64_t limit = 20;
-	int n = 0, i;
+	json_t *page, *list;
+	int64_t above = 0;
+	int limit, n = 0, i;
 
-	if (q != NULL && !jsonbody_parse_int(q, 1, INT32_MAX, &limit)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "query 'limit' must be a whole number from 1 to 100");
+	if (!handlers_read_limit(req, &limit))
+		return;
+	c = store_reader(req->app->store);
+	rc = store_ratings_list(c, after, &above, limit, rows, &n);
+	store_reader_release(req->app->store, c);
+	if (rc == STORE_NOT_FOUND) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST,
+		    "query 'after' must be the 'next' cursor of a previous page (an account with a rating)");
 		return;
 	}
-	if (limit > STORE_PAGE_MAX)
-		limit = STORE_PAGE_MAX;
-	c = store_reader(req->app->store);
-	rc = store_ratings_list(c, (int)limit, rows, &n);
-	store_reader_release(req->app->store, c);
 	if (rc != STORE_OK) {
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
@@ -654,5 +716,12 @@ handle_match_ratings(struct request *req)
 	for (i = 0; i < n; i++)
 		out[i] = (struct match_rating_row){ rows[i].name, rows[i].rating, rows[i].rd,
 		    rows[i].volatility, rows[i].matches };
-	request_reply_json(req, 200, match_ratings_json(out, n));
+	/* The page's ranks follow the ratings before it; next is the last
+	 * account of a full page. */
+	page = match_ratings_json(out, n);
+	list = json_object_get(page, "ratings");
+	for (i = 0; i < n; i++)
+		json_object_set_new(json_array_get(list, (size_t)i), "rank", json_integer(above + i + 1));
+	json_object_set_new(page, "next", n == limit && n > 0 ? json_string(rows[n - 1].name) : json_null());
+	request_reply_json(req, 200, page);
 }

@@ -221,9 +221,60 @@ certify(const struct match_play_op *op, json_t *turns)
 	return match_result_certificate(app_keys(op->mx->app), &rec, turns, (int64_t)time(NULL));
 }
 
+/* Why a queue match moves no rating, or NULL when it does: a player sent
+ * fewer than MATCH_PLAY_RATED_MOVES moves (aborted: a missed turn is no
+ * move), or a pair of its players has rated MATCH_PLAY_PAIR_CAP matches
+ * together in the last MATCH_PLAY_PAIR_WINDOW_MS. sent[] counts each
+ * seat's moves. */
+static const char *
+unrated_reason(struct store_conn *c, const struct match_play_op *op, const int *sent, int64_t now,
+    bool *failed)
+{
+	const struct store_match_row *r = &op->row;
+	int i, j;
+
+	for (i = 0; i < r->players; i++)
+		if (sent[i] < MATCH_PLAY_RATED_MOVES)
+			return "aborted";
+	for (i = 0; i < r->players; i++)
+		for (j = i + 1; j < r->players; j++) {
+			int64_t n = 0;
+
+			if (store_match_pair_rated(c, r->seats[i].account_id, r->seats[j].account_id,
+			    now - MATCH_PLAY_PAIR_WINDOW_MS, &n) != STORE_OK) {
+				*failed = true;
+				return NULL;
+			}
+			if (n >= MATCH_PLAY_PAIR_CAP)
+				return "pair_cap";
+		}
+	return NULL;
+}
+
+/* Each seat's moves sent in turns (every turn's moves, as stored). */
+static void
+count_sent(const json_t *turns, int n, int *sent)
+{
+	size_t t;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sent[i] = 0;
+	for (t = 0; t < json_array_size(turns); t++) {
+		const json_t *moves = json_array_get(turns, t);
+
+		for (i = 0; i < n; i++) {
+			const char *m = json_string_value(json_array_get(moves, (size_t)i));
+
+			if (m != NULL && strcmp(m, "missed") != 0)
+				sent[i]++;
+		}
+	}
+}
+
 /* Results on the seats, and for a rated match every player's rating. */
 static enum store_result
-results(struct store_conn *c, struct match_play_op *op, int64_t now)
+results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t now)
 {
 	struct store_match_row *r = &op->row;
 	struct store_match_result res[VERSUS_PLAYERS_MAX];
@@ -232,8 +283,19 @@ results(struct store_conn *c, struct match_play_op *op, int64_t now)
 	int64_t accounts[VERSUS_PLAYERS_MAX];
 	uint8_t places[VERSUS_PLAYERS_MAX];
 	int i, n = r->players;
-	bool rated = r->rated;
+	bool rated = r->rated, failed = false;
 
+	if (rated) {
+		const char *why = unrated_reason(c, op, sent, now, &failed);
+
+		if (failed)
+			return STORE_ERROR;
+		if (why != NULL) {
+			if (store_match_unrated(c, r->id, why) != STORE_OK)
+				return STORE_ERROR;
+			rated = r->rated = false;
+		}
+	}
 	match_places(&op->m, match_end_of(&op->m, (uint32_t)r->turn_cap), places);
 	for (i = 0; i < n; i++) {
 		accounts[i] = r->seats[i].account_id;
@@ -292,6 +354,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
 	char reason[ENGINE_REASON_MAX], *moves_text = NULL, *cert = NULL;
 	json_t *moves = NULL, *turns = NULL;
+	int sent[VERSUS_PLAYERS_MAX] = { 0 };
 	enum match_end end;
 	enum store_result rc = STORE_ERROR;
 	unsigned i, bad = 0;
@@ -345,6 +408,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		 * this one. */
 		if ((turns = store_match_turns(c, r->id)) == NULL || json_array_append(turns, moves) != 0)
 			goto done;
+		count_sent(turns, r->players, sent);
 		cert = certify(op, turns);
 		turns = NULL; /* certify took it */
 		if (cert == NULL)
@@ -380,7 +444,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		goto done;
 	}
 	if (rc != STORE_OK || store_match_turn_insert(c, r->id, r->turn, moves_text, now) != STORE_OK ||
-	    (op->finished && results(c, op, now) != STORE_OK)) {
+	    (op->finished && results(c, op, sent, now) != STORE_OK)) {
 		rc = STORE_ERROR;
 		goto done;
 	}
@@ -403,11 +467,16 @@ create_job(struct store_conn *c, struct match_play_op *op)
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
 		.turn_cap = (int)op->mx->app->cfg->match_turn_cap, .seed = op->seed,
 		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = VERSUS_RULES,
+		.items = op->items, .queued = op->kind == MATCH_PLAY_OP_QUICK,
 		.now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
 	};
 	enum store_result rc;
 
 	rc = store_match_insert(c, &n);
+	if (rc == STORE_CONFLICT && n.queue_taken) {
+		op->verdict = MATCH_PLAY_FULL; /* the queue job looks again */
+		return STORE_OK;
+	}
 	if (rc == STORE_CONFLICT) {
 		op->verdict = MATCH_PLAY_TOO_MANY_LOBBIES;
 		return STORE_OK;
@@ -665,6 +734,38 @@ deadline_job(struct store_conn *c, struct match_play_op *op)
 	return resolve(c, op, mv, now);
 }
 
+/* The queue: the lobby with the op's settings, joined, else a new one. A
+ * lobby that filled or was opened by another daemon between the look and
+ * the write sends the job round again (index matches_queue keeps one lobby
+ * a setting, so two bots arriving at once end in the same one). */
+static enum store_result
+quick_job(struct store_conn *c, struct match_play_op *op)
+{
+	enum store_result rc;
+	int tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		rc = store_match_queue_find(c, op->players, op->turn_seconds, op->items, &op->match_id);
+		if (rc == STORE_ERROR)
+			return STORE_ERROR;
+		if (rc == STORE_OK) {
+			if (join_job(c, op) != STORE_OK)
+				return STORE_ERROR;
+			if (op->verdict == MATCH_PLAY_ALREADY_JOINED)
+				op->verdict = MATCH_PLAY_JOINED; /* asked again: the same lobby */
+			if (op->verdict == MATCH_PLAY_JOINED)
+				return STORE_OK;
+			continue;
+		}
+		if (create_job(c, op) != STORE_OK)
+			return STORE_ERROR;
+		if (op->verdict != MATCH_PLAY_FULL)
+			return STORE_OK;
+	}
+	op->verdict = MATCH_PLAY_FULL;
+	return STORE_OK;
+}
+
 static enum store_result
 run_job(struct store_conn *c, void *arg)
 {
@@ -684,6 +785,8 @@ run_job(struct store_conn *c, void *arg)
 		return move_job(c, op);
 	case MATCH_PLAY_OP_DEADLINE:
 		return deadline_job(c, op);
+	case MATCH_PLAY_OP_QUICK:
+		return quick_job(c, op);
 	}
 	return STORE_ERROR;
 }

@@ -83,7 +83,18 @@ struct match_play_stats {
 };
 void match_play_stats(struct matches *mx, struct match_play_stats *out);
 
-enum match_play_op_kind { MATCH_PLAY_OP_CREATE, MATCH_PLAY_OP_JOIN, MATCH_PLAY_OP_MOVE, MATCH_PLAY_OP_DEADLINE };
+/* QUICK: the quick-match queue, a join of the queue lobby with the op's
+ * settings or, when there is none, a new one (verdict JOINED or CREATED). */
+enum match_play_op_kind { MATCH_PLAY_OP_CREATE, MATCH_PLAY_OP_JOIN, MATCH_PLAY_OP_MOVE, MATCH_PLAY_OP_DEADLINE,
+	MATCH_PLAY_OP_QUICK };
+
+/* The rating rules (docs/rules/versus.md, "Ratings"): a queue match in
+ * which some player sent fewer than MATCH_PLAY_RATED_MOVES moves is
+ * aborted, and a pair of accounts rates at most MATCH_PLAY_PAIR_CAP
+ * matches in MATCH_PLAY_PAIR_WINDOW_MS. */
+#define MATCH_PLAY_RATED_MOVES    3
+#define MATCH_PLAY_PAIR_CAP       3
+#define MATCH_PLAY_PAIR_WINDOW_MS (24 * 3600 * 1000LL)
 
 enum match_play_verdict {
 	MATCH_PLAY_CREATED,        /* 200 */
@@ -117,6 +128,7 @@ struct match_play_op {
 	int                players, turn_seconds; /* create */
 	int64_t            seed;
 	bool               seed_chosen, rated;
+	bool               items;             /* create, quick: the item setting */
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
 	enum versus_parse  parsed;            /* move, read on the HTTP thread */
 	struct versus_move mv;

@@ -81,6 +81,8 @@ const struct route routes[] = {
 	 * stream count once, when they begin). */
 	PLAIN(HTTP_POST,              "/api/matches",                           handle_match_create,    "match_create",   true,  MOVES),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/ratings",                   handle_match_ratings,   "match_ratings",  false, READS),
+	PLAIN(HTTP_GET,               "/api/matches",                           handle_matches_open,    "matches_list",   false, READS),
+	PLAIN(HTTP_POST,              "/api/matches/quick",                     handle_match_quick,     "match_quick",    true,  MOVES),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/open",                      handle_matches_open,    "matches_open",   false, READS),
 	PLAIN(HTTP_POST,              "/api/matches/replays/verify",            handle_match_verify,    "match_verify",   true,  VERIFY),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}",                      handle_match_get,       "match_get",      false, READS),
@@ -152,17 +154,24 @@ const struct route *
 routes_match(const char *path, enum http_method method, struct request *req, unsigned *allowed)
 {
 	size_t i;
+	int pass;
 
+	/* Routes without a {param} first: a path one of them names exactly
+	 * (/api/matches/quick) is that route's alone, and its Allow lists its
+	 * methods, not those of a pattern that would also match it
+	 * (/api/matches/{id}). */
 	*allowed = 0;
-	for (i = 0; i < nroutes; i++) {
-		if (!match(routes[i].pattern, path, NULL))
-			continue;
-		if (routes[i].methods & method) {
-			match(routes[i].pattern, path, req);
-			return &routes[i];
+	for (pass = 0; pass < 2 && *allowed == 0; pass++)
+		for (i = 0; i < nroutes; i++) {
+			if ((strchr(routes[i].pattern, '{') == NULL) != (pass == 0) ||
+			    !match(routes[i].pattern, path, NULL))
+				continue;
+			if (routes[i].methods & method) {
+				match(routes[i].pattern, path, req);
+				return &routes[i];
+			}
+			*allowed |= routes[i].methods;
 		}
-		*allowed |= routes[i].methods;
-	}
 	return NULL;
 }
 

@@ -497,15 +497,32 @@ struct store_match_new {
 	int     players, turn_seconds, turn_cap;
 	int64_t seed;
 	bool    seed_chosen, rated;
+	bool    items, queued;          /* the item setting; opened by the quick-match queue */
 	const char *rules;
 	int64_t now;
 	int     lobbies_max;            /* the creator's matches in their lobby, at most */
 	int64_t id;                     /* out: the new match's random id */
+	bool    queue_taken;            /* out: CONFLICT because a queue lobby with these
+	                                 * settings exists already (index matches_queue) */
 };
 /* Inserts a match in the lobby under a fresh random id, and its creator's
  * seat: OK; CONFLICT (nothing written) when the creator has lobbies_max
- * matches in their lobby already; or ERROR. */
+ * matches in their lobby already, or for a queued match when another queue
+ * lobby with its settings exists (queue_taken set); or ERROR. */
 enum store_result store_match_insert(struct store_conn *c, struct store_match_new *m);
+
+/* The queue lobby with these settings (there is at most one): OK with its
+ * id, NOT_FOUND, or ERROR. */
+enum store_result store_match_queue_find(struct store_conn *c, int players, int turn_seconds,
+    bool items, int64_t *id);
+
+/* How many matches a and b both played that finished at since_ms or later
+ * and moved their ratings, into *n. */
+enum store_result store_match_pair_rated(struct store_conn *c, int64_t a, int64_t b,
+    int64_t since_ms, int64_t *n);
+
+/* Marks a queue match that moves no rating as unrated, with its reason. */
+enum store_result store_match_unrated(struct store_conn *c, int64_t id, const char *reason);
 
 struct store_match_seat {
 	int64_t account_id;
@@ -519,6 +536,7 @@ struct store_match_row {
 	int64_t started_at, finished_at, deadline_at;    /* 0: not yet / none */
 	int     players, joined, turn_seconds, turn_cap;
 	bool    seed_chosen, rated;
+	bool    items, queued;                           /* migration 0009 */
 	char    rules[16], status[12], end_reason[16];  /* end_reason "" while playing */
 	uint8_t state[STORE_MATCH_STATE_MAX];
 	size_t  nstate;                                  /* 0 in the lobby */
@@ -599,8 +617,11 @@ enum store_result store_ratings_get(struct store_conn *c, const int64_t *account
 /* Writes (inserts or replaces) the n ratings. */
 enum store_result store_ratings_put(struct store_conn *c, const struct store_rating *r, int n,
     int64_t now);
-/* The best ratings first (then account id), at most limit <= STORE_PAGE_MAX. */
-enum store_result store_ratings_list(struct store_conn *c, int limit, struct store_rating *out,
+/* The best ratings first (then account id), at most limit <= STORE_PAGE_MAX;
+ * after the account named after when not NULL (NOT_FOUND when it has no
+ * rating), *above then counting the ratings ranked before the page. */
+enum store_result store_ratings_list(struct store_conn *c, const char *after, int64_t *above,
+    int limit, struct store_rating *out,
     int *n);
 
 /* A match as lists show it (the home page's open matches, an account's
@@ -608,7 +629,7 @@ enum store_result store_ratings_list(struct store_conn *c, int limit, struct sto
 struct store_match_brief {
 	int64_t id, turn, created_at, started_at, finished_at; /* 0: not yet */
 	int     players, joined, turn_seconds, turn_cap;
-	bool    rated;
+	bool    rated, items, queued;
 	char    status[12], end_reason[16];
 	int     nseats;
 	char    names[STORE_MATCH_SEATS][STORE_NAME_MAX + 1];
@@ -617,9 +638,10 @@ struct store_match_brief {
 	int64_t score;                        /* -1 until finished */
 	double  rating_before, rating_after;  /* NAN unless a rated match has finished */
 };
-/* The matches in status ("lobby" or "playing"), newest first (created_at,
- * then id), after the cursor (before_at, before_id) when has_before, at most
- * limit <= STORE_PAGE_MAX (index matches_open, migration 0008). */
+/* The matches in status ("lobby", "playing" or "finished"), newest first
+ * (created_at, then id), after the cursor (before_at, before_id) when
+ * has_before, at most limit <= STORE_PAGE_MAX (index matches_open, migration
+ * 0008; matches_finished, 0009). */
 enum store_result store_matches_open(struct store_conn *c, const char *status, bool has_before,
     int64_t before_at, int64_t before_id, int limit, struct store_match_brief *out, int *n);
 

@@ -72,8 +72,8 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 {
 	static const char sql[] =
 	    "INSERT INTO matches (id, rules, status, players, joined, turn_seconds, turn_cap, seed, "
-	    "seed_chosen, rated, turn, created_by, created_at) "
-	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10) ON CONFLICT (id) DO NOTHING";
+	    "seed_chosen, rated, turn, created_by, created_at, items, queued) "
+	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?12) ON CONFLICT DO NOTHING";
 	static const char seat[] =
 	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) VALUES (?1, 0, ?2, ?3)";
 	/* On PostgreSQL two daemons may create for one account at once: the
@@ -120,10 +120,27 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 		store_q_int(st, 8, m->rated);
 		store_q_int(st, 9, m->account_id);
 		store_q_int(st, 10, m->now);
+		store_q_int(st, 11, m->items);
+		store_q_int(st, 12, m->queued);
 		if (store_q_exec(st) != STORE_OK)
 			return STORE_ERROR;
 		if (store_q_changes(st) == 1)
 			break;
+		/* Not inserted: the id was taken (try another), or, for the
+		 * queue, another lobby with these settings committed first (on
+		 * PostgreSQL the insert waited for it). */
+		if (m->queued) {
+			int64_t other;
+			enum store_result rc = store_match_queue_find(c, m->players, m->turn_seconds,
+			    m->items, &other);
+
+			if (rc == STORE_ERROR)
+				return STORE_ERROR;
+			if (rc == STORE_OK) {
+				m->queue_taken = true;
+				return STORE_CONFLICT;
+			}
+		}
 	}
 	if (tries == 8) {
 		log_msg(LOG_ERROR, "store: no free match id after 8 tries");
@@ -134,6 +151,73 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 	store_q_int(st, 1, m->id);
 	store_q_int(st, 2, m->account_id);
 	store_q_int(st, 3, m->now);
+	return store_q_exec(st);
+}
+
+enum store_result
+store_match_queue_find(struct store_conn *c, int players, int turn_seconds, bool items, int64_t *id)
+{
+	static const char sql[] =
+	    "SELECT id FROM matches INDEXED BY matches_queue WHERE players = ?1 AND turn_seconds = ?2 "
+	    "AND items = ?3 AND status = 'lobby' AND queued = 1";
+	struct store_q *st = store_q(c, sql);
+	enum store_result ret;
+	int rc;
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, players);
+	store_q_int(st, 2, turn_seconds);
+	store_q_int(st, 3, items);
+	rc = store_q_step(st);
+	if (rc == STORE_Q_ROW) {
+		*id = store_q_col_int(st, 0);
+		ret = STORE_OK;
+	} else if (rc == STORE_Q_DONE)
+		ret = STORE_NOT_FOUND;
+	else {
+		store_log_error(c, "queue lobby");
+		ret = STORE_ERROR;
+	}
+	store_q_reset(st);
+	return ret;
+}
+
+enum store_result
+store_match_pair_rated(struct store_conn *c, int64_t a, int64_t b, int64_t since_ms, int64_t *n)
+{
+	static const char sql[] =
+	    "SELECT count(*) FROM match_seats x JOIN match_seats y ON y.match_id = x.match_id "
+	    "JOIN matches m ON m.id = x.match_id WHERE x.account_id = ?1 AND y.account_id = ?2 "
+	    "AND x.rating_after IS NOT NULL AND m.finished_at >= ?3";
+	struct store_q *st = store_q(c, sql);
+	int rc;
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, a);
+	store_q_int(st, 2, b);
+	store_q_int(st, 3, since_ms);
+	rc = store_q_step(st);
+	*n = rc == STORE_Q_ROW ? store_q_col_int(st, 0) : 0;
+	store_q_reset(st);
+	if (rc != STORE_Q_ROW) {
+		store_log_error(c, "pair rated");
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_match_unrated(struct store_conn *c, int64_t id, const char *reason)
+{
+	static const char sql[] = "UPDATE matches SET rated = 0, unrated_reason = ?2 WHERE id = ?1";
+	struct store_q *st = store_q(c, sql);
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, id);
+	store_q_text(st, 2, reason);
 	return store_q_exec(st);
 }
 
@@ -182,7 +266,7 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 	    "SELECT id, seed, turn, created_by, created_at, coalesce(started_at, 0), "
 	    "coalesce(finished_at, 0), coalesce(deadline_at, 0), players, joined, turn_seconds, "
 	    "turn_cap, seed_chosen, rated, rules, status, coalesce(end_reason, ''), state, pending, "
-	    "totals, last_turn, certificate FROM matches WHERE id = ?1";
+	    "totals, last_turn, certificate, items, queued FROM matches WHERE id = ?1";
 	struct store_q *st = store_q(c, sql);
 	enum store_result ret = STORE_ERROR;
 	bool failed = false;
@@ -217,6 +301,8 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 			failed = true;
 		out->last_turn = store_q_col_strdup(st, 20, &failed);
 		out->certificate = store_q_col_strdup(st, 21, &failed);
+		out->items = store_q_col_int(st, 22) != 0;
+		out->queued = store_q_col_int(st, 23) != 0;
 		ret = failed ? STORE_ERROR : STORE_OK;
 		if (failed)
 			log_msg(LOG_ERROR, "store: match %lld does not read back", (long long)id);
@@ -437,19 +523,52 @@ store_ratings_put(struct store_conn *c, const struct store_rating *r, int n, int
 }
 
 enum store_result
-store_ratings_list(struct store_conn *c, int limit, struct store_rating *out, int *n)
+store_ratings_list(struct store_conn *c, const char *after, int64_t *above, int limit,
+    struct store_rating *out, int *n)
 {
-	static const char sql[] =
-	    "SELECT r.account_id, coalesce(a.name, ''), r.rating, r.rd, r.volatility, r.matches "
-	    "FROM ratings r LEFT JOIN accounts a ON a.id = r.account_id "
+#define RATING_COLUMNS "SELECT r.account_id, coalesce(a.name, ''), r.rating, r.rd, r.volatility, " \
+	"r.matches FROM ratings r LEFT JOIN accounts a ON a.id = r.account_id "
+	static const char first[] = RATING_COLUMNS "ORDER BY r.rating DESC, r.account_id LIMIT ?1";
+	static const char next[] = RATING_COLUMNS
+	    "WHERE r.rating < ?2 OR (r.rating = ?2 AND r.account_id > ?3) "
 	    "ORDER BY r.rating DESC, r.account_id LIMIT ?1";
-	struct store_q *st = store_q(c, sql);
+#undef RATING_COLUMNS
+	static const char cursor[] =
+	    "SELECT r.rating, r.account_id, (SELECT count(*) FROM ratings o WHERE o.rating > r.rating OR "
+	    "(o.rating = r.rating AND o.account_id <= r.account_id)) "
+	    "FROM ratings r JOIN accounts a ON a.id = r.account_id WHERE a.name = ?1";
+	struct store_q *st;
+	double at_rating = 0;
+	int64_t at_id = 0;
 	int rc;
 
 	*n = 0;
-	if (st == NULL)
+	*above = 0;
+	if (after != NULL) {
+		if ((st = store_q(c, cursor)) == NULL)
+			return STORE_ERROR;
+		store_q_text(st, 1, after);
+		rc = store_q_step(st);
+		if (rc == STORE_Q_ROW) {
+			at_rating = store_q_col_double(st, 0);
+			at_id = store_q_col_int(st, 1);
+			*above = store_q_col_int(st, 2);
+		}
+		store_q_reset(st);
+		if (rc == STORE_Q_DONE)
+			return STORE_NOT_FOUND;
+		if (rc != STORE_Q_ROW) {
+			store_log_error(c, "ratings cursor");
+			return STORE_ERROR;
+		}
+	}
+	if ((st = store_q(c, after != NULL ? next : first)) == NULL)
 		return STORE_ERROR;
 	store_q_int(st, 1, limit);
+	if (after != NULL) {
+		store_q_double(st, 2, at_rating);
+		store_q_int(st, 3, at_id);
+	}
 	while ((rc = store_q_step(st)) == STORE_Q_ROW && *n < limit) {
 		struct store_rating *r = &out[(*n)++];
 
@@ -544,8 +663,9 @@ brief_names(struct store_conn *c, struct store_match_brief *b)
 /* The columns both lists read, in this order. */
 #define BRIEF_COLUMNS \
 	"m.id, m.turn, m.created_at, coalesce(m.started_at, 0), coalesce(m.finished_at, 0), " \
-	"m.players, m.joined, m.turn_seconds, m.turn_cap, m.rated, m.status, coalesce(m.end_reason, '')"
-#define BRIEF_NCOLUMNS 12
+	"m.players, m.joined, m.turn_seconds, m.turn_cap, m.rated, m.status, coalesce(m.end_reason, ''), " \
+	"m.items, m.queued"
+#define BRIEF_NCOLUMNS 14
 
 static void
 brief_read(struct store_q *st, struct store_match_brief *b)
@@ -563,6 +683,8 @@ brief_read(struct store_q *st, struct store_match_brief *b)
 	b->rated = store_q_col_int(st, 9) != 0;
 	store_q_col_copy(st, 10, b->status, sizeof b->status);
 	store_q_col_copy(st, 11, b->end_reason, sizeof b->end_reason);
+	b->items = store_q_col_int(st, 12) != 0;
+	b->queued = store_q_col_int(st, 13) != 0;
 	b->score = -1;
 	b->rating_before = b->rating_after = NAN;
 }
@@ -579,7 +701,17 @@ store_matches_open(struct store_conn *c, const char *status, bool has_before, in
 	    "SELECT " BRIEF_COLUMNS " FROM matches m INDEXED BY matches_open "
 	    "WHERE m.status = ?1 AND m.status <> 'finished' AND (m.created_at, m.id) < (?2, ?3) "
 	    "ORDER BY m.created_at DESC, m.id DESC LIMIT ?4";
-	struct store_q *st = store_q(c, has_before ? next : first);
+	static const char done_first[] =
+	    "SELECT " BRIEF_COLUMNS " FROM matches m INDEXED BY matches_finished "
+	    "WHERE m.status = ?1 AND m.status = 'finished' "
+	    "ORDER BY m.created_at DESC, m.id DESC LIMIT ?2";
+	static const char done_next[] =
+	    "SELECT " BRIEF_COLUMNS " FROM matches m INDEXED BY matches_finished "
+	    "WHERE m.status = ?1 AND m.status = 'finished' AND (m.created_at, m.id) < (?2, ?3) "
+	    "ORDER BY m.created_at DESC, m.id DESC LIMIT ?4";
+	bool finished = strcmp(status, "finished") == 0;
+	struct store_q *st = store_q(c, finished ? (has_before ? done_next : done_first) :
+	    has_before ? next : first);
 	enum store_result ret = STORE_OK;
 	int rc = STORE_Q_DONE, i;
 

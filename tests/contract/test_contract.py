@@ -61,7 +61,7 @@ NOT_PROVOKABLE = [
              'GET /api/runs/{runId}', 'GET /api/games/{game}/runs/{runId}/steps',
              'GET /api/games/{game}/runs/{runId}/live', 'GET /api/games/{game}/runs/{runId}/record',
              'GET /api/matches/ratings',
-             'GET /api/matches/open', 'GET /api/v1/accounts/{name}', 'GET /api/v1/accounts/{name}/runs',
+             'GET /api/matches/open', 'GET /api/matches', 'GET /api/v1/accounts/{name}', 'GET /api/v1/accounts/{name}/runs',
              'GET /api/v1/accounts/{name}/matches',
              'POST /api/matches/replays/verify', 'GET /api/matches/{id}', 'GET /api/matches/{id}/wait',
              'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay', 'GET /api/matches/{id}/turns'],
@@ -965,6 +965,7 @@ def play_matches(d, acct):
     lobbyist = bearer(req(d, 'POST', '/api/v1/accounts', {'name': 'lobbyist'}).json['agentKey'])
     for _ in range(11):
         req(d, 'POST', m, {'players': 8}, headers=lobbyist)                          # 10 x 201, 409
+    req(d, 'POST', m + '/quick', {'players': 8}, headers=lobbyist)                   # 409 too_many_lobbies
     fin = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60, 'seed': 7}, headers=a).json['match_id']
     f = m + '/' + fin
     req(d, 'GET', f)                                                                 # the lobby
@@ -1030,15 +1031,27 @@ def play_matches(d, acct):
     req(d, 'POST', v, {'replay': page['replay'], 'certificate': 5})                  # 400
     req(d, 'POST', v, None)                                                          # 400
     req(d, 'POST', v, raw=b'[1]', headers=JSON_TYPE)                                 # 400
-    # A rated match (the seed is the server's), for the ratings.
-    rated = req(d, 'POST', m, {'players': 2, 'rated': True, 'turn_seconds': 60}, headers=b).json['match_id']
-    req(d, 'POST', m + '/' + rated + '/join', None, headers=c)
-    req(d, 'POST', m + '/' + rated + '/move', {'turn': 1, 'command': 'resign'}, headers=b)
-    req(d, 'POST', m + '/' + rated + '/move', {'turn': 1, 'command': 'place 1 0'}, headers=c)
+    # A rated match comes from the queue (the seed is the server's); three
+    # moves each, the fewest that rate.
+    req(d, 'POST', m, {'players': 2, 'rated': True}, headers=b)                      # 400 rated: queue only
+    req(d, 'POST', m + '/quick', {'players': 2, 'items': 1}, headers=b)              # 400
+    req(d, 'POST', m + '/quick', {'players': 2})                                     # 401
+    rated = req(d, 'POST', m + '/quick', {'players': 2, 'turn_seconds': 60}, headers=b).json['match_id']
+    req(d, 'POST', m + '/quick', {'players': 2, 'turn_seconds': 60}, headers=c)     # 200: joined, it starts
+    for turn in (1, 2):
+        for k in (b, c):
+            req(d, 'POST', m + '/' + rated + '/move', {'turn': turn, 'command': 'place 1 %d' % (3 * turn)},
+                headers=k)
+    req(d, 'POST', m + '/' + rated + '/move', {'turn': 3, 'command': 'resign'}, headers=b)
+    req(d, 'POST', m + '/' + rated + '/move', {'turn': 3, 'command': 'place 1 0'}, headers=c)
     req(d, 'GET', m + '/' + rated)                                                   # rating_before/after
     req(d, 'GET', m + '/ratings')
     req(d, 'GET', m + '/ratings?limit=1')
+    req(d, 'GET', m + '/ratings?after=bob')
+    req(d, 'GET', m + '/ratings?after=nobody')                                       # 400
     req(d, 'GET', m + '/ratings?limit=0')                                            # 400
+    req(d, 'GET', m + '?status=finished&limit=1')
+    req(d, 'GET', m + '?status=x')                                                   # 400
     # Three players: one resigns, then its moves are 409 player_out; the
     # match goes on (the operations below use it).
     playing = req(d, 'POST', m, {'players': 3, 'turn_seconds': 60, 'seed': 7}, headers=a).json['match_id']
@@ -1189,6 +1202,8 @@ def operations(acct, tokens):
         ('POST /api/matches', 'POST', '/api/matches', {'players': 2, 'turn_seconds': 60}),
         ('GET /api/matches/ratings', 'GET', '/api/matches/ratings', None),
         ('GET /api/matches/open', 'GET', '/api/matches/open', None),
+        ('GET /api/matches', 'GET', '/api/matches?status=finished', None),
+        ('POST /api/matches/quick', 'POST', '/api/matches/quick', {'players': 5, 'turn_seconds': 60}),
         ('POST /api/matches/replays/verify', 'POST', '/api/matches/replays/verify', {'replay': None}),
         ('GET /api/matches/{id}', 'GET', '/api/matches/' + tokens['matches']['finished'], None),
         ('POST /api/matches/{id}/join', 'POST', '/api/matches/' + tokens['matches']['lobby'] + '/join', {}),

@@ -208,12 +208,16 @@ function judge(ex) {
   }
   const path = decodePath(ex.path);
   const method = ex.method === 'HEAD' ? 'GET' : ex.method;
-  const match = api.router.matchOperation({ method: method.toLowerCase(), path, headers: {}, query: {} });
+  // A path the document names literally is that path's alone (as the
+  // daemon routes it): /api/matches/quick is never /api/matches/{id}.
+  const literal = doc.paths[path] ? { template: path } : null;
+  const match = literal && !doc.paths[path][method.toLowerCase()] ? null :
+    api.router.matchOperation({ method: method.toLowerCase(), path, headers: {}, query: {} });
   if (match) {
     const key = opKey(method, match.path);
     return { op: opKey(ex.method, match.path), status, ...judgeUnder(ex, key, status), covers: [key] };
   }
-  const t = templates.find(({ re }) => re.test(path));
+  const t = literal || templates.find(({ re }) => re.test(path));
   if (!t) return judgeUnlisted(ex, status);
   // A method this path does not take: the path's 405, with its methods.
   const op = opKey(ex.method, t.template);

@@ -122,7 +122,7 @@ try:
     t.eq(len(d.get(ACC + 'alice/runs?game=duskcourt&limit=500').json['runs']), 6, 'a limit over 100 is capped')
 
     # ---- open matches, and an account's matches
-    r = d.post('/api/matches', {'players': 2, 'rated': True}, headers=alice)
+    r = d.post('/api/matches/quick', {'players': 2, 'turn_seconds': 60}, headers=alice)
     lobby = r.json['match_id']
     r = d.post('/api/matches', {'players': 3}, headers=bob)
     lobby3 = r.json['match_id']
@@ -130,7 +130,7 @@ try:
     t.ok([m['match_id'] for m in ls['matches']] == [lobby3, lobby] and ls['matches'][1]['seats'] == ['alice'] and
          ls['matches'][1]['joined'] == 1 and ls['matches'][1]['players'] == 2 and ls['next'] is None,
          'the lobbies, newest first, each with its seats\' names and how many it waits for')
-    d.post('/api/matches/%s/join' % lobby, None, headers=bob)
+    d.post('/api/matches/quick', {'players': 2, 'turn_seconds': 60}, headers=bob)
     pl = d.get('/api/matches/open?status=playing').json
     t.ok([m['match_id'] for m in pl['matches']] == [lobby] and pl['matches'][0]['seats'] == ['alice', 'bob_bot']
          and [m['match_id'] for m in d.get('/api/matches/open').json['matches']] == [lobby3],
@@ -139,11 +139,16 @@ try:
     t.ok(len(pg['matches']) == 1 and pg['next'] and
          d.get('/api/matches/open?status=lobby&limit=1&before=' + pg['next']).json['matches'] == [],
          'the open matches page with a cursor')
-    for q in ('status=finished', 'status=x', 'limit=0', 'before=a.b'):
+    for q in ('status=x', 'limit=0', 'before=a.b'):
         t.eq(d.get('/api/matches/open?' + q).error_code, 'invalid_request', 'open matches refuse %s: 400' % q)
-    d.post('/api/matches/%s/move' % lobby, {'turn': 1, 'command': 'resign'}, headers=alice)
-    r = d.post('/api/matches/%s/move' % lobby, {'turn': 1, 'command': 'place 1 0'}, headers=bob)
+    for turn in (1, 2):  # three moves each: the fewest that rate
+        for k in (alice, bob):
+            d.post('/api/matches/%s/move' % lobby, {'turn': turn, 'command': 'place 1 %d' % (3 * turn)}, headers=k)
+    d.post('/api/matches/%s/move' % lobby, {'turn': 3, 'command': 'resign'}, headers=alice)
+    r = d.post('/api/matches/%s/move' % lobby, {'turn': 3, 'command': 'place 1 0'}, headers=bob)
     t.eq(r.json['match']['status'], 'finished', 'alice resigns: the rated match is over')
+    t.eq([m['match_id'] for m in d.get('/api/matches?status=finished').json['matches']], [lobby],
+         'it is listed as finished')
     t.eq(d.get('/api/matches/open?status=playing').json['matches'], [], 'a finished match is not open')
     am = d.get(ACC + 'alice/matches').json
     m = am['matches'][0] if am['matches'] else {}

@@ -507,6 +507,8 @@ def errors(d):
          'an unknown field: 400')
     t.eq(d.post('/api/matches', {'players': 2, 'seed': 5, 'rated': True}, headers=key).error_code,
          'invalid_request', 'a rated match with a chosen seed: 400')
+    t.eq(d.post('/api/matches', {'players': 2, 'rated': True}, headers=key).error_code,
+         'invalid_request', 'a created match asking to be rated: 400 (rated matches are the queue\'s)')
     t.eq(d.post('/api/matches', {'players': 2}).status, 401, 'no agent key: 401')
     t.eq(d.get('/api/matches/123').error_code, 'match_not_found', 'an unknown match: 404')
     t.eq(d.get('/api/matches/abc').error_code, 'match_not_found', 'a malformed id: 404')
@@ -683,12 +685,19 @@ def glicko2_pair(win):
 
 
 def ratings(d):
+    # Rated matches come from the queue (tests/e2e/test_matchmaking.py has
+    # the rest); each player sends 3 moves, the fewest that rate.
     keys = [account(d, 'vs_rate_a'), account(d, 'vs_rate_b')]
-    mid, r = new_match(d, keys, rated=True)
-    t.ok(r.json['rated'] is True and r.json['seed_chosen'] is False, 'a rated match, the seed drawn by the server')
-    move(d, mid, keys[0], 1, 'resign')
-    r = move(d, mid, keys[1], 1, 'place 1 0')
-    t.ok(r.status == 200 and r.json['match']['status'] == 'finished', 'player 0 resigns at once')
+    mid = d.post('/api/matches/quick', {'players': 2, 'turn_seconds': 59}, headers=keys[0]).json['match_id']
+    r = d.post('/api/matches/quick', {'players': 2, 'turn_seconds': 59}, headers=keys[1])
+    t.ok(r.json['match_id'] == mid and r.json['rated'] is True and r.json['seed_chosen'] is False,
+         'a rated match from the queue, the seed drawn by the server')
+    for turn in (1, 2):
+        move(d, mid, keys[0], turn, 'place 1 %d' % (3 * turn))
+        move(d, mid, keys[1], turn, 'place 1 %d' % (3 * turn))
+    move(d, mid, keys[0], 3, 'resign')
+    r = move(d, mid, keys[1], 3, 'place 1 0')
+    t.ok(r.status == 200 and r.json['match']['status'] == 'finished', 'player 0 resigns on turn 3')
     rt = {x['account']: x for x in d.get('/api/matches/ratings').json['ratings']}
     win, lose = glicko2_pair(True), glicko2_pair(False)
     a, b = rt.get('vs_rate_b'), rt.get('vs_rate_a')

@@ -168,6 +168,7 @@ main(void)
 	struct store_rating got[3], list[5];
 	json_t *turns;
 	int nlist = 0, seen = 0;
+	int64_t above = -1;
 
 	if (mkdtemp(dir) == NULL)
 		return 1;
@@ -269,9 +270,14 @@ main(void)
 	c = store_reader(S);
 	ok(store_ratings_get(c, A, 3, got) == STORE_OK && got[0].found && got[1].found && !got[2].found &&
 	    got[0].rating == 1662.3 && got[0].matches == 1, "ratings: two found, one not");
-	ok(store_ratings_list(c, 5, list, &nlist) == STORE_OK && nlist == 2 &&
-	    strcmp(list[0].name, "ann") == 0 && strcmp(list[1].name, "ben") == 0,
+	ok(store_ratings_list(c, NULL, &above, 5, list, &nlist) == STORE_OK && nlist == 2 &&
+	    strcmp(list[0].name, "ann") == 0 && strcmp(list[1].name, "ben") == 0 && above == 0,
 	    "the list is best first, with names");
+	ok(store_ratings_list(c, "ann", &above, 5, list, &nlist) == STORE_OK && nlist == 1 &&
+	    strcmp(list[0].name, "ben") == 0 && above == 1,
+	    "after ann: ben, one rating above the page");
+	ok(store_ratings_list(c, "nobody", &above, 5, list, &nlist) == STORE_NOT_FOUND,
+	    "a cursor naming no rated account: NOT_FOUND");
 	store_reader_release(S, c);
 
 	store_match_row_free(&row);

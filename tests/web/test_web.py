@@ -448,6 +448,15 @@ def new_account(name):
 
 
 def new_match(keys, **body):
+    if body.pop('rated', False):
+        # Rated matches come from the queue: each key quick-matches in turn.
+        body['players'] = len(keys)
+        r = d.post('/api/matches/quick', body, headers=keys[0])
+        if r.status != 201:
+            raise RuntimeError('quick match: %r' % r)
+        for k in keys[1:]:
+            must(d.post('/api/matches/quick', body, headers=k), 'quick')
+        return r.json['match_id']
     r = d.post('/api/matches', dict(body, players=len(keys)), headers=keys[0])
     if r.status != 201:
         raise RuntimeError('match: %r' % r)
@@ -552,11 +561,13 @@ for q in ('count=0', 'from=x', 'from=-1', 'count=1.5'):
            'turns?%s is 400 invalid_request' % q)
 tap.eq(d.get('/api/matches/1/turns').error_code, 'match_not_found', 'the turns of no match: 404 match_not_found')
 
-# Rated: seat 0 resigns in turn 2, so both ratings move.
+# Rated (from the queue): seat 0 resigns in turn 3, each player having sent
+# the 3 moves a rated match needs, so both ratings move.
 vs_rated_keys = [new_account(n) for n in ('web_dee', 'web_eve')]
 vs_rated = new_match(vs_rated_keys, rated=True, turn_seconds=600)
 play_turn(vs_rated, vs_rated_keys, 1, bot_moves(vs_rated, vs_rated_keys, 1))
-play_turn(vs_rated, vs_rated_keys, 2, ['resign', bot_moves(vs_rated, vs_rated_keys, 2)[1]])
+play_turn(vs_rated, vs_rated_keys, 2, bot_moves(vs_rated, vs_rated_keys, 2))
+play_turn(vs_rated, vs_rated_keys, 3, ['resign', bot_moves(vs_rated, vs_rated_keys, 3)[1]])
 vs_rated_view = spectator(vs_rated)
 tap.ok(vs_rated_view['status'] == 'finished' and all('rating_after' in s for s in vs_rated_view['seats']),
        'a rated match ends with every rating before and after')
@@ -568,7 +579,9 @@ tap.ok(vs_rated_view['status'] == 'finished' and all('rating_after' in s for s i
 # a best per seed and a rating history of two matches.
 AUTHOR, author_key = 'web_eve', vs_rated_keys[1]
 vs_rated2 = new_match(vs_rated_keys, rated=True, turn_seconds=600)
-play_turn(vs_rated2, vs_rated_keys, 1, ['resign', bot_moves(vs_rated2, vs_rated_keys, 1)[1]])
+play_turn(vs_rated2, vs_rated_keys, 1, bot_moves(vs_rated2, vs_rated_keys, 1))
+play_turn(vs_rated2, vs_rated_keys, 2, bot_moves(vs_rated2, vs_rated_keys, 2))
+play_turn(vs_rated2, vs_rated_keys, 3, ['resign', bot_moves(vs_rated2, vs_rated_keys, 3)[1]])
 
 
 def author_duskcourt(seed, pick):
