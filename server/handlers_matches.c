@@ -210,12 +210,17 @@ static void
 quick_done(struct request *req)
 {
 	struct match_play_op *op = req->ctx;
+	bool created = defer_committed(req) && op->verdict == MATCH_PLAY_CREATED;
 
-	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_CREATED && op->verdict != MATCH_PLAY_JOINED)) {
+	/* Only a lobby opened counts as a match started: joining one (or
+	 * nothing stored) gives the quota back. */
+	if (!created)
+		quota_refund(req, QUOTA_MATCHES, op->account_id, quota_today(NULL));
+	if (!created && (!defer_committed(req) || op->verdict != MATCH_PLAY_JOINED)) {
 		reply_verdict_error(req, op);
 		return;
 	}
-	reply_view(req, op->verdict == MATCH_PLAY_CREATED ? 201 : 200, op, op->seat);
+	reply_view(req, created ? 201 : 200, op, op->seat);
 }
 
 void
@@ -228,6 +233,7 @@ handle_match_quick(struct request *req)
 	char msg[JSONBODY_MSG_MAX];
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT;
 	bool present = false;
+	uint32_t day;
 	uint64_t r;
 
 	if (!known(req, fields))
@@ -249,8 +255,14 @@ handle_match_quick(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
 		return;
 	}
-	if (auth_bearer(req, true, &acct) != AUTH_OK || (op = match_play_op_new(req, MATCH_PLAY_OP_QUICK)) == NULL)
+	/* Charged as a created match (it may open one), given back unless it
+	 * did. */
+	if (auth_bearer(req, true, &acct) != AUTH_OK || !quota_charge(req, QUOTA_MATCHES, acct.id, &day))
 		return;
+	if ((op = match_play_op_new(req, MATCH_PLAY_OP_QUICK)) == NULL) {
+		quota_refund(req, QUOTA_MATCHES, acct.id, day);
+		return;
+	}
 	op->account_id = acct.id;
 	op->players = (int)players;
 	op->turn_seconds = (int)seconds;

@@ -133,6 +133,21 @@ try:
     t.eq(d.sql('SELECT count(*) FROM matches')[0][0], 2, 'two matches stored')
     bad = d.post('/api/matches', {'players': 9}, headers=via('198.51.100.61', mk))
     t.eq(bad.error_code, 'invalid_request', 'a bad body is refused 400 before the quota')
+    # The queue: a quick match may open a lobby, so it needs a match left in
+    # the day's quota; one that joins a lobby gives it back.
+    r = d.post('/api/matches/quick', {'players': 3}, headers=via('198.51.100.62', mk))
+    t.ok(refused(r, 'matches', 'account', 2), 'a quick match by an account out of quota: 429 too (%s)' % r.body[:160])
+    q = d.post('/api/v1/accounts', {'name': 'quota_queue'}, headers=via('198.51.100.70'))
+    qk = {'Authorization': 'Bearer ' + q.json['agentKey']}
+    t.eq(d.post('/api/matches/quick', {'players': 3}, headers=via('198.51.100.71', qk)).status, 201,
+         'another account opens the queue lobby')
+    o = d.post('/api/v1/accounts', {'name': 'quota_join'}, headers=via('198.51.100.80'))
+    ok = {'Authorization': 'Bearer ' + o.json['agentKey']}
+    t.eq(d.post('/api/matches/quick', {'players': 3}, headers=via('198.51.100.81', ok)).status, 200,
+         'a third account joins it')
+    t.eq([d.post('/api/matches', {'players': 2}, headers=via('198.51.100.%d' % (82 + i), ok)).status
+          for i in range(2)], [201, 201], 'and still creates its 2 matches of the day: the join was given back')
+    t.eq(d.sql('SELECT count(*) FROM matches')[0][0], 5, 'matches stored: 2, the queue lobby, then 2')
 
     t.ok((metric(d, 'arcaded_quota_refused_total{class="runs"}') or 0) >= 4 and
          (metric(d, 'arcaded_quota_refused_total{class="reviews"}') or 0) >= 1 and
