@@ -331,9 +331,17 @@ t.join(0.5)
 tap.ok(t.is_alive(), 'wait_match waits while the turn is open')
 r = call('match_move', {'matchId': mid, 'turn': 1, 'command': 'place 0 3'}, headers=k1)
 tap.ok(r.json['result']['isError'] is False and sc(r)['resolved'] is False, 'match_move: the first move is in')
+first = sc(r)
 r = call('match_move', {'matchId': mid, 'turn': 1, 'command': 'place 0 3'}, headers=k1)
+def timeless(a):
+    return dict(a, match=dict(a.get('match') or {}, deadline_in_ms=None))
+
+
+tap.ok(r.json['result']['isError'] is False and timeless(sc(r)) == timeless(first),
+       'the same move sent again (a resend): its first answer (the time left aside)')
+r = call('match_move', {'matchId': mid, 'turn': 1, 'command': 'place 0 4'}, headers=k1)
 tap.ok(r.json['result']['isError'] is True and sc(r)['error']['code'] == 'already_moved',
-       'a second move for the turn: isError already_moved')
+       'another move for the turn: isError already_moved')
 r = call('match_move', {'matchId': mid, 'turn': 1, 'command': 'place 0 3'}, headers=k2)
 tap.ok(r.json['result']['isError'] is False and sc(r)['resolved'] is True, 'the last move resolves the turn')
 t.join(30)
