@@ -33,14 +33,14 @@ static struct versus_move
 bot(const struct versus_player *p)
 {
 	struct tetromino_option o[TETROMINO_OPTIONS_MAX];
-	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0 };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 	unsigned piece;
 	size_t n, i, best = 0;
 
 	if (rng() % 100 < 5)
-		return (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+		return (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 	if (rng() % 200 == 0)
-		return (struct versus_move){ VERSUS_MOVE_RESIGN, false, 0, 0 };
+		return (struct versus_move){ VERSUS_MOVE_RESIGN, false, 0, 0, 0 };
 	mv.hold = rng() % 100 < 10;
 	piece = mv.hold ? versus_hold_piece(p) : p->current;
 	n = tetromino_options(&p->board, piece, o, TETROMINO_OPTIONS_MAX);
@@ -74,7 +74,7 @@ play(uint64_t seed, unsigned nplayers, uint32_t cap)
 	while (match_end_of(&m, cap) == MATCH_END_NONE) {
 		for (i = 0; i < nplayers; i++)
 			mv[i] = m.players[i].alive ? bot(&m.players[i]) :
-			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 		before = m;
 		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 			break;
@@ -206,8 +206,8 @@ static void
 ends_and_places(void)
 {
 	struct versus_match m;
-	struct versus_move mv[3] = { { VERSUS_MOVE_PLACE, false, 0, 0 },
-		{ VERSUS_MOVE_RESIGN, false, 0, 0 }, { VERSUS_MOVE_PLACE, false, 0, 6 } };
+	struct versus_move mv[3] = { { VERSUS_MOVE_PLACE, false, 0, 0, 0 },
+		{ VERSUS_MOVE_RESIGN, false, 0, 0, 0 }, { VERSUS_MOVE_PLACE, false, 0, 6, 0 } };
 	uint8_t places[VERSUS_PLAYERS_MAX];
 	struct match_totals t, back;
 	uint8_t bytes[MATCH_TOTALS_SIZE];
@@ -254,7 +254,7 @@ events(void)
 
 			for (i = 0; i < 3; i++)
 				mv[i] = m.players[i].alive ? bot(&m.players[i]) :
-				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 			if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 				break;
 			e = match_events_json(&ev);

@@ -625,7 +625,7 @@ bot_pick(const struct bot *b, const struct tetromino_board *board, unsigned piec
 static struct versus_move
 bot_move(const struct bot *b, const struct versus_player *p)
 {
-	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0 };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 	unsigned r, c;
 
 	if (rng() % 1000 < (unsigned)b->miss_per_mille) {
