@@ -731,6 +731,7 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 
 	memset(out, 0, sizeof *out);
 	out->turn = m->turn + 1;
+	out->items = m->item_chance > 0;
 	for (i = 0; i < m->nplayers; i++)
 		if (m->players[i].blind > 0)
 			m->players[i].blind--;

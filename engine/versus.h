@@ -244,6 +244,7 @@ struct versus_events {
 	uint8_t neliminated;   /* players out in this turn */
 	bool over;             /* the match ended with this turn */
 	struct versus_player_events players[VERSUS_PLAYERS_MAX];
+	bool items;            /* the match has items */
 	uint8_t nhits;         /* items used this turn, in the order they acted */
 	struct versus_hit hits[VERSUS_PLAYERS_MAX];
 };

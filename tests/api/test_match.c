@@ -84,6 +84,45 @@ play(uint64_t seed, unsigned nplayers, uint32_t cap)
 	return match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
 }
 
+/* A bot match with items (chance 30, equal weights), bots using an item
+ * now and then on a seat the engine takes. */
+static json_t *
+play_items(uint64_t seed, unsigned nplayers, uint32_t cap, long *uses)
+{
+	static const uint8_t w[VERSUS_ITEM_KINDS] = { 1, 1, 1, 1, 1, 1 };
+	struct versus_match m, before;
+	struct versus_events ev;
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	struct match_totals t;
+	json_t *turns = json_array(), *r;
+	unsigned i;
+
+	versus_init(&m, seed, nplayers);
+	versus_set_items(&m, 30, w);
+	memset(&t, 0, sizeof t);
+	while (match_end_of(&m, cap) == MATCH_END_NONE) {
+		for (i = 0; i < nplayers; i++) {
+			mv[i] = m.players[i].alive ? bot(&m.players[i]) :
+			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
+			if (mv[i].kind == VERSUS_MOVE_PLACE && m.players[i].ninventory > 0 &&
+			    rng() % 3 == 0) {
+				mv[i].use = 1 + (uint32_t)(rng() % nplayers);
+				if (!versus_check_move(&m, i, &mv[i], NULL, 0))
+					mv[i].use = 0;
+			}
+		}
+		before = m;
+		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
+			break;
+		*uses += ev.nhits;
+		match_totals_add(&t, &ev);
+		json_array_append_new(turns, match_turn_json(&before, mv));
+	}
+	r = match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
+	match_replay_set_items(r, &m);
+	return r;
+}
+
 static int
 verify_turn(const json_t *replay, size_t *turn)
 {
@@ -93,6 +132,36 @@ verify_turn(const json_t *replay, size_t *turn)
 	*turn = chk.turn;
 	json_decref(chk.final);
 	return rc;
+}
+
+static void
+item_replays(void)
+{
+	long valid = 0, changed = 0, uses = 0, noitems = 0;
+	int k;
+
+	for (k = 0; k < 30; k++) {
+		unsigned n = 2 + (unsigned)(rng() % 7);
+		json_t *r = play_items(rng() & VERSUS_SEED_MAX, n, 300, &uses), *bad;
+		json_t *w = json_object_get(json_object_get(r, "items"), "weights");
+		size_t turn;
+
+		valid += verify_turn(r, &turn) == 0;
+		bad = json_deep_copy(r);
+		json_object_del(bad, "items");
+		noitems += verify_turn(bad, &turn) != 0;
+		json_decref(bad);
+		bad = json_deep_copy(r);
+		w = json_object_get(json_object_get(bad, "items"), "weights");
+		json_array_set_new(w, 0, json_integer(7));
+		changed += verify_turn(bad, &turn) != 0;
+		json_decref(bad);
+		json_decref(r);
+	}
+	is_int(valid, 30, "30 bot matches with items verify");
+	ok(uses > 30, "their bots used items (%ld hits)", uses);
+	ok(noitems >= 25, "without the items object most are refused (%ld of 30)", noitems);
+	ok(changed >= 20, "with other weights most are refused (%ld of 30)", changed);
 }
 
 static void
@@ -284,6 +353,7 @@ main(void)
 	ends_and_places();
 	forms();
 	replays();
+	item_replays();
 	events();
 	return tap_done();
 }
