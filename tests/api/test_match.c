@@ -347,9 +347,19 @@ events(void)
 	is_int(shown, 0, "no turn shows a hole outside the blocks that rose in it");
 }
 
+/* test_match FILE also writes a bot match with items as a replay to FILE,
+ * for `arcaded verify FILE`. */
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc > 1) {
+		long uses = 0;
+		json_t *r = play_items(42, 4, 300, &uses);
+
+		ok(json_dump_file(r, argv[1], JSON_COMPACT) == 0, "a replay with items written to %s",
+		    argv[1]);
+		json_decref(r);
+	}
 	ends_and_places();
 	forms();
 	replays();
