@@ -560,6 +560,10 @@ versus_check_move(const struct versus_match *m, unsigned player,
 		    letter, mv->rotation, maxcol);
 	top = tetromino_landing(&p->board, piece, mv->rotation, mv->column) +
 	    tetromino_shape(piece, mv->rotation)->height;
+	if (top > TETROMINO_ROWS && p->blind > 0) /* the row would show the hidden stack */
+		return engine_refuse(reason, cap,
+		    "%c rotation %u at column %u does not fit: it would reach above row 20",
+		    letter, mv->rotation, mv->column);
 	if (top > TETROMINO_ROWS)
 		return engine_refuse(reason, cap,
 		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",

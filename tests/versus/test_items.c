@@ -376,6 +376,19 @@ test_blind(void)
 	mv[1] = mv_place(0, 0, 8);
 	ok(resolve(mv), "use 2: blind on player 1");
 	is_int(M.players[1].blind, 4, "4 turns");
+	{
+		struct versus_move tall = mv_place(0, 1, 0);
+
+		set_rows(1, (const char *const[]){ "L.........", "L.........", "L.........",
+		    "L.........", "L.........", "L.........", "L.........", "L.........",
+		    "L.........", "L.........", "L.........", "L.........", "L.........",
+		    "L.........", "L.........", "L.........", "L.........", "LLLLLLL..." }, 18);
+		M.players[1].current = TETROMINO_I;
+		ok(!versus_check_move(&M, 1, &tall, why, sizeof why) && strstr(why, "reach row") == NULL,
+		    "a refusal does not tell a blind player its height (%s)", why);
+		set_rows(1, b, 1);
+		M.players[1].items[0][0] = VERSUS_ITEM_NUKE;
+	}
 	versus_view(&M, 1, 1, &v);
 	ok(strchr(v.board_text, 'L') == NULL && strchr(v.board_text, 'O') == NULL &&
 	    strchr(v.items_text, 'n') == NULL, "hidden in its own view, items too");
