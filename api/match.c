@@ -110,6 +110,41 @@ place_or_null(unsigned place)
 	return place != 0 ? json_integer(place) : json_null();
 }
 
+/* A piece's items, mino by mino: names or null. */
+static json_t *
+mino_items_json(unsigned bits)
+{
+	json_t *a = json_array();
+	unsigned k;
+
+	for (k = 0; k < 4; k++)
+		json_array_append_new(a, string_or_null(versus_item_name(VERSUS_MINO_ITEMS(bits, k))));
+	return a;
+}
+
+/* The fields a match with items adds to a player (v is what the viewer sees). */
+static void
+player_items(json_t *o, const struct versus_view *v)
+{
+	json_t *inv = json_array(), *next;
+	unsigned k;
+
+	for (k = 0; k < v->ninventory; k++)
+		json_array_append_new(inv, json_string_nocheck(versus_item_name(v->inventory[k])));
+	if (v->next_visible) {
+		next = json_array();
+		for (k = 0; k < VERSUS_NEXT; k++)
+			json_array_append_new(next, mino_items_json(v->next_items[k]));
+	} else
+		next = json_null();
+	json_object_set_new_nocheck(o, "items_text", json_string_nocheck(v->items_text));
+	json_object_set_new_nocheck(o, "current_items", mino_items_json(v->current_items));
+	json_object_set_new_nocheck(o, "hold_items", mino_items_json(v->hold_items));
+	json_object_set_new_nocheck(o, "next_items", next);
+	json_object_set_new_nocheck(o, "inventory", inv);
+	json_object_set_new_nocheck(o, "blind", json_integer(v->blind));
+}
+
 json_t *
 match_player_json(const struct versus_match *m, enum match_end end, unsigned viewer,
     unsigned player, const struct match_totals *t)
@@ -149,6 +184,8 @@ match_player_json(const struct versus_match *m, enum match_end end, unsigned vie
 	json_object_set_new_nocheck(o, "missed", json_integer(v.missed));
 	json_object_set_new_nocheck(o, "lines_sent", json_integer(t->sent[player]));
 	json_object_set_new_nocheck(o, "lines_received", json_integer(t->received[player]));
+	if (m->item_chance > 0)
+		player_items(o, &v);
 	return o;
 }
 
@@ -203,10 +240,27 @@ match_events_json(const struct versus_events *ev)
 		json_object_set_new_nocheck(p, "end_reason", string_or_null(e->eliminated ?
 		    versus_end_name(e->end_reason) : NULL));
 		json_object_set_new_nocheck(p, "place", place_or_null(e->place));
+		if (ev->items && placed) {
+			json_object_set_new_nocheck(p, "items_collected", json_integer(e->collected));
+			json_object_set_new_nocheck(p, "items_discarded", json_integer(e->discarded));
+		}
 		json_array_append_new(players, p);
 	}
 	o = json_pack("{s:i, s:b, s:o}", "turn", (json_int_t)ev->turn, "over", ev->over,
 	    "players", players);
+	if (o != NULL && ev->items) {
+		/* Who was hit by what, never by whom: listed by target, not by user. */
+		json_t *hits = json_array();
+		unsigned target;
+
+		for (target = 0; target < ev->nplayers && target < VERSUS_PLAYERS_MAX; target++)
+			for (k = 0; k < ev->nhits && k < VERSUS_PLAYERS_MAX; k++)
+				if (ev->hits[k].target == target)
+					json_array_append_new(hits, json_pack("{s:i, s:i, s:s}", "turn",
+					    (json_int_t)ev->turn, "target", (int)target, "item",
+					    versus_item_name(ev->hits[k].item)));
+		json_object_set_new_nocheck(o, "hits", hits);
+	}
 	return o;
 }
 
@@ -262,6 +316,22 @@ match_replay_new(uint64_t seed, unsigned nplayers, uint32_t turn_cap, json_t *tu
 	    "turn_cap", (json_int_t)turn_cap, "turns", turns, "final", final);
 }
 
+int
+match_replay_set_items(json_t *replay, const struct versus_match *m)
+{
+	json_t *w;
+	unsigned k;
+
+	if (m->item_chance == 0)
+		return 0; /* a replay without items is written as before items existed */
+	if ((w = json_array()) == NULL)
+		return -1;
+	for (k = 0; k < VERSUS_ITEM_KINDS; k++)
+		json_array_append_new(w, json_integer(m->item_weights[k]));
+	return json_object_set_new_nocheck(replay, "items", json_pack("{s:i, s:o}", "chance",
+	    (int)m->item_chance, "weights", w));
+}
+
 /* ---- verification ---- */
 
 #if defined(__GNUC__)
@@ -288,6 +358,23 @@ match_replay_is(const json_t *replay)
 }
 
 /* Exactly these keys, each present. */
+/* Like exact_keys, with one more key that may be there. */
+static bool exact_keys(const json_t *o, const char *const *keys);
+
+static bool
+keys_with_optional(const json_t *o, const char *const *keys, const char *optional)
+{
+	size_t n = json_object_get(o, optional) != NULL;
+	size_t i;
+
+	for (i = 0; keys[i] != NULL; i++)
+		if (json_object_get(o, keys[i]) == NULL)
+			return false;
+		else
+			n++;
+	return json_object_size(o) == n;
+}
+
 static bool
 exact_keys(const json_t *o, const char *const *keys)
 {
@@ -393,6 +480,35 @@ compare_final(struct match_replay_check *out, const json_t *claimed)
 	return fail(out, out->nturns, "final does not match the turns");
 }
 
+/* A replay's "items" (absent: none): chance 1..100, six weights 0..100. */
+static int
+read_items(const json_t *items, unsigned *chance, uint8_t weights[VERSUS_ITEM_KINDS],
+    struct match_replay_check *out)
+{
+	static const char *const keys[] = { "chance", "weights", NULL };
+	const json_t *w;
+	json_int_t v;
+	size_t k;
+
+	*chance = 0;
+	if (items == NULL)
+		return 0;
+	if (!exact_keys(items, keys) ||
+	    !integer_in(json_object_get(items, "chance"), 1, 100, &v))
+		return fail(out, 0, "items must hold exactly chance (1-100) and weights");
+	*chance = (unsigned)v;
+	w = json_object_get(items, "weights");
+	if (!json_is_array(w) || json_array_size(w) != VERSUS_ITEM_KINDS)
+		return fail(out, 0, "items.weights must list %d weights", VERSUS_ITEM_KINDS);
+	for (k = 0; k < VERSUS_ITEM_KINDS; k++) {
+		if (!integer_in(json_array_get(w, k), 0, VERSUS_ITEM_WEIGHT_MAX, &v))
+			return fail(out, 0, "items.weights[%zu] must be an integer from 0 to %d", k,
+			    VERSUS_ITEM_WEIGHT_MAX);
+		weights[k] = (uint8_t)v;
+	}
+	return 0;
+}
+
 bool
 match_walk_start(struct match_walk *w, uint64_t seed, unsigned nplayers)
 {
@@ -428,6 +544,8 @@ match_replay_verify(const json_t *replay, struct match_replay_check *out)
 	struct match_walk *w;
 	const json_t *turns, *final;
 	json_int_t schema, seed, nplayers, cap;
+	uint8_t weights[VERSUS_ITEM_KINDS] = { 0 };
+	unsigned chance = 0;
 	size_t t;
 	int rc = -1;
 
@@ -440,9 +558,11 @@ match_replay_verify(const json_t *replay, struct match_replay_check *out)
 		    MATCH_REPLAY_SCHEMA);
 	if (!match_replay_is(replay))
 		return fail(out, 0, "a match replay has rules \"%s\"", VERSUS_RULES);
-	if (!exact_keys(replay, keys))
+	if (!keys_with_optional(replay, keys, "items"))
 		return fail(out, 0, "a match replay is an object with exactly schema, rules, seed, "
-		    "players, turn_cap, turns and final");
+		    "players, turn_cap, turns and final, and items for a match with items");
+	if (read_items(json_object_get(replay, "items"), &chance, weights, out) != 0)
+		return -1;
 	if (!integer_in(json_object_get(replay, "seed"), 0, (json_int_t)VERSUS_SEED_MAX, &seed))
 		return fail(out, 0, "seed must be an integer from 0 to %llu",
 		    (unsigned long long)VERSUS_SEED_MAX);
@@ -465,6 +585,10 @@ match_replay_verify(const json_t *replay, struct match_replay_check *out)
 	if ((w = malloc(sizeof *w)) == NULL)
 		return fail(out, 0, "out of memory");
 	match_walk_start(w, (uint64_t)seed, (unsigned)nplayers);
+	if (chance > 0 && !versus_set_items(&w->m, chance, weights)) {
+		fail(out, 0, "items.weights: at least one must be above 0");
+		goto done;
+	}
 	for (t = 1; t <= out->nturns; t++)
 		if (match_walk_turn(w, json_array_get(turns, t - 1), out) != 0)
 			goto done;

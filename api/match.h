@@ -106,6 +106,11 @@ json_t *match_final_json(const struct versus_match *m, enum match_end end,
 json_t *match_replay_new(uint64_t seed, unsigned nplayers, uint32_t turn_cap, json_t *turns,
     json_t *final);
 
+/* Adds "items" {chance, weights} to replay for a match with items; nothing
+ * for one without, whose replay stays as it was. 0, or -1 out of memory.
+ * match_replay_verify() re-simulates the rolls from them and the seed. */
+int match_replay_set_items(json_t *replay, const struct versus_match *m);
+
 /* What verifying a match replay found. */
 struct match_replay_check {
 	size_t turn;         /* 1-based turn at fault; 0 when the fault is the replay's form */

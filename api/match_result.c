@@ -14,12 +14,20 @@
 json_t *
 match_result_replay(const struct match_record *r, json_t *turns)
 {
+	json_t *replay;
+
 	if (r->m == NULL || r->totals == NULL) {
 		json_decref(turns);
 		return NULL;
 	}
-	return match_replay_new((uint64_t)r->seed, (unsigned)r->players, (uint32_t)r->turn_cap, turns,
-	    match_final_json(r->m, match_end_of(r->m, (uint32_t)r->turn_cap), r->totals));
+	replay = match_replay_new((uint64_t)r->seed, (unsigned)r->players, (uint32_t)r->turn_cap,
+	    turns, match_final_json(r->m, match_end_of(r->m, (uint32_t)r->turn_cap), r->totals));
+	/* The state's item settings (none for a match without items). */
+	if (replay != NULL && match_replay_set_items(replay, r->m) != 0) {
+		json_decref(replay);
+		return NULL;
+	}
+	return replay;
 }
 
 static json_t *

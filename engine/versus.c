@@ -34,6 +34,16 @@ static const char *const end_names[] = {
 	NULL, "top_out", "overflow", "missed", "resigned",
 };
 
+static const char *const item_names[] = {
+	NULL, "add_line", "clear_line", "nuke", "swap", "blind", "transform",
+};
+
+const char *
+versus_item_name(unsigned item)
+{
+	return item < sizeof item_names / sizeof item_names[0] ? item_names[item] : NULL;
+}
+
 static const char *const action_names[] = {
 	"none", "placed", "dropped", "no_room", "timed_out", "resigned",
 };
@@ -63,15 +73,61 @@ stream_at(const struct versus_match *m, struct versus_player *p, uint32_t i)
 	return p->bag[i % BAG_SIZE];
 }
 
+uint16_t
+versus_item_roll(const struct versus_match *m, unsigned player, uint32_t index)
+{
+	static const char prefix[] = "versus-v1:";
+	static const char middle[] = ":items:";
+	char text[sizeof prefix + 20 + sizeof middle + 4 + 10];
+	struct pyrandom r;
+	unsigned total = 0, k, i, x;
+	uint16_t bits = 0;
+	size_t len;
+
+	if (m->item_chance == 0)
+		return 0;
+	for (i = 0; i < VERSUS_ITEM_KINDS; i++)
+		total += m->item_weights[i];
+	memcpy(text, prefix, sizeof prefix - 1);
+	len = sizeof prefix - 1;
+	len += engine_put_decimal(text + len, m->seed);
+	memcpy(text + len, middle, sizeof middle - 1);
+	len += sizeof middle - 1;
+	len += engine_put_decimal(text + len, player);
+	text[len++] = ':';
+	len += engine_put_decimal(text + len, index);
+	pyrandom_seed_bytes(&r, text, len);
+	for (k = 0; k < 4; k++) {
+		if (!(pyrandom_random(&r) * 100.0 < (double)m->item_chance))
+			continue;
+		x = (unsigned)(pyrandom_random(&r) * (double)total);
+		for (i = 0; i < VERSUS_ITEM_KINDS - 1 && x >= m->item_weights[i]; i++)
+			x -= m->item_weights[i];
+		bits = (uint16_t)(bits | (i + 1) << (4 * k));
+	}
+	return bits;
+}
+
+static unsigned
+player_index(const struct versus_match *m, const struct versus_player *p)
+{
+	return (unsigned)(p - m->players);
+}
+
+/* Takes the next piece; its items go to *items. */
 static uint8_t
-draw(const struct versus_match *m, struct versus_player *p)
+draw(const struct versus_match *m, struct versus_player *p, uint16_t *items)
 {
 	uint8_t piece = p->next[0];
 
+	*items = p->next_items[0];
 	p->next[0] = p->next[1];
 	p->next[1] = p->next[2];
+	p->next_items[0] = p->next_items[1];
+	p->next_items[1] = p->next_items[2];
 	p->drawn++;
 	p->next[2] = stream_at(m, p, p->drawn + 2);
+	p->next_items[2] = versus_item_roll(m, player_index(m, p), p->drawn + 2);
 	return piece;
 }
 
@@ -105,6 +161,49 @@ versus_init(struct versus_match *m, uint64_t seed, unsigned nplayers)
 		p->next[2] = p->bag[3];
 	}
 	return true;
+}
+
+bool
+versus_set_items(struct versus_match *m, unsigned chance,
+    const uint8_t weights[VERSUS_ITEM_KINDS])
+{
+	struct versus_player *p;
+	unsigned i, k, total = 0;
+
+	if (chance > 100 || m->turn != 0)
+		return false;
+	for (i = 0; i < VERSUS_ITEM_KINDS; i++) {
+		if (weights[i] > VERSUS_ITEM_WEIGHT_MAX)
+			return false;
+		total += weights[i];
+	}
+	if (chance > 0 && total == 0)
+		return false;
+	m->item_chance = (uint8_t)chance;
+	memcpy(m->item_weights, weights, VERSUS_ITEM_KINDS);
+	for (i = 0; i < m->nplayers; i++) {
+		p = &m->players[i];
+		p->current_items = versus_item_roll(m, i, p->drawn - 1);
+		for (k = 0; k < VERSUS_NEXT; k++)
+			p->next_items[k] = versus_item_roll(m, i, p->drawn + k);
+	}
+	return true;
+}
+
+unsigned
+versus_use_target(const struct versus_match *m, unsigned user, unsigned seat)
+{
+	unsigned i, n = 1;
+
+	if (seat == 1)
+		return user;
+	for (i = 0; i < m->nplayers; i++) {
+		if (i == user)
+			continue;
+		if (++n == seat)
+			return i;
+	}
+	return VERSUS_NOBODY;
 }
 
 unsigned
@@ -172,12 +271,13 @@ versus_board_text(const struct versus_player *p, char out[VERSUS_TEXT_SIZE])
 				    VERSUS_GREY_LETTER;
 }
 
-/* Pushes the board up by block->lines rows and fills them from the bottom
- * with grey rows open at the hole. Returns true when a filled cell went
- * above row 20 (the cells pushed out are gone). */
+/* Pushes p's board up by block->lines rows, items with their cells, and
+ * fills them from the bottom with grey rows open at the hole. Returns true
+ * when a filled cell went above row 20 (the cells pushed out are gone). */
 static bool
-rise(struct tetromino_board *b, const struct versus_block *block)
+rise(struct versus_player *p, const struct versus_block *block)
 {
+	struct tetromino_board *b = &p->board;
 	unsigned k = block->lines, r;
 	bool overflow = false;
 
@@ -187,12 +287,31 @@ rise(struct tetromino_board *b, const struct versus_block *block)
 	for (r = TETROMINO_ROWS; r-- > k;) {
 		b->rows[r] = b->rows[r - k];
 		b->cells[r] = b->cells[r - k];
+		memcpy(p->items[r], p->items[r - k], TETROMINO_COLS);
 	}
 	for (r = 0; r < k; r++) {
 		b->rows[r] = (uint16_t)(TETROMINO_FULL_ROW & ~(1u << block->hole));
 		b->cells[r] = 0;
+		memset(p->items[r], 0, TETROMINO_COLS);
 	}
 	return overflow;
+}
+
+/* Removes p's bottom row; what is above drops by one, items with it. */
+static void
+clear_bottom(struct versus_player *p)
+{
+	struct tetromino_board *b = &p->board;
+	unsigned r;
+
+	for (r = 0; r + 1 < TETROMINO_ROWS; r++) {
+		b->rows[r] = b->rows[r + 1];
+		b->cells[r] = b->cells[r + 1];
+		memcpy(p->items[r], p->items[r + 1], TETROMINO_COLS);
+	}
+	b->rows[TETROMINO_ROWS - 1] = 0;
+	b->cells[TETROMINO_ROWS - 1] = 0;
+	memset(p->items[TETROMINO_ROWS - 1], 0, TETROMINO_COLS);
 }
 
 static bool
@@ -245,9 +364,45 @@ versus_move_parse(const char *text, size_t len, struct versus_move *mv, char *re
 {
 	struct stackfall_cmd cmds[3];
 	enum stackfall_cmd_parse res;
-	size_t n = 0, i;
+	size_t n = 0, i, at;
+	uint32_t use = 0;
 
+	/* `use T` and its separator first; the rest is Stackfall's syntax. */
+	for (at = 0; at < len && (text[at] == ' ' || text[at] == '\t'); at++)
+		;
+	if (len - at >= 3 && (text[at] | 0x20) == 'u' && (text[at + 1] | 0x20) == 's' &&
+	    (text[at + 2] | 0x20) == 'e' &&
+	    (len - at == 3 || text[at + 3] == ' ' || text[at + 3] == '\t')) {
+		bool digits = false;
+
+		for (at += 3; at < len && (text[at] == ' ' || text[at] == '\t'); at++)
+			;
+		for (; at < len && text[at] >= '0' && text[at] <= '9'; at++) {
+			digits = true;
+			use = use > 1000 ? 1001 : use * 10 + (uint32_t)(text[at] - '0');
+		}
+		for (; at < len && (text[at] == ' ' || text[at] == '\t'); at++)
+			;
+		if (!digits || use == 0 || use > 1000) {
+			engine_refuse(reason, cap, "use needs a seat: use T, 1 for yourself, 2.. the others");
+			return VERSUS_PARSE_INVALID;
+		}
+		if (at >= len || (text[at] != ';' && text[at] != '\n')) {
+			engine_refuse(reason, cap,
+			    "use T must be followed by ; and a placement: use 2; place R C");
+			return VERSUS_PARSE_INVALID;
+		}
+		at++;
+		text += at;
+		len -= at;
+	} else {
+		use = 0;
+	}
 	res = stackfall_cmd_parse(text, len, cmds, 3, &n);
+	if (use != 0 && res == STACKFALL_PARSE_EMPTY) {
+		engine_refuse(reason, cap, "use T alone is not a move: send use T; place R C");
+		return VERSUS_PARSE_INVALID;
+	}
 	if (res == STACKFALL_PARSE_EMPTY) {
 		engine_refuse(reason, cap, "empty move: send place R C, hold; place R C or resign");
 		return VERSUS_PARSE_EMPTY;
@@ -276,6 +431,11 @@ versus_move_parse(const char *text, size_t len, struct versus_move *mv, char *re
 		}
 	}
 	memset(mv, 0, sizeof *mv);
+	mv->use = use;
+	if (use != 0 && (n == 0 || cmds[n - 1].kind != STACKFALL_CMD_PLACE)) {
+		engine_refuse(reason, cap, "use T goes with a placement: use T; place R C");
+		return VERSUS_PARSE_INVALID;
+	}
 	if (n == 1 && cmds[0].kind == STACKFALL_CMD_PLACE) {
 		mv->kind = VERSUS_MOVE_PLACE;
 		mv->rotation = cmds[0].rotation;
@@ -331,6 +491,11 @@ versus_move_text(const struct versus_move *mv, char *buf, size_t cap)
 
 	switch (mv->kind) {
 	case VERSUS_MOVE_PLACE:
+		if (mv->use != 0) {
+			put_str(&o, "use ");
+			put_uint(&o, mv->use);
+			put_str(&o, "; ");
+		}
 		put_str(&o, mv->hold ? "hold; place " : "place ");
 		put_uint(&o, mv->rotation);
 		put_str(&o, " ");
@@ -369,6 +534,20 @@ versus_check_move(const struct versus_match *m, unsigned player,
 		return true;
 	if (mv->kind != VERSUS_MOVE_PLACE)
 		return engine_refuse(reason, cap, "only the server records a missed turn");
+	if (mv->use != 0) {
+		unsigned t;
+
+		if (m->item_chance == 0)
+			return engine_refuse(reason, cap, "this match has no items: use is not a move");
+		t = versus_use_target(m, player, mv->use);
+		if (t == VERSUS_NOBODY)
+			return engine_refuse(reason, cap,
+			    "use %u names no seat: 1 is you, 2-%u the others in match order", mv->use,
+			    m->nplayers);
+		if (!m->players[t].alive)
+			return engine_refuse(reason, cap, "use %u names player %u, who is out", mv->use,
+			    t);
+	}
 	piece = mv->hold ? versus_hold_piece(p) : p->current;
 	letter = tetromino_letter(piece);
 	if (mv->rotation >= TETROMINO_NROTATIONS)
@@ -381,6 +560,10 @@ versus_check_move(const struct versus_match *m, unsigned player,
 		    letter, mv->rotation, maxcol);
 	top = tetromino_landing(&p->board, piece, mv->rotation, mv->column) +
 	    tetromino_shape(piece, mv->rotation)->height;
+	if (top > TETROMINO_ROWS && p->blind > 0) /* the row would show the hidden stack */
+		return engine_refuse(reason, cap,
+		    "%c rotation %u at column %u does not fit: it would reach above row 20",
+		    letter, mv->rotation, mv->column);
 	if (top > TETROMINO_ROWS)
 		return engine_refuse(reason, cap,
 		    "%c rotation %u at column %u does not fit: it would reach row %d, above row 20",
@@ -395,11 +578,47 @@ static void
 place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
     unsigned column, struct versus_player_events *e)
 {
+	uint16_t items = p->current_items;
 	unsigned piece = p->current;
 	bool b2b = false, perfect = false;
 	uint64_t points = 0;
 	int n;
 
+	const struct tetromino_shape *s = tetromino_shape(piece, rotation);
+	unsigned k, c, r, w, mino = 0;
+	bool full[TETROMINO_ROWS] = { false };
+	int y;
+
+	/* Items go onto the cells the piece takes; rows the piece fills are
+	 * found before tetromino_place() clears them. */
+	y = tetromino_landing(&p->board, piece, rotation, column);
+	for (k = 0; k < s->height; k++) {
+		for (c = 0; c < s->width; c++)
+			if (s->rows[k] >> c & 1u)
+				p->items[y + (int)k][column + c] =
+				    (uint8_t)VERSUS_MINO_ITEMS(items, mino++);
+		full[y + (int)k] = (p->board.rows[y + (int)k] | (unsigned)s->rows[k] << column) ==
+		    TETROMINO_FULL_ROW;
+	}
+	for (r = 0, w = 0; r < TETROMINO_ROWS; r++) {
+		if (!full[r]) {
+			if (w != r)
+				memcpy(p->items[w], p->items[r], TETROMINO_COLS);
+			w++;
+			continue;
+		}
+		for (c = 0; c < TETROMINO_COLS; c++) {
+			if (p->items[r][c] == VERSUS_ITEM_NONE)
+				continue;
+			e->collected++;
+			if (p->ninventory < VERSUS_INVENTORY_MAX)
+				p->inventory[p->ninventory++] = p->items[r][c];
+			else
+				e->discarded++;
+		}
+	}
+	for (; w < TETROMINO_ROWS; w++)
+		memset(p->items[w], 0, TETROMINO_COLS);
 	/* The move was checked, so n is never -1. */
 	n = tetromino_place(&p->board, piece, rotation, column);
 	if (n <= 0) {
@@ -417,7 +636,7 @@ place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
 		p->level = 1 + p->lines / 10;
 	}
 	p->placed++;
-	p->current = draw(m, p);
+	p->current = draw(m, p, &p->current_items);
 
 	e->piece = (uint8_t)piece;
 	e->rotation = (uint8_t)rotation;
@@ -428,6 +647,62 @@ place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
 	e->combo = p->combo;
 	e->points = points;
 	e->attack = (uint8_t)versus_attack((unsigned)n, p->combo, b2b, perfect);
+}
+
+/* Applies user's oldest item to target (a seat alive when the turn began). */
+static void
+use_item(struct versus_match *m, unsigned user, unsigned target, struct versus_events *out,
+    uint8_t *out_reason)
+{
+	struct versus_player *u = &m->players[user], *t = &m->players[target];
+	struct versus_player_events *e = &out->players[user];
+	struct versus_block line;
+	struct tetromino_board board;
+	uint8_t items[TETROMINO_ROWS][TETROMINO_COLS];
+	unsigned item, k;
+
+	if (u->ninventory == 0)
+		return;
+	item = u->inventory[0];
+	for (k = 1; k < u->ninventory; k++)
+		u->inventory[k - 1] = u->inventory[k];
+	u->ninventory--;
+	e->used = (uint8_t)item;
+	e->used_on = (uint8_t)target;
+	out->hits[out->nhits].target = (uint8_t)target;
+	out->hits[out->nhits].item = (uint8_t)item;
+	out->nhits++;
+	switch (item) {
+	case VERSUS_ITEM_ADD_LINE:
+		line.lines = 1;
+		line.hole = (uint8_t)versus_garbage_hole(m->seed, m->nblocks++);
+		if (rise(t, &line) && out_reason[target] == VERSUS_END_NONE)
+			out_reason[target] = VERSUS_END_OVERFLOW;
+		break;
+	case VERSUS_ITEM_CLEAR_LINE:
+		clear_bottom(t);
+		break;
+	case VERSUS_ITEM_NUKE:
+		tetromino_board_init(&t->board);
+		memset(t->items, 0, sizeof t->items);
+		break;
+	case VERSUS_ITEM_SWAP:
+		if (t == u)
+			break;
+		board = u->board;
+		u->board = t->board;
+		t->board = board;
+		memcpy(items, u->items, sizeof items);
+		memcpy(u->items, t->items, sizeof items);
+		memcpy(t->items, items, sizeof items);
+		break;
+	case VERSUS_ITEM_BLIND:
+		t->blind = (uint8_t)(t->blind + VERSUS_BLIND_TURNS > UINT8_MAX ? UINT8_MAX
+		    : t->blind + VERSUS_BLIND_TURNS);
+		break;
+	default: /* transform: not in the engine yet */
+		break;
+	}
 }
 
 enum versus_outcome
@@ -460,6 +735,10 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 
 	memset(out, 0, sizeof *out);
 	out->turn = m->turn + 1;
+	out->items = m->item_chance > 0;
+	for (i = 0; i < m->nplayers; i++)
+		if (m->players[i].blind > 0)
+			m->players[i].blind--;
 	out->nplayers = m->nplayers;
 	for (i = 0; i < m->nplayers; i++) {
 		alive[i] = m->players[i].alive;
@@ -481,9 +760,17 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 		case VERSUS_MOVE_PLACE:
 			p->missed = 0;
 			if (moves[i].hold) {
+				uint16_t held = p->current_items;
+
 				piece = p->current;
-				p->current = p->hold != VERSUS_NO_PIECE ? p->hold : draw(m, p);
+				if (p->hold != VERSUS_NO_PIECE) {
+					p->current = p->hold;
+					p->current_items = p->hold_items;
+				} else {
+					p->current = draw(m, p, &p->current_items);
+				}
 				p->hold = (uint8_t)piece;
+				p->hold_items = held;
 				e->held = true;
 			}
 			e->action = VERSUS_ACT_PLACED;
@@ -506,6 +793,13 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 			place(m, p, 0, k, e);
 			break;
 		}
+	}
+
+	/* 1b. Item uses, users in match order, each with its oldest item. */
+	for (i = 0; i < m->nplayers; i++) {
+		if (!alive[i] || moves[i].kind != VERSUS_MOVE_PLACE || moves[i].use == 0)
+			continue;
+		use_item(m, i, versus_use_target(m, i, moves[i].use), out, out_reason);
 	}
 
 	/* 2. Attacks cancel the sender's own queue first. What is queued now
@@ -552,7 +846,7 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 		p = &m->players[i];
 		overflow = false;
 		for (k = 0; k < nold[i]; k++) {
-			overflow |= rise(&p->board, &p->queue[k]);
+			overflow |= rise(p, &p->queue[k]);
 			e->risen[k] = p->queue[k];
 			e->risen_lines = (uint16_t)(e->risen_lines + p->queue[k].lines);
 			p->pending = (uint16_t)(p->pending - p->queue[k].lines);
@@ -627,4 +921,27 @@ versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
 	out->alive = p->alive;
 	out->place = p->place;
 	out->end_reason = p->end_reason;
+	out->blind = p->blind;
+	memset(out->items_text, '.', sizeof out->items_text - 1);
+	out->items_text[sizeof out->items_text - 1] = '\0';
+	for (k = 0; k + 1 < TETROMINO_ROWS; k++)
+		out->items_text[k * (TETROMINO_COLS + 1) + TETROMINO_COLS] = '\n';
+	if (p->blind > 0) {
+		/* Blind: the locked cells are hidden in every view, the player's own too. */
+		memcpy(out->board_text, out->items_text, sizeof out->board_text);
+	} else {
+		unsigned r, c, it;
+
+		for (r = 0; r < TETROMINO_ROWS; r++)
+			for (c = 0; c < TETROMINO_COLS; c++)
+				if ((it = p->items[r][c]) != VERSUS_ITEM_NONE)
+					out->items_text[(TETROMINO_ROWS - 1 - r) * (TETROMINO_COLS + 1) + c] =
+					    VERSUS_ITEM_CHARS[it - 1];
+	}
+	out->current_items = p->current_items;
+	out->hold_items = p->hold_items;
+	for (k = 0; k < VERSUS_NEXT; k++)
+		out->next_items[k] = out->next_visible ? p->next_items[k] : 0;
+	out->ninventory = p->ninventory;
+	memcpy(out->inventory, p->inventory, sizeof out->inventory);
 }

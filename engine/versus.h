@@ -18,6 +18,7 @@
  *      turn drops the current piece at rotation 0 from its spawn column;
  *      when that drop does not fit, the player is out: top_out), its
  *      clears and its points;
+ *   1b. item uses (matches with items), users in match order;
  *   2. attacks: lines from a clear's size, back-to-back, combo and perfect
  *      clear (versus_attack); each attack first cancels the sender's own
  *      queued garbage, oldest lines first;
@@ -51,14 +52,17 @@
  * a turn carry the holes of the blocks sent in it, for replays and tests:
  * the server must not show them to players before the match ends.
  *
- * Room for ActionBlocks' items (a later issue): a per-cell item plane next
- * to the board in struct versus_player (items ride with their rows like the
- * letters do, so clears and rises must move it too), an inventory (at most
- * 10, oldest first) and an item target in the same struct, an item-use
- * field in struct versus_move, a step between 1 (collecting items from
- * cleared rows) and 2 for using them, and per-player item events in struct
- * versus_player_events. The item rolls would get their own stream
- * ("versus-v1:{seed}:items:{k}") so that the garbage holes stay as they are.
+ * Items (ActionBlocks'), on when a match's item_chance is above 0: a
+ * per-cell item plane beside each board (items ride with their rows like
+ * the letters: clears, rises, clear_line and swaps move it too), 4-bit item
+ * codes per mino on the current, held and preview pieces, a FIFO inventory
+ * of at most 10, and step 1b between 1 (collecting items from cleared rows)
+ * and 2: item uses in match order, each the user's oldest item on the seat
+ * `use T` names. The rolls have their own stream, one per player and
+ * stream index (versus_item_roll), so the garbage holes stay as they are;
+ * add_line draws its hole as a garbage block. Transformation is parsed,
+ * collected and used but has no effect yet. A match without items plays
+ * exactly as before.
  */
 #ifndef VERSUS_H
 #define VERSUS_H
@@ -88,6 +92,27 @@
 #define VERSUS_TEXT_SIZE TETROMINO_TEXT_SIZE
 #define VERSUS_GREY_LETTER 'G'    /* a garbage cell in versus_board_text() */
 
+/* Items (docs/rules/versus.md, "Items"). A match has them when its
+ * item_chance is above 0 (versus_set_items()); a match without them plays,
+ * encodes and replays exactly as before items existed. */
+#define VERSUS_ITEM_KINDS 6
+#define VERSUS_ITEM_CHANCE_DEFAULT 10 /* percent a mino */
+#define VERSUS_ITEM_WEIGHT_MAX 100
+#define VERSUS_INVENTORY_MAX 10
+#define VERSUS_BLIND_TURNS 4      /* each Blackout adds these */
+#define VERSUS_ITEM_CHARS "acnsbt" /* a cell's item in versus_view.items_text */
+#define VERSUS_MINO_ITEMS(bits, k) ((unsigned)(bits) >> (4 * (k)) & 15u)
+
+enum versus_item {
+	VERSUS_ITEM_NONE,
+	VERSUS_ITEM_ADD_LINE,   /* one grey row (hole from the garbage stream) at the bottom */
+	VERSUS_ITEM_CLEAR_LINE, /* the bottom row goes, its items with it */
+	VERSUS_ITEM_NUKE,       /* every locked cell goes */
+	VERSUS_ITEM_SWAP,       /* user and target exchange their locked cells */
+	VERSUS_ITEM_BLIND,      /* the target's locked cells hidden for 4 more turns */
+	VERSUS_ITEM_TRANSFORM,  /* not yet in the engine: used, it does nothing */
+};
+
 /* A move as sent. The engine reads rotation and column as sent so that its
  * refusal can name them; versus_check_move() range-checks them. */
 enum versus_move_kind {
@@ -101,6 +126,8 @@ struct versus_move {
 	bool hold;         /* PLACE: hold first, then place the piece hold gave */
 	uint32_t rotation; /* PLACE: 0..3 to be legal */
 	uint32_t column;   /* PLACE: 0..9 and inside the rotation's range */
+	uint32_t use;      /* PLACE: `use T` first: 0 none, 1 the player itself, 2.. the
+	                      other seats in match order */
 };
 
 /* Why a player left the match. */
@@ -142,6 +169,14 @@ struct versus_player {
 	uint8_t nqueue;               /* blocks queued, 0..VERSUS_QUEUE_MAX */
 	uint16_t pending;             /* sum of the queued blocks' lines */
 	struct versus_block queue[VERSUS_QUEUE_MAX]; /* oldest first */
+	/* Items: enum versus_item per cell, NONE on every empty cell; pieces
+	 * carry one 4-bit item code a mino (VERSUS_MINO_ITEMS), minos counted
+	 * bottom row first, left to right, in the rotation placed. */
+	uint8_t items[TETROMINO_ROWS][TETROMINO_COLS];
+	uint16_t current_items, hold_items, next_items[VERSUS_NEXT];
+	uint8_t ninventory;           /* 0..VERSUS_INVENTORY_MAX */
+	uint8_t inventory[VERSUS_INVENTORY_MAX]; /* oldest first */
+	uint8_t blind;                /* turns the locked cells stay hidden */
 };
 
 struct versus_match {
@@ -151,6 +186,8 @@ struct versus_match {
 	uint8_t nplayers;  /* 2..8, in match order 0..nplayers-1 */
 	uint8_t nalive;
 	bool over;         /* at most one player alive */
+	uint8_t item_chance; /* percent a mino carries an item, 0..100; 0 no items */
+	uint8_t item_weights[VERSUS_ITEM_KINDS]; /* enum versus_item - 1; shares */
 	struct versus_player players[VERSUS_PLAYERS_MAX];
 };
 
@@ -188,6 +225,17 @@ struct versus_player_events {
 	bool eliminated;       /* out in this turn */
 	uint8_t end_reason;    /* enum versus_end when eliminated */
 	uint8_t place;         /* when eliminated, or the winner's 1 */
+	uint8_t collected;     /* items taken from the rows this placement cleared */
+	uint8_t discarded;     /* of those, lost to a full inventory */
+	uint8_t used;          /* enum versus_item used this turn, NONE when the
+	                          inventory was empty or no use was asked */
+	uint8_t used_on;       /* the player it hit (secret: who used it is) */
+};
+
+/* A hit as everybody may see it: who was hit and by what, never by whom. */
+struct versus_hit {
+	uint8_t target;
+	uint8_t item;
 };
 
 struct versus_events {
@@ -196,6 +244,9 @@ struct versus_events {
 	uint8_t neliminated;   /* players out in this turn */
 	bool over;             /* the match ended with this turn */
 	struct versus_player_events players[VERSUS_PLAYERS_MAX];
+	bool items;            /* the match has items */
+	uint8_t nhits;         /* items used this turn, in the order they acted */
+	struct versus_hit hits[VERSUS_PLAYERS_MAX];
 };
 
 /* What versus_resolve() answers. */
@@ -221,12 +272,41 @@ struct versus_view {
 	bool alive;
 	uint8_t place;                /* 0 while undecided */
 	uint8_t end_reason;           /* enum versus_end */
+	/* Items: all '.' (and board_text empty) while the board is blind. */
+	char items_text[VERSUS_TEXT_SIZE]; /* VERSUS_ITEM_CHARS on item cells, '.' else */
+	uint8_t blind;                /* turns left */
+	uint16_t current_items, hold_items, next_items[VERSUS_NEXT]; /* next: as next */
+	uint8_t ninventory;
+	uint8_t inventory[VERSUS_INVENTORY_MAX];
 };
 
 /* Starts a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX): empty
  * boards, the stream's first piece current and the next three in preview
  * for everyone. Returns false (m unchanged) when either is out of range. */
 bool versus_init(struct versus_match *m, uint64_t seed, unsigned nplayers);
+
+/* Turns items on for a match versus_init() has just started (turn 0):
+ * chance percent a mino (1..100; 0 leaves items off), weights[] the share
+ * of each enum versus_item - 1 (0..VERSUS_ITEM_WEIGHT_MAX, at least one
+ * above 0). Rolls the items of every player's current and preview pieces.
+ * False, m unchanged, when out of range or the match has begun. */
+bool versus_set_items(struct versus_match *m, unsigned chance,
+    const uint8_t weights[VERSUS_ITEM_KINDS]);
+
+/* The items of stream piece index (0, 1, ...) for player in m: for each of
+ * its 4 minos in order, a first random() of Python's
+ * random.Random("versus-v1:{seed}:items:{player}:{index}") below
+ * chance / 100 gives it an item, int(random() * sum of weights) picking
+ * which (cumulative shares in enum order). 0 when items are off. */
+uint16_t versus_item_roll(const struct versus_match *m, unsigned player, uint32_t index);
+
+/* "add_line", "clear_line", "nuke", "swap", "blind", "transform"; NULL for
+ * NONE or out of range. */
+const char *versus_item_name(unsigned item);
+
+/* The player seat `use T` names for user, or VERSUS_NOBODY when T is 0 or
+ * beyond the match's seats. */
+unsigned versus_use_target(const struct versus_match *m, unsigned user, unsigned seat);
 
 /* Reads a move as a bot sends it: `place R C`, `R C`, `hold; place R C`
  * (`hold` and the placement may also be separated by a new line) or
@@ -239,6 +319,7 @@ enum versus_parse {
 	VERSUS_PARSE_EMPTY,
 	VERSUS_PARSE_INVALID,
 };
+/* A placement may begin with `use T; ` (T an unsigned decimal). */
 enum versus_parse versus_move_parse(const char *text, size_t len, struct versus_move *mv,
     char *reason, size_t cap);
 
@@ -310,13 +391,20 @@ void versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
  *           bit with letter code 0)                        33 + 2q + 5r
  *   trailer CRC-32 (IEEE 802.3, as zlib's crc32) of all the bytes
  *           before it                                                4
+ * A match with items (item_chance > 0) is written as version
+ * VERSUS_SERIAL_VERSION_ITEMS: the header adds item_chance 1 and
+ * item_weights 6; each player, after its rows, adds blind 1, ninventory 1,
+ * the inventory (1 byte an item), current_items 2, hold_items 2, and for
+ * each of its nrows rows 5 bytes of item codes (4 bits a column, column 0
+ * lowest). A match without items keeps version 1, byte for byte.
  * A player's board is written up to its highest non-empty row (nrows
  * 0..20). What follows from the rest is not written: level, drawn,
  * pending, nalive, over, the preview and the bag cache.
  */
 #define VERSUS_SERIAL_VERSION 1
-#define VERSUS_SERIAL_MAX (17 + VERSUS_PLAYERS_MAX * (33 + 2 * VERSUS_QUEUE_MAX + \
-    5 * TETROMINO_ROWS) + 4)
+#define VERSUS_SERIAL_VERSION_ITEMS 2
+#define VERSUS_SERIAL_MAX (17 + 7 + VERSUS_PLAYERS_MAX * (33 + 2 * VERSUS_QUEUE_MAX + \
+    5 * TETROMINO_ROWS + 6 + VERSUS_INVENTORY_MAX + 5 * TETROMINO_ROWS) + 4)
 
 /* Writes m into buf when cap is large enough and returns the length
  * (VERSUS_SERIAL_MAX at most); when cap is too small writes nothing and

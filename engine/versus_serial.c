@@ -28,6 +28,8 @@
 #define PLAYER_SIZE 33   /* 32 fixed bytes and nrows, without the queue and the rows */
 #define ROW_SIZE 5
 #define CRC_SIZE 4
+#define ITEMS_HEADER 7   /* version 2: item_chance 1, item_weights 6 */
+#define ITEMS_PLAYER 6   /* version 2: blind 1, ninventory 1, current_items 2, hold_items 2 */
 #define CELL_BITS 30     /* 3 bits a column: the letter codes */
 #define CELL_MASK ((UINT64_C(1) << CELL_BITS) - 1)
 
@@ -67,21 +69,31 @@ size_t
 versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 {
 	const struct versus_player *p;
-	size_t len = HEADER_SIZE + CRC_SIZE, at;
-	unsigned i, k, nrows;
+	bool items = m->item_chance > 0;
+	size_t len = HEADER_SIZE + CRC_SIZE + (items ? ITEMS_HEADER : 0), at;
+	unsigned i, k, c, nrows;
+	uint64_t v;
 
 	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
 		p = &m->players[i];
-		len += PLAYER_SIZE + 2 * (size_t)p->nqueue + ROW_SIZE * (size_t)board_rows(&p->board);
+		nrows = board_rows(&p->board);
+		len += PLAYER_SIZE + 2 * (size_t)p->nqueue + ROW_SIZE * (size_t)nrows;
+		if (items)
+			len += ITEMS_PLAYER + p->ninventory + ROW_SIZE * (size_t)nrows;
 	}
 	if (buf == NULL || cap < len)
 		return len;
-	buf[0] = VERSUS_SERIAL_VERSION;
+	buf[0] = items ? VERSUS_SERIAL_VERSION_ITEMS : VERSUS_SERIAL_VERSION;
 	engine_put_le(buf + 1, m->seed, 7);
 	engine_put_le(buf + 8, m->turn, 4);
 	engine_put_le(buf + 12, m->nblocks, 4);
 	buf[16] = m->nplayers;
 	at = HEADER_SIZE;
+	if (items) {
+		buf[at++] = m->item_chance;
+		memcpy(buf + at, m->item_weights, VERSUS_ITEM_KINDS);
+		at += VERSUS_ITEM_KINDS;
+	}
 	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
 		p = &m->players[i];
 		engine_put_le(buf + at, p->score, 8);
@@ -107,6 +119,21 @@ versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 		for (k = 0; k < nrows; k++) {
 			engine_put_le(buf + at, (uint64_t)p->board.cells[k] |
 			    (uint64_t)p->board.rows[k] << CELL_BITS, ROW_SIZE);
+			at += ROW_SIZE;
+		}
+		if (!items)
+			continue;
+		buf[at++] = p->blind;
+		buf[at++] = p->ninventory;
+		memcpy(buf + at, p->inventory, p->ninventory);
+		at += p->ninventory;
+		engine_put_le(buf + at, p->current_items, 2);
+		engine_put_le(buf + at + 2, p->hold_items, 2);
+		at += 4;
+		for (k = 0; k < nrows; k++) {
+			for (c = 0, v = 0; c < TETROMINO_COLS; c++)
+				v |= (uint64_t)p->items[k][c] << (4 * c);
+			engine_put_le(buf + at, v, ROW_SIZE);
 			at += ROW_SIZE;
 		}
 	}
@@ -176,6 +203,58 @@ read_row(struct tetromino_board *b, unsigned r, uint64_t v, unsigned *cells)
 	return true;
 }
 
+/* Whether bits holds item codes (0..VERSUS_ITEM_KINDS) on its 4 minos. */
+static bool
+mino_items_ok(uint64_t bits)
+{
+	unsigned k;
+
+	for (k = 0; k < 4; k++)
+		if (VERSUS_MINO_ITEMS(bits, k) > VERSUS_ITEM_KINDS)
+			return false;
+	return true;
+}
+
+/* Version 2: a player's items after its board; an item only on a filled cell. */
+static bool
+read_items(struct versus_player *p, unsigned nrows, const uint8_t *buf, size_t len,
+    size_t *at)
+{
+	size_t o = *at;
+	unsigned k, c, code;
+	uint64_t v;
+
+	if (len - o < ITEMS_PLAYER)
+		return false;
+	p->blind = buf[o++];
+	p->ninventory = buf[o++];
+	if (p->ninventory > VERSUS_INVENTORY_MAX || len - o < p->ninventory + 4u +
+	    ROW_SIZE * (size_t)nrows)
+		return false;
+	for (k = 0; k < p->ninventory; k++) {
+		p->inventory[k] = buf[o++];
+		if (p->inventory[k] < 1 || p->inventory[k] > VERSUS_ITEM_KINDS)
+			return false;
+	}
+	p->current_items = (uint16_t)engine_get_le(buf + o, 2);
+	p->hold_items = (uint16_t)engine_get_le(buf + o + 2, 2);
+	o += 4;
+	if (!mino_items_ok(p->current_items) || !mino_items_ok(p->hold_items) ||
+	    (p->hold == VERSUS_NO_PIECE && p->hold_items != 0))
+		return false;
+	for (k = 0; k < nrows; k++, o += ROW_SIZE) {
+		v = engine_get_le(buf + o, ROW_SIZE);
+		for (c = 0; c < TETROMINO_COLS; c++) {
+			code = (unsigned)(v >> (4 * c) & 15u);
+			if (code > VERSUS_ITEM_KINDS || (code != 0 && !(p->board.rows[k] >> c & 1u)))
+				return false;
+			p->items[k][c] = (uint8_t)code;
+		}
+	}
+	*at = o;
+	return true;
+}
+
 /* One player's bytes from *at; false on anything out of range. */
 static bool
 read_player(const struct versus_match *m, struct versus_player *p, const uint8_t *buf,
@@ -224,6 +303,8 @@ read_player(const struct versus_match *m, struct versus_player *p, const uint8_t
 	for (k = 0; k < nrows; k++, o += ROW_SIZE)
 		if (!read_row(&p->board, k, engine_get_le(buf + o, ROW_SIZE), &cells))
 			return false;
+	if (m->item_chance > 0 && !read_items(p, nrows, buf, len, &o))
+		return false;
 	*at = o;
 
 	/* Counters. */
@@ -234,8 +315,9 @@ read_player(const struct versus_match *m, struct versus_player *p, const uint8_t
 	    p->score % 50 != 0 || (p->score == 0) != (p->lines == 0))
 		return false;
 	/* A living player's cells add up: 4 a piece, 9 a grey row, -10 a
-	 * cleared row (a player out may have lost cells to an overflow). */
-	if (p->alive) {
+	 * cleared row (a player out may have lost cells to an overflow; items
+	 * add and remove cells, so a match with items has no such sum). */
+	if (p->alive && m->item_chance == 0) {
 		int64_t grey9 = (int64_t)cells + 10 * (int64_t)p->lines - 4 * (int64_t)p->placed;
 
 		if (grey9 < 0 || grey9 % 9 != 0)
@@ -255,7 +337,7 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 	unsigned i, j, k, nalive = 0, later;
 
 	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || len > VERSUS_SERIAL_MAX ||
-	    buf[0] != VERSUS_SERIAL_VERSION ||
+	    (buf[0] != VERSUS_SERIAL_VERSION && buf[0] != VERSUS_SERIAL_VERSION_ITEMS) ||
 	    engine_get_le(buf + len - CRC_SIZE, CRC_SIZE) != crc32(buf, len - CRC_SIZE))
 		return false;
 	memset(&m, 0, sizeof m);
@@ -266,6 +348,22 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 	if (m.seed > VERSUS_SEED_MAX || m.nplayers < VERSUS_PLAYERS_MIN ||
 	    m.nplayers > VERSUS_PLAYERS_MAX)
 		return false;
+	if (buf[0] == VERSUS_SERIAL_VERSION_ITEMS) {
+		unsigned total = 0;
+
+		if (len < HEADER_SIZE + ITEMS_HEADER + CRC_SIZE)
+			return false;
+		m.item_chance = buf[at++];
+		memcpy(m.item_weights, buf + at, VERSUS_ITEM_KINDS);
+		at += VERSUS_ITEM_KINDS;
+		for (k = 0; k < VERSUS_ITEM_KINDS; k++) {
+			if (m.item_weights[k] > VERSUS_ITEM_WEIGHT_MAX)
+				return false;
+			total += m.item_weights[k];
+		}
+		if (m.item_chance < 1 || m.item_chance > 100 || total == 0)
+			return false;
+	}
 	for (i = 0; i < m.nplayers; i++)
 		if (!read_player(&m, &m.players[i], buf, len - CRC_SIZE, &at))
 			return false;
@@ -282,8 +380,10 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 		last = stream_piece(&bags, p->drawn - 1);
 		if (last != p->current && (p->hold == VERSUS_NO_PIECE || last != p->hold))
 			return false;
-		for (k = 0; k < VERSUS_NEXT; k++)
+		for (k = 0; k < VERSUS_NEXT; k++) {
 			p->next[k] = stream_piece(&bags, p->drawn + k);
+			p->next_items[k] = versus_item_roll(&m, i, p->drawn + k);
+		}
 		/* The engine keeps the bag of its last draw, drawn + 2. */
 		p->bag_number = (p->drawn + VERSUS_NEXT - 1) / BAG_SIZE;
 		memcpy(p->bag, bag_of(&bags, p->bag_number), BAG_SIZE);

@@ -35,6 +35,21 @@ function deed(e, names) {
   return `${parts.join(', ')}.${out}`;
 }
 
+// A match with items (docs/rules/versus.md, Items): the letter on a cell of
+// items_text, and the item it names.
+const ITEMS = { a: 'add_line', c: 'clear_line', n: 'nuke', s: 'swap', b: 'blind', t: 'transform' };
+
+// Items on the board's cells (their letter in the cell), or none.
+function paintItems(boardNode, s) {
+  const rows = typeof s.items_text === 'string' ? s.items_text.split('\n') : null;
+  boardNode.querySelectorAll('.cell').forEach((n) => {
+    const it = rows ? rows[Number(n.dataset.r)][Number(n.dataset.c)] : '.';
+    n.textContent = it === '.' ? '' : it;
+    if (it === '.') delete n.dataset.item;
+    else n.dataset.item = ITEMS[it] || it;
+  });
+}
+
 // One seat's card, built once and drawn again at every turn.
 function seatCard(i, names, shapes) {
   const id = `seat-${i}`;
@@ -45,14 +60,23 @@ function seatCard(i, names, shapes) {
   const pieces = el('div', { class: 'seat-pieces' });
   const figures = el('dl', { class: 'figures' });
   const did = el('p', { class: 'did' });
+  const inventory = el('p', { class: 'inventory', 'data-testid': 'inventory' });
+  const hit = el('p', { class: 'hit', 'data-testid': 'hit', role: 'status' });
   const node = el('section', { class: 'seat', 'data-testid': 'seat', 'data-seat': i, 'aria-labelledby': `${id}-name` },
     el('h3', { id: `${id}-name` }, accountLink(names[i]), el('span', { class: 'who' }, ` seat ${i}`)), state,
-    el('div', { class: 'seat-play' }, meter, b.node), pieces, figures, did);
+    el('div', { class: 'seat-play' }, meter, b.node), pieces, figures, did, inventory, hit);
 
-  function draw(s, e, turn) {
+  function draw(s, e, turn, hits) {
     const rows = cells(s);
     const text = rows.join('');
     b.paint(rows);
+    paintItems(b.node, s);
+    // Inventories are public; a hit names its target and item, never the user.
+    inventory.textContent = Array.isArray(s.inventory)
+      ? `Items: ${s.inventory.length ? s.inventory.map(words).join(', ') : 'none'}${s.blind ? `; blind ${plural(s.blind, 'turn', 'turns')}` : ''}`
+      : '';
+    const mine = (hits || []).filter((h) => h.target === i);
+    hit.textContent = mine.length ? `Hit by ${mine.map((h) => words(h.item)).join(', ')}` : '';
     b.node.dataset.step = String(turn);
     b.node.setAttribute('aria-label', `${names[i]}'s board after turn ${turn}: `
       + `${plural(text.replace(/[.]/g, '').length, 'filled cell', 'filled cells')}, `
@@ -86,7 +110,8 @@ function renderer(stage, names, shapes) {
   return {
     draw(entry) {
       const v = entry.view;
-      v.seats.forEach((s, i) => cards[i].draw(s, v.last_turn ? v.last_turn.players[i] : null, entry.turn));
+      v.seats.forEach((s, i) => cards[i].draw(s, v.last_turn ? v.last_turn.players[i] : null, entry.turn,
+        v.last_turn ? v.last_turn.hits : null));
       stage.dataset.turn = String(entry.turn);
     },
     describe(entry) {

@@ -488,7 +488,7 @@ void store_reviews_free(struct store_review_row *rows, int n);
  * writer's connection inside a job; reads may take either. Times are ms.
  */
 #define STORE_MATCH_SEATS 8
-#define STORE_MATCH_STATE_MAX 2048   /* the engine's bytes, at most (VERSUS_SERIAL_MAX fits) */
+#define STORE_MATCH_STATE_MAX 3072   /* the engine's bytes, at most (VERSUS_SERIAL_MAX fits) */
 #define STORE_MATCH_PENDING_MAX 32   /* 4 bytes a seat */
 #define STORE_MATCH_TOTALS_MAX 64    /* 8 bytes a seat */
 

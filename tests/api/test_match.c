@@ -33,14 +33,14 @@ static struct versus_move
 bot(const struct versus_player *p)
 {
 	struct tetromino_option o[TETROMINO_OPTIONS_MAX];
-	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0 };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 	unsigned piece;
 	size_t n, i, best = 0;
 
 	if (rng() % 100 < 5)
-		return (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+		return (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 	if (rng() % 200 == 0)
-		return (struct versus_move){ VERSUS_MOVE_RESIGN, false, 0, 0 };
+		return (struct versus_move){ VERSUS_MOVE_RESIGN, false, 0, 0, 0 };
 	mv.hold = rng() % 100 < 10;
 	piece = mv.hold ? versus_hold_piece(p) : p->current;
 	n = tetromino_options(&p->board, piece, o, TETROMINO_OPTIONS_MAX);
@@ -74,7 +74,7 @@ play(uint64_t seed, unsigned nplayers, uint32_t cap)
 	while (match_end_of(&m, cap) == MATCH_END_NONE) {
 		for (i = 0; i < nplayers; i++)
 			mv[i] = m.players[i].alive ? bot(&m.players[i]) :
-			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 		before = m;
 		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 			break;
@@ -82,6 +82,45 @@ play(uint64_t seed, unsigned nplayers, uint32_t cap)
 		json_array_append_new(turns, match_turn_json(&before, mv));
 	}
 	return match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
+}
+
+/* A bot match with items (chance 30, equal weights), bots using an item
+ * now and then on a seat the engine takes. */
+static json_t *
+play_items(uint64_t seed, unsigned nplayers, uint32_t cap, long *uses)
+{
+	static const uint8_t w[VERSUS_ITEM_KINDS] = { 1, 1, 1, 1, 1, 1 };
+	struct versus_match m, before;
+	struct versus_events ev;
+	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	struct match_totals t;
+	json_t *turns = json_array(), *r;
+	unsigned i;
+
+	versus_init(&m, seed, nplayers);
+	versus_set_items(&m, 30, w);
+	memset(&t, 0, sizeof t);
+	while (match_end_of(&m, cap) == MATCH_END_NONE) {
+		for (i = 0; i < nplayers; i++) {
+			mv[i] = m.players[i].alive ? bot(&m.players[i]) :
+			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
+			if (mv[i].kind == VERSUS_MOVE_PLACE && m.players[i].ninventory > 0 &&
+			    rng() % 3 == 0) {
+				mv[i].use = 1 + (uint32_t)(rng() % nplayers);
+				if (!versus_check_move(&m, i, &mv[i], NULL, 0))
+					mv[i].use = 0;
+			}
+		}
+		before = m;
+		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
+			break;
+		*uses += ev.nhits;
+		match_totals_add(&t, &ev);
+		json_array_append_new(turns, match_turn_json(&before, mv));
+	}
+	r = match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
+	match_replay_set_items(r, &m);
+	return r;
 }
 
 static int
@@ -93,6 +132,36 @@ verify_turn(const json_t *replay, size_t *turn)
 	*turn = chk.turn;
 	json_decref(chk.final);
 	return rc;
+}
+
+static void
+item_replays(void)
+{
+	long valid = 0, changed = 0, uses = 0, noitems = 0;
+	int k;
+
+	for (k = 0; k < 30; k++) {
+		unsigned n = 2 + (unsigned)(rng() % 7);
+		json_t *r = play_items(rng() & VERSUS_SEED_MAX, n, 300, &uses), *bad;
+		json_t *w = json_object_get(json_object_get(r, "items"), "weights");
+		size_t turn;
+
+		valid += verify_turn(r, &turn) == 0;
+		bad = json_deep_copy(r);
+		json_object_del(bad, "items");
+		noitems += verify_turn(bad, &turn) != 0;
+		json_decref(bad);
+		bad = json_deep_copy(r);
+		w = json_object_get(json_object_get(bad, "items"), "weights");
+		json_array_set_new(w, 0, json_integer(7));
+		changed += verify_turn(bad, &turn) != 0;
+		json_decref(bad);
+		json_decref(r);
+	}
+	is_int(valid, 30, "30 bot matches with items verify");
+	ok(uses > 30, "their bots used items (%ld hits)", uses);
+	ok(noitems >= 25, "without the items object most are refused (%ld of 30)", noitems);
+	ok(changed >= 20, "with other weights most are refused (%ld of 30)", changed);
 }
 
 static void
@@ -206,8 +275,8 @@ static void
 ends_and_places(void)
 {
 	struct versus_match m;
-	struct versus_move mv[3] = { { VERSUS_MOVE_PLACE, false, 0, 0 },
-		{ VERSUS_MOVE_RESIGN, false, 0, 0 }, { VERSUS_MOVE_PLACE, false, 0, 6 } };
+	struct versus_move mv[3] = { { VERSUS_MOVE_PLACE, false, 0, 0, 0 },
+		{ VERSUS_MOVE_RESIGN, false, 0, 0, 0 }, { VERSUS_MOVE_PLACE, false, 0, 6, 0 } };
 	uint8_t places[VERSUS_PLAYERS_MAX];
 	struct match_totals t, back;
 	uint8_t bytes[MATCH_TOTALS_SIZE];
@@ -254,7 +323,7 @@ events(void)
 
 			for (i = 0; i < 3; i++)
 				mv[i] = m.players[i].alive ? bot(&m.players[i]) :
-				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 			if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 				break;
 			e = match_events_json(&ev);
@@ -278,12 +347,23 @@ events(void)
 	is_int(shown, 0, "no turn shows a hole outside the blocks that rose in it");
 }
 
+/* test_match FILE also writes a bot match with items as a replay to FILE,
+ * for `arcaded verify FILE`. */
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc > 1) {
+		long uses = 0;
+		json_t *r = play_items(42, 4, 300, &uses);
+
+		ok(json_dump_file(r, argv[1], JSON_COMPACT) == 0, "a replay with items written to %s",
+		    argv[1]);
+		json_decref(r);
+	}
 	ends_and_places();
 	forms();
 	replays();
+	item_replays();
 	events();
 	return tap_done();
 }

@@ -46,7 +46,7 @@ static struct versus_move
 greedy(const struct versus_player *p)
 {
 	struct tetromino_option o[TETROMINO_OPTIONS_MAX];
-	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0 };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 	unsigned piece;
 	size_t n, i, pick = 0;
 	long v, best = 0;

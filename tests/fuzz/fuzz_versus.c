@@ -45,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1: /* a move, on a match of three 5 turns in */
 		versus_init(&m, 7, 3);
 		for (i = 0; i < VERSUS_PLAYERS_MAX; i++)
-			mv[i] = (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+			mv[i] = (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 		for (i = 0; i < 2; i++)
 			versus_resolve(&m, mv, NULL, NULL, NULL, 0);
 		if (versus_move_parse((const char *)data + 1, size - 1, &mv[0], reason, sizeof reason) ==
@@ -61,7 +61,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (!m.over) {
 			for (i = 0; i < VERSUS_PLAYERS_MAX; i++)
-				mv[i] = (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+				mv[i] = (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 			if (versus_resolve(&m, mv, NULL, NULL, reason, sizeof reason) != VERSUS_OK)
 				abort();
 		}

@@ -77,7 +77,7 @@ pick(const struct tetromino_board *b, unsigned piece, unsigned noise, unsigned *
 static struct versus_move
 bot(const struct versus_player *p, unsigned noise)
 {
-	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0 };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 	unsigned r = 0, c = 0;
 
 	if (rng() % 100 < 4) {
@@ -208,7 +208,7 @@ play_matches(int nmatches, struct tally *t)
 		for (turn = 0; !m.over && turn < 600; turn++) {
 			for (i = 0; i < (int)n; i++)
 				mv[i] = m.players[i].alive ? bot(&m.players[i], noise[i]) :
-				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0 };
+				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 			if (versus_resolve(&m, mv, NULL, NULL, NULL, 0) != VERSUS_OK) {
 				ok(0, "match %d turn %d: the bots' moves are refused", k, turn);
 				return;
@@ -277,7 +277,7 @@ base_state(struct versus_match *m)
 			for (i = 0; i < 3; i++) {
 				unsigned r = 0, c = 0;
 
-				mv[i] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0 };
+				mv[i] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 				if (pick(&m->players[i].board, m->players[i].current, 3, &r, &c)) {
 					mv[i].rotation = r;
 					mv[i].column = c;
@@ -300,7 +300,7 @@ next_turn(struct versus_match *m, unsigned who, struct versus_move mv)
 	unsigned i, r = 0, c = 0;
 
 	for (i = 0; i < m->nplayers; i++) {
-		mvs[i] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0 };
+		mvs[i] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 		if (m->players[i].alive && pick(&m->players[i].board, m->players[i].current, 0, &r, &c)) {
 			mvs[i].rotation = r;
 			mvs[i].column = c;
@@ -334,7 +334,7 @@ roomy_cell(const struct versus_player *p, unsigned *row, unsigned *col)
 static void
 strictness(void)
 {
-	static const struct versus_move resign = { VERSUS_MOVE_RESIGN, false, 0, 0 };
+	static const struct versus_move resign = { VERSUS_MOVE_RESIGN, false, 0, 0, 0 };
 	struct versus_match base, fresh, two, m;
 	uint8_t buf[VERSUS_SERIAL_MAX];
 	unsigned row = 0, col = 0;
@@ -441,7 +441,7 @@ strictness(void)
 	 * its leaving to turn 1 leaves a match over with nobody out in its last
 	 * turn (its place and pieces still fit turn 1). */
 	two = fresh;
-	next_turn(&two, 0, (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0 });
+	next_turn(&two, 0, (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0, 0 });
 	next_turn(&two, 1, resign);
 	n = versus_encode(&two, buf, sizeof buf);
 	ok(two.over && decodes(buf, n), "a match of 2 over at turn 2 decodes");

@@ -26,7 +26,7 @@ static char why[ENGINE_REASON_MAX];
 static struct versus_move
 place_mv(unsigned r, unsigned c)
 {
-	struct versus_move mv = { VERSUS_MOVE_PLACE, false, r, c };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, r, c, 0 };
 
 	return mv;
 }
@@ -34,13 +34,13 @@ place_mv(unsigned r, unsigned c)
 static struct versus_move
 hold_mv(unsigned r, unsigned c)
 {
-	struct versus_move mv = { VERSUS_MOVE_PLACE, true, r, c };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, true, r, c, 0 };
 
 	return mv;
 }
 
-static const struct versus_move resign_mv = { VERSUS_MOVE_RESIGN, false, 0, 0 };
-static const struct versus_move missed_mv = { VERSUS_MOVE_MISSED, false, 0, 0 };
+static const struct versus_move resign_mv = { VERSUS_MOVE_RESIGN, false, 0, 0, 0 };
+static const struct versus_move missed_mv = { VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 
 /* Sets the bottom n rows of player's board (rows[] top row first; piece
  * letters or G for grey) and empties the rest. */
@@ -431,7 +431,7 @@ test_eliminations(void)
 	M.players[0].current = TETROMINO_T;
 	mv[0] = missed_mv;
 	mv[1] = quiet(1);
-	ok(versus_check_move(&M, 0, &(struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0 },
+	ok(versus_check_move(&M, 0, &(struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0, 0 },
 	    why, sizeof why), "the T still fits at the side");
 	ok(resolve(mv), "player 0 misses with a tower under the spawn columns");
 	is_int(E.players[0].action, VERSUS_ACT_NO_ROOM, "the spawn drop does not fit");

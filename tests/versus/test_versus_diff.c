@@ -83,19 +83,23 @@ struct mplayer {
 	int alive, missed, place, out_reason, last_target;
 	int nlines;
 	struct line q[LINES_MAX]; /* oldest first */
+	/* items: per cell, per mino of the current, held and next pieces */
+	int it[20][10], cur_it[4], hold_it[4], next_it[3][4];
+	int inv[10], ninv, blind;
 };
 
 struct model {
 	uint64_t seed;
 	int n, nalive, over;
 	long turn, nblocks;
+	int chance, weights[6]; /* chance 0: no items */
 	struct mplayer p[8];
 };
 
 /* What the model says happened to one player in a turn. */
 struct mev {
 	int action, held, piece, lines, b2b, perfect, combo, attack, cancelled, sent, target, hole,
-	    lost, received, risen, eliminated, reason, place;
+	    lost, received, risen, eliminated, reason, place, collected, discarded, used, used_on;
 	long long points;
 };
 
@@ -153,20 +157,50 @@ hold_alternative(const struct mplayer *p)
 	return p->hold >= 0 ? p->hold : p->next[0];
 }
 
+/* The rule text's rolls: per mino, random() below chance / 100 carries
+ * an item, a second random() times the weights' sum picks it. */
+static void
+model_roll(const struct model *md, int player, long index, int out[4])
+{
+	char text[96];
+	struct pyrandom r;
+	int k, total = 0, i, x;
+
+	memset(out, 0, 4 * sizeof out[0]);
+	if (md->chance == 0)
+		return;
+	for (i = 0; i < 6; i++)
+		total += md->weights[i];
+	snprintf(text, sizeof text, "versus-v1:%llu:items:%d:%ld", (unsigned long long)md->seed,
+	    player, index);
+	pyrandom_seed_string(&r, text);
+	for (k = 0; k < 4; k++) {
+		if (pyrandom_random(&r) * 100 >= md->chance)
+			continue;
+		x = (int)(pyrandom_random(&r) * total);
+		for (i = 0; x >= md->weights[i]; i++)
+			x -= md->weights[i];
+		out[k] = i + 1;
+	}
+}
+
 static int
-take_next(const struct model *md, struct mplayer *p)
+take_next(const struct model *md, struct mplayer *p, int items[4])
 {
 	int piece = p->next[0];
 
+	memcpy(items, p->next_it[0], sizeof p->next_it[0]);
+	memmove(p->next_it[0], p->next_it[1], sizeof p->next_it[0] * 2);
 	p->next[0] = p->next[1];
 	p->next[1] = p->next[2];
 	p->drawn++;
 	p->next[2] = bag_piece(md->seed, (uint64_t)p->drawn + 2);
+	model_roll(md, (int)(p - md->p), p->drawn + 2, p->next_it[2]);
 	return piece;
 }
 
 static int
-remove_full_rows(struct mplayer *p)
+remove_full_rows(struct mplayer *p, struct mev *e)
 {
 	int row = 0, n = 0, c, full, r;
 
@@ -178,12 +212,42 @@ remove_full_rows(struct mplayer *p)
 			row++;
 			continue;
 		}
-		for (r = row; r < 19; r++)
+		for (c = 0; c < 10; c++) {
+			if (p->it[row][c] == 0)
+				continue;
+			e->collected++;
+			if (p->ninv < 10)
+				p->inv[p->ninv++] = p->it[row][c];
+			else
+				e->discarded++;
+		}
+		for (r = row; r < 19; r++) {
 			memcpy(p->cells[r], p->cells[r + 1], sizeof p->cells[r]);
+			memcpy(p->it[r], p->it[r + 1], sizeof p->it[r]);
+		}
 		memset(p->cells[19], 0, sizeof p->cells[19]);
+		memset(p->it[19], 0, sizeof p->it[19]);
 		n++;
 	}
 	return n;
+}
+
+/* One row in at the bottom; returns whether a filled cell went out. */
+static int
+push_row(struct mplayer *p, int hole)
+{
+	int col, overflow = 0;
+
+	for (col = 0; col < 10; col++)
+		if (p->cells[19][col] != 0)
+			overflow = 1;
+	memmove(p->cells[1], p->cells[0], sizeof p->cells[0] * 19);
+	memmove(p->it[1], p->it[0], sizeof p->it[0] * 19);
+	for (col = 0; col < 10; col++) {
+		p->cells[0][col] = col == hole ? 0 : GREY;
+		p->it[0][col] = 0;
+	}
+	return overflow;
 }
 
 static int
@@ -218,10 +282,17 @@ model_place(const struct model *md, struct mplayer *p, int rot, int col, struct 
 	int y, k, n, b2b_now = 0, perfect = 0;
 
 	drop_at(p, p->current, rot, col, &y);
-	for (k = 0; k < s->n; k++)
+	for (k = 0; k < s->n; k++) {
+		/* mino order: bottom row first, left to right */
+		int j, rank = 0;
+
+		for (j = 0; j < s->n; j++)
+			rank += s->y[j] < s->y[k] || (s->y[j] == s->y[k] && s->x[j] < s->x[k]);
 		p->cells[y + s->y[k]][col + s->x[k]] = p->current + 1;
+		p->it[y + s->y[k]][col + s->x[k]] = p->cur_it[rank];
+	}
 	e->piece = p->current;
-	n = remove_full_rows(p);
+	n = remove_full_rows(p, e);
 	if (n == 0) {
 		p->combo = -1;
 	} else {
@@ -262,7 +333,7 @@ model_place(const struct model *md, struct mplayer *p, int rot, int col, struct 
 	e->combo = p->combo;
 	e->points = pts;
 	p->placed++;
-	p->current = take_next(md, p);
+	p->current = take_next(md, p, p->cur_it);
 }
 
 static int
@@ -310,16 +381,49 @@ model_init(struct model *md, uint64_t seed, int n)
 	}
 }
 
+static void
+model_items(struct model *md, int chance, const int *weights)
+{
+	int i, k;
+
+	md->chance = chance;
+	memcpy(md->weights, weights, sizeof md->weights);
+	for (i = 0; i < md->n; i++) {
+		model_roll(md, i, 0, md->p[i].cur_it);
+		for (k = 0; k < 3; k++)
+			model_roll(md, i, 1 + k, md->p[i].next_it[k]);
+	}
+}
+
+/* The seat `use T` names for user i: 1 itself, then the others in order. */
+static int
+model_seat(const struct model *md, int i, unsigned t)
+{
+	int list[8], n = 0, j;
+
+	list[n++] = i;
+	for (j = 0; j < md->n; j++)
+		if (j != i)
+			list[n++] = j;
+	return t >= 1 && t <= (unsigned)n ? list[t - 1] : -1;
+}
+
 /* Is this move legal for living player i? */
 static int
-model_legal(const struct mplayer *p, const struct versus_move *mv)
+model_legal(const struct model *md, int i, const struct versus_move *mv)
 {
-	int y, piece;
+	const struct mplayer *p = &md->p[i];
+	int y, piece, t;
 
 	if (mv->kind == VERSUS_MOVE_RESIGN)
 		return 1;
 	if (mv->kind != VERSUS_MOVE_PLACE || mv->rotation > 3 || mv->column > 9)
 		return 0;
+	if (mv->use != 0) {
+		t = model_seat(md, i, mv->use);
+		if (md->chance == 0 || t < 0 || !md->p[t].alive)
+			return 0;
+	}
 	piece = mv->hold ? hold_alternative(p) : p->current;
 	return drop_at(p, piece, (int)mv->rotation, (int)mv->column, &y);
 }
@@ -335,6 +439,8 @@ model_turn(struct model *md, const struct versus_move *mv, struct mev *ev)
 	for (i = 0; i < md->n; i++) {
 		was_alive[i] = md->p[i].alive;
 		ev[i].target = -1;
+		if (md->p[i].blind > 0)
+			md->p[i].blind--;
 	}
 	/* placements, in match order */
 	for (i = 0; i < md->n; i++) {
@@ -360,16 +466,60 @@ model_turn(struct model *md, const struct versus_move *mv, struct mev *ev)
 		} else {
 			p->missed = 0;
 			if (mv[i].hold) {
+				int held[4];
+
+				memcpy(held, p->cur_it, sizeof held);
 				piece = p->current;
-				if (p->hold < 0)
-					p->current = take_next(md, p);
-				else
+				if (p->hold < 0) {
+					p->current = take_next(md, p, p->cur_it);
+				} else {
 					p->current = p->hold;
+					memcpy(p->cur_it, p->hold_it, sizeof held);
+				}
 				p->hold = piece;
+				memcpy(p->hold_it, held, sizeof held);
 				ev[i].held = 1;
 			}
 			ev[i].action = VERSUS_ACT_PLACED;
 			model_place(md, p, (int)mv[i].rotation, (int)mv[i].column, &ev[i]);
+		}
+	}
+	/* item uses, in match order, the oldest item each */
+	for (i = 0; i < md->n; i++) {
+		struct mplayer tmp;
+		int item;
+
+		p = &md->p[i];
+		if (!was_alive[i] || mv[i].kind != VERSUS_MOVE_PLACE || mv[i].use == 0 ||
+		    p->ninv == 0)
+			continue;
+		item = p->inv[0];
+		memmove(&p->inv[0], &p->inv[1], sizeof p->inv[0] * 9);
+		p->ninv--;
+		t = model_seat(md, i, mv[i].use);
+		q = &md->p[t];
+		ev[i].used = item;
+		ev[i].used_on = t;
+		if (item == VERSUS_ITEM_ADD_LINE) {
+			if (push_row(q, model_hole(md->seed, md->nblocks++)) && ev[t].reason == 0)
+				ev[t].reason = VERSUS_END_OVERFLOW;
+		} else if (item == VERSUS_ITEM_CLEAR_LINE) {
+			memmove(q->cells[0], q->cells[1], sizeof q->cells[0] * 19);
+			memmove(q->it[0], q->it[1], sizeof q->it[0] * 19);
+			memset(q->cells[19], 0, sizeof q->cells[19]);
+			memset(q->it[19], 0, sizeof q->it[19]);
+		} else if (item == VERSUS_ITEM_NUKE) {
+			memset(q->cells, 0, sizeof q->cells);
+			memset(q->it, 0, sizeof q->it);
+		} else if (item == VERSUS_ITEM_SWAP && t != i) {
+			memcpy(tmp.cells, p->cells, sizeof tmp.cells);
+			memcpy(tmp.it, p->it, sizeof tmp.it);
+			memcpy(p->cells, q->cells, sizeof tmp.cells);
+			memcpy(p->it, q->it, sizeof tmp.it);
+			memcpy(q->cells, tmp.cells, sizeof tmp.cells);
+			memcpy(q->it, tmp.it, sizeof tmp.it);
+		} else if (item == VERSUS_ITEM_BLIND) {
+			q->blind += 4;
 		}
 	}
 	/* cancelling: one queued line per attacking line, from the front */
@@ -419,12 +569,7 @@ model_turn(struct model *md, const struct versus_move *mv, struct mev *ev)
 			continue;
 		overflow = 0;
 		while (p->nlines > 0 && p->q[0].turn < md->turn) {
-			for (col = 0; col < 10; col++)
-				if (p->cells[19][col] != 0)
-					overflow = 1;
-			memmove(p->cells[1], p->cells[0], sizeof p->cells[0] * 19);
-			for (col = 0; col < 10; col++)
-				p->cells[0][col] = col == p->q[0].hole ? 0 : GREY;
+			overflow |= push_row(p, p->q[0].hole);
 			memmove(&p->q[0], &p->q[1], sizeof p->q[0] * (size_t)(p->nlines - 1));
 			p->nlines--;
 			ev[i].risen++;
@@ -504,6 +649,24 @@ same_player(const struct versus_match *m, const struct model *md, int i)
 		    "blocks %d/%d cursor %d/%d", i, p->alive, q->alive, p->missed, q->missed,
 		    p->place, q->place, p->end_reason, q->out_reason, p->pending, q->nlines,
 		    p->nqueue, blocks_pending(q), p->cursor, q->last_target), 0;
+	for (r = 0; r < 20; r++)
+		for (c = 0; c < 10; c++)
+			if (p->items[r][c] != q->it[r][c])
+				return snprintf(why, sizeof why, "player %d: item at row %d column %d differs",
+				    i, r, c), 0;
+	if (p->ninventory != q->ninv || p->blind != q->blind)
+		return snprintf(why, sizeof why, "player %d: inventory %d/%d blind %d/%d", i,
+		    p->ninventory, q->ninv, p->blind, q->blind), 0;
+	for (k = 0; k < q->ninv; k++)
+		if (p->inventory[k] != q->inv[k])
+			return snprintf(why, sizeof why, "player %d: inventory[%d] differs", i, k), 0;
+	for (k = 0; k < 4; k++)
+		if ((int)VERSUS_MINO_ITEMS(p->current_items, k) != q->cur_it[k] ||
+		    (q->hold >= 0 && (int)VERSUS_MINO_ITEMS(p->hold_items, k) != q->hold_it[k]) ||
+		    (int)VERSUS_MINO_ITEMS(p->next_items[0], k) != q->next_it[0][k] ||
+		    (int)VERSUS_MINO_ITEMS(p->next_items[1], k) != q->next_it[1][k] ||
+		    (int)VERSUS_MINO_ITEMS(p->next_items[2], k) != q->next_it[2][k])
+			return snprintf(why, sizeof why, "player %d: a piece's items differ", i), 0;
 	for (k = 0; k < q->nlines; k++) {
 		/* line k of the literal queue lies in the engine's block j */
 		int j = 0, before = 0;
@@ -549,6 +712,11 @@ same_events(const struct versus_events *ev, const struct mev *mv, int n)
 		if (risen != mv[i].risen || e->risen_lines != mv[i].risen)
 			return snprintf(why, sizeof why, "player %d: risen %d/%d", i, risen,
 			    mv[i].risen), 0;
+		if (e->collected != mv[i].collected || e->discarded != mv[i].discarded ||
+		    e->used != mv[i].used || (mv[i].used != 0 && e->used_on != mv[i].used_on))
+			return snprintf(why, sizeof why, "player %d: items collected %d/%d discarded "
+			    "%d/%d used %d/%d", i, e->collected, mv[i].collected, e->discarded,
+			    mv[i].discarded, e->used, mv[i].used), 0;
 		if (e->eliminated != mv[i].eliminated || e->end_reason != mv[i].reason ||
 		    e->place != mv[i].place)
 			return snprintf(why, sizeof why, "player %d: eliminated %d/%d end %d/%d place %d/%d",
@@ -625,7 +793,7 @@ bot_pick(const struct bot *b, const struct tetromino_board *board, unsigned piec
 static struct versus_move
 bot_move(const struct bot *b, const struct versus_player *p)
 {
-	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0 };
+	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 	unsigned r, c;
 
 	if (rng() % 1000 < (unsigned)b->miss_per_mille) {
@@ -652,7 +820,7 @@ bot_move(const struct bot *b, const struct versus_player *p)
 struct tally {
 	long matches, turns, placements, clears[5], b2b, perfect, combo3, sent, cancelled,
 	    partial_cancel, risen, multi_rise, lost, illegal, refused_turns, ends[5], shared,
-	    no_room, dropped, players;
+	    no_room, dropped, players, item_matches, collected, discarded, used[7];
 };
 
 static struct versus_move history[TURNS_MAX + 8][8];
@@ -666,12 +834,32 @@ play(uint64_t seed, int n, struct tally *t)
 	struct mev mev[8];
 	struct versus_move mv[8];
 	struct bot bots[8];
-	int i, turn, legal[8], first_bad, k;
+	int i, turn, legal[8], first_bad, k, chance, weights[6];
+	uint8_t w8[6];
 	unsigned bad;
 	char reason[ENGINE_REASON_MAX];
 
 	versus_init(&m, seed, (unsigned)n);
 	model_init(&md, seed, n);
+	/* Half the matches have items: a chance of 5, 30 or 100 percent and
+	 * random weights, at least one above 0. */
+	chance = 0;
+	if (rng() % 2 == 0) {
+		static const int chances[] = { 5, 30, 100 };
+
+		chance = chances[rng() % 3];
+		for (k = 0; k < 6; k++) {
+			weights[k] = (int)(rng() % 4);
+			w8[k] = (uint8_t)weights[k];
+		}
+		if (weights[0] + weights[1] + weights[2] + weights[3] + weights[4] + weights[5] == 0)
+			weights[rng() % 6] = 1;
+		for (k = 0; k < 6; k++)
+			w8[k] = (uint8_t)weights[k];
+		versus_set_items(&m, (unsigned)chance, w8);
+		model_items(&md, chance, weights);
+		t->item_matches++;
+	}
 	for (i = 0; i < n; i++) {
 		bot_new(&bots[i]);
 		if (!same_player(&m, &md, i))
@@ -693,12 +881,17 @@ play(uint64_t seed, int n, struct tally *t)
 				mv[i].hold = rng() % 2;
 				mv[i].rotation = (uint32_t)(rng() % 5);
 				mv[i].column = (uint32_t)(rng() % 11);
+				mv[i].use = rng() % 4 == 0 ? (uint32_t)(rng() % 10) : 0;
 			} else {
 				mv[i] = bot_move(&bots[i], &m.players[i]);
+				/* in a match with items: use often, on any seat (some out or
+				 * beyond the match: refused); now and then in a match without */
+				if ((chance > 0 && rng() % 4 == 0) || rng() % 500 == 0)
+					mv[i].use = 1 + (uint32_t)(rng() % (unsigned)(n + 1));
 			}
 			if (mv[i].kind == VERSUS_MOVE_MISSED)
 				continue;
-			legal[i] = model_legal(&md.p[i], &mv[i]);
+			legal[i] = model_legal(&md, i, &mv[i]);
 			if (legal[i] != versus_check_move(&m, (unsigned)i, &mv[i], reason,
 			    sizeof reason)) {
 				snprintf(why, sizeof why, "turn %d player %d: legality %d, engine %s", turn,
@@ -724,6 +917,8 @@ play(uint64_t seed, int n, struct tally *t)
 			for (i = 0; i < n; i++)
 				if (m.players[i].alive && mv[i].kind != VERSUS_MOVE_MISSED && !legal[i])
 					mv[i] = bot_move(&bots[i], &m.players[i]);
+			for (i = 0; i < n; i++)
+				mv[i].use = m.players[i].alive ? mv[i].use : 0;
 		}
 		if (versus_resolve(&m, mv, &ev, NULL, reason, sizeof reason) != VERSUS_OK) {
 			snprintf(why, sizeof why, "turn %d: refused: %s", turn, reason);
@@ -767,6 +962,10 @@ play(uint64_t seed, int n, struct tally *t)
 			t->risen += e->nrisen > 0;
 			t->multi_rise += e->nrisen > 1;
 			t->lost += e->sent_lost;
+			t->collected += e->collected;
+			t->discarded += e->discarded;
+			if (e->used != VERSUS_ITEM_NONE)
+				t->used[e->used]++;
 			if (e->eliminated)
 				t->ends[e->end_reason]++;
 		}
@@ -777,6 +976,8 @@ play(uint64_t seed, int n, struct tally *t)
 	}
 	/* the seed and the moves give the match again, byte for byte */
 	versus_init(&replay, seed, (unsigned)n);
+	if (chance > 0)
+		versus_set_items(&replay, (unsigned)chance, w8);
 	for (i = 0; i < turn; i++)
 		versus_resolve(&replay, history[i], NULL, NULL, NULL, 0);
 	if (memcmp(&replay, &m, sizeof m) != 0) {
@@ -825,7 +1026,13 @@ main(int argc, char **argv)
 	    "overflow %ld, missed %ld, resigned %ld; turns with a shared place %ld", t.illegal,
 	    t.refused_turns, t.ends[VERSUS_END_TOP_OUT], t.no_room, t.ends[VERSUS_END_OVERFLOW],
 	    t.ends[VERSUS_END_MISSED], t.ends[VERSUS_END_RESIGNED], t.shared);
+	diag("items: %ld matches, %ld collected (%ld discarded), used add_line %ld clear_line %ld "
+	    "nuke %ld swap %ld blind %ld transform %ld", t.item_matches, t.collected, t.discarded,
+	    t.used[1], t.used[2], t.used[3], t.used[4], t.used[5], t.used[6]);
 	if (matches >= 500) {
+		ok(t.item_matches > 0 && t.discarded > 0 && t.used[1] > 0 && t.used[2] > 0 &&
+		    t.used[3] > 0 && t.used[4] > 0 && t.used[5] > 0,
+		    "items were collected, discarded and every implemented one used");
 		ok(t.clears[4] > 0 && t.b2b > 0 && t.combo3 > 0, "play reached Tetrises, "
 		    "back-to-back and long combos");
 		ok(t.sent > 0 && t.cancelled > 0 && t.partial_cancel > 0 && t.risen > 0 &&
