@@ -4,7 +4,7 @@
  * malloc and a few reallocs instead of one allocation per value. Strings
  * are copied in runs between the bytes that need an escape; the UTF-8
  * check follows jansson's (no overlong forms, no surrogates, nothing past
- * U+10FFFF), and tests/api/test_jw.c holds both to the same inputs.
+ * U+10FFFF), and tests/api/test_answers.c holds both to the same inputs.
  */
 #include "jw.h"
 
