@@ -1,6 +1,7 @@
 /*
  * token.c: sealing and opening stateTokens with paseto.c. The payload and
- * footer are built and read with jansson; the state bytes travel as
+ * footer are written with jw.h (the bytes jansson's compact dump gave
+ * them) and read with jansson; the state bytes travel as
  * base64url (libsodium). Opening trusts nothing before the MAC has
  * verified, except the footer's key id and run used to pick the key and
  * build the implicit assertion -- both authenticated by that same MAC.
@@ -15,6 +16,7 @@
 #include <sodium.h>
 
 #include "iso8601.h"
+#include "jw.h"
 #include "paseto.h"
 
 #define B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
@@ -49,9 +51,10 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 {
 	const struct keyring_key *k = keyring_current(kr);
 	char state64[sodium_base64_ENCODED_LEN(TOKEN_STATE_MAX, B64)], run[GAME_ID_TEXT_MAX], iat[ISO8601_MAX], ia[64];
-	char *payload = NULL, *footer = NULL, *out = NULL;
-	json_t *p = NULL, *f = NULL;
-	size_t need;
+	char payload[sizeof state64 + 128], footer[128 + sizeof k->lid], *out = NULL;
+	const char *ptext, *ftext;
+	size_t need, plen = 0, flen = 0;
+	struct jw p, f;
 
 	if (t->nstate == 0 || t->nstate > TOKEN_STATE_MAX || t->run < 1 || t->run > ENGINE_ID_MAX ||
 	    game_get(t->game) == NULL)
@@ -59,39 +62,41 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 	sodium_bin2base64(state64, sizeof state64, t->state, t->nstate, B64);
 	snprintf(run, sizeof run, "%lld", (long long)t->run);
 	iso8601_format(iat, sizeof iat, t->issued_at);
-	p = json_object();
-	f = json_object();
-	if (p == NULL || f == NULL)
+	/* What json_dumps(JSON_COMPACT) wrote of the same objects (jw.h). */
+	jw_init_fixed(&p, payload, sizeof payload);
+	jw_object(&p);
+	jw_key(&p, "rules");
+	jw_int(&p, t->rules);
+	jw_key(&p, "step");
+	jw_int(&p, t->step);
+	jw_key(&p, "iat");
+	jw_string(&p, iat);
+	jw_key(&p, "state");
+	jw_string(&p, state64);
+	jw_object_end(&p);
+	jw_init_fixed(&f, footer, sizeof footer);
+	jw_object(&f);
+	jw_key(&f, "kid");
+	jw_string(&f, k->lid);
+	jw_key(&f, "run");
+	jw_string(&f, run);
+	jw_object_end(&f);
+	ptext = jw_text(&p, &plen);
+	ftext = jw_text(&f, &flen);
+	if (ptext == NULL || ftext == NULL)
 		goto done;
-	json_object_set_new_nocheck(p, "rules", json_integer(t->rules));
-	json_object_set_new_nocheck(p, "step", json_integer(t->step));
-	json_object_set_new_nocheck(p, "iat", json_string_nocheck(iat));
-	json_object_set_new_nocheck(p, "state", json_string_nocheck(state64));
-	json_object_set_new_nocheck(f, "kid", json_string_nocheck(k->lid));
-	json_object_set_new_nocheck(f, "run", json_string_nocheck(run));
-	payload = json_dumps(p, JSON_COMPACT);
-	footer = json_dumps(f, JSON_COMPACT);
-	if (payload == NULL || footer == NULL)
-		goto done;
-	need = paseto_v4_local_token_len(strlen(payload), strlen(footer)) + 1;
+	need = paseto_v4_local_token_len(plen, flen) + 1;
 	out = malloc(need);
 	if (out == NULL)
 		goto done;
 	assertion(ia, sizeof ia, t->game, t->run);
-	if (paseto_v4_local_encrypt(out, need, NULL, k->local, (const uint8_t *)payload,
-	    strlen(payload), (const uint8_t *)footer, strlen(footer), (const uint8_t *)ia,
-	    strlen(ia)) != PASETO_OK) {
+	if (paseto_v4_local_encrypt(out, need, NULL, k->local, (const uint8_t *)ptext, plen,
+	    (const uint8_t *)ftext, flen, (const uint8_t *)ia, strlen(ia)) != PASETO_OK) {
 		free(out);
 		out = NULL;
 	}
 done:
-	if (payload != NULL) {
-		sodium_memzero(payload, strlen(payload));
-		free(payload);
-	}
-	free(footer);
-	json_decref(p);
-	json_decref(f);
+	sodium_memzero(payload, sizeof payload);
 	return out;
 }
 
