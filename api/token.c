@@ -1,7 +1,8 @@
 /*
  * token.c: sealing and opening stateTokens with paseto.c. The payload and
  * footer are written with jw.h (the bytes jansson's compact dump gave
- * them) and read with jansson; the state bytes travel as
+ * them) and read back by two exact readers of that form, or by jansson
+ * when a text is in any other form; the state bytes travel as
  * base64url (libsodium). Opening trusts nothing before the MAC has
  * verified, except the footer's key id and run used to pick the key and
  * build the implicit assertion -- both authenticated by that same MAC.
@@ -117,6 +118,102 @@ parse_run(const char *s)
 	return v <= ENGINE_ID_MAX ? v : -1;
 }
 
+/*
+ * The payload and footer as token_seal writes them, read without jansson.
+ * Each reader takes one exact form -- the keys in token_seal's order, no
+ * spaces, strings of printable ASCII without escapes, integers unsigned
+ * without leading zeros -- and answers false for anything else, which
+ * then goes to jansson: a text either reader takes, jansson's reading of
+ * it gives the same values, so a token opens or fails as it did.
+ */
+
+/* The literal lit at *at; advances past it. */
+static bool
+lit(const char *s, size_t n, size_t *at, const char *l)
+{
+	size_t k = strlen(l);
+
+	if (n - *at < k || memcmp(s + *at, l, k) != 0)
+		return false;
+	*at += k;
+	return true;
+}
+
+/* A string's body up to its closing quote, which *at then passes. */
+static bool
+plain_string(const char *s, size_t n, size_t *at, size_t *start, size_t *len)
+{
+	size_t i = *at;
+
+	while (i < n && s[i] != '"') {
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e || s[i] == '\\')
+			return false;
+		i++;
+	}
+	if (i == n)
+		return false;
+	*start = *at;
+	*len = i - *at;
+	*at = i + 1;
+	return true;
+}
+
+/* An unsigned integer of at most 18 digits. */
+static bool
+plain_uint(const char *s, size_t n, size_t *at, int64_t *v)
+{
+	size_t i = *at;
+
+	*v = 0;
+	if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' &&
+	    s[i + 1] <= '9'))
+		return false;
+	while (i < n && s[i] >= '0' && s[i] <= '9' && i - *at < 18)
+		*v = *v * 10 + (s[i++] - '0');
+	if (i < n && s[i] >= '0' && s[i] <= '9')
+		return false;
+	*at = i;
+	return true;
+}
+
+/* {"kid":K,"run":R} into kid and run (NUL-terminated, within their caps). */
+static bool
+footer_plain(const char *s, size_t n, char *kid, size_t kcap, char *run, size_t rcap)
+{
+	size_t at = 0, ks, kn, rs, rn;
+
+	if (!lit(s, n, &at, "{\"kid\":\"") || !plain_string(s, n, &at, &ks, &kn) ||
+	    !lit(s, n, &at, ",\"run\":\"") || !plain_string(s, n, &at, &rs, &rn) ||
+	    !lit(s, n, &at, "}") || at != n || kn >= kcap || rn >= rcap)
+		return false;
+	memcpy(kid, s + ks, kn);
+	kid[kn] = '\0';
+	memcpy(run, s + rs, rn);
+	run[rn] = '\0';
+	return true;
+}
+
+/* {"rules":N,"step":N,"iat":I,"state":S}, in place: the strings are
+ * NUL-terminated where their closing quotes were. */
+static bool
+payload_plain(char *s, size_t n, int64_t *rules, int64_t *step, const char **iat,
+    const char **state64)
+{
+	size_t at = 0, is, in, ss, sn;
+
+	if (!lit(s, n, &at, "{\"rules\":") || !plain_uint(s, n, &at, rules) ||
+	    !lit(s, n, &at, ",\"step\":") || !plain_uint(s, n, &at, step) ||
+	    !lit(s, n, &at, ",\"iat\":\"") || !plain_string(s, n, &at, &is, &in) ||
+	    !lit(s, n, &at, ",\"state\":\"") || !plain_string(s, n, &at, &ss, &sn) ||
+	    !lit(s, n, &at, "}") || at != n)
+		return false;
+	s[is + in] = '\0';
+	s[ss + sn] = '\0';
+	*iat = s + is;
+	*state64 = s + ss;
+	return true;
+}
+
 enum token_err
 token_open(const struct keyring *kr, enum game_id expect, const char *text, size_t len,
     int64_t now, int64_t ttl, struct state_token *out)
@@ -125,8 +222,10 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 	size_t flen = 0, plen = 0, bin_len = 0;
 	const struct keyring_key *k;
 	const char *kid, *frun, *iat, *state64;
+	char kidbuf[PASERK_K4_ID_LEN + 1], runbuf[GAME_ID_TEXT_MAX];
 	json_t *f = NULL, *p = NULL;
 	json_int_t rules, step;
+	int64_t rules64, step64;
 	int64_t issued;
 	enum token_err ret = TOKEN_ERR_MALFORMED;
 	char ia[64];
@@ -137,9 +236,14 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 	if (paseto_v4_footer(PASETO_V4_LOCAL, text, len, footer, sizeof footer, &flen) != PASETO_OK ||
 	    flen == 0)
 		return TOKEN_ERR_MALFORMED;
-	f = json_loadb((const char *)footer, flen, JSON_REJECT_DUPLICATES, NULL);
-	if (f == NULL || json_unpack(f, "{s:s, s:s !}", "kid", &kid, "run", &frun) != 0)
-		goto done;
+	if (footer_plain((const char *)footer, flen, kidbuf, sizeof kidbuf, runbuf, sizeof runbuf)) {
+		kid = kidbuf;
+		frun = runbuf;
+	} else {
+		f = json_loadb((const char *)footer, flen, JSON_REJECT_DUPLICATES, NULL);
+		if (f == NULL || json_unpack(f, "{s:s, s:s !}", "kid", &kid, "run", &frun) != 0)
+			goto done;
+	}
 	run = parse_run(frun);
 	if (run < 0)
 		goto done;
@@ -175,10 +279,15 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 		goto done;
 	}
 	ret = TOKEN_ERR_PAYLOAD;
-	p = json_loadb((const char *)payload, plen, JSON_REJECT_DUPLICATES, NULL);
-	if (p == NULL || json_unpack(p, "{s:I, s:I, s:s, s:s !}", "rules", &rules, "step", &step,
-	    "iat", &iat, "state", &state64) != 0)
-		goto done;
+	if (payload_plain((char *)payload, plen, &rules64, &step64, &iat, &state64)) {
+		rules = (json_int_t)rules64;
+		step = (json_int_t)step64;
+	} else {
+		p = json_loadb((const char *)payload, plen, JSON_REJECT_DUPLICATES, NULL);
+		if (p == NULL || json_unpack(p, "{s:I, s:I, s:s, s:s !}", "rules", &rules, "step", &step,
+		    "iat", &iat, "state", &state64) != 0)
+			goto done;
+	}
 	if (step < 0 || rules < 1 || rules > 1000 || !iso8601_parse(iat, &issued))
 		goto done;
 	if (rules != game_get(expect)->rules_version) {

@@ -122,6 +122,83 @@ payload_as_jansson(const struct keyring *kr)
 	ok(unopened == 0, "... and every one opens to what was sealed (%u not)", unopened);
 }
 
+/* tmpl with its '@' replaced by v. */
+static void
+fill(char *out, size_t cap, const char *tmpl, const char *v)
+{
+	const char *at = strchr(tmpl, '@');
+
+	snprintf(out, cap, "%.*s%s%s", (int)(at - tmpl), tmpl, v, at + 1);
+}
+
+/* token_open reads the payload and footer token_seal writes without
+ * jansson and hands any other form to jansson: forms of both kinds,
+ * sealed by hand, open as jansson reads them. */
+static void
+other_forms(const struct keyring *kr)
+{
+	static const struct {
+		const char *payload, *footer;
+		enum token_err want;
+		int64_t step;
+	} forms[] = {
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":0,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_OK, 0 },
+		{ "{ \"rules\": 1, \"step\": 5, \"iat\": \"@\", \"state\": \"AQID\" }", NULL, TOKEN_OK, 5 },
+		{ "{\"step\":6,\"rules\":1,\"state\":\"AQID\",\"iat\":\"@\"}", NULL, TOKEN_OK, 6 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQ\\u0049D\"}", NULL, TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"A\\u0051ID\"}", NULL, TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":1234567890123456789,\"iat\":\"@\",\"state\":\"AQID\"}", NULL,
+		  TOKEN_OK, 1234567890123456789 },
+		{ "{\"rules\":1,\"step\":05,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":-1,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5.0,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\",\"x\":1}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", NULL,
+		  TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}x", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":2,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_RULES, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{ \"kid\": \"@\", \"run\": \"77\" }",
+		  TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"run\":\"77\",\"kid\":\"@\"}",
+		  TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":\"\\u0037\\u0037\"}",
+		  TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":\"077\"}",
+		  TOKEN_ERR_MALFORMED, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":77}",
+		  TOKEN_ERR_MALFORMED, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":\"77\",\"x\":\"\"}",
+		  TOKEN_ERR_MALFORMED, 0 },
+	};
+	const struct keyring_key *k = keyring_current(kr);
+	char iat[ISO8601_MAX], payload[256], footer[256], tok[1024];
+	const char *ia = "arcaded:duskcourt:77";
+	size_t i;
+
+	iso8601_format(iat, sizeof iat, SEALED);
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		struct state_token got;
+		enum token_err e;
+
+		fill(payload, sizeof payload, forms[i].payload, iat);
+		fill(footer, sizeof footer, forms[i].footer ? forms[i].footer : "{\"kid\":\"@\",\"run\":\"77\"}",
+		    k->lid);
+		memset(&got, 0, sizeof got);
+		if (paseto_v4_local_encrypt(tok, sizeof tok, NULL, k->local, (const uint8_t *)payload,
+		    strlen(payload), (const uint8_t *)footer, strlen(footer), (const uint8_t *)ia,
+		    strlen(ia)) != PASETO_OK) {
+			ok(0, "form %zu seals", i);
+			continue;
+		}
+		e = token_open(kr, GAME_DUSKCOURT, tok, strlen(tok), NOW, TTL, &got);
+		ok(e == forms[i].want && (e != TOKEN_OK || (got.step == forms[i].step && got.run == 77 &&
+		    got.nstate == 3 && got.state[0] == 1 && got.state[2] == 3)),
+		    "payload %s, footer %s: %s", payload, footer, token_strerror(e));
+	}
+}
+
 int
 main(void)
 {
@@ -283,6 +360,7 @@ main(void)
 	}
 	free(tok);
 	payload_as_jansson(&two);
+	other_forms(&two);
 	keyring_wipe(&one);
 	keyring_wipe(&two);
 	keyring_wipe(&other);
