@@ -252,6 +252,9 @@ action_body(const struct game *g, const json_t *prev)
 			command_word(text + n, sizeof text - n, g);
 			n += strlen(text + n);
 		}
+		/* A NUL inside (\u0000 in the body) travels into the results. */
+		if (rnd(20) == 0 && n > 0)
+			text[rnd((uint32_t)n)] = '\0';
 		return json_pack("{s:s%}", "command", text, n);
 	}
 	if (nlegal > 0 && rnd(10) < 8) {
@@ -297,6 +300,7 @@ token_text(char *out, size_t cap)
 struct tally {
 	unsigned long states, refused, moved, failed_both, parsed;
 	unsigned long bytes_apart, parse_apart, fail_apart;
+	unsigned long dropped;  /* results with a field jansson left out (not UTF-8) */
 	unsigned long max_len;
 };
 
@@ -323,6 +327,14 @@ compare(const struct game *g, const void *st, const void *scratch, struct tally 
 	game_answer_write(&w, g, id, token, st, scratch, "agent_check", check);
 	got = jw_take(&w, &len);
 	t->states++;
+	{
+		const json_t *results = json_object_get(dom, "results"), *r;
+		size_t k;
+
+		json_array_foreach(results, k, r)
+			if (json_object_get(r, "message") == NULL || json_object_get(r, "command") == NULL)
+				t->dropped++;
+	}
 	if (want == NULL && got == NULL)
 		t->failed_both++;
 	else if (want == NULL || got == NULL) {
@@ -345,7 +357,7 @@ compare(const struct game *g, const void *st, const void *scratch, struct tally 
 		/* Equal bytes parse equal; the parse is checked on a sample. */
 		if (rnd(16) == 0) {
 			t->parsed++;
-			back = json_loadb(got, len, 0, NULL);
+			back = json_loadb(got, len, JSON_ALLOW_NUL, NULL);
 			if (back == NULL || !json_equal(back, dom))
 				t->parse_apart++;
 			json_decref(back);
@@ -459,6 +471,9 @@ test_game(const struct game *g, unsigned long nstates)
 	}
 	ok(t.fail_apart == 0, "%s: the writer fails exactly where the DOM fails (%lu apart, %lu both)",
 	    g->name, t.fail_apart, t.failed_both);
+	if (t.dropped > 0)
+		diag("%s: %lu results with a field left out as jansson leaves it (cut UTF-8)", g->name,
+		    t.dropped);
 	ok(t.bytes_apart == 0 && t.states >= nstates, "%s: %lu answers byte for byte json_dumps' "
 	    "(%u runs, %lu moves, %lu refusals, longest %lu bytes; %lu apart)", g->name, t.states, runs,
 	    t.moved, t.refused, t.max_len, t.bytes_apart);
