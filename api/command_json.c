@@ -241,3 +241,86 @@ command_answer(json_t *o, json_t *fields, json_t *results)
 	json_decref(results);
 	return ok;
 }
+
+/* ---- the same, written (jw.h) ---- */
+
+static void
+figures_write(struct jw *w, const struct tetromino_figures *f)
+{
+	jw_key(w, "lines");
+	jw_int(w, f->lines);
+	jw_key(w, "holes");
+	jw_int(w, f->holes);
+	jw_key(w, "max_height");
+	jw_int(w, f->max_height);
+	jw_key(w, "bumpiness");
+	jw_int(w, f->bumpiness);
+}
+
+/* A field jansson's checked constructor would leave out (not UTF-8) is
+ * left out here too. */
+static void
+checked_stringn(struct jw *w, const char *key, const char *s, size_t n)
+{
+	if (!jw_utf8(s, n))
+		return;
+	jw_key(w, key);
+	jw_stringn(w, s, n);
+}
+
+void
+command_result_write(struct jw *w, const struct command_result *r)
+{
+	char buf[64];
+	size_t k;
+
+	jw_object(w);
+	if (r->text != NULL)
+		checked_stringn(w, "command", r->text + r->cmd->start, r->cmd->len);
+	else {
+		switch (r->cmd->kind) {
+		case STACKFALL_CMD_PLACE:
+		case STACKFALL_CMD_PREVIEW:
+			snprintf(buf, sizeof buf, "%s %u %u", stackfall_cmd_name(r->cmd->kind),
+			    (unsigned)r->cmd->rotation, (unsigned)r->cmd->column);
+			break;
+		case STACKFALL_CMD_INVALID:
+			snprintf(buf, sizeof buf, "(invalid action)");
+			break;
+		default:
+			snprintf(buf, sizeof buf, "%s", stackfall_cmd_name(r->cmd->kind));
+			break;
+		}
+		checked_stringn(w, "command", buf, strlen(buf));
+	}
+	jw_key(w, "ok");
+	jw_bool(w, r->ok);
+	checked_stringn(w, "message", r->message, strlen(r->message));
+	if (r->ok && r->cmd->kind == STACKFALL_CMD_OPTIONS) {
+		jw_key(w, "options");
+		jw_array(w);
+		for (k = 0; k < r->noptions; k++) {
+			const struct tetromino_option *op = &r->options[k];
+			char cmd[32];
+
+			snprintf(cmd, sizeof cmd, "place %u %u", op->rotation, op->column);
+			jw_object(w);
+			jw_key(w, "rotation");
+			jw_int(w, op->rotation);
+			jw_key(w, "column");
+			jw_int(w, op->column);
+			checked_stringn(w, "command", cmd, strlen(cmd));
+			figures_write(w, &op->figures);
+			jw_object_end(w);
+		}
+		jw_array_end(w);
+	}
+	if (r->ok && r->cmd->kind == STACKFALL_CMD_PREVIEW) {
+		jw_key(w, "preview");
+		jw_object(w);
+		checked_stringn(w, "board_text", r->board_text, strlen(r->board_text));
+		figures_write(w, r->figures);
+		jw_object_end(w);
+	}
+	jw_object_end(w);
+}

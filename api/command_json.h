@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "game.h"
+#include "jw.h"
 #include "stackfall_cmd.h"
 #include "tetromino.h"
 
@@ -67,5 +68,9 @@ struct command_result {
 
 /* {"command", "ok", "message"[, "options" | "preview"]}. */
 json_t *command_result_json(const struct command_result *r);
+
+/* The same object written into w (jw.h), byte for byte what jansson dumps
+ * of command_result_json's. */
+void command_result_write(struct jw *w, const struct command_result *r);
 
 #endif

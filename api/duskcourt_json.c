@@ -362,6 +362,125 @@ dc_answer(json_t *o, const void *st, const void *scratch)
 	    json_object_set_new_nocheck(o, "boardText", json_string_nocheck(text)) == 0;
 }
 
+/* dc_answer's fields, written: the same keys, order and values. */
+static void
+cells_write(struct jw *w, const uint8_t *cells, int size)
+{
+	int i;
+
+	jw_array(w);
+	for (i = 0; i < size * size; i++) {
+		if (cells[i] == DUSKCOURT_EMPTY)
+			jw_null(w);
+		else
+			jw_char(w, duskcourt_cell_char(cells[i]));
+	}
+	jw_array_end(w);
+}
+
+static void
+state_write(struct jw *w, const struct duskcourt_state *s)
+{
+	int i;
+
+	jw_object(w);
+	jw_key(w, "phase");
+	jw_string(w, phases[s->phase < 3 ? s->phase : 0]);
+	jw_key(w, "rung");
+	jw_int(w, s->rung);
+	jw_key(w, "size");
+	jw_int(w, s->size);
+	jw_key(w, "board");
+	cells_write(w, s->board, s->size);
+	jw_key(w, "dealt");
+	cells_write(w, s->dealt, s->size);
+	jw_key(w, "boulders");
+	jw_array(w);
+	for (i = 0; i < s->size * s->size; i++)
+		if (s->board[i] == DUSKCOURT_BOULDER)
+			jw_int(w, i);
+	jw_array_end(w);
+	jw_key(w, "kingSurvives");
+	jw_bool(w, s->king_survives);
+	jw_key(w, "resetUsed");
+	jw_bool(w, s->reset_used);
+	jw_key(w, "captures");
+	jw_int(w, s->captures);
+	jw_key(w, "paidDepth");
+	jw_int(w, s->paid_depth);
+	jw_key(w, "lives");
+	jw_int(w, s->lives);
+	jw_key(w, "streak");
+	jw_int(w, s->streak);
+	jw_key(w, "score");
+	jw_int(w, (json_int_t)s->score);
+	jw_key(w, "lastResult");
+	if (s->last_result == DUSKCOURT_RESULT_CLEAR)
+		jw_string(w, "clear");
+	else if (s->last_result == DUSKCOURT_RESULT_STUCK)
+		jw_string(w, "stuck");
+	else
+		jw_null(w);
+	jw_key(w, "lastAward");
+	if (!s->has_award)
+		jw_null(w);
+	else {
+		jw_object(w);
+		jw_key(w, "capture");
+		jw_int(w, (json_int_t)s->last_award.capture);
+		jw_key(w, "clear");
+		jw_int(w, (json_int_t)s->last_award.clear);
+		jw_key(w, "streak");
+		jw_int(w, (json_int_t)s->last_award.streak);
+		jw_key(w, "clean");
+		jw_int(w, (json_int_t)s->last_award.clean);
+		jw_key(w, "total");
+		jw_int(w, (json_int_t)s->last_award.total);
+		jw_object_end(w);
+	}
+	jw_key(w, "seed");
+	jw_int(w, (json_int_t)s->seed);
+	jw_key(w, "courtsDealt");
+	jw_int(w, s->courts_dealt);
+	jw_object_end(w);
+}
+
+static bool
+dc_answer_write(struct jw *w, const void *st, const void *scratch)
+{
+	static const char *const types[] = { "capture", "reset", "next", "endRun" };
+	struct duskcourt_action acts[DUSKCOURT_LEGAL_MAX];
+	size_t n = duskcourt_legal(st, acts, DUSKCOURT_LEGAL_MAX), i;
+	char text[DC_TEXT_MAX];
+
+	(void)scratch;
+	if (n > DUSKCOURT_LEGAL_MAX)
+		n = DUSKCOURT_LEGAL_MAX;
+	jw_key(w, "state");
+	state_write(w, st);
+	jw_key(w, "legalActions");
+	jw_array(w);
+	for (i = 0; i < n; i++) {
+		int64_t t = acts[i].type >= 0 && acts[i].type <= 3 ? acts[i].type : 3;
+
+		jw_object(w);
+		jw_key(w, "type");
+		jw_string(w, types[t]);
+		if (t == DUSKCOURT_ACT_CAPTURE) {
+			jw_key(w, "from");
+			jw_int(w, acts[i].from);
+			jw_key(w, "to");
+			jw_int(w, acts[i].to);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	board_text(st, text);
+	jw_key(w, "boardText");
+	jw_string(w, text);
+	return !w->failed;
+}
+
 static void
 dc_summary(const void *st, struct game_summary *out)
 {
@@ -454,6 +573,7 @@ const struct game game_duskcourt = {
 	.read_action = dc_read_action,
 	.play = dc_play,
 	.answer = dc_answer,
+	.answer_write = dc_answer_write,
 	.summary = dc_summary,
 	.final = dc_final,
 	.claims = dc_claims,

@@ -33,6 +33,7 @@
 
 #include "engine.h"
 #include "errors.h"
+#include "jw.h"
 
 enum game_id {
 	GAME_STACKFALL,
@@ -234,6 +235,12 @@ struct game {
 	 * scratch is the request's (results of commands) or NULL. */
 	bool (*answer)(json_t *o, const void *st, const void *scratch);
 
+	/* The same part written into w (inside the answer's object, after
+	 * stateToken): the bytes json_dumps would give answer's fields, in
+	 * their order. False when it could not be written. NULL: the daemon
+	 * dumps answer's (tests/api/test_answers.c holds the two equal). */
+	bool (*answer_write)(struct jw *w, const void *st, const void *scratch);
+
 	void (*summary)(const void *st, struct game_summary *out);
 
 	/* A replay's final summary, which verification compares exactly. */
@@ -296,6 +303,14 @@ struct game {
 	 * without one, whose record route is a 404. */
 	json_t *(*run_record)(const void *st, const json_t *actions);
 };
+
+/* A game route's answer written into w: {"game", "runId", "stateToken",
+ * the game's part (answer_write, or answer's dumped when it has none),
+ * then extra_key with extra (borrowed) when both are not NULL}: the bytes
+ * json_dumps(JSON_COMPACT) gives run_answer_json's object (run_result.h)
+ * with extra set at extra_key. False when it could not be written. */
+bool game_answer_write(struct jw *w, const struct game *g, const char *run_id, const char *token,
+    const void *st, const void *scratch, const char *extra_key, const json_t *extra);
 
 /* The games, indexed by enum game_id. */
 extern const struct game *const game_table[GAME__COUNT];

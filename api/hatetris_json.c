@@ -105,6 +105,39 @@ ht_fields(const void *st)
 	return hatetris_fields_json(st);
 }
 
+/* hatetris_fields_json's fields, written. */
+static void
+ht_write_fields(struct jw *w, const void *st)
+{
+	const struct hatetris *g = st;
+	char text[HATETRIS_TEXT_SIZE];
+	const char *end = hatetris_end_name(g->end_reason);
+
+	hatetris_board_text(g, text);
+	jw_key(w, "status");
+	jw_string(w, hatetris_status_name(g->status));
+	jw_key(w, "end_reason");
+	if (end != NULL)
+		jw_string(w, end);
+	else
+		jw_null(w);
+	jw_key(w, "lines");
+	jw_int(w, g->lines);
+	jw_key(w, "pieces");
+	jw_int(w, g->pieces);
+	jw_key(w, "current");
+	jw_char(w, tetromino_letter(g->current));
+	jw_key(w, "depth");
+	jw_int(w, g->depth);
+	jw_key(w, "cap");
+	if (g->cap == HATETRIS_NO_CAP)
+		jw_null(w);
+	else
+		jw_int(w, g->cap);
+	jw_key(w, "board_text");
+	jw_string(w, text);
+}
+
 static const struct tetromino_rules ht_grammar = {
 	.actions = HT_ACTIONS,
 	.example = "place 0 4",
@@ -112,6 +145,7 @@ static const struct tetromino_rules ht_grammar = {
 	.run = ht_run,
 	.moved = ht_moved,
 	.fields = ht_fields,
+	.write_fields = ht_write_fields,
 };
 
 void
@@ -283,6 +317,14 @@ ht_answer(json_t *o, const void *st, const void *scratch)
 	return tetromino_answer(&ht_grammar, o, st, x != NULL ? &x->tx : NULL);
 }
 
+static bool
+ht_answer_write(struct jw *w, const void *st, const void *scratch)
+{
+	const struct ht_scratch *x = scratch;
+
+	return tetromino_answer_write(&ht_grammar, w, st, x != NULL ? &x->tx : NULL);
+}
+
 static void
 ht_summary(const void *st, struct game_summary *out)
 {
@@ -448,6 +490,7 @@ const struct game game_hatetris = {
 	.read_action = ht_read_action,
 	.play = ht_play,
 	.answer = ht_answer,
+	.answer_write = ht_answer_write,
 	.summary = ht_summary,
 	.final = ht_final,
 	.claims = ht_claims,

@@ -394,6 +394,86 @@ sc_answer(json_t *o, const void *st, const void *scratch)
 	    json_object_set_new_nocheck(o, "boardText", json_string_nocheck(text)) == 0;
 }
 
+/* sc_answer's fields, written: the state, the legal list, the text. */
+static bool
+sc_answer_write(struct jw *w, const void *st, const void *scratch)
+{
+	const struct stackcraft *g = st;
+	struct stackcraft_action acts[STACKCRAFT_LEGAL_MAX];
+	uint8_t cells[STACKCRAFT_ROWS][STACKCRAFT_COLS];
+	char text[TETROMINO_TEXT_SIZE];
+	const char *end = stackcraft_end_name(g->end_reason);
+	size_t n, i, k;
+	unsigned x, y;
+
+	(void)scratch;
+	stackcraft_board(g, cells);
+	jw_key(w, "state");
+	jw_object(w);
+	jw_key(w, "board");
+	jw_array(w);
+	for (y = 0; y < STACKCRAFT_ROWS; y++) {
+		jw_array(w);
+		for (x = 0; x < STACKCRAFT_COLS; x++)
+			jw_int(w, cells[y][x]);
+		jw_array_end(w);
+	}
+	jw_array_end(w);
+	jw_key(w, "current");
+	jw_char(w, tetromino_letter(g->current));
+	jw_key(w, "next");
+	jw_char(w, tetromino_letter(g->next));
+	jw_key(w, "score");
+	jw_int(w, (json_int_t)g->score);
+	jw_key(w, "lines");
+	jw_int(w, (json_int_t)g->lines);
+	jw_key(w, "pieces");
+	jw_int(w, (json_int_t)g->pieces);
+	jw_key(w, "status");
+	jw_string(w, stackcraft_status_name(g->status));
+	jw_key(w, "end_reason");
+	if (end != NULL)
+		jw_string(w, end);
+	else
+		jw_null(w);
+	jw_key(w, "cap");
+	if (g->cap != 0)
+		jw_int(w, (json_int_t)g->cap);
+	else
+		jw_null(w);
+	jw_object_end(w);
+
+	n = stackcraft_legal(g, acts, STACKCRAFT_LEGAL_MAX);
+	jw_key(w, "legalActions");
+	jw_array(w);
+	for (i = 0; i < n; i++) {
+		jw_object(w);
+		jw_key(w, "id");
+		jw_stringn(w, acts[i].id, 4);
+		jw_key(w, "rotation");
+		jw_int(w, acts[i].rotation);
+		jw_key(w, "x");
+		jw_int(w, acts[i].x);
+		jw_key(w, "y");
+		jw_int(w, acts[i].y);
+		jw_key(w, "cells");
+		jw_array(w);
+		for (k = 0; k < 4; k++) {
+			jw_array(w);
+			jw_int(w, acts[i].cells[k][0]);
+			jw_int(w, acts[i].cells[k][1]);
+			jw_array_end(w);
+		}
+		jw_array_end(w);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	tetromino_board_text(&g->board, text);
+	jw_key(w, "boardText");
+	jw_string(w, text);
+	return !w->failed;
+}
+
 static void
 sc_summary(const void *st, struct game_summary *out)
 {
@@ -541,6 +621,7 @@ const struct game game_stackcraft = {
 	.read_action = sc_read_action,
 	.play = sc_play,
 	.answer = sc_answer,
+	.answer_write = sc_answer_write,
 	.summary = sc_summary,
 	.final = sc_final,
 	.claims = sc_claims,

@@ -66,12 +66,60 @@ sf_fields(const void *st)
 	return stackfall_fields_json(st);
 }
 
+/* stackfall_fields_json's fields, written. */
+static void
+sf_write_fields(struct jw *w, const void *st)
+{
+	const struct stackfall *g = st;
+	char text[STACKFALL_TEXT_SIZE];
+	const char *end = stackfall_end_name(g->end_reason);
+	int i;
+
+	stackfall_board_text(g, text);
+	jw_key(w, "status");
+	jw_string(w, stackfall_status_name(g->status));
+	jw_key(w, "end_reason");
+	if (end != NULL)
+		jw_string(w, end);
+	else
+		jw_null(w);
+	jw_key(w, "score");
+	jw_int(w, g->score);
+	jw_key(w, "lines");
+	jw_int(w, g->lines);
+	jw_key(w, "level");
+	jw_int(w, g->level);
+	jw_key(w, "pieces");
+	jw_int(w, g->placed);
+	jw_key(w, "current");
+	jw_char(w, tetromino_letter(g->current));
+	jw_key(w, "next");
+	jw_array(w);
+	for (i = 0; i < STACKFALL_NEXT; i++)
+		jw_char(w, tetromino_letter(g->next[i]));
+	jw_array_end(w);
+	jw_key(w, "hold");
+	if (g->hold == STACKFALL_NO_PIECE)
+		jw_null(w);
+	else
+		jw_char(w, tetromino_letter(g->hold));
+	jw_key(w, "can_hold");
+	jw_bool(w, g->can_hold);
+	jw_key(w, "combo");
+	jw_int(w, g->combo);
+	jw_key(w, "back_to_back");
+	jw_bool(w, g->back_to_back);
+	jw_key(w, "board_text");
+	jw_string(w, text);
+}
+
 static const struct tetromino_rules sf_rules_grammar = {
 	.actions = SF_ACTIONS,
 	.example = "place 1 4",
 	.ended = sf_ended,
 	.run = sf_run,
 	.fields = sf_fields,
+	.write_fields = sf_write_fields,
 };
 
 void
@@ -248,6 +296,12 @@ sf_answer(json_t *o, const void *st, const void *scratch)
 	return tetromino_answer(&sf_rules_grammar, o, st, scratch);
 }
 
+static bool
+sf_answer_write(struct jw *w, const void *st, const void *scratch)
+{
+	return tetromino_answer_write(&sf_rules_grammar, w, st, scratch);
+}
+
 static void
 sf_summary(const void *st, struct game_summary *out)
 {
@@ -383,6 +437,7 @@ const struct game game_stackfall = {
 	.read_action = sf_read_action,
 	.play = sf_play,
 	.answer = sf_answer,
+	.answer_write = sf_answer_write,
 	.summary = sf_summary,
 	.final = sf_final,
 	.claims = sf_claims,

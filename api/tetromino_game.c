@@ -116,6 +116,29 @@ tetromino_answer(const struct tetromino_rules *rules, json_t *o, const void *g,
 	    tetromino_results_json(&x->batch, x->rq.text) : json_array());
 }
 
+bool
+tetromino_answer_write(const struct tetromino_rules *rules, struct jw *w, const void *g,
+    const struct tetromino_scratch *x)
+{
+	size_t i;
+
+	rules->write_fields(w, g);
+	jw_key(w, "results");
+	jw_array(w);
+	for (i = 0; x != NULL && x->ran && i < x->batch.nrun; i++) {
+		const struct tetromino_result *r = &x->batch.results[i];
+		struct command_result cr = {
+			.cmd = &r->cmd, .text = x->rq.text, .ok = r->outcome == TETROMINO_OK,
+			.message = r->message, .options = r->options, .noptions = r->noptions,
+			.figures = &r->preview.figures, .board_text = r->preview.board_text,
+		};
+
+		command_result_write(w, &cr);
+	}
+	jw_array_end(w);
+	return !w->failed;
+}
+
 json_t *
 tetromino_move_marks(const struct tetromino_rules *rules, const struct tetromino_board *before,
     unsigned piece, const json_t *move)

@@ -58,6 +58,9 @@ struct tetromino_rules {
 	void (*moved)(const void *g, size_t i, void *ctx);
 	/* The game's answer fields (a new object). */
 	json_t *(*fields)(const void *g);
+	/* The same fields written into an open object (jw.h), in fields'
+	 * order. */
+	void (*write_fields)(struct jw *w, const void *g);
 };
 
 /* Runs up to STACKFALL_CMD_MAX commands on g in order, stopping after the
@@ -92,6 +95,10 @@ bool tetromino_play(const struct tetromino_rules *rules, void *g, struct tetromi
     void *ctx, struct game_turn *t);
 
 bool tetromino_answer(const struct tetromino_rules *rules, json_t *o, const void *g,
+    const struct tetromino_scratch *x);
+
+/* tetromino_answer's fields written into w: the game's, then "results". */
+bool tetromino_answer_write(const struct tetromino_rules *rules, struct jw *w, const void *g,
     const struct tetromino_scratch *x);
 
 /* A stored move's marks on the board before it: a placement's cells and

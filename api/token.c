@@ -1,6 +1,8 @@
 /*
  * token.c: sealing and opening stateTokens with paseto.c. The payload and
- * footer are built and read with jansson; the state bytes travel as
+ * footer are written with jw.h (the bytes jansson's compact dump gave
+ * them) and read back by two exact readers of that form, or by jansson
+ * when a text is in any other form; the state bytes travel as
  * base64url (libsodium). Opening trusts nothing before the MAC has
  * verified, except the footer's key id and run used to pick the key and
  * build the implicit assertion -- both authenticated by that same MAC.
@@ -15,6 +17,7 @@
 #include <sodium.h>
 
 #include "iso8601.h"
+#include "jw.h"
 #include "paseto.h"
 
 #define B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
@@ -49,9 +52,10 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 {
 	const struct keyring_key *k = keyring_current(kr);
 	char state64[sodium_base64_ENCODED_LEN(TOKEN_STATE_MAX, B64)], run[GAME_ID_TEXT_MAX], iat[ISO8601_MAX], ia[64];
-	char *payload = NULL, *footer = NULL, *out = NULL;
-	json_t *p = NULL, *f = NULL;
-	size_t need;
+	char payload[sizeof state64 + 128], footer[128 + sizeof k->lid], *out = NULL;
+	const char *ptext, *ftext;
+	size_t need, plen = 0, flen = 0;
+	struct jw p, f;
 
 	if (t->nstate == 0 || t->nstate > TOKEN_STATE_MAX || t->run < 1 || t->run > ENGINE_ID_MAX ||
 	    game_get(t->game) == NULL)
@@ -59,39 +63,41 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 	sodium_bin2base64(state64, sizeof state64, t->state, t->nstate, B64);
 	snprintf(run, sizeof run, "%lld", (long long)t->run);
 	iso8601_format(iat, sizeof iat, t->issued_at);
-	p = json_object();
-	f = json_object();
-	if (p == NULL || f == NULL)
+	/* What json_dumps(JSON_COMPACT) wrote of the same objects (jw.h). */
+	jw_init_fixed(&p, payload, sizeof payload);
+	jw_object(&p);
+	jw_key(&p, "rules");
+	jw_int(&p, t->rules);
+	jw_key(&p, "step");
+	jw_int(&p, t->step);
+	jw_key(&p, "iat");
+	jw_string(&p, iat);
+	jw_key(&p, "state");
+	jw_string(&p, state64);
+	jw_object_end(&p);
+	jw_init_fixed(&f, footer, sizeof footer);
+	jw_object(&f);
+	jw_key(&f, "kid");
+	jw_string(&f, k->lid);
+	jw_key(&f, "run");
+	jw_string(&f, run);
+	jw_object_end(&f);
+	ptext = jw_text(&p, &plen);
+	ftext = jw_text(&f, &flen);
+	if (ptext == NULL || ftext == NULL)
 		goto done;
-	json_object_set_new_nocheck(p, "rules", json_integer(t->rules));
-	json_object_set_new_nocheck(p, "step", json_integer(t->step));
-	json_object_set_new_nocheck(p, "iat", json_string_nocheck(iat));
-	json_object_set_new_nocheck(p, "state", json_string_nocheck(state64));
-	json_object_set_new_nocheck(f, "kid", json_string_nocheck(k->lid));
-	json_object_set_new_nocheck(f, "run", json_string_nocheck(run));
-	payload = json_dumps(p, JSON_COMPACT);
-	footer = json_dumps(f, JSON_COMPACT);
-	if (payload == NULL || footer == NULL)
-		goto done;
-	need = paseto_v4_local_token_len(strlen(payload), strlen(footer)) + 1;
+	need = paseto_v4_local_token_len(plen, flen) + 1;
 	out = malloc(need);
 	if (out == NULL)
 		goto done;
 	assertion(ia, sizeof ia, t->game, t->run);
-	if (paseto_v4_local_encrypt(out, need, NULL, k->local, (const uint8_t *)payload,
-	    strlen(payload), (const uint8_t *)footer, strlen(footer), (const uint8_t *)ia,
-	    strlen(ia)) != PASETO_OK) {
+	if (paseto_v4_local_encrypt(out, need, NULL, k->local, (const uint8_t *)ptext, plen,
+	    (const uint8_t *)ftext, flen, (const uint8_t *)ia, strlen(ia)) != PASETO_OK) {
 		free(out);
 		out = NULL;
 	}
 done:
-	if (payload != NULL) {
-		sodium_memzero(payload, strlen(payload));
-		free(payload);
-	}
-	free(footer);
-	json_decref(p);
-	json_decref(f);
+	sodium_memzero(payload, sizeof payload);
 	return out;
 }
 
@@ -112,6 +118,102 @@ parse_run(const char *s)
 	return v <= ENGINE_ID_MAX ? v : -1;
 }
 
+/*
+ * The payload and footer as token_seal writes them, read without jansson.
+ * Each reader takes one exact form -- the keys in token_seal's order, no
+ * spaces, strings of printable ASCII without escapes, integers unsigned
+ * without leading zeros -- and answers false for anything else, which
+ * then goes to jansson: a text either reader takes, jansson's reading of
+ * it gives the same values, so a token opens or fails as it did.
+ */
+
+/* The literal lit at *at; advances past it. */
+static bool
+lit(const char *s, size_t n, size_t *at, const char *l)
+{
+	size_t k = strlen(l);
+
+	if (n - *at < k || memcmp(s + *at, l, k) != 0)
+		return false;
+	*at += k;
+	return true;
+}
+
+/* A string's body up to its closing quote, which *at then passes. */
+static bool
+plain_string(const char *s, size_t n, size_t *at, size_t *start, size_t *len)
+{
+	size_t i = *at;
+
+	while (i < n && s[i] != '"') {
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e || s[i] == '\\')
+			return false;
+		i++;
+	}
+	if (i == n)
+		return false;
+	*start = *at;
+	*len = i - *at;
+	*at = i + 1;
+	return true;
+}
+
+/* An unsigned integer of at most 18 digits. */
+static bool
+plain_uint(const char *s, size_t n, size_t *at, int64_t *v)
+{
+	size_t i = *at;
+
+	*v = 0;
+	if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' &&
+	    s[i + 1] <= '9'))
+		return false;
+	while (i < n && s[i] >= '0' && s[i] <= '9' && i - *at < 18)
+		*v = *v * 10 + (s[i++] - '0');
+	if (i < n && s[i] >= '0' && s[i] <= '9')
+		return false;
+	*at = i;
+	return true;
+}
+
+/* {"kid":K,"run":R} into kid and run (NUL-terminated, within their caps). */
+static bool
+footer_plain(const char *s, size_t n, char *kid, size_t kcap, char *run, size_t rcap)
+{
+	size_t at = 0, ks, kn, rs, rn;
+
+	if (!lit(s, n, &at, "{\"kid\":\"") || !plain_string(s, n, &at, &ks, &kn) ||
+	    !lit(s, n, &at, ",\"run\":\"") || !plain_string(s, n, &at, &rs, &rn) ||
+	    !lit(s, n, &at, "}") || at != n || kn >= kcap || rn >= rcap)
+		return false;
+	memcpy(kid, s + ks, kn);
+	kid[kn] = '\0';
+	memcpy(run, s + rs, rn);
+	run[rn] = '\0';
+	return true;
+}
+
+/* {"rules":N,"step":N,"iat":I,"state":S}, in place: the strings are
+ * NUL-terminated where their closing quotes were. */
+static bool
+payload_plain(char *s, size_t n, int64_t *rules, int64_t *step, const char **iat,
+    const char **state64)
+{
+	size_t at = 0, is, in, ss, sn;
+
+	if (!lit(s, n, &at, "{\"rules\":") || !plain_uint(s, n, &at, rules) ||
+	    !lit(s, n, &at, ",\"step\":") || !plain_uint(s, n, &at, step) ||
+	    !lit(s, n, &at, ",\"iat\":\"") || !plain_string(s, n, &at, &is, &in) ||
+	    !lit(s, n, &at, ",\"state\":\"") || !plain_string(s, n, &at, &ss, &sn) ||
+	    !lit(s, n, &at, "}") || at != n)
+		return false;
+	s[is + in] = '\0';
+	s[ss + sn] = '\0';
+	*iat = s + is;
+	*state64 = s + ss;
+	return true;
+}
+
 enum token_err
 token_open(const struct keyring *kr, enum game_id expect, const char *text, size_t len,
     int64_t now, int64_t ttl, struct state_token *out)
@@ -120,8 +222,10 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 	size_t flen = 0, plen = 0, bin_len = 0;
 	const struct keyring_key *k;
 	const char *kid, *frun, *iat, *state64;
+	char kidbuf[PASERK_K4_ID_LEN + 1], runbuf[GAME_ID_TEXT_MAX];
 	json_t *f = NULL, *p = NULL;
 	json_int_t rules, step;
+	int64_t rules64, step64;
 	int64_t issued;
 	enum token_err ret = TOKEN_ERR_MALFORMED;
 	char ia[64];
@@ -132,9 +236,14 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 	if (paseto_v4_footer(PASETO_V4_LOCAL, text, len, footer, sizeof footer, &flen) != PASETO_OK ||
 	    flen == 0)
 		return TOKEN_ERR_MALFORMED;
-	f = json_loadb((const char *)footer, flen, JSON_REJECT_DUPLICATES, NULL);
-	if (f == NULL || json_unpack(f, "{s:s, s:s !}", "kid", &kid, "run", &frun) != 0)
-		goto done;
+	if (footer_plain((const char *)footer, flen, kidbuf, sizeof kidbuf, runbuf, sizeof runbuf)) {
+		kid = kidbuf;
+		frun = runbuf;
+	} else {
+		f = json_loadb((const char *)footer, flen, JSON_REJECT_DUPLICATES, NULL);
+		if (f == NULL || json_unpack(f, "{s:s, s:s !}", "kid", &kid, "run", &frun) != 0)
+			goto done;
+	}
 	run = parse_run(frun);
 	if (run < 0)
 		goto done;
@@ -170,10 +279,15 @@ token_open(const struct keyring *kr, enum game_id expect, const char *text, size
 		goto done;
 	}
 	ret = TOKEN_ERR_PAYLOAD;
-	p = json_loadb((const char *)payload, plen, JSON_REJECT_DUPLICATES, NULL);
-	if (p == NULL || json_unpack(p, "{s:I, s:I, s:s, s:s !}", "rules", &rules, "step", &step,
-	    "iat", &iat, "state", &state64) != 0)
-		goto done;
+	if (payload_plain((char *)payload, plen, &rules64, &step64, &iat, &state64)) {
+		rules = (json_int_t)rules64;
+		step = (json_int_t)step64;
+	} else {
+		p = json_loadb((const char *)payload, plen, JSON_REJECT_DUPLICATES, NULL);
+		if (p == NULL || json_unpack(p, "{s:I, s:I, s:s, s:s !}", "rules", &rules, "step", &step,
+		    "iat", &iat, "state", &state64) != 0)
+			goto done;
+	}
 	if (step < 0 || rules < 1 || rules > 1000 || !iso8601_parse(iat, &issued))
 		goto done;
 	if (rules != game_get(expect)->rules_version) {

@@ -583,6 +583,21 @@ request_reply_json(struct request *req, int status, json_t *body)
 }
 
 void
+request_reply_json_text(struct request *req, int status, char *text, size_t len)
+{
+	json_t *body;
+
+	if (text != NULL && (req->wrap == NULL || req->replied)) {
+		queue(req, status, "application/json; charset=utf-8", text, len);
+		return;
+	}
+	/* A NULL body answers 500 there. */
+	body = text != NULL ? json_loadb(text, len, 0, NULL) : NULL;
+	free(text);
+	request_reply_json(req, status, body);
+}
+
+void
 request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra)
 {

@@ -92,6 +92,12 @@ struct request {
  * answers 500 instead. */
 void request_reply_json(struct request *req, int status, json_t *body);
 
+/* Queues text (malloc'd, len bytes, taken) as the JSON reply: what the
+ * answer writer (jw.h) wrote. A NULL text answers 500. A request with a
+ * wrapper (MCP) has its wrapper see the text parsed, as it would see the
+ * object of request_reply_json. */
+void request_reply_json_text(struct request *req, int status, char *text, size_t len);
+
 /* Queues the error envelope of e; message NULL takes the table's text. */
 void request_reply_error(struct request *req, enum api_error e, const char *message);
 

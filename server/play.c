@@ -488,6 +488,42 @@ body(struct play *p, int64_t run, int64_t step, const void *st, const char *toke
 	return o;
 }
 
+/* A 200 answer: body()'s object, written without building it (jw.h) and
+ * handed to libmicrohttpd as it is. A request with a wrapper (MCP) gets
+ * body()'s object: the wrapper reads it as a tree anyway. */
+#define ANSWER_FIRST 4096          /* bytes the writer starts with */
+#define ANSWER_MAX (4u << 20)      /* the largest answer it writes */
+static void
+reply_answer(struct request *req, struct play *p, int64_t run, int64_t step, const void *st,
+    const char *token_text, const void *scratch)
+{
+	char id[GAME_ID_TEXT_MAX], *sealed = NULL, *text;
+	json_t *check = NULL;
+	struct jw w;
+	size_t len;
+
+	if (req->wrap != NULL) {
+		request_reply_json(req, 200, body(p, run, step, st, token_text, scratch));
+		return;
+	}
+	play_id_text(run, id);
+	if (token_text == NULL) {
+		if ((sealed = seal(p, run, step, st)) == NULL) {
+			request_reply_json(req, 200, NULL);
+			return;
+		}
+		token_text = sealed;
+	}
+	if (p->check_on)
+		check = agent_fresh_json(&p->fresh, store_now_ms());
+	jw_init(&w, ANSWER_FIRST, ANSWER_MAX);
+	game_answer_write(&w, p->game, id, token_text, st, scratch, "agent_check", check);
+	text = jw_take(&w, &len);
+	json_decref(check);
+	free(sealed);
+	request_reply_json_text(req, 200, text, len);
+}
+
 /* An error that carries the game's answer body (a refusal with the
  * unchanged state, a stale token with the run as it stands): the envelope
  * beside the body, without its "game" field. A NULL body (a failed build)
@@ -565,7 +601,7 @@ play_reply(struct request *req)
 		    p->quota_day);
 	switch (p->verdict) {
 	case PLAY_CREATED:
-		request_reply_json(req, 200, body(p, p->run.id, 0, &p->after, NULL, NULL));
+		reply_answer(req, p, p->run.id, 0, &p->after, NULL, NULL);
 		return;
 	case PLAY_CHECK_FAILED:
 		if (p->check == STORE_CHECK_WRONG)
@@ -618,17 +654,17 @@ play_reply(struct request *req)
 		    body(p, p->head.id, p->tok.step, &p->before, same, p->scratch));
 		return;
 	case PLAY_UNCHANGED:
-		request_reply_json(req, 200, body(p, p->head.id, p->tok.step, &p->after, same, p->scratch));
+		reply_answer(req, p, p->head.id, p->tok.step, &p->after, same, p->scratch);
 		return;
 	case PLAY_APPLIED:
 	case PLAY_RETRY:
 		/* A retry answers what the first request did: the same state. */
-		request_reply_json(req, 200, body(p, p->head.id, p->tok.step + (int64_t)p->turn.nmoves,
-		    &p->after, NULL, p->scratch));
+		reply_answer(req, p, p->head.id, p->tok.step + (int64_t)p->turn.nmoves, &p->after, NULL,
+		    p->scratch);
 		return;
 	case PLAY_CURRENT:
 		if (head_state(req, p, &st) != NULL)
-			request_reply_json(req, 200, body(p, p->head.id, p->head.step, &st, same, NULL));
+			reply_answer(req, p, p->head.id, p->head.step, &st, same, NULL);
 		return;
 	case PLAY_FINISHED:
 		reply_finished(req, p);

@@ -2,8 +2,10 @@
  * test_token.c: stateTokens and result certificates on a keyring: round
  * trips, the footer, rotation (a retired key still opens, an unknown key
  * id does not), the other game, the lifetime, and 10,000 random bit flips
- * and truncations of real stateTokens, every one refused.
+ * and truncations of real stateTokens, every one refused; the payload and
+ * footer written as jansson would write them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,7 @@
 #include <sodium.h>
 
 #include "certificate.h"
+#include "iso8601.h"
 #include "keys.h"
 #include "paseto.h"
 #include "tap.h"
@@ -57,6 +60,143 @@ same(const struct state_token *a, const struct state_token *b)
 {
 	return a->game == b->game && a->rules == b->rules && a->run == b->run && a->step == b->step &&
 	    a->nstate == b->nstate && memcmp(a->state, b->state, a->nstate) == 0;
+}
+
+/* The payload and footer are written without jansson (api/jw.c): opened
+ * again, over random tokens, they must be the bytes jansson's compact dump
+ * gives the same objects, and the tokens must open to what was sealed. */
+static void
+payload_as_jansson(const struct keyring *kr)
+{
+	const struct keyring_key *k = keyring_current(kr);
+	uint64_t x = 88172645463325252ull;
+	unsigned round, apart = 0, unopened = 0;
+
+	for (round = 0; round < 2000; round++) {
+		struct state_token t, got;
+		char state64[sodium_base64_ENCODED_LEN(TOKEN_STATE_MAX, sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
+		char iat[ISO8601_MAX], run[32], ia[64], *want_p, *want_f, *tok;
+		uint8_t plain[2048], foot[256];
+		size_t plen = 0, flen = 0, i;
+		json_t *p, *f;
+
+		memset(&t, 0, sizeof t);
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		t.game = (enum game_id)(x % GAME__COUNT);
+		t.rules = game_get(t.game)->rules_version;
+		t.run = 1 + (int64_t)((x >> 8) % ENGINE_ID_MAX);
+		t.step = round % 3 == 0 ? (int64_t)(x >> 20) : (int64_t)(round % 7);
+		t.issued_at = NOW - (int64_t)(x % 1000);
+		t.nstate = 1 + (size_t)((x >> 5) % TOKEN_STATE_MAX);
+		for (i = 0; i < t.nstate; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			t.state[i] = (uint8_t)x;
+		}
+		tok = token_seal(kr, &t);
+		sodium_bin2base64(state64, sizeof state64, t.state, t.nstate,
+		    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+		iso8601_format(iat, sizeof iat, t.issued_at);
+		snprintf(run, sizeof run, "%lld", (long long)t.run);
+		snprintf(ia, sizeof ia, "arcaded:%s:%lld", game_get(t.game)->name, (long long)t.run);
+		p = json_pack("{s:i, s:I, s:s, s:s}", "rules", t.rules, "step", (json_int_t)t.step, "iat", iat,
+		    "state", state64);
+		f = json_pack("{s:s, s:s}", "kid", k->lid, "run", run);
+		want_p = json_dumps(p, JSON_COMPACT);
+		want_f = json_dumps(f, JSON_COMPACT);
+		if (tok == NULL || paseto_v4_footer(PASETO_V4_LOCAL, tok, strlen(tok), foot, sizeof foot - 1,
+		    &flen) != PASETO_OK || paseto_v4_local_decrypt(plain, sizeof plain - 1, &plen, k->local, tok,
+		    strlen(tok), foot, flen, (const uint8_t *)ia, strlen(ia)) != PASETO_OK ||
+		    plen != strlen(want_p) || memcmp(plain, want_p, plen) != 0 || flen != strlen(want_f) ||
+		    memcmp(foot, want_f, flen) != 0)
+			apart++;
+		if (tok == NULL || token_open(kr, t.game, tok, strlen(tok), NOW, TTL, &got) != TOKEN_OK ||
+		    !same(&t, &got))
+			unopened++;
+		free(want_p);
+		free(want_f);
+		json_decref(p);
+		json_decref(f);
+		free(tok);
+	}
+	ok(apart == 0, "2000 random tokens: payload and footer are jansson's compact bytes (%u apart)", apart);
+	ok(unopened == 0, "... and every one opens to what was sealed (%u not)", unopened);
+}
+
+/* tmpl with its '@' replaced by v. */
+static void
+fill(char *out, size_t cap, const char *tmpl, const char *v)
+{
+	const char *at = strchr(tmpl, '@');
+
+	snprintf(out, cap, "%.*s%s%s", (int)(at - tmpl), tmpl, v, at + 1);
+}
+
+/* token_open reads the payload and footer token_seal writes without
+ * jansson and hands any other form to jansson: forms of both kinds,
+ * sealed by hand, open as jansson reads them. */
+static void
+other_forms(const struct keyring *kr)
+{
+	static const struct {
+		const char *payload, *footer;
+		enum token_err want;
+		int64_t step;
+	} forms[] = {
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":0,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_OK, 0 },
+		{ "{ \"rules\": 1, \"step\": 5, \"iat\": \"@\", \"state\": \"AQID\" }", NULL, TOKEN_OK, 5 },
+		{ "{\"step\":6,\"rules\":1,\"state\":\"AQID\",\"iat\":\"@\"}", NULL, TOKEN_OK, 6 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQ\\u0049D\"}", NULL, TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"A\\u0051ID\"}", NULL, TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":1234567890123456789,\"iat\":\"@\",\"state\":\"AQID\"}", NULL,
+		  TOKEN_OK, 1234567890123456789 },
+		{ "{\"rules\":1,\"step\":05,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":-1,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5.0,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\",\"x\":1}", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", NULL,
+		  TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}x", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"", NULL, TOKEN_ERR_PAYLOAD, 0 },
+		{ "{\"rules\":2,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", NULL, TOKEN_ERR_RULES, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{ \"kid\": \"@\", \"run\": \"77\" }",
+		  TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"run\":\"77\",\"kid\":\"@\"}",
+		  TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":\"\\u0037\\u0037\"}",
+		  TOKEN_OK, 5 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":\"077\"}",
+		  TOKEN_ERR_MALFORMED, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":77}",
+		  TOKEN_ERR_MALFORMED, 0 },
+		{ "{\"rules\":1,\"step\":5,\"iat\":\"@\",\"state\":\"AQID\"}", "{\"kid\":\"@\",\"run\":\"77\",\"x\":\"\"}",
+		  TOKEN_ERR_MALFORMED, 0 },
+	};
+	const struct keyring_key *k = keyring_current(kr);
+	char iat[ISO8601_MAX], payload[256], footer[256], tok[1024];
+	const char *ia = "arcaded:duskcourt:77";
+	size_t i;
+
+	iso8601_format(iat, sizeof iat, SEALED);
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		struct state_token got;
+		enum token_err e;
+
+		fill(payload, sizeof payload, forms[i].payload, iat);
+		fill(footer, sizeof footer, forms[i].footer ? forms[i].footer : "{\"kid\":\"@\",\"run\":\"77\"}",
+		    k->lid);
+		memset(&got, 0, sizeof got);
+		if (paseto_v4_local_encrypt(tok, sizeof tok, NULL, k->local, (const uint8_t *)payload,
+		    strlen(payload), (const uint8_t *)footer, strlen(footer), (const uint8_t *)ia,
+		    strlen(ia)) != PASETO_OK) {
+			ok(0, "form %zu seals", i);
+			continue;
+		}
+		e = token_open(kr, GAME_DUSKCOURT, tok, strlen(tok), NOW, TTL, &got);
+		ok(e == forms[i].want && (e != TOKEN_OK || (got.step == forms[i].step && got.run == 77 &&
+		    got.nstate == 3 && got.state[0] == 1 && got.state[2] == 3)),
+		    "payload %s, footer %s: %s", payload, footer, token_strerror(e));
+	}
 }
 
 int
@@ -219,6 +359,8 @@ main(void)
 		ok(strcmp(h1, h2) == 0 && strlen(h1) == 64, "the replay hash ignores key order");
 	}
 	free(tok);
+	payload_as_jansson(&two);
+	other_forms(&two);
 	keyring_wipe(&one);
 	keyring_wipe(&two);
 	keyring_wipe(&other);

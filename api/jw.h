@@ -1,0 +1,84 @@
+/*
+ * jw.h: a JSON writer that appends text to one buffer, for the answers on
+ * the hot path (a game's answer, a token's payload), which jansson would
+ * otherwise build as a tree of allocated values only to dump it.
+ *
+ * The text is what json_dumps(v, JSON_COMPACT) writes for the same values
+ * in the same order, byte for byte: no spaces, integers in decimal, strings
+ * with jansson's escapes (", \ and the control characters, \u00XX in upper
+ * case for those without a short form; other bytes as they are). A string
+ * jansson would refuse (not UTF-8) makes the whole text fail, as it makes
+ * json_dumps fail; jw_utf8 tells beforehand, for the callers that leave a
+ * field out where jansson's checked constructors would give NULL.
+ *
+ * The writer does not check the nesting: a caller writes keys inside
+ * objects and values after them. Commas go in by themselves: a value or a
+ * key after anything but an opening bracket or a key gets one.
+ *
+ * Memory: the buffer is the caller's (jw_init_fixed, never grown) or the
+ * writer's own (jw_init: malloc'd, doubled as needed up to a bound). Any
+ * failure (no memory, over the bound, bad text) is sticky: every later
+ * call does nothing and jw_take/jw_text answer NULL.
+ */
+#ifndef API_JW_H
+#define API_JW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct jw {
+	char  *buf;     /* the text so far, NUL-terminated while !failed */
+	size_t len;     /* bytes of text, NUL excluded */
+	size_t cap;     /* bytes of buf */
+	size_t max;     /* the largest cap it may grow to */
+	bool   owned;   /* buf is malloc'd by the writer (jw_init) */
+	bool   failed;
+};
+
+/* A writer with its own buffer: first bytes to start with, max at most. */
+void jw_init(struct jw *w, size_t first, size_t max);
+
+/* A writer into buf (cap bytes, NUL included): it never allocates. */
+void jw_init_fixed(struct jw *w, char *buf, size_t cap);
+
+/* Frees an owned buffer (nothing for a fixed one); w may then be reused
+ * after another init. */
+void jw_cleanup(struct jw *w);
+
+/* The text (NUL-terminated) and its length, or NULL when the writer
+ * failed. jw_take hands an owned buffer to the caller, who frees it, and
+ * leaves w empty; jw_text lends it. */
+char *jw_take(struct jw *w, size_t *len);
+const char *jw_text(const struct jw *w, size_t *len);
+
+void jw_object(struct jw *w);      /* { */
+void jw_object_end(struct jw *w);  /* } */
+void jw_array(struct jw *w);       /* [ */
+void jw_array_end(struct jw *w);   /* ] */
+
+/* An object key: a literal of the caller's that needs no escape. */
+void jw_key(struct jw *w, const char *key);
+
+void jw_int(struct jw *w, int64_t v);
+void jw_bool(struct jw *w, bool v);
+void jw_null(struct jw *w);
+
+/* Strings: s to its NUL, or n bytes of it (NULs included, as \u0000). */
+void jw_string(struct jw *w, const char *s);
+void jw_stringn(struct jw *w, const char *s, size_t n);
+
+/* A one-character string (an ASCII letter, a digit). */
+void jw_char(struct jw *w, char c);
+
+/* Whether jansson takes n bytes of s as a string (valid UTF-8). */
+bool jw_utf8(const char *s, size_t n);
+
+/* A value built with jansson, dumped in place (compact, in its order). */
+void jw_json(struct jw *w, const json_t *v);
+
+/* Text that is JSON already, written as it is. */
+void jw_raw(struct jw *w, const char *text, size_t n);
+
+#endif
