@@ -143,6 +143,32 @@ create_done(struct request *req)
 	reply_view(req, 201, op, op->seat);
 }
 
+/* A new match's `players` (required) and `turn_seconds` (default
+ * MATCH_PLAY_TURN_SECONDS_DEFAULT), for POST /api/matches and the queue;
+ * false once a 400 is queued. */
+static bool
+read_table(struct request *req, int64_t *players, int64_t *seconds)
+{
+	char msg[JSONBODY_MSG_MAX];
+	bool present = false;
+
+	if (!jsonbody_int(req->json, "players", VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX, &present,
+	    players, msg, sizeof msg) || !present) {
+		if (!present)
+			snprintf(msg, sizeof msg, "missing field 'players' (an integer from %d to %d)",
+			    VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX);
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return false;
+	}
+	*seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT;
+	if (!jsonbody_int(req->json, "turn_seconds", 1, MATCH_PLAY_TURN_SECONDS_MAX, &present, seconds,
+	    msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return false;
+	}
+	return true;
+}
+
 void
 handle_match_create(struct request *req)
 {
@@ -152,22 +178,14 @@ handle_match_create(struct request *req)
 	struct match_play_op *op;
 	char msg[JSONBODY_MSG_MAX];
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT, seed = 0;
-	bool present = false, has_seed = false;
+	bool has_seed = false;
 	uint32_t day;
 
 	if (!known(req, fields))
 		return;
-	if (!jsonbody_int(req->json, "players", VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX, &present,
-	    &players, msg, sizeof msg) || !present) {
-		if (!present)
-			snprintf(msg, sizeof msg, "missing field 'players' (an integer from %d to %d)",
-			    VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX);
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	if (!read_table(req, &players, &seconds))
 		return;
-	}
-	if (!jsonbody_int(req->json, "turn_seconds", 1, MATCH_PLAY_TURN_SECONDS_MAX, &present, &seconds,
-	    msg, sizeof msg) ||
-	    !jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &has_seed, &seed, msg, sizeof msg)) {
+	if (!jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &has_seed, &seed, msg, sizeof msg)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
@@ -230,27 +248,14 @@ handle_match_quick(struct request *req)
 	const json_t *items = req->json ? json_object_get(req->json, "items") : NULL;
 	struct account_ref acct;
 	struct match_play_op *op;
-	char msg[JSONBODY_MSG_MAX];
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT;
-	bool present = false;
 	uint32_t day;
 	uint64_t r;
 
 	if (!known(req, fields))
 		return;
-	if (!jsonbody_int(req->json, "players", VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX, &present,
-	    &players, msg, sizeof msg) || !present) {
-		if (!present)
-			snprintf(msg, sizeof msg, "missing field 'players' (an integer from %d to %d)",
-			    VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX);
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	if (!read_table(req, &players, &seconds))
 		return;
-	}
-	if (!jsonbody_int(req->json, "turn_seconds", 1, MATCH_PLAY_TURN_SECONDS_MAX, &present, &seconds,
-	    msg, sizeof msg)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
-		return;
-	}
 	if (items != NULL && !json_is_boolean(items)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
 		return;
