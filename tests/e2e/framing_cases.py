@@ -3,6 +3,30 @@ tests/ops/test_nginx_framing.py (through the shipped nginx site): raw
 requests, each followed by a pipelined GET /healthz that must never be
 served as a request of its own.
 """
+import socket
+import time
+
+
+def exchange(port, data, timeout=3.0):
+    """Sends data on a fresh socket; (bytes received, closed by the server, seconds)."""
+    s = socket.create_connection(('127.0.0.1', port), timeout=timeout)
+    t0 = time.monotonic()
+    s.sendall(data)
+    buf, closed = b'', False
+    try:
+        while True:
+            c = s.recv(65536)
+            if not c:
+                closed = True
+                break
+            buf += c
+    except socket.timeout:
+        pass
+    except ConnectionResetError:
+        closed = True
+    s.close()
+    return buf, closed, time.monotonic() - t0
+
 POST = b'POST /api/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
 SMUGGLED = b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
 REFUSED = [

@@ -16,31 +16,10 @@ import json
 import socket
 import time
 
-from framing_cases import BARE_LF, FOLDED, POST, REFUSED
+from framing_cases import BARE_LF, FOLDED, POST, REFUSED, exchange
 from harness import Daemon, Tap
 
 t = Tap()
-
-
-def exchange(port, data, timeout=3.0):
-    """Sends data on a fresh socket; (bytes received, closed by the server, seconds)."""
-    s = socket.create_connection(('127.0.0.1', port), timeout=timeout)
-    t0 = time.monotonic()
-    s.sendall(data)
-    buf, closed = b'', False
-    try:
-        while True:
-            c = s.recv(65536)
-            if not c:
-                closed = True
-                break
-            buf += c
-    except socket.timeout:
-        pass
-    except ConnectionResetError:
-        closed = True
-    s.close()
-    return buf, closed, time.monotonic() - t0
 
 
 def envelope(buf):

@@ -21,31 +21,11 @@ import tempfile
 import threading
 import time
 
-from framing_cases import BARE_LF, FOLDED, REFUSED
+from framing_cases import BARE_LF, FOLDED, REFUSED, exchange
 from harness import Tap
 from test_nginx import SITE, Nginx, free_port, nginx_binary, run_as, substitute, unix_daemon
 
 t = Tap()
-
-
-def exchange(port, data, timeout=3.0):
-    """(bytes received, closed by the peer) for data sent on a fresh socket."""
-    s = socket.create_connection(('127.0.0.1', port), timeout=timeout)
-    s.sendall(data)
-    buf, closed = b'', False
-    try:
-        while True:
-            c = s.recv(65536)
-            if not c:
-                closed = True
-                break
-            buf += c
-    except socket.timeout:
-        pass
-    except ConnectionResetError:
-        closed = True
-    s.close()
-    return buf, closed
 
 
 def answers(buf):
@@ -120,7 +100,7 @@ def main():
         n.start([port])
         for name, data, want, _code in REFUSED:
             before = len(access_lines(d))
-            buf, closed = exchange(port, data)
+            buf, closed, _ = exchange(port, data)
             got = answers(buf)
             t.ok(len(got) == 1 and got[0][0] in (400, 501) and got[0][1] in ('invalid_request', 'not_implemented')
                  and closed, '%s: nginx refuses it itself, %s in the envelope, closed, nothing pipelined '
@@ -129,7 +109,7 @@ def main():
             t.eq(len(access_lines(d)), before, '%s: the daemon never sees it' % name)
         for name, data in FOLDED:
             before = len(access_lines(d))
-            buf, closed = exchange(port, data)
+            buf, closed, _ = exchange(port, data)
             got = answers(buf)
             t.ok(got == [(400, 'invalid_request')] and closed,
                  '%s (which libmicrohttpd does not show the daemon): nginx refuses it, 400 (%s)' % (name, got))
@@ -138,7 +118,7 @@ def main():
         t.eq(d.sql('SELECT count(*) FROM accounts')[0][0], 0, 'no account created by any of them')
         for name, data, want in BARE_LF:
             before = len(access_lines(d))
-            buf, closed = exchange(port, data)
+            buf, closed, _ = exchange(port, data)
             got = answers(buf)
             time.sleep(0.05)
             seen = len(access_lines(d)) - before
@@ -163,7 +143,7 @@ def main():
             if want != 200:
                 continue
             del rec.seen[:]
-            buf, _ = exchange(port2, data)
+            buf, _, _ = exchange(port2, data)
             time.sleep(0.05)
             head = rec.seen[0] if rec.seen else b''
             lines = head.split(b'\r\n')
