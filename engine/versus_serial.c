@@ -111,8 +111,13 @@ versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 		buf[at + 31] = p->nqueue;
 		at += 32;
 		for (k = 0; k < p->nqueue; k++) {
-			buf[at++] = p->queue[k].lines;
-			buf[at++] = p->queue[k].hole;
+			/* A count past the queue's room (a state the engine cannot
+			 * make, which the decoder refuses) is written with empty
+			 * blocks, never read past the array. */
+			struct versus_block b = k < VERSUS_QUEUE_MAX ? p->queue[k] : (struct versus_block){ 0, 0 };
+
+			buf[at++] = b.lines;
+			buf[at++] = b.hole;
 		}
 		nrows = board_rows(&p->board);
 		buf[at++] = (uint8_t)nrows;
