@@ -31,6 +31,7 @@
 #include "xorshift.h"
 
 #include "game.h"
+#include "game_shared.h"
 #include "jw.h"
 #include "run_result.h"
 
@@ -161,23 +162,6 @@ test_writer(unsigned rounds)
 }
 
 /* ---- every game's answers ---- */
-
-/* The daemon's shared read-only blocks, as play_shared keeps them. */
-static const void *
-test_shared(const struct game *g, unsigned k)
-{
-	static void *blocks[GAME__COUNT][8];
-	size_t bytes;
-
-	if (k >= g->nshared || k >= 8 || g->shared_size == NULL)
-		return NULL;
-	if (blocks[g->id][k] == NULL && (bytes = g->shared_size(k)) > 0 &&
-	    (blocks[g->id][k] = calloc(1, bytes)) != NULL && !g->shared_build(k, blocks[g->id][k], bytes)) {
-		free(blocks[g->id][k]);
-		blocks[g->id][k] = NULL;
-	}
-	return blocks[g->id][k];
-}
 
 /* A word of a command text: mostly the grammar's, now and then junk with
  * the bytes a string must escape, and long UTF-8 that messages cut. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "game_shared.h"
 #include "mcp.h"
 #include "mcp_tools.h"
 #include "tap.h"
@@ -452,24 +453,6 @@ test_action_text(void)
 		is_str(out, cases[i][1], "legal action %s written %s", cases[i][0], cases[i][1]);
 		json_decref(a);
 	}
-}
-
-/* The daemon's shared read-only blocks, as play_shared keeps them: built at
- * the first request, kept to the end. */
-static const void *
-test_shared(const struct game *g, unsigned k)
-{
-	static void *blocks[GAME__COUNT][8];
-	size_t bytes;
-
-	if (k >= g->nshared || k >= 8 || g->shared_size == NULL)
-		return NULL;
-	if (blocks[g->id][k] == NULL && (bytes = g->shared_size(k)) > 0 &&
-	    (blocks[g->id][k] = calloc(1, bytes)) != NULL && !g->shared_build(k, blocks[g->id][k], bytes)) {
-		free(blocks[g->id][k]);
-		blocks[g->id][k] = NULL;
-	}
-	return blocks[g->id][k];
 }
 
 /* A real game answer, as the pipeline builds it: game, runId, stateToken

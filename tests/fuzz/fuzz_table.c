@@ -26,6 +26,7 @@
 #include "xorshift.h"
 
 #include "game.h"
+#include "game_shared.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -70,24 +71,6 @@ answers(const struct game *g, const void *st, const void *scratch)
 	json_decref(f);
 	json_decref(c);
 	return ok;
-}
-
-/* The daemon's shared read-only blocks, as play_shared keeps them: built at
- * the first request, kept to the end. */
-static const void *
-test_shared(const struct game *g, unsigned k)
-{
-	static void *blocks[GAME__COUNT][8];
-	size_t bytes;
-
-	if (k >= g->nshared || k >= 8 || g->shared_size == NULL)
-		return NULL;
-	if (blocks[g->id][k] == NULL && (bytes = g->shared_size(k)) > 0 &&
-	    (blocks[g->id][k] = calloc(1, bytes)) != NULL && !g->shared_build(k, blocks[g->id][k], bytes)) {
-		free(blocks[g->id][k]);
-		blocks[g->id][k] = NULL;
-	}
-	return blocks[g->id][k];
 }
 
 /* Plays one input; false when a descriptor broke its promise. */
