@@ -191,6 +191,11 @@ struct game {
 	                                no account routes (abandon NULL): those play
 	                                inside the store job, where no facts are read */
 	size_t      scratch_size;    /* per-request working memory for read_action/play/answer */
+	/* Makes scratch_size bytes of any content ready for read_action, play
+	 * and answer: it sets what they read before they write it (a big
+	 * scratch need not be cleared whole on every request). NULL: the
+	 * scratch is zeroed. */
+	void      (*scratch_init)(void *scratch);
 	/* Read-only data every thread shares (wells: one solved value table
 	 * per well size), in nshared blocks by key 0..nshared-1: block key
 	 * takes shared_size(key) bytes, zeroed, that shared_build fills once

@@ -281,6 +281,15 @@ ht_init(void *st, uint64_t seed, const struct game_options *opts, const struct g
 	return true;
 }
 
+/* The keys are written, one a move, before the batch reads them. */
+static void
+ht_scratch_init(void *scratch)
+{
+	struct ht_scratch *x = scratch;
+
+	tetromino_scratch_init(&x->tx);
+}
+
 static bool
 ht_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
 {
@@ -480,6 +489,7 @@ const struct game game_hatetris = {
 	.seedless = true,
 	.fact_bytes = HATETRIS_KEY_BYTES,
 	.scratch_size = sizeof(struct ht_scratch),
+	.scratch_init = ht_scratch_init,
 	.options = ht_options,
 	.noptions = sizeof ht_options / sizeof ht_options[0],
 	.action_fields = ht_action_fields,

@@ -274,6 +274,12 @@ sf_init(void *st, uint64_t seed, const struct game_options *opts, const struct g
 	return true;
 }
 
+static void
+sf_scratch_init(void *scratch)
+{
+	tetromino_scratch_init(scratch);
+}
+
 static bool
 sf_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
 {
@@ -429,6 +435,7 @@ const struct game game_stackfall = {
 	.check_default = true,
 	.hides_future = true,
 	.scratch_size = sizeof(struct tetromino_scratch),
+	.scratch_init = sf_scratch_init,
 	.action_fields = sf_action_fields,
 	.board_fields = sf_board_fields,
 	.encode = sf_encode,

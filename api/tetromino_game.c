@@ -74,6 +74,17 @@ tetromino_results_json(const struct tetromino_batch *b, const char *text)
 	return a;
 }
 
+void
+tetromino_scratch_init(struct tetromino_scratch *x)
+{
+	x->rq.text = NULL;
+	x->rq.parse = STACKFALL_PARSE_OK;
+	x->rq.ncmds = 0;
+	x->ran = false;
+	x->batch.nrun = x->batch.nmoves = 0;
+	x->batch.failed = false;
+}
+
 bool
 tetromino_read_action(const struct tetromino_rules *rules, const json_t *body,
     struct tetromino_scratch *x, char *msg, size_t cap)

@@ -85,6 +85,10 @@ struct tetromino_scratch {
 	struct tetromino_batch batch;
 };
 
+/* Readies x for tetromino_read_action and the answers (the counts and
+ * the flags, not the 40 KB of results the batch writes before it reads). */
+void tetromino_scratch_init(struct tetromino_scratch *x);
+
 bool tetromino_read_action(const struct tetromino_rules *rules, const json_t *body,
     struct tetromino_scratch *x, char *msg, size_t cap);
 

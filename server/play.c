@@ -7,6 +7,7 @@
  */
 #include "play.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,16 +36,39 @@ play_free(void *arg)
 	free(p);
 }
 
+/* play_new leaves exactly turn and bytes uncleared: they sit together,
+ * right before adv. */
+_Static_assert(offsetof(struct play, bytes) > offsetof(struct play, turn) &&
+    offsetof(struct play, adv) == offsetof(struct play, bytes) + GAME_STATE_MAX,
+    "struct play: turn, then bytes, then adv");
+
 struct play *
 play_new(struct request *req, const struct game *g, enum play_kind kind, bool by_account)
 {
-	/* The game's scratch rides behind the struct: one allocation. */
+	/* The game's scratch rides behind the struct: one allocation. Only
+	 * what is read before it is written is cleared: everything but the
+	 * turn's moves and canonical text (compute() resets the turn's header)
+	 * and the encoded state, and of the scratch what the game's
+	 * scratch_init names. A calloc cleared 17-67 KB a request. */
 	size_t size = sizeof(struct play) + g->scratch_size;
-	struct play *p = calloc(1, size);
+	struct play *p = malloc(size);
 
 	if (p == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return NULL;
+	}
+	memset(p, 0, offsetof(struct play, turn));
+	memset(&p->adv, 0, sizeof *p - offsetof(struct play, adv));
+	p->turn.refused = false;
+	p->turn.refusal = API_ERR_INTERNAL;
+	p->turn.reason[0] = '\0';
+	p->turn.nmoves = p->turn.nfacts = 0;
+	p->turn.canon[0] = '\0';
+	if (g->scratch_size > 0) {
+		if (g->scratch_init != NULL)
+			g->scratch_init(p + 1);
+		else
+			memset(p + 1, 0, g->scratch_size);
 	}
 	p->game = g;
 	p->kind = kind;

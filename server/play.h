@@ -78,6 +78,8 @@ struct play {
 	void                *scratch;     /* game->scratch_size bytes, for the game's functions */
 	game_state           before;      /* the state the request plays on */
 	game_state           after;       /* the state after it */
+	/* turn and bytes are the two fields play_new does not clear (written
+	 * before they are read); they stay together, in this order. */
 	struct game_turn     turn;
 	uint8_t              bytes[GAME_STATE_MAX]; /* after, encoded */
 	struct store_run_advance adv;     /* what an action stores */

@@ -288,6 +288,109 @@ struct tally {
 	unsigned long max_len;
 };
 
+/* play_new (server/play.c) does not clear a game's scratch when the game
+ * has a scratch_init: each request is played a second time on a scratch
+ * filled with garbage and then readied by scratch_init (or zeroed, as the
+ * server does without one), and must come out the same, its turn, its
+ * state and its answer byte for byte. */
+struct dirty {
+	void            *scratch;
+	game_state       st;
+	struct game_turn turn;
+};
+
+struct turn_check {
+	struct dirty *dirty;
+	unsigned long played, apart;
+};
+
+static char *
+written(const struct game *g, const void *st, const void *scratch, size_t *len)
+{
+	struct jw w;
+
+	jw_init(&w, 4096, 1u << 22);
+	game_answer_write(&w, g, "1", "token", st, scratch, "agent_check", NULL);
+	return jw_take(&w, len);
+}
+
+static void
+dirty_play(const struct game *g, const game_state *before, const json_t *body,
+    const struct game_env *env, struct turn_check *tc)
+{
+	struct dirty *d = tc->dirty;
+	size_t n = g->scratch_size > 0 ? g->scratch_size : 1, i;
+	char msg[256];
+
+	if (d->scratch == NULL && (d->scratch = malloc(n)) == NULL) {
+		tc->apart++;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		((uint8_t *)d->scratch)[i] = (uint8_t)(0xa5 ^ rnd(256));
+	if (g->scratch_init != NULL)
+		g->scratch_init(d->scratch);
+	else
+		memset(d->scratch, 0, n);
+	/* Readied and not yet read into, it answers as no scratch at all. */
+	{
+		size_t la = 0, lb = 0;
+		char *wa = written(g, before, d->scratch, &la), *wb = written(g, before, NULL, &lb);
+
+		if (wa == NULL || wb == NULL || la != lb || memcmp(wa, wb, la) != 0)
+			tc->apart++;
+		free(wa);
+		free(wb);
+	}
+	memcpy(&d->st, before, sizeof d->st);
+	/* Garbage in the turn too: the server clears only its header. */
+	memset(&d->turn, 0x5a, sizeof d->turn);
+	d->turn.refused = false;
+	d->turn.refusal = API_ERR_INTERNAL;
+	d->turn.reason[0] = '\0';
+	d->turn.nmoves = d->turn.nfacts = 0;
+	d->turn.canon[0] = '\0';
+	if (!g->read_action(body, d->scratch, msg, sizeof msg)) {
+		tc->apart++;
+		return;
+	}
+	g->play(&d->st, d->scratch, env, &d->turn);
+}
+
+static void
+dirty_compare(const struct game *g, const game_state *before, const game_state *st,
+    const void *scratch, const struct game_turn *turn, struct turn_check *tc)
+{
+	const struct dirty *d = tc->dirty;
+	uint8_t a[GAME_STATE_MAX], b[GAME_STATE_MAX];
+	size_t na, nb, la = 0, lb = 0, i;
+	char *wa, *wb;
+	bool same;
+
+	tc->played++;
+	na = turn->refused ? 0 : g->encode(st, a, sizeof a);
+	nb = d->turn.refused ? 0 : g->encode(&d->st, b, sizeof b);
+	same = turn->refused == d->turn.refused && turn->nmoves == d->turn.nmoves &&
+	    turn->nfacts == d->turn.nfacts && na == nb && memcmp(a, b, na) == 0 &&
+	    strcmp(turn->canon, d->turn.canon) == 0;
+	if (same && turn->refused)
+		same = turn->refusal == d->turn.refusal && strcmp(turn->reason, d->turn.reason) == 0;
+	for (i = 0; same && i < turn->nmoves; i++)
+		same = strcmp(turn->moves[i], d->turn.moves[i]) == 0;
+	for (i = 0; same && i < turn->nfacts; i++)
+		same = turn->facts[i].move == d->turn.facts[i].move &&
+		    memcmp(turn->facts[i].bytes, d->turn.facts[i].bytes, g->fact_bytes) == 0;
+	/* A refusal is answered on the state before, its results beside it. */
+	wa = written(g, turn->refused ? (const void *)before : (const void *)st, scratch, &la);
+	wb = written(g, turn->refused ? (const void *)before : (const void *)&d->st, d->scratch, &lb);
+	same = same && wa != NULL && wb != NULL && la == lb && memcmp(wa, wb, la) == 0;
+	if (!same && tc->apart++ == 0)
+		diag("%s: a request on a garbage scratch differs: %s / %s", g->name, wa ? wa : "(null)",
+		    wb ? wb : "(null)");
+	free(wa);
+	free(wb);
+}
+
 /* One state's answer both ways. */
 static void
 compare(const struct game *g, const void *st, const void *scratch, struct tally *t, json_t **dom_out)
@@ -399,12 +502,14 @@ test_game(const struct game *g, unsigned long nstates)
 	struct game_turn *turn = calloc(1, sizeof *turn);
 	void *work = g->work_size > 0 ? calloc(1, g->work_size) : NULL;
 	void *scratch = calloc(1, g->scratch_size > 0 ? g->scratch_size : 1);
+	struct turn_check tc;
 	struct tally t;
 	json_t *prev = NULL;
 	unsigned moves = 0, runs = 0;
 	char msg[256];
 
 	memset(&t, 0, sizeof t);
+	memset(&tc, 0, sizeof tc);
 	memset(&env, 0, sizeof env);
 	env.work = work;
 	env.shared = test_shared;
@@ -439,8 +544,12 @@ test_game(const struct game *g, unsigned long nstates)
 			continue;
 		}
 		memcpy(&before, &st, sizeof st);
+		if (tc.dirty != NULL || (tc.dirty = calloc(1, sizeof *tc.dirty)) != NULL)
+			dirty_play(g, &before, body, &env, &tc);
 		memset(turn, 0, sizeof *turn);
 		g->play(&st, scratch, &env, turn);
+		if (tc.dirty != NULL)
+			dirty_compare(g, &before, &st, scratch, turn, &tc);
 		if (turn->refused)
 			t.refused++;
 		t.moved += turn->nmoves;
@@ -463,7 +572,13 @@ test_game(const struct game *g, unsigned long nstates)
 	    t.moved, t.refused, t.max_len, t.bytes_apart);
 	ok(t.parse_apart == 0 && t.parsed > 0, "%s: %lu sampled answers parse json_equal to the DOM (%lu apart)",
 	    g->name, t.parsed, t.parse_apart);
+	ok(tc.dirty != NULL && tc.apart == 0 && tc.played > 0, "%s: %s, %lu requests on a scratch of "
+	    "garbage play and answer as on a zeroed one (%lu apart)", g->name,
+	    g->scratch_init != NULL ? "its scratch_init" : "a zeroed scratch", tc.played, tc.apart);
 done:
+	if (tc.dirty != NULL)
+		free(tc.dirty->scratch);
+	free(tc.dirty);
 	json_decref(prev);
 	free(turn);
 	free(work);
