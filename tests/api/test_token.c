@@ -3,6 +3,8 @@
  * trips, the footer, rotation (a retired key still opens, an unknown key
  * id does not), the other game, the lifetime, and 10,000 random bit flips
  * and truncations of real stateTokens, every one refused; the payload and
+ * footer written as jansson would write them, and 20,000 random forms of
+ * them opened as a reader made of jansson alone opens them.
  * footer written as jansson would write them.
  */
 #include <stdio.h>
@@ -199,6 +201,178 @@ other_forms(const struct keyring *kr)
 	}
 }
 
+/* ---- random forms: token_open against a reader made of jansson alone ---- */
+
+static uint32_t rnd_state = 0x2545f491;
+
+static uint32_t
+rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state % n;
+}
+
+/* One random change to text, in place (cap bytes in all): a blank, a
+ * character written as an escape, a leading zero, a character dropped or
+ * doubled, the two halves swapped around a comma. */
+static void
+mutate(char *text, size_t cap)
+{
+	size_t n = strlen(text), at = n > 0 ? rnd((uint32_t)n) : 0;
+	char tmp[512];
+
+	if (n + 8 >= cap || n + 8 >= sizeof tmp)
+		return;
+	switch (rnd(7)) {
+	case 0: /* a blank */
+		memmove(text + at + 1, text + at, n - at + 1);
+		text[at] = " \n\t"[rnd(3)];
+		break;
+	case 1: /* an escape */
+		snprintf(tmp, sizeof tmp, "%.*s\\u%04x%s", (int)at, text, (unsigned char)text[at],
+		    text + at + 1);
+		snprintf(text, cap, "%s", tmp);
+		break;
+	case 2: /* a leading zero before some digit */
+		memmove(text + at + 1, text + at, n - at + 1);
+		text[at] = '0';
+		break;
+	case 3: /* a character dropped */
+		memmove(text + at, text + at + 1, n - at);
+		break;
+	case 4: /* a character doubled */
+		memmove(text + at + 1, text + at, n - at + 1);
+		break;
+	case 5: { /* the members around a comma in the other order */
+		char *c = strchr(text + at, ',');
+
+		if (c != NULL && text[0] == '{' && text[n - 1] == '}') {
+			snprintf(tmp, sizeof tmp, "{%.*s,%.*s}", (int)(n - 2 - (size_t)(c - text)), c + 1,
+			    (int)(c - text - 1), text + 1);
+			snprintf(text, cap, "%s", tmp);
+		}
+		break;
+	}
+	default: /* a member more, or one twice */
+		if (n > 2 && text[n - 1] == '}')
+			snprintf(text + n - 1, cap - n + 1, rnd(2) ? ",\"x\":1}" : ",\"step\":3}");
+		break;
+	}
+}
+
+/* What token_open must answer for this payload and footer, read by
+ * jansson alone, with the rules token.h states (a token sealed under run
+ * 77's assertion or, when the footer names another run, under that one's). */
+static enum token_err
+reference(const struct keyring *kr, const char *payload, const char *footer, int64_t *step,
+    int64_t *run, uint8_t *state, size_t *nstate)
+{
+	json_t *f = json_loads(footer, JSON_REJECT_DUPLICATES, NULL);
+	json_t *p = json_loads(payload, JSON_REJECT_DUPLICATES, NULL);
+	const char *kid, *frun, *iat, *state64;
+	json_int_t rules, st;
+	enum token_err e = TOKEN_ERR_MALFORMED;
+	int64_t issued;
+	size_t i, n;
+
+	*run = -1;
+	if (f == NULL || json_unpack(f, "{s:s, s:s !}", "kid", &kid, "run", &frun) != 0)
+		goto done;
+	n = strlen(frun);
+	if (n == 0 || n > 16 || frun[0] == '0')
+		goto done;
+	*run = 0;
+	for (i = 0; i < n; i++) {
+		if (frun[i] < '0' || frun[i] > '9') {
+			*run = -1;
+			goto done;
+		}
+		*run = *run * 10 + (frun[i] - '0');
+	}
+	if (*run > ENGINE_ID_MAX) {
+		*run = -1;
+		goto done;
+	}
+	e = TOKEN_ERR_UNKNOWN_KEY;
+	if (strcmp(kid, keyring_current(kr)->lid) != 0)
+		goto done;
+	e = TOKEN_ERR_PAYLOAD;
+	if (p == NULL || json_unpack(p, "{s:I, s:I, s:s, s:s !}", "rules", &rules, "step", &st, "iat",
+	    &iat, "state", &state64) != 0)
+		goto done;
+	if (st < 0 || rules < 1 || rules > 1000 || !iso8601_parse(iat, &issued))
+		goto done;
+	e = TOKEN_ERR_RULES;
+	if (rules != game_get(GAME_DUSKCOURT)->rules_version)
+		goto done;
+	e = TOKEN_ERR_EXPIRED;
+	*step = st;
+	if (NOW - issued > TTL || issued - NOW > TOKEN_CLOCK_SKEW)
+		goto done;
+	e = TOKEN_ERR_PAYLOAD;
+	if (sodium_base642bin(state, TOKEN_STATE_MAX, state64, strlen(state64), NULL, nstate, NULL,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 || *nstate == 0)
+		goto done;
+	e = TOKEN_OK;
+done:
+	json_decref(f);
+	json_decref(p);
+	return e;
+}
+
+static void
+random_forms(const struct keyring *kr)
+{
+	const struct keyring_key *k = keyring_current(kr);
+	char iat[ISO8601_MAX], payload[512], footer[512], tok[2048], ia[64];
+	uint8_t want_state[TOKEN_STATE_MAX];
+	unsigned i, apart = 0, plain = 0, kinds[TOKEN_ERR_NOMEM + 1];
+
+	memset(kinds, 0, sizeof kinds);
+	iso8601_format(iat, sizeof iat, SEALED);
+	for (i = 0; i < 20000; i++) {
+		struct state_token got;
+		int64_t want_step = -1, want_run = -1;
+		size_t want_n = 0;
+		unsigned m, nm = rnd(3);
+		enum token_err want, e;
+
+		snprintf(payload, sizeof payload, "{\"rules\":1,\"step\":%u,\"iat\":\"%s\",\"state\":\"%s\"}",
+		    rnd(1000000), iat, rnd(2) ? "AQID" : "q83vASNFZ4k");
+		snprintf(footer, sizeof footer, "{\"kid\":\"%s\",\"run\":\"%u\"}", k->lid, 1 + rnd(100000));
+		for (m = 0; m < nm; m++)
+			mutate(rnd(2) ? payload : footer, sizeof payload);
+		if (nm == 0)
+			plain++;
+		want = reference(kr, payload, footer, &want_step, &want_run, want_state, &want_n);
+		snprintf(ia, sizeof ia, "arcaded:duskcourt:%lld", (long long)(want_run >= 0 ? want_run : 77));
+		memset(&got, 0, sizeof got);
+		if (paseto_v4_local_encrypt(tok, sizeof tok, NULL, k->local, (const uint8_t *)payload,
+		    strlen(payload), (const uint8_t *)footer, strlen(footer), (const uint8_t *)ia,
+		    strlen(ia)) != PASETO_OK) {
+			apart++;
+			continue;
+		}
+		e = token_open(kr, GAME_DUSKCOURT, tok, strlen(tok), NOW, TTL, &got);
+		if (e <= TOKEN_ERR_NOMEM)
+			kinds[e]++;
+		if (e != want || ((e == TOKEN_OK || e == TOKEN_ERR_EXPIRED) && (got.step != want_step ||
+		    got.run != want_run)) || (e == TOKEN_OK && (got.nstate != want_n ||
+		    memcmp(got.state, want_state, want_n) != 0))) {
+			if (apart++ < 3)
+				diag("payload %s footer %s: token_open %s, jansson %s", payload, footer,
+				    token_strerror(e), token_strerror(want));
+		}
+	}
+	ok(apart == 0 && plain > 0 && kinds[TOKEN_OK] > plain && kinds[TOKEN_ERR_PAYLOAD] > 0 &&
+	    kinds[TOKEN_ERR_MALFORMED] > 0, "20000 random payloads and footers (%u as sealed, %u open, "
+	    "%u malformed, %u bad payloads, %u unknown keys): token_open answers what jansson's "
+	    "reading does (%u apart)", plain, kinds[TOKEN_OK], kinds[TOKEN_ERR_MALFORMED],
+	    kinds[TOKEN_ERR_PAYLOAD], kinds[TOKEN_ERR_UNKNOWN_KEY], apart);
+}
+
 int
 main(void)
 {
@@ -361,6 +535,7 @@ main(void)
 	free(tok);
 	payload_as_jansson(&two);
 	other_forms(&two);
+	random_forms(&two);
 	keyring_wipe(&one);
 	keyring_wipe(&two);
 	keyring_wipe(&other);
