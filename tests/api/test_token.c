@@ -5,7 +5,6 @@
  * and truncations of real stateTokens, every one refused; the payload and
  * footer written as jansson would write them, and 20,000 random forms of
  * them opened as a reader made of jansson alone opens them.
- * footer written as jansson would write them.
  */
 #include <stdio.h>
 #include <stdlib.h>
