@@ -161,6 +161,8 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->turn_cap = r->turn_cap;
 	rec->seed_chosen = r->seed_chosen;
 	rec->rated = r->rated;
+	rec->items = r->items;
+	rec->queue = r->queued;
 	rec->turn = r->turn;
 	rec->created_at = r->created_at;
 	rec->started_at = r->started_at;

@@ -99,7 +99,7 @@ def settings(d):
         t.ok(r.status == 400 and r.error_code == 'invalid_request' and 'items' in r.json['error']['message'],
              'create refuses %s: 400 invalid_request naming items' % why)
     r = d.post('/api/matches', {'players': 2}, headers=key)
-    t.ok(r.status == 201 and 'items_text' not in get(d, r.json['match_id'])['seats'][0],
+    t.ok(r.status == 201 and get(d, r.json['match_id'])['items'] is False,
          'create without items: a match without them (no item fields)')
 
 
@@ -119,6 +119,8 @@ def scripted(d):
              'player %d sees its documented rolls at turn 0: current %s, preview %s' %
              (p, roll(p, 0), [roll(p, k) for k in (1, 2, 3)]))
     spectator = get(d, mid)
+    t.ok(spectator['items'] is True and spectator['queue'] is False and spectator['rated'] is False,
+         'the view shows the item setting (true) and that the queue did not open it')
     t.ok(all('items_text' in s and s['next_items'] is None for s in spectator['seats']) and
          spectator['seats'][0]['current_items'] == roll(0, 0),
          'a spectator sees the items of the current pieces, not the previews')
