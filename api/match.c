@@ -510,6 +510,14 @@ read_items(const json_t *items, unsigned *chance, uint8_t weights[VERSUS_ITEM_KI
 }
 
 bool
+match_items_default(struct versus_match *m)
+{
+	static const uint8_t weights[VERSUS_ITEM_KINDS] = { 1, 1, 1, 1, 1, 1 };
+
+	return versus_set_items(m, VERSUS_ITEM_CHANCE_DEFAULT, weights);
+}
+
+bool
 match_walk_start(struct match_walk *w, uint64_t seed, unsigned nplayers)
 {
 	memset(&w->totals, 0, sizeof w->totals);

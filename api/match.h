@@ -129,6 +129,12 @@ struct match_walk {
 	struct versus_events ev;     /* what the last turn did; zero at turn 0 */
 };
 
+/* Turns on the items of a match whose row has items on, for m at turn 0:
+ * VERSUS_ITEM_CHANCE_DEFAULT percent a mino, the six items equally likely
+ * (docs/rules/versus.md, "Items"). The server starts such a match and
+ * re-walks its turns with it; false when m has begun. */
+bool match_items_default(struct versus_match *m);
+
 /* w at turn 0 of a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX);
  * false when either is out of range. */
 bool match_walk_start(struct match_walk *w, uint64_t seed, unsigned nplayers);

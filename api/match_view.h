@@ -39,6 +39,7 @@ struct match_record {
 	int         turn_seconds;
 	int         turn_cap;
 	bool        seed_chosen, rated;
+	bool        items, queue;  /* the item setting; opened by the quick-match queue */
 	int64_t     turn;          /* turns resolved */
 	int64_t     created_at, started_at, finished_at, deadline_at; /* Unix ms, 0: none */
 	const char *last_turn;     /* the last turn's events (match_events_json) as text, or NULL */

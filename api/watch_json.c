@@ -3,6 +3,8 @@
  */
 #include "watch_json.h"
 
+#include <string.h>
+
 #include "match_view.h"
 
 json_t *
@@ -120,6 +122,24 @@ turn_view(const struct match_walk *w, uint32_t turn_cap, const char *const *name
 	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev) : json_null());
 }
 
+/* A turn's moves as the turns route shows them: each `use T; ` dropped, so
+ * nobody learns who used an item on whom (the view's hits say who was hit
+ * by what); the replay, shown once the match is over, keeps them. */
+static json_t *
+moves_hiding_users(const json_t *moves)
+{
+	json_t *a = json_array(), *m;
+	size_t i;
+
+	json_array_foreach(moves, i, m) {
+		const char *s = json_string_value(m);
+		const char *rest = s != NULL && strncmp(s, "use ", 4) == 0 ? strstr(s, "; ") : NULL;
+
+		json_array_append_new(a, rest != NULL ? json_string(rest + 2) : json_incref(m));
+	}
+	return a;
+}
+
 json_t *
 watch_turn_json(const struct match_walk *w, uint32_t turn_cap, const char *const *names,
     const json_t *moves)
@@ -128,8 +148,8 @@ watch_turn_json(const struct match_walk *w, uint32_t turn_cap, const char *const
 
 	if (v == NULL)
 		return NULL;
-	return json_pack("{s:I, s:O, s:o}", "turn", (json_int_t)w->m.turn,
-	    "moves", moves != NULL ? moves : json_null(), "view", v);
+	return json_pack("{s:I, s:o, s:o}", "turn", (json_int_t)w->m.turn,
+	    "moves", json_is_array(moves) ? moves_hiding_users(moves) : json_null(), "view", v);
 }
 
 json_t *

@@ -172,8 +172,10 @@ read_table(struct request *req, int64_t *players, int64_t *seconds)
 void
 handle_match_create(struct request *req)
 {
-	static const char *const fields[] = { "players", "turn_seconds", "seed", "rated", NULL };
+	static const char *const fields[] = { "players", "turn_seconds", "seed", "rated", "items",
+		NULL };
 	const json_t *rated = req->json ? json_object_get(req->json, "rated") : NULL;
+	const json_t *items = req->json ? json_object_get(req->json, "items") : NULL;
 	struct account_ref acct;
 	struct match_play_op *op;
 	char msg[JSONBODY_MSG_MAX];
@@ -191,6 +193,10 @@ handle_match_create(struct request *req)
 	}
 	if (rated != NULL && !json_is_boolean(rated)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'rated' must be true or false");
+		return;
+	}
+	if (items != NULL && !json_is_boolean(items)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
 		return;
 	}
 	if (json_is_true(rated)) {
@@ -211,6 +217,7 @@ handle_match_create(struct request *req)
 	op->players = (int)players;
 	op->turn_seconds = (int)seconds;
 	op->rated = false;
+	op->items = json_is_true(items);
 	op->seed_chosen = has_seed;
 	if (!has_seed) {
 		uint64_t r;

@@ -350,6 +350,7 @@ struct turns_ctx {
 	struct match_walk *w;         /* while walking */
 	uint64_t          seed;
 	unsigned          nplayers;
+	bool              items;      /* the row's item setting: the walk plays with items */
 	uint32_t          turn_cap;
 	int64_t           nturns;     /* turns resolved, as read with them */
 	char              match[GAME_ID_TEXT_MAX];
@@ -382,7 +383,8 @@ turns_task(void *arg)
 		x->walk.no_memory = true;
 		goto done;
 	}
-	if (!match_walk_start(x->w, x->seed, x->nplayers)) {
+	if (!match_walk_start(x->w, x->seed, x->nplayers) ||
+	    (x->items && !match_items_default(&x->w->m))) {
 		x->walk.failed = true;
 		snprintf(x->walk.reason, sizeof x->walk.reason, "its seed or players are out of range");
 		goto done;
@@ -459,6 +461,7 @@ handle_match_turns(struct request *req)
 	turns = NULL;
 	x->seed = (uint64_t)row.seed;
 	x->nplayers = (unsigned)row.players;
+	x->items = row.items;
 	x->turn_cap = (uint32_t)row.turn_cap;
 	play_id_text(id, x->match);
 	snprintf(x->status, sizeof x->status, "%s", row.status);

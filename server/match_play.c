@@ -36,7 +36,7 @@
 
 _Static_assert(VERSUS_SERIAL_MAX <= STORE_MATCH_STATE_MAX, "a match's state fits its column");
 _Static_assert(MATCH_TOTALS_SIZE <= STORE_MATCH_TOTALS_MAX, "the totals fit their column");
-_Static_assert(4 * VERSUS_PLAYERS_MAX <= STORE_MATCH_PENDING_MAX, "the moves fit their column");
+_Static_assert(5 * VERSUS_PLAYERS_MAX <= STORE_MATCH_PENDING_MAX, "the moves fit their column");
 _Static_assert(VERSUS_PLAYERS_MAX <= STORE_MATCH_SEATS, "every player has a seat");
 
 struct matches {
@@ -46,23 +46,31 @@ struct matches {
 	atomic_uint_fast64_t turns, by_deadline;
 };
 
-/* ---- the pending moves: 4 bytes a seat (kind, hold, rotation, column) ---- */
+/* ---- the pending moves: 5 bytes a seat (kind, hold, rotation, column, use) ----
+ * A row written before `use` was kept holds 4 bytes a seat: it reads back
+ * with no use (no match could have items then). */
+
+#define PENDING_SEAT 5
 
 static void
 pending_decode(const struct store_match_row *row, unsigned n, struct versus_move *mv,
     uint8_t *moved)
 {
+	size_t w = row->npending == 4 * (size_t)n ? 4 : PENDING_SEAT;
 	unsigned i;
 
 	*moved = 0;
 	for (i = 0; i < n; i++) {
+		const uint8_t *p = row->pending + w * i;
+
 		memset(&mv[i], 0, sizeof mv[i]);
-		if (row->npending != 4 * (size_t)n || row->pending[4 * i] == 0)
+		if (row->npending != w * n || p[0] == 0)
 			continue;
-		mv[i].kind = row->pending[4 * i];
-		mv[i].hold = row->pending[4 * i + 1] != 0;
-		mv[i].rotation = row->pending[4 * i + 2];
-		mv[i].column = row->pending[4 * i + 3];
+		mv[i].kind = p[0];
+		mv[i].hold = p[1] != 0;
+		mv[i].rotation = p[2];
+		mv[i].column = p[3];
+		mv[i].use = w == PENDING_SEAT ? p[4] : 0;
 		*moved = (uint8_t)(*moved | 1u << i);
 	}
 }
@@ -76,13 +84,16 @@ pending_encode(const struct versus_move *mv, uint8_t moved, unsigned n, uint8_t 
 		return 0;
 	for (i = 0; i < n; i++) {
 		bool has = moved >> i & 1u;
+		uint8_t *p = out + PENDING_SEAT * i;
 
-		out[4 * i] = has ? mv[i].kind : 0;
-		out[4 * i + 1] = has && mv[i].hold;
-		out[4 * i + 2] = has ? (uint8_t)mv[i].rotation : 0;
-		out[4 * i + 3] = has ? (uint8_t)mv[i].column : 0;
+		p[0] = has ? mv[i].kind : 0;
+		p[1] = has && mv[i].hold;
+		p[2] = has ? (uint8_t)mv[i].rotation : 0;
+		p[3] = has ? (uint8_t)mv[i].column : 0;
+		/* a checked move names a seat of the match: at most VERSUS_PLAYERS_MAX */
+		p[4] = has ? (uint8_t)mv[i].use : 0;
 	}
-	return 4 * (size_t)n;
+	return PENDING_SEAT * (size_t)n;
 }
 
 /* ---- reading a row ---- */
@@ -150,6 +161,8 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->turn_cap = r->turn_cap;
 	rec->seed_chosen = r->seed_chosen;
 	rec->rated = r->rated;
+	rec->items = r->items;
+	rec->queue = r->queued;
 	rec->turn = r->turn;
 	rec->created_at = r->created_at;
 	rec->started_at = r->started_at;
@@ -501,7 +514,8 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
 	size_t nstate;
 
-	if (!versus_init(&op->m, (uint64_t)r->seed, (unsigned)r->players))
+	if (!versus_init(&op->m, (uint64_t)r->seed, (unsigned)r->players) ||
+	    (r->items && !match_items_default(&op->m)))
 		return STORE_ERROR;
 	memset(&op->totals, 0, sizeof op->totals);
 	nstate = versus_encode(&op->m, state, sizeof state);

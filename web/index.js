@@ -115,13 +115,16 @@ function section(g) {
 
 // The matches in a status (lobby or playing), newest first, into a table.
 function openMatches(status, body) {
-  const cols = 6;
+  const cols = 7;
   api(`/api/matches/open?status=${status}&limit=20`).then((d) => {
     body.replaceChildren(...d.matches.map((m) => el('tr', { 'data-testid': `open-${status}` },
       el('td', {}, el('a', { href: `/matches/${m.match_id}` }, m.match_id)),
       el('td', {}, m.seats.map((s, i) => [i ? ', ' : '', accountLink(s)])),
       el('td', { class: 'num' }, status === 'lobby' ? `${m.joined} of ${m.players}` : m.players),
-      el('td', { class: 'num' }, m.turn), el('td', {}, m.rated ? 'yes' : 'no'),
+      el('td', { class: 'num' }, m.turn),
+      // Only the queue's matches may be rated (docs/rules/versus.md, "Ratings"): a queue
+      // match still ends unrated when aborted or over the pair cap, so it says "queue".
+      el('td', {}, m.queue ? 'queue (rated)' : 'created (unrated)'), el('td', {}, m.items ? 'on' : 'off'),
       el('td', {}, when(status === 'lobby' ? m.created_at : m.started_at)))));
     if (!d.matches.length) {
       body.append(el('tr', {}, el('td', { colspan: cols },
@@ -135,7 +138,7 @@ function matchTable(status, caption) {
   const t = el('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-labelledby': `${status}-caption` },
     el('table', { class: 'board', id: `open-${status}` },
       el('caption', { id: `${status}-caption` }, caption),
-      el('thead', {}, el('tr', {}, ['Match', 'Seats', status === 'lobby' ? 'Seats taken' : 'Players', 'Turn', 'Rated',
+      el('thead', {}, el('tr', {}, ['Match', 'Seats', status === 'lobby' ? 'Seats taken' : 'Players', 'Turn', 'Made by', 'Items',
         status === 'lobby' ? 'Created' : 'Started'].map((h) => el('th', { scope: 'col' }, h)))),
       body));
   openMatches(status, body);

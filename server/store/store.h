@@ -489,7 +489,7 @@ void store_reviews_free(struct store_review_row *rows, int n);
  */
 #define STORE_MATCH_SEATS 8
 #define STORE_MATCH_STATE_MAX 3072   /* the engine's bytes, at most (VERSUS_SERIAL_MAX fits) */
-#define STORE_MATCH_PENDING_MAX 32   /* 4 bytes a seat */
+#define STORE_MATCH_PENDING_MAX 40   /* 5 bytes a seat (server/match_play.c) */
 #define STORE_MATCH_TOTALS_MAX 64    /* 8 bytes a seat */
 
 struct store_match_new {

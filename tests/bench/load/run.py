@@ -37,7 +37,7 @@ and the daemons' CPU is summed.
 usage: run.py ARCADED [--duration S] [--connections N] [--threads N] [--million]
               [--db sqlite|postgresql|URL] [--daemons N]
               [--only NAME]...   (healthz, the ceiling, always runs; versus is a NAME too)
-              [--matches N] [--players N] [--no-versus]
+              [--matches N] [--players N] [--no-versus] [--items]
 """
 import argparse
 import glob
@@ -154,6 +154,8 @@ def main():
     ap.add_argument('--matches', type=int, default=100)
     ap.add_argument('--players', type=int, default=4)
     ap.add_argument('--no-versus', action='store_true')
+    ap.add_argument('--items', action='store_true',
+                    help='versus twice: without items, then with them (10 %%, bots use what they collect)')
     args = ap.parse_args()
     if shutil.which('wrk') is None:
         sys.exit('run.py: wrk is not installed (apt-get install wrk)')
@@ -178,6 +180,8 @@ def main():
     limits = ['--rate-limit', ','.join('%s=1000000/s' % c for c in
                                        ('accounts', 'puzzles', 'runs', 'moves', 'reads', 'verify')),
               '--connections-per-address', '100000',
+              # The versus driver's bots all hold a long poll from one address.
+              '--long-polls-per-address', '100000',
               # The day's quotas likewise: counted on every init and finish, never reached.
               '--runs-per-day', '100000000', '--reviews-per-day', '100000000',
               '--matches-per-day', '100000000']
@@ -274,22 +278,27 @@ def main():
             print('hatetris: %d runs, %d of them with 2 lines or more, %d lines and %d pieces in all, '
                   '%d board keys stored' % (ht[0], ht[1] or 0, ht[3] or 0, ht[2] or 0, facts))
         if not args.no_versus and (not args.only or 'versus' in args.only):
-            out = subprocess.run([sys.executable, os.path.join(HERE, 'versus.py'), url,
-                                  '--matches', str(args.matches), '--players', str(args.players),
-                                  '--duration', str(args.duration), '--pid', str(proc.pid)],
-                                 capture_output=True, text=True, check=True).stdout
-            v = json.loads(out)
+            rows = []
+            for items in ([False, True] if args.items else [False]):
+                out = subprocess.run([sys.executable, os.path.join(HERE, 'versus.py'), url,
+                                      '--matches', str(args.matches), '--players', str(args.players),
+                                      '--duration', str(args.duration), '--pid', str(proc.pid)] +
+                                     (['--items'] if items else []),
+                                     capture_output=True, text=True, check=True).stdout
+                rows.append((items, json.loads(out)))
             print()
             print('versus: %d matches of %d bots at once (versus.py), %ds window after a 2 s warm-up; '
-                  'load average %.1f' % (args.matches, args.players, args.duration, v['load']))
+                  'load average %s' % (args.matches, args.players, args.duration,
+                                       ', '.join('%.1f' % v['load'] for _, v in rows)))
             print()
-            print('| resolved turns/s | moves/s | move p50 ms | move p99 ms | long polls/s | poll p50 ms | '
+            print('| items | resolved turns/s | moves/s | move p50 ms | move p99 ms | long polls/s | poll p50 ms | '
                   'poll p99 ms | turns by deadline | daemon CPU µs/turn | daemon CPU | driver CPU |')
-            print('|---|---|---|---|---|---|---|---|---|---|---|')
-            print('| %.0f | %.0f | %.1f | %.1f | %.0f | %.1f | %.1f | %d | %.0f | %.0f%% | %.0f%% |' % (
-                v['turns'], v['moves'], v['move_p50'], v['move_p99'], v['waits'], v['wait_p50'],
-                v['wait_p99'], v['by_deadline'], v['daemon_us_per_turn'], 100 * v['daemon_cpu'],
-                100 * v['client_cpu']))
+            print('|---|---|---|---|---|---|---|---|---|---|---|---|')
+            for items, v in rows:
+                print('| %s | %.0f | %.0f | %.1f | %.1f | %.0f | %.1f | %.1f | %d | %.0f | %.0f%% | %.0f%% |' % (
+                    'on' if items else 'off', v['turns'], v['moves'], v['move_p50'], v['move_p99'], v['waits'],
+                    v['wait_p50'], v['wait_p99'], v['by_deadline'], v['daemon_us_per_turn'],
+                    100 * v['daemon_cpu'], 100 * v['client_cpu']))
         if args.million:
             t0 = time.time()
             while stored < 1000000:

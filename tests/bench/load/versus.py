@@ -83,7 +83,21 @@ def pick(view, seat):
     c = min(range(9), key=lambda c: max(h[c], h[c + 1]))
     if max(h[c], h[c + 1]) > 16:
         return 'resign'
-    return 'place 1 %d' % c
+    return use(view, seat) + 'place 1 %d' % c
+
+
+def use(view, seat):
+    """With an item in the inventory, `use T; ` on the next seat still in
+    (T: 1 the bot, 2.. the other seats in match order); else nothing."""
+    seats = view['seats']
+    if not seats[seat].get('inventory'):
+        return ''
+    n = len(seats)
+    for k in range(1, n):
+        j = (seat + k) % n
+        if seats[j].get('alive'):
+            return 'use %d; ' % (j + 2 if j < seat else j + 1)
+    return ''
 
 
 class Stats:
@@ -124,10 +138,11 @@ async def bot(conn, key, mid, seat, view, stats, stop):
             view = json.loads(body)
 
 
-async def table(conns, keys, players, stats, stop, started):
+async def table(conns, keys, players, items, stats, stop, started):
     while time.monotonic() < stop:
         status, body = await conns[0].request('POST', '/api/matches',
-                                              {'players': players, 'turn_seconds': 10}, keys[0])
+                                              {'players': players, 'turn_seconds': 10, 'items': items},
+                                              keys[0])
         if status != 201:
             stats.refused += 1
             await asyncio.sleep(0.1)
@@ -184,7 +199,7 @@ async def run(args):
         groups.append(([Conn(host, port) for _ in range(args.players)], keys))
     stop = time.monotonic() + args.warmup + args.duration + 1000
     events = [asyncio.Event() for _ in groups]
-    tasks = [asyncio.ensure_future(table(c, k, args.players, stats, stop, e))
+    tasks = [asyncio.ensure_future(table(c, k, args.players, args.items, stats, stop, e))
              for (c, k), e in zip(groups, events)]
     await asyncio.gather(*(e.wait() for e in events))
     await asyncio.sleep(args.warmup)
@@ -225,6 +240,7 @@ def main():
     ap.add_argument('--duration', type=float, default=10)
     ap.add_argument('--warmup', type=float, default=2)
     ap.add_argument('--pid', type=int, default=0)
+    ap.add_argument('--items', action='store_true', help='matches with items; bots use what they collect')
     args = ap.parse_args()
     r = asyncio.run(run(args))
     print(json.dumps(r))

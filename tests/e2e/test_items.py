@@ -1,0 +1,203 @@
+"""Items over HTTP, end to end (docs/rules/versus.md, "Items"; docs/api.md,
+"Matches"): a created match with `items: true` starts with items on (10 %
+a mino, the six equally likely), its rolls are the documented ones, items
+are collected when their rows clear and conserved (every item placed is
+either in the inventory or still on the board), a `use T` naming no seat is
+refused (422) and corrected before the turn resolves, a use sent before the
+other player moved survives the wait (the pending move keeps its target),
+the hit is listed by target and item, the turns route never shows who used
+an item on whom, and the finished match's replay (which does) verifies over
+HTTP and with `arcaded verify`.
+
+Where the expectations come from. Seed 7's piece stream is O Z T L I J S J
+T O I L (test_versus.py, docs/stream.md), the same for both players. The
+item rolls are the engine's documented ones (engine/versus.h,
+versus_item_roll): for stream piece k of player p, random.Random(
+"versus-v1:7:items:p:k") draws per mino a random() below 0.10 for an item,
+then int(random() * 6) for which. roll() below is that rule; for seed 7
+it gives player 0 nothing on O (k 0), blind on Z (1), nuke and transform
+on T (2), add_line on L (3), clear_line on I (4), nothing on J (5): five
+items placed in DOUBLE6 below, whichever minos carry them.
+"""
+import json
+import os
+import random
+import subprocess
+import tempfile
+
+from harness import Daemon, Tap, binary
+
+t = Tap()
+
+ITEMS = ['add_line', 'clear_line', 'nuke', 'swap', 'blind', 'transform']
+LETTERS = dict(zip('acnsbt', ITEMS))
+SEED = 7
+
+# test_versus.py's six placements: turn 6 clears rows 1 and 2 (a double);
+# O (0), T (2), L (3), Z (1), J (5) and I (4) are placed, S (6) held.
+DOUBLE6 = ['place 0 0', 'hold; place 0 3', 'place 0 6', 'hold; place 1 2', 'place 0 5',
+           'hold; place 1 9']
+PLACED = [0, 2, 3, 1, 5, 4]
+
+
+def roll(player, index, chance=10, weights=(1, 1, 1, 1, 1, 1)):
+    r = random.Random('versus-v1:%d:items:%d:%d' % (SEED, player, index))
+    out = []
+    for _ in range(4):
+        if not r.random() * 100 < chance:
+            out.append(None)
+            continue
+        x, j = int(r.random() * sum(weights)), 0
+        while j < len(weights) - 1 and x >= weights[j]:
+            x -= weights[j]
+            j += 1
+        out.append(ITEMS[j])
+    return out
+
+
+def account(d, name):
+    r = d.post('/api/v1/accounts', {'name': name})
+    assert r.status == 201, r
+    return {'Authorization': 'Bearer ' + r.json['agentKey']}
+
+
+def move(d, mid, key, turn, command):
+    return d.post('/api/matches/%s/move' % mid, {'turn': turn, 'command': command}, headers=key)
+
+
+def get(d, mid, key=None):
+    r = d.get('/api/matches/%s' % mid, headers=key or {})
+    assert r.status == 200, r
+    return r.json
+
+
+def board(*rows):
+    """A board_text: the rows given (top first) at the bottom of 20."""
+    return '\n'.join(['.' * 10] * (20 - len(rows)) + list(rows))
+
+
+def board_items(seat):
+    """The item names on a seat's board (items_text), as a sorted list."""
+    return sorted(LETTERS[c] for c in seat['items_text'] if c in LETTERS)
+
+
+def verify_cli(doc):
+    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
+        json.dump(doc, f)
+    try:
+        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+    finally:
+        os.unlink(f.name)
+
+
+def settings(d):
+    key = account(d, 'items_settings')
+    for body, why in (({'players': 2, 'items': 1}, 'items not a boolean'),
+                      ({'players': 2, 'items': 'yes'}, 'items a string')):
+        r = d.post('/api/matches', body, headers=key)
+        t.ok(r.status == 400 and r.error_code == 'invalid_request' and 'items' in r.json['error']['message'],
+             'create refuses %s: 400 invalid_request naming items' % why)
+    r = d.post('/api/matches', {'players': 2}, headers=key)
+    t.ok(r.status == 201 and get(d, r.json['match_id'])['items'] is False,
+         'create without items: a match without them (no item fields)')
+
+
+def scripted(d):
+    keys = [account(d, 'items_a'), account(d, 'items_b')]
+    r = d.post('/api/matches', {'players': 2, 'seed': SEED, 'items': True, 'turn_seconds': 600},
+               headers=keys[0])
+    assert r.status == 201, r
+    mid = r.json['match_id']
+    r = d.post('/api/matches/%s/join' % mid, None, headers=keys[1])
+    assert r.status == 200, r
+
+    for p in (0, 1):
+        own = get(d, mid, keys[p])['seats'][p]
+        t.ok(own['current_items'] == roll(p, 0) and own['next_items'] == [roll(p, k) for k in (1, 2, 3)]
+             and own['inventory'] == [] and own['blind'] == 0,
+             'player %d sees its documented rolls at turn 0: current %s, preview %s' %
+             (p, roll(p, 0), [roll(p, k) for k in (1, 2, 3)]))
+    spectator = get(d, mid)
+    t.ok(spectator['items'] is True and spectator['queue'] is False and spectator['rated'] is False,
+         'the view shows the item setting (true) and that the queue did not open it')
+    t.ok(all('items_text' in s and s['next_items'] is None for s in spectator['seats']) and
+         spectator['seats'][0]['current_items'] == roll(0, 0),
+         'a spectator sees the items of the current pieces, not the previews')
+
+    for turn, c in enumerate(DOUBLE6, 1):
+        assert move(d, mid, keys[0], turn, c).status == 200
+        r = move(d, mid, keys[1], turn, c)
+        assert r.status == 200, r
+    m = get(d, mid)
+    for p in (0, 1):
+        placed = sorted(x for k in PLACED for x in roll(p, k) if x is not None)
+        seat = m['seats'][p]
+        ev = m['last_turn']['players'][p]
+        t.ok(ev['lines'] == 2 and ev['items_collected'] == len(seat['inventory']) and
+             ev['items_discarded'] == 0 and sorted(seat['inventory'] + board_items(seat)) == placed,
+             'player %d, turn 6: the double collects %d items (%s); with the %s left on the board they are '
+             'the %d placed' % (p, ev['items_collected'], seat['inventory'], board_items(seat), len(placed)))
+    inv0 = m['seats'][0]['inventory']
+    t.ok(len(inv0) > 0, 'player 0 has an item to use (%s)' % inv0)
+
+    # Turn 7: `use 3` names no seat of a 2-player match; corrected to use 2.
+    r = move(d, mid, keys[0], 7, 'use 3; place 0 0')
+    t.ok(r.status == 422 and 'use 3' in r.json['error']['message'],
+         'use 3 in a 2-player match: 422 naming it (%s)' % r.json['error']['message'])
+    r = move(d, mid, keys[0], 7, 'use 2; place 0 0')
+    t.eq(r.status, 200, 'corrected to use 2 before the turn resolves: accepted')
+    t.eq(get(d, mid)['turn'], 6, 'the turn waits for player 1')
+    r = move(d, mid, keys[1], 7, 'place 0 0')
+    assert r.status == 200, r
+    m = get(d, mid)
+    t.ok(m['turn'] == 7 and m['last_turn']['hits'] == [{'turn': 7, 'target': 1, 'item': inv0[0]}],
+         'the waiting use 2 is applied: one hit, player 1 by %s (the oldest item), no user named' % inv0[0])
+    t.eq(m['seats'][0]['inventory'], inv0[1:], 'the used item leaves the inventory, oldest first')
+    t.ok(all('user' not in h and 'seat' not in h for h in m['last_turn']['hits']), 'a hit names no user')
+    hits7 = m['last_turn']['hits']
+    # Order within a turn: placements, item uses, then attacks and rising.
+    # Both players' J (stream piece 7) lands flat at columns 0-2 (J 0 is
+    # #../###): player 0 on AFTER6 of test_versus.py ('.........I' over
+    # '...Z.J...I'), whose row 1 is free at 0-2, giving 'J........I' over
+    # 'JJJZ.J...I'; player 1 the same, then the nuke removes every locked
+    # block of player 1's board. Last, the double each sent on turn 6 (1
+    # line, block 0 of seed 7, hole 2) rises on both boards: 'GG.GGGGGGG'.
+    t.eq([x['board_text'] for x in m['seats']],
+         [board('J........I', 'JJJZ.J...I', 'GG.GGGGGGG'), board('GG.GGGGGGG')],
+         'nuke: player 1\'s board is empty but for the garbage that rose after it; player 0\'s is whole')
+    # The turns route, while the match plays, hides the use.
+    tr = d.get('/api/matches/%s/turns?from=0&count=10' % mid)
+    t.ok(tr.status == 200 and len(tr.json['turns']) == 8 and
+         tr.json['turns'][0]['view']['seats'][0]['current_items'] == roll(0, 0) and
+         tr.json['turns'][7]['moves'] == ['place 0 0', 'place 0 0'] and
+         tr.json['turns'][7]['view']['last_turn']['hits'] == hits7 and
+         tr.json['turns'][6]['view']['seats'][0]['inventory'] == inv0,
+         'the turns route walks the match with its items (turn 0 rolls, turn 6 inventory, turn 7 hit) '
+         'and shows turn 7 without `use 2`')
+
+    # Turn 8: player 0 resigns; the match is over.
+    move(d, mid, keys[0], 8, 'resign')
+    move(d, mid, keys[1], 8, 'place 0 4')
+    m = get(d, mid)
+    t.eq(m['status'], 'finished', 'player 0 resigns: finished')
+    rr = d.get('/api/matches/%s/replay' % mid)
+    rep = rr.json['replay']
+    t.ok(rep['items'] == {'chance': 10, 'weights': [1] * 6} and rep['turns'][6] == ['use 2; place 0 0',
+                                                                                    'place 0 0'],
+         'the replay names the items setting and keeps the use of turn 7 (it is shown once the match is over)')
+    v = d.post('/api/matches/replays/verify', {'replay': rep, 'certificate': rr.json['certificate']})
+    t.ok(v.status == 200 and v.json['valid'] is True and v.json['turns'] == 8,
+         'the replay with items verifies over HTTP')
+    rc, out = verify_cli(rr.json)
+    t.ok(rc == 0 and out.startswith('valid: versus-v1 match replay, 8 turns'),
+         'arcaded verify re-simulates it (%s)' % out.strip().splitlines()[0])
+
+
+d = Daemon()
+try:
+    settings(d)
+    scripted(d)
+finally:
+    d.cleanup()
+t.done()
