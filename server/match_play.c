@@ -179,6 +179,15 @@ match_play_view_json(const struct match_play_op *op, int viewer)
 	return match_view_json(&rec, viewer, store_now_ms());
 }
 
+json_t *
+match_play_mover_json(const struct match_play_op *op)
+{
+	struct match_record rec;
+
+	record_of(op, &rec);
+	return match_view_mover_json(&rec, op->seat, store_now_ms());
+}
+
 char *
 match_play_event_text(const struct match_play_op *op, size_t *len)
 {
