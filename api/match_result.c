@@ -75,10 +75,21 @@ done:
 }
 
 json_t *
-match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved, json_t *match)
+match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved, json_t *state,
+    json_t *match)
 {
-	return json_pack("{s:o, s:I, s:s, s:b, s:o}", "match_id", json_sprintf("%lld", (long long)id),
-	    "turn", (json_int_t)turn, "move", move, "resolved", resolved, "match", match);
+	json_t *o = json_pack("{s:o, s:I, s:s, s:b, s:o}", "match_id", json_sprintf("%lld", (long long)id),
+	    "turn", (json_int_t)turn, "move", move, "resolved", resolved, "state", state);
+
+	if (o == NULL) {
+		json_decref(match);
+		return NULL;
+	}
+	if (match != NULL && json_object_set_new_nocheck(o, "match", match) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 json_t *

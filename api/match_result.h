@@ -44,10 +44,11 @@ bool match_ratings_after(const struct match_rating *before, const uint8_t *place
 /* ---- the answers of the match routes that carry results ---- */
 
 /* POST /api/matches/{id}/move: the move taken (canonical text) in turn,
- * whether it resolved the turn, and the match as its mover sees it now
- * (taken). */
+ * whether it resolved the turn, the mover's state (match_view_mover_json,
+ * taken) and, when match is not NULL (asked with ?view=full), the whole
+ * match as its mover sees it now (taken). */
 json_t *match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved,
-    json_t *match);
+    json_t *state, json_t *match);
 
 /* GET /api/matches/{id}/replay: the replay (taken) and its certificate
  * (NULL: none yet). */

@@ -174,6 +174,34 @@ match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
 	return o;
 }
 
+json_t *
+match_view_mover_json(const struct match_record *r, int viewer, int64_t now_ms)
+{
+	bool playing = strcmp(r->status, "playing") == 0;
+	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
+	json_t *o, *s = NULL;
+
+	if (viewer >= 0 && viewer < r->nseats && viewer < VERSUS_PLAYERS_MAX && r->m != NULL) {
+		if ((s = match_player_json(r->m, end, (unsigned)viewer, (unsigned)viewer, r->totals)) == NULL)
+			return NULL;
+		json_object_set_new_nocheck(s, "seat", json_integer(viewer));
+		json_object_set_new_nocheck(s, "account", json_string(r->seats[viewer].account));
+		if (playing)
+			json_object_set_new_nocheck(s, "moved", json_boolean(r->moved >> viewer & 1u));
+	}
+	if ((o = json_object()) == NULL) {
+		json_decref(s);
+		return NULL;
+	}
+	json_object_set_new_nocheck(o, "status", json_string(r->status));
+	json_object_set_new_nocheck(o, "turn", json_integer(r->turn));
+	json_object_set_new_nocheck(o, "deadline_in_ms", playing ?
+	    json_integer(r->deadline_at > now_ms ? r->deadline_at - now_ms : 0) : json_null());
+	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
+	json_object_set_new_nocheck(o, "seat", s != NULL ? s : json_null());
+	return o;
+}
+
 char *
 match_view_event(const struct match_record *r, int64_t now_ms, size_t *len)
 {

@@ -87,6 +87,13 @@ size_t match_view_board_text(const struct match_record *r, char out[MATCH_VIEW_T
  * of a finished rated match. NULL when out of memory. */
 json_t *match_view_json(const struct match_record *r, int viewer, int64_t now_ms);
 
+/* What the mover viewer needs to play on, without the other seats (a
+ * move's answer): {status, turn, deadline_in_ms, end, seat}, seat the
+ * viewer's own seat as match_view_json() shows it (null in the lobby).
+ * Its cost does not grow with the number of players. NULL when out of
+ * memory. */
+json_t *match_view_mover_json(const struct match_record *r, int viewer, int64_t now_ms);
+
 /* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,
  * `event: match`, the view's compact JSON as its data. malloc'd (caller
  * frees), its length in *len; NULL when out of memory. */

@@ -141,8 +141,13 @@ def main():
                 continue
             if status >= 300:
                 raise RuntimeError('move for turn %d: %d %s' % (turn, status, reply.get('error')))
-            view = reply['match']
             if reply['resolved']:
+                # The answer holds our own seat after the turn: enough to play on.
+                state = reply['state']
+                if state['status'] == 'playing' and state['seat']['alive']:
+                    view = {'status': state['status'], 'turn': state['turn'], 'seats': {me: state['seat']}}
+                    continue
+                view = c.ok('GET', '/api/matches/%s' % mid)
                 continue
         view = c.ok('GET', '/api/matches/%s/wait?after=%d' % (mid, view['turn']))
     print('match over after %d turns (%s)' % (view['turn'], view['end']))

@@ -329,7 +329,8 @@ move_done(struct request *req)
 	}
 	versus_move_text(&op->mv, text, sizeof text);
 	request_reply_json(req, 200, match_move_answer_json(op->row.id, op->turn, text,
-	    op->verdict == MATCH_PLAY_RESOLVED, match_play_view_json(op, op->seat)));
+	    op->verdict == MATCH_PLAY_RESOLVED, match_play_mover_json(op),
+	    op->full_view ? match_play_view_json(op, op->seat) : NULL));
 }
 
 void
@@ -340,11 +341,18 @@ handle_match_move(struct request *req)
 	struct match_play_op *op;
 	const char *command;
 	char msg[JSONBODY_MSG_MAX];
+	const char *view = request_query(req, "view");
 	int64_t id, turn = 0;
 	bool present = false;
 
 	if (!path_id(req, &id) || !known(req, fields))
 		return;
+	if (view != NULL && strcmp(view, "full") != 0 && strcmp(view, "mover") != 0) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST,
+		    "query 'view' must be 'mover' (the default: the mover's own seat) or 'full' (the "
+		    "whole match view too)");
+		return;
+	}
 	if (!jsonbody_int(req->json, "turn", 1, INT32_MAX, &present, &turn, msg, sizeof msg) ||
 	    !present) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST, present ? msg :
@@ -360,6 +368,7 @@ handle_match_move(struct request *req)
 	op->account_id = acct.id;
 	op->match_id = id;
 	op->turn = turn;
+	op->full_view = view != NULL && strcmp(view, "full") == 0;
 	/* Read now, judged in the job after the match's own checks. */
 	op->parsed = versus_move_parse(command, json_string_length(json_object_get(req->json, "command")),
 	    &op->mv, op->reason, sizeof op->reason);

@@ -29,6 +29,7 @@
 
 #include "app.h"
 #include "log.h"
+#include "match_cache.h"
 #include "match_clock.h"
 #include "match_hub.h"
 #include "match_result.h"
@@ -43,6 +44,7 @@ struct matches {
 	struct app         *app;
 	struct match_hub   *hub;
 	struct match_clock *clock;
+	struct match_cache *cache;  /* decoded states between moves (match_cache.h) */
 	atomic_uint_fast64_t turns, by_deadline;
 };
 
@@ -109,6 +111,24 @@ match_play_seat_of(const struct store_match_row *row, int64_t account_id)
 	return -1;
 }
 
+/* op->m from the row's state: the daemon's decoding of these very bytes
+ * when it has one (match_cache.h), else versus_decode, kept for the next
+ * move of a match still on. */
+static bool
+decode_state(struct match_play_op *op)
+{
+	struct match_cache *mc = op->mx != NULL ? op->mx->cache : NULL;
+	const struct store_match_row *r = &op->row;
+
+	if (match_cache_get(mc, r->id, r->state, r->nstate, &op->m))
+		return true;
+	if (!versus_decode(&op->m, r->state, r->nstate))
+		return false;
+	if (strcmp(r->status, "playing") == 0)
+		match_cache_put(mc, r->id, r->state, r->nstate, &op->m);
+	return true;
+}
+
 bool
 match_play_unpack(struct match_play_op *op)
 {
@@ -118,7 +138,7 @@ match_play_unpack(struct match_play_op *op)
 	op->moved = 0;
 	if (op->row.nstate == 0)
 		return strcmp(op->row.status, "lobby") == 0;
-	if (!versus_decode(&op->m, op->row.state, op->row.nstate) ||
+	if (!decode_state(op) ||
 	    op->m.nplayers != op->row.players || op->m.turn != op->row.turn ||
 	    !match_totals_decode(&op->totals, op->row.totals, op->row.ntotals)) {
 		log_msg(LOG_ERROR, "match %lld: the stored state does not read back", (long long)op->row.id);
@@ -190,6 +210,15 @@ match_play_view_json(const struct match_play_op *op, int viewer)
 
 	record_of(op, &rec);
 	return match_view_json(&rec, viewer, store_now_ms());
+}
+
+json_t *
+match_play_mover_json(const struct match_play_op *op)
+{
+	struct match_record rec;
+
+	record_of(op, &rec);
+	return match_view_mover_json(&rec, op->seat, store_now_ms());
 }
 
 char *
@@ -826,8 +855,10 @@ effects(struct match_play_op *op, bool committed)
 		if (op->kind == MATCH_PLAY_OP_DEADLINE)
 			atomic_fetch_add(&mx->by_deadline, 1);
 	}
-	if (op->finished)
+	if (op->finished) {
 		match_clock_cancel(mx->clock, MATCH_PLAY_TIMER_DEADLINE, (uint64_t)r->id);
+		match_cache_drop(mx->cache, r->id);
+	}
 	else if (op->started || op->resolved ||
 	    (op->kind == MATCH_PLAY_OP_DEADLINE && op->verdict == MATCH_PLAY_NOTHING &&
 	    strcmp(r->status, "playing") == 0 && r->turn == op->turn))
@@ -1030,7 +1061,8 @@ match_play_start(struct app *app, char *err, size_t errcap)
 	mx->app = app;
 	mx->hub = match_hub_new(app->cfg->match_streams, MATCH_PLAY_STREAM_BYTES);
 	mx->clock = match_clock_new(fire, mx);
-	if (mx->hub == NULL || mx->clock == NULL) {
+	mx->cache = match_cache_new();
+	if (mx->hub == NULL || mx->clock == NULL || mx->cache == NULL) {
 		snprintf(err, errcap, "cannot start the match clock");
 		match_play_free(mx);
 		return NULL;
@@ -1065,6 +1097,7 @@ match_play_free(struct matches *mx)
 		return;
 	match_clock_free(mx->clock);
 	match_hub_free(mx->hub);
+	match_cache_free(mx->cache);
 	free(mx);
 }
 

@@ -131,6 +131,7 @@ struct match_play_op {
 	bool               items;             /* create, quick: the item setting */
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
 	enum versus_parse  parsed;            /* move, read on the HTTP thread */
+	bool               full_view;         /* move: answer the whole match view too (?view=full) */
 	struct versus_move mv;
 	char               reason[ENGINE_REASON_MAX];
 
@@ -168,6 +169,8 @@ int match_play_seat_of(const struct store_match_row *row, int64_t account_id);
 /* The match as viewer (a seat, or -1 for a spectator) sees it: the row,
  * every seat's board and counters, the last turn's events. */
 json_t *match_play_view_json(const struct match_play_op *op, int viewer);
+/* The mover's state after a move (match_view_mover_json of op's seat). */
+json_t *match_play_mover_json(const struct match_play_op *op);
 
 /* The Server-Sent Event of op's match as it stands (the spectator's view,
  * `id: TURN`, `event: match`), malloc'd, its length in *len; NULL when out

@@ -204,7 +204,7 @@ def versus_bot(log, d, other, seed, until, moves):
                     refused(log, r, 'move')
                     return
                 moves.append((mid, turn, seat, r.json['move']))
-                if r.json['match']['status'] != 'playing':
+                if r.json['state']['status'] != 'playing':
                     done = True
                     break
             if done:

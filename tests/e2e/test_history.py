@@ -145,7 +145,7 @@ try:
         for k in (alice, bob):
             d.post('/api/matches/%s/move' % lobby, {'turn': turn, 'command': 'place 1 %d' % (3 * turn)}, headers=k)
     d.post('/api/matches/%s/move' % lobby, {'turn': 3, 'command': 'resign'}, headers=alice)
-    r = d.post('/api/matches/%s/move' % lobby, {'turn': 3, 'command': 'place 1 0'}, headers=bob)
+    r = d.post('/api/matches/%s/move?view=full' % lobby, {'turn': 3, 'command': 'place 1 0'}, headers=bob)
     t.eq(r.json['match']['status'], 'finished', 'alice resigns: the rated match is over')
     t.eq([m['match_id'] for m in d.get('/api/matches?status=finished').json['matches']], [lobby],
          'it is listed as finished')

@@ -68,8 +68,11 @@ def new_match(d, keys, **body):
     return mid, r
 
 
-def move(d, mid, key, turn, command):
-    return d.post('/api/matches/%s/move' % mid, {'turn': turn, 'command': command}, headers=key)
+def move(d, mid, key, turn, command, view='full'):
+    """A move; view 'full' asks the whole match view in the answer too
+    (these tests read it), None the default answer (the mover's state)."""
+    q = '?view=' + view if view else ''
+    return d.post('/api/matches/%s/move%s' % (mid, q), {'turn': turn, 'command': command}, headers=key)
 
 
 def play_turn(d, mid, keys, turn, commands):
@@ -225,6 +228,9 @@ def two_players(d):
     r = move(d, mid, keys[0], 2, 'place 0 0')
     t.ok(r.status == 409 and r.error_code == 'wrong_turn' and r.json['turn'] == 1,
          'a move for turn 2 while turn 1 is open: 409 wrong_turn, turn 1 named')
+    r = move(d, mid, keys[0], 1, 'place 0 4', view='every')
+    t.ok(r.status == 400 and r.error_code == 'invalid_request' and 'view' in r.json['error']['message'],
+         'a move asking an unknown view (?view=every): 400 invalid_request naming the query')
     r = move(d, mid, keys[0], 1, 'place 0 0')
     t.ok(r.status == 200 and r.json['resolved'] is False and r.json['move'] == 'place 0 0' and
          r.json['match']['seats'][0]['moved'] is True and r.json['match']['seats'][1]['moved'] is False,
@@ -234,9 +240,15 @@ def two_players(d):
     r = move(d, mid, keys[0], 1, 'place 0 0')
     t.ok(r.status == 200 and r.json['resolved'] is False and r.json['move'] == 'place 0 0',
          'the same move sent again (its answer lost) gets its first answer, 200, not already_moved')
-    r = move(d, mid, keys[1], 1, 'PLACE 00 0')
+    r = move(d, mid, keys[1], 1, 'PLACE 00 0', view=None)
     t.ok(r.status == 200 and r.json['resolved'] is True and r.json['move'] == 'place 0 0' and
-         r.json['match']['turn'] == 1, 'the last move resolves the turn at once (its canonical text shown)')
+         r.json['state']['turn'] == 1, 'the last move resolves the turn at once (its canonical text shown)')
+    view = get(d, mid, keys[1])
+    st = r.json['state']
+    t.ok('match' not in r.json and st['status'] == 'playing' and st['end'] is None and
+         st['seat'] == view['seats'][1] and st['seat']['seat'] == 1 and st['seat']['moved'] is False and
+         0 <= st['deadline_in_ms'] <= 1000 * view['turn_seconds'],
+         'by default the answer holds the mover\'s own seat after the turn, as GET shows it, not the match')
     t.eq(move(d, mid, keys[1], 1, 'place 0 2').error_code, 'wrong_turn',
          'a move for a turn already resolved: 409 wrong_turn')
     r = move(d, mid, keys[1], 1, 'place 0 0')

@@ -334,7 +334,7 @@ tap.ok(r.json['result']['isError'] is False and sc(r)['resolved'] is False, 'mat
 first = sc(r)
 r = call('match_move', {'matchId': mid, 'turn': 1, 'command': 'place 0 3'}, headers=k1)
 def timeless(a):
-    return dict(a, match=dict(a.get('match') or {}, deadline_in_ms=None))
+    return dict(a, state=dict(a.get('state') or {}, deadline_in_ms=None))
 
 
 tap.ok(r.json['result']['isError'] is False and timeless(sc(r)) == timeless(first),

@@ -129,10 +129,10 @@ def play(port, scenario, n):
 def versus(c, players, n):
     """n requests of versus play by `players` bots on one connection, each
     request with its own bot's key: moves, in seat order (the last one
-    resolves the turn and answers the match), and, when a match ends, the
+    resolves the turn), and, when a match ends, the
     create and joins of the next. A bot places its piece upright over its
     two lowest neighbouring columns (tests/bench/load/versus.py's bot)."""
-    def call(method, path, body, key):
+    def call(method, path, body, key, refusals=()):
         data = json.dumps(body).encode() if body is not None else None
         h = {'Authorization': 'Bearer ' + key}
         if data:
@@ -140,6 +140,8 @@ def versus(c, players, n):
         c.request(method, path, body=data, headers=h)
         r = c.getresponse()
         text = r.read()
+        if r.status in refusals:
+            return json.loads(text)['error']
         if r.status not in (200, 201):
             sys.exit('callgrind.py: %s %s answered %d: %s' % (method, path, r.status, text[:200]))
         return json.loads(text)
@@ -156,7 +158,7 @@ def versus(c, players, n):
         c.request('POST', '/api/v1/accounts', body=json.dumps({'name': 'cg%s_%d' % (tag, p)}).encode(),
                   headers={'Content-Type': 'application/json'})
         keys[p] = json.loads(c.getresponse().read())['agentKey']
-    view, seat, done = None, 0, 0
+    view, seat, done, refusals = None, 0, 0, {}
     while done < n:
         if view is None or view['status'] != 'playing':
             view = call('POST', '/api/matches', {'players': players, 'turn_seconds': 60}, keys[0])
@@ -173,11 +175,25 @@ def versus(c, players, n):
                 done += 1
             continue
         r = call('POST', '/api/matches/%s/move' % mid, {'turn': view['turn'] + 1,
-                                                        'command': pick(view, seat)}, keys[seat])
+                                                        'command': pick(view, seat)}, keys[seat], (409, 422))
         done += 1
+        if 'code' in r:
+            # The turn that resolved since its last answer put it out, ended
+            # the match or raised its board so the piece no longer fits: the
+            # match as it stands (counted: the figure includes them).
+            refusals[r['code']] = refusals.get(r['code'], 0) + 1
+            view, seat = call('GET', '/api/matches/%s' % mid, None, keys[0]), 0
+            done += 1
+            continue
+        # A move answers the mover's own seat only: each bot plays on from
+        # the board its last answer showed (one turn behind for all but the
+        # last mover, as if it had not waited for the turn).
+        view['seats'][seat] = r['state']['seat']
         seat += 1
         if r['resolved']:
-            view, seat = r['match'], 0
+            view['status'], view['turn'], seat = r['state']['status'], r['state']['turn'], 0
+    if refusals:
+        print('versus%d: moves refused then read again: %s' % (players, refusals), file=sys.stderr)
 
 
 # The libraries and parts a request's instructions are split into with

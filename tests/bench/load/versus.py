@@ -121,7 +121,9 @@ async def bot(conn, key, mid, seat, view, stats, stop):
         if status == 200:
             answer = json.loads(body)
             if answer['resolved']:
-                view = answer['match']
+                # The mover's own seat is all pick() reads: play on with it.
+                state = answer['state']
+                view = {'status': state['status'], 'turn': state['turn'], 'seats': {seat: state['seat']}}
                 continue
         elif status != 409:
             stats.refused += 1

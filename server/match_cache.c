@@ -1,0 +1,112 @@
+/*
+ * match_cache.c: see match_cache.h.
+ */
+#include "match_cache.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct entry {
+	int64_t             id;     /* 0: empty */
+	size_t              n;
+	uint8_t             state[VERSUS_SERIAL_MAX];
+	struct versus_match m;
+};
+
+struct match_cache {
+	pthread_mutex_t mu;
+	uint64_t        hits, misses;
+	struct entry    e[MATCH_CACHE_ENTRIES];
+};
+
+static struct entry *
+slot(struct match_cache *mc, int64_t id)
+{
+	uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15u;
+
+	return &mc->e[(h >> 32) % MATCH_CACHE_ENTRIES];
+}
+
+struct match_cache *
+match_cache_new(void)
+{
+	struct match_cache *mc = calloc(1, sizeof *mc);
+
+	if (mc != NULL && pthread_mutex_init(&mc->mu, NULL) != 0) {
+		free(mc);
+		return NULL;
+	}
+	return mc;
+}
+
+void
+match_cache_free(struct match_cache *mc)
+{
+	if (mc == NULL)
+		return;
+	pthread_mutex_destroy(&mc->mu);
+	free(mc);
+}
+
+bool
+match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, size_t n,
+    struct versus_match *out)
+{
+	struct entry *e;
+	bool hit;
+
+	if (mc == NULL || id == 0)
+		return false;
+	pthread_mutex_lock(&mc->mu);
+	e = slot(mc, id);
+	hit = e->id == id && e->n == n && memcmp(e->state, state, n) == 0;
+	if (hit) {
+		*out = e->m;
+		mc->hits++;
+	} else
+		mc->misses++;
+	pthread_mutex_unlock(&mc->mu);
+	return hit;
+}
+
+void
+match_cache_put(struct match_cache *mc, int64_t id, const uint8_t *state, size_t n,
+    const struct versus_match *m)
+{
+	struct entry *e;
+
+	if (mc == NULL || id == 0 || n > VERSUS_SERIAL_MAX)
+		return;
+	pthread_mutex_lock(&mc->mu);
+	e = slot(mc, id);
+	e->id = id;
+	e->n = n;
+	memcpy(e->state, state, n);
+	e->m = *m;
+	pthread_mutex_unlock(&mc->mu);
+}
+
+void
+match_cache_drop(struct match_cache *mc, int64_t id)
+{
+	struct entry *e;
+
+	if (mc == NULL)
+		return;
+	pthread_mutex_lock(&mc->mu);
+	e = slot(mc, id);
+	if (e->id == id)
+		e->id = 0;
+	pthread_mutex_unlock(&mc->mu);
+}
+
+void
+match_cache_stats(struct match_cache *mc, struct match_cache_stats *out)
+{
+	pthread_mutex_lock(&mc->mu);
+	out->hits = mc->hits;
+	out->misses = mc->misses;
+	pthread_mutex_unlock(&mc->mu);
+	out->bytes = sizeof *mc;
+}
