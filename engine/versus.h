@@ -61,8 +61,9 @@
  * `use T` names. The rolls have their own stream, one per player and
  * stream index (versus_item_roll), so the garbage holes stay as they are;
  * add_line draws its hole as a garbage block. Transformation is parsed,
- * collected and used but has no effect yet. A match without items plays
- * exactly as before.
+ * collected and used but has no effect yet (its odd shapes are defined in
+ * versus_odd.h, not yet dealt). A match without items plays exactly as
+ * before.
  */
 #ifndef VERSUS_H
 #define VERSUS_H
