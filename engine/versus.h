@@ -18,6 +18,8 @@
  *      turn drops the current piece at rotation 0 from its spawn column;
  *      when that drop does not fit, the player is out: top_out), its
  *      clears and its points;
+ *   1a. Transformations count down (matches with items; at 0 the preview
+ *       and the hold change back);
  *   1b. item uses (matches with items), users in match order;
  *   2. attacks: lines from a clear's size, back-to-back, combo and perfect
  *      clear (versus_attack); each attack first cancels the sender's own
