@@ -12,8 +12,12 @@
  * piece a turn, has a move left and no place, and holds the stream piece it
  * drew last (as current, or held); a player out has an empty queue and the
  * place its turn of leaving gives it; nalive and over follow the alive
- * flags. What it cannot prove (that this exact board comes from these
- * pieces) stays the CRC's and the store's business.
+ * flags; in version 3 (Transformation) every shape is 0..5, a running
+ * count has an odd shape on each preview slot and none has no odd preview
+ * or hold, an empty hold has no shape, and some player has something of a
+ * Transformation (else the state is version 2's). What it cannot prove
+ * (that this exact board comes from these pieces) stays the CRC's and the
+ * store's business.
  *
  * Workload: one encode per resolved turn and one decode per move or turn
  * read, on states of at most VERSUS_SERIAL_MAX bytes: the CRC and a few
