@@ -98,6 +98,18 @@ match_piece_json(unsigned piece)
 	return piece < TETROMINO_NPIECES ? json_string_nocheck(c) : json_null();
 }
 
+/* A slot as a view names it: the odd shape's letter under a Transformation,
+ * else the piece's. */
+static json_t *
+slot_json(unsigned piece, unsigned shape)
+{
+	char c[2] = { versus_slot_letter(piece, shape), '\0' };
+
+	if (piece >= TETROMINO_NPIECES)
+		return json_null();
+	return shape != VERSUS_SHAPE_PIECE ? json_string_nocheck(c) : match_piece_json(piece);
+}
+
 static json_t *
 string_or_null(const char *s)
 {
@@ -143,6 +155,7 @@ player_items(json_t *o, const struct versus_view *v)
 	json_object_set_new_nocheck(o, "next_items", next);
 	json_object_set_new_nocheck(o, "inventory", inv);
 	json_object_set_new_nocheck(o, "blind", json_integer(v->blind));
+	json_object_set_new_nocheck(o, "transform", json_integer(v->transform));
 }
 
 json_t *
@@ -159,7 +172,7 @@ match_player_json(const struct versus_match *m, enum match_end end, unsigned vie
 	if (v.next_visible) {
 		next = json_array();
 		for (k = 0; k < VERSUS_NEXT; k++)
-			json_array_append_new(next, match_piece_json(v.next[k]));
+			json_array_append_new(next, slot_json(v.next[k], v.next_shape[k]));
 	} else
 		next = json_null();
 	o = json_object();
@@ -172,8 +185,8 @@ match_player_json(const struct versus_match *m, enum match_end end, unsigned vie
 	json_object_set_new_nocheck(o, "place", place_or_null(places[player]));
 	json_object_set_new_nocheck(o, "end_reason", string_or_null(versus_end_name(v.end_reason)));
 	json_object_set_new_nocheck(o, "board_text", json_string_nocheck(v.board_text));
-	json_object_set_new_nocheck(o, "current", match_piece_json(v.current));
-	json_object_set_new_nocheck(o, "hold", match_piece_json(v.hold));
+	json_object_set_new_nocheck(o, "current", slot_json(v.current, v.current_shape));
+	json_object_set_new_nocheck(o, "hold", slot_json(v.hold, v.hold_shape));
 	json_object_set_new_nocheck(o, "next", next);
 	json_object_set_new_nocheck(o, "score", json_integer((json_int_t)v.score));
 	json_object_set_new_nocheck(o, "lines", json_integer(v.lines));
@@ -215,7 +228,7 @@ match_events_json(const struct versus_events *ev)
 		}
 		if (placed) {
 			json_object_set_new_nocheck(p, "held", json_boolean(e->held));
-			json_object_set_new_nocheck(p, "piece", match_piece_json(e->piece));
+			json_object_set_new_nocheck(p, "piece", slot_json(e->piece, e->shape));
 			json_object_set_new_nocheck(p, "rotation", json_integer(e->rotation));
 			json_object_set_new_nocheck(p, "column", json_integer(e->column));
 			json_object_set_new_nocheck(p, "lines", json_integer(e->lines));

@@ -29,6 +29,7 @@
 #include "pyrandom.h"
 #include "stackfall.h"
 #include "stackfall_cmd.h"
+#include "versus_odd.h"
 
 static const char *const end_names[] = {
 	NULL, "top_out", "overflow", "missed", "resigned",
@@ -114,20 +115,34 @@ player_index(const struct versus_match *m, const struct versus_player *p)
 	return (unsigned)(p - m->players);
 }
 
-/* Takes the next piece; its items go to *items. */
+/* The shape slot of stream piece index entering p's preview now: odd
+ * while a Transformation runs. */
 static uint8_t
-draw(const struct versus_match *m, struct versus_player *p, uint16_t *items)
+entering_shape(const struct versus_match *m, const struct versus_player *p, uint32_t index)
+{
+	if (p->transform == 0)
+		return VERSUS_SHAPE_PIECE;
+	return (uint8_t)(versus_odd_roll(m->seed, player_index(m, p), index) + 1);
+}
+
+/* Takes the next piece; its items go to *items, its shape to *shape. */
+static uint8_t
+draw(const struct versus_match *m, struct versus_player *p, uint16_t *items, uint8_t *shape)
 {
 	uint8_t piece = p->next[0];
 
 	*items = p->next_items[0];
+	*shape = p->next_shape[0];
 	p->next[0] = p->next[1];
 	p->next[1] = p->next[2];
 	p->next_items[0] = p->next_items[1];
 	p->next_items[1] = p->next_items[2];
+	p->next_shape[0] = p->next_shape[1];
+	p->next_shape[1] = p->next_shape[2];
 	p->drawn++;
 	p->next[2] = stream_at(m, p, p->drawn + 2);
 	p->next_items[2] = versus_item_roll(m, player_index(m, p), p->drawn + 2);
+	p->next_shape[2] = entering_shape(m, p, p->drawn + 2);
 	return piece;
 }
 
@@ -210,6 +225,63 @@ unsigned
 versus_hold_piece(const struct versus_player *p)
 {
 	return p->hold != VERSUS_NO_PIECE ? p->hold : p->next[0];
+}
+
+unsigned
+versus_hold_shape(const struct versus_player *p)
+{
+	return p->hold != VERSUS_NO_PIECE ? p->hold_shape : p->next_shape[0];
+}
+
+unsigned
+versus_slot_max_column(unsigned piece, unsigned shape, unsigned rotation)
+{
+	return shape == VERSUS_SHAPE_PIECE ? tetromino_max_column(piece, rotation)
+	    : versus_odd_max_column(shape - 1, rotation);
+}
+
+/* Row index where the slot's bottom lands and its height; all in range. */
+static int
+slot_top(const struct tetromino_board *b, unsigned piece, unsigned shape, unsigned rotation,
+    unsigned column)
+{
+	if (shape == VERSUS_SHAPE_PIECE)
+		return tetromino_landing(b, piece, rotation, column) +
+		    tetromino_shape(piece, rotation)->height;
+	return versus_odd_landing(b, shape - 1, rotation, column) +
+	    versus_odd_shape(shape - 1, rotation)->height;
+}
+
+bool
+versus_slot_fits(const struct tetromino_board *b, unsigned piece, unsigned shape,
+    unsigned rotation, unsigned column)
+{
+	if (shape == VERSUS_SHAPE_PIECE)
+		return tetromino_fits(b, piece, rotation, column);
+	if (shape > VERSUS_ODD_KINDS || rotation >= TETROMINO_NROTATIONS ||
+	    column > versus_odd_max_column(shape - 1, rotation))
+		return false;
+	return slot_top(b, piece, shape, rotation, column) <= TETROMINO_ROWS;
+}
+
+bool
+versus_slot_can_place(const struct tetromino_board *b, unsigned piece, unsigned shape)
+{
+	unsigned r, c;
+
+	if (shape == VERSUS_SHAPE_PIECE)
+		return tetromino_can_place(b, piece);
+	for (r = 0; r < TETROMINO_NROTATIONS; r++)
+		for (c = 0; c <= versus_odd_max_column(shape - 1, r); c++)
+			if (versus_slot_fits(b, piece, shape, r, c))
+				return true;
+	return false;
+}
+
+char
+versus_slot_letter(unsigned piece, unsigned shape)
+{
+	return shape == VERSUS_SHAPE_PIECE ? tetromino_letter(piece) : versus_odd_letter(shape - 1);
 }
 
 /* ---- attacks and the garbage stream ---- */
@@ -317,8 +389,8 @@ clear_bottom(struct versus_player *p)
 static bool
 topped_out(const struct versus_player *p)
 {
-	return !tetromino_can_place(&p->board, p->current) &&
-	    !tetromino_can_place(&p->board, versus_hold_piece(p));
+	return !versus_slot_can_place(&p->board, p->current, p->current_shape) &&
+	    !versus_slot_can_place(&p->board, versus_hold_piece(p), versus_hold_shape(p));
 }
 
 /* Removes up to n lines from the front of p's queue; returns how many. */
@@ -518,7 +590,7 @@ versus_check_move(const struct versus_match *m, unsigned player,
     const struct versus_move *mv, char *reason, size_t cap)
 {
 	const struct versus_player *p;
-	unsigned piece, maxcol;
+	unsigned piece, shape, maxcol;
 	char letter;
 	int top;
 
@@ -549,17 +621,17 @@ versus_check_move(const struct versus_match *m, unsigned player,
 			    t);
 	}
 	piece = mv->hold ? versus_hold_piece(p) : p->current;
-	letter = tetromino_letter(piece);
+	shape = mv->hold ? versus_hold_shape(p) : p->current_shape;
+	letter = versus_slot_letter(piece, shape);
 	if (mv->rotation >= TETROMINO_NROTATIONS)
 		return engine_refuse(reason, cap, "rotation %u is out of range: rotations 0-3",
 		    mv->rotation);
-	maxcol = tetromino_max_column(piece, mv->rotation);
+	maxcol = versus_slot_max_column(piece, shape, mv->rotation);
 	if (mv->column > maxcol)
 		return engine_refuse(reason, cap,
 		    "column %u is out of range for %c rotation %u: columns 0-%u", mv->column,
 		    letter, mv->rotation, maxcol);
-	top = tetromino_landing(&p->board, piece, mv->rotation, mv->column) +
-	    tetromino_shape(piece, mv->rotation)->height;
+	top = slot_top(&p->board, piece, shape, mv->rotation, mv->column);
 	if (top > TETROMINO_ROWS && p->blind > 0) /* the row would show the hidden stack */
 		return engine_refuse(reason, cap,
 		    "%c rotation %u at column %u does not fit: it would reach above row 20",
@@ -579,25 +651,42 @@ place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
     unsigned column, struct versus_player_events *e)
 {
 	uint16_t items = p->current_items;
-	unsigned piece = p->current;
+	unsigned piece = p->current, shape = p->current_shape;
 	bool b2b = false, perfect = false;
 	uint64_t points = 0;
 	int n;
 
-	const struct tetromino_shape *s = tetromino_shape(piece, rotation);
-	unsigned k, c, r, w, mino = 0;
+	unsigned k, c, r, w, width, height, mino = 0;
+	const uint16_t *rows;
 	bool full[TETROMINO_ROWS] = { false };
 	int y;
 
+	/* An odd shape carries the piece's items as versus_odd_items() moves
+	 * them, and its cells keep the piece's letter code underneath. */
+	if (shape == VERSUS_SHAPE_PIECE) {
+		const struct tetromino_shape *s = tetromino_shape(piece, rotation);
+
+		width = s->width;
+		height = s->height;
+		rows = s->rows;
+		y = tetromino_landing(&p->board, piece, rotation, column);
+	} else {
+		const struct versus_odd_shape *s = versus_odd_shape(shape - 1, rotation);
+
+		width = s->width;
+		height = s->height;
+		rows = s->rows;
+		y = versus_odd_landing(&p->board, shape - 1, rotation, column);
+		items = versus_odd_items(items, shape - 1);
+	}
 	/* Items go onto the cells the piece takes; rows the piece fills are
-	 * found before tetromino_place() clears them. */
-	y = tetromino_landing(&p->board, piece, rotation, column);
-	for (k = 0; k < s->height; k++) {
-		for (c = 0; c < s->width; c++)
-			if (s->rows[k] >> c & 1u)
+	 * found before the placement clears them. */
+	for (k = 0; k < height; k++) {
+		for (c = 0; c < width; c++)
+			if (rows[k] >> c & 1u)
 				p->items[y + (int)k][column + c] =
 				    (uint8_t)VERSUS_MINO_ITEMS(items, mino++);
-		full[y + (int)k] = (p->board.rows[y + (int)k] | (unsigned)s->rows[k] << column) ==
+		full[y + (int)k] = (p->board.rows[y + (int)k] | (unsigned)rows[k] << column) ==
 		    TETROMINO_FULL_ROW;
 	}
 	for (r = 0, w = 0; r < TETROMINO_ROWS; r++) {
@@ -620,7 +709,8 @@ place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
 	for (; w < TETROMINO_ROWS; w++)
 		memset(p->items[w], 0, TETROMINO_COLS);
 	/* The move was checked, so n is never -1. */
-	n = tetromino_place(&p->board, piece, rotation, column);
+	n = shape == VERSUS_SHAPE_PIECE ? tetromino_place(&p->board, piece, rotation, column)
+	    : versus_odd_place(&p->board, shape - 1, rotation, column, piece + 1);
 	if (n <= 0) {
 		p->combo = -1;
 		n = 0;
@@ -636,9 +726,10 @@ place(const struct versus_match *m, struct versus_player *p, unsigned rotation,
 		p->level = 1 + p->lines / 10;
 	}
 	p->placed++;
-	p->current = draw(m, p, &p->current_items);
+	p->current = draw(m, p, &p->current_items, &p->current_shape);
 
 	e->piece = (uint8_t)piece;
+	e->shape = (uint8_t)shape;
 	e->rotation = (uint8_t)rotation;
 	e->column = (uint8_t)column;
 	e->lines = (uint8_t)n;
@@ -700,7 +791,17 @@ use_item(struct versus_match *m, unsigned user, unsigned target, struct versus_e
 		t->blind = (uint8_t)(t->blind + VERSUS_BLIND_TURNS > UINT8_MAX ? UINT8_MAX
 		    : t->blind + VERSUS_BLIND_TURNS);
 		break;
-	default: /* transform: not in the engine yet */
+	case VERSUS_ITEM_TRANSFORM:
+		/* The preview turns odd now (the current piece and the hold stay
+		 * as they are); an odd slot keeps the shape it has. */
+		t->transform = (uint8_t)(t->transform + VERSUS_TRANSFORM_TURNS > UINT8_MAX ?
+		    UINT8_MAX : t->transform + VERSUS_TRANSFORM_TURNS);
+		for (k = 0; k < VERSUS_NEXT; k++)
+			if (t->next_shape[k] == VERSUS_SHAPE_PIECE)
+				t->next_shape[k] = (uint8_t)(versus_odd_roll(m->seed, target,
+				    t->drawn + k) + 1);
+		break;
+	default:
 		break;
 	}
 }
@@ -761,16 +862,21 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 			p->missed = 0;
 			if (moves[i].hold) {
 				uint16_t held = p->current_items;
+				uint8_t held_shape = p->current_shape;
 
 				piece = p->current;
 				if (p->hold != VERSUS_NO_PIECE) {
 					p->current = p->hold;
 					p->current_items = p->hold_items;
+					p->current_shape = p->hold_shape;
 				} else {
-					p->current = draw(m, p, &p->current_items);
+					p->current = draw(m, p, &p->current_items, &p->current_shape);
 				}
 				p->hold = (uint8_t)piece;
 				p->hold_items = held;
+				/* Held after a Transformation ended, an odd piece is its
+				 * tetromino again, as the held ones became. */
+				p->hold_shape = p->transform > 0 ? held_shape : VERSUS_SHAPE_PIECE;
 				e->held = true;
 			}
 			e->action = VERSUS_ACT_PLACED;
@@ -783,8 +889,10 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 				out_reason[i] = VERSUS_END_MISSED;
 				break;
 			}
-			k = p->current == TETROMINO_O ? 4 : 3;
-			if (!tetromino_fits(&p->board, p->current, 0, k)) {
+			k = p->current_shape == VERSUS_SHAPE_PIECE ?
+			    (p->current == TETROMINO_O ? 4 : 3) :
+			    (p->current_shape == VERSUS_ODD_DOT + 1 ? 4 : 3);
+			if (!versus_slot_fits(&p->board, p->current, p->current_shape, 0, k)) {
 				e->action = VERSUS_ACT_NO_ROOM;
 				out_reason[i] = VERSUS_END_TOP_OUT;
 				break;
@@ -792,6 +900,17 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 			e->action = VERSUS_ACT_DROPPED;
 			place(m, p, 0, k, e);
 			break;
+		}
+	}
+
+	/* 1a. Transformations count down after the placements they shaped (so
+	 * a move is checked against the shapes it was sent for); one running
+	 * out changes the preview and the hold back, the current piece stays. */
+	for (i = 0; i < m->nplayers; i++) {
+		p = &m->players[i];
+		if (p->transform > 0 && --p->transform == 0) {
+			memset(p->next_shape, VERSUS_SHAPE_PIECE, sizeof p->next_shape);
+			p->hold_shape = VERSUS_SHAPE_PIECE;
 		}
 	}
 
@@ -897,6 +1016,12 @@ versus_resolve(struct versus_match *m, const struct versus_move *moves,
 	return VERSUS_OK;
 }
 
+static uint16_t
+shown_items(uint16_t items, unsigned shape)
+{
+	return shape == VERSUS_SHAPE_PIECE ? items : versus_odd_items(items, shape - 1);
+}
+
 void
 versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
     struct versus_view *out)
@@ -922,6 +1047,11 @@ versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
 	out->place = p->place;
 	out->end_reason = p->end_reason;
 	out->blind = p->blind;
+	out->transform = p->transform;
+	out->current_shape = p->current_shape;
+	out->hold_shape = p->hold_shape;
+	for (k = 0; k < VERSUS_NEXT; k++)
+		out->next_shape[k] = out->next_visible ? p->next_shape[k] : VERSUS_SHAPE_PIECE;
 	memset(out->items_text, '.', sizeof out->items_text - 1);
 	out->items_text[sizeof out->items_text - 1] = '\0';
 	for (k = 0; k + 1 < TETROMINO_ROWS; k++)
@@ -938,10 +1068,12 @@ versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
 					out->items_text[(TETROMINO_ROWS - 1 - r) * (TETROMINO_COLS + 1) + c] =
 					    VERSUS_ITEM_CHARS[it - 1];
 	}
-	out->current_items = p->current_items;
-	out->hold_items = p->hold_items;
+	/* A slot's items as its shape carries them. */
+	out->current_items = shown_items(p->current_items, p->current_shape);
+	out->hold_items = shown_items(p->hold_items, p->hold_shape);
 	for (k = 0; k < VERSUS_NEXT; k++)
-		out->next_items[k] = out->next_visible ? p->next_items[k] : 0;
+		out->next_items[k] = out->next_visible ?
+		    shown_items(p->next_items[k], p->next_shape[k]) : 0;
 	out->ninventory = p->ninventory;
 	memcpy(out->inventory, p->inventory, sizeof out->inventory);
 }

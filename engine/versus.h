@@ -18,6 +18,8 @@
  *      turn drops the current piece at rotation 0 from its spawn column;
  *      when that drop does not fit, the player is out: top_out), its
  *      clears and its points;
+ *   1a. Transformations count down (matches with items; at 0 the preview
+ *       and the hold change back);
  *   1b. item uses (matches with items), users in match order;
  *   2. attacks: lines from a clear's size, back-to-back, combo and perfect
  *      clear (versus_attack); each attack first cancels the sender's own
@@ -60,9 +62,12 @@
  * and 2: item uses in match order, each the user's oldest item on the seat
  * `use T` names. The rolls have their own stream, one per player and
  * stream index (versus_item_roll), so the garbage holes stay as they are;
- * add_line draws its hole as a garbage block. Transformation is parsed,
- * collected and used but has no effect yet. A match without items plays
- * exactly as before.
+ * add_line draws its hole as a garbage block. Transformation lays an
+ * overlay on the target's preview (and on what enters it for as long as its
+ * counter runs): each slot's *_shape names the odd shape (versus_odd.h) the
+ * piece shows and is placed as, drawn from the player's own odd stream;
+ * the tetromino and its items stay underneath, so a slot changes back by
+ * clearing its shape. A match without items plays exactly as before.
  */
 #ifndef VERSUS_H
 #define VERSUS_H
@@ -100,6 +105,8 @@
 #define VERSUS_ITEM_WEIGHT_MAX 100
 #define VERSUS_INVENTORY_MAX 10
 #define VERSUS_BLIND_TURNS 4      /* each Blackout adds these */
+#define VERSUS_TRANSFORM_TURNS 8  /* each Transformation adds these */
+#define VERSUS_SHAPE_PIECE 0      /* a *_shape slot: the tetromino itself; else odd + 1 */
 #define VERSUS_ITEM_CHARS "acnsbt" /* a cell's item in versus_view.items_text */
 #define VERSUS_MINO_ITEMS(bits, k) ((unsigned)(bits) >> (4 * (k)) & 15u)
 
@@ -110,7 +117,7 @@ enum versus_item {
 	VERSUS_ITEM_NUKE,       /* every locked cell goes */
 	VERSUS_ITEM_SWAP,       /* user and target exchange their locked cells */
 	VERSUS_ITEM_BLIND,      /* the target's locked cells hidden for 4 more turns */
-	VERSUS_ITEM_TRANSFORM,  /* not yet in the engine: used, it does nothing */
+	VERSUS_ITEM_TRANSFORM,  /* the target's preview turns odd for 8 more turns */
 };
 
 /* A move as sent. The engine reads rotation and column as sent so that its
@@ -177,6 +184,11 @@ struct versus_player {
 	uint8_t ninventory;           /* 0..VERSUS_INVENTORY_MAX */
 	uint8_t inventory[VERSUS_INVENTORY_MAX]; /* oldest first */
 	uint8_t blind;                /* turns the locked cells stay hidden */
+	/* Transformation: turns left (0 none), and per slot VERSUS_SHAPE_PIECE
+	 * or an odd shape + 1 laid over the slot's tetromino. Only a match with
+	 * items has them. */
+	uint8_t transform;
+	uint8_t current_shape, hold_shape, next_shape[VERSUS_NEXT];
 };
 
 struct versus_match {
@@ -204,7 +216,8 @@ enum versus_action {
 struct versus_player_events {
 	uint8_t action;        /* enum versus_action */
 	bool held;             /* PLACED after a hold */
-	uint8_t piece;         /* PLACED, DROPPED: the piece placed */
+	uint8_t piece;         /* PLACED, DROPPED: the piece placed (under its shape) */
+	uint8_t shape;         /* PLACED, DROPPED: VERSUS_SHAPE_PIECE or odd shape + 1 */
 	uint8_t rotation;      /* PLACED, DROPPED */
 	uint8_t column;        /* PLACED, DROPPED */
 	uint8_t lines;         /* rows cleared, 0..4 */
@@ -275,6 +288,8 @@ struct versus_view {
 	/* Items: all '.' (and board_text empty) while the board is blind. */
 	char items_text[VERSUS_TEXT_SIZE]; /* VERSUS_ITEM_CHARS on item cells, '.' else */
 	uint8_t blind;                /* turns left */
+	uint8_t transform;            /* turns left */
+	uint8_t current_shape, hold_shape, next_shape[VERSUS_NEXT]; /* next: as next */
 	uint16_t current_items, hold_items, next_items[VERSUS_NEXT]; /* next: as next */
 	uint8_t ninventory;
 	uint8_t inventory[VERSUS_INVENTORY_MAX];
@@ -366,6 +381,23 @@ unsigned versus_garbage_hole(uint64_t seed, uint32_t k);
  * slot is empty. */
 unsigned versus_hold_piece(const struct versus_player *p);
 
+/* The shape slot that goes with versus_hold_piece(): VERSUS_SHAPE_PIECE or
+ * an odd shape + 1. */
+unsigned versus_hold_shape(const struct versus_player *p);
+
+/* Placements of a slot, a tetromino piece under shape (VERSUS_SHAPE_PIECE:
+ * the piece's own rotations; else odd shape + 1, versus_odd.h): the last
+ * legal column of rotation (0..3), whether rotation and column drop inside
+ * the 20 rows of b, and whether any placement does. */
+unsigned versus_slot_max_column(unsigned piece, unsigned shape, unsigned rotation);
+bool versus_slot_fits(const struct tetromino_board *b, unsigned piece, unsigned shape,
+    unsigned rotation, unsigned column);
+bool versus_slot_can_place(const struct tetromino_board *b, unsigned piece, unsigned shape);
+
+/* The one-letter name of a slot: the tetromino's letter, or the odd
+ * shape's (VERSUS_ODD_LETTERS). */
+char versus_slot_letter(unsigned piece, unsigned shape);
+
 /* The board as 20 lines of 10 characters, top row first, '.' empty,
  * VERSUS_GREY_LETTER for garbage, the piece letter otherwise. */
 void versus_board_text(const struct versus_player *p, char out[VERSUS_TEXT_SIZE]);
@@ -397,14 +429,23 @@ void versus_view(const struct versus_match *m, unsigned viewer, unsigned player,
  * the inventory (1 byte an item), current_items 2, hold_items 2, and for
  * each of its nrows rows 5 bytes of item codes (4 bits a column, column 0
  * lowest). A match without items keeps version 1, byte for byte.
+ * A match with items in which some player has a Transformation running or
+ * an odd shape on a slot is written as VERSUS_SERIAL_VERSION_TRANSFORM:
+ * version 2's bytes, each player adding after its item rows transform 1
+ * and the shapes of current, hold and next[0..2], 1 byte each (0 the
+ * tetromino, 1..5 odd shape + 1). Other item matches keep version 2.
  * A player's board is written up to its highest non-empty row (nrows
  * 0..20). What follows from the rest is not written: level, drawn,
  * pending, nalive, over, the preview and the bag cache.
  */
 #define VERSUS_SERIAL_VERSION 1
 #define VERSUS_SERIAL_VERSION_ITEMS 2
+#define VERSUS_SERIAL_VERSION_TRANSFORM 3
+#define VERSUS_SERIAL_TRANSFORM_PLAYER 6 /* transform 1, five shape bytes */
+/* 2580 bytes: STORE_MATCH_STATE_MAX (3072) still holds it. */
 #define VERSUS_SERIAL_MAX (17 + 7 + VERSUS_PLAYERS_MAX * (33 + 2 * VERSUS_QUEUE_MAX + \
-    5 * TETROMINO_ROWS + 6 + VERSUS_INVENTORY_MAX + 5 * TETROMINO_ROWS) + 4)
+    5 * TETROMINO_ROWS + 6 + VERSUS_INVENTORY_MAX + 5 * TETROMINO_ROWS + \
+    VERSUS_SERIAL_TRANSFORM_PLAYER) + 4)
 
 /* Writes m into buf when cap is large enough and returns the length
  * (VERSUS_SERIAL_MAX at most); when cap is too small writes nothing and

@@ -12,8 +12,12 @@
  * piece a turn, has a move left and no place, and holds the stream piece it
  * drew last (as current, or held); a player out has an empty queue and the
  * place its turn of leaving gives it; nalive and over follow the alive
- * flags. What it cannot prove (that this exact board comes from these
- * pieces) stays the CRC's and the store's business.
+ * flags; in version 3 (Transformation) every shape is 0..5, a running
+ * count has an odd shape on each preview slot and none has no odd preview
+ * or hold, an empty hold has no shape, and some player has something of a
+ * Transformation (else the state is version 2's). What it cannot prove
+ * (that this exact board comes from these pieces) stays the CRC's and the
+ * store's business.
  *
  * Workload: one encode per resolved turn and one decode per move or turn
  * read, on states of at most VERSUS_SERIAL_MAX bytes: the CRC and a few
@@ -23,6 +27,9 @@
 
 #include "bag.h"
 #include "versus.h"
+#include "versus_odd.h"
+
+#define VERSUS_ODD_KINDS_SLOT VERSUS_ODD_KINDS /* a shape byte: 0..5 */
 
 #define HEADER_SIZE 17
 #define PLAYER_SIZE 33   /* 32 fixed bytes and nrows, without the queue and the rows */
@@ -55,6 +62,18 @@ crc32(const uint8_t *p, size_t n)
 	return crc ^ 0xffffffffu;
 }
 
+/* Whether p has anything of a Transformation to write. */
+static bool
+has_transform(const struct versus_player *p)
+{
+	unsigned k;
+	bool any = p->transform != 0 || p->current_shape != 0 || p->hold_shape != 0;
+
+	for (k = 0; k < VERSUS_NEXT; k++)
+		any = any || p->next_shape[k] != 0;
+	return any;
+}
+
 static unsigned
 board_rows(const struct tetromino_board *b)
 {
@@ -69,21 +88,26 @@ size_t
 versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 {
 	const struct versus_player *p;
-	bool items = m->item_chance > 0;
+	bool items = m->item_chance > 0, odd = false;
 	size_t len = HEADER_SIZE + CRC_SIZE + (items ? ITEMS_HEADER : 0), at;
 	unsigned i, k, c, nrows;
 	uint64_t v;
 
+	for (i = 0; items && i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++)
+		odd = odd || has_transform(&m->players[i]);
 	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
 		p = &m->players[i];
 		nrows = board_rows(&p->board);
 		len += PLAYER_SIZE + 2 * (size_t)p->nqueue + ROW_SIZE * (size_t)nrows;
 		if (items)
 			len += ITEMS_PLAYER + p->ninventory + ROW_SIZE * (size_t)nrows;
+		if (odd)
+			len += VERSUS_SERIAL_TRANSFORM_PLAYER;
 	}
 	if (buf == NULL || cap < len)
 		return len;
-	buf[0] = items ? VERSUS_SERIAL_VERSION_ITEMS : VERSUS_SERIAL_VERSION;
+	buf[0] = odd ? VERSUS_SERIAL_VERSION_TRANSFORM : items ? VERSUS_SERIAL_VERSION_ITEMS
+	    : VERSUS_SERIAL_VERSION;
 	engine_put_le(buf + 1, m->seed, 7);
 	engine_put_le(buf + 8, m->turn, 4);
 	engine_put_le(buf + 12, m->nblocks, 4);
@@ -141,6 +165,13 @@ versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 			engine_put_le(buf + at, v, ROW_SIZE);
 			at += ROW_SIZE;
 		}
+		if (!odd)
+			continue;
+		buf[at++] = p->transform;
+		buf[at++] = p->current_shape;
+		buf[at++] = p->hold_shape;
+		for (k = 0; k < VERSUS_NEXT; k++)
+			buf[at++] = p->next_shape[k];
 	}
 	engine_put_le(buf + at, crc32(buf, at), CRC_SIZE);
 	return at + CRC_SIZE;
@@ -260,10 +291,39 @@ read_items(struct versus_player *p, unsigned nrows, const uint8_t *buf, size_t l
 	return true;
 }
 
+/* Version 3: a player's Transformation after its items. A running one has
+ * every preview slot odd; none has neither an odd preview nor an odd hold
+ * (the current piece may stay odd after it ended); an empty hold has no
+ * shape. */
+static bool
+read_transform(struct versus_player *p, const uint8_t *buf, size_t len, size_t *at)
+{
+	size_t o = *at;
+	unsigned k;
+
+	if (len - o < VERSUS_SERIAL_TRANSFORM_PLAYER)
+		return false;
+	p->transform = buf[o++];
+	p->current_shape = buf[o++];
+	p->hold_shape = buf[o++];
+	for (k = 0; k < VERSUS_NEXT; k++)
+		p->next_shape[k] = buf[o++];
+	if (p->current_shape > VERSUS_ODD_KINDS_SLOT || p->hold_shape > VERSUS_ODD_KINDS_SLOT ||
+	    (p->hold == VERSUS_NO_PIECE && p->hold_shape != 0) ||
+	    (p->transform == 0 && p->hold_shape != 0))
+		return false;
+	for (k = 0; k < VERSUS_NEXT; k++)
+		if (p->next_shape[k] > VERSUS_ODD_KINDS_SLOT ||
+		    (p->next_shape[k] != 0) != (p->transform != 0))
+			return false;
+	*at = o;
+	return true;
+}
+
 /* One player's bytes from *at; false on anything out of range. */
 static bool
-read_player(const struct versus_match *m, struct versus_player *p, const uint8_t *buf,
-    size_t len, size_t *at)
+read_player(const struct versus_match *m, bool odd, struct versus_player *p,
+    const uint8_t *buf, size_t len, size_t *at)
 {
 	size_t o = *at;
 	unsigned k, nrows, cells = 0, flags;
@@ -310,6 +370,8 @@ read_player(const struct versus_match *m, struct versus_player *p, const uint8_t
 			return false;
 	if (m->item_chance > 0 && !read_items(p, nrows, buf, len, &o))
 		return false;
+	if (odd && !read_transform(p, buf, len, &o))
+		return false;
 	*at = o;
 
 	/* Counters. */
@@ -342,7 +404,7 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 	unsigned i, j, k, nalive = 0, later;
 
 	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || len > VERSUS_SERIAL_MAX ||
-	    (buf[0] != VERSUS_SERIAL_VERSION && buf[0] != VERSUS_SERIAL_VERSION_ITEMS) ||
+	    buf[0] < VERSUS_SERIAL_VERSION || buf[0] > VERSUS_SERIAL_VERSION_TRANSFORM ||
 	    engine_get_le(buf + len - CRC_SIZE, CRC_SIZE) != crc32(buf, len - CRC_SIZE))
 		return false;
 	memset(&m, 0, sizeof m);
@@ -353,7 +415,7 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 	if (m.seed > VERSUS_SEED_MAX || m.nplayers < VERSUS_PLAYERS_MIN ||
 	    m.nplayers > VERSUS_PLAYERS_MAX)
 		return false;
-	if (buf[0] == VERSUS_SERIAL_VERSION_ITEMS) {
+	if (buf[0] >= VERSUS_SERIAL_VERSION_ITEMS) {
 		unsigned total = 0;
 
 		if (len < HEADER_SIZE + ITEMS_HEADER + CRC_SIZE)
@@ -370,10 +432,20 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 			return false;
 	}
 	for (i = 0; i < m.nplayers; i++)
-		if (!read_player(&m, &m.players[i], buf, len - CRC_SIZE, &at))
+		if (!read_player(&m, buf[0] == VERSUS_SERIAL_VERSION_TRANSFORM, &m.players[i], buf,
+		    len - CRC_SIZE, &at))
 			return false;
 	if (at != len - CRC_SIZE)
 		return false;
+	/* Version 3 only when version 2 cannot say it. */
+	if (buf[0] == VERSUS_SERIAL_VERSION_TRANSFORM) {
+		bool any = false;
+
+		for (i = 0; i < m.nplayers; i++)
+			any = any || has_transform(&m.players[i]);
+		if (!any)
+			return false;
+	}
 
 	bags.seed = m.seed;
 	bags.n = bags.next = 0;
@@ -399,8 +471,9 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 			if (p->placed != m.turn || p->missed >= VERSUS_MISSED_MAX ||
 			    p->end_reason != VERSUS_END_NONE || p->out_turn != 0 ||
 			    p->missed > m.turn ||
-			    (!tetromino_can_place(&p->board, p->current) &&
-			    !tetromino_can_place(&p->board, versus_hold_piece(p))))
+			    (!versus_slot_can_place(&p->board, p->current, p->current_shape) &&
+			    !versus_slot_can_place(&p->board, versus_hold_piece(p),
+			    versus_hold_shape(p))))
 				return false;
 		} else {
 			/* The turn that took it out placed nothing or one piece. */

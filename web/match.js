@@ -35,6 +35,17 @@ function deed(e, names) {
   return `${parts.join(', ')}.${out}`;
 }
 
+// Transformation's odd shapes (docs/rules/versus.md, Odd shapes) at rotation
+// 0, top row first, in the form the Stackfall rules give the tetrominoes, so
+// pieceIcon() draws a transformed current or held piece by its letter.
+const ODD_SHAPES = {
+  D: [{ shape: ['#'] }],
+  C: [{ shape: ['#.', '##'] }],
+  U: [{ shape: ['#.#', '###'] }],
+  X: [{ shape: ['.#.', '###', '.#.'] }],
+  W: [{ shape: ['#..', '##.', '.##'] }],
+};
+
 // A match with items (docs/rules/versus.md, Items): the letter on a cell of
 // items_text, and the item it names.
 const ITEMS = { a: 'add_line', c: 'clear_line', n: 'nuke', s: 'swap', b: 'blind', t: 'transform' };
@@ -218,6 +229,7 @@ async function main() {
   } catch (_) {
     shapes = null;
   }
+  shapes = { ...(shapes || {}), ...ODD_SHAPES };
   let player = null;
   // A match seen before its end is followed to its last turn; a finished
   // one opens at its start (or at the turn the address names).

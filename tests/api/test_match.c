@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "versus_odd.h"
 #include "tap.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1du;
@@ -28,13 +29,24 @@ rng(void)
 	return rng_state;
 }
 
+/* The placements of a slot: a tetromino's, or an odd shape's under a
+ * Transformation. */
+static size_t
+options(const struct tetromino_board *b, unsigned piece, unsigned shape,
+    struct tetromino_option *o)
+{
+	if (shape == VERSUS_SHAPE_PIECE)
+		return tetromino_options(b, piece, o, TETROMINO_OPTIONS_MAX);
+	return versus_odd_options(b, shape - 1, o, VERSUS_ODD_OPTIONS_MAX);
+}
+
 /* A bot: the flattest placement, sometimes a hold, a miss or a resign. */
 static struct versus_move
 bot(const struct versus_player *p)
 {
-	struct tetromino_option o[TETROMINO_OPTIONS_MAX];
+	struct tetromino_option o[VERSUS_ODD_OPTIONS_MAX];
 	struct versus_move mv = { VERSUS_MOVE_PLACE, false, 0, 0, 0 };
-	unsigned piece;
+	unsigned piece, shape;
 	size_t n, i, best = 0;
 
 	if (rng() % 100 < 5)
@@ -43,11 +55,13 @@ bot(const struct versus_player *p)
 		return (struct versus_move){ VERSUS_MOVE_RESIGN, false, 0, 0, 0 };
 	mv.hold = rng() % 100 < 10;
 	piece = mv.hold ? versus_hold_piece(p) : p->current;
-	n = tetromino_options(&p->board, piece, o, TETROMINO_OPTIONS_MAX);
+	shape = mv.hold ? versus_hold_shape(p) : p->current_shape;
+	n = options(&p->board, piece, shape, o);
 	if (n == 0) {
 		mv.hold = !mv.hold;
 		piece = mv.hold ? versus_hold_piece(p) : p->current;
-		n = tetromino_options(&p->board, piece, o, TETROMINO_OPTIONS_MAX);
+		shape = mv.hold ? versus_hold_shape(p) : p->current_shape;
+		n = options(&p->board, piece, shape, o);
 	}
 	for (i = 1; i < n; i++)
 		if (o[i].figures.holes * 4 + o[i].figures.max_height + (long)(rng() % 3) <
@@ -84,6 +98,9 @@ play(uint64_t seed, unsigned nplayers, uint32_t cap)
 	return match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
 }
 
+/* Transformations used and odd shapes placed in play_items() matches. */
+static long transforms, odd_placed;
+
 /* A bot match with items (chance 30, equal weights), bots using an item
  * now and then on a seat the engine takes. */
 static json_t *
@@ -115,6 +132,11 @@ play_items(uint64_t seed, unsigned nplayers, uint32_t cap, long *uses)
 		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 			break;
 		*uses += ev.nhits;
+		for (i = 0; i < ev.nhits; i++)
+			transforms += ev.hits[i].item == VERSUS_ITEM_TRANSFORM;
+		for (i = 0; i < nplayers; i++)
+			odd_placed += (ev.players[i].action == VERSUS_ACT_PLACED ||
+			    ev.players[i].action == VERSUS_ACT_DROPPED) && ev.players[i].shape != 0;
 		match_totals_add(&t, &ev);
 		json_array_append_new(turns, match_turn_json(&before, mv));
 	}
@@ -160,6 +182,8 @@ item_replays(void)
 	}
 	is_int(valid, 30, "30 bot matches with items verify");
 	ok(uses > 30, "their bots used items (%ld hits)", uses);
+	ok(transforms > 0 && odd_placed > 0,
+	    "among them transforms (%ld), and odd shapes were placed (%ld)", transforms, odd_placed);
 	ok(noitems >= 25, "without the items object most are refused (%ld of 30)", noitems);
 	ok(changed >= 20, "with other weights most are refused (%ld of 30)", changed);
 }

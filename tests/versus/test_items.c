@@ -416,6 +416,135 @@ test_blind(void)
 	ok(strchr(v.board_text, 'L') != NULL, "the board shows again");
 }
 
+/* Transformation, worked by hand. CPython's odd draws for seed 7, player 1:
+ *     python3 -c 'import random; print([int(random.Random(
+ *         "versus-v1:7:odd:1:%d" % i).random() * 5) for i in range(8)])'
+ * prints [2, 3, 4, 2, 0, 2, 2, 0]: stream piece 2 becomes a W (4), 3 a U
+ * (2), 4 a Dot (0), 5 a U. A shape slot holds odd + 1. */
+static void
+test_transform(void)
+{
+	static const char *const w_rows[] = { ".......X..", ".......XX.", "........XX" };
+	static const char *const w_items[] = { "..........", ".......tt.", "........tt" };
+	uint8_t buf[VERSUS_SERIAL_MAX], again[VERSUS_SERIAL_MAX];
+	struct versus_match d, bad;
+	struct versus_move mv[2];
+	struct versus_view v;
+	char rows[3][11];
+	unsigned under, k, i;
+	uint16_t held_items;
+	size_t n;
+
+	start(2, VERSUS_ITEM_TRANSFORM);
+	all_o();
+	M.players[0].inventory[0] = VERSUS_ITEM_TRANSFORM;
+	M.players[0].ninventory = 1;
+	mv[0] = mv_place(2, 0, 0);
+	mv[1] = mv_place(0, 0, 4);
+	ok(resolve(mv), "turn 1: use 2, transform on player 1");
+	is_int(E.nhits, 1, "one hit");
+	is_int(E.hits[0].item, VERSUS_ITEM_TRANSFORM, "listed as transform");
+	is_int(M.players[1].transform, 8, "8 turns");
+	is_int(M.players[1].current_shape, 0, "the current piece is unchanged");
+	ok(M.players[1].next_shape[0] == 5 && M.players[1].next_shape[1] == 3 &&
+	    M.players[1].next_shape[2] == 1, "the preview is W, U, Dot (CPython's draws)");
+	is_int(M.players[0].transform, 0, "the user is untouched");
+	ok(M.players[0].next_shape[0] == 0 && M.players[0].next_shape[2] == 0,
+	    "and its preview too");
+	versus_view(&M, 1, 1, &v);
+	ok(v.next_shape[0] == 5 && v.next_shape[2] == 1 && v.transform == 8,
+	    "its own view shows the shapes and 8 turns");
+	is_int(v.next_items[0], 0x6666, "a W carries the piece's four items");
+	is_int(v.next_items[2], 0x6, "a Dot only the first one");
+	is_int(M.players[1].next_items[2], 0x6666, "the piece under it keeps all four");
+	versus_view(&M, 0, 1, &v);
+	ok(v.next_shape[0] == 0 && v.transform == 8, "an opponent sees the turns, not the preview");
+
+	/* Turn 2: a second transform stacks on the 7 turns left. */
+	all_o();
+	M.players[0].inventory[0] = VERSUS_ITEM_TRANSFORM;
+	M.players[0].ninventory = 1;
+	mv[0] = mv_place(2, 0, 2);
+	mv[1] = mv_place(0, 0, 6);
+	ok(resolve(mv), "turn 2: transform again");
+	is_int(M.players[1].transform, 8 - 1 + 8, "stacks: 7 left plus 8");
+	is_int(M.players[1].current_shape, 5, "the W is current now");
+	ok(M.players[1].next_shape[0] == 3 && M.players[1].next_shape[1] == 1 &&
+	    M.players[1].next_shape[2] == 3, "U, Dot kept; piece 5 entered as a U");
+
+	/* The bytes: version 3, and back. */
+	n = versus_encode(&M, buf, sizeof buf);
+	is_int(buf[0], VERSUS_SERIAL_VERSION_TRANSFORM, "a running transform writes version 3");
+	ok(versus_decode(&d, buf, n), "it decodes");
+	ok(versus_encode(&d, again, sizeof again) == n && memcmp(buf, again, n) == 0,
+	    "to the same bytes");
+	ok(d.players[1].transform == 15 && d.players[1].current_shape == 5 &&
+	    memcmp(d.players[1].next_shape, M.players[1].next_shape, 3) == 0,
+	    "counter and shapes come back");
+	bad = M;
+	bad.players[1].next_shape[1] = 0;
+	n = versus_encode(&bad, buf, sizeof buf);
+	ok(!versus_decode(&d, buf, n), "a running transform with a plain preview slot is refused");
+	bad = M;
+	bad.players[1].current_shape = 6;
+	n = versus_encode(&bad, buf, sizeof buf);
+	ok(!versus_decode(&d, buf, n), "shape 6 is refused");
+
+	/* Turn 3: the W is placed at its last column, rotation 0. */
+	set_rows(1, NULL, 0);
+	under = M.players[1].current;
+	{
+		struct versus_move far = mv_place(0, 0, 8);
+
+		ok(!versus_check_move(&M, 1, &far, why, sizeof why), "W rotation 0 at column 8 refused");
+		is_str(why, "column 8 is out of range for W rotation 0: columns 0-7", "with the range");
+	}
+	held_items = M.players[1].current_items;
+	all_o();
+	M.players[1].current = (uint8_t)under;
+	M.players[1].current_items = held_items;
+	mv[0] = mv_place(0, 0, 0);
+	mv[1] = mv_place(0, 0, 7);
+	ok(resolve(mv), "turn 3: place 0 7 with the W");
+	ok(E.players[1].shape == 5 && E.players[1].piece == under, "the event names W over its piece");
+	for (i = 0; i < 3; i++) {
+		memcpy(rows[i], w_rows[i], 11);
+		for (k = 0; k < 10; k++)
+			if (rows[i][k] == 'X')
+				rows[i][k] = tetromino_letter(under);
+	}
+	rows_are(1, (const char *const[]){ rows[0], rows[1], rows[2] }, 3,
+	    "the W's cells, in its piece's letter");
+	items_are(1, 1, w_items, 3, "four items on its first four minos, none on the fifth");
+	is_int(M.players[1].transform, 14, "14 turns left");
+	is_int(M.players[1].current_shape, 3, "the U is current");
+
+	/* The last turn of it: hold the U (slot empty: the Dot comes), place
+	 * the Dot; then the preview and the hold change back. */
+	M.players[1].transform = 1;
+	held_items = M.players[1].current_items;
+	under = M.players[1].current;
+	all_o();
+	M.players[1].current = (uint8_t)under;
+	M.players[1].current_items = held_items;
+	mv[0] = mv_place(0, 0, 0);
+	mv[1] = mv_place(0, 0, 0);
+	mv[1].hold = true;
+	ok(resolve(mv), "hold the U, place the Dot at column 0");
+	is_int(E.players[1].shape, 1, "a Dot was placed");
+	is_int(M.players[1].transform, 0, "the transform is over");
+	ok(M.players[1].hold == under && M.players[1].hold_shape == 0 &&
+	    M.players[1].hold_items == held_items, "the held U is its piece again, with its items");
+	ok(M.players[1].next_shape[0] == 0 && M.players[1].next_shape[1] == 0 &&
+	    M.players[1].next_shape[2] == 0, "the preview is plain again");
+	is_int(M.players[1].current_shape, 3, "the current piece (drawn before the end) stays a U");
+	versus_view(&M, 1, 1, &v);
+	is_int(v.hold, under, "the view shows the piece held");
+	n = versus_encode(&M, buf, sizeof buf);
+	is_int(buf[0], VERSUS_SERIAL_VERSION_TRANSFORM, "an odd current piece still needs version 3");
+	ok(versus_decode(&d, buf, n), "and decodes");
+}
+
 static void
 test_refused(void)
 {
@@ -484,6 +613,7 @@ main(void)
 	test_clear_line();
 	test_nuke_and_swap();
 	test_blind();
+	test_transform();
 	test_refused();
 	test_serial();
 	return tap_done();

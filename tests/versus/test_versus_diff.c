@@ -27,10 +27,13 @@
 #include "pyrandom.h"
 #include "tap.h"
 #include "versus.h"
+#include "versus_odd.h"
 
 /* ---- the model ---- */
 
-static const char *const diagram[7][4][4] = {
+/* Slots 0-6 are the tetrominoes, 7-11 the odd shapes of Transformation
+ * (Dot, small L, U, Plus, W), as the rule text draws them. */
+static const char *const diagram[12][4][4] = {
 	{ { "####" }, { "#", "#", "#", "#" }, { "####" }, { "#", "#", "#", "#" } },
 	{ { "##", "##" }, { "##", "##" }, { "##", "##" }, { "##", "##" } },
 	{ { ".#.", "###" }, { "#.", "##", "#." }, { "###", ".#." }, { ".#", "##", ".#" } },
@@ -38,21 +41,35 @@ static const char *const diagram[7][4][4] = {
 	{ { "##.", ".##" }, { ".#", "##", "#." }, { "##.", ".##" }, { ".#", "##", "#." } },
 	{ { "#..", "###" }, { "##", "#.", "#." }, { "###", "..#" }, { ".#", ".#", "##" } },
 	{ { "..#", "###" }, { "#.", "#.", "##" }, { "###", "#.." }, { "##", ".#", ".#" } },
+	{ { "#" }, { "#" }, { "#" }, { "#" } },
+	{ { "#.", "##" }, { "##", "#." }, { "##", ".#" }, { ".#", "##" } },
+	{ { "#.#", "###" }, { "##", "#.", "##" }, { "###", "#.#" }, { "##", ".#", "##" } },
+	{ { ".#.", "###", ".#." }, { ".#.", "###", ".#." }, { ".#.", "###", ".#." },
+	  { ".#.", "###", ".#." } },
+	{ { "#..", "##.", ".##" }, { ".##", "##.", "#.." }, { "##.", ".##", "..#" },
+	  { "..#", ".##", "##." } },
 };
 static const char letter_of[] = ".IOTSZJLG";
 enum { GREY = 8, PIECE_O = 1 };
 
 struct cellset {
-	int n, x[4], y[4], width; /* y counts up from the shape's lowest row */
+	int n, x[5], y[5], width; /* y counts up from the shape's lowest row */
 };
-static struct cellset shape[7][4];
+static struct cellset shape[12][4];
+
+/* The shape table's index for a piece under a slot's shape (0 or odd + 1). */
+static int
+slot(int piece, int sh)
+{
+	return sh == 0 ? piece : 6 + sh;
+}
 
 static void
 read_diagrams(void)
 {
 	int p, r, rows, k, c;
 
-	for (p = 0; p < 7; p++)
+	for (p = 0; p < 12; p++)
 		for (r = 0; r < 4; r++) {
 			struct cellset *s = &shape[p][r];
 			for (rows = 0; rows < 4 && diagram[p][r][rows] != NULL; rows++)
@@ -86,6 +103,8 @@ struct mplayer {
 	/* items: per cell, per mino of the current, held and next pieces */
 	int it[20][10], cur_it[4], hold_it[4], next_it[3][4];
 	int inv[10], ninv, blind;
+	/* Transformation: turns left, and each slot's shape (0 or odd + 1) */
+	int transform, cur_sh, hold_sh, next_sh[3];
 };
 
 struct model {
@@ -99,7 +118,8 @@ struct model {
 /* What the model says happened to one player in a turn. */
 struct mev {
 	int action, held, piece, lines, b2b, perfect, combo, attack, cancelled, sent, target, hole,
-	    lost, received, risen, eliminated, reason, place, collected, discarded, used, used_on;
+	    lost, received, risen, eliminated, reason, place, collected, discarded, used, used_on,
+	    shape;
 	long long points;
 };
 
@@ -157,6 +177,25 @@ hold_alternative(const struct mplayer *p)
 	return p->hold >= 0 ? p->hold : p->next[0];
 }
 
+static int
+hold_alternative_shape(const struct mplayer *p)
+{
+	return p->hold >= 0 ? p->hold_sh : p->next_sh[0];
+}
+
+/* The rule text's odd shape for a stream piece: int(random() * 5). */
+static int
+model_odd(const struct model *md, int player, long index)
+{
+	char text[96];
+	struct pyrandom r;
+
+	snprintf(text, sizeof text, "versus-v1:%llu:odd:%d:%ld", (unsigned long long)md->seed,
+	    player, index);
+	pyrandom_seed_string(&r, text);
+	return (int)(pyrandom_random(&r) * 5);
+}
+
 /* The rule text's rolls: per mino, random() below chance / 100 carries
  * an item, a second random() times the weights' sum picks it. */
 static void
@@ -185,17 +224,22 @@ model_roll(const struct model *md, int player, long index, int out[4])
 }
 
 static int
-take_next(const struct model *md, struct mplayer *p, int items[4])
+take_next(const struct model *md, struct mplayer *p, int items[4], int *sh)
 {
 	int piece = p->next[0];
 
 	memcpy(items, p->next_it[0], sizeof p->next_it[0]);
 	memmove(p->next_it[0], p->next_it[1], sizeof p->next_it[0] * 2);
+	*sh = p->next_sh[0];
+	p->next_sh[0] = p->next_sh[1];
+	p->next_sh[1] = p->next_sh[2];
 	p->next[0] = p->next[1];
 	p->next[1] = p->next[2];
 	p->drawn++;
 	p->next[2] = bag_piece(md->seed, (uint64_t)p->drawn + 2);
 	model_roll(md, (int)(p - md->p), p->drawn + 2, p->next_it[2]);
+	/* upcoming pieces become odd while a Transformation runs */
+	p->next_sh[2] = p->transform > 0 ? 1 + model_odd(md, (int)(p - md->p), p->drawn + 2) : 0;
 	return piece;
 }
 
@@ -277,11 +321,19 @@ combo_lines(int combo)
 static void
 model_place(const struct model *md, struct mplayer *p, int rot, int col, struct mev *e)
 {
-	const struct cellset *s = &shape[p->current][rot];
+	const struct cellset *s = &shape[slot(p->current, p->cur_sh)][rot];
 	long long level = 1 + p->lines / 10, pts = 0;
-	int y, k, n, b2b_now = 0, perfect = 0;
+	int y, k, n, b2b_now = 0, perfect = 0, carried[5] = { 0, 0, 0, 0, 0 }, ncarried = 0;
 
-	drop_at(p, p->current, rot, col, &y);
+	/* an odd shape carries the piece's items, empty minos skipped, in mino
+	 * order on as many of its minos as it has */
+	for (k = 0; k < 4; k++) {
+		if (p->cur_sh == 0)
+			carried[k] = p->cur_it[k];
+		else if (p->cur_it[k] != 0 && ncarried < s->n)
+			carried[ncarried++] = p->cur_it[k];
+	}
+	drop_at(p, slot(p->current, p->cur_sh), rot, col, &y);
 	for (k = 0; k < s->n; k++) {
 		/* mino order: bottom row first, left to right */
 		int j, rank = 0;
@@ -289,9 +341,10 @@ model_place(const struct model *md, struct mplayer *p, int rot, int col, struct 
 		for (j = 0; j < s->n; j++)
 			rank += s->y[j] < s->y[k] || (s->y[j] == s->y[k] && s->x[j] < s->x[k]);
 		p->cells[y + s->y[k]][col + s->x[k]] = p->current + 1;
-		p->it[y + s->y[k]][col + s->x[k]] = p->cur_it[rank];
+		p->it[y + s->y[k]][col + s->x[k]] = carried[rank];
 	}
 	e->piece = p->current;
+	e->shape = p->cur_sh;
 	n = remove_full_rows(p, e);
 	if (n == 0) {
 		p->combo = -1;
@@ -333,7 +386,7 @@ model_place(const struct model *md, struct mplayer *p, int rot, int col, struct 
 	e->combo = p->combo;
 	e->points = pts;
 	p->placed++;
-	p->current = take_next(md, p, p->cur_it);
+	p->current = take_next(md, p, p->cur_it, &p->cur_sh);
 }
 
 static int
@@ -424,7 +477,8 @@ model_legal(const struct model *md, int i, const struct versus_move *mv)
 		if (md->chance == 0 || t < 0 || !md->p[t].alive)
 			return 0;
 	}
-	piece = mv->hold ? hold_alternative(p) : p->current;
+	piece = mv->hold ? slot(hold_alternative(p), hold_alternative_shape(p))
+	    : slot(p->current, p->cur_sh);
 	return drop_at(p, piece, (int)mv->rotation, (int)mv->column, &y);
 }
 
@@ -452,11 +506,11 @@ model_turn(struct model *md, const struct versus_move *mv, struct mev *ev)
 			ev[i].reason = VERSUS_END_RESIGNED;
 		} else if (mv[i].kind == VERSUS_MOVE_MISSED) {
 			p->missed++;
-			col = p->current == PIECE_O ? 4 : 3;
+			col = p->cur_sh != 0 ? (p->cur_sh == 1 ? 4 : 3) : p->current == PIECE_O ? 4 : 3;
 			if (p->missed == 3) {
 				ev[i].action = VERSUS_ACT_TIMED_OUT;
 				ev[i].reason = VERSUS_END_MISSED;
-			} else if (!drop_at(p, p->current, 0, col, &y)) {
+			} else if (!drop_at(p, slot(p->current, p->cur_sh), 0, col, &y)) {
 				ev[i].action = VERSUS_ACT_NO_ROOM;
 				ev[i].reason = VERSUS_END_TOP_OUT;
 			} else {
@@ -466,22 +520,34 @@ model_turn(struct model *md, const struct versus_move *mv, struct mev *ev)
 		} else {
 			p->missed = 0;
 			if (mv[i].hold) {
-				int held[4];
+				int held[4], held_sh = p->cur_sh;
 
 				memcpy(held, p->cur_it, sizeof held);
 				piece = p->current;
 				if (p->hold < 0) {
-					p->current = take_next(md, p, p->cur_it);
+					p->current = take_next(md, p, p->cur_it, &p->cur_sh);
 				} else {
 					p->current = p->hold;
+					p->cur_sh = p->hold_sh;
 					memcpy(p->cur_it, p->hold_it, sizeof held);
 				}
 				p->hold = piece;
+				/* held with no Transformation running: its own piece again */
+				p->hold_sh = p->transform > 0 ? held_sh : 0;
 				memcpy(p->hold_it, held, sizeof held);
 				ev[i].held = 1;
 			}
 			ev[i].action = VERSUS_ACT_PLACED;
 			model_place(md, p, (int)mv[i].rotation, (int)mv[i].column, &ev[i]);
+		}
+	}
+	/* after the placements, Transformations count down; one ending turns
+	 * the queue and the hold back */
+	for (i = 0; i < md->n; i++) {
+		p = &md->p[i];
+		if (p->transform > 0 && --p->transform == 0) {
+			memset(p->next_sh, 0, sizeof p->next_sh);
+			p->hold_sh = 0;
 		}
 	}
 	/* item uses, in match order, the oldest item each */
@@ -520,6 +586,11 @@ model_turn(struct model *md, const struct versus_move *mv, struct mev *ev)
 			memcpy(q->it, tmp.it, sizeof tmp.it);
 		} else if (item == VERSUS_ITEM_BLIND) {
 			q->blind += 4;
+		} else if (item == VERSUS_ITEM_TRANSFORM) {
+			q->transform = q->transform + 8 > 255 ? 255 : q->transform + 8;
+			for (k = 0; k < 3; k++)
+				if (q->next_sh[k] == 0)
+					q->next_sh[k] = 1 + model_odd(md, t, q->drawn + k);
 		}
 	}
 	/* cancelling: one queued line per attacking line, from the front */
@@ -583,8 +654,8 @@ model_turn(struct model *md, const struct versus_move *mv, struct mev *ev)
 		p = &md->p[i];
 		if (!was_alive[i])
 			continue;
-		if (ev[i].reason == 0 && !fits_somewhere(p, p->current) &&
-		    !fits_somewhere(p, hold_alternative(p)))
+		if (ev[i].reason == 0 && !fits_somewhere(p, slot(p->current, p->cur_sh)) &&
+		    !fits_somewhere(p, slot(hold_alternative(p), hold_alternative_shape(p))))
 			ev[i].reason = VERSUS_END_TOP_OUT;
 		if (ev[i].reason != 0)
 			nout++;
@@ -639,8 +710,13 @@ same_player(const struct versus_match *m, const struct model *md, int i)
 	if (p->current != q->current || hold != q->hold || p->drawn != q->drawn)
 		return snprintf(why, sizeof why, "player %d: pieces differ", i), 0;
 	for (k = 0; k < 3; k++)
-		if (p->next[k] != q->next[k])
+		if (p->next[k] != q->next[k] || p->next_shape[k] != q->next_sh[k])
 			return snprintf(why, sizeof why, "player %d: next[%d] differs", i, k), 0;
+	if (p->transform != q->transform || p->current_shape != q->cur_sh ||
+	    p->hold_shape != q->hold_sh)
+		return snprintf(why, sizeof why, "player %d: transform %d/%d shapes %d/%d %d/%d", i,
+		    p->transform, q->transform, p->current_shape, q->cur_sh, p->hold_shape,
+		    q->hold_sh), 0;
 	if (p->alive != q->alive || p->missed != q->missed || p->place != q->place ||
 	    p->end_reason != q->out_reason || p->pending != q->nlines ||
 	    p->nqueue != blocks_pending(q) || (p->alive && p->cursor != q->last_target))
@@ -694,7 +770,8 @@ same_events(const struct versus_events *ev, const struct mev *mv, int n)
 		    (long long)e->points != mv[i].points || e->back_to_back != mv[i].b2b ||
 		    e->perfect_clear != mv[i].perfect ||
 		    (mv[i].action == VERSUS_ACT_PLACED || mv[i].action == VERSUS_ACT_DROPPED
-		    ? e->combo != mv[i].combo || e->piece != mv[i].piece : 0))
+		    ? e->combo != mv[i].combo || e->piece != mv[i].piece || e->shape != mv[i].shape
+		    : 0))
 			return snprintf(why, sizeof why,
 			    "player %d: placement events differ: action %d/%d lines %d/%d points %llu/%lld",
 			    i, e->action, mv[i].action, e->lines, mv[i].lines,
@@ -722,6 +799,27 @@ same_events(const struct versus_events *ev, const struct mev *mv, int n)
 			return snprintf(why, sizeof why, "player %d: eliminated %d/%d end %d/%d place %d/%d",
 			    i, e->eliminated, mv[i].eliminated, e->end_reason, mv[i].reason, e->place,
 			    mv[i].place), 0;
+	}
+	return 1;
+}
+
+/* What a Transformation keeps, the same in a and b. */
+static int
+same_transform(const struct versus_match *a, const struct versus_match *b)
+{
+	int i;
+
+	for (i = 0; i < a->nplayers; i++) {
+		const struct versus_player *p = &a->players[i], *q = &b->players[i];
+
+		if (p->transform != q->transform || p->current_shape != q->current_shape ||
+		    p->hold_shape != q->hold_shape ||
+		    memcmp(p->next_shape, q->next_shape, sizeof p->next_shape) != 0 ||
+		    p->current_items != q->current_items || p->hold_items != q->hold_items ||
+		    memcmp(p->next_items, q->next_items, sizeof p->next_items) != 0 ||
+		    memcmp(p->items, q->items, sizeof p->items) != 0 ||
+		    memcmp(&p->board, &q->board, sizeof p->board) != 0)
+			return 0;
 	}
 	return 1;
 }
@@ -760,12 +858,14 @@ bot_new(struct bot *b)
 /* A placement of piece on the engine's board by the bot's taste. */
 static int
 bot_pick(const struct bot *b, const struct tetromino_board *board, unsigned piece,
-    unsigned *rot, unsigned *col)
+    unsigned sh, unsigned *rot, unsigned *col)
 {
-	struct tetromino_option o[TETROMINO_OPTIONS_MAX];
-	size_t n = tetromino_options(board, piece, o, TETROMINO_OPTIONS_MAX), i;
+	struct tetromino_option o[VERSUS_ODD_OPTIONS_MAX];
+	size_t n = sh == 0 ? tetromino_options(board, piece, o, TETROMINO_OPTIONS_MAX)
+	    : versus_odd_options(board, sh - 1, o, VERSUS_ODD_OPTIONS_MAX), i;
 	long v, best = 0;
 	size_t pick = 0;
+	unsigned width;
 
 	if (n == 0)
 		return 0;
@@ -776,7 +876,9 @@ bot_pick(const struct bot *b, const struct tetromino_board *board, unsigned piec
 			v -= (long)b->multi * o[i].figures.lines;
 		else if (o[i].figures.lines == 1 && o[i].figures.max_height > 12)
 			v -= b->multi;
-		if (o[i].column + tetromino_shape(piece, o[i].rotation)->width == 10 &&
+		width = sh == 0 ? tetromino_shape(piece, o[i].rotation)->width
+		    : versus_odd_shape(sh - 1, o[i].rotation)->width;
+		if (o[i].column + width == 10 &&
 		    o[i].figures.lines == 0)
 			v += b->well;
 		v += (long)(rng() % (uint64_t)b->noise);
@@ -801,11 +903,11 @@ bot_move(const struct bot *b, const struct versus_player *p)
 		return mv;
 	}
 	if (rng() % 100 < (unsigned)b->hold_percent &&
-	    bot_pick(b, &p->board, versus_hold_piece(p), &r, &c)) {
+	    bot_pick(b, &p->board, versus_hold_piece(p), versus_hold_shape(p), &r, &c)) {
 		mv.hold = true;
-	} else if (!bot_pick(b, &p->board, p->current, &r, &c)) {
+	} else if (!bot_pick(b, &p->board, p->current, p->current_shape, &r, &c)) {
 		mv.hold = true;
-		if (!bot_pick(b, &p->board, versus_hold_piece(p), &r, &c))
+		if (!bot_pick(b, &p->board, versus_hold_piece(p), versus_hold_shape(p), &r, &c))
 			mv.kind = VERSUS_MOVE_RESIGN; /* cannot happen to a living player */
 	}
 	mv.rotation = r;
@@ -820,7 +922,8 @@ bot_move(const struct bot *b, const struct versus_player *p)
 struct tally {
 	long matches, turns, placements, clears[5], b2b, perfect, combo3, sent, cancelled,
 	    partial_cancel, risen, multi_rise, lost, illegal, refused_turns, ends[5], shared,
-	    no_room, dropped, players, item_matches, collected, discarded, used[7];
+	    no_room, dropped, players, item_matches, collected, discarded, used[7], odd_placed,
+	    serial_odd, serial_max;
 };
 
 static struct versus_move history[TURNS_MAX + 8][8];
@@ -946,6 +1049,24 @@ play(uint64_t seed, int n, struct tally *t)
 			}
 		}
 		t->turns++;
+		/* states with items (Transformations included) come back from
+		 * their bytes and encode to the same bytes again */
+		if (chance > 0) {
+			static uint8_t buf[VERSUS_SERIAL_MAX], again[VERSUS_SERIAL_MAX];
+			static struct versus_match back;
+			size_t nb = versus_encode(&m, buf, sizeof buf);
+
+			if (nb > VERSUS_SERIAL_MAX || !versus_decode(&back, buf, nb) ||
+			    versus_encode(&back, again, sizeof again) != nb ||
+			    memcmp(buf, again, nb) != 0 || !same_transform(&back, &m)) {
+				snprintf(why, sizeof why, "turn %d: the state does not round-trip (version %d)",
+				    turn, buf[0]);
+				return 0;
+			}
+			t->serial_odd += buf[0] == VERSUS_SERIAL_VERSION_TRANSFORM;
+			if (nb > (size_t)t->serial_max)
+				t->serial_max = (long)nb;
+		}
 		for (i = 0; i < n; i++) {
 			const struct versus_player_events *e = &ev.players[i];
 			if (e->action == VERSUS_ACT_PLACED || e->action == VERSUS_ACT_DROPPED)
@@ -966,6 +1087,8 @@ play(uint64_t seed, int n, struct tally *t)
 			t->discarded += e->discarded;
 			if (e->used != VERSUS_ITEM_NONE)
 				t->used[e->used]++;
+			t->odd_placed += (e->action == VERSUS_ACT_PLACED ||
+			    e->action == VERSUS_ACT_DROPPED) && e->shape != 0;
 			if (e->eliminated)
 				t->ends[e->end_reason]++;
 		}
@@ -1027,12 +1150,16 @@ main(int argc, char **argv)
 	    t.refused_turns, t.ends[VERSUS_END_TOP_OUT], t.no_room, t.ends[VERSUS_END_OVERFLOW],
 	    t.ends[VERSUS_END_MISSED], t.ends[VERSUS_END_RESIGNED], t.shared);
 	diag("items: %ld matches, %ld collected (%ld discarded), used add_line %ld clear_line %ld "
-	    "nuke %ld swap %ld blind %ld transform %ld", t.item_matches, t.collected, t.discarded,
-	    t.used[1], t.used[2], t.used[3], t.used[4], t.used[5], t.used[6]);
+	    "nuke %ld swap %ld blind %ld transform %ld; odd shapes placed %ld", t.item_matches,
+	    t.collected, t.discarded, t.used[1], t.used[2], t.used[3], t.used[4], t.used[5],
+	    t.used[6], t.odd_placed);
+	diag("item states encoded and decoded: %ld of them in version 3 (transform), longest %ld "
+	    "bytes", t.serial_odd, t.serial_max);
 	if (matches >= 500) {
 		ok(t.item_matches > 0 && t.discarded > 0 && t.used[1] > 0 && t.used[2] > 0 &&
-		    t.used[3] > 0 && t.used[4] > 0 && t.used[5] > 0,
-		    "items were collected, discarded and every implemented one used");
+		    t.used[3] > 0 && t.used[4] > 0 && t.used[5] > 0 && t.used[6] > 0 &&
+		    t.odd_placed > 0 && t.serial_odd > 0,
+		    "items were collected, discarded and every one used, odd shapes placed");
 		ok(t.clears[4] > 0 && t.b2b > 0 && t.combo3 > 0, "play reached Tetrises, "
 		    "back-to-back and long combos");
 		ok(t.sent > 0 && t.cancelled > 0 && t.partial_cancel > 0 && t.risen > 0 &&
