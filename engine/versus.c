@@ -757,7 +757,9 @@ use_item(struct versus_match *m, unsigned user, unsigned target, struct versus_e
 	item = u->inventory[0];
 	for (k = 1; k < u->ninventory; k++)
 		u->inventory[k - 1] = u->inventory[k];
-	u->ninventory--;
+	/* The freed slot is cleared, so a state decoded from its bytes is the
+	 * same struct as the one that wrote them. */
+	u->inventory[--u->ninventory] = VERSUS_ITEM_NONE;
 	e->used = (uint8_t)item;
 	e->used_on = (uint8_t)target;
 	out->hits[out->nhits].target = (uint8_t)target;
