@@ -509,6 +509,21 @@ read_items(const json_t *items, unsigned *chance, uint8_t weights[VERSUS_ITEM_KI
 	return 0;
 }
 
+json_t *
+match_item_settings_json(bool items, unsigned chance, const uint8_t *weights)
+{
+	json_t *w;
+	int k;
+
+	if (!items || weights == NULL)
+		return json_false();
+	if ((w = json_array()) == NULL)
+		return NULL;
+	for (k = 0; k < VERSUS_ITEM_KINDS; k++)
+		json_array_append_new(w, json_integer(weights[k]));
+	return json_pack("{s:i, s:o}", "chance", (int)chance, "weights", w);
+}
+
 bool
 match_items_default(struct versus_match *m)
 {

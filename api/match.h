@@ -135,6 +135,11 @@ struct match_walk {
  * re-walks its turns with it; false when m has begun. */
 bool match_items_default(struct versus_match *m);
 
+/* A match's item setting as views and lists show it: false without items,
+ * else {chance, weights} (weights VERSUS_ITEM_KINDS shares), as replays
+ * carry it. NULL when out of memory. */
+json_t *match_item_settings_json(bool items, unsigned chance, const uint8_t *weights);
+
 /* w at turn 0 of a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX);
  * false when either is out of range. */
 bool match_walk_start(struct match_walk *w, uint64_t seed, unsigned nplayers);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iso8601.h"
+#include "match.h"
 
 static json_t *
 id_json(int64_t id)
@@ -150,7 +151,8 @@ match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
 	json_object_set_new_nocheck(o, "turn_seconds", json_integer(r->turn_seconds));
 	json_object_set_new_nocheck(o, "turn_cap", json_integer(r->turn_cap));
 	json_object_set_new_nocheck(o, "rated", json_boolean(r->rated));
-	json_object_set_new_nocheck(o, "items", json_boolean(r->items));
+	json_object_set_new_nocheck(o, "items", match_item_settings_json(r->items, r->item_chance,
+	    r->item_weights));
 	json_object_set_new_nocheck(o, "queue", json_boolean(r->queue));
 	/* The seed gives every piece and hole to come: shown once it is over. */
 	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());

@@ -182,6 +182,8 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->seed_chosen = r->seed_chosen;
 	rec->rated = r->rated;
 	rec->items = r->items;
+	rec->item_chance = r->item_chance;
+	rec->item_weights = r->item_weights;
 	rec->queue = r->queued;
 	rec->turn = r->turn;
 	rec->created_at = r->created_at;
@@ -509,11 +511,12 @@ create_job(struct store_conn *c, struct match_play_op *op)
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
 		.turn_cap = (int)op->mx->app->cfg->match_turn_cap, .seed = op->seed,
 		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = VERSUS_RULES,
-		.items = op->items, .queued = op->kind == MATCH_PLAY_OP_QUICK,
+		.items = op->items, .queued = op->kind == MATCH_PLAY_OP_QUICK, .item_chance = op->item_chance,
 		.now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
 	};
 	enum store_result rc;
 
+	memcpy(n.item_weights, op->item_weights, sizeof n.item_weights);
 	rc = store_match_insert(c, &n);
 	if (rc == STORE_CONFLICT && n.queue_taken) {
 		op->verdict = MATCH_PLAY_FULL; /* the queue job looks again */
@@ -544,7 +547,7 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 	size_t nstate;
 
 	if (!versus_init(&op->m, (uint64_t)r->seed, (unsigned)r->players) ||
-	    (r->items && !match_items_default(&op->m)))
+	    (r->items && !versus_set_items(&op->m, r->item_chance, r->item_weights)))
 		return STORE_ERROR;
 	memset(&op->totals, 0, sizeof op->totals);
 	nstate = versus_encode(&op->m, state, sizeof state);
@@ -788,7 +791,8 @@ quick_job(struct store_conn *c, struct match_play_op *op)
 	int tries;
 
 	for (tries = 0; tries < 16; tries++) {
-		rc = store_match_queue_find(c, op->players, op->turn_seconds, op->items, &op->match_id);
+		rc = store_match_queue_find(c, op->players, op->turn_seconds, op->items,
+		    op->item_chance, op->item_weights, &op->match_id);
 		if (rc == STORE_ERROR)
 			return STORE_ERROR;
 		if (rc == STORE_OK) {

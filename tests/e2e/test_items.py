@@ -102,6 +102,75 @@ def settings(d):
     t.ok(r.status == 201 and get(d, r.json['match_id'])['items'] is False,
          'create without items: a match without them (no item fields)')
 
+    # The settings: each bad value a 400 naming its field, nothing stored.
+    lobbies = lambda: len(d.get('/api/matches?status=lobby&limit=100').json['matches'])
+    before = lobbies()
+    bad = [({'item_chance': 101}, 'item_chance', 'item_chance above 100'),
+           ({'item_chance': -1}, 'item_chance', 'item_chance below 0'),
+           ({'item_chance': '10'}, 'item_chance', 'item_chance a string'),
+           ({'item_weights': [1] * 5}, 'item_weights', 'five weights'),
+           ({'item_weights': [1] * 7}, 'item_weights', 'seven weights'),
+           ({'item_weights': 1}, 'item_weights', 'weights not a list'),
+           ({'item_weights': [0] * 6}, 'item_weights', 'every weight 0'),
+           ({'item_weights': [1, 1, 101, 1, 1, 1]}, 'item_weights', 'a weight above 100'),
+           ({'item_weights': [1, 1, 1, -1, 1, 1]}, 'item_weights', 'a negative weight'),
+           ({'item_weights': [1, 1, 1, 1, 1.5, 1]}, 'item_weights', 'a fractional weight'),
+           ({'items': False, 'item_chance': 20}, 'item_chance', 'a chance with items false'),
+           ({'items': False, 'item_weights': [1] * 6}, 'item_weights', 'weights with items false')]
+    for route in ('/api/matches', '/api/matches/quick'):
+        for extra, field, why in bad:
+            r = d.post(route, dict({'players': 2}, **extra), headers=key)
+            t.ok(r.status == 400 and r.error_code == 'invalid_request' and field in r.json['error']['message'],
+                 '%s refuses %s: 400 naming %s (%s)' % (route, why, field,
+                                                       r.json['error']['message'] if r.json else r.status))
+    t.eq(lobbies(), before, 'the refused settings opened no lobby')
+
+    # Defaults and overrides, as the view, the list and the start show them.
+    cases = [({'items': True}, {'chance': 10, 'weights': [1] * 6}),
+             ({'item_chance': 25}, {'chance': 25, 'weights': [1] * 6}),
+             ({'item_weights': [0, 2, 0, 0, 0, 1]}, {'chance': 10, 'weights': [0, 2, 0, 0, 0, 1]}),
+             ({'items': True, 'item_chance': 0}, False),
+             ({'items': False, 'item_chance': 0}, False)]
+    for extra, want in cases:
+        r = d.post('/api/matches', dict({'players': 2}, **extra), headers=key)
+        listed = [m['items'] for m in d.get('/api/matches?status=lobby&limit=100').json['matches']
+                  if r.status == 201 and m['match_id'] == r.json['match_id']]
+        t.ok(r.status == 201 and r.json['items'] == want and get(d, r.json['match_id'])['items'] == want and
+             listed == [want], 'create %s: stored and shown (view, list) as %s' % (extra, want))
+    # Every mino clear_line (chance 100, weight only on clear_line): the
+    # start rolls with the stored settings, not the defaults.
+    pk = [account(d, 'items_set_a'), account(d, 'items_set_b')]
+    r = d.post('/api/matches', {'players': 2, 'seed': SEED, 'item_chance': 100,
+                                'item_weights': [0, 1, 0, 0, 0, 0]}, headers=pk[0])
+    mid = r.json['match_id']
+    assert d.post('/api/matches/%s/join' % mid, None, headers=pk[1]).status == 200
+    own = get(d, mid, pk[0])['seats'][0]
+    t.ok(own['current_items'] == ['clear_line'] * 4 and own['next_items'] == [['clear_line'] * 4] * 3 and
+         own['current_items'] == roll(0, 0, 100, (0, 1, 0, 0, 0, 0)),
+         'chance 100, clear_line only: every mino of the current piece and preview carries clear_line')
+    rep = None
+    assert move(d, mid, pk[0], 1, 'resign').status == 200
+    assert move(d, mid, pk[1], 1, 'place 0 0').status == 200
+    rr = d.get('/api/matches/%s/replay' % mid)
+    if rr.status == 200:
+        rep = rr.json['replay']
+    t.ok(rep is not None and rep['items'] == {'chance': 100, 'weights': [0, 1, 0, 0, 0, 0]},
+         'the replay carries the stored settings')
+
+    # The queue pairs only lobbies with equal settings.
+    q = [account(d, 'items_q%d' % i) for i in range(4)]
+    a = d.post('/api/matches/quick', {'players': 2, 'item_chance': 30}, headers=q[0])
+    b = d.post('/api/matches/quick', {'players': 2, 'item_chance': 40}, headers=q[1])
+    c = d.post('/api/matches/quick', {'players': 2, 'item_chance': 30,
+                                      'item_weights': [1, 1, 1, 1, 1, 2]}, headers=q[2])
+    e = d.post('/api/matches/quick', {'players': 2, 'item_chance': 30, 'items': True}, headers=q[3])
+    t.ok([x.status for x in (a, b, c)] == [201, 201, 201] and
+         len({a.json['match_id'], b.json['match_id'], c.json['match_id']}) == 3,
+         'quick: chance 30, chance 40 and chance 30 with other weights open three lobbies')
+    t.ok(e.status == 200 and e.json['match_id'] == a.json['match_id'] and e.json['status'] == 'playing' and
+         e.json['items'] == {'chance': 30, 'weights': [1] * 6},
+         'quick: the same settings again join the first lobby, which starts with them')
+
 
 def scripted(d):
     keys = [account(d, 'items_a'), account(d, 'items_b')]
@@ -119,8 +188,8 @@ def scripted(d):
              'player %d sees its documented rolls at turn 0: current %s, preview %s' %
              (p, roll(p, 0), [roll(p, k) for k in (1, 2, 3)]))
     spectator = get(d, mid)
-    t.ok(spectator['items'] is True and spectator['queue'] is False and spectator['rated'] is False,
-         'the view shows the item setting (true) and that the queue did not open it')
+    t.ok(spectator['items'] == {'chance': 10, 'weights': [1] * 6} and spectator['queue'] is False and spectator['rated'] is False,
+         'the view shows the item settings (10 %, equal weights) and that the queue did not open it')
     t.ok(all('items_text' in s and s['next_items'] is None for s in spectator['seats']) and
          spectator['seats'][0]['current_items'] == roll(0, 0),
          'a spectator sees the items of the current pieces, not the previews')

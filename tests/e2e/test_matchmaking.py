@@ -76,8 +76,8 @@ def lists(d):
     key = account(d, 'list_lobby')
     mid = quick(d, key, 3, 45, items=True).json['match_id']
     lb = d.get('/api/matches?status=lobby').json['matches']
-    t.ok([m['match_id'] for m in lb] == [mid] and lb[0]['items'] is True and lb[0]['seats'] == ['list_lobby'],
-         'the queue lobby is listed as lobby, with its item setting')
+    t.ok([m['match_id'] for m in lb] == [mid] and lb[0]['items'] == {'chance': 10, 'weights': [1] * 6} and lb[0]['seats'] == ['list_lobby'],
+         'the queue lobby is listed as lobby, with its item settings (items: true, the defaults)')
     other = account(d, 'list_lobby_b')
     r = quick(d, other, 3, 45)
     t.ok(r.status == 201 and r.json['match_id'] != mid, 'items off does not join a lobby with items on')
