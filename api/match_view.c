@@ -154,6 +154,8 @@ match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
 	json_object_set_new_nocheck(o, "items", match_item_settings_json(r->items, r->item_chance,
 	    r->item_weights));
 	json_object_set_new_nocheck(o, "queue", json_boolean(r->queue));
+	json_object_set_new_nocheck(o, "unrated_reason", r->unrated_reason != NULL &&
+	    r->unrated_reason[0] != '\0' ? json_string(r->unrated_reason) : json_null());
 	/* The seed gives every piece and hole to come: shown once it is over. */
 	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());
 	json_object_set_new_nocheck(o, "seed_chosen", json_boolean(r->seed_chosen));

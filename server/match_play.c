@@ -185,6 +185,7 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->item_chance = r->item_chance;
 	rec->item_weights = r->item_weights;
 	rec->queue = r->queued;
+	rec->unrated_reason = r->unrated_reason;
 	rec->turn = r->turn;
 	rec->created_at = r->created_at;
 	rec->started_at = r->started_at;
@@ -338,6 +339,7 @@ results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t
 			if (store_match_unrated(c, r->id, why) != STORE_OK)
 				return STORE_ERROR;
 			rated = r->rated = false;
+			snprintf(r->unrated_reason, sizeof r->unrated_reason, "%s", why);
 		}
 	}
 	match_places(&op->m, match_end_of(&op->m, (uint32_t)r->turn_cap), places);

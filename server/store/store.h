@@ -541,6 +541,7 @@ struct store_match_row {
 	bool    seed_chosen, rated;
 	bool    items, queued;                           /* migration 0009 */
 	uint8_t item_chance, item_weights[STORE_ITEM_KINDS]; /* migration 0010 */
+	char    unrated_reason[16];                      /* "aborted", "pair_cap" or "" (0009) */
 	char    rules[16], status[12], end_reason[16];  /* end_reason "" while playing */
 	uint8_t state[STORE_MATCH_STATE_MAX];
 	size_t  nstate;                                  /* 0 in the lobby */

@@ -299,8 +299,8 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 	    "SELECT id, seed, turn, created_by, created_at, coalesce(started_at, 0), "
 	    "coalesce(finished_at, 0), coalesce(deadline_at, 0), players, joined, turn_seconds, "
 	    "turn_cap, seed_chosen, rated, rules, status, coalesce(end_reason, ''), state, pending, "
-	    "totals, last_turn, certificate, items, queued, item_chance, item_weights "
-	    "FROM matches WHERE id = ?1";
+	    "totals, last_turn, certificate, items, queued, item_chance, item_weights, "
+	    "coalesce(unrated_reason, '') FROM matches WHERE id = ?1";
 	struct store_q *st = store_q(c, sql);
 	enum store_result ret = STORE_ERROR;
 	bool failed = false;
@@ -340,6 +340,7 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 		out->item_chance = (uint8_t)store_q_col_int(st, 24);
 		if (!weights_read(store_q_col_text(st, 25), out->item_weights))
 			failed = true;
+		store_q_col_copy(st, 26, out->unrated_reason, sizeof out->unrated_reason);
 		ret = failed ? STORE_ERROR : STORE_OK;
 		if (failed)
 			log_msg(LOG_ERROR, "store: match %lld does not read back", (long long)id);
