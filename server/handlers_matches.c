@@ -398,6 +398,8 @@ static void
 move_done(struct request *req)
 {
 	struct match_play_op *op = req->ctx;
+	bool resolved = op->verdict == MATCH_PLAY_RESOLVED;
+	json_t *answer;
 	char text[32];
 
 	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_MOVED && op->verdict != MATCH_PLAY_RESOLVED)) {
@@ -405,9 +407,26 @@ move_done(struct request *req)
 		return;
 	}
 	versus_move_text(&op->mv, text, sizeof text);
-	request_reply_json(req, 200, match_move_answer_json(op->row.id, op->turn, text,
-	    op->verdict == MATCH_PLAY_RESOLVED, match_play_mover_json(op),
-	    op->full_view ? match_play_view_json(op, op->seat) : NULL));
+	answer = match_move_answer_json(op->row.id, op->turn, text, resolved,
+	    match_play_mover_json(op), op->full_view ? match_play_view_json(op, op->seat) : NULL);
+	if (answer != NULL && op->mv.kind == VERSUS_MOVE_PLACE && op->mv.use != 0) {
+		/* The mover's own answer: what its `use T` did. Uses act after
+		 * the turn's placements (which may collect the item), so a
+		 * move that waits for others cannot know yet. */
+		json_t *use = json_pack("{s:I}", "target", (json_int_t)op->mv.use);
+
+		if (use != NULL && !resolved) {
+			json_object_set_new_nocheck(use, "used", json_null());
+			json_object_set_new_nocheck(use, "reason", json_string("waits for the turn: the "
+			    "turn's events say it when the inventory is empty then"));
+		} else if (use != NULL) {
+			json_object_set_new_nocheck(use, "used", json_boolean(!op->use_empty));
+			if (op->use_empty)
+				json_object_set_new_nocheck(use, "reason", json_string("empty inventory"));
+		}
+		json_object_set_new_nocheck(answer, "use", use);
+	}
+	request_reply_json(req, 200, answer);
 }
 
 void

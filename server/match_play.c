@@ -427,7 +427,9 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	if (moves_text == NULL)
 		goto done;
 	{
-		json_t *e = match_events_json(&ev);
+		json_t *e = match_events_json(&ev, mv);
+
+		op->use_empty = op->seat >= 0 && match_use_empty(&ev, mv, (unsigned)op->seat);
 
 		set_last_turn(r, e != NULL ? json_dumps(e, JSON_COMPACT) : NULL);
 		json_decref(e);
@@ -821,7 +823,7 @@ run_job(struct store_conn *c, void *arg)
 	struct match_play_op *op = arg;
 
 	op->verdict = MATCH_PLAY_ERROR;
-	op->started = op->resolved = op->finished = false;
+	op->started = op->resolved = op->finished = op->use_empty = false;
 	free(op->event);
 	op->event = NULL;
 	op->nevent = 0;

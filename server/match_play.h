@@ -134,6 +134,8 @@ struct match_play_op {
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
 	enum versus_parse  parsed;            /* move, read on the HTTP thread */
 	bool               full_view;         /* move: answer the whole match view too (?view=full) */
+	bool               use_empty;         /* move that resolved the turn: its `use T` found the
+	                                       * mover's inventory empty and did nothing */
 	struct versus_move mv;
 	char               reason[ENGINE_REASON_MAX];
 

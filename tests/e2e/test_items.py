@@ -194,10 +194,34 @@ def scripted(d):
          spectator['seats'][0]['current_items'] == roll(0, 0),
          'a spectator sees the items of the current pieces, not the previews')
 
-    for turn, c in enumerate(DOUBLE6, 1):
+    # Turn 1: both ask `use 2` / `use 1` with empty inventories (nothing
+    # placed yet, and O clears no row): the uses do nothing and, the
+    # engine drawing nothing for them, the boards below are those of
+    # DOUBLE6 alone. Player 0 waits (its answer cannot know yet); player
+    # 1's move resolves the turn and its answer says the inventory was
+    # empty; the turn's events say it for both, naming no target.
+    r0 = move(d, mid, keys[0], 1, 'use 2; ' + DOUBLE6[0])
+    t.ok(r0.status == 200 and r0.json['resolved'] is False and
+         r0.json['use'] == {'target': 2, 'used': None, 'reason': r0.json['use']['reason']} and
+         'waits' in r0.json['use']['reason'],
+         'empty inventory, the turn not resolved yet: the answer says the use waits for the turn')
+    r1 = move(d, mid, keys[1], 1, 'use 1; ' + DOUBLE6[0])
+    t.ok(r1.status == 200 and r1.json['resolved'] is True and
+         r1.json['use'] == {'target': 1, 'used': False, 'reason': 'empty inventory'},
+         'empty inventory, the move that resolves the turn: answered {used: false, reason: empty inventory}')
+    lt = get(d, mid)['last_turn']
+    t.ok([p.get('use') for p in lt['players']] == [{'used': False, 'reason': 'empty inventory'}] * 2 and
+         lt['hits'] == [] and all(p['seat'] == i for i, p in enumerate(lt['players'])),
+         'the turn\'s events mark both empty uses (no target, no hit)')
+    tr1 = d.get('/api/matches/%s/turns?from=1&count=1' % mid).json['turns'][0]
+    t.ok(tr1['view']['last_turn'] == lt and tr1['moves'] == [DOUBLE6[0]] * 2,
+         'the turns route walks the same events for turn 1, its moves without the uses')
+    for turn, c in enumerate(DOUBLE6[1:], 2):
         assert move(d, mid, keys[0], turn, c).status == 200
         r = move(d, mid, keys[1], turn, c)
         assert r.status == 200, r
+        t.ok('use' not in r.json and all('use' not in p for p in get(d, mid)['last_turn']['players']),
+             'turn %d without uses: no use entry in the answer or the events' % turn)
     m = get(d, mid)
     for p in (0, 1):
         placed = sorted(x for k in PLACED for x in roll(p, k) if x is not None)
