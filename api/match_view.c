@@ -93,6 +93,16 @@ match_view_board_text(const struct match_record *r, char out[MATCH_VIEW_TEXT_MAX
 			snprintf(field, sizeof field, "%llu", (unsigned long long)p->score);
 		put_field(line, i, field);
 		versus_board_text(p, boards[i]);
+		if (p->blind > 0) {
+			/* Blind hides the locked cells in every view of the board
+			 * (docs/rules/versus.md, "Items"): here too, as the seat's
+			 * own board_text does. */
+			char *c;
+
+			for (c = boards[i]; *c != '\0'; c++)
+				if (*c != '\n')
+					*c = '.';
+		}
 	}
 	len = put_line(out, len, line, width, false);
 

@@ -22,8 +22,10 @@ items placed in DOUBLE6 below, whichever minos carry them.
 import json
 import os
 import random
+import socket
 import subprocess
 import tempfile
+import time
 
 from harness import Daemon, Tap, binary
 
@@ -287,10 +289,185 @@ def scripted(d):
          'arcaded verify re-simulates it (%s)' % out.strip().splitlines()[0])
 
 
+
+# ---- scripted: one item everywhere (item_chance 100, one weight 100) ----
+#
+# With chance 100 and one weight above 0 every mino of every piece carries
+# that item, so the items on a board are exactly its non-grey cells and the
+# expectations follow from the boards alone. Both players play DOUBLE6
+# (seed 7): after turn 6 each board is AFTER6 of test_versus.py,
+# '.........I' over '...Z.J...I', the double having cleared two full rows
+# of 10 item cells each, and each sent the other 1 line (block 0 of seed 7,
+# hole 2) that rises at the end of turn 7 as 'GG.GGGGGGG'.
+
+AFTER6 = ('.........I', '...Z.J...I')
+
+
+def item_board(letter, *rows):
+    """items_text of rows whose non-grey cells all carry `letter`."""
+    return board(*[''.join(letter if c not in '.G' else '.' for c in r) for r in rows])
+
+
+def one_item(d, name, item, players=2):
+    keys = [account(d, '%s_%d' % (name, i)) for i in range(players)]
+    weights = [100 if x == item else 0 for x in ITEMS]
+    r = d.post('/api/matches', {'players': players, 'seed': SEED, 'item_chance': 100,
+                                'item_weights': weights, 'turn_seconds': 600}, headers=keys[0])
+    assert r.status == 201, r
+    mid = r.json['match_id']
+    for k in keys[1:]:
+        assert d.post('/api/matches/%s/join' % mid, None, headers=k).status == 200
+    return mid, keys
+
+
+def double6(d, mid, keys):
+    for turn, c in enumerate(DOUBLE6, 1):
+        for k in keys:
+            r = move(d, mid, k, turn, c)
+            assert r.status == 200, r
+
+
+def collection_and_cap(d):
+    """Turn 6's double clears 20 item cells: 10 reach the inventory (the cap),
+    10 are discarded, the 3 cells left on the board keep theirs."""
+    mid, keys = one_item(d, 'cap', 'add_line')
+    double6(d, mid, keys)
+    m = get(d, mid)
+    for p in (0, 1):
+        seat, ev = m['seats'][p], m['last_turn']['players'][p]
+        t.ok(ev['lines'] == 2 and ev['items_collected'] == 20 and ev['items_discarded'] == 10 and
+             seat['inventory'] == ['add_line'] * 10 and seat['board_text'] == board(*AFTER6) and
+             seat['items_text'] == item_board('a', *AFTER6),
+             'player %d: the double collects 20 items, keeps 10 (the cap), discards 10; the 3 cells '
+             'left keep theirs (collected %d, discarded %d, inventory %d)' %
+             (p, ev['items_collected'], ev['items_discarded'], len(seat['inventory'])))
+
+
+def clear_line(d):
+    """Turn 7: player 0 places J flat at 0-2 ('J........I' over 'JJJZ.J...I')
+    and uses clear_line on itself: the bottom row and its 6 items go, the
+    row above drops, then the garbage rises under it."""
+    mid, keys = one_item(d, 'cline', 'clear_line')
+    double6(d, mid, keys)
+    assert move(d, mid, keys[0], 7, 'use 1; place 0 0').status == 200
+    r = move(d, mid, keys[1], 7, 'place 0 0')
+    assert r.status == 200 and r.json['resolved'] is True, r
+    m = get(d, mid)
+    s0, s1 = m['seats']
+    t.ok(s0['board_text'] == board('J........I', 'GG.GGGGGGG') and
+         s0['items_text'] == item_board('c', 'J........I', 'GG.GGGGGGG') and
+         s0['inventory'] == ['clear_line'] * 9,
+         'clear_line on oneself: the bottom row goes with its 6 items, 2 left on the board, 9 in the inventory')
+    t.ok(s1['board_text'] == board('J........I', 'JJJZ.J...I', 'GG.GGGGGGG') and
+         s1['items_text'] == item_board('c', 'J........I', 'JJJZ.J...I', 'GG.GGGGGGG') and
+         s1['inventory'] == ['clear_line'] * 10,
+         'the other board is untouched: 8 item cells, 10 in the inventory')
+    t.eq(m['last_turn']['hits'], [{'turn': 7, 'target': 0, 'item': 'clear_line'}], 'one hit, on seat 0')
+
+
+def swap(d):
+    """Turn 7: player 0 places J at 0-2 ('J........I' over 'JJJZ.J...I'),
+    player 1 at 6-8 ('......J..I' over '...Z.JJJJI'); player 0 swaps with
+    2 (seat 1): the locked cells and their items change boards, then each
+    board gets its garbage row. Hold, inventories and the pieces stay."""
+    mid, keys = one_item(d, 'swap', 'swap')
+    double6(d, mid, keys)
+    before = [get(d, mid, keys[p])['seats'][p] for p in (0, 1)]
+    assert move(d, mid, keys[0], 7, 'use 2; place 0 0').status == 200
+    assert move(d, mid, keys[1], 7, 'place 0 6').status == 200
+    m = get(d, mid)
+    p0 = ('J........I', 'JJJZ.J...I')
+    p1 = ('......J..I', '...Z.JJJJI')
+    s0, s1 = m['seats']
+    t.ok(s0['board_text'] == board(*p1, 'GG.GGGGGGG') and s0['items_text'] == item_board('s', *p1, 'G' * 10) and
+         s1['board_text'] == board(*p0, 'GG.GGGGGGG') and s1['items_text'] == item_board('s', *p0, 'G' * 10),
+         'swap: both boards exchanged, their item cells with them (the garbage rises after)')
+    after = [get(d, mid, keys[p])['seats'][p] for p in (0, 1)]
+    t.ok(after[0]['inventory'] == ['swap'] * 9 and after[1]['inventory'] == ['swap'] * 10 and
+         all(after[p]['hold'] == before[p]['hold'] and after[p]['hold_items'] == before[p]['hold_items']
+             for p in (0, 1)) and after[0]['next'] == after[1]['next'],
+         'swap: inventories (9 and 10), holds and the queues stay with their owners')
+    t.ok(m['last_turn']['hits'] == [{'turn': 7, 'target': 1, 'item': 'swap'}] and
+         d.get('/api/matches/%s/turns?from=7&count=1' % mid).json['turns'][0]['moves'] == ['place 0 0',
+                                                                                           'place 0 6'],
+         'hidden user: the hit names the target only, the turns route drops the use')
+
+
+def first_event(d, mid):
+    s = socket.create_connection(('127.0.0.1', d.port), timeout=20)
+    s.sendall(('GET /api/matches/%s/events HTTP/1.1\r\nHost: x\r\n\r\n' % mid).encode())
+    buf = b''
+    deadline = time.monotonic() + 20
+    while b'"boardText"' not in buf or not buf.rstrip().endswith(b'}'):
+        if time.monotonic() > deadline:
+            break
+        c = s.recv(65536)
+        if not c:
+            break
+        buf += c
+    s.close()
+    return buf.decode('utf-8', 'replace')
+
+
+def blind(d):
+    """Turn 7 as in swap() but player 0 uses blind on seat 1: seat 1's cells
+    ('......J..I', '...Z.JJJJI', then its garbage row) are hidden for 4
+    turns in every view, its own included; a second blind on turn 8 adds
+    4 to the 3 left (7)."""
+    mid, keys = one_item(d, 'blind', 'blind')
+    double6(d, mid, keys)
+    assert move(d, mid, keys[0], 7, 'use 2; place 0 0').status == 200
+    assert move(d, mid, keys[1], 7, 'place 0 6').status == 200
+    hidden = board()
+    views = {'spectator': get(d, mid), 'its own key': get(d, mid, keys[1]), 'the user\'s key': get(d, mid, keys[0])}
+    w = d.get('/api/matches/%s/wait?after=6' % mid)
+    views['wait'] = w.json
+    for name, v in views.items():
+        s1 = v['seats'][1]
+        t.ok(s1['blind'] == 4 and s1['board_text'] == hidden and s1['items_text'] == hidden and
+             'Z.JJJJ' not in v['boardText'] and 'JJJZ.J' in v['boardText'] and
+             v['seats'][0]['board_text'] == board('J........I', 'JJJZ.J...I', 'GG.GGGGGGG'),
+             'blind, %s: seat 1 blind 4, its board and items all dots (boardText too); seat 0 shown' % name)
+    ev = first_event(d, mid)
+    t.ok('"blind":4' in ev and 'Z.JJJJ' not in ev and 'JJJZ.J' in ev,
+         'blind, the events stream: seat 1 hidden there too')
+    assert move(d, mid, keys[0], 8, 'use 2; place 0 3').status == 200
+    assert move(d, mid, keys[1], 8, 'place 0 3').status == 200
+    v = get(d, mid, keys[1])
+    t.ok(v['seats'][1]['blind'] == 7 and v['seats'][1]['board_text'] == hidden,
+         'a second blind on turn 8 stacks: 3 left + 4 = 7, still hidden (%s)' % v['seats'][1]['blind'])
+    assert move(d, mid, keys[0], 9, 'place 0 6').status == 200
+    assert move(d, mid, keys[1], 9, 'place 0 0').status == 200
+    t.eq(get(d, mid)['seats'][1]['blind'], 6, 'one turn later: 6')
+
+
+def eliminated_target(d):
+    """Three seats; seat 2 resigns on turn 1. On turn 2, seat 0's `use 3`
+    names seat 2, out: 422; corrected to `use 2` before seat 1 moves."""
+    mid, keys = one_item(d, 'elim', 'nuke', players=3)
+    for k, c in zip(keys, ['place 0 0', 'place 0 0', 'resign']):
+        assert move(d, mid, k, 1, c).status == 200
+    r = move(d, mid, keys[0], 2, 'use 3; place 0 4')
+    t.ok(r.status == 422 and 'use 3' in r.json['error']['message'],
+         'use 3 names seat 2, out: 422 (%s)' % r.json['error']['message'])
+    r = move(d, mid, keys[0], 2, 'use 2; place 0 4')
+    t.ok(r.status == 200 and r.json['use']['used'] is None, 'corrected to use 2 before the turn resolves: 200')
+    r = move(d, mid, keys[1], 2, 'place 0 4')
+    m = get(d, mid)
+    t.ok(r.status == 200 and m['turn'] == 2 and
+         m['last_turn']['players'][0]['use'] == {'used': False, 'reason': 'empty inventory'},
+         'the turn resolves with the corrected use, which finds seat 0\'s inventory empty')
+
+
 d = Daemon()
 try:
     settings(d)
     scripted(d)
+    collection_and_cap(d)
+    clear_line(d)
+    swap(d)
+    blind(d)
+    eliminated_target(d)
 finally:
     d.cleanup()
 t.done()
