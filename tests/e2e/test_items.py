@@ -441,6 +441,89 @@ def blind(d):
     t.eq(get(d, mid)['seats'][1]['blind'], 6, 'one turn later: 6')
 
 
+# Stackfall's rotation 0 shapes (docs/rules/stackfall.md), top row first.
+SHAPES = {'I': ['####'], 'O': ['##', '##'], 'T': ['.#.', '###'], 'S': ['.##', '##.'],
+          'Z': ['##.', '.##'], 'J': ['#..', '###'], 'L': ['..#', '###']}
+
+
+def grid_of(board_text):
+    """A board_text as rows bottom first, each a list of 10 booleans."""
+    return [[c != '.' for c in row] for row in reversed(board_text.split('\n'))]
+
+
+def height(grid):
+    return max([r + 1 for r, row in enumerate(grid) if any(row)] or [0])
+
+
+def drop(grid, piece, col):
+    """The grid after a hard drop of piece (rotation 0) at col and its clears,
+    and the top of the piece as it landed (rows counted from 1)."""
+    shape = SHAPES[piece]
+    cells = [(len(shape) - 1 - r, c) for r, line in enumerate(shape) for c, x in enumerate(line) if x == '#']
+    # From above the board down, the piece stops where one row lower would
+    # overlap a cell (or the floor).
+    y = 20
+    while y > 0 and not any(grid[y - 1 + r][col + c] for r, c in cells if y - 1 + r < 20):
+        y -= 1
+    top = y + len(shape)
+    g = [row[:] for row in grid] + [[False] * 10 for _ in range(8)]
+    for r, c in cells:
+        g[y + r][col + c] = True
+    g = [row for row in g if not all(row)]
+    g = (g + [[False] * 10] * 28)[:28]
+    return g, top
+
+
+def add_line_out(d):
+    """add_line topping a player out. After DOUBLE6 and a plain turn 7 (both
+    boards 'J........I', 'JJJZ.J...I', 'GG.GGGGGGG', 10 add_lines each),
+    from turn 8 on both players use add_line on seat 1 (seat 0 `use 2`,
+    seat 1 `use 1`): two grey rows pushed in under seat 1's board a turn.
+    Each turn the model above drops both players' pieces (seat 1 at its
+    lowest landing; seat 0 within columns 0-5, so that its rows never fill
+    and nothing is sent), and predicts seat 1's board: the dropped grid,
+    raised two rows (their holes are the garbage stream's, so only the rows
+    above them are compared). Seat 1 is out, `overflow`, in the first turn
+    where its stack after the placement stands above row 18: the second
+    add_line pushes a cell above row 20. It takes place 2, seat 0 wins."""
+    mid, keys = one_item(d, 'addl', 'add_line')
+    double6(d, mid, keys)
+    for k in keys:
+        assert move(d, mid, k, 7, 'place 0 0').status == 200
+    m = get(d, mid)
+    assert [x['board_text'] for x in m['seats']] == [board('J........I', 'JJJZ.J...I', 'GG.GGGGGGG')] * 2, m
+    out_turn = None
+    for turn in range(8, 20):
+        views = [get(d, mid, keys[p])['seats'][p] for p in (0, 1)]
+        grids = [grid_of(v['board_text']) for v in views]
+        plans = []
+        for p, span in ((0, 6), (1, 10)):
+            piece = views[p]['current']
+            width = len(SHAPES[piece][0])
+            best = min(range(span - width + 1), key=lambda c: (drop(grids[p], piece, c)[1], c))
+            plans.append((best,) + drop(grids[p], piece, best))
+        move(d, mid, keys[0], turn, 'use 2; place 0 %d' % plans[0][0])
+        r = move(d, mid, keys[1], turn, 'use 1; place 0 %d' % plans[1][0])
+        assert r.status == 200, r
+        m = get(d, mid)
+        g1 = plans[1][1]
+        if height(g1) > 18:
+            out_turn = turn
+            e = m['last_turn']['players'][1]
+            t.ok(e['eliminated'] is True and e['end_reason'] == 'overflow' and e['place'] == 2 and
+                 m['status'] == 'finished' and m['seats'][0]['place'] == 1 and m['seats'][1]['place'] == 2 and
+                 m['last_turn']['hits'] == [{'turn': turn, 'target': 1, 'item': 'add_line'}] * 2,
+                 'turn %d: seat 1\'s stack stands %d rows high after its placement; the add_lines push it '
+                 'out: eliminated, overflow, place 2, seat 0 wins' % (turn, height(g1)))
+            break
+        got = grid_of(m['seats'][1]['board_text'])
+        t.ok(m['seats'][1]['alive'] and got[2:] == g1[:18] and
+             all(sum(row) == 9 for row in got[:2]) and len(m['last_turn']['hits']) == 2,
+             'turn %d: seat 1 (%s at column %d) is its dropped board raised by two grey rows of 9 cells'
+             % (turn, views[1]['current'], plans[1][0]))
+    t.ok(out_turn is not None, 'add_line took seat 1 out (turn %s)' % out_turn)
+
+
 def eliminated_target(d):
     """Three seats; seat 2 resigns on turn 1. On turn 2, seat 0's `use 3`
     names seat 2, out: 422; corrected to `use 2` before seat 1 moves."""
@@ -467,6 +550,7 @@ try:
     clear_line(d)
     swap(d)
     blind(d)
+    add_line_out(d)
     eliminated_target(d)
 finally:
     d.cleanup()
