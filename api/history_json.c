@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iso8601.h"
+#include "match.h"
 
 static json_t *
 id_json(int64_t id)
@@ -67,7 +68,8 @@ match_json(const struct history_match *m, bool mine)
 	    "started_at", iso8601_ms_json(m->started_at),
 	    "finished_at", iso8601_ms_json(m->finished_at));
 	if (o != NULL) {
-		json_object_set_new(o, "items", json_boolean(m->items));
+		json_object_set_new(o, "items", match_item_settings_json(m->items, m->item_chance,
+		    m->item_weights));
 		json_object_set_new(o, "queue", json_boolean(m->queue));
 	}
 	if (o != NULL && mine) {

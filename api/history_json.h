@@ -28,6 +28,8 @@ struct history_match {
 	int         players, joined, turn_seconds, turn_cap;
 	bool        rated;
 	bool        items, queue;   /* the item setting; opened by the quick-match queue */
+	unsigned    item_chance;    /* with items: 1..100 */
+	const uint8_t *item_weights; /* with items: six shares, else NULL */
 	const char *status;         /* lobby, playing or finished */
 	const char *end_reason;     /* "" while not finished */
 	int         nseats;

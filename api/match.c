@@ -202,8 +202,18 @@ match_player_json(const struct versus_match *m, enum match_end end, unsigned vie
 	return o;
 }
 
+bool
+match_use_empty(const struct versus_events *ev, const struct versus_move *moves, unsigned player)
+{
+	/* The engine's uses act for every live PLACE with use > 0 and leave
+	 * used NONE only when the inventory is empty then. */
+	return moves != NULL && ev->items && player < ev->nplayers &&
+	    moves[player].kind == VERSUS_MOVE_PLACE && moves[player].use != 0 &&
+	    ev->players[player].used == VERSUS_ITEM_NONE;
+}
+
 json_t *
-match_events_json(const struct versus_events *ev)
+match_events_json(const struct versus_events *ev, const struct versus_move *moves)
 {
 	json_t *o, *players, *p, *risen;
 	unsigned i, k, received[VERSUS_PLAYERS_MAX] = { 0 };
@@ -257,6 +267,9 @@ match_events_json(const struct versus_events *ev)
 			json_object_set_new_nocheck(p, "items_collected", json_integer(e->collected));
 			json_object_set_new_nocheck(p, "items_discarded", json_integer(e->discarded));
 		}
+		if (match_use_empty(ev, moves, i))
+			json_object_set_new_nocheck(p, "use", json_pack("{s:b, s:s}", "used", 0,
+			    "reason", "empty inventory"));
 		json_array_append_new(players, p);
 	}
 	o = json_pack("{s:i, s:b, s:o}", "turn", (json_int_t)ev->turn, "over", ev->over,
@@ -522,6 +535,21 @@ read_items(const json_t *items, unsigned *chance, uint8_t weights[VERSUS_ITEM_KI
 	return 0;
 }
 
+json_t *
+match_item_settings_json(bool items, unsigned chance, const uint8_t *weights)
+{
+	json_t *w;
+	int k;
+
+	if (!items || weights == NULL)
+		return json_false();
+	if ((w = json_array()) == NULL)
+		return NULL;
+	for (k = 0; k < VERSUS_ITEM_KINDS; k++)
+		json_array_append_new(w, json_integer(weights[k]));
+	return json_pack("{s:i, s:o}", "chance", (int)chance, "weights", w);
+}
+
 bool
 match_items_default(struct versus_match *m)
 {
@@ -535,6 +563,7 @@ match_walk_start(struct match_walk *w, uint64_t seed, unsigned nplayers)
 {
 	memset(&w->totals, 0, sizeof w->totals);
 	memset(&w->ev, 0, sizeof w->ev);
+	memset(w->mv, 0, sizeof w->mv);
 	return versus_init(&w->m, seed, nplayers);
 }
 
@@ -552,6 +581,7 @@ match_walk_turn(struct match_walk *w, const json_t *entry, struct match_replay_c
 		return -1;
 	if (versus_resolve(&w->m, mv, &w->ev, &bad, reason, sizeof reason) != VERSUS_OK)
 		return fail(out, t, "turn %zu: player %u's move is refused: %s", t, bad, reason);
+	memcpy(w->mv, mv, sizeof w->mv);
 	match_totals_add(&w->totals, &w->ev);
 	return 0;
 }

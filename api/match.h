@@ -89,8 +89,16 @@ json_t *match_player_json(const struct versus_match *m, enum match_end end, unsi
  * points, combo, back_to_back, perfect_clear, attack, cancelled, sent,
  * target, lost; received, risen: [{lines, hole}], eliminated, end_reason,
  * place}]}. The hole of a block sent this turn is not in it: it shows once
- * the block rises. */
-json_t *match_events_json(const struct versus_events *ev);
+ * the block rises. With the turn's moves (moves not NULL), a player whose
+ * move asked `use T` while its inventory was empty when the uses acted adds
+ * "use": {"used": false, "reason": "empty inventory"} (a use that acted is
+ * only in "hits", by target: its user stays unnamed). */
+json_t *match_events_json(const struct versus_events *ev, const struct versus_move *moves);
+
+/* Whether player's move asked `use T` and found the inventory empty when
+ * the uses acted (so it did nothing). */
+bool match_use_empty(const struct versus_events *ev, const struct versus_move *moves,
+    unsigned player);
 
 /* One turn's entry of a replay: the canonical text of each move in match
  * order, "missed" for MISSED, null for players out before the turn
@@ -127,6 +135,7 @@ struct match_walk {
 	struct versus_match  m;      /* after m.turn turns */
 	struct match_totals  totals; /* lines sent and received so far */
 	struct versus_events ev;     /* what the last turn did; zero at turn 0 */
+	struct versus_move   mv[VERSUS_PLAYERS_MAX]; /* the last turn's moves */
 };
 
 /* Turns on the items of a match whose row has items on, for m at turn 0:
@@ -134,6 +143,11 @@ struct match_walk {
  * (docs/rules/versus.md, "Items"). The server starts such a match and
  * re-walks its turns with it; false when m has begun. */
 bool match_items_default(struct versus_match *m);
+
+/* A match's item setting as views and lists show it: false without items,
+ * else {chance, weights} (weights VERSUS_ITEM_KINDS shares), as replays
+ * carry it. NULL when out of memory. */
+json_t *match_item_settings_json(bool items, unsigned chance, const uint8_t *weights);
 
 /* w at turn 0 of a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX);
  * false when either is out of range. */

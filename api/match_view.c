@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iso8601.h"
+#include "match.h"
 
 static json_t *
 id_json(int64_t id)
@@ -92,6 +93,16 @@ match_view_board_text(const struct match_record *r, char out[MATCH_VIEW_TEXT_MAX
 			snprintf(field, sizeof field, "%llu", (unsigned long long)p->score);
 		put_field(line, i, field);
 		versus_board_text(p, boards[i]);
+		if (p->blind > 0) {
+			/* Blind hides the locked cells in every view of the board
+			 * (docs/rules/versus.md, "Items"): here too, as the seat's
+			 * own board_text does. */
+			char *c;
+
+			for (c = boards[i]; *c != '\0'; c++)
+				if (*c != '\n')
+					*c = '.';
+		}
 	}
 	len = put_line(out, len, line, width, false);
 
@@ -150,8 +161,11 @@ match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
 	json_object_set_new_nocheck(o, "turn_seconds", json_integer(r->turn_seconds));
 	json_object_set_new_nocheck(o, "turn_cap", json_integer(r->turn_cap));
 	json_object_set_new_nocheck(o, "rated", json_boolean(r->rated));
-	json_object_set_new_nocheck(o, "items", json_boolean(r->items));
+	json_object_set_new_nocheck(o, "items", match_item_settings_json(r->items, r->item_chance,
+	    r->item_weights));
 	json_object_set_new_nocheck(o, "queue", json_boolean(r->queue));
+	json_object_set_new_nocheck(o, "unrated_reason", r->unrated_reason != NULL &&
+	    r->unrated_reason[0] != '\0' ? json_string(r->unrated_reason) : json_null());
 	/* The seed gives every piece and hole to come: shown once it is over. */
 	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());
 	json_object_set_new_nocheck(o, "seed_chosen", json_boolean(r->seed_chosen));

@@ -40,6 +40,10 @@ struct match_record {
 	int         turn_cap;
 	bool        seed_chosen, rated;
 	bool        items, queue;  /* the item setting; opened by the quick-match queue */
+	unsigned    item_chance;   /* with items: 1..100 */
+	const uint8_t *item_weights; /* with items: VERSUS_ITEM_KINDS shares, else NULL */
+	const char *unrated_reason; /* a finished queue match that moved no rating: "aborted" or
+	                             * "pair_cap"; "" or NULL else */
 	int64_t     turn;          /* turns resolved */
 	int64_t     created_at, started_at, finished_at, deadline_at; /* Unix ms, 0: none */
 	const char *last_turn;     /* the last turn's events (match_events_json) as text, or NULL */

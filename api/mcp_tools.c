@@ -33,7 +33,9 @@ enum arg_type {
 	ARG_INTEGER,
 	ARG_BOOLEAN,
 	ARG_ACTION,   /* an action object, or a short string (mcp_action_from_text) */
-	ARG_AGENT     /* {token, answer}: the agent check's body fields */
+	ARG_AGENT,    /* {token, answer}: the agent check's body fields */
+	ARG_ITEMS     /* true, false, or {chance?, weights?}: a match's item settings, sent as
+	               * the body's items, or item_chance and item_weights */
 };
 
 enum arg_to { TO_PATH, TO_BODY, TO_QUERY };
@@ -116,7 +118,11 @@ static const struct tool tools[] = {
 	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
 	    { "turnSeconds", ARG_INTEGER, TO_BODY, "turn_seconds", false, "seconds a turn lasts, 1 to 3600" },
 	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal (not with rated)" },
-	    { "rated", ARG_BOOLEAN, TO_BODY, "rated", false, "whether the match changes ratings" } } },
+	    { "rated", ARG_BOOLEAN, TO_BODY, "rated", false, "whether the match changes ratings" },
+	    { "items", ARG_ITEMS, TO_BODY, NULL, false, "the item settings: true (10 % a mino, the six "
+	      "items equally likely), false (none, the default), or {chance, weights}: chance 0 to 100 "
+	      "(0 none), weights six shares 0 to 100 for add_line, clear_line, nuke, swap, blind, "
+	      "transform (one above 0)" } } },
 	{ "join_match", "Join a versus match", "Takes the next seat of a match in its lobby; the last "
 	    "seat starts it.", true, "/api/matches/{id}/join", RESULT_AS_IS, false, { MATCH_ARG } },
 	{ "match_move", "Move in a versus match", "One move for the turn open now: turn is the match's "
@@ -172,6 +178,13 @@ arg_schema(const struct arg *a)
 		s = json_pack("{s:s, s:{s:{s:s}, s:{s:[s,s]}}, s:[s,s], s:b}", "type", "object",
 		    "properties", "token", "type", "string", "answer", "type", "integer", "string",
 		    "required", "token", "answer", "additionalProperties", 0);
+		break;
+	case ARG_ITEMS:
+		s = json_pack("{s:[s,s], s:{s:{s:s, s:i, s:i}, s:{s:s, s:i, s:i, s:{s:s, s:i, s:i}}}, "
+		    "s:b}", "type", "boolean", "object", "properties",
+		    "chance", "type", "integer", "minimum", 0, "maximum", 100,
+		    "weights", "type", "array", "minItems", 6, "maxItems", 6, "items", "type", "integer",
+		    "minimum", 0, "maximum", 100, "additionalProperties", 0);
 		break;
 	}
 	if (s != NULL)
@@ -457,6 +470,26 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 			 * judges the answer as it judges any. */
 			json_object_set(c->body, "agent_check", (json_t *)tok);
 			json_object_set(c->body, "agent_answer", (json_t *)ans);
+			break;
+		}
+		case ARG_ITEMS: {
+			const json_t *chance = json_object_get(v, "chance"), *w = json_object_get(v, "weights");
+
+			if (json_is_boolean(v)) {
+				json_object_set(c->body, "items", (json_t *)v);
+				break;
+			}
+			if (!json_is_object(v) || json_object_size(v) != (size_t)(chance != NULL) +
+			    (w != NULL) || json_object_size(v) == 0)
+				REFUSE("%s: argument 'items' must be true, false or {\"chance\", \"weights\"}",
+				    t->name);
+			/* The route judges the values and names its fields
+			 * (item_chance, item_weights) when they are wrong. */
+			json_object_set(c->body, "items", json_true());
+			if (chance != NULL)
+				json_object_set(c->body, "item_chance", (json_t *)chance);
+			if (w != NULL)
+				json_object_set(c->body, "item_weights", (json_t *)w);
 			break;
 		}
 		}

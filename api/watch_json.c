@@ -119,7 +119,7 @@ turn_view(const struct match_walk *w, uint32_t turn_cap, const char *const *name
 	return json_pack("{s:s, s:I, s:o, s:o, s:s%, s:o}", "status", end != MATCH_END_NONE ? "finished" :
 	    "playing", "turn", (json_int_t)w->m.turn, "end", end != MATCH_END_NONE ?
 	    json_string(match_end_name(end)) : json_null(), "seats", seats, "boardText", text, ntext,
-	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev) : json_null());
+	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev, w->mv) : json_null());
 }
 
 /* A turn's moves as the turns route shows them: each `use T; ` dropped, so

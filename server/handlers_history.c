@@ -56,6 +56,7 @@ to_match(const struct store_match_brief *b, struct history_match *m)
 		.finished_at = b->finished_at, .players = b->players, .joined = b->joined,
 		.turn_seconds = b->turn_seconds, .turn_cap = b->turn_cap, .rated = b->rated,
 		.items = b->items, .queue = b->queued,
+		.item_chance = b->item_chance, .item_weights = b->item_weights,
 		.status = b->status, .end_reason = b->end_reason, .nseats = b->nseats, .seat = b->seat,
 		.place = b->place, .score = b->score, .rating_before = b->rating_before,
 		.rating_after = b->rating_after,

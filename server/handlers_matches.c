@@ -127,6 +127,82 @@ reply_verdict_error(struct request *req, const struct match_play_op *op)
 	request_reply_error_with(req, e, msg, extra);
 }
 
+/* A new match's item settings, for POST /api/matches and the queue: `items`
+ * (true or false), `item_chance` (0..100, 0 = off; 10 by default with items
+ * on) and `item_weights` (six integers 0..100, one at least above 0; all 1
+ * by default). Giving item_chance or item_weights turns items on unless
+ * `items` is false (then they must not be given, or item_chance be 0).
+ * Items off store chance 0 and weights all 1, so that the queue pairs every
+ * lobby without items. False once a 400 is queued. */
+struct item_settings {
+	bool    items;
+	uint8_t item_chance, item_weights[VERSUS_ITEM_KINDS];
+};
+
+static bool
+read_item_settings(struct request *req, struct item_settings *op)
+{
+	const json_t *items = req->json ? json_object_get(req->json, "items") : NULL;
+	const json_t *weights = req->json ? json_object_get(req->json, "item_weights") : NULL;
+	char msg[JSONBODY_MSG_MAX];
+	int64_t chance = VERSUS_ITEM_CHANCE_DEFAULT;
+	bool has_chance = false, on;
+	unsigned total = 0;
+	size_t k;
+
+	if (items != NULL && !json_is_boolean(items)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
+		return false;
+	}
+	if (!jsonbody_int(req->json, "item_chance", 0, 100, &has_chance, &chance, msg, sizeof msg)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+		return false;
+	}
+	memset(op->item_weights, 1, sizeof op->item_weights);
+	if (weights != NULL) {
+		if (!json_is_array(weights) || json_array_size(weights) != VERSUS_ITEM_KINDS) {
+			request_reply_error(req, API_ERR_INVALID_REQUEST,
+			    "field 'item_weights' must list 6 integers (add_line, clear_line, nuke, swap, "
+			    "blind, transform)");
+			return false;
+		}
+		for (k = 0; k < VERSUS_ITEM_KINDS; k++) {
+			const json_t *w = json_array_get(weights, k);
+
+			if (!json_is_integer(w) || json_integer_value(w) < 0 ||
+			    json_integer_value(w) > VERSUS_ITEM_WEIGHT_MAX) {
+				snprintf(msg, sizeof msg,
+				    "field 'item_weights' item %zu must be an integer from 0 to %d", k,
+				    VERSUS_ITEM_WEIGHT_MAX);
+				request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+				return false;
+			}
+			op->item_weights[k] = (uint8_t)json_integer_value(w);
+			total += op->item_weights[k];
+		}
+		if (total == 0) {
+			request_reply_error(req, API_ERR_INVALID_REQUEST,
+			    "field 'item_weights' must have at least one weight above 0");
+			return false;
+		}
+	}
+	if (json_is_false(items) && ((has_chance && chance > 0) || weights != NULL)) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST,
+		    "fields 'item_chance' and 'item_weights' need items on: drop 'items': false");
+		return false;
+	}
+	on = json_is_true(items) || has_chance || weights != NULL;
+	if (!on || chance == 0) {
+		op->items = false;
+		op->item_chance = 0;
+		memset(op->item_weights, 1, sizeof op->item_weights);
+		return true;
+	}
+	op->items = true;
+	op->item_chance = (uint8_t)chance;
+	return true;
+}
+
 /* ---- POST /api/matches ---- */
 
 static void
@@ -173,9 +249,9 @@ void
 handle_match_create(struct request *req)
 {
 	static const char *const fields[] = { "players", "turn_seconds", "seed", "rated", "items",
-		NULL };
+		"item_chance", "item_weights", NULL };
 	const json_t *rated = req->json ? json_object_get(req->json, "rated") : NULL;
-	const json_t *items = req->json ? json_object_get(req->json, "items") : NULL;
+	struct item_settings settings;
 	struct account_ref acct;
 	struct match_play_op *op;
 	char msg[JSONBODY_MSG_MAX];
@@ -195,10 +271,8 @@ handle_match_create(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'rated' must be true or false");
 		return;
 	}
-	if (items != NULL && !json_is_boolean(items)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
+	if (!read_item_settings(req, &settings))
 		return;
-	}
 	if (json_is_true(rated)) {
 		/* A creator chooses who sits down (and a seed, every piece and
 		 * hole to come): rated matches are the queue's, whose players the
@@ -217,7 +291,9 @@ handle_match_create(struct request *req)
 	op->players = (int)players;
 	op->turn_seconds = (int)seconds;
 	op->rated = false;
-	op->items = json_is_true(items);
+	op->items = settings.items;
+	op->item_chance = settings.item_chance;
+	memcpy(op->item_weights, settings.item_weights, sizeof op->item_weights);
 	op->seed_chosen = has_seed;
 	if (!has_seed) {
 		uint64_t r;
@@ -251,8 +327,9 @@ quick_done(struct request *req)
 void
 handle_match_quick(struct request *req)
 {
-	static const char *const fields[] = { "players", "turn_seconds", "items", NULL };
-	const json_t *items = req->json ? json_object_get(req->json, "items") : NULL;
+	static const char *const fields[] = { "players", "turn_seconds", "items", "item_chance",
+		"item_weights", NULL };
+	struct item_settings settings;
 	struct account_ref acct;
 	struct match_play_op *op;
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT;
@@ -263,10 +340,8 @@ handle_match_quick(struct request *req)
 		return;
 	if (!read_table(req, &players, &seconds))
 		return;
-	if (items != NULL && !json_is_boolean(items)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
+	if (!read_item_settings(req, &settings))
 		return;
-	}
 	/* Charged as a created match (it may open one), given back unless it
 	 * did. */
 	if (auth_bearer(req, true, &acct) != AUTH_OK || !quota_charge(req, QUOTA_MATCHES, acct.id, &day))
@@ -278,7 +353,9 @@ handle_match_quick(struct request *req)
 	op->account_id = acct.id;
 	op->players = (int)players;
 	op->turn_seconds = (int)seconds;
-	op->items = json_is_true(items);
+	op->items = settings.items;
+	op->item_chance = settings.item_chance;
+	memcpy(op->item_weights, settings.item_weights, sizeof op->item_weights);
 	op->rated = true;
 	randombytes_buf(&r, sizeof r);
 	op->seed = (int64_t)(r & (uint64_t)ENGINE_ID_MAX);
@@ -321,6 +398,8 @@ static void
 move_done(struct request *req)
 {
 	struct match_play_op *op = req->ctx;
+	bool resolved = op->verdict == MATCH_PLAY_RESOLVED;
+	json_t *answer;
 	char text[32];
 
 	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_MOVED && op->verdict != MATCH_PLAY_RESOLVED)) {
@@ -328,9 +407,26 @@ move_done(struct request *req)
 		return;
 	}
 	versus_move_text(&op->mv, text, sizeof text);
-	request_reply_json(req, 200, match_move_answer_json(op->row.id, op->turn, text,
-	    op->verdict == MATCH_PLAY_RESOLVED, match_play_mover_json(op),
-	    op->full_view ? match_play_view_json(op, op->seat) : NULL));
+	answer = match_move_answer_json(op->row.id, op->turn, text, resolved,
+	    match_play_mover_json(op), op->full_view ? match_play_view_json(op, op->seat) : NULL);
+	if (answer != NULL && op->mv.kind == VERSUS_MOVE_PLACE && op->mv.use != 0) {
+		/* The mover's own answer: what its `use T` did. Uses act after
+		 * the turn's placements (which may collect the item), so a
+		 * move that waits for others cannot know yet. */
+		json_t *use = json_pack("{s:I}", "target", (json_int_t)op->mv.use);
+
+		if (use != NULL && !resolved) {
+			json_object_set_new_nocheck(use, "used", json_null());
+			json_object_set_new_nocheck(use, "reason", json_string("waits for the turn: the "
+			    "turn's events say it when the inventory is empty then"));
+		} else if (use != NULL) {
+			json_object_set_new_nocheck(use, "used", json_boolean(!op->use_empty));
+			if (op->use_empty)
+				json_object_set_new_nocheck(use, "reason", json_string("empty inventory"));
+		}
+		json_object_set_new_nocheck(answer, "use", use);
+	}
+	request_reply_json(req, 200, answer);
 }
 
 void

@@ -351,6 +351,7 @@ struct turns_ctx {
 	uint64_t          seed;
 	unsigned          nplayers;
 	bool              items;      /* the row's item setting: the walk plays with items */
+	uint8_t           item_chance, item_weights[VERSUS_ITEM_KINDS];
 	uint32_t          turn_cap;
 	int64_t           nturns;     /* turns resolved, as read with them */
 	char              match[GAME_ID_TEXT_MAX];
@@ -384,7 +385,7 @@ turns_task(void *arg)
 		goto done;
 	}
 	if (!match_walk_start(x->w, x->seed, x->nplayers) ||
-	    (x->items && !match_items_default(&x->w->m))) {
+	    (x->items && !versus_set_items(&x->w->m, x->item_chance, x->item_weights))) {
 		x->walk.failed = true;
 		snprintf(x->walk.reason, sizeof x->walk.reason, "its seed or players are out of range");
 		goto done;
@@ -462,6 +463,8 @@ handle_match_turns(struct request *req)
 	x->seed = (uint64_t)row.seed;
 	x->nplayers = (unsigned)row.players;
 	x->items = row.items;
+	x->item_chance = row.item_chance;
+	memcpy(x->item_weights, row.item_weights, sizeof x->item_weights);
 	x->turn_cap = (uint32_t)row.turn_cap;
 	play_id_text(id, x->match);
 	snprintf(x->status, sizeof x->status, "%s", row.status);

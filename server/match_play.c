@@ -182,7 +182,10 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->seed_chosen = r->seed_chosen;
 	rec->rated = r->rated;
 	rec->items = r->items;
+	rec->item_chance = r->item_chance;
+	rec->item_weights = r->item_weights;
 	rec->queue = r->queued;
+	rec->unrated_reason = r->unrated_reason;
 	rec->turn = r->turn;
 	rec->created_at = r->created_at;
 	rec->started_at = r->started_at;
@@ -336,6 +339,7 @@ results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t
 			if (store_match_unrated(c, r->id, why) != STORE_OK)
 				return STORE_ERROR;
 			rated = r->rated = false;
+			snprintf(r->unrated_reason, sizeof r->unrated_reason, "%s", why);
 		}
 	}
 	match_places(&op->m, match_end_of(&op->m, (uint32_t)r->turn_cap), places);
@@ -423,7 +427,9 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	if (moves_text == NULL)
 		goto done;
 	{
-		json_t *e = match_events_json(&ev);
+		json_t *e = match_events_json(&ev, mv);
+
+		op->use_empty = op->seat >= 0 && match_use_empty(&ev, mv, (unsigned)op->seat);
 
 		set_last_turn(r, e != NULL ? json_dumps(e, JSON_COMPACT) : NULL);
 		json_decref(e);
@@ -509,11 +515,12 @@ create_job(struct store_conn *c, struct match_play_op *op)
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
 		.turn_cap = (int)op->mx->app->cfg->match_turn_cap, .seed = op->seed,
 		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = VERSUS_RULES,
-		.items = op->items, .queued = op->kind == MATCH_PLAY_OP_QUICK,
+		.items = op->items, .queued = op->kind == MATCH_PLAY_OP_QUICK, .item_chance = op->item_chance,
 		.now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
 	};
 	enum store_result rc;
 
+	memcpy(n.item_weights, op->item_weights, sizeof n.item_weights);
 	rc = store_match_insert(c, &n);
 	if (rc == STORE_CONFLICT && n.queue_taken) {
 		op->verdict = MATCH_PLAY_FULL; /* the queue job looks again */
@@ -544,7 +551,7 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 	size_t nstate;
 
 	if (!versus_init(&op->m, (uint64_t)r->seed, (unsigned)r->players) ||
-	    (r->items && !match_items_default(&op->m)))
+	    (r->items && !versus_set_items(&op->m, r->item_chance, r->item_weights)))
 		return STORE_ERROR;
 	memset(&op->totals, 0, sizeof op->totals);
 	nstate = versus_encode(&op->m, state, sizeof state);
@@ -788,7 +795,8 @@ quick_job(struct store_conn *c, struct match_play_op *op)
 	int tries;
 
 	for (tries = 0; tries < 16; tries++) {
-		rc = store_match_queue_find(c, op->players, op->turn_seconds, op->items, &op->match_id);
+		rc = store_match_queue_find(c, op->players, op->turn_seconds, op->items,
+		    op->item_chance, op->item_weights, &op->match_id);
 		if (rc == STORE_ERROR)
 			return STORE_ERROR;
 		if (rc == STORE_OK) {
@@ -815,7 +823,7 @@ run_job(struct store_conn *c, void *arg)
 	struct match_play_op *op = arg;
 
 	op->verdict = MATCH_PLAY_ERROR;
-	op->started = op->resolved = op->finished = false;
+	op->started = op->resolved = op->finished = op->use_empty = false;
 	free(op->event);
 	op->event = NULL;
 	op->nevent = 0;

@@ -129,9 +129,13 @@ struct match_play_op {
 	int64_t            seed;
 	bool               seed_chosen, rated;
 	bool               items;             /* create, quick: the item setting */
+	uint8_t            item_chance;       /* create, quick: 1..100 with items, 0 without */
+	uint8_t            item_weights[VERSUS_ITEM_KINDS]; /* create, quick: all 1 without items */
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
 	enum versus_parse  parsed;            /* move, read on the HTTP thread */
 	bool               full_view;         /* move: answer the whole match view too (?view=full) */
+	bool               use_empty;         /* move that resolved the turn: its `use T` found the
+	                                       * mover's inventory empty and did nothing */
 	struct versus_move mv;
 	char               reason[ENGINE_REASON_MAX];
 

@@ -491,6 +491,7 @@ void store_reviews_free(struct store_review_row *rows, int n);
 #define STORE_MATCH_STATE_MAX 3072   /* the engine's bytes, at most (VERSUS_SERIAL_MAX fits) */
 #define STORE_MATCH_PENDING_MAX 40   /* 5 bytes a seat (server/match_play.c) */
 #define STORE_MATCH_TOTALS_MAX 64    /* 8 bytes a seat */
+#define STORE_ITEM_KINDS 6           /* item_weights (migration 0010), VERSUS_ITEM_KINDS */
 
 struct store_match_new {
 	int64_t account_id;             /* the creator, who takes seat 0 */
@@ -498,6 +499,8 @@ struct store_match_new {
 	int64_t seed;
 	bool    seed_chosen, rated;
 	bool    items, queued;          /* the item setting; opened by the quick-match queue */
+	uint8_t item_chance;            /* 1..100 with items, 0 without */
+	uint8_t item_weights[STORE_ITEM_KINDS]; /* all 1 without items */
 	const char *rules;
 	int64_t now;
 	int     lobbies_max;            /* the creator's matches in their lobby, at most */
@@ -514,7 +517,7 @@ enum store_result store_match_insert(struct store_conn *c, struct store_match_ne
 /* The queue lobby with these settings (there is at most one): OK with its
  * id, NOT_FOUND, or ERROR. */
 enum store_result store_match_queue_find(struct store_conn *c, int players, int turn_seconds,
-    bool items, int64_t *id);
+    bool items, unsigned item_chance, const uint8_t item_weights[STORE_ITEM_KINDS], int64_t *id);
 
 /* How many matches a and b both played that finished at since_ms or later
  * and moved their ratings, into *n. */
@@ -537,6 +540,8 @@ struct store_match_row {
 	int     players, joined, turn_seconds, turn_cap;
 	bool    seed_chosen, rated;
 	bool    items, queued;                           /* migration 0009 */
+	uint8_t item_chance, item_weights[STORE_ITEM_KINDS]; /* migration 0010 */
+	char    unrated_reason[16];                      /* "aborted", "pair_cap" or "" (0009) */
 	char    rules[16], status[12], end_reason[16];  /* end_reason "" while playing */
 	uint8_t state[STORE_MATCH_STATE_MAX];
 	size_t  nstate;                                  /* 0 in the lobby */
@@ -630,6 +635,7 @@ struct store_match_brief {
 	int64_t id, turn, created_at, started_at, finished_at; /* 0: not yet */
 	int     players, joined, turn_seconds, turn_cap;
 	bool    rated, items, queued;
+	uint8_t item_chance, item_weights[STORE_ITEM_KINDS];
 	char    status[12], end_reason[16];
 	int     nseats;
 	char    names[STORE_MATCH_SEATS][STORE_NAME_MAX + 1];

@@ -67,13 +67,37 @@ column_blob(struct store_q *st, int i, uint8_t *out, size_t cap, size_t *n)
 	return true;
 }
 
+/* item_weights as stored: "w1,w2,...,w6" (migration 0010). */
+static void
+weights_text(const uint8_t w[STORE_ITEM_KINDS], char out[32])
+{
+	snprintf(out, 32, "%u,%u,%u,%u,%u,%u", w[0], w[1], w[2], w[3], w[4], w[5]);
+}
+
+static bool
+weights_read(const char *text, uint8_t w[STORE_ITEM_KINDS])
+{
+	unsigned v[STORE_ITEM_KINDS];
+	int k;
+
+	if (text == NULL || sscanf(text, "%u,%u,%u,%u,%u,%u", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
+		return false;
+	for (k = 0; k < STORE_ITEM_KINDS; k++) {
+		if (v[k] > 100)
+			return false;
+		w[k] = (uint8_t)v[k];
+	}
+	return true;
+}
+
 enum store_result
 store_match_insert(struct store_conn *c, struct store_match_new *m)
 {
 	static const char sql[] =
 	    "INSERT INTO matches (id, rules, status, players, joined, turn_seconds, turn_cap, seed, "
-	    "seed_chosen, rated, turn, created_by, created_at, items, queued) "
-	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?12) ON CONFLICT DO NOTHING";
+	    "seed_chosen, rated, turn, created_by, created_at, items, queued, item_chance, item_weights) "
+	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?12, ?13, ?14) "
+	    "ON CONFLICT DO NOTHING";
 	static const char seat[] =
 	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) VALUES (?1, 0, ?2, ?3)";
 	/* On PostgreSQL two daemons may create for one account at once: the
@@ -86,6 +110,7 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 	struct store_q *st;
 	int64_t lobbies;
 	int tries;
+	char weights[32];
 
 	if (store_is_pg(c)) {
 		if ((st = store_q(c, lock)) == NULL)
@@ -122,6 +147,9 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 		store_q_int(st, 10, m->now);
 		store_q_int(st, 11, m->items);
 		store_q_int(st, 12, m->queued);
+		store_q_int(st, 13, m->item_chance);
+		weights_text(m->item_weights, weights);
+		store_q_text(st, 14, weights);
 		if (store_q_exec(st) != STORE_OK)
 			return STORE_ERROR;
 		if (store_q_changes(st) == 1)
@@ -132,7 +160,7 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 		if (m->queued) {
 			int64_t other;
 			enum store_result rc = store_match_queue_find(c, m->players, m->turn_seconds,
-			    m->items, &other);
+			    m->items, m->item_chance, m->item_weights, &other);
 
 			if (rc == STORE_ERROR)
 				return STORE_ERROR;
@@ -155,20 +183,25 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 }
 
 enum store_result
-store_match_queue_find(struct store_conn *c, int players, int turn_seconds, bool items, int64_t *id)
+store_match_queue_find(struct store_conn *c, int players, int turn_seconds, bool items,
+    unsigned item_chance, const uint8_t item_weights[STORE_ITEM_KINDS], int64_t *id)
 {
 	static const char sql[] =
 	    "SELECT id FROM matches INDEXED BY matches_queue WHERE players = ?1 AND turn_seconds = ?2 "
-	    "AND items = ?3 AND status = 'lobby' AND queued = 1";
+	    "AND items = ?3 AND item_chance = ?4 AND item_weights = ?5 AND status = 'lobby' AND queued = 1";
 	struct store_q *st = store_q(c, sql);
 	enum store_result ret;
+	char weights[32];
 	int rc;
 
 	if (st == NULL)
 		return STORE_ERROR;
+	weights_text(item_weights, weights);
 	store_q_int(st, 1, players);
 	store_q_int(st, 2, turn_seconds);
 	store_q_int(st, 3, items);
+	store_q_int(st, 4, item_chance);
+	store_q_text(st, 5, weights);
 	rc = store_q_step(st);
 	if (rc == STORE_Q_ROW) {
 		*id = store_q_col_int(st, 0);
@@ -266,7 +299,8 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 	    "SELECT id, seed, turn, created_by, created_at, coalesce(started_at, 0), "
 	    "coalesce(finished_at, 0), coalesce(deadline_at, 0), players, joined, turn_seconds, "
 	    "turn_cap, seed_chosen, rated, rules, status, coalesce(end_reason, ''), state, pending, "
-	    "totals, last_turn, certificate, items, queued FROM matches WHERE id = ?1";
+	    "totals, last_turn, certificate, items, queued, item_chance, item_weights, "
+	    "coalesce(unrated_reason, '') FROM matches WHERE id = ?1";
 	struct store_q *st = store_q(c, sql);
 	enum store_result ret = STORE_ERROR;
 	bool failed = false;
@@ -303,6 +337,10 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 		out->certificate = store_q_col_strdup(st, 21, &failed);
 		out->items = store_q_col_int(st, 22) != 0;
 		out->queued = store_q_col_int(st, 23) != 0;
+		out->item_chance = (uint8_t)store_q_col_int(st, 24);
+		if (!weights_read(store_q_col_text(st, 25), out->item_weights))
+			failed = true;
+		store_q_col_copy(st, 26, out->unrated_reason, sizeof out->unrated_reason);
 		ret = failed ? STORE_ERROR : STORE_OK;
 		if (failed)
 			log_msg(LOG_ERROR, "store: match %lld does not read back", (long long)id);
@@ -664,8 +702,8 @@ brief_names(struct store_conn *c, struct store_match_brief *b)
 #define BRIEF_COLUMNS \
 	"m.id, m.turn, m.created_at, coalesce(m.started_at, 0), coalesce(m.finished_at, 0), " \
 	"m.players, m.joined, m.turn_seconds, m.turn_cap, m.rated, m.status, coalesce(m.end_reason, ''), " \
-	"m.items, m.queued"
-#define BRIEF_NCOLUMNS 14
+	"m.items, m.queued, m.item_chance, m.item_weights"
+#define BRIEF_NCOLUMNS 16
 
 static void
 brief_read(struct store_q *st, struct store_match_brief *b)
@@ -685,6 +723,9 @@ brief_read(struct store_q *st, struct store_match_brief *b)
 	store_q_col_copy(st, 11, b->end_reason, sizeof b->end_reason);
 	b->items = store_q_col_int(st, 12) != 0;
 	b->queued = store_q_col_int(st, 13) != 0;
+	b->item_chance = (uint8_t)store_q_col_int(st, 14);
+	if (!weights_read(store_q_col_text(st, 15), b->item_weights))
+		memset(b->item_weights, 1, sizeof b->item_weights);
 	b->score = -1;
 	b->rating_before = b->rating_after = NAN;
 }

@@ -350,7 +350,7 @@ events(void)
 				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 			if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 				break;
-			e = match_events_json(&ev);
+			e = match_events_json(&ev, mv);
 			for (i = 0; i < 3; i++) {
 				json_t *p = json_deep_copy(json_array_get(json_object_get(e, "players"), (size_t)i));
 				char *text;

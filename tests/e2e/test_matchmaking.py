@@ -76,8 +76,8 @@ def lists(d):
     key = account(d, 'list_lobby')
     mid = quick(d, key, 3, 45, items=True).json['match_id']
     lb = d.get('/api/matches?status=lobby').json['matches']
-    t.ok([m['match_id'] for m in lb] == [mid] and lb[0]['items'] is True and lb[0]['seats'] == ['list_lobby'],
-         'the queue lobby is listed as lobby, with its item setting')
+    t.ok([m['match_id'] for m in lb] == [mid] and lb[0]['items'] == {'chance': 10, 'weights': [1] * 6} and lb[0]['seats'] == ['list_lobby'],
+         'the queue lobby is listed as lobby, with its item settings (items: true, the defaults)')
     other = account(d, 'list_lobby_b')
     r = quick(d, other, 3, 45)
     t.ok(r.status == 201 and r.json['match_id'] != mid, 'items off does not join a lobby with items on')
@@ -121,6 +121,9 @@ def farming(d):
     reasons = d.sql("SELECT unrated_reason, count(*) FROM matches m JOIN accounts a ON a.id = m.created_by "
                     "WHERE a.name = 'farm_owner' GROUP BY unrated_reason")
     t.eq([tuple(r) for r in reasons], [('aborted', 30)], 'each one aborted (the puppets made 1 move)')
+    t.ok(r.status == 200 and r.json['match']['unrated_reason'] == 'aborted' and
+         d.get('/api/matches/%s' % mid).json['unrated_reason'] == 'aborted',
+         'the move answer and the view name the reason: aborted')
 
 
 def pair(d, keys, seconds, moves):
@@ -152,9 +155,11 @@ def rules(d):
          'the pair\'s fourth match of the day moves no rating')
     t.eq(d.sql('SELECT unrated_reason FROM matches WHERE id = ?', (int(m['match_id']),))[0][0], 'pair_cap',
          'its reason is pair_cap')
+    t.eq(d.get('/api/matches/%s' % m['match_id']).json['unrated_reason'], 'pair_cap',
+         'the single-match view shows unrated_reason pair_cap, read from the stored row')
     third = account(d, 'pair_c')
     m = pair(d, [third, keys[1]], 51, 3)
-    t.ok(m['rated'] is True and ratings_of(d)['pair_b']['matches'] == 4,
+    t.ok(m['rated'] is True and m['unrated_reason'] is None and ratings_of(d)['pair_b']['matches'] == 4,
          'the cap is per pair: pair_b still rates with another account')
 
     full = d.get('/api/matches/ratings?limit=100').json['ratings']

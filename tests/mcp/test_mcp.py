@@ -314,6 +314,33 @@ k2 = {'Authorization': 'Bearer ' + d.post('/api/v1/accounts', {'name': 'mcp_vs_b
 r = call('create_match', {'players': 2, 'turnSeconds': 30, 'seed': 7}, headers=k1)
 mid = sc(r).get('match_id')
 tap.ok(r.json['result']['isError'] is False and mid, 'create_match: a lobby')
+
+# ---- create_match's items argument: the item settings, judged by the route ----
+ki = {'Authorization': 'Bearer ' + d.post('/api/v1/accounts', {'name': 'mcp_items'}).json['agentKey']}
+tools = {x['name']: x for x in rpc('tools/list', {}, name='tools/list').json['result']['tools']}
+schema = tools['create_match']['inputSchema']['properties'].get('items', {})
+tap.ok(schema.get('type') == ['boolean', 'object'] and
+       schema['properties']['weights']['minItems'] == 6 == schema['properties']['weights']['maxItems'],
+       'tools/list: create_match takes items, a boolean or {chance, weights} (six weights)')
+for args, want in (({'items': True}, {'chance': 10, 'weights': [1] * 6}),
+                   ({'items': False}, False),
+                   ({'items': {'chance': 100, 'weights': [0, 0, 0, 0, 1, 0]}},
+                    {'chance': 100, 'weights': [0, 0, 0, 0, 1, 0]}),
+                   ({'items': {'weights': [0, 3, 0, 0, 0, 1]}}, {'chance': 10, 'weights': [0, 3, 0, 0, 0, 1]}),
+                   ({'items': {'chance': 0}}, False)):
+    r = call('create_match', dict({'players': 2}, **args), headers=ki)
+    got = sc(r).get('items', 'absent') if r.json['result']['isError'] is False else 'refused'
+    shown = d.get('/api/matches/%s' % sc(r).get('match_id')).json.get('items') if got != 'refused' else None
+    tap.ok(got == want and shown == want, 'create_match %s: a lobby with items %s (%s)' % (args, want, got))
+for args, field in (({'items': {'weights': [0] * 6}}, 'item_weights'),
+                    ({'items': {'chance': 101}}, 'item_chance'),
+                    ({'items': {'chance': 5, 'odds': 1}}, 'items'),
+                    ({'items': {}}, 'items'),
+                    ({'items': 'yes'}, 'items')):
+    r = call('create_match', dict({'players': 2}, **args), headers=ki)
+    text = json.dumps(r.json)
+    refused = (r.json.get('result') or {}).get('isError') is True or 'error' in r.json
+    tap.ok(refused and field in text, 'create_match %s: refused, naming %s (%s)' % (args, field, text[:200]))
 r = call('join_match', {'matchId': mid}, headers=k2)
 tap.ok(sc(r).get('match', sc(r)).get('status') == 'playing' or sc(r).get('status') == 'playing',
        'join_match fills the last seat: the match plays')
