@@ -124,6 +124,18 @@ def binary():
     return path
 
 
+def verify_cli(doc):
+    """`arcaded verify` on doc (written to a file): its exit status and what
+    it printed (stdout, then stderr)."""
+    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
+        json.dump(doc, f)
+    try:
+        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+    finally:
+        os.unlink(f.name)
+
+
 class Daemon:
     """One arcaded process on 127.0.0.1 with its own folder.
 

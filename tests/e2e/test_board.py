@@ -3,23 +3,13 @@ import copy
 import json
 import os
 import subprocess
-import tempfile
 
-from harness import Daemon, Tap, binary
+from harness import Daemon, Tap, binary, verify_cli
 
 t = Tap()
 DC = '/api/games/duskcourt/'
 SF = '/api/games/stackfall/'
 
-
-def verify_cli(doc):
-    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
-        json.dump(doc, f)
-    try:
-        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-    finally:
-        os.unlink(f.name)
 
 
 def dc_run(d, seed, captures, end=True, key=None):

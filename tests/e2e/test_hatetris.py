@@ -15,9 +15,8 @@ import json
 import os
 import re
 import subprocess
-import tempfile
 
-from harness import Daemon, Tap, binary
+from harness import Daemon, Tap, binary, verify_cli
 
 t = Tap()
 HT = '/api/games/hatetris/'
@@ -51,15 +50,6 @@ def board_key(board_text):
                 key[bit // 8] |= 1 << (bit % 8)
     return bytes(key)
 
-
-def verify_cli(doc):
-    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
-        json.dump(doc, f)
-    try:
-        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-    finally:
-        os.unlink(f.name)
 
 
 class Run:

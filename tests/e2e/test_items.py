@@ -7,7 +7,11 @@ refused (422) and corrected before the turn resolves, a use sent before the
 other player moved survives the wait (the pending move keeps its target),
 the hit is listed by target and item, the turns route never shows who used
 an item on whom, and the finished match's replay (which does) verifies over
-HTTP and with `arcaded verify`.
+HTTP and with `arcaded verify`. Then one item at a time (item_chance 100,
+the weight on that item alone): the inventory cap, clear_line, swap, blind,
+add_line topping a player out, a target that is out, and transform (the
+preview drawn from the target's odd stream, stacking, the count running out
+and the tetrominoes back).
 
 Where the expectations come from. Seed 7's piece stream is O Z T L I J S J
 T O I L (test_versus.py, docs/stream.md), the same for both players. The
@@ -24,10 +28,9 @@ import os
 import random
 import socket
 import subprocess
-import tempfile
 import time
 
-from harness import Daemon, Tap, binary
+from harness import Daemon, Tap, binary, verify_cli
 
 t = Tap()
 
@@ -82,15 +85,6 @@ def board_items(seat):
     """The item names on a seat's board (items_text), as a sorted list."""
     return sorted(LETTERS[c] for c in seat['items_text'] if c in LETTERS)
 
-
-def verify_cli(doc):
-    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
-        json.dump(doc, f)
-    try:
-        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-    finally:
-        os.unlink(f.name)
 
 
 def settings(d):
@@ -542,6 +536,69 @@ def eliminated_target(d):
          'the turn resolves with the corrected use, which finds seat 0\'s inventory empty')
 
 
+ODD = 'DCUXW'  # docs/rules/versus.md, odd shapes: Dot, small L, U, Plus, W
+
+
+def odd(player, index):
+    """The odd shape stream piece `index` of `player` becomes under a
+    Transformation (engine/versus_odd.c): random.Random(
+    "versus-v1:7:odd:p:k") draws int(random() * 5)."""
+    return ODD[int(random.Random('versus-v1:%d:odd:%d:%d' % (SEED, player, index)).random() * 5)]
+
+
+def lowest(seat, width=3):
+    """A column for `place 0 C` where the board is lowest over `width`
+    columns (the target of a revert test must not top out)."""
+    g = grid_of(seat['board_text'])
+    tops = [max([r + 1 for r in range(20) if g[r][c]] or [0]) for c in range(10)]
+    return min(range(0, 10 - width + 1), key=lambda c: (max(tops[c:c + width]), c))
+
+
+def transform(d):
+    """Turn 7 as in blind() but with transform: after the turn seat 1's
+    current piece is T (stream piece 8, untouched), its preview the stream
+    pieces 9, 10, 11 (O I L) turned odd, and hold S stays. A second use on
+    turn 8 adds 8 to the 7 left (15); when the count runs out the preview
+    and the hold are tetrominoes again."""
+    mid, keys = one_item(d, 'transform', 'transform')
+    double6(d, mid, keys)
+    assert move(d, mid, keys[0], 7, 'use 2; place 0 0').status == 200
+    assert move(d, mid, keys[1], 7, 'place 0 6').status == 200
+    own, spectator, user = get(d, mid, keys[1]), get(d, mid), get(d, mid, keys[0])['seats'][0]
+    s1 = own['seats'][1]
+    want = [odd(1, k) for k in (9, 10, 11)]
+    t.ok(s1['transform'] == 8 and s1['current'] == 'T' and s1['hold'] == 'S' and s1['next'] == want,
+         'transform: 8 turns; the current piece (T) and the hold (S) as they were, the preview %s '
+         'drawn from seat 1\'s odd stream (%s, %s)' % (want, s1['current'], s1['next']))
+    t.ok(spectator['seats'][1]['transform'] == 8 and spectator['seats'][1]['next'] is None and
+         user['transform'] == 0 and len(user['next']) == 3 and all(c in 'IOTSZJL' for c in user['next']),
+         'the others see the count, not the preview; the user\'s own preview is untouched')
+    t.eq(spectator['last_turn']['hits'], [{'turn': 7, 'target': 1, 'item': 'transform'}],
+         'the hit names the target and the item only')
+    assert move(d, mid, keys[0], 8, 'use 2; place 0 3').status == 200
+    assert move(d, mid, keys[1], 8, 'place 0 3').status == 200
+    s1 = get(d, mid, keys[1])['seats'][1]
+    t.ok(s1['transform'] == 15 and s1['current'] == want[0],
+         'a second transform on turn 8 stacks (7 left + 8 = 15); the odd %s is now the current piece '
+         '(%s, %s)' % (want[0], s1['transform'], s1['current']))
+    placed_odd, turn, counts = 0, 9, []
+    while s1['transform'] > 0 and turn < 40:
+        m0 = get(d, mid, keys[0])['seats'][0]
+        if s1['current'] in ODD:
+            placed_odd += 1
+        for k, seat in ((keys[0], m0), (keys[1], s1)):
+            r = move(d, mid, k, turn, 'place 0 %d' % lowest(seat))
+            assert r.status == 200, r
+        s1 = get(d, mid, keys[1])['seats'][1]
+        counts.append(s1['transform'])
+        turn += 1
+    t.ok(counts == list(range(14, -1, -1)) and s1['alive'],
+         'the count goes down a turn at a time, 14 to 0, seat 1 still in (%s)' % counts)
+    t.ok(placed_odd >= 14 and all(c in 'IOTSZJL' for c in s1['next']) and s1['hold'] == 'S',
+         'back to tetrominoes at 0: the preview %s, the hold S; %d odd pieces were placed with place R C'
+         % (s1['next'], placed_odd))
+
+
 d = Daemon()
 try:
     settings(d)
@@ -552,6 +609,7 @@ try:
     blind(d)
     add_line_out(d)
     eliminated_target(d)
+    transform(d)
 finally:
     d.cleanup()
 t.done()

@@ -18,10 +18,10 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 import threading
 
 from harness import Daemon, Tap, binary, checked
+import harness
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'stackcraft'))
 import kat_gen as model  # noqa: E402
@@ -202,13 +202,8 @@ def stored_moves(d, run):
 
 
 def verify_cli(doc):
-    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
-        json.dump(doc, f)
-    try:
-        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
-        return p.returncode, (p.stdout + p.stderr).strip()
-    finally:
-        os.unlink(f.name)
+    rc, out = harness.verify_cli(doc)
+    return rc, out.strip()
 
 
 def canonical_hash(v):

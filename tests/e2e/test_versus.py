@@ -34,11 +34,10 @@ import os
 import re
 import socket
 import subprocess
-import tempfile
 import threading
 import time
 
-from harness import Daemon, Tap, binary
+from harness import Daemon, Tap, binary, verify_cli
 
 t = Tap()
 EMPTY = '.' * 10
@@ -130,15 +129,6 @@ def board_text_shape(m):
     return (len(lines) == 22 and all(len(x) == 12 * n - 2 for x in lines[2:]) and
             all(0 < len(x) <= 12 * n - 1 for x in lines[:2]))
 
-
-def verify_cli(doc):
-    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
-        json.dump(doc, f)
-    try:
-        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-    finally:
-        os.unlink(f.name)
 
 
 # The same six placements for everybody (2- and 4-player matches). With

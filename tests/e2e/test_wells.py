@@ -17,10 +17,10 @@ import json
 import os
 import random
 import subprocess
-import tempfile
 import time
 
 from harness import Daemon, Tap, binary
+import harness
 
 t = Tap()
 WL = '/api/games/wells/'
@@ -128,13 +128,8 @@ def solved(oracle):
 
 
 def verify_cli(doc):
-    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
-        json.dump(doc, f)
-    try:
-        p = subprocess.run([binary(), 'verify', f.name], capture_output=True, text=True)
-        return p.returncode, (p.stdout + p.stderr).strip()
-    finally:
-        os.unlink(f.name)
+    rc, out = harness.verify_cli(doc)
+    return rc, out.strip()
 
 
 def canonical_hash(v):
