@@ -106,7 +106,13 @@ note_pg_error(struct store_conn *c, const PGresult *res)
 	const char *state = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 
 	snprintf(c->sqlstate, sizeof c->sqlstate, "%s", state != NULL ? state : "");
-	if (PQstatus(c->pg) == CONNECTION_BAD && !c->lost) {
+	/* The server's own word that the session is over counts as much as
+	 * libpq's: a backend terminated by an administrator (57P01) or a
+	 * crash (57P02) sends FATAL and closes, and libpq can still call the
+	 * connection OK until it reads the close. Class 08 is the connection
+	 * failing. */
+	if ((PQstatus(c->pg) == CONNECTION_BAD || strncmp(c->sqlstate, "57P0", 4) == 0 ||
+	    strncmp(c->sqlstate, "08", 2) == 0) && !c->lost) {
 		c->lost = true;
 		if (c->store != NULL)
 			store_count_conn_error(c->store);
@@ -183,6 +189,33 @@ q_clear(struct store_q *q)
 
 static int reconnect(struct store_conn *c);
 
+/* Prepares sql on PostgreSQL as the statement of slot q (named for the
+ * slot), q cleared but for its connection. */
+static bool
+pg_prepare(struct store_conn *c, struct store_q *q, const char *sql)
+{
+	char *text = pg_text(sql, &q->nparams);
+	PGresult *res;
+	bool ok;
+
+	if (text == NULL || q->nparams > STORE_PARAMS_MAX) {
+		free(text);
+		log_msg(LOG_ERROR, "store: cannot prepare %s", sql);
+		return false;
+	}
+	snprintf(q->name, sizeof q->name, "s%zu", (size_t)(q - c->cache));
+	res = PQprepare(c->pg, q->name, text, 0, NULL);
+	ok = res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK;
+	if (!ok) {
+		note_pg_error(c, res);
+		store_log_error(c, text);
+	} else
+		c->sqlstate[0] = '\0';
+	PQclear(res);
+	free(text);
+	return ok;
+}
+
 struct store_q *
 store_q(struct store_conn *c, const char *sql)
 {
@@ -220,35 +253,14 @@ store_q(struct store_conn *c, const char *sql)
 			q->st = NULL;
 			return NULL;
 		}
-	} else {
-		char *text = pg_text(sql, &q->nparams);
-		PGresult *res;
-		bool ok;
-
-		if (text == NULL || q->nparams > STORE_PARAMS_MAX) {
-			free(text);
-			log_msg(LOG_ERROR, "store: cannot prepare %s", sql);
-			return NULL;
+	} else if (!pg_prepare(c, q, sql)) {
+		/* A reader whose connection was lost reconnects and tries once
+		 * more (see reexecute()). */
+		if (c->lost && c->readonly && reconnect(c) == 0) {
+			log_msg(LOG_WARN, "postgresql: a reader reconnected");
+			return store_q(c, sql);
 		}
-		snprintf(q->name, sizeof q->name, "s%zu", h);
-		res = PQprepare(c->pg, q->name, text, 0, NULL);
-		ok = res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK;
-		if (!ok) {
-			note_pg_error(c, res);
-			store_log_error(c, text);
-		} else
-			c->sqlstate[0] = '\0';
-		PQclear(res);
-		free(text);
-		if (!ok) {
-			/* A reader whose connection was lost reconnects and tries
-			 * once more (see reexecute()). */
-			if (c->lost && c->readonly && reconnect(c) == 0) {
-				log_msg(LOG_WARN, "postgresql: a reader reconnected");
-				return store_q(c, sql);
-			}
-			return NULL;
-		}
+		return NULL;
 	}
 	q->sql = sql;
 	return q;
@@ -311,20 +323,47 @@ store_q_blob(struct store_q *q, int i, const void *p, size_t n)
 	q->formats[i - 1] = 1;
 }
 
-/* Prepares q again on a reconnected connection, with the same bindings:
- * true when it is ready to run. The cache was emptied, so q's slot is free
- * and the statement lands in it again. */
+/* Prepares q again on a reconnected connection, in its own slot, with the
+ * same bindings: true when it is ready to run. */
 static bool
 reexecute(struct store_q *q)
 {
 	struct store_conn *c = q->c;
 	struct store_q saved = *q;
 	const char *sql = q->sql;
-	int i;
+	int i, try;
 
-	if (reconnect(c) != 0 || store_q(c, sql) != q) {
-		log_msg(LOG_ERROR, "postgresql: a reader could not reconnect to run its statement again");
-		return false;
+	/* Three tries, 20 and 40 ms apart: a connection made while the server
+	 * is still ending the old sessions (an administrator's terminate of
+	 * every backend, a failover) can be refused or ended in turn. */
+	for (try = 1;; try++) {
+		struct timespec pause = { 0, 20000000L * try };
+		const char *why = "reconnect";
+
+		/* The statement goes back into q's own slot, which the caller
+		 * holds: store_q() could put it in another (the cache is empty
+		 * now, and q may have been a collision's second choice). A later
+		 * store_q() of the same text may prepare it once more in its
+		 * first choice; both are the same statement. */
+		if (reconnect(c) == 0) {
+			memset(q, 0, sizeof *q);
+			q->c = c;
+			q->row = -1;
+			why = pg_prepare(c, q, sql) ? NULL : "prepare";
+			if (why == NULL)
+				q->sql = sql;
+		}
+
+		if (why == NULL)
+			break;
+		if (try == 3) {
+			log_msg(LOG_ERROR, "postgresql: a reader could not %s to run its statement again: %s",
+			    why, c->pg != NULL ? PQerrorMessage(c->pg) : "not connected");
+			return false;
+		}
+		c->lost = true;
+		while (nanosleep(&pause, &pause) != 0 && errno == EINTR)
+			;
 	}
 	for (i = 0; i < STORE_PARAMS_MAX; i++) {
 		q->values[i] = saved.values[i]; /* text of an integer points into q->num, the same slot */
