@@ -74,30 +74,45 @@ stream_at(const struct versus_match *m, struct versus_player *p, uint32_t i)
 	return p->bag[i % BAG_SIZE];
 }
 
+/* Seeds r with the match stream "versus-v1:{seed}:{stream}:{a}" or, when
+ * two is set, "versus-v1:{seed}:{stream}:{a}:{b}" (decimals): the garbage
+ * holes, the item rolls and the odd shapes each draw from their own. */
+void
+versus_stream_seed(struct pyrandom *r, uint64_t seed, const char *stream, uint32_t a, bool two,
+    uint32_t b)
+{
+	static const char prefix[] = "versus-v1:";
+	char text[sizeof prefix + 20 + 1 + VERSUS_STREAM_NAME_MAX + 1 + 10 + 1 + 10];
+	size_t len = sizeof prefix - 1, n = strlen(stream);
+
+	if (n > VERSUS_STREAM_NAME_MAX)
+		n = VERSUS_STREAM_NAME_MAX;
+	memcpy(text, prefix, len);
+	len += engine_put_decimal(text + len, seed);
+	text[len++] = ':';
+	memcpy(text + len, stream, n);
+	len += n;
+	text[len++] = ':';
+	len += engine_put_decimal(text + len, a);
+	if (two) {
+		text[len++] = ':';
+		len += engine_put_decimal(text + len, b);
+	}
+	pyrandom_seed_bytes(r, text, len);
+}
+
 uint16_t
 versus_item_roll(const struct versus_match *m, unsigned player, uint32_t index)
 {
-	static const char prefix[] = "versus-v1:";
-	static const char middle[] = ":items:";
-	char text[sizeof prefix + 20 + sizeof middle + 4 + 10];
 	struct pyrandom r;
 	unsigned total = 0, k, i, x;
 	uint16_t bits = 0;
-	size_t len;
 
 	if (m->item_chance == 0)
 		return 0;
 	for (i = 0; i < VERSUS_ITEM_KINDS; i++)
 		total += m->item_weights[i];
-	memcpy(text, prefix, sizeof prefix - 1);
-	len = sizeof prefix - 1;
-	len += engine_put_decimal(text + len, m->seed);
-	memcpy(text + len, middle, sizeof middle - 1);
-	len += sizeof middle - 1;
-	len += engine_put_decimal(text + len, player);
-	text[len++] = ':';
-	len += engine_put_decimal(text + len, index);
-	pyrandom_seed_bytes(&r, text, len);
+	versus_stream_seed(&r, m->seed, "items", player, true, index);
 	for (k = 0; k < 4; k++) {
 		if (!(pyrandom_random(&r) * 100.0 < (double)m->item_chance))
 			continue;
@@ -311,19 +326,9 @@ versus_attack(unsigned lines, int combo, bool back_to_back, bool perfect)
 unsigned
 versus_garbage_hole(uint64_t seed, uint32_t k)
 {
-	static const char prefix[] = "versus-v1:";
-	static const char middle[] = ":garbage:";
-	char text[sizeof prefix + 20 + sizeof middle + 10];
 	struct pyrandom r;
-	size_t len;
 
-	memcpy(text, prefix, sizeof prefix - 1);
-	len = sizeof prefix - 1;
-	len += engine_put_decimal(text + len, seed);
-	memcpy(text + len, middle, sizeof middle - 1);
-	len += sizeof middle - 1;
-	len += engine_put_decimal(text + len, k);
-	pyrandom_seed_bytes(&r, text, len);
+	versus_stream_seed(&r, seed, "garbage", k, false, 0);
 	/* random() < 1, so the product stays below 10. */
 	return (unsigned)(pyrandom_random(&r) * (double)TETROMINO_COLS);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pyrandom.h"
+#include "versus.h"
 
 static const struct versus_odd_shape shapes[VERSUS_ODD_KINDS][TETROMINO_NROTATIONS] = {
 	{ /* Dot */
@@ -209,20 +210,8 @@ versus_odd_items(uint16_t items, unsigned odd)
 unsigned
 versus_odd_roll(uint64_t seed, unsigned player, uint32_t index)
 {
-	static const char prefix[] = "versus-v1:";
-	static const char middle[] = ":odd:";
-	char text[sizeof prefix + 20 + sizeof middle + 10 + 1 + 10];
 	struct pyrandom r;
-	size_t len;
 
-	memcpy(text, prefix, sizeof prefix - 1);
-	len = sizeof prefix - 1;
-	len += engine_put_decimal(text + len, seed);
-	memcpy(text + len, middle, sizeof middle - 1);
-	len += sizeof middle - 1;
-	len += engine_put_decimal(text + len, player);
-	text[len++] = ':';
-	len += engine_put_decimal(text + len, index);
-	pyrandom_seed_bytes(&r, text, len);
+	versus_stream_seed(&r, seed, "odd", player, true, index);
 	return (unsigned)(pyrandom_random(&r) * VERSUS_ODD_KINDS);
 }
