@@ -36,6 +36,19 @@ play_free(void *arg)
 	free(p);
 }
 
+/* The turn's header only: the game writes each move, fact and the
+ * canonical text it reports (10 KB not cleared on every request). A game
+ * that refuses names its error; one that forgot would be a 500. */
+static void
+turn_reset(struct game_turn *t)
+{
+	t->refused = false;
+	t->refusal = API_ERR_INTERNAL;
+	t->reason[0] = '\0';
+	t->nmoves = t->nfacts = 0;
+	t->canon[0] = '\0';
+}
+
 /* play_new leaves exactly turn and bytes uncleared: they sit together,
  * right before adv. */
 _Static_assert(offsetof(struct play, bytes) > offsetof(struct play, turn) &&
@@ -59,11 +72,7 @@ play_new(struct request *req, const struct game *g, enum play_kind kind, bool by
 	}
 	memset(p, 0, offsetof(struct play, turn));
 	memset(&p->adv, 0, sizeof *p - offsetof(struct play, adv));
-	p->turn.refused = false;
-	p->turn.refusal = API_ERR_INTERNAL;
-	p->turn.reason[0] = '\0';
-	p->turn.nmoves = p->turn.nfacts = 0;
-	p->turn.canon[0] = '\0';
+	turn_reset(&p->turn);
 	if (g->scratch_size > 0) {
 		if (g->scratch_init != NULL)
 			g->scratch_init(p + 1);
@@ -176,14 +185,7 @@ compute(struct play *p, const struct game_env *env)
 	size_t i, n;
 
 	memcpy(&p->after, &p->before, sizeof p->after);
-	/* The turn's header only: the game writes each move, fact and the
-	 * canonical text it reports (10 KB not cleared on every request). A
-	 * game that refuses names its error; one that forgot would be a 500. */
-	t->refused = false;
-	t->refusal = API_ERR_INTERNAL;
-	t->reason[0] = '\0';
-	t->nmoves = t->nfacts = 0;
-	t->canon[0] = '\0';
+	turn_reset(t);
 	p->game->play(&p->after, p->scratch, env, t);
 	if (t->refused) {
 		memcpy(&p->after, &p->before, sizeof p->after);
