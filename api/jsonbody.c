@@ -161,3 +161,77 @@ jsonbody_utf8(const char *s, size_t len, size_t *nchars)
 	*nchars = n;
 	return true;
 }
+
+static size_t
+skip_ws(const char *s, size_t len, size_t i)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+	return i;
+}
+
+/* Whether s[*i..len) opens with lit (after JSON whitespace); passes it. */
+static bool
+skip_lit(const char *s, size_t len, size_t *i, const char *lit, size_t n)
+{
+	size_t at = skip_ws(s, len, *i);
+
+	if (len - at < n || memcmp(s + at, lit, n) != 0)
+		return false;
+	*i = at + n;
+	return true;
+}
+
+json_t *
+jsonbody_load_token_first(char *text, size_t len)
+{
+	json_t *rest, *out = NULL, *v;
+	const char *key;
+	size_t i = 0, t, t0, t1;
+
+	if (!skip_lit(text, len, &i, "{", 1) || !skip_lit(text, len, &i, "\"stateToken\"", 12) ||
+	    !skip_lit(text, len, &i, ":", 1) || !skip_lit(text, len, &i, "\"", 1))
+		return NULL;
+	for (t0 = t1 = i; t1 < len && text[t1] != '"' && text[t1] != '\\' &&
+	    (unsigned char)text[t1] >= 0x20 && (unsigned char)text[t1] <= 0x7e; t1++)
+		;
+	i = t1 + 1;
+	if (t1 == len || text[t1] != '"' || !skip_lit(text, len, &i, ",", 1))
+		return NULL;
+	/* A key must follow the comma: {"stateToken":"...",} is not JSON,
+	 * though {} is. */
+	t = skip_ws(text, len, i);
+	if (t == len || text[t] != '"')
+		return NULL;
+	/* The rest, from the comma, read as an object of its own: the comma
+	 * stands in for the opening brace while jansson reads it. */
+	text[i - 1] = '{';
+	rest = json_loadb(text + i - 1, len - i + 1, JSON_REJECT_DUPLICATES, NULL);
+	text[i - 1] = ',';
+	/* A second stateToken is jansson's duplicate to refuse, with its
+	 * message: the whole body goes to it. */
+	if (rest != NULL && json_object_get(rest, "stateToken") == NULL &&
+	    (out = json_object()) != NULL &&
+	    json_object_set_new(out, "stateToken", json_stringn(text + t0, t1 - t0)) == 0) {
+		json_object_foreach(rest, key, v) {
+			if (json_object_set(out, key, v) != 0) {
+				json_decref(out);
+				out = NULL;
+				break;
+			}
+		}
+	} else if (out != NULL) {
+		json_decref(out);
+		out = NULL;
+	}
+	json_decref(rest);
+	return out;
+}
+
+json_t *
+jsonbody_load(char *text, size_t len, json_error_t *err)
+{
+	json_t *v = jsonbody_load_token_first(text, len);
+
+	return v != NULL ? v : json_loadb(text, len, JSON_REJECT_DUPLICATES, err);
+}

@@ -49,4 +49,21 @@ bool jsonbody_parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out);
  * number of code points. */
 bool jsonbody_utf8(const char *s, size_t len, size_t *nchars);
 
+/* The request body text[0..len) as json_loadb(text, len,
+ * JSON_REJECT_DUPLICATES, err) reads it: the same value (keys in the same
+ * order) or NULL with jansson's error. A game body that opens with
+ * {"stateToken":"...", (JSON whitespace allowed between the parts) and
+ * whose token is printable ASCII without a quote or a backslash (every
+ * token is base64url and dots) takes a shorter road: jansson parses only what follows the token, and the token
+ * is copied as it is. A token is most of a game body and jansson's lexer
+ * spends about 150 instructions a byte, a fifth of a Duskcourt action
+ * (tests/bench/RESULTS.md, "The request body"); tests/api/test_jsonload.c
+ * holds this to json_loadb on real and broken bodies. text is written to
+ * (one byte, for the length of the call) and left as it was. */
+json_t *jsonbody_load(char *text, size_t len, json_error_t *err);
+
+/* The shorter road alone: NULL when the body does not take it or jansson
+ * refuses what follows the token (jsonbody_load then reads it whole). */
+json_t *jsonbody_load_token_first(char *text, size_t len);
+
 #endif

@@ -39,6 +39,7 @@
 #include "config.h"
 #include "connguard.h"
 #include "holds.h"
+#include "jsonbody.h"
 #include "log.h"
 #include "metrics.h"
 #include "store.h"
@@ -665,7 +666,7 @@ parse_json_body(struct request *req, bool answer)
 			break;
 	if (i == req->body.len)
 		return true;
-	req->json = json_loadb(req->body.data, req->body.len, JSON_REJECT_DUPLICATES, &jerr);
+	req->json = jsonbody_load(req->body.data, req->body.len, &jerr);
 	if (req->json == NULL) {
 		if (answer)
 			request_reply_error_with(req, API_ERR_INVALID_JSON, NULL,

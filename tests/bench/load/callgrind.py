@@ -289,7 +289,7 @@ def breakdown(files):
     return out
 
 
-def total(arcaded, scenario, n, extra, parts=False):
+def total(arcaded, scenario, n, extra, parts=False, keep=None):
     folder = tempfile.mkdtemp(prefix='arcaded-cg-')
     out = os.path.join(folder, 'cg.out')
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out, arcaded,
@@ -306,6 +306,10 @@ def total(arcaded, scenario, n, extra, parts=False):
         text = ''.join(open(f).read() for f in files)
         m = re.findall(r'^summary:\s+(\d+)', text, re.M) or re.findall(r'^totals:\s+(\d+)', text, re.M)
         count = sum(int(x) for x in m)
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            for f in files:
+                shutil.copy(f, os.path.join(keep, '%s-%d.%s' % (scenario, n, os.path.basename(f))))
         return (count, breakdown(files)) if parts else count
     finally:
         if p.poll() is None:
@@ -321,6 +325,8 @@ def main():
     ap.add_argument('--daemon-arg', action='append', default=[])
     ap.add_argument('--breakdown', action='store_true',
                     help='a markdown table with the instructions of each library or part')
+    ap.add_argument('--keep', metavar='DIR',
+                    help='copy the callgrind output files into DIR (for callgrind_annotate)')
     args = ap.parse_args()
     if shutil.which('valgrind') is None:
         sys.exit('callgrind.py: valgrind is not installed')
@@ -329,8 +335,9 @@ def main():
         print('| request | instructions | ' + ' | '.join(PARTS) + ' | the rest |')
         print('|---|' + '---:|' * (len(PARTS) + 2))
     for scenario in args.scenario or ['healthz', 'duskcourt', 'stackfall']:
-        a = total(args.arcaded, scenario, args.requests, args.daemon_arg, args.breakdown)
-        b = total(args.arcaded, scenario, 2 * args.requests, args.daemon_arg, args.breakdown)
+        a = total(args.arcaded, scenario, args.requests, args.daemon_arg, args.breakdown, args.keep)
+        b = total(args.arcaded, scenario, 2 * args.requests, args.daemon_arg, args.breakdown,
+                  args.keep)
         if not args.breakdown:
             print('%-10s %8.0f instructions per request (callgrind, %d requests)' %
                   (scenario, (b - a) / args.requests, args.requests), flush=True)
