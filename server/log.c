@@ -66,18 +66,75 @@ log_escape(const char *in, char *out, size_t cap)
 	out[n] = '\0';
 }
 
-/* "2026-11-30T12:00:00.123Z" into out (32 bytes). */
-static void
+/* "2026-11-30T12:00:00.123Z" into out (32 bytes); returns its length.
+ * The seconds are formatted once a second on each thread. */
+static size_t
 stamp(char out[32])
 {
+	static _Thread_local time_t sec = (time_t)-1;
+	static _Thread_local char text[24];
+	static _Thread_local size_t len;
 	struct timespec ts;
 	struct tm tm;
-	size_t n;
+	long ms;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out + n, 32 - n, ".%03ldZ", ts.tv_nsec / 1000000);
+	if (ts.tv_sec != sec) {
+		gmtime_r(&ts.tv_sec, &tm);
+		len = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+		sec = ts.tv_sec;
+	}
+	memcpy(out, text, len);
+	ms = ts.tv_nsec / 1000000;
+	out[len] = '.';
+	out[len + 1] = (char)('0' + ms / 100);
+	out[len + 2] = (char)('0' + ms / 10 % 10);
+	out[len + 3] = (char)('0' + ms % 10);
+	out[len + 4] = 'Z';
+	out[len + 5] = '\0';
+	return len + 5;
+}
+
+/* A text line being built; what passes its end is cut. */
+struct line {
+	char   b[2048];
+	size_t n;
+};
+
+static void
+line_put(struct line *l, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (k > sizeof l->b - 2 - l->n)
+		k = sizeof l->b - 2 - l->n;
+	memcpy(l->b + l->n, s, k);
+	l->n += k;
+}
+
+static void
+line_int(struct line *l, long long v)
+{
+	char d[24];
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	size_t i = sizeof d - 1;
+
+	d[i] = '\0';
+	do
+		d[--i] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		d[--i] = '-';
+	line_put(l, d + i);
+}
+
+static void
+line_write(struct line *l)
+{
+	l->b[l->n++] = '\n';
+	if (write(STDERR_FILENO, l->b, l->n) < 0) {
+		/* Nowhere left to report it. */
+	}
 }
 
 /* Writes a JSON object (stolen) as one line; nothing when it cannot be
@@ -130,21 +187,40 @@ log_access(const char *method, const char *path, int status, long long us, const
 		write_json(o);
 		return;
 	}
-	log_escape(path, escaped, sizeof escaped);
-	if (status > 0)
-		log_msg(LOG_INFO, "access %s %s %d %lldus id=%s from %s%s%s", method, escaped, status, us,
-		    id ? id : "-", client, note ? " " : "", note ? note : "");
-	else
-		log_msg(LOG_INFO, "access %s %s - %lldus id=%s from %s%s%s", method, escaped, us,
-		    id ? id : "-", client, note ? " " : "", note ? note : "");
+	/* log_msg's line, "access METHOD PATH STATUS USus id=ID from CLIENT
+	 * [NOTE]", put together without printf: one is written per request. */
+	{
+		struct line l;
+
+		l.n = stamp(l.b);
+		line_put(&l, " info access ");
+		line_put(&l, method);
+		line_put(&l, " ");
+		log_escape(path, escaped, sizeof escaped);
+		line_put(&l, escaped);
+		line_put(&l, " ");
+		if (status > 0)
+			line_int(&l, status);
+		else
+			line_put(&l, "-");
+		line_put(&l, " ");
+		line_int(&l, us);
+		line_put(&l, "us id=");
+		line_put(&l, id ? id : "-");
+		line_put(&l, " from ");
+		line_put(&l, client);
+		if (note != NULL) {
+			line_put(&l, " ");
+			line_put(&l, note);
+		}
+		line_write(&l);
+	}
 }
 
 void
 log_msg(enum log_level level, const char *fmt, ...)
 {
 	char line[2048];
-	struct timespec ts;
-	struct tm tm;
 	size_t n;
 	int m;
 	va_list ap;
@@ -172,11 +248,8 @@ log_msg(enum log_level level, const char *fmt, ...)
 		write_json(o);
 		return;
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
-	m = snprintf(line + n, sizeof line - n, ".%03ldZ %s ", ts.tv_nsec / 1000000,
-	    level_names[level]);
+	n = stamp(line);
+	m = snprintf(line + n, sizeof line - n, " %s ", level_names[level]);
 	if (m > 0)
 		n += (size_t)m;
 	va_start(ap, fmt);

@@ -6,6 +6,7 @@
  */
 #include "routes.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -150,12 +151,39 @@ match(const char *pattern, const char *path, struct request *req)
 	return true;
 }
 
+/* What a route's pattern is made of, worked out once: whether it has a
+ * {param}, the literal text before the first one and after the last. A
+ * path that does not start and end with them is not tried further. */
+struct shape {
+	bool   param;
+	size_t len, head, tail;
+};
+
+static struct shape shapes[sizeof routes / sizeof routes[0]];
+static pthread_once_t shapes_once = PTHREAD_ONCE_INIT;
+
+static void
+shapes_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < nroutes; i++) {
+		const char *p = routes[i].pattern, *open = strchr(p, '{');
+
+		shapes[i].param = open != NULL;
+		shapes[i].len = strlen(p);
+		shapes[i].head = open != NULL ? (size_t)(open - p) : shapes[i].len;
+		shapes[i].tail = open != NULL ? strlen(strrchr(p, '}') + 1) : 0;
+	}
+}
+
 const struct route *
 routes_match(const char *path, enum http_method method, struct request *req, unsigned *allowed)
 {
-	size_t i;
+	size_t i, plen = strlen(path);
 	int pass;
 
+	pthread_once(&shapes_once, shapes_init);
 	/* Routes without a {param} first: a path one of them names exactly
 	 * (/api/matches/quick) is that route's alone, and its Allow lists its
 	 * methods, not those of a pattern that would also match it
@@ -163,11 +191,16 @@ routes_match(const char *path, enum http_method method, struct request *req, uns
 	*allowed = 0;
 	for (pass = 0; pass < 2 && *allowed == 0; pass++)
 		for (i = 0; i < nroutes; i++) {
-			if ((strchr(routes[i].pattern, '{') == NULL) != (pass == 0) ||
-			    !match(routes[i].pattern, path, NULL))
+			const struct shape *sh = &shapes[i];
+			const char *pat = routes[i].pattern;
+
+			if (sh->param != (pass == 1) || plen < sh->head + sh->tail ||
+			    memcmp(path, pat, sh->head) != 0 ||
+			    memcmp(path + plen - sh->tail, pat + sh->len - sh->tail, sh->tail) != 0 ||
+			    (!sh->param && plen != sh->head) || !match(pat, path, NULL))
 				continue;
 			if (routes[i].methods & method) {
-				match(routes[i].pattern, path, req);
+				match(pat, path, req);
 				return &routes[i];
 			}
 			*allowed |= routes[i].methods;
