@@ -53,8 +53,8 @@ bool jsonbody_utf8(const char *s, size_t len, size_t *nchars);
  * JSON_REJECT_DUPLICATES, err) reads it: the same value (keys in the same
  * order) or NULL with jansson's error. A game body that opens with
  * {"stateToken":"...", (JSON whitespace allowed between the parts) and
- * whose token is printable ASCII without a quote or a backslash (every
- * token is base64url and dots) takes a shorter road: jansson parses only what follows the token, and the token
+ * whose token is ASCII without a control character, a quote or a
+ * backslash (every token is base64url and dots) takes a shorter road: jansson parses only what follows the token, and the token
  * is copied as it is. A token is most of a game body and jansson's lexer
  * spends about 150 instructions a byte, a fifth of a Duskcourt action
  * (tests/bench/RESULTS.md, "The request body"); tests/api/test_jsonload.c

@@ -45,8 +45,8 @@ rnd(uint32_t n)
 
 /* ---- the writer alone ---- */
 
-/* Bytes a string is made of: escapes, ASCII, and UTF-8 pieces (whole and
- * broken). */
+/* Bytes a string is made of: escapes, ASCII, plain runs and UTF-8 pieces
+ * (whole and broken). */
 static size_t
 random_bytes(char *out, size_t cap)
 {
@@ -55,8 +55,10 @@ random_bytes(char *out, size_t cap)
 		"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc3", "\xe2\x82", "\x80", "\xff",
 		"\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xef\xbf\xbf", "\xf4\x8f\xbf\xbf",
 		"\xe0\x9f\xbf", "\xf0\x8f\xbf\xbf", "\xc2\x80", "\0",
+		/* Plain runs, which the writer passes eight bytes at a time. */
+		"v4.local.AbCdEfGh", "0123456789-_xyz", "ab", "seven77",
 	};
-	size_t n = 0, k, len = rnd(12);
+	size_t n = 0, k, len = rnd(24);
 
 	for (k = 0; k < len; k++) {
 		const char *p = pieces[rnd(sizeof pieces / sizeof pieces[0])];
@@ -78,7 +80,7 @@ test_writer(unsigned rounds)
 	unsigned k, bad_utf8 = 0, bad_text = 0, bad_int = 0, nvalid = 0;
 
 	for (k = 0; k < rounds; k++) {
-		char s[64], buf[512];
+		char s[128], buf[1024];
 		size_t n = random_bytes(s, sizeof s), len;
 		json_t *v = json_stringn(s, n);
 		struct jw w;

@@ -251,7 +251,7 @@ main(int argc, char **argv)
 				for (k = 0; plain && k < json_string_length(tok); k++) {
 					unsigned char ch = (unsigned char)json_string_value(tok)[k];
 
-					plain = ch >= 0x20 && ch <= 0x7e && ch != '"' && ch != '\\';
+					plain = ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\';
 				}
 				if (first != NULL && strcmp(first, "stateToken") == 0 && plain &&
 				    json_object_size(a) > 1 && memchr(orig, '\\', n) == NULL) {
