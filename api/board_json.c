@@ -11,6 +11,7 @@
 
 #include "iso8601.h"
 #include "replay.h"
+#include "numtext.h"
 
 static json_t *
 name_or_null(const char *account)
@@ -21,7 +22,7 @@ name_or_null(const char *account)
 static void
 id_text(int64_t id, char out[GAME_ID_TEXT_MAX])
 {
-	snprintf(out, GAME_ID_TEXT_MAX, "%lld", (long long)id);
+	numtext_i64(out, id);
 }
 
 /* The figures g shows beside the score (its board_fields). */

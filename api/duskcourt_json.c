@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "replay.h"
+#include "numtext.h"
 
 static const char *const phases[] = { "playing", "break", "done" };
 
@@ -316,7 +317,17 @@ dc_move_text(const struct duskcourt_action *a, char *out, size_t cap)
 {
 	static const char *const types[] = { "capture", "reset", "next", "endRun" };
 
-	if (a->type == DUSKCOURT_ACT_CAPTURE)
+	if (a->type == DUSKCOURT_ACT_CAPTURE && cap >= 80) {
+		char *o = out;
+
+		memcpy(o, "{\"from\":", 8);
+		o += 8;
+		o += numtext_i64(o, a->from);
+		memcpy(o, ",\"to\":", 6);
+		o += 6;
+		o += numtext_i64(o, a->to);
+		memcpy(o, ",\"type\":\"capture\"}", 19);
+	} else if (a->type == DUSKCOURT_ACT_CAPTURE)
 		snprintf(out, cap, "{\"from\":%lld,\"to\":%lld,\"type\":\"capture\"}", (long long)a->from,
 		    (long long)a->to);
 	else

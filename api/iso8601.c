@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "numtext.h"
+
 /* digits at s[0..n) as a number; -1 when one is not a digit. */
 static int64_t
 digits(const char *s, int n)
@@ -74,6 +76,23 @@ iso8601_format(char *out, size_t cap, int64_t secs)
 	d = doy - (153 * mp + 2) / 5 + 1;
 	m = mp < 10 ? mp + 3 : mp - 9;
 	y += m <= 2;
+	if (y >= 0 && y <= 9999 && cap >= 26) {
+		char *o = out;
+
+		o += numtext_padded(o, y, 4);
+		*o++ = '-';
+		o += numtext_padded(o, m, 2);
+		*o++ = '-';
+		o += numtext_padded(o, d, 2);
+		*o++ = 'T';
+		o += numtext_padded(o, rem / 3600, 2);
+		*o++ = ':';
+		o += numtext_padded(o, rem / 60 % 60, 2);
+		*o++ = ':';
+		o += numtext_padded(o, rem % 60, 2);
+		memcpy(o, "+00:00", 7);
+		return;
+	}
 	snprintf(out, cap, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld+00:00", (long long)y,
 	    (long long)m, (long long)d, (long long)(rem / 3600), (long long)(rem / 60 % 60),
 	    (long long)(rem % 60));

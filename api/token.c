@@ -19,6 +19,7 @@
 #include "iso8601.h"
 #include "jw.h"
 #include "paseto.h"
+#include "numtext.h"
 
 #define B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
 
@@ -44,7 +45,18 @@ token_strerror(enum token_err e)
 static void
 assertion(char *out, size_t cap, enum game_id g, int64_t run)
 {
-	snprintf(out, cap, "arcaded:%s:%lld", game_get(g)->name, (long long)run);
+	const char *name = game_get(g)->name;
+	size_t k = strlen(name);
+
+	/* "arcaded:NAME:RUN", without printf (it is written twice a move). */
+	if (cap < 8 + k + 1 + 21) {
+		snprintf(out, cap, "arcaded:%s:%lld", name, (long long)run);
+		return;
+	}
+	memcpy(out, "arcaded:", 8);
+	memcpy(out + 8, name, k);
+	out[8 + k] = ':';
+	numtext_i64(out + 9 + k, run);
 }
 
 char *
@@ -61,7 +73,7 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 	    game_get(t->game) == NULL)
 		return NULL;
 	sodium_bin2base64(state64, sizeof state64, t->state, t->nstate, B64);
-	snprintf(run, sizeof run, "%lld", (long long)t->run);
+	numtext_i64(run, t->run);
 	iso8601_format(iat, sizeof iat, t->issued_at);
 	/* What json_dumps(JSON_COMPACT) wrote of the same objects (jw.h). */
 	jw_init_fixed(&p, payload, sizeof payload);

@@ -25,6 +25,7 @@
 #include "run_result.h"
 #include "play_workspace.h"
 #include "quota_charge.h"
+#include "numtext.h"
 
 static void
 play_free(void *arg)
@@ -101,7 +102,7 @@ play_env(const struct game *g, struct game_env *env)
 void
 play_id_text(int64_t id, char out[GAME_ID_TEXT_MAX])
 {
-	snprintf(out, GAME_ID_TEXT_MAX, "%lld", (long long)id);
+	numtext_i64(out, id);
 }
 
 void

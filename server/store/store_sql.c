@@ -22,6 +22,7 @@
 #include <sodium.h>
 
 #include "log.h"
+#include "numtext.h"
 
 /* Whether text opens as libpq's key=value form: a keyword (letters and
  * underscores) then '=' before any '/', as in "host=db1 dbname=arcaded".
@@ -275,7 +276,7 @@ store_q_int(struct store_q *q, int i, int64_t v)
 	}
 	if (i < 1 || i > STORE_PARAMS_MAX)
 		return;
-	snprintf(q->num[i - 1], sizeof q->num[0], "%lld", (long long)v);
+	numtext_i64(q->num[i - 1], v);
 	q->values[i - 1] = q->num[i - 1];
 	q->formats[i - 1] = 0;
 }
@@ -440,7 +441,12 @@ store_q_col_copy(struct store_q *q, int i, char *out, size_t cap)
 {
 	const char *t = store_q_col_text(q, i);
 
-	snprintf(out, cap, "%s", t != NULL ? t : "");
+	size_t n = t != NULL ? strnlen(t, cap > 0 ? cap - 1 : 0) : 0;
+
+	if (cap == 0)
+		return;
+	memcpy(out, t != NULL ? t : "", n);
+	out[n] = '\0';
 }
 
 char *
