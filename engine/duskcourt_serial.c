@@ -43,21 +43,6 @@ enum {
 #define FLAG_PAID 0x08
 #define FLAG_CLEAN 0x10
 
-static uint32_t
-crc32(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xFFFFFFFFu;
-	size_t i;
-	int k;
-
-	for (i = 0; i < n; i++) {
-		c ^= p[i];
-		for (k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-	}
-	return ~c;
-}
-
 /* The rung of the court that paid lastAward. */
 static uint64_t
 award_rung(const struct duskcourt_state *s)
@@ -120,7 +105,7 @@ duskcourt_serialise(const struct duskcourt_state *s, uint8_t out[DUSKCOURT_SERIA
 		out[OFF_BOARD + i / 2] |= (uint8_t)((s->board[i] & 15) << shift);
 		out[OFF_DEALT + i / 2] |= (uint8_t)((s->dealt[i] & 15) << shift);
 	}
-	engine_put_le(out + OFF_CRC, crc32(out, OFF_CRC), 4);
+	engine_put_le(out + OFF_CRC, engine_crc32(out, OFF_CRC), 4);
 }
 
 bool
@@ -135,7 +120,7 @@ duskcourt_deserialise(struct duskcourt_state *s, const uint8_t *in, size_t n,
 		    DUSKCOURT_SERIAL_SIZE, n);
 	if (in[OFF_VERSION] != DUSKCOURT_SERIAL_VERSION)
 		return engine_refuse(reason, cap, "unknown serialisation version %d", in[OFF_VERSION]);
-	if (engine_get_le(in + OFF_CRC, 4) != crc32(in, OFF_CRC))
+	if (engine_get_le(in + OFF_CRC, 4) != engine_crc32(in, OFF_CRC))
 		return engine_refuse(reason, cap, "checksum mismatch: the state is damaged");
 	flags = in[OFF_FLAGS];
 	if (flags & ~(FLAG_KING | FLAG_RESET | FLAG_AWARD | FLAG_PAID | FLAG_CLEAN))

@@ -45,6 +45,9 @@ size_t engine_put_decimal(char *out, uint64_t v);
  * burst of up to 16 bits. */
 uint16_t engine_crc16(const uint8_t *p, size_t n);
 
+/* CRC-32 (IEEE 802.3, as zlib's crc32) of p[0..n). */
+uint32_t engine_crc32(const uint8_t *p, size_t n);
+
 /* An appender for the short sentences a successful move reports ("placed
  * T r1x4 at y 17: 2 lines, +300"; refusals use engine_refuse). It writes
  * into a caller's buffer, truncates silently and keeps it NUL-terminated;

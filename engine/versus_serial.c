@@ -40,28 +40,6 @@
 #define CELL_BITS 30     /* 3 bits a column: the letter codes */
 #define CELL_MASK ((UINT64_C(1) << CELL_BITS) - 1)
 
-/* CRC-32 (reflected polynomial 0xedb88320, initial and final xor
- * 0xffffffff), four bits at a time: a 16-entry table is small enough to
- * write down and halves the work of a bitwise loop. */
-static uint32_t
-crc32(const uint8_t *p, size_t n)
-{
-	static const uint32_t nibble[16] = {
-		0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu,
-		0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
-		0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
-		0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
-	};
-	uint32_t crc = 0xffffffffu;
-
-	while (n-- > 0) {
-		crc ^= *p++;
-		crc = (crc >> 4) ^ nibble[crc & 15u];
-		crc = (crc >> 4) ^ nibble[crc & 15u];
-	}
-	return crc ^ 0xffffffffu;
-}
-
 /* Whether p has anything of a Transformation to write. */
 static bool
 has_transform(const struct versus_player *p)
@@ -173,7 +151,7 @@ versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 		for (k = 0; k < VERSUS_NEXT; k++)
 			buf[at++] = p->next_shape[k];
 	}
-	engine_put_le(buf + at, crc32(buf, at), CRC_SIZE);
+	engine_put_le(buf + at, engine_crc32(buf, at), CRC_SIZE);
 	return at + CRC_SIZE;
 }
 
@@ -405,7 +383,7 @@ versus_decode(struct versus_match *out, const uint8_t *buf, size_t len)
 
 	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || len > VERSUS_SERIAL_MAX ||
 	    buf[0] < VERSUS_SERIAL_VERSION || buf[0] > VERSUS_SERIAL_VERSION_TRANSFORM ||
-	    engine_get_le(buf + len - CRC_SIZE, CRC_SIZE) != crc32(buf, len - CRC_SIZE))
+	    engine_get_le(buf + len - CRC_SIZE, CRC_SIZE) != engine_crc32(buf, len - CRC_SIZE))
 		return false;
 	memset(&m, 0, sizeof m);
 	m.seed = engine_get_le(buf + 1, 7);
