@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "numtext.h"
 
 static const struct {
 	const char *name;
@@ -301,9 +302,14 @@ command_result_write(struct jw *w, const struct command_result *r)
 		jw_array(w);
 		for (k = 0; k < r->noptions; k++) {
 			const struct tetromino_option *op = &r->options[k];
-			char cmd[32];
+			char cmd[48];
+			size_t n = 6;
 
-			snprintf(cmd, sizeof cmd, "place %u %u", op->rotation, op->column);
+			/* "place R C", without printf: an options answer has dozens. */
+			memcpy(cmd, "place ", 6);
+			n += numtext_i64(cmd + n, op->rotation);
+			cmd[n++] = ' ';
+			numtext_i64(cmd + n, op->column);
 			jw_object(w);
 			jw_key(w, "rotation");
 			jw_int(w, op->rotation);

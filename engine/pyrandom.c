@@ -19,6 +19,7 @@
 #define MATRIX_A 0x9908b0dfu
 #define UPPER_MASK 0x80000000u
 #define LOWER_MASK 0x7fffffffu
+#define SEED_KEY_WORDS 64 /* a key this long or shorter is assembled on the stack */
 
 /* The seed integer's bytes: the input followed by its SHA-512 digest, read
  * big-endian, with leading zero bytes dropped (CPython's key has no zero
@@ -125,6 +126,8 @@ pyrandom_seed_bytes(struct pyrandom *r, const void *bytes, size_t len)
 {
 	static const unsigned char empty[1];
 	struct seed_bytes sb;
+	uint32_t key[SEED_KEY_WORDS];
+	size_t nkey, j;
 
 	sb.text = bytes != NULL ? bytes : empty;
 	sb.ntext = bytes != NULL ? len : 0;
@@ -133,7 +136,16 @@ pyrandom_seed_bytes(struct pyrandom *r, const void *bytes, size_t len)
 	while (sb.nsig > 0 && seed_byte(&sb, sb.nsig - 1) == 0)
 		sb.nsig--;
 	/* CPython: keyused = bits == 0 ? 1 : (bits - 1) / 32 + 1. */
-	init_by_key(r, sb.nsig == 0 ? 1 : (sb.nsig + 3) / 4, bytes_word, &sb);
+	nkey = sb.nsig == 0 ? 1 : (sb.nsig + 3) / 4;
+	if (nkey > SEED_KEY_WORDS) {
+		init_by_key(r, nkey, bytes_word, &sb);
+		return;
+	}
+	/* A short key (every seed string the games write) is assembled once:
+	 * the mixing loop reads each word about 624 / nkey times. */
+	for (j = 0; j < nkey; j++)
+		key[j] = seed_word(&sb, j);
+	init_by_key(r, nkey, array_word, key);
 }
 
 void

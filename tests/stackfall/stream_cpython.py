@@ -57,7 +57,10 @@ def main():
                       f"got {got} want {want}"))
 
     strings = ["", "a", "\u00e9t\u00e9", "stackcraft-v1:0:0",
-               "stackcraft-v1:9007199254740991:123456789", "x" * 1000]
+               "stackcraft-v1:9007199254740991:123456789", "x" * 1000,
+               # 64 and 65 key words with the digest: either side of the
+               # short keys the C side assembles on its stack.
+               "y" * 192, "y" * 193]
     n = 700  # more than 624 outputs: crosses a twist
     for s in strings:
         got = subprocess.run([tool, "random", s, str(n)], capture_output=True,
