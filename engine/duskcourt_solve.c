@@ -172,6 +172,7 @@ setup(struct ctx *x, struct duskcourt_solver *sv, const struct duskcourt_court *
 	x->nidols = nslots;
 	for (sq = 0; sq < size * size; sq++) {
 		int r0 = sq / size, c0 = sq % size;
+		uint64_t lines[2] = { 0, 0 }; /* straight, diagonal */
 
 		for (d = 0; d < 8; d++) {
 			n = 0;
@@ -180,7 +181,7 @@ setup(struct ctx *x, struct duskcourt_solver *sv, const struct duskcourt_court *
 			    && c->cells[r * size + col] != DUSKCOURT_BOULDER;
 			    r += dir_r[d], col += dir_c[d]) {
 				x->ray[sq][d][n++] = (uint8_t)(r * size + col);
-				x->any[sq] |= bit(r * size + col);
+				lines[d >= 4] |= bit(r * size + col);
 			}
 			x->nray[sq][d] = (uint8_t)n;
 			if (n > 0)
@@ -192,18 +193,13 @@ setup(struct ctx *x, struct duskcourt_solver *sv, const struct duskcourt_court *
 			if (on_court(r, col, size) && c->cells[r * size + col] != DUSKCOURT_BOULDER)
 				x->jump[sq] |= bit(r * size + col);
 		}
-		x->any[sq] |= x->jump[sq];
+		x->any[sq] = lines[0] | lines[1] | x->jump[sq];
 		x->geo[DUSKCOURT_K][sq] = x->touch[sq];
 		x->geo[DUSKCOURT_N][sq] = x->jump[sq];
 		x->geo[DUSKCOURT_P][sq] = x->ahead[sq];
-		for (d = 0; d < 8; d++) {
-			for (n = 0; n < x->nray[sq][d]; n++) {
-				uint64_t b = bit(x->ray[sq][d][n]);
-
-				x->geo[DUSKCOURT_Q][sq] |= b;
-				x->geo[d < 4 ? DUSKCOURT_R : DUSKCOURT_B][sq] |= b;
-			}
-		}
+		x->geo[DUSKCOURT_Q][sq] = lines[0] | lines[1];
+		x->geo[DUSKCOURT_R][sq] = lines[0];
+		x->geo[DUSKCOURT_B][sq] = lines[1];
 	}
 	return true;
 }
