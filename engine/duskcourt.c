@@ -161,11 +161,17 @@ duskcourt_captures(const uint8_t *cells, int size, bool king_survives,
 	size_t count = 0;
 	int from, to, n = size * size;
 
+	/* duskcourt_can_take for every pair, its checks of the court and of
+	 * the pair made once each, not for all n * n (it answers every
+	 * action's legalActions). */
+	if (size < DUSKCOURT_SIZE_MIN || size > DUSKCOURT_SIZE_MAX)
+		return 0;
 	for (from = 0; from < n; from++) {
 		if (!is_idol(cells[from]))
 			continue;
 		for (to = 0; to < n; to++) {
-			if (!duskcourt_can_take(cells, size, king_survives, from, to))
+			if (to == from || !is_idol(cells[to]) || (king_survives && cells[to] == DUSKCOURT_K) ||
+			    reach(cells, size, from, to) != DUSKCOURT_CELLS)
 				continue;
 			if (count < cap) {
 				out[count].from = (uint8_t)from;
