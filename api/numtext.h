@@ -49,4 +49,20 @@ numtext_padded(char *out, int64_t v, size_t width)
 	return n;
 }
 
+/* Writes the IPv4 address b[0..4) in dotted decimal, as inet_ntop does,
+ * and a NUL at out (room for 16 bytes); returns the characters written. */
+static inline size_t
+numtext_ipv4(char *out, const uint8_t b[4])
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (i > 0)
+			out[n++] = '.';
+		n += numtext_i64(out + n, b[i]);
+	}
+	return n;
+}
+
 #endif

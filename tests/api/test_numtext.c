@@ -1,8 +1,10 @@
 /*
  * test_numtext.c: the printf-free number text (api/numtext.h) and
  * iso8601_format, which uses it, against snprintf on random values, the
- * extremes and the years a time stamp can reach either side of 0000-9999.
+ * extremes and the years a time stamp can reach either side of 0000-9999;
+ * numtext_ipv4 against inet_ntop.
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,6 +83,24 @@ main(void)
 	}
 	ok(stamps_apart == 0, "iso8601_format writes what snprintf wrote (%lu times from year -1200 "
 	    "to 10700, %lu apart)", stamps, stamps_apart);
+	{
+		unsigned long apart = 0;
+
+		for (i = 0; i < 100000; i++) {
+			uint32_t v = (uint32_t)xorshift_next(&rng);
+			uint8_t b[4];
+			char a[INET_ADDRSTRLEN], w[INET_ADDRSTRLEN];
+
+			if (i < 4)
+				v = i == 0 ? 0 : i == 1 ? UINT32_MAX : i == 2 ? 0x7f000001u : 0x0a00ff09u;
+			memcpy(b, &v, 4);
+			numtext_ipv4(a, b);
+			inet_ntop(AF_INET, b, w, sizeof w);
+			apart += strcmp(a, w) != 0;
+		}
+		ok(apart == 0, "numtext_ipv4 writes what inet_ntop writes (100000 addresses, %lu apart)",
+		    apart);
+	}
 	{
 		char a[ISO8601_MAX];
 
