@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "puzzle.h"
+#include "jw.h"
 
 static const char *const common[] = { JSONBODY_COMMON_FIELDS, NULL };
 
@@ -182,22 +183,6 @@ skip_lit(const char *s, size_t len, size_t *i, const char *lit, size_t n)
 	return true;
 }
 
-/* Whether the 8 bytes at p are ASCII from 0x20 other than " and \ (what
- * a JSON string holds as it is), tested a word at a time as jw.c's plain8
- * does. */
-static bool
-token8(const char *p)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-	uint64_t x, q, b;
-
-	memcpy(&x, p, 8);
-	q = x ^ (ones * '"');
-	b = x ^ (ones * '\\');
-	return (((x - ones * 0x20) & ~x) | x | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs ?
-	    false : true;
-}
-
 json_t *
 jsonbody_load_token_first(char *text, size_t len)
 {
@@ -208,7 +193,7 @@ jsonbody_load_token_first(char *text, size_t len)
 	if (!skip_lit(text, len, &i, "{", 1) || !skip_lit(text, len, &i, "\"stateToken\"", 12) ||
 	    !skip_lit(text, len, &i, ":", 1) || !skip_lit(text, len, &i, "\"", 1))
 		return NULL;
-	for (t0 = t1 = i; len - t1 >= 8 && token8(text + t1); t1 += 8)
+	for (t0 = t1 = i; len - t1 >= 8 && jw_plain8(text + t1); t1 += 8)
 		;
 	while (t1 < len && text[t1] != '"' && text[t1] != '\\' && (unsigned char)text[t1] >= 0x20 &&
 	    (unsigned char)text[t1] < 0x80)

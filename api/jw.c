@@ -278,22 +278,6 @@ static const unsigned char needs_escape[128] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
 };
 
-/* Whether the 8 bytes at p are all printable ASCII other than " and \
- * (none escaped, none UTF-8): a word at a time, with the byte tests of
- * "Bit Twiddling Hacks" (haszero, hasless), each exact as a yes or no. */
-static bool
-plain8(const unsigned char *p)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-	uint64_t x, q, b;
-
-	memcpy(&x, p, 8);
-	q = x ^ (ones * '"');
-	b = x ^ (ones * '\\');
-	return (((x - ones * 0x20) & ~x) | x | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs ?
-	    false : true;
-}
-
 static void
 escape(struct jw *w, unsigned char c)
 {
@@ -327,7 +311,7 @@ jw_stringn(struct jw *w, const char *s, size_t n)
 	while (i < n && !w->failed) {
 		unsigned char c;
 
-		if (n - i >= 8 && plain8(p + i)) {
+		if (n - i >= 8 && jw_plain8(p + i)) {
 			i += 8;
 			continue;
 		}

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct jw {
 	char  *buf;     /* the text so far, NUL-terminated while !failed */
@@ -74,6 +75,24 @@ void jw_char(struct jw *w, char c);
 
 /* Whether jansson takes n bytes of s as a string (valid UTF-8). */
 bool jw_utf8(const char *s, size_t n);
+
+/* Whether the 8 bytes at p are all ASCII from 0x20 other than " and \
+ * (what a JSON string holds as it is: no escape, no UTF-8), a word at a
+ * time with the byte tests of "Bit Twiddling Hacks" (haszero, hasless),
+ * each exact as a yes or no. The writer and jsonbody_load's token scan
+ * pass plain runs with it. */
+static inline bool
+jw_plain8(const void *p)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+	uint64_t x, q, b;
+
+	memcpy(&x, p, 8);
+	q = x ^ (ones * '"');
+	b = x ^ (ones * '\\');
+	return (((x - ones * 0x20) & ~x) | x | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs ?
+	    false : true;
+}
 
 /* A value built with jansson, dumped in place (compact, in its order). */
 void jw_json(struct jw *w, const json_t *v);
