@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iso8601.h"
+#include "jw.h"
 #include "match.h"
 
 static json_t *
@@ -214,6 +215,45 @@ match_view_mover_json(const struct match_record *r, int viewer, int64_t now_ms)
 	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
 	json_object_set_new_nocheck(o, "seat", s != NULL ? s : json_null());
 	return o;
+}
+
+void
+match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms)
+{
+	bool playing = strcmp(r->status, "playing") == 0;
+	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
+
+	jw_object(w);
+	jw_key(w, "status");
+	jw_string(w, r->status);
+	jw_key(w, "turn");
+	jw_int(w, r->turn);
+	jw_key(w, "deadline_in_ms");
+	if (playing)
+		jw_int(w, r->deadline_at > now_ms ? r->deadline_at - now_ms : 0);
+	else
+		jw_null(w);
+	jw_key(w, "end");
+	if (r->end_reason[0])
+		jw_string(w, r->end_reason);
+	else
+		jw_null(w);
+	jw_key(w, "seat");
+	if (viewer >= 0 && viewer < r->nseats && viewer < VERSUS_PLAYERS_MAX && r->m != NULL) {
+		/* match_player_json's own "seat" first: the DOM's second set of
+		 * it replaces the value in place. */
+		jw_object(w);
+		match_player_write(w, r->m, end, (unsigned)viewer, (unsigned)viewer, r->totals);
+		jw_key(w, "account");
+		jw_string(w, r->seats[viewer].account);
+		if (playing) {
+			jw_key(w, "moved");
+			jw_bool(w, r->moved >> viewer & 1u);
+		}
+		jw_object_end(w);
+	} else
+		jw_null(w);
+	jw_object_end(w);
 }
 
 char *

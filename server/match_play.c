@@ -31,6 +31,7 @@
 #include "log.h"
 #include "match_cache.h"
 #include "match_clock.h"
+#include "jw.h"
 #include "match_hub.h"
 #include "match_result.h"
 #include "match_view.h"
@@ -215,13 +216,22 @@ match_play_view_json(const struct match_play_op *op, int viewer)
 	return match_view_json(&rec, viewer, store_now_ms());
 }
 
-json_t *
-match_play_mover_json(const struct match_play_op *op)
+#define MOVE_ANSWER_FIRST 2048      /* bytes: a seat with items is about 1.3 k */
+#define MOVE_ANSWER_MAX (4u << 20)  /* with ?view=full, 8 seats of board text */
+
+char *
+match_play_move_answer(const struct match_play_op *op, const char *move, bool resolved,
+    const json_t *full, size_t *len)
 {
 	struct match_record rec;
+	struct jw w;
+	uint32_t use = op->mv.kind == VERSUS_MOVE_PLACE ? op->mv.use : 0;
 
 	record_of(op, &rec);
-	return match_view_mover_json(&rec, op->seat, store_now_ms());
+	jw_init(&w, MOVE_ANSWER_FIRST, MOVE_ANSWER_MAX);
+	match_move_answer_write(&w, op->row.id, (uint32_t)op->turn, move, resolved, &rec, op->seat,
+	    store_now_ms(), full, use, op->use_empty);
+	return jw_take(&w, len);
 }
 
 char *
@@ -380,7 +390,10 @@ results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t
 
 /* ---- a turn ---- */
 
-/* Keeps text (a malloc'd string from json_dumps) as the row's last turn. */
+#define TURN_TEXT_FIRST 1024      /* bytes: 8 players' events are about 2 k */
+#define TURN_TEXT_MAX (1u << 20)
+
+/* Keeps text (malloc'd: the writer's) as the row's last turn. */
 static void
 set_last_turn(struct store_match_row *r, char *text)
 {
@@ -400,6 +413,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
 	char reason[ENGINE_REASON_MAX], *moves_text = NULL, *cert = NULL;
 	json_t *moves = NULL, *turns = NULL;
+	struct jw w;
 	int sent[VERSUS_PLAYERS_MAX] = { 0 };
 	enum match_end end;
 	enum store_result rc = STORE_ERROR;
@@ -422,18 +436,17 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		return STORE_ERROR;
 	match_totals_add(&op->totals, &ev);
 	end = match_end_of(&op->m, (uint32_t)r->turn_cap);
-	moves = match_turn_json(&before, mv);
-	moves_text = moves != NULL ? json_dumps(moves, JSON_COMPACT) : NULL;
-	if (moves_text == NULL)
+	/* The turn's moves (the replay's entry) and its events, as text
+	 * straight away: the row stores them so, and only the end of the
+	 * match needs the moves as a value. */
+	jw_init(&w, TURN_TEXT_FIRST, TURN_TEXT_MAX);
+	match_turn_write(&w, &before, mv);
+	if ((moves_text = jw_take(&w, NULL)) == NULL)
 		goto done;
-	{
-		json_t *e = match_events_json(&ev, mv);
-
-		op->use_empty = op->seat >= 0 && match_use_empty(&ev, mv, (unsigned)op->seat);
-
-		set_last_turn(r, e != NULL ? json_dumps(e, JSON_COMPACT) : NULL);
-		json_decref(e);
-	}
+	op->use_empty = op->seat >= 0 && match_use_empty(&ev, mv, (unsigned)op->seat);
+	jw_init(&w, TURN_TEXT_FIRST, TURN_TEXT_MAX);
+	match_events_write(&w, &ev, mv);
+	set_last_turn(r, jw_take(&w, NULL));
 	if (r->last_turn == NULL)
 		goto done;
 	nstate = versus_encode(&op->m, state, sizeof state);
@@ -454,7 +467,8 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		r->deadline_at = 0;
 		/* The certificate hashes the replay: every turn stored so far and
 		 * this one. */
-		if ((turns = store_match_turns(c, r->id)) == NULL || json_array_append(turns, moves) != 0)
+		if ((turns = store_match_turns(c, r->id)) == NULL ||
+		    (moves = match_turn_json(&before, mv)) == NULL || json_array_append(turns, moves) != 0)
 			goto done;
 		count_sent(turns, r->players, sent);
 		cert = certify(op, turns);
