@@ -510,6 +510,12 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		rc = STORE_ERROR;
 		goto done;
 	}
+	/* The next move reads these very bytes: keep the state they encode
+	 * (what versus_decode would give back, in every field that means
+	 * something: tests/versus/test_serial.c), so that no move decodes. A
+	 * commit that fails leaves an entry no row holds: it simply misses. */
+	if (!op->finished && op->mx != NULL)
+		match_cache_put(op->mx->cache, r->id, state, nstate, &op->m);
 	if (match_hub_has_streams(op->mx->hub, r->id))
 		make_event(op);
 	rc = STORE_OK;
