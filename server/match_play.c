@@ -496,7 +496,8 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	u.started_at = r->started_at;
 	u.finished_at = r->finished_at;
 	u.certificate = r->certificate;
-	rc = store_match_update(c, &u);
+	/* A turn the match plays on after writes only what a turn changes. */
+	rc = op->finished ? store_match_update(c, &u) : store_match_advance(c, &u);
 	if (rc == STORE_CONFLICT) {
 		/* Someone resolved this turn first: nothing here was written, and
 		 * the answer shows the match as that writer left it. */
@@ -695,7 +696,6 @@ static enum store_result
 move_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct store_match_row *r = &op->row;
-	struct store_match_update u;
 	struct versus_move mv[VERSUS_PLAYERS_MAX];
 	uint8_t pending[STORE_MATCH_PENDING_MAX], moved;
 	enum store_result rc;
@@ -756,22 +756,9 @@ move_job(struct store_conn *c, struct match_play_op *op)
 	}
 	r->npending = pending_encode(mv, moved, op->m.nplayers, pending);
 	memcpy(r->pending, pending, r->npending);
-	memset(&u, 0, sizeof u);
-	u.id = r->id;
-	u.from_turn = r->turn;
-	u.from_status = "playing";
-	u.status = "playing";
-	u.turn = r->turn;
-	u.state = r->state;
-	u.nstate = r->nstate;
-	u.pending = pending;
-	u.npending = r->npending;
-	u.totals = r->totals;
-	u.ntotals = r->ntotals;
-	u.last_turn = r->last_turn;
-	u.deadline_at = r->deadline_at;
-	u.started_at = r->started_at;
-	rc = store_match_update(c, &u);
+	/* Only the pending moves change (the compare-and-set on the turn as a
+	 * whole-row update would make it). */
+	rc = store_match_set_pending(c, r->id, r->turn, pending, r->npending);
 	if (rc == STORE_ERROR)
 		return STORE_ERROR;
 	if (rc == STORE_CONFLICT) {

@@ -590,6 +590,22 @@ struct store_match_update {
  * nothing written. */
 enum store_result store_match_update(struct store_conn *c, const struct store_match_update *u);
 
+/* The two common moves of a playing match, each the same compare-and-set
+ * on (turn, 'playing') as store_match_update, writing only the columns
+ * that change, none of them in an index but deadline_at (so that the
+ * match's indexes on status do not move on every move):
+ *   - store_match_set_pending: a move that waits for the others, the
+ *     pending moves of the coming turn (npending 0: NULL);
+ *   - store_match_advance: a resolved turn after which the match plays
+ *     on: u's turn, state, totals, last_turn and deadline_at, the pending
+ *     moves cleared (u's from_turn is the compare; its statuses, start,
+ *     end and certificate are not read).
+ * OK, or CONFLICT when the row was not at (turn, 'playing'): nothing
+ * written. */
+enum store_result store_match_set_pending(struct store_conn *c, int64_t id, int64_t turn,
+    const uint8_t *pending, size_t npending);
+enum store_result store_match_advance(struct store_conn *c, const struct store_match_update *u);
+
 /* Appends the moves of a resolved turn (JSON text, one entry a seat). */
 enum store_result store_match_turn_insert(struct store_conn *c, int64_t id, int64_t turn,
     const char *moves, int64_t now);

@@ -427,6 +427,46 @@ store_match_update(struct store_conn *c, const struct store_match_update *u)
 }
 
 enum store_result
+store_match_set_pending(struct store_conn *c, int64_t id, int64_t turn, const uint8_t *pending,
+    size_t npending)
+{
+	static const char sql[] =
+	    "UPDATE matches SET pending = ?3 WHERE id = ?1 AND turn = ?2 AND status = 'playing'";
+	struct store_q *st = store_q(c, sql);
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, id);
+	store_q_int(st, 2, turn);
+	bind_blob_or_null(st, 3, pending, npending);
+	if (store_q_exec(st) != STORE_OK)
+		return STORE_ERROR;
+	return store_q_changes(st) == 1 ? STORE_OK : STORE_CONFLICT;
+}
+
+enum store_result
+store_match_advance(struct store_conn *c, const struct store_match_update *u)
+{
+	static const char sql[] =
+	    "UPDATE matches SET turn = ?3, state = ?4, pending = NULL, totals = ?5, last_turn = ?6, "
+	    "deadline_at = ?7 WHERE id = ?1 AND turn = ?2 AND status = 'playing'";
+	struct store_q *st = store_q(c, sql);
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, u->id);
+	store_q_int(st, 2, u->from_turn);
+	store_q_int(st, 3, u->turn);
+	bind_blob_or_null(st, 4, u->state, u->nstate);
+	bind_blob_or_null(st, 5, u->totals, u->ntotals);
+	store_q_text(st, 6, u->last_turn);
+	bind_ms_or_null(st, 7, u->deadline_at);
+	if (store_q_exec(st) != STORE_OK)
+		return STORE_ERROR;
+	return store_q_changes(st) == 1 ? STORE_OK : STORE_CONFLICT;
+}
+
+enum store_result
 store_match_turn_insert(struct store_conn *c, int64_t id, int64_t turn, const char *moves,
     int64_t now)
 {
