@@ -74,18 +74,32 @@ weights_text(const uint8_t w[STORE_ITEM_KINDS], char out[32])
 	snprintf(out, 32, "%u,%u,%u,%u,%u,%u", w[0], w[1], w[2], w[3], w[4], w[5]);
 }
 
+/* Read on every move: by hand rather than sscanf (3 k instructions),
+ * taking what sscanf's "%u,%u,%u,%u,%u,%u" took of the texts
+ * weights_text writes (blanks before a number allowed, anything after
+ * the sixth ignored), each at most 100. */
 static bool
 weights_read(const char *text, uint8_t w[STORE_ITEM_KINDS])
 {
-	unsigned v[STORE_ITEM_KINDS];
+	const char *p = text;
+	unsigned v;
 	int k;
 
-	if (text == NULL || sscanf(text, "%u,%u,%u,%u,%u,%u", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
+	if (p == NULL)
 		return false;
 	for (k = 0; k < STORE_ITEM_KINDS; k++) {
-		if (v[k] > 100)
+		if (k > 0 && *p++ != ',')
 			return false;
-		w[k] = (uint8_t)v[k];
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return false;
+		for (v = 0; *p >= '0' && *p <= '9'; p++) {
+			v = 10 * v + (unsigned)(*p - '0');
+			if (v > 100)
+				return false;
+		}
+		w[k] = (uint8_t)v;
 	}
 	return true;
 }

@@ -439,8 +439,14 @@ void
 store_q_col_copy(struct store_q *q, int i, char *out, size_t cap)
 {
 	const char *t = store_q_col_text(q, i);
+	size_t n;
 
-	snprintf(out, cap, "%s", t != NULL ? t : "");
+	/* snprintf's cut, without its cost (several of these a match read) */
+	if (cap == 0)
+		return;
+	n = t != NULL ? strnlen(t, cap - 1) : 0;
+	memcpy(out, t != NULL ? t : "", n);
+	out[n] = '\0';
 }
 
 char *
