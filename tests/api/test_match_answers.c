@@ -9,7 +9,11 @@
  *     (?view=full), for every seat of the match, as playing and finished,
  *     moved or not, with account names that need escapes;
  *   - a resolved turn's events (match_events_write) and the replay's entry
- *     of its moves (match_turn_write), which the row stores as text.
+ *     of its moves (match_turn_write), which the row stores as text;
+ *   - the state a turn's resolution reached and the decoding of its bytes
+ *     (what the daemon keeps in its match cache after a resolve, in place
+ *     of decoding on the next move) show every seat alike and play the
+ *     next turn alike: the same events and the same bytes after it.
  *
  * Over random bot matches of 2 to 8 players, with and without items (so
  * odd shapes, blinds and inventories show), the writer's text must be
@@ -209,7 +213,60 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 
 struct run {
 	unsigned long matches, turns, items_matches, odd, hits, uses_empty;
+	unsigned long twins, twins_apart; /* resolved states against their decoding */
 };
+
+/* Every seat's view of m and of d as text (the mover's fields). */
+static char *
+seats_text(const struct versus_match *m, const struct match_totals *t)
+{
+	struct jw w;
+	unsigned v;
+
+	jw_init(&w, 1024, 1u << 22);
+	jw_array(&w);
+	for (v = 0; v < m->nplayers; v++) {
+		jw_object(&w);
+		match_player_write(&w, m, match_end_of(m, 0), v, v, t);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
+	return jw_take(&w, NULL);
+}
+
+/* The next turn played from m and from d, its twin, with the same moves:
+ * the same events and the same bytes after it; and before it, the same
+ * views. */
+static bool
+twins_alike(const struct versus_match *m, const struct versus_match *d, const struct match_totals *t,
+    const struct versus_move *mv)
+{
+	struct versus_match a = *m, b = *d;
+	struct versus_events ea, eb;
+	uint8_t ba[VERSUS_SERIAL_MAX], bb[VERSUS_SERIAL_MAX];
+	char *va = seats_text(m, t), *vb = seats_text(d, t);
+	bool same = va != NULL && vb != NULL && strcmp(va, vb) == 0;
+	size_t na, nb;
+	struct jw w;
+
+	free(va);
+	free(vb);
+	if (versus_resolve(&a, mv, &ea, NULL, NULL, 0) != versus_resolve(&b, mv, &eb, NULL, NULL, 0))
+		return false;
+	na = versus_encode(&a, ba, sizeof ba);
+	nb = versus_encode(&b, bb, sizeof bb);
+	same = same && na == nb && memcmp(ba, bb, na) == 0;
+	jw_init(&w, 1024, 1u << 20);
+	match_events_write(&w, &ea, mv);
+	va = jw_take(&w, NULL);
+	jw_init(&w, 1024, 1u << 20);
+	match_events_write(&w, &eb, mv);
+	vb = jw_take(&w, NULL);
+	same = same && va != NULL && vb != NULL && strcmp(va, vb) == 0;
+	free(va);
+	free(vb);
+	return same;
+}
 
 /* One bot match: every turn's answers, events and moves compared. */
 static void
@@ -244,6 +301,16 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 		for (i = 0; i < n; i++)
 			mv[i] = m.players[i].alive ? bot(&m, i) :
 			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
+		if (m.turn > 0) {
+			/* The twin: the decoding of the bytes this state encodes to. */
+			struct versus_match d;
+			uint8_t bytes[VERSUS_SERIAL_MAX];
+			size_t nb = versus_encode(&m, bytes, sizeof bytes);
+
+			run->twins++;
+			if (nb == 0 || !versus_decode(&d, bytes, nb) || !twins_alike(&m, &d, &totals, mv))
+				run->twins_apart++;
+		}
 		before = m;
 		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 			break;
@@ -302,6 +369,8 @@ main(int argc, char **argv)
 	report("move answers", &ta);
 	report("turn events", &te);
 	report("turn moves", &tt);
+	ok(run.twins > 0 && run.twins_apart == 0, "%lu resolved states and their decodings show every "
+	    "seat alike and play the next turn alike (%lu apart)", run.twins, run.twins_apart);
 	/* The matches reached what the answers must cover. */
 	ok(run.items_matches > 0 && run.odd > 0 && run.hits > 0 && run.uses_empty > 0,
 	    "the matches had items, odd shapes, uses and uses on an empty inventory");
