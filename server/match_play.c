@@ -154,9 +154,28 @@ match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id
 {
 	enum store_result rc;
 
-	store_match_row_free(&op->row);
-	rc = store_match_get(c, match_id, &op->row);
-	if (rc == STORE_OK && !match_play_unpack(op))
+	struct match_cache *mc = op->mx != NULL ? op->mx->cache : NULL;
+	struct store_match_row *r = &op->row;
+	bool playing;
+
+	store_match_row_free(r);
+	rc = store_match_get_row(c, match_id, r);
+	if (rc != STORE_OK)
+		return rc;
+	/* The seats of a playing match do not change until it ends: read once
+	 * (match_cache.h), then taken from the cache while it plays with all
+	 * its seats taken. */
+	playing = strcmp(r->status, "playing") == 0;
+	if (!(playing && match_cache_get_seats(mc, r->id, r->seats, &r->nseats) &&
+	    r->nseats == r->joined)) {
+		if ((rc = store_match_seats_read(c, r)) != STORE_OK) {
+			store_match_row_free(r);
+			return rc;
+		}
+		if (playing)
+			match_cache_put_seats(mc, r->id, r->seats, r->nseats);
+	}
+	if (!match_play_unpack(op))
 		rc = STORE_ERROR;
 	return rc;
 }

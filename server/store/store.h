@@ -559,6 +559,11 @@ struct store_match_row {
 enum store_result store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out);
 void store_match_row_free(struct store_match_row *r);
 
+/* store_match_get in two: the row alone (nseats 0), then its seats into
+ * it (out->id set), for a caller that may know the seats already. */
+enum store_result store_match_get_row(struct store_conn *c, int64_t id, struct store_match_row *out);
+enum store_result store_match_seats_read(struct store_conn *c, struct store_match_row *out);
+
 /* Takes seat number from_joined for account_id: OK, or CONFLICT when the
  * seats taken are no longer from_joined, the match is not in the lobby or
  * the account already has a seat (nothing written). */

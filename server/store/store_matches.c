@@ -268,8 +268,8 @@ store_match_unrated(struct store_conn *c, int64_t id, const char *reason)
 	return store_q_exec(st);
 }
 
-static enum store_result
-read_seats(struct store_conn *c, struct store_match_row *out)
+enum store_result
+store_match_seats_read(struct store_conn *c, struct store_match_row *out)
 {
 	static const char sql[] =
 	    "SELECT s.seat, s.account_id, coalesce(a.name, ''), coalesce(s.place, 0), "
@@ -308,6 +308,16 @@ read_seats(struct store_conn *c, struct store_match_row *out)
 
 enum store_result
 store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
+{
+	enum store_result ret = store_match_get_row(c, id, out);
+
+	if (ret == STORE_OK && (ret = store_match_seats_read(c, out)) != STORE_OK)
+		store_match_row_free(out);
+	return ret;
+}
+
+enum store_result
+store_match_get_row(struct store_conn *c, int64_t id, struct store_match_row *out)
 {
 	static const char sql[] =
 	    "SELECT id, seed, turn, created_by, created_at, coalesce(started_at, 0), "
@@ -363,8 +373,6 @@ store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out)
 	else
 		store_log_error(c, "match get");
 	store_q_reset(st);
-	if (ret == STORE_OK)
-		ret = read_seats(c, out);
 	if (ret != STORE_OK)
 		store_match_row_free(out);
 	return ret;
