@@ -116,7 +116,7 @@ match_move_use_json(uint32_t use_target, bool resolved, bool empty)
 
 void
 match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *move, bool resolved,
-    const struct match_record *r, int viewer, int64_t now_ms, const json_t *match,
+    const struct match_record *r, int viewer, int64_t now_ms, bool full,
     uint32_t use_target, bool use_empty)
 {
 	char text[24];
@@ -133,9 +133,9 @@ match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *mov
 	jw_bool(w, resolved);
 	jw_key(w, "state");
 	match_view_mover_write(w, r, viewer, now_ms);
-	if (match != NULL) {
+	if (full) {
 		jw_key(w, "match");
-		jw_json(w, match);
+		match_view_write(w, r, viewer, now_ms);
 	}
 	if (use_target != 0) {
 		jw_key(w, "use");

@@ -58,12 +58,13 @@ json_t *match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool
 json_t *match_move_use_json(uint32_t use_target, bool resolved, bool empty);
 
 /* match_move_answer_json() of match_view_mover_json(r, viewer, now_ms),
- * the whole view (borrowed, NULL: none) and "use" as match_move_use_json()
- * says it (set after them when use_target is not 0), through the writer:
- * the same bytes as json_dumps(JSON_COMPACT) of the DOM answer. */
+ * with full the whole view (match_view_json(r, viewer, now_ms)) and "use"
+ * as match_move_use_json() says it (set after them when use_target is not
+ * 0), through the writer: the same bytes as json_dumps(JSON_COMPACT) of
+ * the DOM answer. */
 struct jw;
 void match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *move,
-    bool resolved, const struct match_record *r, int viewer, int64_t now_ms, const json_t *match,
+    bool resolved, const struct match_record *r, int viewer, int64_t now_ms, bool full,
     uint32_t use_target, bool use_empty);
 
 /* GET /api/matches/{id}/replay: the replay (taken) and its certificate

@@ -86,7 +86,10 @@ read_match(struct request *req, struct match_play_op *op, int64_t id)
 static void
 reply_view(struct request *req, int status, const struct match_play_op *op, int viewer)
 {
-	request_reply_json(req, status, match_play_view_json(op, viewer));
+	size_t len = 0;
+	char *text = match_play_view_text(op, viewer, &len);
+
+	request_reply_json_text(req, status, text, len);
 }
 
 /* The error of a job's verdict, with what helps the caller go on. */
@@ -398,7 +401,6 @@ static void
 move_done(struct request *req)
 {
 	struct match_play_op *op = req->ctx;
-	json_t *full;
 	char text[32], *answer;
 	size_t len = 0;
 
@@ -407,17 +409,11 @@ move_done(struct request *req)
 		return;
 	}
 	versus_move_text(&op->mv, text, sizeof text);
-	/* The answer is written without a DOM (the whole view, asked with
-	 * ?view=full, is still one); its "use" says what the mover's `use T`
-	 * did: uses act after the turn's placements (which may collect the
-	 * item), so a move that waits for others cannot know yet. */
-	full = op->full_view ? match_play_view_json(op, op->seat) : NULL;
-	if (op->full_view && full == NULL) {
-		request_reply_json(req, 200, NULL);
-		return;
-	}
-	answer = match_play_move_answer(op, text, op->verdict == MATCH_PLAY_RESOLVED, full, &len);
-	json_decref(full);
+	/* The answer is written without a DOM, the whole view too (asked
+	 * with ?view=full); its "use" says what the mover's `use T` did: uses
+	 * act after the turn's placements (which may collect the item), so a
+	 * move that waits for others cannot know yet. */
+	answer = match_play_move_answer(op, text, op->verdict == MATCH_PLAY_RESOLVED, op->full_view, &len);
 	request_reply_json_text(req, 200, answer, len);
 }
 

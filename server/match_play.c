@@ -239,8 +239,20 @@ match_play_view_json(const struct match_play_op *op, int viewer)
 #define MOVE_ANSWER_MAX (4u << 20)  /* with ?view=full, 8 seats of board text */
 
 char *
+match_play_view_text(const struct match_play_op *op, int viewer, size_t *len)
+{
+	struct match_record rec;
+	struct jw w;
+
+	record_of(op, &rec);
+	jw_init(&w, MOVE_ANSWER_FIRST, MOVE_ANSWER_MAX);
+	match_view_write(&w, &rec, viewer, store_now_ms());
+	return jw_take(&w, len);
+}
+
+char *
 match_play_move_answer(const struct match_play_op *op, const char *move, bool resolved,
-    const json_t *full, size_t *len)
+    bool full, size_t *len)
 {
 	struct match_record rec;
 	struct jw w;

@@ -3,6 +3,11 @@
  * writer (api/jw.c) against jansson's dump of their DOM twins, the model
  * they replace:
  *
+ *   - a match's whole view (match_view_write) against match_view_json(),
+ *     for every seat and a spectator, in the lobby, playing and finished,
+ *     rated with ratings, with the last turn's events, a certificate and
+ *     names that need escapes or are not UTF-8 (left out, as the DOM
+ *     leaves them);
  *   - a move's answer (match_move_answer_write) against
  *     match_move_answer_json() of match_view_mover_json(), with "use" as
  *     match_move_use_json() says it and now and then the whole view
@@ -144,13 +149,32 @@ bot(const struct versus_match *m, unsigned seat)
 /* Account names, some with bytes jansson escapes. */
 static const char *const names[] = {
 	"alice", "bob", "carol \"the\" 3rd", "back\\slash", "tab\there", "\xc3\xa9milie",
-	"\xe2\x9c\x93 check", "nl\nname", "ctl\x01\x1f", "dave",
+	"\xe2\x9c\x93 check", "nl\nname", "ctl\x01\x1f", "dave", "not utf-8 \xff",
 };
+
+static struct tally tv; /* whole views */
+
+/* Every viewer's whole view of rec (a seat each, and a spectator). */
+static void
+views(const struct match_record *rec, int64_t now)
+{
+	int v;
+
+	for (v = -1; v < rec->nseats; v++) {
+		json_t *dom = match_view_json(rec, v, now);
+		struct jw w;
+
+		jw_init(&w, rnd(2) ? 64 : 8192, 1u << 22);
+		match_view_write(&w, rec, v, now);
+		compare("view", dom, &w, &tv);
+		json_decref(dom);
+	}
+}
 
 /* Every seat's move answer for m as it stands (rec's other fields random). */
 static void
 answers(const struct versus_match *m, const struct match_totals *totals, struct tally *t,
-    unsigned long want)
+    unsigned long want, const char *last_turn)
 {
 	struct match_record rec;
 	unsigned i, n = m->nplayers;
@@ -178,12 +202,34 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 	rec.nseats = (int)n;
 	for (i = 0; i < n; i++) {
 		rec.seats[i].account = names[rnd(sizeof names / sizeof names[0])];
-		rec.seats[i].rating_before = over && rec.rated ? 1500.0 + rnd(300) : NAN;
-		rec.seats[i].rating_after = over && rec.rated ? 1500.0 + rnd(300) : NAN;
+		rec.seats[i].rating_before = over && rec.rated ? 1500.0 + rnd(300) + rnd(1000) / 997.0 : NAN;
+		rec.seats[i].rating_after = over && rec.rated ? 1400.0 + rnd(300) + rnd(1000) / 991.0 : NAN;
 	}
 	rec.m = m;
 	rec.totals = totals;
 	rec.moved = (uint8_t)rnd(256);
+	rec.last_turn = last_turn;
+	rec.queue = rnd(2);
+	rec.seed_chosen = rnd(2);
+	rec.unrated_reason = rnd(4) == 0 ? (rnd(2) ? "aborted" : "pair_cap") : "";
+	rec.certificate = over && rnd(2) ? "v4.public.eyJtYXRjaCI6IjEifQ.c2lnbmF0dXJl" : NULL;
+	if (rnd(4) == 0) {
+		views(&rec, now);
+		if (rnd(4) == 0) {
+			/* the same seats in the lobby, before there is a state */
+			struct match_record lobby = rec;
+
+			lobby.status = "lobby";
+			lobby.end_reason = "";
+			lobby.m = NULL;
+			lobby.totals = NULL;
+			lobby.last_turn = NULL;
+			lobby.certificate = NULL;
+			lobby.joined = 1 + (int)rnd((uint32_t)n);
+			lobby.nseats = lobby.joined;
+			views(&lobby, now);
+		}
+	}
 	for (i = 0; i < n + 1 && t->compared < want; i++) {
 		/* n + 1: a viewer who is not a seat (the writer's null seat) */
 		int viewer = i < n ? (int)i : -1;
@@ -204,7 +250,7 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 			json_object_set_new_nocheck(dom, "use", u);
 		jw_init(&w, rnd(2) ? 32 : 4096, 1u << 22);
 		match_move_answer_write(&w, rec.id, (uint32_t)rec.turn + 1, move, resolved, &rec, viewer,
-		    now, full, use, empty);
+		    now, full != NULL, use, empty);
 		compare("move answer", dom, &w, t);
 		json_decref(dom);
 		json_decref(full);
@@ -279,6 +325,7 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 	struct match_totals totals;
 	unsigned n = 2 + rnd(VERSUS_PLAYERS_MAX - 1), i;
 	uint32_t cap = 50 + rnd(300);
+	char *last = NULL;
 
 	versus_init(&m, xorshift_next(&rng) & VERSUS_SEED_MAX, n);
 	if (rnd(2)) {
@@ -293,7 +340,7 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 	}
 	memset(&totals, 0, sizeof totals);
 	run->matches++;
-	answers(&m, &totals, ta, want);
+	answers(&m, &totals, ta, want, NULL);
 	while (match_end_of(&m, cap) == MATCH_END_NONE && ta->compared < want) {
 		struct jw w;
 		json_t *dom;
@@ -326,6 +373,8 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 		dom = match_events_json(&ev, mv);
 		jw_init(&w, 64, 1u << 20);
 		match_events_write(&w, &ev, mv);
+		free(last);
+		last = dom != NULL ? json_dumps(dom, JSON_COMPACT) : NULL; /* the row's last_turn */
 		compare("events", dom, &w, te);
 		json_decref(dom);
 
@@ -335,8 +384,9 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 		compare("turn", dom, &w, tt);
 		json_decref(dom);
 
-		answers(&m, &totals, ta, want);
+		answers(&m, &totals, ta, want, last);
 	}
+	free(last);
 }
 
 static void
@@ -366,6 +416,7 @@ main(int argc, char **argv)
 	diag("%lu matches (%lu with items), %lu turns, %lu odd shapes placed, %lu items used, "
 	    "%lu uses on an empty inventory", run.matches, run.items_matches, run.turns, run.odd,
 	    run.hits, run.uses_empty);
+	report("whole views", &tv);
 	report("move answers", &ta);
 	report("turn events", &te);
 	report("turn moves", &tt);
