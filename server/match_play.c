@@ -28,10 +28,10 @@
 #include <time.h>
 
 #include "app.h"
+#include "jw.h"
 #include "log.h"
 #include "match_cache.h"
 #include "match_clock.h"
-#include "jw.h"
 #include "match_hub.h"
 #include "match_result.h"
 #include "match_view.h"
@@ -152,10 +152,9 @@ match_play_unpack(struct match_play_op *op)
 enum store_result
 match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id)
 {
-	enum store_result rc;
-
 	struct match_cache *mc = op->mx != NULL ? op->mx->cache : NULL;
 	struct store_match_row *r = &op->row;
+	enum store_result rc;
 	bool playing;
 
 	store_match_row_free(r);
