@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jw.h"
+
 void
 match_totals_add(struct match_totals *t, const struct versus_events *ev)
 {
@@ -648,4 +650,267 @@ match_replay_verify(const json_t *replay, struct match_replay_check *out)
 done:
 	free(w);
 	return rc;
+}
+
+/* ---- the same answers through the writer (jw.h) ----
+ * Each writes what json_dumps(JSON_COMPACT) of its DOM twin above writes,
+ * byte for byte (tests/api/test_match_answers.c holds them to it): the
+ * DOM versions stay as the reference and for the answers off the move
+ * path. */
+
+static void
+slot_write(struct jw *w, unsigned piece, unsigned shape)
+{
+	if (piece >= TETROMINO_NPIECES)
+		jw_null(w);
+	else
+		jw_char(w, shape != VERSUS_SHAPE_PIECE ? versus_slot_letter(piece, shape) :
+		    tetromino_letter(piece));
+}
+
+static void
+string_or_null_write(struct jw *w, const char *s)
+{
+	if (s != NULL)
+		jw_string(w, s);
+	else
+		jw_null(w);
+}
+
+static void
+place_or_null_write(struct jw *w, unsigned place)
+{
+	if (place != 0)
+		jw_int(w, place);
+	else
+		jw_null(w);
+}
+
+static void
+mino_items_write(struct jw *w, unsigned bits)
+{
+	unsigned k;
+
+	jw_array(w);
+	for (k = 0; k < 4; k++)
+		string_or_null_write(w, versus_item_name(VERSUS_MINO_ITEMS(bits, k)));
+	jw_array_end(w);
+}
+
+void
+match_player_write(struct jw *w, const struct versus_match *m, enum match_end end,
+    unsigned viewer, unsigned player, const struct match_totals *t)
+{
+	struct versus_view v;
+	uint8_t places[VERSUS_PLAYERS_MAX];
+	unsigned k;
+
+	versus_view(m, viewer, player, &v);
+	match_places(m, end, places);
+	jw_key(w, "seat");
+	jw_int(w, player);
+	jw_key(w, "alive");
+	jw_bool(w, v.alive);
+	jw_key(w, "place");
+	place_or_null_write(w, places[player]);
+	jw_key(w, "end_reason");
+	string_or_null_write(w, versus_end_name(v.end_reason));
+	jw_key(w, "board_text");
+	jw_string(w, v.board_text);
+	jw_key(w, "current");
+	slot_write(w, v.current, v.current_shape);
+	jw_key(w, "hold");
+	slot_write(w, v.hold, v.hold_shape);
+	jw_key(w, "next");
+	if (v.next_visible) {
+		jw_array(w);
+		for (k = 0; k < VERSUS_NEXT; k++)
+			slot_write(w, v.next[k], v.next_shape[k]);
+		jw_array_end(w);
+	} else
+		jw_null(w);
+	jw_key(w, "score");
+	jw_int(w, (int64_t)v.score);
+	jw_key(w, "lines");
+	jw_int(w, v.lines);
+	jw_key(w, "level");
+	jw_int(w, v.level);
+	jw_key(w, "combo");
+	jw_int(w, v.combo);
+	jw_key(w, "back_to_back");
+	jw_bool(w, v.back_to_back);
+	jw_key(w, "pending");
+	jw_int(w, v.pending);
+	jw_key(w, "missed");
+	jw_int(w, v.missed);
+	jw_key(w, "lines_sent");
+	jw_int(w, t->sent[player]);
+	jw_key(w, "lines_received");
+	jw_int(w, t->received[player]);
+	if (m->item_chance == 0)
+		return;
+	jw_key(w, "items_text");
+	jw_string(w, v.items_text);
+	jw_key(w, "current_items");
+	mino_items_write(w, v.current_items);
+	jw_key(w, "hold_items");
+	mino_items_write(w, v.hold_items);
+	jw_key(w, "next_items");
+	if (v.next_visible) {
+		jw_array(w);
+		for (k = 0; k < VERSUS_NEXT; k++)
+			mino_items_write(w, v.next_items[k]);
+		jw_array_end(w);
+	} else
+		jw_null(w);
+	jw_key(w, "inventory");
+	jw_array(w);
+	for (k = 0; k < v.ninventory; k++)
+		if (versus_item_name(v.inventory[k]) != NULL) /* as json_array_append_new(NULL) */
+			jw_string(w, versus_item_name(v.inventory[k]));
+	jw_array_end(w);
+	jw_key(w, "blind");
+	jw_int(w, v.blind);
+	jw_key(w, "transform");
+	jw_int(w, v.transform);
+}
+
+void
+match_events_write(struct jw *w, const struct versus_events *ev, const struct versus_move *moves)
+{
+	unsigned i, k, target, received[VERSUS_PLAYERS_MAX] = { 0 };
+
+	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		const struct versus_player_events *e = &ev->players[i];
+
+		if (e->sent > 0 && !e->sent_lost && e->target < VERSUS_PLAYERS_MAX)
+			received[e->target] += e->sent;
+	}
+	jw_object(w);
+	jw_key(w, "turn");
+	jw_int(w, ev->turn);
+	jw_key(w, "over");
+	jw_bool(w, ev->over);
+	jw_key(w, "players");
+	jw_array(w);
+	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
+		const struct versus_player_events *e = &ev->players[i];
+		bool placed = e->action == VERSUS_ACT_PLACED || e->action == VERSUS_ACT_DROPPED;
+
+		jw_object(w);
+		jw_key(w, "seat");
+		jw_int(w, i);
+		jw_key(w, "action");
+		jw_string(w, versus_action_name(e->action));
+		if (e->action == VERSUS_ACT_NONE) {
+			jw_object_end(w);
+			continue;
+		}
+		if (placed) {
+			jw_key(w, "held");
+			jw_bool(w, e->held);
+			jw_key(w, "piece");
+			slot_write(w, e->piece, e->shape);
+			jw_key(w, "rotation");
+			jw_int(w, e->rotation);
+			jw_key(w, "column");
+			jw_int(w, e->column);
+			jw_key(w, "lines");
+			jw_int(w, e->lines);
+			jw_key(w, "points");
+			jw_int(w, (int64_t)e->points);
+			jw_key(w, "combo");
+			jw_int(w, e->combo);
+			jw_key(w, "back_to_back");
+			jw_bool(w, e->back_to_back);
+			jw_key(w, "perfect_clear");
+			jw_bool(w, e->perfect_clear);
+			jw_key(w, "attack");
+			jw_int(w, e->attack);
+			jw_key(w, "cancelled");
+			jw_int(w, e->cancelled);
+			jw_key(w, "sent");
+			jw_int(w, e->sent);
+			jw_key(w, "target");
+			if (e->sent > 0)
+				jw_int(w, e->target);
+			else
+				jw_null(w);
+			jw_key(w, "lost");
+			jw_bool(w, e->sent_lost);
+		}
+		jw_key(w, "received");
+		jw_int(w, received[i]);
+		jw_key(w, "risen");
+		jw_array(w);
+		for (k = 0; k < e->nrisen && k < VERSUS_QUEUE_MAX; k++) {
+			jw_object(w);
+			jw_key(w, "lines");
+			jw_int(w, e->risen[k].lines);
+			jw_key(w, "hole");
+			jw_int(w, e->risen[k].hole);
+			jw_object_end(w);
+		}
+		jw_array_end(w);
+		jw_key(w, "eliminated");
+		jw_bool(w, e->eliminated);
+		jw_key(w, "end_reason");
+		string_or_null_write(w, e->eliminated ? versus_end_name(e->end_reason) : NULL);
+		jw_key(w, "place");
+		place_or_null_write(w, e->place);
+		if (ev->items && placed) {
+			jw_key(w, "items_collected");
+			jw_int(w, e->collected);
+			jw_key(w, "items_discarded");
+			jw_int(w, e->discarded);
+		}
+		if (match_use_empty(ev, moves, i)) {
+			jw_key(w, "use");
+			jw_object(w);
+			jw_key(w, "used");
+			jw_bool(w, false);
+			jw_key(w, "reason");
+			jw_string(w, "empty inventory");
+			jw_object_end(w);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	if (ev->items) {
+		jw_key(w, "hits");
+		jw_array(w);
+		for (target = 0; target < ev->nplayers && target < VERSUS_PLAYERS_MAX; target++)
+			for (k = 0; k < ev->nhits && k < VERSUS_PLAYERS_MAX; k++) {
+				if (ev->hits[k].target != target || versus_item_name(ev->hits[k].item) == NULL)
+					continue;
+				jw_object(w);
+				jw_key(w, "turn");
+				jw_int(w, ev->turn);
+				jw_key(w, "target");
+				jw_int(w, target);
+				jw_key(w, "item");
+				jw_string(w, versus_item_name(ev->hits[k].item));
+				jw_object_end(w);
+			}
+		jw_array_end(w);
+	}
+	jw_object_end(w);
+}
+
+void
+match_turn_write(struct jw *w, const struct versus_match *before, const struct versus_move *moves)
+{
+	char text[32];
+	unsigned i;
+
+	jw_array(w);
+	for (i = 0; i < before->nplayers; i++) {
+		if (!before->players[i].alive) {
+			jw_null(w);
+			continue;
+		}
+		versus_move_text(&moves[i], text, sizeof text);
+		jw_string(w, text);
+	}
+	jw_array_end(w);
 }

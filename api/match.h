@@ -33,6 +33,8 @@
 
 #include "versus.h"
 
+struct jw;
+
 #define MATCH_REPLAY_SCHEMA 1
 #define MATCH_TURN_CAP_MAX 100000 /* the largest turn cap a replay may name */
 #define MATCH_TOTALS_SIZE (8 * VERSUS_PLAYERS_MAX) /* match_totals_encode's bytes */
@@ -94,6 +96,18 @@ json_t *match_player_json(const struct versus_match *m, enum match_end end, unsi
  * "use": {"used": false, "reason": "empty inventory"} (a use that acted is
  * only in "hits", by target: its user stays unnamed). */
 json_t *match_events_json(const struct versus_events *ev, const struct versus_move *moves);
+
+/* The same three through the answer writer (jw.h), for the move path:
+ * each writes exactly what json_dumps(JSON_COMPACT) of its DOM twin
+ * writes. match_player_write writes the fields only, inside an object the
+ * caller opened (which may add its own after them); the other two write
+ * the whole value. A failure is the writer's (sticky, see jw.h). */
+void match_player_write(struct jw *w, const struct versus_match *m, enum match_end end,
+    unsigned viewer, unsigned player, const struct match_totals *t);
+void match_events_write(struct jw *w, const struct versus_events *ev,
+    const struct versus_move *moves);
+void match_turn_write(struct jw *w, const struct versus_match *before,
+    const struct versus_move *moves);
 
 /* Whether player's move asked `use T` and found the inventory empty when
  * the uses acted (so it did nothing). */

@@ -10,6 +10,7 @@
 
 #include "certificate.h"
 #include "glicko2.h"
+#include "jw.h"
 
 json_t *
 match_result_replay(const struct match_record *r, json_t *turns)
@@ -90,6 +91,72 @@ match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolve
 		return NULL;
 	}
 	return o;
+}
+
+#define USE_WAITS "waits for the turn: the turn's events say it when the inventory is empty then"
+
+json_t *
+match_move_use_json(uint32_t use_target, bool resolved, bool empty)
+{
+	json_t *use;
+
+	if (use_target == 0)
+		return NULL;
+	use = json_pack("{s:I}", "target", (json_int_t)use_target);
+	if (use != NULL && !resolved) {
+		json_object_set_new_nocheck(use, "used", json_null());
+		json_object_set_new_nocheck(use, "reason", json_string(USE_WAITS));
+	} else if (use != NULL) {
+		json_object_set_new_nocheck(use, "used", json_boolean(!empty));
+		if (empty)
+			json_object_set_new_nocheck(use, "reason", json_string("empty inventory"));
+	}
+	return use;
+}
+
+void
+match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *move, bool resolved,
+    const struct match_record *r, int viewer, int64_t now_ms, bool full,
+    uint32_t use_target, bool use_empty)
+{
+	char text[24];
+
+	snprintf(text, sizeof text, "%lld", (long long)id);
+	jw_object(w);
+	jw_key(w, "match_id");
+	jw_string(w, text);
+	jw_key(w, "turn");
+	jw_int(w, turn);
+	jw_key(w, "move");
+	jw_string(w, move);
+	jw_key(w, "resolved");
+	jw_bool(w, resolved);
+	jw_key(w, "state");
+	match_view_mover_write(w, r, viewer, now_ms);
+	if (full) {
+		jw_key(w, "match");
+		match_view_write(w, r, viewer, now_ms);
+	}
+	if (use_target != 0) {
+		jw_key(w, "use");
+		jw_object(w);
+		jw_key(w, "target");
+		jw_int(w, use_target);
+		jw_key(w, "used");
+		if (!resolved) {
+			jw_null(w);
+			jw_key(w, "reason");
+			jw_string(w, USE_WAITS);
+		} else {
+			jw_bool(w, !use_empty);
+			if (use_empty) {
+				jw_key(w, "reason");
+				jw_string(w, "empty inventory");
+			}
+		}
+		jw_object_end(w);
+	}
+	jw_object_end(w);
 }
 
 json_t *

@@ -50,6 +50,23 @@ bool match_ratings_after(const struct match_rating *before, const uint8_t *place
 json_t *match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved,
     json_t *state, json_t *match);
 
+/* What a move's `use T` did, as its answer says it beside the state
+ * ("use"): {target, used: null, reason} while the turn waits for others
+ * (uses act after the turn's placements), else {target, used} with
+ * reason "empty inventory" when used is false. use_target 0: no use asked
+ * (NULL). */
+json_t *match_move_use_json(uint32_t use_target, bool resolved, bool empty);
+
+/* match_move_answer_json() of match_view_mover_json(r, viewer, now_ms),
+ * with full the whole view (match_view_json(r, viewer, now_ms)) and "use"
+ * as match_move_use_json() says it (set after them when use_target is not
+ * 0), through the writer: the same bytes as json_dumps(JSON_COMPACT) of
+ * the DOM answer. */
+struct jw;
+void match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *move,
+    bool resolved, const struct match_record *r, int viewer, int64_t now_ms, bool full,
+    uint32_t use_target, bool use_empty);
+
 /* GET /api/matches/{id}/replay: the replay (taken) and its certificate
  * (NULL: none yet). */
 json_t *match_replay_answer_json(int64_t id, json_t *replay, const char *certificate);

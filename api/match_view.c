@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iso8601.h"
+#include "jw.h"
 #include "match.h"
 
 static json_t *
@@ -216,17 +217,225 @@ match_view_mover_json(const struct match_record *r, int viewer, int64_t now_ms)
 	return o;
 }
 
+/* A key and its string, left out (as json_object_set_new leaves out the
+ * NULL of json_string) when s is not UTF-8. */
+static void
+string_field(struct jw *w, const char *key, const char *s)
+{
+	if (s == NULL || !jw_utf8(s, strlen(s)))
+		return;
+	jw_key(w, key);
+	jw_string(w, s);
+}
+
+static void
+ms_write(struct jw *w, int64_t ms)
+{
+	char text[ISO8601_MAX];
+
+	if (ms <= 0) {
+		jw_null(w);
+		return;
+	}
+	iso8601_format(text, sizeof text, ms / 1000);
+	jw_string(w, text);
+}
+
+/* A real as json_real() dumps it (jansson's own formatting, rare: the
+ * ratings of a finished rated match). */
+static void
+real_write(struct jw *w, double v)
+{
+	json_t *x = json_real(v);
+
+	if (x == NULL) {
+		jw_json(w, NULL); /* fails the writer, as a NULL value fails the DOM */
+		return;
+	}
+	jw_json(w, x);
+	json_decref(x);
+}
+
+void
+match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms)
+{
+	bool playing = strcmp(r->status, "playing") == 0, over = strcmp(r->status, "finished") == 0;
+	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
+	char text[MATCH_VIEW_TEXT_MAX];
+	size_t ntext;
+	int i, k;
+
+	jw_object(w);
+	snprintf(text, sizeof text, "%lld", (long long)r->id);
+	jw_key(w, "match_id");
+	jw_string(w, text);
+	string_field(w, "rules", r->rules);
+	string_field(w, "status", r->status);
+	jw_key(w, "players");
+	jw_int(w, r->players);
+	jw_key(w, "joined");
+	jw_int(w, r->joined);
+	jw_key(w, "turn_seconds");
+	jw_int(w, r->turn_seconds);
+	jw_key(w, "turn_cap");
+	jw_int(w, r->turn_cap);
+	jw_key(w, "rated");
+	jw_bool(w, r->rated);
+	jw_key(w, "items");
+	if (!r->items || r->item_weights == NULL)
+		jw_bool(w, false);
+	else {
+		jw_object(w);
+		jw_key(w, "chance");
+		jw_int(w, (int)r->item_chance);
+		jw_key(w, "weights");
+		jw_array(w);
+		for (k = 0; k < VERSUS_ITEM_KINDS; k++)
+			jw_int(w, r->item_weights[k]);
+		jw_array_end(w);
+		jw_object_end(w);
+	}
+	jw_key(w, "queue");
+	jw_bool(w, r->queue);
+	if (r->unrated_reason != NULL && r->unrated_reason[0] != '\0')
+		string_field(w, "unrated_reason", r->unrated_reason);
+	else {
+		jw_key(w, "unrated_reason");
+		jw_null(w);
+	}
+	jw_key(w, "seed");
+	if (over)
+		jw_int(w, r->seed);
+	else
+		jw_null(w);
+	jw_key(w, "seed_chosen");
+	jw_bool(w, r->seed_chosen);
+	jw_key(w, "turn");
+	jw_int(w, r->turn);
+	jw_key(w, "deadline");
+	if (playing)
+		ms_write(w, r->deadline_at);
+	else
+		jw_null(w);
+	jw_key(w, "deadline_in_ms");
+	if (playing)
+		jw_int(w, r->deadline_at > now_ms ? r->deadline_at - now_ms : 0);
+	else
+		jw_null(w);
+	if (r->end_reason[0])
+		string_field(w, "end", r->end_reason);
+	else {
+		jw_key(w, "end");
+		jw_null(w);
+	}
+	jw_key(w, "you");
+	if (viewer >= 0)
+		jw_int(w, viewer);
+	else
+		jw_null(w);
+	jw_key(w, "seats");
+	jw_array(w);
+	for (i = 0; i < r->nseats && i < VERSUS_PLAYERS_MAX; i++) {
+		jw_object(w);
+		if (r->m != NULL)
+			match_player_write(w, r->m, end, viewer >= 0 ? (unsigned)viewer : VERSUS_NOBODY,
+			    (unsigned)i, r->totals);
+		else {
+			jw_key(w, "seat");
+			jw_int(w, i);
+		}
+		string_field(w, "account", r->seats[i].account);
+		if (playing) {
+			jw_key(w, "moved");
+			jw_bool(w, r->moved >> i & 1u);
+		}
+		if (over && r->rated && !isnan(r->seats[i].rating_after)) {
+			jw_key(w, "rating_before");
+			real_write(w, r->seats[i].rating_before);
+			jw_key(w, "rating_after");
+			real_write(w, r->seats[i].rating_after);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	ntext = match_view_board_text(r, text);
+	jw_key(w, "boardText");
+	if (ntext > 0)
+		jw_stringn(w, text, ntext);
+	else
+		jw_null(w);
+	jw_key(w, "last_turn");
+	/* The row's text is the writer's own compact JSON (match_events_write):
+	 * the DOM's parse and dump would give it back byte for byte. */
+	if (r->last_turn != NULL && r->last_turn[0] != '\0')
+		jw_raw(w, r->last_turn, strlen(r->last_turn));
+	else
+		jw_null(w);
+	jw_key(w, "created_at");
+	ms_write(w, r->created_at);
+	jw_key(w, "started_at");
+	ms_write(w, r->started_at);
+	jw_key(w, "finished_at");
+	ms_write(w, r->finished_at);
+	if (r->certificate != NULL)
+		string_field(w, "certificate", r->certificate);
+	else {
+		jw_key(w, "certificate");
+		jw_null(w);
+	}
+	jw_object_end(w);
+}
+
+void
+match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms)
+{
+	bool playing = strcmp(r->status, "playing") == 0;
+	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
+
+	jw_object(w);
+	string_field(w, "status", r->status);
+	jw_key(w, "turn");
+	jw_int(w, r->turn);
+	jw_key(w, "deadline_in_ms");
+	if (playing)
+		jw_int(w, r->deadline_at > now_ms ? r->deadline_at - now_ms : 0);
+	else
+		jw_null(w);
+	if (r->end_reason[0])
+		string_field(w, "end", r->end_reason);
+	else {
+		jw_key(w, "end");
+		jw_null(w);
+	}
+	jw_key(w, "seat");
+	if (viewer >= 0 && viewer < r->nseats && viewer < VERSUS_PLAYERS_MAX && r->m != NULL) {
+		/* match_player_json's own "seat" first: the DOM's second set of
+		 * it replaces the value in place. */
+		jw_object(w);
+		match_player_write(w, r->m, end, (unsigned)viewer, (unsigned)viewer, r->totals);
+		string_field(w, "account", r->seats[viewer].account);
+		if (playing) {
+			jw_key(w, "moved");
+			jw_bool(w, r->moved >> viewer & 1u);
+		}
+		jw_object_end(w);
+	} else
+		jw_null(w);
+	jw_object_end(w);
+}
+
 char *
 match_view_event(const struct match_record *r, int64_t now_ms, size_t *len)
 {
-	json_t *v = match_view_json(r, -1, now_ms);
-	char *text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL, *event = NULL;
-	size_t cap;
+	struct jw w;
+	char *text, *event = NULL;
+	size_t n = 0, cap;
 
-	json_decref(v);
-	if (text == NULL)
+	jw_init(&w, 4096, 4u << 20);
+	match_view_write(&w, r, -1, now_ms);
+	if ((text = jw_take(&w, &n)) == NULL)
 		return NULL;
-	cap = strlen(text) + 64;
+	cap = n + 64;
 	if ((event = malloc(cap)) != NULL)
 		*len = (size_t)snprintf(event, cap, "id: %lld\nevent: match\ndata: %s\n\n",
 		    (long long)r->turn, text);

@@ -98,6 +98,16 @@ json_t *match_view_json(const struct match_record *r, int viewer, int64_t now_ms
  * memory. */
 json_t *match_view_mover_json(const struct match_record *r, int viewer, int64_t now_ms);
 
+/* match_view_json() and match_view_mover_json() through the answer
+ * writer (jw.h), the same bytes as json_dumps(JSON_COMPACT) of them,
+ * without a DOM (the move path, the reads, the event streams). The view's
+ * last_turn is written as the row's text: the daemon's own compact JSON
+ * (match_events_write), which the DOM's parse and dump give back as it
+ * is; a row whose text is not such JSON is not one the daemon wrote. */
+struct jw;
+void match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms);
+void match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms);
+
 /* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,
  * `event: match`, the view's compact JSON as its data. malloc'd (caller
  * frees), its length in *len; NULL when out of memory. */

@@ -64,12 +64,25 @@ versus_action_name(unsigned action)
 
 /* ---- the piece stream, per player (the same cache as struct stackfall) ---- */
 
+/* The players share the stream and draw about a piece a turn each, so
+ * they reach a new bag in the same turn: the first one shuffles it (a
+ * SHA-512 and a generator seeding, most of a draw's cost), the others copy
+ * it from a player who holds it. */
 static uint8_t
 stream_at(const struct versus_match *m, struct versus_player *p, uint32_t i)
 {
-	if (i / BAG_SIZE != p->bag_number) {
-		p->bag_number = i / BAG_SIZE;
-		bag_shuffle(m->seed, p->bag_number, p->bag);
+	uint32_t b = i / BAG_SIZE;
+	unsigned k;
+
+	if (b != p->bag_number) {
+		for (k = 0; k < m->nplayers && k < VERSUS_PLAYERS_MAX; k++)
+			if (m->players[k].bag_number == b && &m->players[k] != p)
+				break;
+		if (k < m->nplayers && k < VERSUS_PLAYERS_MAX)
+			memcpy(p->bag, m->players[k].bag, BAG_SIZE);
+		else
+			bag_shuffle(m->seed, b, p->bag);
+		p->bag_number = b;
 	}
 	return p->bag[i % BAG_SIZE];
 }
@@ -183,7 +196,10 @@ versus_init(struct versus_match *m, uint64_t seed, unsigned nplayers)
 		p->alive = true;
 		p->cursor = (uint8_t)i;
 		p->bag_number = 0;
-		bag_shuffle(seed, 0, p->bag);
+		if (i == 0)
+			bag_shuffle(seed, 0, p->bag);
+		else
+			memcpy(p->bag, m->players[0].bag, BAG_SIZE); /* one stream: one first bag */
 		p->current = p->bag[0];
 		p->drawn = 1;
 		p->next[0] = p->bag[1];

@@ -86,7 +86,10 @@ read_match(struct request *req, struct match_play_op *op, int64_t id)
 static void
 reply_view(struct request *req, int status, const struct match_play_op *op, int viewer)
 {
-	request_reply_json(req, status, match_play_view_json(op, viewer));
+	size_t len = 0;
+	char *text = match_play_view_text(op, viewer, &len);
+
+	request_reply_json_text(req, status, text, len);
 }
 
 /* The error of a job's verdict, with what helps the caller go on. */
@@ -398,35 +401,20 @@ static void
 move_done(struct request *req)
 {
 	struct match_play_op *op = req->ctx;
-	bool resolved = op->verdict == MATCH_PLAY_RESOLVED;
-	json_t *answer;
-	char text[32];
+	char text[32], *answer;
+	size_t len = 0;
 
 	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_MOVED && op->verdict != MATCH_PLAY_RESOLVED)) {
 		reply_verdict_error(req, op);
 		return;
 	}
 	versus_move_text(&op->mv, text, sizeof text);
-	answer = match_move_answer_json(op->row.id, op->turn, text, resolved,
-	    match_play_mover_json(op), op->full_view ? match_play_view_json(op, op->seat) : NULL);
-	if (answer != NULL && op->mv.kind == VERSUS_MOVE_PLACE && op->mv.use != 0) {
-		/* The mover's own answer: what its `use T` did. Uses act after
-		 * the turn's placements (which may collect the item), so a
-		 * move that waits for others cannot know yet. */
-		json_t *use = json_pack("{s:I}", "target", (json_int_t)op->mv.use);
-
-		if (use != NULL && !resolved) {
-			json_object_set_new_nocheck(use, "used", json_null());
-			json_object_set_new_nocheck(use, "reason", json_string("waits for the turn: the "
-			    "turn's events say it when the inventory is empty then"));
-		} else if (use != NULL) {
-			json_object_set_new_nocheck(use, "used", json_boolean(!op->use_empty));
-			if (op->use_empty)
-				json_object_set_new_nocheck(use, "reason", json_string("empty inventory"));
-		}
-		json_object_set_new_nocheck(answer, "use", use);
-	}
-	request_reply_json(req, 200, answer);
+	/* The answer is written without a DOM, the whole view too (asked
+	 * with ?view=full); its "use" says what the mover's `use T` did: uses
+	 * act after the turn's placements (which may collect the item), so a
+	 * move that waits for others cannot know yet. */
+	answer = match_play_move_answer(op, text, op->verdict == MATCH_PLAY_RESOLVED, op->full_view, &len);
+	request_reply_json_text(req, 200, answer, len);
 }
 
 void

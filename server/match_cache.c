@@ -9,10 +9,25 @@
 
 struct entry {
 	int64_t             id;     /* 0: empty */
+	bool                has_state;
 	size_t              n;
 	uint8_t             state[VERSUS_SERIAL_MAX];
 	struct versus_match m;
+	int                 nseats; /* -1: no seats kept */
+	struct store_match_seat seats[STORE_MATCH_SEATS];
 };
+
+/* e for id: as it is when it holds id, else emptied for it. */
+static void
+claim(struct entry *e, int64_t id)
+{
+	if (e->id == id)
+		return;
+	e->id = id;
+	e->has_state = false;
+	e->n = 0;
+	e->nseats = -1;
+}
 
 struct match_cache {
 	pthread_mutex_t mu;
@@ -60,7 +75,7 @@ match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, size_t
 		return false;
 	pthread_mutex_lock(&mc->mu);
 	e = slot(mc, id);
-	hit = e->id == id && e->n == n && memcmp(e->state, state, n) == 0;
+	hit = e->id == id && e->has_state && e->n == n && memcmp(e->state, state, n) == 0;
 	if (hit) {
 		*out = e->m;
 		mc->hits++;
@@ -80,10 +95,45 @@ match_cache_put(struct match_cache *mc, int64_t id, const uint8_t *state, size_t
 		return;
 	pthread_mutex_lock(&mc->mu);
 	e = slot(mc, id);
-	e->id = id;
+	claim(e, id);
+	e->has_state = true;
 	e->n = n;
 	memcpy(e->state, state, n);
 	e->m = *m;
+	pthread_mutex_unlock(&mc->mu);
+}
+
+bool
+match_cache_get_seats(struct match_cache *mc, int64_t id, struct store_match_seat *out, int *n)
+{
+	struct entry *e;
+	bool hit;
+
+	if (mc == NULL || id == 0)
+		return false;
+	pthread_mutex_lock(&mc->mu);
+	e = slot(mc, id);
+	hit = e->id == id && e->nseats >= 0;
+	if (hit) {
+		memcpy(out, e->seats, (size_t)e->nseats * sizeof *out);
+		*n = e->nseats;
+	}
+	pthread_mutex_unlock(&mc->mu);
+	return hit;
+}
+
+void
+match_cache_put_seats(struct match_cache *mc, int64_t id, const struct store_match_seat *seats, int n)
+{
+	struct entry *e;
+
+	if (mc == NULL || id == 0 || n < 0 || n > STORE_MATCH_SEATS)
+		return;
+	pthread_mutex_lock(&mc->mu);
+	e = slot(mc, id);
+	claim(e, id);
+	memcpy(e->seats, seats, (size_t)n * sizeof *seats);
+	e->nseats = n;
 	pthread_mutex_unlock(&mc->mu);
 }
 

@@ -9,7 +9,9 @@
  * was decoded from (decoding is a function of those bytes), so a write
  * by another daemon, or a turn resolved anywhere, simply misses. Bounded:
  * MATCH_CACHE_ENTRIES entries of fixed size, a slot per match id (a
- * collision replaces the older); a finished match is dropped. Thread-safe
+ * collision replaces the older); a finished match is dropped. Beside the
+ * state, the match's seats (fixed while it plays; see
+ * match_cache_get_seats). Thread-safe
  * (the writer and the readers share it).
  */
 #ifndef ARCADED_MATCH_CACHE_H
@@ -19,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store.h"
 #include "versus.h"
 
 #define MATCH_CACHE_ENTRIES 128
@@ -43,7 +46,19 @@ bool match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, s
 void match_cache_put(struct match_cache *mc, int64_t id, const uint8_t *state, size_t n,
     const struct versus_match *m);
 
-/* Forgets match id (it is over). */
+/* The seats of match id, kept beside its state: a playing match's seats
+ * are fixed from its start to its end (seats are taken in the lobby;
+ * places and ratings come with the end, after which the caller reads them
+ * from the store and drops the entry), so a move need not read them again.
+ * The caller uses them only for a row it read as playing with n seats
+ * taken. get: true with *n seats (at most STORE_MATCH_SEATS) when the
+ * entry for id has them. A state put for another id in the same slot
+ * forgets them; one for the same id keeps them. */
+bool match_cache_get_seats(struct match_cache *mc, int64_t id, struct store_match_seat *out, int *n);
+void match_cache_put_seats(struct match_cache *mc, int64_t id, const struct store_match_seat *seats,
+    int n);
+
+/* Forgets match id (it is over): its state and its seats. */
 void match_cache_drop(struct match_cache *mc, int64_t id);
 
 void match_cache_stats(struct match_cache *mc, struct match_cache_stats *out);

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "jw.h"
 #include "log.h"
 #include "match_cache.h"
 #include "match_clock.h"
@@ -151,11 +152,29 @@ match_play_unpack(struct match_play_op *op)
 enum store_result
 match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id)
 {
+	struct match_cache *mc = op->mx != NULL ? op->mx->cache : NULL;
+	struct store_match_row *r = &op->row;
 	enum store_result rc;
+	bool playing;
 
-	store_match_row_free(&op->row);
-	rc = store_match_get(c, match_id, &op->row);
-	if (rc == STORE_OK && !match_play_unpack(op))
+	store_match_row_free(r);
+	rc = store_match_get_row(c, match_id, r);
+	if (rc != STORE_OK)
+		return rc;
+	/* The seats of a playing match do not change until it ends: read once
+	 * (match_cache.h), then taken from the cache while it plays with all
+	 * its seats taken. */
+	playing = strcmp(r->status, "playing") == 0;
+	if (!(playing && match_cache_get_seats(mc, r->id, r->seats, &r->nseats) &&
+	    r->nseats == r->joined)) {
+		if ((rc = store_match_seats_read(c, r)) != STORE_OK) {
+			store_match_row_free(r);
+			return rc;
+		}
+		if (playing)
+			match_cache_put_seats(mc, r->id, r->seats, r->nseats);
+	}
+	if (!match_play_unpack(op))
 		rc = STORE_ERROR;
 	return rc;
 }
@@ -215,13 +234,34 @@ match_play_view_json(const struct match_play_op *op, int viewer)
 	return match_view_json(&rec, viewer, store_now_ms());
 }
 
-json_t *
-match_play_mover_json(const struct match_play_op *op)
+#define MOVE_ANSWER_FIRST 2048      /* bytes: a seat with items is about 1.3 k */
+#define MOVE_ANSWER_MAX (4u << 20)  /* with ?view=full, 8 seats of board text */
+
+char *
+match_play_view_text(const struct match_play_op *op, int viewer, size_t *len)
 {
 	struct match_record rec;
+	struct jw w;
 
 	record_of(op, &rec);
-	return match_view_mover_json(&rec, op->seat, store_now_ms());
+	jw_init(&w, MOVE_ANSWER_FIRST, MOVE_ANSWER_MAX);
+	match_view_write(&w, &rec, viewer, store_now_ms());
+	return jw_take(&w, len);
+}
+
+char *
+match_play_move_answer(const struct match_play_op *op, const char *move, bool resolved,
+    bool full, size_t *len)
+{
+	struct match_record rec;
+	struct jw w;
+	uint32_t use = op->mv.kind == VERSUS_MOVE_PLACE ? op->mv.use : 0;
+
+	record_of(op, &rec);
+	jw_init(&w, MOVE_ANSWER_FIRST, MOVE_ANSWER_MAX);
+	match_move_answer_write(&w, op->row.id, (uint32_t)op->turn, move, resolved, &rec, op->seat,
+	    store_now_ms(), full, use, op->use_empty);
+	return jw_take(&w, len);
 }
 
 char *
@@ -380,7 +420,10 @@ results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t
 
 /* ---- a turn ---- */
 
-/* Keeps text (a malloc'd string from json_dumps) as the row's last turn. */
+#define TURN_TEXT_FIRST 1024      /* bytes: 8 players' events are about 2 k */
+#define TURN_TEXT_MAX (1u << 20)
+
+/* Keeps text (malloc'd: the writer's) as the row's last turn. */
 static void
 set_last_turn(struct store_match_row *r, char *text)
 {
@@ -400,6 +443,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
 	char reason[ENGINE_REASON_MAX], *moves_text = NULL, *cert = NULL;
 	json_t *moves = NULL, *turns = NULL;
+	struct jw w;
 	int sent[VERSUS_PLAYERS_MAX] = { 0 };
 	enum match_end end;
 	enum store_result rc = STORE_ERROR;
@@ -422,18 +466,17 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		return STORE_ERROR;
 	match_totals_add(&op->totals, &ev);
 	end = match_end_of(&op->m, (uint32_t)r->turn_cap);
-	moves = match_turn_json(&before, mv);
-	moves_text = moves != NULL ? json_dumps(moves, JSON_COMPACT) : NULL;
-	if (moves_text == NULL)
+	/* The turn's moves (the replay's entry) and its events, as text
+	 * straight away: the row stores them so, and only the end of the
+	 * match needs the moves as a value. */
+	jw_init(&w, TURN_TEXT_FIRST, TURN_TEXT_MAX);
+	match_turn_write(&w, &before, mv);
+	if ((moves_text = jw_take(&w, NULL)) == NULL)
 		goto done;
-	{
-		json_t *e = match_events_json(&ev, mv);
-
-		op->use_empty = op->seat >= 0 && match_use_empty(&ev, mv, (unsigned)op->seat);
-
-		set_last_turn(r, e != NULL ? json_dumps(e, JSON_COMPACT) : NULL);
-		json_decref(e);
-	}
+	op->use_empty = op->seat >= 0 && match_use_empty(&ev, mv, (unsigned)op->seat);
+	jw_init(&w, TURN_TEXT_FIRST, TURN_TEXT_MAX);
+	match_events_write(&w, &ev, mv);
+	set_last_turn(r, jw_take(&w, NULL));
 	if (r->last_turn == NULL)
 		goto done;
 	nstate = versus_encode(&op->m, state, sizeof state);
@@ -454,7 +497,8 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		r->deadline_at = 0;
 		/* The certificate hashes the replay: every turn stored so far and
 		 * this one. */
-		if ((turns = store_match_turns(c, r->id)) == NULL || json_array_append(turns, moves) != 0)
+		if ((turns = store_match_turns(c, r->id)) == NULL ||
+		    (moves = match_turn_json(&before, mv)) == NULL || json_array_append(turns, moves) != 0)
 			goto done;
 		count_sent(turns, r->players, sent);
 		cert = certify(op, turns);
@@ -482,7 +526,8 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	u.started_at = r->started_at;
 	u.finished_at = r->finished_at;
 	u.certificate = r->certificate;
-	rc = store_match_update(c, &u);
+	/* A turn the match plays on after writes only what a turn changes. */
+	rc = op->finished ? store_match_update(c, &u) : store_match_advance(c, &u);
 	if (rc == STORE_CONFLICT) {
 		/* Someone resolved this turn first: nothing here was written, and
 		 * the answer shows the match as that writer left it. */
@@ -496,6 +541,12 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		rc = STORE_ERROR;
 		goto done;
 	}
+	/* The next move reads these very bytes: keep the state they encode
+	 * (what versus_decode would give back, in every field that means
+	 * something: tests/versus/test_serial.c), so that no move decodes. A
+	 * commit that fails leaves an entry no row holds: it simply misses. */
+	if (!op->finished && op->mx != NULL)
+		match_cache_put(op->mx->cache, r->id, state, nstate, &op->m);
 	if (match_hub_has_streams(op->mx->hub, r->id))
 		make_event(op);
 	rc = STORE_OK;
@@ -675,7 +726,6 @@ static enum store_result
 move_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct store_match_row *r = &op->row;
-	struct store_match_update u;
 	struct versus_move mv[VERSUS_PLAYERS_MAX];
 	uint8_t pending[STORE_MATCH_PENDING_MAX], moved;
 	enum store_result rc;
@@ -736,22 +786,9 @@ move_job(struct store_conn *c, struct match_play_op *op)
 	}
 	r->npending = pending_encode(mv, moved, op->m.nplayers, pending);
 	memcpy(r->pending, pending, r->npending);
-	memset(&u, 0, sizeof u);
-	u.id = r->id;
-	u.from_turn = r->turn;
-	u.from_status = "playing";
-	u.status = "playing";
-	u.turn = r->turn;
-	u.state = r->state;
-	u.nstate = r->nstate;
-	u.pending = pending;
-	u.npending = r->npending;
-	u.totals = r->totals;
-	u.ntotals = r->ntotals;
-	u.last_turn = r->last_turn;
-	u.deadline_at = r->deadline_at;
-	u.started_at = r->started_at;
-	rc = store_match_update(c, &u);
+	/* Only the pending moves change (the compare-and-set on the turn as a
+	 * whole-row update would make it). */
+	rc = store_match_set_pending(c, r->id, r->turn, pending, r->npending);
 	if (rc == STORE_ERROR)
 		return STORE_ERROR;
 	if (rc == STORE_CONFLICT) {

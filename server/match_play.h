@@ -173,8 +173,15 @@ int match_play_seat_of(const struct store_match_row *row, int64_t account_id);
 /* The match as viewer (a seat, or -1 for a spectator) sees it: the row,
  * every seat's board and counters, the last turn's events. */
 json_t *match_play_view_json(const struct match_play_op *op, int viewer);
-/* The mover's state after a move (match_view_mover_json of op's seat). */
-json_t *match_play_mover_json(const struct match_play_op *op);
+/* The same view written without a DOM (match_view_write): malloc'd text
+ * (caller frees), its length in *len; NULL when out of memory. */
+char *match_play_view_text(const struct match_play_op *op, int viewer, size_t *len);
+/* A move's answer (match_move_answer_write: the mover's state for op's
+ * seat, with full the whole view as "match", and what op's `use T` did),
+ * written without a DOM: malloc'd text (caller frees), its length in
+ * *len; NULL when out of memory. */
+char *match_play_move_answer(const struct match_play_op *op, const char *move, bool resolved,
+    bool full, size_t *len);
 
 /* The Server-Sent Event of op's match as it stands (the spectator's view,
  * `id: TURN`, `event: match`), malloc'd, its length in *len; NULL when out

@@ -559,6 +559,11 @@ struct store_match_row {
 enum store_result store_match_get(struct store_conn *c, int64_t id, struct store_match_row *out);
 void store_match_row_free(struct store_match_row *r);
 
+/* store_match_get in two: the row alone (nseats 0), then its seats into
+ * it (out->id set), for a caller that may know the seats already. */
+enum store_result store_match_get_row(struct store_conn *c, int64_t id, struct store_match_row *out);
+enum store_result store_match_seats_read(struct store_conn *c, struct store_match_row *out);
+
 /* Takes seat number from_joined for account_id: OK, or CONFLICT when the
  * seats taken are no longer from_joined, the match is not in the lobby or
  * the account already has a seat (nothing written). */
@@ -589,6 +594,22 @@ struct store_match_update {
 /* OK, or CONFLICT when the row was not at (from_turn, from_status):
  * nothing written. */
 enum store_result store_match_update(struct store_conn *c, const struct store_match_update *u);
+
+/* The two common moves of a playing match, each the same compare-and-set
+ * on (turn, 'playing') as store_match_update, writing only the columns
+ * that change, none of them in an index but deadline_at (so that the
+ * match's indexes on status do not move on every move):
+ *   - store_match_set_pending: a move that waits for the others, the
+ *     pending moves of the coming turn (npending 0: NULL);
+ *   - store_match_advance: a resolved turn after which the match plays
+ *     on: u's turn, state, totals, last_turn and deadline_at, the pending
+ *     moves cleared (u's from_turn is the compare; its statuses, start,
+ *     end and certificate are not read).
+ * OK, or CONFLICT when the row was not at (turn, 'playing'): nothing
+ * written. */
+enum store_result store_match_set_pending(struct store_conn *c, int64_t id, int64_t turn,
+    const uint8_t *pending, size_t npending);
+enum store_result store_match_advance(struct store_conn *c, const struct store_match_update *u);
 
 /* Appends the moves of a resolved turn (JSON text, one entry a seat). */
 enum store_result store_match_turn_insert(struct store_conn *c, int64_t id, int64_t turn,

@@ -6,8 +6,13 @@
  *     another id misses; what a hit gives encodes back to those bytes;
  *   - drop forgets a match; the cache holds at most MATCH_CACHE_ENTRIES
  *     matches whatever is put, and its size is fixed;
- *   - the hit and miss counters count every look-up.
+ *   - the hit and miss counters count every look-up;
+ *   - the seats kept beside a state: they come back as put, are no state
+ *     themselves, stay when the same match's state is put again, go when
+ *     another match takes the slot or the match is dropped; more than
+ *     STORE_MATCH_SEATS are not kept.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +81,40 @@ main(void)
 	is_int(st.misses, lookups - hits, "misses counted");
 	ok(st.bytes >= MATCH_CACHE_ENTRIES * sizeof(struct versus_match) && st.bytes < 8u << 20,
 	    "a fixed size: %zu bytes", st.bytes);
+	{
+		struct store_match_seat seats[STORE_MATCH_SEATS], got[STORE_MATCH_SEATS];
+		int n = -1, k;
+		int64_t other = 0;
+
+		memset(seats, 0, sizeof seats);
+		for (k = 0; k < 3; k++) {
+			seats[k].account_id = 100 + k;
+			snprintf(seats[k].name, sizeof seats[k].name, "player%d", k);
+		}
+		ok(!match_cache_get_seats(mc, 5000, got, &n), "no seats for a match never put");
+		match_cache_put_seats(mc, 5000, seats, 3);
+		ok(match_cache_get_seats(mc, 5000, got, &n) && n == 3 &&
+		    memcmp(got, seats, 3 * sizeof seats[0]) == 0, "the seats put come back");
+		ok(!match_cache_get(mc, 5000, bytes[0], nbytes[0], &out), "seats alone are no state: a miss");
+		match_cache_put(mc, 5000, bytes[1], nbytes[1], &ms[1]);
+		n = -1;
+		ok(match_cache_get_seats(mc, 5000, got, &n) && n == 3 && got[2].account_id == 102 &&
+		    strcmp(got[2].name, "player2") == 0, "a state put for the same match keeps its seats");
+		ok(match_cache_get(mc, 5000, bytes[1], nbytes[1], &out), "and its state hits");
+		for (k = 1; k < 100000 && other == 0; k++) {
+			match_cache_put(mc, 5000 + k, bytes[0], nbytes[0], &ms[0]);
+			if (!match_cache_get_seats(mc, 5000, got, &n))
+				other = 5000 + k;
+		}
+		ok(other != 0 && !match_cache_get_seats(mc, other, got, &n) &&
+		    match_cache_get(mc, other, bytes[0], nbytes[0], &out),
+		    "another match taking the slot (%lld) forgets the seats, and has none", (long long)other);
+		match_cache_put_seats(mc, 6000, seats, 2);
+		match_cache_drop(mc, 6000);
+		ok(!match_cache_get_seats(mc, 6000, got, &n), "a dropped match's seats are gone");
+		match_cache_put_seats(mc, 7000, seats, STORE_MATCH_SEATS + 1);
+		ok(!match_cache_get_seats(mc, 7000, got, &n), "more than STORE_MATCH_SEATS are not kept");
+	}
 	match_cache_free(mc);
 	return tap_done();
 }

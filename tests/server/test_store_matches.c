@@ -5,6 +5,9 @@
  *   - store_match_join: a stale seat count, an account seated already, a
  *     match out of the lobby, a full match;
  *   - store_match_update: a stale turn, a stale status;
+ *   - store_match_set_pending and store_match_advance, the narrow writes
+ *     of a move: a stale turn, a match no longer playing; what they write
+ *     and what they leave as it was;
  * then the turns in order, results, ratings (absent ones reported as not
  * found, the list best first) and the playing matches.
  */
@@ -100,6 +103,26 @@ static enum store_result
 update_job(struct store_conn *c, void *arg)
 {
 	return store_match_update(c, arg);
+}
+
+struct pending {
+	int64_t turn;
+	const uint8_t *p;
+	size_t n;
+};
+
+static enum store_result
+pending_job(struct store_conn *c, void *arg)
+{
+	struct pending *p = arg;
+
+	return store_match_set_pending(c, M, p->turn, p->p, p->n);
+}
+
+static enum store_result
+advance_job(struct store_conn *c, void *arg)
+{
+	return store_match_advance(c, arg);
 }
 
 struct turn {
@@ -244,6 +267,47 @@ main(void)
 	ok(store_matches_playing(c, each, &seen) == STORE_OK && seen == 1,
 	    "the playing matches list it with its turn and deadline");
 	store_reader_release(S, c);
+
+	{
+		static const uint8_t mv[10] = { 1, 0, 2, 3, 0, 0, 0, 0, 0, 0 }, state3[4] = { 7, 7, 7, 7 };
+		static const uint8_t totals[2] = { 4, 2 };
+		struct pending p = { 0, mv, sizeof mv };
+		struct store_match_update a;
+
+		is_int(call(pending_job, &p), STORE_CONFLICT, "a pending move for a stale turn is refused");
+		p.turn = 1;
+		is_int(call(pending_job, &p), STORE_OK, "a pending move at turn 1 is written");
+		read_row();
+		ok(row.turn == 1 && row.npending == sizeof mv && memcmp(row.pending, mv, sizeof mv) == 0 &&
+		    row.nstate == 3 && memcmp(row.state, state2, 3) == 0 && row.deadline_at == 9000 &&
+		    strcmp(row.status, "playing") == 0 && strcmp(row.last_turn, "{\"turn\":1}") == 0,
+		    "only the pending moves changed");
+		a = (struct store_match_update){ .id = M, .from_turn = 0, .turn = 2, .state = state3,
+			.nstate = sizeof state3, .totals = totals, .ntotals = sizeof totals,
+			.last_turn = "{\"turn\":2}", .deadline_at = 11000 };
+		is_int(call(advance_job, &a), STORE_CONFLICT, "an advance from a stale turn is refused");
+		a.from_turn = 1;
+		is_int(call(advance_job, &a), STORE_OK, "turn 2 resolves: (1, playing) -> (2, playing)");
+		is_int(call(advance_job, &a), STORE_CONFLICT, "a second writer of turn 2 loses");
+		read_row();
+		ok(row.turn == 2 && row.npending == 0 && row.nstate == 4 && memcmp(row.state, state3, 4) == 0 &&
+		    row.ntotals == 2 && memcmp(row.totals, totals, 2) == 0 && row.deadline_at == 11000 &&
+		    strcmp(row.last_turn, "{\"turn\":2}") == 0 && strcmp(row.status, "playing") == 0 &&
+		    row.started_at == 2500 && row.finished_at == 0 && row.end_reason[0] == '\0' &&
+		    row.certificate == NULL, "the turn's columns moved, the rest stayed");
+		u = (struct store_match_update){ .id = M, .from_turn = 2, .from_status = "playing",
+			.status = "finished", .turn = 2, .state = state3, .nstate = sizeof state3,
+			.end_reason = "last_standing", .started_at = 2500, .finished_at = 12000 };
+		is_int(call(update_job, &u), STORE_OK, "the match finishes");
+		p.turn = 2;
+		is_int(call(pending_job, &p), STORE_CONFLICT, "no pending move once it is finished");
+		a.from_turn = 2;
+		a.turn = 3;
+		is_int(call(advance_job, &a), STORE_CONFLICT, "no advance once it is finished");
+		read_row();
+		ok(row.turn == 2 && row.npending == 0 && strcmp(row.status, "finished") == 0,
+		    "and neither wrote anything");
+	}
 
 	{
 		struct turn t2 = { 2, "[\"place 0 0\",\"missed\"]" }, t1 = { 1, "[\"place 0 4\",\"resign\"]" };
