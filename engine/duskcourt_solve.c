@@ -146,6 +146,7 @@ setup(struct ctx *x, struct duskcourt_solver *sv, const struct duskcourt_court *
 	static const int jr[8] = { 1, 2, 2, 1, -1, -2, -2, -1 };
 	static const int jc[8] = { 2, 1, -1, -2, -2, -1, 1, 2 };
 	int size = c->size, sq, d, r, col, n, nslots = 0;
+	uint64_t m;
 
 	if (size < DUSKCOURT_SIZE_MIN || size > DUSKCOURT_SIZE_MAX)
 		return false;
@@ -170,8 +171,15 @@ setup(struct ctx *x, struct duskcourt_solver *sv, const struct duskcourt_court *
 			x->kings |= bit(sq);
 	}
 	x->nidols = nslots;
-	for (sq = 0; sq < size * size; sq++) {
-		int r0 = sq / size, c0 = sq % size;
+	/* The tables of the idols' squares alone: every square the search
+	 * looks up comes from a subset of the root's idol squares (an idol
+	 * lands only where one stood); the others stay cleared. */
+	for (m = x->occ; m; m &= m - 1) {
+		int r0, c0;
+
+		sq = lowest(m);
+		r0 = sq / size;
+		c0 = sq % size;
 		uint64_t lines[2] = { 0, 0 }; /* straight, diagonal */
 
 		for (d = 0; d < 8; d++) {
