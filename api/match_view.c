@@ -256,6 +256,24 @@ real_write(struct jw *w, double v)
 	json_decref(x);
 }
 
+/* "deadline_in_ms" (null unless playing) and "end" (null until it ends),
+ * which the whole view and the mover's both carry. */
+static void
+time_left_and_end_write(struct jw *w, const struct match_record *r, bool playing, int64_t now_ms)
+{
+	jw_key(w, "deadline_in_ms");
+	if (playing)
+		jw_int(w, r->deadline_at > now_ms ? r->deadline_at - now_ms : 0);
+	else
+		jw_null(w);
+	if (r->end_reason[0])
+		string_field(w, "end", r->end_reason);
+	else {
+		jw_key(w, "end");
+		jw_null(w);
+	}
+}
+
 void
 match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms)
 {
@@ -317,17 +335,7 @@ match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t
 		ms_write(w, r->deadline_at);
 	else
 		jw_null(w);
-	jw_key(w, "deadline_in_ms");
-	if (playing)
-		jw_int(w, r->deadline_at > now_ms ? r->deadline_at - now_ms : 0);
-	else
-		jw_null(w);
-	if (r->end_reason[0])
-		string_field(w, "end", r->end_reason);
-	else {
-		jw_key(w, "end");
-		jw_null(w);
-	}
+	time_left_and_end_write(w, r, playing, now_ms);
 	jw_key(w, "you");
 	if (viewer >= 0)
 		jw_int(w, viewer);
@@ -396,17 +404,7 @@ match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, i
 	string_field(w, "status", r->status);
 	jw_key(w, "turn");
 	jw_int(w, r->turn);
-	jw_key(w, "deadline_in_ms");
-	if (playing)
-		jw_int(w, r->deadline_at > now_ms ? r->deadline_at - now_ms : 0);
-	else
-		jw_null(w);
-	if (r->end_reason[0])
-		string_field(w, "end", r->end_reason);
-	else {
-		jw_key(w, "end");
-		jw_null(w);
-	}
+	time_left_and_end_write(w, r, playing, now_ms);
 	jw_key(w, "seat");
 	if (viewer >= 0 && viewer < r->nseats && viewer < VERSUS_PLAYERS_MAX && r->m != NULL) {
 		/* match_player_json's own "seat" first: the DOM's second set of
