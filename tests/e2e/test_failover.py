@@ -48,7 +48,7 @@ class Log:
         self.problems = []
         self.acks = []         # monotonic times of 200s to writes
         self.unknown = 0       # outcome_unknown answers
-        self.resent_ok = 0     # resends after outcome_unknown answered 200
+        self.resent_ok = 0     # resends after outcome_unknown answered 2xx
         self.requests = 0
         self.full = 0          # boards full (a piece that does not fit): a new game
 
@@ -77,16 +77,17 @@ def send(log, d, method, path, body, headers, until):
         with log.mu:
             log.requests += 1
         if r.status != 503:
+            done = 200 <= r.status < 300  # a match's create answers 201
             if unknown:
-                # The first answer: 200, or the refusal of a piece that
+                # The first answer: done, or the refusal of a piece that
                 # does not fit (a refusal decided inside a batch whose
                 # commit was cut is answered outcome_unknown too).
                 fits = not (r.status == 422 and 'does not fit' in r.body)
                 with log.mu:
-                    log.resent_ok += r.status == 200 or not fits
-                if r.status != 200 and fits:
+                    log.resent_ok += done or not fits
+                if not done and fits:
                     log.problem('resent after outcome_unknown: %s %s -> %r' % (method, path, r))
-            if r.status == 200 and method == 'POST':
+            if done and method == 'POST':
                 with log.mu:
                     log.acks.append(time.monotonic())
             return r
@@ -346,7 +347,7 @@ def main():
                (gap, gap_at - kill_at, promote_at - kill_at, promoted - promote_at,
                 min(after) - promoted if after else float('inf')))
         t.diag('requests %d, errors by status, code, Retry-After: %s; outcome_unknown %d, resent '
-               'and answered 200 %d; boards filled %d' % (log.requests, sorted(log.errors.items()),
+               'and answered 2xx %d; boards filled %d' % (log.requests, sorted(log.errors.items()),
                                                           log.unknown, log.resent_ok, log.full))
         t.ok(not log.problems, 'every error a client saw was a 503 with Retry-After '
              '(database_unavailable or outcome_unknown), and every resend got its first answer: %s' %
