@@ -317,20 +317,25 @@ dc_move_text(const struct duskcourt_action *a, char *out, size_t cap)
 {
 	static const char *const types[] = { "capture", "reset", "next", "endRun" };
 
-	if (a->type == DUSKCOURT_ACT_CAPTURE && cap >= 80) {
-		char *o = out;
+	if (a->type == DUSKCOURT_ACT_CAPTURE) {
+		/* Put together in full, then cut to cap as snprintf would. */
+		char text[80];
+		size_t n = 8;
 
-		memcpy(o, "{\"from\":", 8);
-		o += 8;
-		o += numtext_i64(o, a->from);
-		memcpy(o, ",\"to\":", 6);
-		o += 6;
-		o += numtext_i64(o, a->to);
-		memcpy(o, ",\"type\":\"capture\"}", 19);
-	} else if (a->type == DUSKCOURT_ACT_CAPTURE)
-		snprintf(out, cap, "{\"from\":%lld,\"to\":%lld,\"type\":\"capture\"}", (long long)a->from,
-		    (long long)a->to);
-	else
+		if (cap == 0)
+			return;
+		memcpy(text, "{\"from\":", 8);
+		n += numtext_i64(text + n, a->from);
+		memcpy(text + n, ",\"to\":", 6);
+		n += 6;
+		n += numtext_i64(text + n, a->to);
+		memcpy(text + n, ",\"type\":\"capture\"}", 18);
+		n += 18;
+		if (n > cap - 1)
+			n = cap - 1;
+		memcpy(out, text, n);
+		out[n] = '\0';
+	} else
 		snprintf(out, cap, "{\"type\":\"%s\"}", types[a->type >= 0 && a->type <= 3 ? a->type : 3]);
 }
 

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numtext.h"
+
 void
 jw_init(struct jw *w, size_t first, size_t max)
 {
@@ -183,17 +185,10 @@ void
 jw_int(struct jw *w, int64_t v)
 {
 	char digits[24];
-	size_t n = sizeof digits;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n = numtext_i64(digits, v);
 
-	do {
-		digits[--n] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		digits[--n] = '-';
 	sep(w);
-	put(w, digits + n, sizeof digits - n);
+	put(w, digits, n);
 }
 
 void

@@ -1,7 +1,8 @@
 /*
  * numtext.h: integers as decimal text without printf, for the few that
- * every request writes (ids, a token's run and time stamp). snprintf's
- * "%lld" costs about a thousand instructions; these, a few dozen.
+ * every request writes (ids, a token's run and time stamp), on the
+ * engine's engine_put_decimal. snprintf's "%lld" costs about a thousand
+ * instructions; these, a few dozen.
  */
 #ifndef API_NUMTEXT_H
 #define API_NUMTEXT_H
@@ -10,22 +11,18 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "engine.h"
+
 /* Writes v in decimal and a NUL at out (room for 21 bytes: INT64_MIN has
  * 20 characters); returns the characters written. */
 static inline size_t
 numtext_i64(char *out, int64_t v)
 {
-	char d[20];
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t n = 0, k = 0;
+	size_t n = 0;
 
-	do
-		d[k++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
 	if (v < 0)
 		out[n++] = '-';
-	while (k > 0)
-		out[n++] = d[--k];
+	n += engine_put_decimal(out + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 	out[n] = '\0';
 	return n;
 }
@@ -36,17 +33,12 @@ static inline size_t
 numtext_padded(char *out, int64_t v, size_t width)
 {
 	char d[20];
-	uint64_t u = v < 0 ? 0 : (uint64_t)v;
-	size_t n = 0, k = 0;
+	size_t k = engine_put_decimal(d, v < 0 ? 0 : (uint64_t)v), n = 0;
 
-	do
-		d[k++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	while (k < width)
-		d[k++] = '0';
-	while (k > 0)
-		out[n++] = d[--k];
-	return n;
+	while (n + k < width)
+		out[n++] = '0';
+	memcpy(out + n, d, k);
+	return n + k;
 }
 
 /* Writes the IPv4 address b[0..4) in dotted decimal, as inet_ntop does,

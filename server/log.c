@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "numtext.h"
+
 static _Atomic int current_level = LOG_INFO;
 static atomic_bool json_lines;
 
@@ -116,16 +118,9 @@ static void
 line_int(struct line *l, long long v)
 {
 	char d[24];
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	size_t i = sizeof d - 1;
 
-	d[i] = '\0';
-	do
-		d[--i] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		d[--i] = '-';
-	line_put(l, d + i);
+	numtext_i64(d, v);
+	line_put(l, d);
 }
 
 static void
