@@ -89,9 +89,7 @@ stamp(char out[32])
 	memcpy(out, text, len);
 	ms = ts.tv_nsec / 1000000;
 	out[len] = '.';
-	out[len + 1] = (char)('0' + ms / 100);
-	out[len + 2] = (char)('0' + ms / 10 % 10);
-	out[len + 3] = (char)('0' + ms % 10);
+	numtext_padded(out + len + 1, ms, 3);
 	out[len + 4] = 'Z';
 	out[len + 5] = '\0';
 	return len + 5;

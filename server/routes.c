@@ -197,7 +197,7 @@ routes_match(const char *path, enum http_method method, struct request *req, uns
 			if (sh->param != (pass == 1) || plen < sh->head + sh->tail ||
 			    memcmp(path, pat, sh->head) != 0 ||
 			    memcmp(path + plen - sh->tail, pat + sh->len - sh->tail, sh->tail) != 0 ||
-			    (!sh->param && plen != sh->head) || !match(pat, path, NULL))
+			    (sh->param ? !match(pat, path, NULL) : plen != sh->head))
 				continue;
 			if (routes[i].methods & method) {
 				match(pat, path, req);
