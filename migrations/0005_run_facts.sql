@@ -1,5 +1,5 @@
 -- 0005_run_facts: what a run's moves record beyond its state (the game's
--- "facts", api/game.h), for games whose rules look at the whole history:
+-- "facts", api/game/game.h), for games whose rules look at the whole history:
 -- HATETRIS records the 25-byte key of the board each placement leaves.
 --
 -- One row per distinct fact of a run, with the first step that recorded it,

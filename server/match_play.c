@@ -179,7 +179,7 @@ match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id
 	return rc;
 }
 
-/* ---- JSON (api/match_view.c and api/match_result.c format it) ---- */
+/* ---- JSON (api/versus/match_view.c and api/versus/match_result.c format it) ---- */
 
 /* What op's row and state say, as api/ reads a match; borrows from op. */
 static void

@@ -5,12 +5,13 @@ The contract repeats, for every game, the same shapes under the game's own
 name (its five routes, its run and error answers, its replay, claims, steps,
 live view and leaderboard entry). Those shapes are written once, in
 game.yaml.in; what a game says differently (its prose, its examples, its
-state's fields) is in its fragment, games/<game>.yaml; the rest of the
+state's fields) is in its fragment, api/<folder>/<game>.yaml in the game's
+own folder (<folder> is the name with '-' as '_'); the rest of the
 document, and where each game's parts go, is openapi.yaml.in; text that many
 routes repeat word for word whatever the game (the headers of a JSON answer,
 the status codes any route can answer) is common.yaml.in. README.md beside
-this file tells how to edit them. The order of the games is games.txt (the
-game table's, api/game.c).
+this file tells how to edit them. The games and their order are the one
+list of games, api/games.txt (the game table's).
 
 The syntax, the same in every source (no YAML is parsed: the sources are
 text, and the output is checked by the linter and the contract test):
@@ -47,7 +48,8 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+API = os.path.dirname(HERE)
+ROOT = os.path.dirname(API)
 
 MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*)(?::(?: (.*))?)?$')
 PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)\}\}$')
@@ -109,7 +111,7 @@ def read_blocks(path):
 
 def load():
     games = []
-    with open(os.path.join(HERE, 'games.txt'), encoding='utf-8') as f:
+    with open(os.path.join(API, 'games.txt'), encoding='utf-8') as f:
         for line in f:
             line = line.split('#', 1)[0].strip()
             if line:
@@ -118,7 +120,7 @@ def load():
         raise SourceError('games.txt: no games, or one twice')
     fragments = {}
     for g in games:
-        path = os.path.join(HERE, 'games', g + '.yaml')
+        path = os.path.join(API, g.replace('-', '_'), g + '.yaml')
         blocks = read_blocks(path)
         for n in NAMES:
             if not isinstance(blocks.get(n), str) or not blocks[n]:

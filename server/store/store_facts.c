@@ -1,6 +1,6 @@
 /*
  * store_facts.c: run facts, what a game's moves record beyond the state
- * (api/game.h), in the run_facts table (migrations/0005_run_facts.sql).
+ * (api/game/game.h), in the run_facts table (migrations/0005_run_facts.sql).
  *
  * Invariants: a run holds each fact once, with the first step whose move
  * recorded it; rows are written only in the job that advanced the head to

@@ -1,5 +1,5 @@
 /*
- * test_answers.c: the answer writer (api/jw.c) against jansson, the model
+ * test_answers.c: the answer writer (api/json/jw.c) against jansson, the model
  * it replaces on the hot path.
  *
  * First the writer alone: random integers and random byte strings (quotes,

@@ -18,7 +18,7 @@
 #define MAXN 700
 #define VARIANT sodium_base64_VARIANT_URLSAFE_NO_PADDING
 
-/* The reading api/paseto.c used before, on libsodium alone. */
+/* The reading api/trust/paseto.c used before, on libsodium alone. */
 static bool
 reference(uint8_t *out, size_t cap, const char *s, size_t n, size_t *got)
 {

@@ -1,5 +1,5 @@
 /*
- * test_keyset.c: api/keyset.c against a naive model, a plain array
+ * test_keyset.c: api/game/keyset.c against a naive model, a plain array
  * searched from end to end. Random 25-byte keys drawn from a small
  * alphabet (so that many repeat and many share long prefixes) are added
  * and asked about, across several table growths; the set and the array

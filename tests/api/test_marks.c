@@ -1,5 +1,5 @@
 /*
- * test_marks.c: tetromino_json_marks (api/tetromino_json.c), what the run
+ * test_marks.c: tetromino_json_marks (api/tetromino/tetromino_json.c), what the run
  * pages highlight, against a naive model written here from the shape
  * diagrams of docs/rules/stackfall.md: a cells[20][10] board, a piece
  * dropped one row at a time from above the board until it would touch a

@@ -1,5 +1,5 @@
 /*
- * test_match.c: api/match.c, what the server adds to a versus match.
+ * test_match.c: api/versus/match.c, what the server adds to a versus match.
  *
  *   - the totals' bytes round-trip, and only their exact length decodes;
  *   - how a match ends and its places: the engine's, and the cap's shared

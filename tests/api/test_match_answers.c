@@ -1,6 +1,6 @@
 /*
  * test_match_answers.c: the versus move path's answers written by the
- * writer (api/jw.c) against jansson's dump of their DOM twins, the model
+ * writer (api/json/jw.c) against jansson's dump of their DOM twins, the model
  * they replace:
  *
  *   - a match's whole view (match_view_write) against match_view_json(),

@@ -1,5 +1,5 @@
 /*
- * test_match_view.c: api/match_view.c, a served match as its answers show
+ * test_match_view.c: api/versus/match_view.c, a served match as its answers show
  * it, and the boards side by side (`boardText`).
  *
  *   - a known 3-seat state (a piece on one board, a grey garbage row and

@@ -1,5 +1,5 @@
 /*
- * test_mcp.c: the MCP endpoint's protocol side (api/mcp.c, api/mcp_tools.c)
+ * test_mcp.c: the MCP endpoint's protocol side (api/mcp/mcp.c, api/mcp/mcp_tools.c)
  * without a daemon: reading messages and judging their headers in both
  * eras, the answers that need no route, the tool table and the inner
  * requests it plans, the short action strings, and the results built from

@@ -1,5 +1,5 @@
 /*
- * test_numtext.c: the printf-free number text (api/numtext.h) against
+ * test_numtext.c: the printf-free number text (api/json/numtext.h) against
  * snprintf, and iso8601_format, which uses it, against gmtime_r's fields,
  * on random values, the extremes and the years a time stamp can reach
  * either side of 0000-9999; numtext_ipv4 against inet_ntop.

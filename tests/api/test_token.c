@@ -63,7 +63,7 @@ same(const struct state_token *a, const struct state_token *b)
 	    a->nstate == b->nstate && memcmp(a->state, b->state, a->nstate) == 0;
 }
 
-/* The payload and footer are written without jansson (api/jw.c): opened
+/* The payload and footer are written without jansson (api/json/jw.c): opened
  * again, over random tokens, they must be the bytes jansson's compact dump
  * gives the same objects, and the tokens must open to what was sealed. */
 static void

@@ -64,7 +64,7 @@ try:
     t.eq(r.status, 401, 'a foreign key: 401')
 
     # A well-formed key that was never issued: valid checksum (the first 40
-    # bits of BLAKE2b-128 of the text before it, as api/agentkey.h says),
+    # bits of BLAKE2b-128 of the text before it, as api/trust/agentkey.h says),
     # unknown id.
     import hashlib
 

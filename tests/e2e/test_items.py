@@ -15,7 +15,7 @@ and the tetrominoes back).
 
 Where the expectations come from. Seed 7's piece stream is O Z T L I J S J
 T O I L (test_versus.py, docs/stream.md), the same for both players. The
-item rolls are the engine's documented ones (engine/versus.h,
+item rolls are the engine's documented ones (engine/versus/versus.h,
 versus_item_roll): for stream piece k of player p, random.Random(
 "versus-v1:7:items:p:k") draws per mino a random() below 0.10 for an item,
 then int(random() * 6) for which. roll() below is that rule; for seed 7
@@ -541,7 +541,7 @@ ODD = 'DCUXW'  # docs/rules/versus.md, odd shapes: Dot, small L, U, Plus, W
 
 def odd(player, index):
     """The odd shape stream piece `index` of `player` becomes under a
-    Transformation (engine/versus_odd.c): random.Random(
+    Transformation (engine/versus/versus_odd.c): random.Random(
     "versus-v1:7:odd:p:k") draws int(random() * 5)."""
     return ODD[int(random.Random('versus-v1:%d:odd:%d:%d' % (SEED, player, index)).random() * 5)]
 

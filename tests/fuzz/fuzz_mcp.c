@@ -1,6 +1,6 @@
 /*
- * fuzz_mcp.c: the MCP endpoint's reading of outside input (api/mcp.h,
- * api/mcp_tools.h) as POST /mcp meets it: a body and the three transport
+ * fuzz_mcp.c: the MCP endpoint's reading of outside input (api/mcp/mcp.h,
+ * api/mcp/mcp_tools.h) as POST /mcp meets it: a body and the three transport
  * headers. Each input is read with mcp_read; a message that passes is
  * answered with mcp_answer, or, for tools/call, planned with
  * mcp_tools_plan (the arguments turned into a route's request), then freed.

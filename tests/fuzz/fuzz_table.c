@@ -1,5 +1,5 @@
 /*
- * fuzz_table.c: one fuzz target for every game on the table (api/game.c),
+ * fuzz_table.c: one fuzz target for every game on the table (api/game/game.c),
  * so that a game added there is fuzzed without new code. The first input
  * byte picks the game, the second how its state is made: the engine's
  * serialised bytes read from the input (decode), or a fresh run on a seed

@@ -2,8 +2,8 @@
 """openapi.yaml is generated (api/openapi/generate.py): the committed file
 must be exactly what its sources make, so that an edit of the file alone,
 which the next generation would drop, fails here. Also: every game of the
-game table (the descriptors in api/*_json.c) has a fragment in
-api/openapi/games.txt, and the generator refuses a broken source instead of
+game table (the descriptors in api/<game>/*_json.c) is on the one list of
+games, api/games.txt, with its fragment in its folder, and the generator refuses a broken source instead of
 writing a contract with a hole in it. Prints TAP."""
 import os
 import re
@@ -13,7 +13,8 @@ import sys
 import tempfile
 
 root = sys.argv[1]
-src = os.path.join(root, 'api', 'openapi')
+api_dir = os.path.join(root, 'api')
+src = os.path.join(api_dir, 'openapi')
 # The suite's TAP writer (tests/e2e/harness.py); nothing here starts a daemon.
 sys.path.insert(0, os.path.join(root, 'tests', 'e2e'))
 from harness import Tap  # noqa: E402
@@ -45,23 +46,25 @@ ok(p.returncode == 1 and 'edited by hand' in p.stdout and untouched,
 # The figure the generation is for: what is written by hand against what
 # comes out.
 written = 0
-for d, _, names in os.walk(src):
+for d, _, names in os.walk(api_dir):
     for name in names:
-        if name.endswith(('.in', '.yaml', '.txt')):
+        if name.endswith(('.in', '.yaml')) and name != 'games.def.in':
             written += os.path.getsize(os.path.join(d, name))
 out = os.path.getsize(os.path.join(root, 'openapi.yaml'))
 diag('sources %d bytes, openapi.yaml %d bytes (%.0f%%)' % (written, out, 100.0 * written / out))
 ok(0 < written < out, 'the sources are smaller than the contract they make')
 
 games = []
-api_dir = os.path.join(root, 'api')
-for name in sorted(os.listdir(api_dir)):
-    if name.endswith('_json.c'):
-        with open(os.path.join(api_dir, name)) as f:
-            m = re.search(r'const struct game game_\w+ = \{.*?\.name = "([a-z0-9-]+)"', f.read(), re.S)
-        if m:
-            games.append(m.group(1))
-with open(os.path.join(src, 'games.txt')) as f:
+for folder in sorted(os.listdir(api_dir)):
+    if not os.path.isdir(os.path.join(api_dir, folder)):
+        continue
+    for name in sorted(os.listdir(os.path.join(api_dir, folder))):
+        if name.endswith('_json.c'):
+            with open(os.path.join(api_dir, folder, name)) as f:
+                m = re.search(r'const struct game game_\w+ = \{.*?\.name = "([a-z0-9-]+)"', f.read(), re.S)
+            if m:
+                games.append(m.group(1))
+with open(os.path.join(api_dir, 'games.txt')) as f:
     listed = [l.split('#', 1)[0].strip() for l in f if l.split('#', 1)[0].strip()]
 ok(len(games) >= 2 and sorted(games) == sorted(listed),
    'games.txt names the games of the game table (%s; listed: %s)' % (', '.join(games), ', '.join(listed)))
@@ -72,7 +75,8 @@ def broken(name, edit):
     (exit 2) and name the problem, and write nothing."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, 'api', 'openapi')
-        shutil.copytree(src, copy)
+        shutil.copytree(api_dir, os.path.join(tmp, 'api'),
+                        ignore=shutil.ignore_patterns('*.c', '*.h', 'meson.build'))
         edit(copy)
         out_path = os.path.join(tmp, 'openapi.yaml')
         p = subprocess.run([sys.executable, os.path.join(copy, 'generate.py'), '--out', out_path],
@@ -80,6 +84,11 @@ def broken(name, edit):
         diag(p.stderr)
         ok(p.returncode == 2 and 'generate.py:' in p.stderr and not os.path.exists(out_path),
            'the generator refuses %s' % name)
+
+
+def fragment(copy, game):
+    """A game's fragment in the copy of api/ whose openapi/ folder is copy."""
+    return os.path.join(os.path.dirname(copy), game.replace('-', '_'), game + '.yaml')
 
 
 def replace_in(path, old, new):
@@ -93,8 +102,8 @@ def replace_in(path, old, new):
 broken('a misspelt placeholder',
        lambda d: replace_in(os.path.join(d, 'game.yaml.in'), 'get{{Game}}Init', 'get{{Gmae}}Init'))
 broken('a block that no source uses',
-       lambda d: replace_in(os.path.join(d, 'games', listed[0] + '.yaml'), '#> tag_description', '#> tag_descripton'))
+       lambda d: replace_in(fragment(d, listed[0]), '#> tag_description', '#> tag_descripton'))
 broken('a game without its fragment',
-       lambda d: os.remove(os.path.join(d, 'games', listed[-1] + '.yaml')))
+       lambda d: os.remove(fragment(d, listed[-1])))
 
 t.done()

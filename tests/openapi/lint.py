@@ -5,8 +5,8 @@ the route table in server/routes.c with the same methods, but the HTML
 pages, which are not part of the JSON contract. A route pattern
 with {game} that openapi.yaml does not describe as such must be described
 for every game on the game table (each game's answers have their own
-schema), read from the descriptors in api/*_json.c. Its ErrorCode enum names
-every code of the error table (api/errors.c). Prints TAP."""
+schema), read from the descriptors in api/<game>/*_json.c. Its ErrorCode enum names
+every code of the error table (api/json/errors.c). Prints TAP."""
 import os
 import re
 import subprocess
@@ -67,10 +67,13 @@ for line in spec.splitlines():
 # routes (an abandon hook).
 games, account_games = [], []
 api_dir = os.path.join(root, 'api')
-for name in sorted(os.listdir(api_dir)):
-    if not name.endswith('_json.c'):
-        continue
-    with open(os.path.join(api_dir, name)) as f:
+adapters = []
+for folder in sorted(os.listdir(api_dir)):
+    if os.path.isdir(os.path.join(api_dir, folder)):
+        adapters += [os.path.join(api_dir, folder, n)
+                     for n in sorted(os.listdir(os.path.join(api_dir, folder))) if n.endswith('_json.c')]
+for path in adapters:
+    with open(path) as f:
         text = f.read()
     m = re.search(r'const struct game game_\w+ = \{(.*?)\n\};', text, re.S)
     if not m:
@@ -93,15 +96,15 @@ for methods, pattern in routes:
     ok(pattern in paths and wanted <= paths[pattern],
        'openapi.yaml describes %s %s' % ('|'.join(sorted(wanted)), pattern))
 
-# Every code of the error table (api/errors.c) is in the ErrorCode enum.
-with open(os.path.join(root, 'api', 'errors.c')) as f:
+# Every code of the error table (api/json/errors.c) is in the ErrorCode enum.
+with open(os.path.join(root, 'api', 'json', 'errors.c')) as f:
     table_codes = re.findall(r'\]\s*=\s*\{\s*"([a-z_]+)",', f.read())
 m = re.search(r'^    ErrorCode:\n(?:      .*\n)*?      enum:\n((?:        - [a-z_]+\n)+)', spec, re.M)
 enum = re.findall(r'- ([a-z_]+)', m.group(1)) if m else []
 ok(len(table_codes) >= 10 and m is not None, 'the error table (%d codes) and the ErrorCode enum (%d) are read'
    % (len(table_codes), len(enum)))
 missing = [c for c in table_codes if c not in enum]
-ok(not missing, 'the ErrorCode enum names every code of api/errors.c' +
+ok(not missing, 'the ErrorCode enum names every code of api/json/errors.c' +
    (' (missing: %s)' % ', '.join(missing) if missing else ''))
 
 redocly = os.path.join(here, 'node_modules', '.bin', 'redocly')

@@ -1,5 +1,5 @@
 /*
- * test_stackcraft_json.c: api/stackcraft_json.c. The state and legal
+ * test_stackcraft_json.c: api/stackcraft/stackcraft_json.c. The state and legal
  * objects against the engine's struct field by field; the action reader;
  * the rules document's numbers against the rule text's (orientation counts,
  * points, board size); replays: export of played games (partial, top_out,

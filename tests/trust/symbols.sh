@@ -17,7 +17,7 @@ if [ -z "$nm" ] || ! command -v "$nm" >/dev/null 2>&1; then
 	exit 1
 fi
 undef() {
-	"$nm" -A "$lib" | awk -v obj="$1" '$1 ~ ("/" obj ":$") && $(NF-1) == "U" { print $NF }'
+	"$nm" -A "$lib" | awk -v obj="$1" '$1 ~ ("[/_]" obj ":$") && $(NF-1) == "U" { print $NF }'
 }
 check() {
 	n=$((n + 1))

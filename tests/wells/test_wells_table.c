@@ -1,5 +1,5 @@
 /*
- * test_wells_table.c: the wells value table (engine/wells.h) against two
+ * test_wells_table.c: the wells value table (engine/wells/wells.h) against two
  * other computations, and the game on it.
  *
  * 1. Against a naive minimax written here from the rules alone: the pieces

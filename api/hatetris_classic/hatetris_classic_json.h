@@ -1,6 +1,6 @@
 /*
  * hatetris_classic_json.h: the original HATETRIS key for key
- * (engine/hatetris_classic.h) on the game table as `hatetris-classic`, and
+ * (engine/hatetris_classic/hatetris_classic.h) on the game table as `hatetris-classic`, and
  * the import of a record in the original's replay encodings.
  *
  * A run is played by keys; it is stored one move per lock, not per key:

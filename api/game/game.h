@@ -4,11 +4,13 @@
  * its answers, its action reader, its summary for the runs table (which
  * also orders its leaderboard), its final summary and certificate claims,
  * and its replay verifier. The HTTP pipeline, the boards, replays and
- * stateTokens are written once against this struct; the table in game.c
- * lists the games.
+ * stateTokens are written once against this struct; the table in
+ * game_table.c lists the games.
  *
- * Adding a ruleset: its engine files, its api JSON file defining a
- * `const struct game`, one line in game.c's table, its tests.
+ * Adding a ruleset: its folders engine/<game>/ and api/<game>/ (the
+ * latter defining `const struct game game_<game>`), its tests, its rules
+ * page and one line in api/games.txt, from which game_table.c's table is
+ * made (docs/architecture.md, "Adding a game").
  *
  * Facts. A state is sealed into every token, so it must stay small; a game
  * whose rules look at a run's whole history (HATETRIS: every board seen)
@@ -35,13 +37,12 @@
 #include "errors.h"
 #include "jw.h"
 
+/* The games' ids, GAME_<FOLDER>, in the order of the list (games.txt):
+ * an id is sealed into stateTokens. */
 enum game_id {
-	GAME_STACKFALL,
-	GAME_DUSKCOURT,
-	GAME_STACKCRAFT,
-	GAME_HATETRIS,
-	GAME_WELLS,
-	GAME_HATETRIS_CLASSIC,
+#define GAME(folder, ID) GAME_##ID,
+#include "games.def"
+#undef GAME
 	GAME__COUNT
 };
 

@@ -6,7 +6,7 @@
  * about an eighth of a game action (tests/bench/RESULTS.md). This codec is
  * not constant-time: its look-ups depend on the data. Secret bytes (keys,
  * the plaintext of a payload) stay with libsodium's. It is exactly as
- * strict as api/paseto.c's use of sodium_base642bin: only the URL-safe
+ * strict as api/trust/paseto.c's use of sodium_base642bin: only the URL-safe
  * alphabet, no padding, no whitespace, a length base64 can produce and
  * zero unused trailing bits, so a byte string has one accepted spelling.
  * tests/api/test_b64url.c checks it against libsodium on random inputs.

@@ -1,7 +1,7 @@
 /*
- * game.c: the table of games. One line per ruleset; each descriptor lives
- * beside that game's JSON (api/<game>_json.c). Lookups walk the table:
- * it has a handful of entries.
+ * game.c: what the descriptor gives every game alike: the init's seed and
+ * options read within their bounds, and a game route's answer written
+ * around the game's part. The table and its lookups are game_table.c's.
  */
 #include "game.h"
 
@@ -10,107 +10,7 @@
 
 #include <sodium.h>
 
-#include "duskcourt_json.h"
-#include "stackcraft_json.h"
-#include "hatetris_json.h"
-#include "hatetris_classic_json.h"
 #include "jsonbody.h"
-#include "stackfall_json.h"
-#include "wells_json.h"
-
-const struct game *const game_table[GAME__COUNT] = {
-	[GAME_STACKFALL] = &game_stackfall,
-	[GAME_DUSKCOURT] = &game_duskcourt,
-	[GAME_STACKCRAFT] = &game_stackcraft,
-	[GAME_HATETRIS] = &game_hatetris,
-	[GAME_WELLS] = &game_wells,
-	[GAME_HATETRIS_CLASSIC] = &game_hatetris_classic,
-};
-
-const struct game *
-game_by_name(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < GAME__COUNT; i++)
-		if (strlen(game_table[i]->name) == len && memcmp(game_table[i]->name, s, len) == 0)
-			return game_table[i];
-	return NULL;
-}
-
-const struct game *
-game_by_rules(const char *rules)
-{
-	size_t i;
-
-	for (i = 0; rules != NULL && i < GAME__COUNT; i++)
-		if (strcmp(game_table[i]->rules, rules) == 0)
-			return game_table[i];
-	return NULL;
-}
-
-const struct game *
-game_get(enum game_id id)
-{
-	return (unsigned)id < GAME__COUNT ? game_table[id] : NULL;
-}
-
-/* names of the games that pass keep(), ", "-separated. */
-static const char *
-names_where(char *out, size_t cap, bool (*keep)(const struct game *, const void *), const void *arg)
-{
-	size_t i, n = 0;
-
-	if (cap == 0)
-		return out;
-	out[0] = '\0';
-	for (i = 0; i < GAME__COUNT && n < cap; i++)
-		if (keep == NULL || keep(game_table[i], arg))
-			n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? ", " : "", game_table[i]->name);
-	return out;
-}
-
-const char *
-game_names(char *out, size_t cap)
-{
-	return names_where(out, cap, NULL, NULL);
-}
-
-static bool
-has_seed_routes(const struct game *g, const void *arg)
-{
-	(void)arg;
-	return g->abandon != NULL;
-}
-
-const char *
-game_seed_route_names(char *out, size_t cap)
-{
-	return names_where(out, cap, has_seed_routes, NULL);
-}
-
-static const struct game_option *
-option_named(const struct game *g, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < g->noptions; i++)
-		if (strcmp(g->options[i].name, name) == 0)
-			return &g->options[i];
-	return NULL;
-}
-
-static bool
-has_option(const struct game *g, const void *name)
-{
-	return option_named(g, name) != NULL;
-}
-
-const char *
-game_names_with_option(const char *name, char *out, size_t cap)
-{
-	return names_where(out, cap, has_option, name);
-}
 
 bool
 game_read_int(const struct game_request *rq, const char *name, int64_t lo, int64_t hi,

@@ -1,7 +1,7 @@
 /*
  * wells_json.h: the wells game's JSON and its game descriptor
  * (docs/rules/wells.md): a small well against the perfect supplier, which
- * plays from a solved value table (engine/wells.h).
+ * plays from a solved value table (engine/wells/wells.h).
  *
  * The tables are the game's shared read-only data (game.h): one block per
  * well size the game serves, built by the daemon at its first use and read
