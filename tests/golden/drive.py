@@ -154,10 +154,7 @@ class Session:
                 self.puzzles[('mcp', who)] = sc['agentCheck'].get('token')
         self.n += 1
         if raw is not None:
-            try:
-                shown = json.loads(raw)
-            except ValueError:
-                shown = {'raw': raw.decode('utf-8', 'replace')}
+            shown = {'raw': raw.decode('utf-8', 'replace')}   # as sent: JSON or not, duplicates kept
         else:
             shown = body
         if secret is not None:
@@ -748,6 +745,14 @@ class Session:
         self.get('/api/matches/123456789')
         self.post('/api/matches/123456789/join', None, who='heidi')
         self.get('/api/matches/abc')
+        # the queue: a lobby opened (201), asked for again (200), refused;
+        # nobody joins it, so its seed (the server's) is never shown
+        self.post('/api/matches/quick', {'players': 3, 'turn_seconds': 900}, who='ivan')
+        self.post('/api/matches/quick', {'players': 3, 'turn_seconds': 900}, who='ivan')
+        self.post('/api/matches/quick', {'players': 4, 'items': True, 'item_chance': 20}, who='ivan')
+        self.post('/api/matches/quick', {'players': 9}, who='ivan')
+        self.post('/api/matches/quick', {'players': 2, 'seed': 4}, who='ivan')
+        self.post('/api/matches/quick', {'players': 2})
         self.get('/api/matches')
         self.get('/api/matches?status=finished')
         self.get('/api/matches?status=playing')
