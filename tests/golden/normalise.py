@@ -50,7 +50,6 @@ JSON_DURATION_RE = re.compile(r'"(deadline_in_ms|expires_in)": ?[0-9]+')
 # A cursor's time: milliseconds since 1970 (a page's `next`, a `before=`).
 EPOCH_MS_RE = re.compile(r'(?<![0-9])1[0-9]{12}(?=\.)')
 DIGITS_RE = re.compile(r'(?<![0-9])[0-9]{4,16}(?![0-9])')
-ISO_DATE_ONLY_RE = re.compile(r'\d{4}-\d{2}-\d{2}')
 
 # Fields that hold a run's or a match's id (as decimal text, or a number).
 RUN_FIELDS = {'runId', 'run', 'run_id'}
