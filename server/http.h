@@ -208,6 +208,12 @@ struct http_router {
 	bool (*admit)(struct request *req);
 	void (*run)(struct request *req);
 	void (*allow_header)(unsigned methods, char *out, size_t cap);
+	/* What an internal error of req (API_ERR_INTERNAL) is just now:
+	 * API_ERR_INTERNAL when it is one, or an outage that is answered
+	 * 503 with Retry-After instead: API_ERR_STORAGE_FULL,
+	 * API_ERR_OUTCOME_UNKNOWN or API_ERR_DATABASE_UNAVAILABLE. May be
+	 * NULL (no outage is ever told). */
+	enum api_error (*outage)(struct request *req);
 	size_t nroutes;
 };
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agent_check.h"
+#include "defer.h"
 #include "game.h"
 #include "handlers.h"
 #include "jsonbody.h"
@@ -303,6 +304,7 @@ const struct http_router routes_router = {
 	.admit = router_admit,
 	.run = router_run,
 	.allow_header = routes_allow_header,
+	.outage = defer_outage,
 	.nroutes = sizeof routes / sizeof routes[0],
 };
 
