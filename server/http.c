@@ -38,7 +38,6 @@
 #include "app.h"
 #include "config.h"
 #include "connguard.h"
-#include "holds.h"
 #include "jsonbody.h"
 #include "numtext.h"
 #include "log.h"
@@ -1086,7 +1085,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	json_decref(req->query);
 	json_decref(full(req)->early_extra);
 	body_free(&req->body);
-	holds_release(req->app->holds, req->hold);
+	if (req->release != NULL)
+		req->release(req->release_arg);
 	if (req->ctx_free != NULL)
 		req->ctx_free(req->ctx);
 	*con_cls = NULL;

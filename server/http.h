@@ -84,8 +84,10 @@ struct request {
 	void               (*wrap_ctx_free)(void *ctx);
 	json_t              *query;
 
-	/* A held request's slot (holds.h), given back when it completes. */
-	struct hold         *hold;
+	/* Run once with release_arg when the request completes, when set:
+	 * a held request gives its slot back (holds.h). */
+	void               (*release)(void *arg);
+	void                *release_arg;
 };
 
 /* Queues body (stolen) as the JSON reply; a NULL body (a failed build)
