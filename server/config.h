@@ -18,14 +18,10 @@
 #include "game.h"
 #include "log.h"
 #include "ratelimit.h"
+#include "store.h"
 
 #define CONFIG_MAX_PROXIES 16
 #define CONFIG_MAX_ORIGINS 8
-
-/* Durability of a commit: FULL survives power loss, NORMAL (in WAL mode)
- * survives an application crash but may lose the last commits on power
- * loss. */
-enum sync_mode { SYNC_FULL, SYNC_NORMAL };
 
 struct cidr {
 	int     family;    /* AF_INET or AF_INET6 */
