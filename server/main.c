@@ -238,11 +238,11 @@ store_log_line(void *ctx, enum store_log_level level, const char *fmt, va_list a
 int
 main(int argc, char **argv)
 {
-	static const struct store_log store_log = { store_log_line, NULL };
+	static const struct store_log daemon_log = { store_log_line, NULL };
 	struct config cfg;
 	int first = 1, rc;
 
-	store_set_log(&store_log);
+	store_set_log(&daemon_log);
 	if (sodium_init() < 0)
 		fatal("libsodium failed to initialise");
 	if (argc > 1) {

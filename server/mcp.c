@@ -3,16 +3,17 @@
  *
  * The protocol is api/'s (mcp.h, mcp_tools.h); this file wires it to the
  * route table, which routes.c hands it as a struct mcp_routes (handlers.h)
- * so that this file knows no table of its own. A tools/call becomes the inner REST request its tool
- * stands for, run in this same struct request: its path is matched on the
- * route table (which fills the {game} and {id} parameters), its rate
- * class is charged to the client's address as the route's own request
- * would be (and to the account by auth, as on the route), its JSON body or
- * query arguments replace this request's, and the route's handler runs
- * through the router, the pipeline, the store and the deferrals as for any
- * request. The route's answer comes back through req->wrap (http.h), which
- * turns its status and JSON into the tool's result, whenever the handler
- * answers: at once, or after the store job or the long poll resumed it.
+ * so that this file knows no table of its own. A tools/call becomes the
+ * inner REST request its tool stands for, run in this same struct
+ * request: its path is matched on the route table (which fills the {game}
+ * and {id} parameters), its rate class is charged to the client's address
+ * as the route's own request would be (and to the account by auth, as on
+ * the route), its JSON body or query arguments replace this request's, and
+ * the route's handler runs through the router, the pipeline, the store and
+ * the deferrals as for any request. The route's answer comes back through
+ * req->wrap (http.h), which turns its status and JSON into the tool's
+ * result, whenever the handler answers: at once, or after the store job or
+ * the long poll resumed it.
  *
  * Every other method is answered from api/ alone and costs a read. No
  * session is kept: each POST is judged alone, in either era.
