@@ -39,6 +39,10 @@
 #include "store_base.h"
 #include "store_target.h"
 
+/* What a call returns (enum store_result), a commit's durability (enum
+ * sync_mode) and the store's log are in store_base.h; what a --db value
+ * names is in store_target.h. */
+
 struct store;
 struct store_conn; /* a connection and its prepared statements */
 
