@@ -18,7 +18,7 @@
 #include "game.h"
 #include "log.h"
 #include "ratelimit.h"
-#include "store.h"
+#include "store_base.h"
 
 #define CONFIG_MAX_PROXIES 16
 #define CONFIG_MAX_ORIGINS 8
