@@ -19,6 +19,7 @@
 #include "match.h"
 #include "play.h"
 #include "replay.h"
+#include "replay_walk.h"
 #include "solve_cli.h"
 #include "store.h"
 #include "play_workspace.h"

@@ -16,17 +16,12 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "log.h"
 #include "ratelimit.h"
+#include "store_base.h"
 
 #define CONFIG_MAX_PROXIES 16
 #define CONFIG_MAX_ORIGINS 8
-
-enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
-
-/* Durability of a commit: FULL survives power loss, NORMAL (in WAL mode)
- * survives an application crash but may lose the last commits on power
- * loss. */
-enum sync_mode { SYNC_FULL, SYNC_NORMAL };
 
 struct cidr {
 	int     family;    /* AF_INET or AF_INET6 */

@@ -2,6 +2,8 @@
  * defer.c: one small allocation per deferred request carries the store job
  * and the request it belongs to; the writer's done callback resumes the
  * request and frees it. The request itself knows nothing of the store.
+ * Also what a request's internal error means while the store is out (the
+ * router's outage, http.h).
  */
 #include "defer.h"
 
@@ -40,4 +42,21 @@ defer_to_store(struct request *req, store_fn run, void *arg, request_cont cont)
 	d->job.done = deferral_done;
 	request_suspend(req, cont);
 	store_submit(req->app->store, &d->job);
+}
+
+enum api_error
+defer_outage(struct request *req)
+{
+	enum api_error e = API_ERR_INTERNAL;
+
+	/* In this order: a full disk says the most, and a job whose COMMIT
+	 * lost its connection is told to resend before the database is
+	 * known to be away. */
+	if (store_disk_full(req->app->store))
+		e = API_ERR_STORAGE_FULL;
+	else if (req->resumed_status == STORE_JOB_OUTCOME_UNKNOWN)
+		e = API_ERR_OUTCOME_UNKNOWN;
+	else if (!store_reachable(req->app->store))
+		e = API_ERR_DATABASE_UNAVAILABLE;
+	return e;
 }

@@ -18,6 +18,13 @@
  * freed with the request, is the usual place). */
 void defer_to_store(struct request *req, store_fn run, void *arg, request_cont cont);
 
+/* What an internal error of req is while the store is out (the router's
+ * outage, http.h): API_ERR_STORAGE_FULL while the database's disk is
+ * full, API_ERR_OUTCOME_UNKNOWN when req's job lost its COMMIT's answer
+ * (a resend learns the outcome), API_ERR_DATABASE_UNAVAILABLE while the
+ * database cannot be reached; else API_ERR_INTERNAL. */
+enum api_error defer_outage(struct request *req);
+
 /* Whether the job of a resumed request committed. */
 static inline bool
 defer_committed(const struct request *req)

@@ -99,8 +99,24 @@ void handle_account_page(struct request *req);
 void handle_account_runs(struct request *req);
 void handle_account_matches(struct request *req);
 
+/* What POST /mcp asks of the route table, which hands it over
+ * (routes.c): mcp.c runs a tool's route through these and knows no
+ * table. A route is its index in the table. */
+struct mcp_routes {
+	/* The route for path and method, its parameters written into req;
+	 * -1 when none. */
+	int  (*match)(const char *path, enum http_method method, struct request *req);
+	/* Route i's rate-limit class (enum ratelimit_class, -1: none), and
+	 * whether over its limit it is refused with the run its stateToken
+	 * holds, once its body is in (routes_show_run_when_limited). */
+	int  (*rate)(int i);
+	bool (*show_run_when_limited)(int i);
+	/* Runs the handler of req's route (req->route). */
+	void (*run)(struct request *req);
+};
+
 /* mcp.c: POST /mcp, the MCP endpoint; its tools run the routes above */
-void handle_mcp(struct request *req);
+void handle_mcp(struct request *req, const struct mcp_routes *routes);
 /* Set on every request to /mcp from its match on (routes.c): the front's
  * own refusals (405, 413, 415, 429, 503) become JSON-RPC errors. */
 json_t *mcp_front_wrap(struct request *req, int *status, json_t *body);

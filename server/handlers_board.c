@@ -16,6 +16,7 @@
 #include "jsonbody.h"
 #include "play.h"
 #include "replay.h"
+#include "replay_walk.h"
 #include "store.h"
 #include "workers.h"
 

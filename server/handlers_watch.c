@@ -41,6 +41,7 @@
 #include "match.h"
 #include "play.h"
 #include "replay.h"
+#include "replay_walk.h"
 #include "store.h"
 #include "watch_json.h"
 #include "workers.h"

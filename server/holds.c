@@ -30,6 +30,7 @@ struct entry {
 };
 
 struct hold {
+	struct holds   *owner;
 	enum holds_kind kind;
 	struct entry   *counted[SCOPE__COUNT];  /* NULL: not counted there */
 };
@@ -130,6 +131,7 @@ holds_take(struct holds *h, enum holds_kind kind, const struct client_key *k, in
 	*out = NULL;
 	if (t == NULL)
 		return HOLDS_NO_MEMORY;
+	t->owner = h;
 	t->kind = kind;
 	memset(keys, 0, sizeof keys);
 	for (s = 0; s < SCOPE__COUNT; s++) {
@@ -209,20 +211,33 @@ holds_stats(struct holds *h, struct holds_stats *out)
 	pthread_mutex_unlock(&h->mu);
 }
 
+/* A held request's completion (http.h): its slot goes back. */
+static void
+release_request(void *arg)
+{
+	struct hold *t = arg;
+
+	holds_release(t->owner, t);
+}
+
 bool
 holds_request(struct holds *h, struct request *req, enum holds_kind kind, int64_t account_id)
 {
 	static const char *const what[HOLDS__COUNT] = { "long polls", "event streams" };
 	struct client_key k;
 	enum holds_result rc;
+	struct hold *t;
 	char msg[160], retry[16];
 
 	if (h == NULL)
 		return true;
 	request_client_key(req, &k);
-	rc = holds_take(h, kind, &k, account_id, &req->hold);
-	if (rc == HOLDS_OK)
+	rc = holds_take(h, kind, &k, account_id, &t);
+	if (rc == HOLDS_OK) {
+		req->release = release_request;
+		req->release_arg = t;
 		return true;
+	}
 	if (rc == HOLDS_NO_MEMORY) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return false;

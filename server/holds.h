@@ -48,7 +48,7 @@ void holds_free(struct holds *h);
 
 /* Takes one slot of kind for client k and account_id (0: none). On
  * HOLDS_OK *out is the slot, to be given back with holds_release (the
- * HTTP layer does that when the request completes: request_hold). */
+ * request's release hook does that when it completes: holds_request). */
 enum holds_result holds_take(struct holds *h, enum holds_kind kind, const struct client_key *k,
     int64_t account_id, struct hold **out);
 

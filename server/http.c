@@ -38,12 +38,10 @@
 #include "app.h"
 #include "config.h"
 #include "connguard.h"
-#include "holds.h"
 #include "jsonbody.h"
 #include "numtext.h"
 #include "log.h"
 #include "metrics.h"
-#include "store.h"
 
 #define MAX_EXTRA_HEADERS 4
 
@@ -610,24 +608,20 @@ void
 request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra)
 {
+	const struct http_router *router = full(req)->server->router;
+	enum api_error outage;
 	json_t *body;
 
-	/* A store failure while the disk is full is that, not a bug: 503
-	 * with a time to come back, whatever route met it. Likewise a job
-	 * whose COMMIT lost its connection (the resend learns the outcome),
-	 * and any store failure while the database cannot be reached. */
-	if (e == API_ERR_INTERNAL && store_disk_full(req->app->store)) {
-		e = API_ERR_STORAGE_FULL;
+	/* An internal error during an outage (the disk full, a COMMIT
+	 * without an answer, the database out of reach) is that, not a bug:
+	 * 503 with a time to come back, whatever route met it. The router
+	 * knows what is out. */
+	if (e == API_ERR_INTERNAL && router->outage != NULL &&
+	    (outage = router->outage(req)) != API_ERR_INTERNAL) {
+		e = outage;
 		message = NULL;
-		request_add_header(req, "Retry-After", STORAGE_FULL_RETRY);
-	} else if (e == API_ERR_INTERNAL && req->resumed_status == STORE_JOB_OUTCOME_UNKNOWN) {
-		e = API_ERR_OUTCOME_UNKNOWN;
-		message = NULL;
-		request_add_header(req, "Retry-After", DB_UNAVAILABLE_RETRY);
-	} else if (e == API_ERR_INTERNAL && !store_reachable(req->app->store)) {
-		e = API_ERR_DATABASE_UNAVAILABLE;
-		message = NULL;
-		request_add_header(req, "Retry-After", DB_UNAVAILABLE_RETRY);
+		request_add_header(req, "Retry-After",
+		    e == API_ERR_STORAGE_FULL ? STORAGE_FULL_RETRY : DB_UNAVAILABLE_RETRY);
 	}
 	body = api_error_new(e, message);
 	if (body != NULL && extra != NULL)
@@ -1091,7 +1085,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	json_decref(req->query);
 	json_decref(full(req)->early_extra);
 	body_free(&req->body);
-	holds_release(req->app->holds, req->hold);
+	if (req->release != NULL)
+		req->release(req->release_arg);
 	if (req->ctx_free != NULL)
 		req->ctx_free(req->ctx);
 	*con_cls = NULL;

@@ -84,8 +84,10 @@ struct request {
 	void               (*wrap_ctx_free)(void *ctx);
 	json_t              *query;
 
-	/* A held request's slot (holds.h), given back when it completes. */
-	struct hold         *hold;
+	/* Run once with release_arg when the request completes, when set:
+	 * a held request gives its slot back (holds.h). */
+	void               (*release)(void *arg);
+	void                *release_arg;
 };
 
 /* Queues body (stolen) as the JSON reply; a NULL body (a failed build)
@@ -208,6 +210,12 @@ struct http_router {
 	bool (*admit)(struct request *req);
 	void (*run)(struct request *req);
 	void (*allow_header)(unsigned methods, char *out, size_t cap);
+	/* What an internal error of req (API_ERR_INTERNAL) is just now:
+	 * API_ERR_INTERNAL when it is one, or an outage that is answered
+	 * 503 with Retry-After instead: API_ERR_STORAGE_FULL,
+	 * API_ERR_OUTCOME_UNKNOWN or API_ERR_DATABASE_UNAVAILABLE. May be
+	 * NULL (no outage is ever told). */
+	enum api_error (*outage)(struct request *req);
 	size_t nroutes;
 };
 

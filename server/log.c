@@ -213,20 +213,27 @@ log_access(const char *method, const char *path, int status, long long us, const
 void
 log_msg(enum log_level level, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vmsg(level, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_vmsg(enum log_level level, const char *fmt, va_list ap)
+{
 	char line[2048];
 	size_t n;
 	int m;
-	va_list ap;
 
 	if ((int)level > atomic_load(&current_level))
-		return;
+		goto done;
 	if (atomic_load(&json_lines)) {
 		char t[32], msg[2048];
 		json_t *o = json_object();
 
-		va_start(ap, fmt);
 		vsnprintf(msg, sizeof msg, fmt, ap);
-		va_end(ap);
 		stamp(t);
 		json_object_set_new(o, "time", json_string(t));
 		json_object_set_new(o, "level", json_string(level_names[level]));
@@ -239,15 +246,13 @@ log_msg(enum log_level level, const char *fmt, ...)
 			json_object_set_new(o, "msg", json_string(escaped));
 		}
 		write_json(o);
-		return;
+		goto done;
 	}
 	n = stamp(line);
 	m = snprintf(line + n, sizeof line - n, " %s ", level_names[level]);
 	if (m > 0)
 		n += (size_t)m;
-	va_start(ap, fmt);
 	m = vsnprintf(line + n, sizeof line - n, fmt, ap);
-	va_end(ap);
 	if (m < 0)
 		m = 0;
 	n += (size_t)m;
@@ -257,6 +262,8 @@ log_msg(enum log_level level, const char *fmt, ...)
 	if (write(STDERR_FILENO, line, n) < 0) {
 		/* Nowhere left to report it. */
 	}
+done:
+	return;
 }
 
 void

@@ -5,10 +5,11 @@
 #ifndef SERVER_LOG_H
 #define SERVER_LOG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
+enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
@@ -35,6 +36,12 @@ void log_escape(const char *in, char *out, size_t cap);
 __attribute__((format(printf, 2, 3)))
 #endif
 void log_msg(enum log_level level, const char *fmt, ...);
+
+/* log_msg with its arguments in ap. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+void log_vmsg(enum log_level level, const char *fmt, va_list ap);
 
 /* Prints "arcaded: <message>" and exits with status 1. Only before serving
  * starts (configuration, migrations, keys). */

@@ -222,12 +222,27 @@ serve(const struct config *cfg)
 	return 0;
 }
 
+/* The store's log lines (store_base.h) as the daemon's own. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 0)))
+#endif
+static void
+store_log_line(void *ctx, enum store_log_level level, const char *fmt, va_list ap)
+{
+	static const enum log_level levels[] = { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+	(void)ctx;
+	log_vmsg(levels[level], fmt, ap);
+}
+
 int
 main(int argc, char **argv)
 {
+	static const struct store_log daemon_log = { store_log_line, NULL };
 	struct config cfg;
 	int first = 1, rc;
 
+	store_set_log(&daemon_log);
 	if (sodium_init() < 0)
 		fatal("libsodium failed to initialise");
 	if (argc > 1) {

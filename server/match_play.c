@@ -1,5 +1,5 @@
 /*
- * matches.c: the versus match pipeline (matches.h).
+ * match_play.c: the versus match pipeline (match_play.h).
  *
  * Every job reads the match's row with the writer's own connection, so
  * that what it decides and what it writes are one transaction: a lobby

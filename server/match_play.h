@@ -1,5 +1,5 @@
 /*
- * matches.h: versus matches on the server: the lobby, moves, deadlines and
+ * match_play.h: versus matches on the server: the lobby, moves, deadlines and
  * the resolution of a turn, each one store job that decides and writes in
  * one transaction (as play.h does for games), and what happens once it has
  * committed (the next deadline, waking long polls and streams).

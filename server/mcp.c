@@ -2,16 +2,18 @@
  * mcp.c: POST /mcp, the Model Context Protocol endpoint (docs/mcp.md).
  *
  * The protocol is api/'s (mcp.h, mcp_tools.h); this file wires it to the
- * route table. A tools/call becomes the inner REST request its tool
- * stands for, run in this same struct request: its path is matched on the
- * route table (which fills the {game} and {id} parameters), its rate
- * class is charged to the client's address as the route's own request
- * would be (and to the account by auth, as on the route), its JSON body or
- * query arguments replace this request's, and the route's handler runs
- * through the router, the pipeline, the store and the deferrals as for any
- * request. The route's answer comes back through req->wrap (http.h), which
- * turns its status and JSON into the tool's result, whenever the handler
- * answers: at once, or after the store job or the long poll resumed it.
+ * route table, which routes.c hands it as a struct mcp_routes (handlers.h)
+ * so that this file knows no table of its own. A tools/call becomes the
+ * inner REST request its tool stands for, run in this same struct
+ * request: its path is matched on the route table (which fills the {game}
+ * and {id} parameters), its rate class is charged to the client's address
+ * as the route's own request would be (and to the account by auth, as on
+ * the route), its JSON body or query arguments replace this request's, and
+ * the route's handler runs through the router, the pipeline, the store and
+ * the deferrals as for any request. The route's answer comes back through
+ * req->wrap (http.h), which turns its status and JSON into the tool's
+ * result, whenever the handler answers: at once, or after the store job or
+ * the long poll resumed it.
  *
  * Every other method is answered from api/ alone and costs a read. No
  * session is kept: each POST is judged alone, in either era.
@@ -26,7 +28,6 @@
 #include "mcp.h"
 #include "mcp_tools.h"
 #include "ratelimit.h"
-#include "routes.h"
 #include "throttle.h"
 
 static const struct mcp_server_info info = {
@@ -36,13 +37,15 @@ static const struct mcp_server_info info = {
 };
 
 /* What a tool call's answer needs once its route has answered: the
- * message's id and era, the tool, its game, and this route's index. */
+ * message's id and era, the tool, its game, and this route's index and
+ * rate class. */
 struct tool_pending {
 	json_t            *id;
 	enum mcp_era       era;
 	int                tool;
 	const struct game *game;
 	int                route;
+	int                rate_class;
 };
 
 static void
@@ -84,7 +87,7 @@ tool_answer(struct request *req, int *status, json_t *body)
 	c.game = t->game;
 	req->route = t->route;
 	req->method = HTTP_POST;
-	req->rate_class = ROUTE_UNLIMITED;
+	req->rate_class = t->rate_class;
 	if (*status >= 500) {
 		/* Not the game's refusal: the server failed, and says so as it
 		 * would on the route (nothing was stored). */
@@ -99,16 +102,15 @@ tool_answer(struct request *req, int *status, json_t *body)
 }
 
 static void
-call_tool(struct request *req, const struct mcp_message *m, struct mcp_call *c)
+call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp_message *m,
+    struct mcp_call *c)
 {
 	enum http_method method = c->post ? HTTP_POST : HTTP_GET;
-	const struct route *r;
-	unsigned allowed = 0;
-	int self = req->route;
+	int self = req->route, route;
 	struct tool_pending *t;
 
-	r = routes_match(c->path, method, req, &allowed);
-	if (r == NULL) {
+	route = routes->match(c->path, method, req);
+	if (route < 0) {
 		request_reply_json(req, 500, mcp_error_new(m->id, MCP_INTERNAL_ERROR,
 		    "the tool's route is not on the route table", NULL));
 		return;
@@ -122,14 +124,15 @@ call_tool(struct request *req, const struct mcp_message *m, struct mcp_call *c)
 	t->tool = c->tool;
 	t->game = c->game;
 	t->route = self;
+	t->rate_class = req->rate_class;
 	req->wrap_ctx = t;
 	req->wrap_ctx_free = pending_free;
 	req->wrap = tool_answer;
 	/* As if the route itself had been asked: its class pays, and a route
 	 * that shows the run when over its limit answers the 429 itself (the
 	 * refusal stays pending until its token is open: play.c). */
-	req->rate_class = r->rate;
-	if (routes_show_run_when_limited(r))
+	req->rate_class = routes->rate(route);
+	if (routes->show_run_when_limited(route))
 		(void)throttle_admit(req, true);
 	else if (!throttle_charge(req))
 		return;
@@ -138,12 +141,12 @@ call_tool(struct request *req, const struct mcp_message *m, struct mcp_call *c)
 	req->query = c->query;
 	c->body = c->query = NULL;
 	req->method = method;
-	req->route = (int)(r - routes);
-	routes_router.run(req);
+	req->route = route;
+	routes->run(req);
 }
 
 void
-handle_mcp(struct request *req)
+handle_mcp(struct request *req, const struct mcp_routes *routes)
 {
 	const struct config *cfg = req->app->cfg;
 	const char *origin = request_header(req, "Origin");
@@ -191,7 +194,7 @@ handle_mcp(struct request *req)
 	if (!mcp_tools_plan(m.params, &c, &code, msg, sizeof msg))
 		request_reply_json(req, mcp_error_status(code, m.era), mcp_error_new(m.id, code, msg, NULL));
 	else
-		call_tool(req, &m, &c);
+		call_tool(req, routes, &m, &c);
 	mcp_call_cleanup(&c);
 	mcp_message_cleanup(&m);
 }

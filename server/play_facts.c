@@ -1,9 +1,9 @@
 /*
- * facts.c: the lazy oracle of facts.h. The first question reads every fact
- * of the run up to the step in one query (store_facts_read) into a keyset;
- * the others are hash look-ups. A failed read answers false and marks the
- * struct, so the caller can answer 500 instead of an answer computed on a
- * partial history.
+ * play_facts.c: the lazy oracle of play_facts.h. The first question reads
+ * every fact of the run up to the step in one query (store_facts_read) into
+ * a keyset; the others are hash look-ups. A failed read answers false and
+ * marks the struct, so the caller can answer 500 instead of an answer
+ * computed on a partial history.
  */
 #include "play_facts.h"
 

@@ -1,5 +1,5 @@
 /*
- * facts.h: a run's facts (api/game/game.h) as a game's play sees them: the
+ * play_facts.h: a run's facts (api/game/game.h) as a game's play sees them: the
  * environment's fact_known answers whether one of the run's moves 1..step
  * recorded a fact. The facts are read from the store on the first question
  * only, in one query, into an in-memory set (keyset.h) that answers every

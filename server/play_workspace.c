@@ -1,5 +1,5 @@
 /*
- * workspace.c: a thread-specific key holds an array of blocks, one per
+ * play_workspace.c: a thread-specific key holds an array of blocks, one per
  * game, freed by the key's destructor when the thread exits
  * (libmicrohttpd joins its pool on stop). Zeroed memory is what each game
  * asks for as its fresh working memory.

@@ -1,5 +1,5 @@
 /*
- * workspace.h: the games' working memory, per thread and per game. The
+ * play_workspace.h: the games' working memory, per thread and per game. The
  * engine never allocates; a game that needs memory for a computation (the
  * Duskcourt dealer's 2 MiB memo) says how much in its descriptor, and each
  * thread that plays it (HTTP threads, the store's writer, a verifier) gets

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agent_check.h"
+#include "defer.h"
 #include "game.h"
 #include "handlers.h"
 #include "jsonbody.h"
@@ -25,6 +26,8 @@
 #define MOVES    RATELIMIT_MOVES
 #define READS    RATELIMIT_READS
 #define VERIFY   RATELIMIT_VERIFY
+
+static void route_mcp(struct request *req);
 
 /* A route whose handler takes the request alone; one whose first
  * parameter is {game}, looked up by the router; one of the seed's own
@@ -96,7 +99,7 @@ const struct route routes[] = {
 
 	/* The MCP endpoint (docs/mcp.md): each tool pays its own route's class
 	 * once its body says which, every other method a read. */
-	PLAIN(HTTP_POST,              "/mcp",                                   handle_mcp,             "mcp",            false, NONE),
+	PLAIN(HTTP_POST,              "/mcp",                                   route_mcp,              "mcp",            false, NONE),
 
 	/* The pages: HTML, not part of the JSON contract. Served from memory
 	 * without the store, like /healthz, so not limited: a page load asks
@@ -303,8 +306,44 @@ const struct http_router routes_router = {
 	.admit = router_admit,
 	.run = router_run,
 	.allow_header = routes_allow_header,
+	.outage = defer_outage,
 	.nroutes = sizeof routes / sizeof routes[0],
 };
+
+/* The table as POST /mcp sees it (handlers.h). */
+static int
+mcp_match(const char *path, enum http_method method, struct request *req)
+{
+	unsigned allowed = 0;
+	const struct route *r = routes_match(path, method, req, &allowed);
+
+	return r != NULL ? (int)(r - routes) : -1;
+}
+
+static int
+mcp_rate(int i)
+{
+	return routes[i].rate;
+}
+
+static bool
+mcp_show_run_when_limited(int i)
+{
+	return routes_show_run_when_limited(&routes[i]);
+}
+
+static const struct mcp_routes mcp_routes = {
+	.match = mcp_match,
+	.rate = mcp_rate,
+	.show_run_when_limited = mcp_show_run_when_limited,
+	.run = router_run,
+};
+
+static void
+route_mcp(struct request *req)
+{
+	handle_mcp(req, &mcp_routes);
+}
 
 const char *
 routes_label(size_t i)

@@ -5,8 +5,8 @@
  * state and the legal list go out with every answer and are the largest
  * CPU item of a request. Replays are built and walked by replay.c, the
  * same code for every game: this file supplies the cap, how a replay
- * starts and how one id is played (the descriptor, at the end), and
- * stackcraft_replay_import is that walk with its faults sorted by kind.
+ * starts and how one id is played (the descriptor, at the end);
+ * stackcraft_import.c sorts that walk's faults by kind.
  */
 #include "stackcraft_json.h"
 #include "tetromino_json.h"
@@ -234,68 +234,6 @@ stackcraft_replay_export(const struct stackcraft *g, json_t *actions)
 		return NULL;
 	return replay_new(&game_stackcraft, (int64_t)g->seed, actions, stackcraft_final_json(g),
 	    sc_replay_options(g));
-}
-
-/* Why replay_walk_start refused: the version fields when they are well
- * formed and wrong, else the form. */
-static enum stackcraft_replay_fault
-start_fault(const json_t *replay)
-{
-	const json_t *schema = json_object_get(replay, "schema");
-	const json_t *rules = json_object_get(replay, "rules");
-
-	if (!json_is_integer(schema))
-		return STACKCRAFT_REPLAY_BAD_FORM;
-	if (json_integer_value(schema) != STACKCRAFT_REPLAY_SCHEMA)
-		return STACKCRAFT_REPLAY_BAD_SCHEMA;
-	if (!json_is_string(rules))
-		return STACKCRAFT_REPLAY_BAD_FORM;
-	if (strcmp(json_string_value(rules), STACKCRAFT_RULES) != 0 ||
-	    json_string_length(rules) != strlen(STACKCRAFT_RULES))
-		return STACKCRAFT_REPLAY_BAD_RULES;
-	return STACKCRAFT_REPLAY_BAD_FORM;
-}
-
-static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status", "end_reason", NULL };
-
-int
-stackcraft_replay_import(const json_t *replay, struct stackcraft_replay_check *out)
-{
-	struct game_env env = { .work = NULL };
-	struct replay_check chk;
-	struct replay_walk w;
-	int rc;
-	size_t i;
-
-	memset(out, 0, sizeof *out);
-	rc = replay_walk_start(&w, replay, &game_stackcraft, &env, &chk);
-	if (rc != 0)
-		out->fault = start_fault(replay);
-	while (rc == 0 && (rc = replay_walk_next(&w, &chk)) == 1)
-		rc = 0;
-	if (rc != 0 && out->fault == STACKCRAFT_REPLAY_OK)
-		out->fault = STACKCRAFT_REPLAY_BAD_MOVE;
-	if (rc == 0) {
-		chk.final = stackcraft_final_json((const struct stackcraft *)&w.st);
-		rc = replay_compare_final(&chk, w.final);
-		/* The first field that differs, in the order replay.c compares. */
-		for (i = 0; rc != 0 && sc_final_keys[i] != NULL && out->field == NULL; i++)
-			if (!json_equal(json_object_get(chk.final, sc_final_keys[i]),
-			    json_object_get(w.final, sc_final_keys[i])))
-				out->field = sc_final_keys[i];
-		if (rc != 0)
-			out->fault = STACKCRAFT_REPLAY_BAD_FINAL;
-		json_decref(chk.final);
-	}
-	if (w.started)
-		memcpy(&out->game, &w.st, sizeof out->game);
-	replay_walk_end(&w);
-	out->nactions = w.step;
-	if (rc == 0)
-		return 0;
-	out->step = out->fault == STACKCRAFT_REPLAY_BAD_MOVE ? chk.step : 0;
-	snprintf(out->reason, sizeof out->reason, "%s", chk.reason);
-	return -1;
 }
 
 /* ---- the game descriptor ---- */
@@ -594,6 +532,8 @@ static const struct game_option sc_options[] = {
 static const char *const sc_action_fields[] = { "action", NULL };
 static const char *const sc_board_fields[] = { "lines", "pieces", NULL };
 static const char *const sc_replay_keys[] = { "cap", NULL };
+
+static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status", "end_reason", NULL };
 
 const struct game game_stackcraft = {
 	.id = GAME_STACKCRAFT,

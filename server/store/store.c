@@ -35,6 +35,7 @@
  * beginning and the file stays bounded under continuous writes.
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -48,7 +49,6 @@
 
 #include <sodium.h>
 
-#include "log.h"
 #include "migrations.h"
 
 /* How many times a PostgreSQL batch is run again, and the pause before
@@ -86,7 +86,6 @@ struct store {
 	char              retry_why[24]; /* the writer's: why the last batch runs again */
 	unsigned          retry_ms;     /* PostgreSQL: how long a lost connection is retried */
 	bool              writer_gave_up; /* the writer's: its last reconnection ran out of time */
-	atomic_bool       unreachable;  /* the last (re)connection failed; none committed since */
 	/* Held by the writer while it runs a batch; the checkpointer takes it
 	 * to keep the writer out during a RESTART. */
 	pthread_mutex_t   wmu;
@@ -106,8 +105,8 @@ struct store {
 	pthread_cond_t    ccv, ckpt_done;
 
 	_Atomic uint64_t  commits, jobs, commit_failures, max_batch;
-	atomic_bool       disk_full;  /* a write failed for a full disk, and none committed since */
-	_Atomic uint64_t  retries, conn_errors, reader_waits, checkpoints, checkpoint_busy,
+	struct store_health health; /* told by the query layer: a full disk, a lost database */
+	_Atomic uint64_t  retries, reader_waits, checkpoints, checkpoint_busy,
 	                  checkpoint_waits;
 	_Atomic int64_t   checkpoint_at;     /* ms since the epoch, 0: none yet */
 	_Atomic uint64_t  checkpoint_us;     /* how long the writer was held by the last one */
@@ -141,119 +140,16 @@ sleep_ms(unsigned ms)
 		;
 }
 
-void
-store_note_disk_full(struct store *s)
-{
-	atomic_store(&s->disk_full, true);
-}
-
 bool
 store_disk_full(struct store *s)
 {
-	return s != NULL && atomic_load(&s->disk_full);
-}
-
-void
-store_note_reachable(struct store *s, bool yes)
-{
-	atomic_store(&s->unreachable, !yes);
+	return s != NULL && atomic_load(&s->health.disk_full);
 }
 
 bool
 store_reachable(struct store *s)
 {
-	return s == NULL || !atomic_load(&s->unreachable);
-}
-
-void
-store_count_conn_error(struct store *s)
-{
-	atomic_fetch_add(&s->conn_errors, 1);
-}
-
-bool
-store_is_postgres(const char *target)
-{
-	return store_target_is_pg(target);
-}
-
-/* Appends text to out (capacity cap), truncating. */
-static void
-append(char *out, size_t cap, const char *text)
-{
-	size_t n = strlen(out);
-
-	if (n + 1 < cap)
-		snprintf(out + n, cap - n, "%s", text);
-}
-
-void
-store_target_text(const char *target, char *out, size_t cap)
-{
-	PQconninfoOption *opts, *o;
-	const char *user = "", *host = "", *port = "", *db = "";
-	bool sockets, first = true;
-
-	if (!store_target_is_pg(target)) {
-		snprintf(out, cap, "%s", target);
-		return;
-	}
-	opts = PQconninfoParse(target, NULL);
-	if (opts == NULL) {
-		snprintf(out, cap, "postgresql://(unreadable connection string)");
-		return;
-	}
-	for (o = opts; o->keyword != NULL; o++) {
-		const char *v = o->val != NULL ? o->val : "";
-
-		if (strcmp(o->keyword, "user") == 0)
-			user = v;
-		else if (strcmp(o->keyword, "host") == 0)
-			host = v;
-		else if (strcmp(o->keyword, "port") == 0)
-			port = v;
-		else if (strcmp(o->keyword, "dbname") == 0)
-			db = v;
-	}
-	/* Hosts with their ports in the authority (h1:p1,h2:p2), unless one
-	 * is a socket folder: then both lists go in the query, as libpq
-	 * takes them. */
-	sockets = strchr(host, '/') != NULL;
-	snprintf(out, cap, "postgresql://%s%s", user, user[0] ? "@" : "");
-	if (!sockets) {
-		/* libpq pairs the lists by position; one port serves every host. */
-		const char *h = host, *p = port;
-		bool one_port = strchr(port, ',') == NULL;
-
-		do {
-			size_t hn = strcspn(h, ","), pn = strcspn(p, ",");
-			char part[300];
-
-			snprintf(part, sizeof part, "%s%.*s%s%.*s", h == host ? "" : ",", (int)hn, h,
-			    pn > 0 ? ":" : "", (int)pn, p);
-			append(out, cap, part);
-			h += hn;
-			if (!one_port)
-				p += pn + (p[pn] == ',');
-		} while (*h++ == ',');
-	}
-	append(out, cap, "/");
-	append(out, cap, db);
-	/* Every other option given, in libpq's order; never a password. */
-	for (o = opts; o->keyword != NULL; o++) {
-		bool hp = strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "port") == 0;
-
-		if (o->val == NULL || o->val[0] == '\0' || strcmp(o->keyword, "user") == 0 ||
-		    strcmp(o->keyword, "dbname") == 0 || (hp && !sockets) ||
-		    strcmp(o->keyword, "password") == 0 || strcmp(o->keyword, "sslpassword") == 0)
-			continue;
-		append(out, cap, first ? "?" : "&");
-		append(out, cap, o->keyword);
-		append(out, cap, "=");
-		append(out, cap, o->val);
-		first = false;
-	}
-	PQconninfoFree(opts);
+	return s == NULL || !atomic_load(&s->health.unreachable);
 }
 
 /* ---- migrations ---- */
@@ -336,7 +232,7 @@ migrate(struct store_conn *c, const char *name, int *version, char *err, size_t 
 			snprintf(why, sizeof why, "cannot record it in schema_migrations");
 			store_conn_exec(c, "ROLLBACK", NULL, 0);
 			if (raced && ++tries < 100) {
-				log_msg(LOG_INFO, "migration %04d_%s was applied by another daemon",
+				store_log_msg(STORE_LOG_INFO, "migration %04d_%s was applied by another daemon",
 				    m->number, m->name);
 				continue;
 			}
@@ -350,7 +246,7 @@ migrate(struct store_conn *c, const char *name, int *version, char *err, size_t 
 			store_conn_exec(c, "ROLLBACK", NULL, 0);
 			goto failed;
 		}
-		log_msg(LOG_INFO, "applied migration %04d_%s", m->number, m->name);
+		store_log_msg(STORE_LOG_INFO, "applied migration %04d_%s", m->number, m->name);
 		continue;
 failed:
 		snprintf(err, errcap, "migration %04d_%s failed on %s (nothing of it was applied): %s",
@@ -479,20 +375,21 @@ run_batch_once(struct store *s, struct store_job *batch, bool last_try)
 	c->warned = false;
 	if (store_conn_commit(c) == STORE_OK) {
 		atomic_fetch_add(&s->commits, 1);
-		atomic_store(&s->disk_full, false);
+		atomic_store(&s->health.disk_full, false);
 		if (pg && c->warned) {
 			/* statement_timeout cut the wait for the synchronous standby:
 			 * committed here, perhaps not on the standby that a failover
 			 * would promote. Not durable as promised, not undone either. */
-			log_msg(LOG_WARN, "postgresql: a commit of %u jobs was not confirmed by the synchronous "
-			    "standby within the statement timeout: answered outcome_unknown", live);
-			atomic_store(&s->unreachable, true);
+			store_log_msg(STORE_LOG_WARN, "postgresql: a commit of %u jobs was not confirmed "
+			    "by the synchronous standby within the statement timeout: answered "
+			    "outcome_unknown", live);
+			atomic_store(&s->health.unreachable, true);
 			for (j = batch; j != NULL; j = j->next)
 				if (j->status == STORE_JOB_COMMITTED)
 					j->status = STORE_JOB_OUTCOME_UNKNOWN;
 			return BATCH_DONE;
 		}
-		atomic_store(&s->unreachable, false);
+		atomic_store(&s->health.unreachable, false);
 		return BATCH_DONE;
 	}
 	/* A commit refused by the server (a serialization failure) undid
@@ -516,7 +413,7 @@ retry:
 	return BATCH_RETRY;
 give_up:
 	if (timed_out(c))
-		atomic_store(&s->unreachable, true);
+		atomic_store(&s->health.unreachable, true);
 	control(c, sql_rollback);
 	atomic_fetch_add(&s->commit_failures, 1);
 	for (j = batch; j != NULL; j = j->next)
@@ -537,7 +434,7 @@ writer_reconnect(struct store *s, uint64_t deadline_us)
 
 	for (i = 1; c->lost; i++) {
 		if (store_conn_reconnect(c) == 0) {
-			log_msg(LOG_WARN, "postgresql: the writer reconnected (try %u)", i);
+			store_log_msg(STORE_LOG_WARN, "postgresql: the writer reconnected (try %u)", i);
 			s->writer_gave_up = false;
 			return 0;
 		}
@@ -549,9 +446,9 @@ writer_reconnect(struct store *s, uint64_t deadline_us)
 			pause = (unsigned)((deadline_us - now) / 1000) + 1;
 		sleep_ms(pause);
 	}
-	log_msg(LOG_ERROR, "postgresql: the writer could not reconnect within %u ms: the database is "
-	    "unreachable", s->retry_ms);
-	atomic_store(&s->unreachable, true);
+	store_log_msg(STORE_LOG_ERROR, "postgresql: the writer could not reconnect within %u ms: "
+	    "the database is unreachable", s->retry_ms);
+	atomic_store(&s->health.unreachable, true);
 	s->writer_gave_up = true;
 	return -1;
 }
@@ -608,8 +505,8 @@ run_batch(struct store *s, struct store_job *batch)
 			continue; /* one job fewer each time: bounded by the batch */
 		attempt++;
 		atomic_fetch_add(&s->retries, 1);
-		log_msg(LOG_WARN, "postgresql: a batch of %llu jobs runs again (%s)", (unsigned long long)n,
-		    s->retry_why);
+		store_log_msg(STORE_LOG_WARN, "postgresql: a batch of %llu jobs runs again (%s)",
+		    (unsigned long long)n, s->retry_why);
 		sleep_ms((unsigned)(PG_RETRY_PAUSE_MS * (attempt - 1)) + randombytes_uniform(PG_RETRY_PAUSE_MS));
 	}
 	pthread_mutex_unlock(&s->wmu);
@@ -737,7 +634,7 @@ store_reader(struct store *s)
 	 * may retry) rather than holding the request for the writer's budget. */
 	if (c->backend == STORE_PG && (c->lost || PQstatus(c->pg) != CONNECTION_OK) &&
 	    store_conn_reconnect(c) != 0)
-		log_msg(LOG_WARN, "postgresql: a reader could not reconnect");
+		store_log_msg(STORE_LOG_WARN, "postgresql: a reader could not reconnect");
 	return c;
 }
 
@@ -820,7 +717,7 @@ store_stats(struct store *s, struct store_stats *out)
 	pthread_mutex_unlock(&s->rmu);
 	out->reader_waits = atomic_load(&s->reader_waits);
 	out->retries = atomic_load(&s->retries);
-	out->conn_errors = atomic_load(&s->conn_errors);
+	out->conn_errors = atomic_load(&s->health.conn_errors);
 	out->checkpoints = atomic_load(&s->checkpoints);
 	out->checkpoint_busy = atomic_load(&s->checkpoint_busy);
 	out->checkpoint_waits = atomic_load(&s->checkpoint_waits);
@@ -890,8 +787,8 @@ checkpoint(struct store *s)
 	held = mono_us() - t0;
 	pthread_mutex_unlock(&s->wmu);
 	atomic_store(&s->checkpoint_us, held);
-	log_msg(LOG_DEBUG, "checkpoint: %d rounds beside the writer up to frame %d, then %d frames in "
-	    "%llu us holding it (%s)", round + 1, ndone, log2, (unsigned long long)held,
+	store_log_msg(STORE_LOG_DEBUG, "checkpoint: %d rounds beside the writer up to frame %d, "
+	    "then %d frames in %llu us holding it (%s)", round + 1, ndone, log2, (unsigned long long)held,
 	    rc == SQLITE_OK ? "restarted" : rc == SQLITE_BUSY ? "readers in the way" : "failed");
 	if (rc == SQLITE_OK) {
 		atomic_fetch_add(&s->checkpoints, 1);
@@ -1016,7 +913,7 @@ store_open_with(const char *path, enum sync_mode sync, unsigned nreaders,
 
 	err[0] = '\0';
 	store_target_text(path, name, sizeof name);
-	if (!store_target_is_pg(path)) {
+	if (!store_is_postgres(path)) {
 		if (sqlite3_threadsafe() == 0) {
 			snprintf(err, errcap, "this SQLite library was built without thread support");
 			return NULL;
@@ -1030,7 +927,7 @@ store_open_with(const char *path, enum sync_mode sync, unsigned nreaders,
 		snprintf(err, errcap, "out of memory");
 		return NULL;
 	}
-	s->backend = store_target_is_pg(path) ? STORE_PG : STORE_SQLITE;
+	s->backend = store_is_postgres(path) ? STORE_PG : STORE_SQLITE;
 	s->sync = sync;
 	s->retry_ms = limits != NULL ? limits->retry_ms : STORE_RETRY_MS_DEFAULT;
 	s->batch_limit = STORE_BATCH_DEFAULT;
@@ -1046,7 +943,7 @@ store_open_with(const char *path, enum sync_mode sync, unsigned nreaders,
 	if (store_conn_open(&s->writer, path, false, sync, err, errcap) != 0)
 		goto fail;
 	s->writer.writer = true;
-	s->writer.store = s;
+	s->writer.health = &s->health;
 	if (s->backend == STORE_SQLITE && set_wal(&s->writer, path, err, errcap) != 0)
 		goto fail;
 	if (migrate(&s->writer, name, &s->schema_version, err, errcap) != 0)
@@ -1074,7 +971,7 @@ store_open_with(const char *path, enum sync_mode sync, unsigned nreaders,
 	for (i = 0; i < nreaders; i++) {
 		if (store_conn_open(&s->readers[i], path, true, sync, err, errcap) != 0)
 			goto fail;
-		s->readers[i].store = s;
+		s->readers[i].health = &s->health;
 		s->nreaders++;
 		s->free_readers[s->nfree++] = &s->readers[i];
 	}

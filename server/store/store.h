@@ -35,20 +35,16 @@
 #include <jansson.h>
 
 #include "agentkey.h"
-#include "config.h"
 #include "game.h"
+#include "store_base.h"
+#include "store_target.h"
+
+/* What a call returns (enum store_result), a commit's durability (enum
+ * sync_mode) and the store's log are in store_base.h; what a --db value
+ * names is in store_target.h. */
 
 struct store;
 struct store_conn; /* a connection and its prepared statements */
-
-/* What every store call returns. A call that returns STORE_ERROR has
- * logged why; inside a job, returning it rolls the job back. */
-enum store_result {
-	STORE_ERROR = -1,     /* the database failed */
-	STORE_OK = 0,         /* found, or done */
-	STORE_NOT_FOUND = 1,  /* no such row: nothing done */
-	STORE_CONFLICT = 2,   /* a compare-and-set or uniqueness check lost: nothing written */
-};
 
 /* How a job went, as reported to its done callback. */
 enum store_job_status {
@@ -75,25 +71,6 @@ struct store_job {
 	enum store_job_status status;
 	struct store_job *next;                 /* the store's, while queued */
 };
-
-/* What a --db value names. PostgreSQL: any connection string libpq reads
- * (PQconninfoParse), a URL (postgresql://, postgres://, several hosts
- * allowed: host1:port1,host2:port2) or key=value words ("host=db1
- * dbname=arcaded"); libpq's environment variables and password file
- * apply. SQLite: anything else that is not a URL of another scheme.
- * REFUSED: a URL of another scheme, or a PostgreSQL string libpq does not
- * read; then err (may be NULL) says why in one line. */
-enum store_target { STORE_TARGET_REFUSED = -1, STORE_TARGET_SQLITE = 0, STORE_TARGET_PG = 1 };
-enum store_target store_target_kind(const char *target, char *err, size_t errcap);
-
-/* True when target names a PostgreSQL database (STORE_TARGET_PG). */
-bool store_is_postgres(const char *target);
-
-/* target as it may be logged: a path as given; a PostgreSQL target as a
- * URL with every host, port and option it sets (several hosts as
- * host1:port1,host2:port2; socket folders as ?host=...), never its
- * password. */
-void store_target_text(const char *target, char *out, size_t cap);
 
 /* Opens (creating when missing) the database at path, applies pending
  * migrations and starts the writer. nreaders read-only connections are

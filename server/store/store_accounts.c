@@ -12,6 +12,7 @@
  * serialises them.
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  * the periodic sweep (store_sweep), which every daemon runs.
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <string.h>
 

@@ -6,6 +6,7 @@
  * own columns, so page 1000 costs what page 1 costs (no OFFSET).
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

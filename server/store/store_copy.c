@@ -13,6 +13,7 @@
  * migrated to this binary's version first, so their tables match.
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ store_backup(const char *db, const char *out, char *err, size_t errcap)
 
 	memset(&c, 0, sizeof c);
 	c.backend = STORE_SQLITE;
-	if (store_target_is_pg(db)) {
+	if (store_is_postgres(db)) {
 		snprintf(err, errcap, "backup copies a SQLite database; for PostgreSQL use pg_dump");
 		return -1;
 	}
@@ -243,7 +244,7 @@ store_copy(const char *from, const char *to, char *err, size_t errcap)
 
 	memset(&src, 0, sizeof src);
 	memset(&dst, 0, sizeof dst);
-	if (store_target_is_pg(from) || !store_target_is_pg(to)) {
+	if (store_is_postgres(from) || !store_is_postgres(to)) {
 		snprintf(err, errcap, "copy goes from a SQLite file (--from PATH) to PostgreSQL "
 		    "(--to postgresql://...)");
 		return -1;

@@ -13,10 +13,10 @@
  * needs them (a few hundred rows for a long HATETRIS run), on a reader.
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <string.h>
 
-#include "log.h"
 
 enum store_result
 store_fact_insert(struct store_conn *c, int64_t run, int64_t step, const uint8_t *fact, size_t n)
@@ -52,8 +52,8 @@ store_facts_read(struct store_conn *c, int64_t run, int64_t step, size_t n,
 		long len = n <= sizeof blob ? store_q_col_blob(st, 0, blob, sizeof blob) : -1;
 
 		if (len < 0 || (size_t)len != n) {
-			log_msg(LOG_ERROR, "store: run %lld has a fact of %ld bytes, not %zu", (long long)run,
-			    len, n);
+			store_log_msg(STORE_LOG_ERROR, "store: run %lld has a fact of %ld bytes, not %zu",
+			    (long long)run, len, n);
 			ret = STORE_ERROR;
 			break;
 		}

@@ -12,6 +12,7 @@
  * created (COLLATE NOCASE on SQLite, lower(name) on PostgreSQL).
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <string.h>

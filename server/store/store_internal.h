@@ -13,10 +13,16 @@
 #ifndef SERVER_STORE_INTERNAL_H
 #define SERVER_STORE_INTERNAL_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store_base.h"
+#include "store_target.h"
 
 #define STORE_STMT_SLOTS 128
 #define STORE_PARAMS_MAX 32
@@ -24,6 +30,15 @@
 enum store_backend { STORE_SQLITE, STORE_PG };
 
 struct store_conn;
+
+/* What the query layer tells the store of its connections (store.c reads
+ * it out): one per store, shared by its connections, atomic because the
+ * writer, the readers and the checkpointer all tell it. */
+struct store_health {
+	atomic_bool      disk_full;    /* a write failed for a full disk, and none committed since */
+	atomic_bool      unreachable;  /* the last (re)connection failed; none committed since */
+	_Atomic uint64_t conn_errors;  /* connections found lost */
+};
 
 /* One prepared statement of one connection, with its bindings and, while
  * it is being stepped, its result. */
@@ -52,7 +67,7 @@ struct store_conn {
 	enum sync_mode sync;
 	sqlite3 *db;              /* SQLite */
 	PGconn  *pg;              /* PostgreSQL */
-	struct store *store;      /* whose counters to bump; NULL for a tool's connection */
+	struct store_health *health; /* whose news to tell; NULL for a tool's connection */
 	/* PostgreSQL: the SQLSTATE of the last failed statement ("" when it
 	 * succeeded), and whether the connection was lost by it. */
 	char     sqlstate[6];
@@ -138,16 +153,5 @@ enum store_result store_conn_commit(struct store_conn *c);
 /* Runs SQL text without parameters (one or more statements): 0, or -1
  * with the message in err. */
 int store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap);
-
-/* True when target names a PostgreSQL database (store_target_kind()). */
-bool store_target_is_pg(const char *target);
-
-/* Counters the query layer bumps (store.c). */
-void store_count_conn_error(struct store *s);
-/* A statement failed because the disk is full (SQLITE_FULL, SQLSTATE 53100). */
-void store_note_disk_full(struct store *s);
-/* A PostgreSQL connection was (re)opened, or could not be: what
- * store_reachable() answers until the next such news or commit. */
-void store_note_reachable(struct store *s, bool yes);
 
 #endif

@@ -11,13 +11,13 @@
  * insert per resolved turn; the turns and ratings once per finished match.
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
 
 static void
 bind_blob_or_null(struct store_q *st, int i, const uint8_t *p, size_t n)
@@ -185,7 +185,7 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 		}
 	}
 	if (tries == 8) {
-		log_msg(LOG_ERROR, "store: no free match id after 8 tries");
+		store_log_msg(STORE_LOG_ERROR, "store: no free match id after 8 tries");
 		return STORE_ERROR;
 	}
 	if ((st = store_q(c, seat)) == NULL)
@@ -300,7 +300,7 @@ store_match_seats_read(struct store_conn *c, struct store_match_row *out)
 	}
 	store_q_reset(st);
 	if (rc != STORE_Q_DONE) {
-		log_msg(LOG_ERROR, "store: cannot read the seats of match %lld", (long long)out->id);
+		store_log_msg(STORE_LOG_ERROR, "store: cannot read the seats of match %lld", (long long)out->id);
 		return STORE_ERROR;
 	}
 	return STORE_OK;
@@ -367,7 +367,7 @@ store_match_get_row(struct store_conn *c, int64_t id, struct store_match_row *ou
 		store_q_col_copy(st, 26, out->unrated_reason, sizeof out->unrated_reason);
 		ret = failed ? STORE_ERROR : STORE_OK;
 		if (failed)
-			log_msg(LOG_ERROR, "store: match %lld does not read back", (long long)id);
+			store_log_msg(STORE_LOG_ERROR, "store: match %lld does not read back", (long long)id);
 	} else if (rc == STORE_Q_DONE)
 		ret = STORE_NOT_FOUND;
 	else
@@ -529,7 +529,7 @@ store_match_turns(struct store_conn *c, int64_t id)
 	}
 	store_q_reset(st);
 	if (rc != STORE_Q_DONE) {
-		log_msg(LOG_ERROR, "store: cannot read the turns of match %lld", (long long)id);
+		store_log_msg(STORE_LOG_ERROR, "store: cannot read the turns of match %lld", (long long)id);
 		json_decref(a);
 		return NULL;
 	}

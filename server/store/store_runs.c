@@ -10,12 +10,12 @@
  * head, so it is judged a retry or stale on what is really stored.
  */
 #include "store_internal.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
 
 enum store_result
 store_run_insert(struct store_conn *c, struct store_run_new *r)
@@ -59,7 +59,7 @@ store_run_insert(struct store_conn *c, struct store_run_new *r)
 		if (store_q_changes(q) == 1)
 			return STORE_OK;
 	}
-	log_msg(LOG_ERROR, "store: no free run id after 8 tries");
+	store_log_msg(STORE_LOG_ERROR, "store: no free run id after 8 tries");
 	return STORE_ERROR;
 }
 
@@ -113,7 +113,7 @@ store_run_head(struct store_conn *c, int64_t id, struct store_run_head *out)
 			out->nstate = (size_t)n;
 			ret = STORE_OK;
 		} else
-			log_msg(LOG_ERROR, "store: run %lld has no valid state", (long long)id);
+			store_log_msg(STORE_LOG_ERROR, "store: run %lld has no valid state", (long long)id);
 	} else if (rc == STORE_Q_DONE)
 		ret = STORE_NOT_FOUND;
 	store_q_reset(q);
@@ -269,7 +269,7 @@ store_run_actions(struct store_conn *c, int64_t id)
 	}
 	store_q_reset(q);
 	if (rc != STORE_Q_DONE) {
-		log_msg(LOG_ERROR, "store: cannot read the moves of run %lld", (long long)id);
+		store_log_msg(STORE_LOG_ERROR, "store: cannot read the moves of run %lld", (long long)id);
 		json_decref(a);
 		return NULL;
 	}

@@ -21,71 +21,8 @@
 
 #include <sodium.h>
 
-#include "log.h"
+#include "engine.h"
 #include "numtext.h"
-
-/* Whether text opens as libpq's key=value form: a keyword (letters and
- * underscores) then '=' before any '/', as in "host=db1 dbname=arcaded".
- * A file name with a '=' in a folder's name stays a path. */
-static bool
-looks_keyvalue(const char *text)
-{
-	size_t i = 0;
-
-	while (text[i] == ' ' || text[i] == '\t')
-		i++;
-	if (!((text[i] >= 'a' && text[i] <= 'z') || text[i] == '_'))
-		return false;
-	while ((text[i] >= 'a' && text[i] <= 'z') || text[i] == '_')
-		i++;
-	while (text[i] == ' ' || text[i] == '\t')
-		i++;
-	return text[i] == '=';
-}
-
-enum store_target
-store_target_kind(const char *target, char *err, size_t errcap)
-{
-	bool url = strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
-	PQconninfoOption *opts;
-	char *why = NULL;
-
-	if (err != NULL && errcap > 0)
-		err[0] = '\0';
-	if (!url && !looks_keyvalue(target)) {
-		/* Another scheme (mysql://, sqlite://, a misspelt postgresq://)
-		 * is no file the operator meant: refused, not created. */
-		if (strstr(target, "://") != NULL) {
-			if (err != NULL)
-				snprintf(err, errcap, "neither a file path nor a PostgreSQL connection string "
-				    "(postgresql://... or key=value ..., as libpq reads them)");
-			return STORE_TARGET_REFUSED;
-		}
-		return STORE_TARGET_SQLITE;
-	}
-	opts = PQconninfoParse(target, &why);
-	if (opts == NULL) {
-		if (err != NULL) {
-			size_t n;
-
-			snprintf(err, errcap, "not a PostgreSQL connection string libpq reads: %s",
-			    why != NULL ? why : "out of memory");
-			n = strlen(err);
-			while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
-				err[--n] = '\0';
-		}
-		PQfreemem(why);
-		return STORE_TARGET_REFUSED;
-	}
-	PQconninfoFree(opts);
-	return STORE_TARGET_PG;
-}
-
-bool
-store_target_is_pg(const char *target)
-{
-	return store_target_kind(target, NULL, 0) == STORE_TARGET_PG;
-}
 
 /* Collects what the writer must know of COMMIT's notices: a warning while
  * committing (PostgreSQL's "canceling wait for synchronous replication",
@@ -115,19 +52,19 @@ note_pg_error(struct store_conn *c, const PGresult *res)
 	if ((PQstatus(c->pg) == CONNECTION_BAD || strncmp(c->sqlstate, "57P0", 4) == 0 ||
 	    strncmp(c->sqlstate, "08", 2) == 0) && !c->lost) {
 		c->lost = true;
-		if (c->store != NULL)
-			store_count_conn_error(c->store);
+		if (c->health != NULL)
+			atomic_fetch_add(&c->health->conn_errors, 1);
 	}
 }
 
 void
 store_log_error(struct store_conn *c, const char *what)
 {
-	if (c->store != NULL && (c->backend == STORE_SQLITE ? (sqlite3_errcode(c->db) & 0xff) == SQLITE_FULL :
-	    strcmp(c->sqlstate, "53100") == 0))
-		store_note_disk_full(c->store);
+	if (c->health != NULL && (c->backend == STORE_SQLITE ?
+	    (sqlite3_errcode(c->db) & 0xff) == SQLITE_FULL : strcmp(c->sqlstate, "53100") == 0))
+		atomic_store(&c->health->disk_full, true);
 	if (c->backend == STORE_SQLITE)
-		log_msg(LOG_ERROR, "sqlite: %s: %s", what, sqlite3_errmsg(c->db));
+		store_log_msg(STORE_LOG_ERROR, "sqlite: %s: %s", what, sqlite3_errmsg(c->db));
 	else {
 		char msg[512];
 		size_t n;
@@ -136,8 +73,8 @@ store_log_error(struct store_conn *c, const char *what)
 		n = strlen(msg);
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
-		log_msg(LOG_ERROR, "postgresql: %s: %s%s%s", what, msg, c->sqlstate[0] ? " SQLSTATE " : "",
-		    c->sqlstate);
+		store_log_msg(STORE_LOG_ERROR, "postgresql: %s: %s%s%s", what, msg,
+		    c->sqlstate[0] ? " SQLSTATE " : "", c->sqlstate);
 	}
 }
 
@@ -201,7 +138,7 @@ pg_prepare(struct store_conn *c, struct store_q *q, const char *sql)
 
 	if (text == NULL || q->nparams > STORE_PARAMS_MAX) {
 		free(text);
-		log_msg(LOG_ERROR, "store: cannot prepare %s", sql);
+		store_log_msg(STORE_LOG_ERROR, "store: cannot prepare %s", sql);
 		return false;
 	}
 	snprintf(q->name, sizeof q->name, "s%zu", (size_t)(q - c->cache));
@@ -242,7 +179,7 @@ store_q(struct store_conn *c, const char *sql)
 			break;
 	}
 	if (i == STORE_STMT_SLOTS) {
-		log_msg(LOG_ERROR, "store: statement cache full");
+		store_log_msg(STORE_LOG_ERROR, "store: statement cache full");
 		return NULL;
 	}
 	memset(q, 0, sizeof *q);
@@ -258,7 +195,7 @@ store_q(struct store_conn *c, const char *sql)
 		/* A reader whose connection was lost reconnects and tries once
 		 * more (see reexecute()). */
 		if (c->lost && c->readonly && reconnect(c) == 0) {
-			log_msg(LOG_WARN, "postgresql: a reader reconnected");
+			store_log_msg(STORE_LOG_WARN, "postgresql: a reader reconnected");
 			return store_q(c, sql);
 		}
 		return NULL;
@@ -358,8 +295,8 @@ reexecute(struct store_q *q)
 		if (why == NULL)
 			break;
 		if (try == 3) {
-			log_msg(LOG_ERROR, "postgresql: a reader could not %s to run its statement again: %s",
-			    why, c->pg != NULL ? PQerrorMessage(c->pg) : "not connected");
+			store_log_msg(STORE_LOG_ERROR, "postgresql: a reader could not %s to run its "
+			    "statement again: %s", why, c->pg != NULL ? PQerrorMessage(c->pg) : "not connected");
 			return false;
 		}
 		c->lost = true;
@@ -372,7 +309,7 @@ reexecute(struct store_q *q)
 		q->lengths[i] = saved.lengths[i];
 		q->formats[i] = saved.formats[i];
 	}
-	log_msg(LOG_WARN, "postgresql: a reader reconnected and runs its statement again");
+	store_log_msg(STORE_LOG_WARN, "postgresql: a reader reconnected and runs its statement again");
 	return true;
 }
 
@@ -684,10 +621,10 @@ store_conn_commit(struct store_conn *c)
 		PGcancel *cancel = PQgetCancel(c->pg);
 		char why[256];
 
-		log_msg(LOG_WARN, "postgresql: COMMIT took more than %u ms (a synchronous standby that does "
-		    "not answer?): cancelling the wait", c->statement_timeout_ms);
+		store_log_msg(STORE_LOG_WARN, "postgresql: COMMIT took more than %u ms (a synchronous "
+		    "standby that does not answer?): cancelling the wait", c->statement_timeout_ms);
 		if (cancel == NULL || PQcancel(cancel, why, sizeof why) == 0)
-			log_msg(LOG_ERROR, "postgresql: cannot cancel the COMMIT");
+			store_log_msg(STORE_LOG_ERROR, "postgresql: cannot cancel the COMMIT");
 		PQfreeCancel(cancel);
 		/* The answer to a cancel comes at once from a server that lives;
 		 * one that does not answer it is taken for lost. */
@@ -695,10 +632,11 @@ store_conn_commit(struct store_conn *c)
 	}
 	if (w <= 0) {
 		/* PQreset() at the reconnection closes it and opens another. */
-		log_msg(LOG_ERROR, "postgresql: COMMIT got no answer: the connection is taken for lost");
+		store_log_msg(STORE_LOG_ERROR,
+		    "postgresql: COMMIT got no answer: the connection is taken for lost");
 		c->lost = true;
-		if (c->store != NULL)
-			store_count_conn_error(c->store);
+		if (c->health != NULL)
+			atomic_fetch_add(&c->health->conn_errors, 1);
 		return STORE_ERROR;
 	}
 	while ((res = PQgetResult(c->pg)) != NULL) {
@@ -790,20 +728,20 @@ reconnect(struct store_conn *c)
 	 * matches target_session_attrs (read-write: the primary). */
 	PQreset(c->pg);
 	if (PQstatus(c->pg) != CONNECTION_OK) {
-		if (c->store != NULL)
-			store_note_reachable(c->store, false);
+		if (c->health != NULL)
+			atomic_store(&c->health->unreachable, true);
 		return -1;
 	}
 	/* Session settings are per connection: set them again. */
 	if (pg_session(c, c->readonly, c->sync, err, sizeof err) != 0) {
-		log_msg(LOG_ERROR, "postgresql: after reconnecting: %s", err);
-		if (c->store != NULL)
-			store_note_reachable(c->store, false);
+		store_log_msg(STORE_LOG_ERROR, "postgresql: after reconnecting: %s", err);
+		if (c->health != NULL)
+			atomic_store(&c->health->unreachable, true);
 		return -1;
 	}
 	c->lost = false;
-	if (c->store != NULL)
-		store_note_reachable(c->store, true);
+	if (c->health != NULL)
+		atomic_store(&c->health->unreachable, false);
 	return 0;
 }
 
@@ -816,7 +754,7 @@ store_conn_open(struct store_conn *c, const char *target, bool readonly, enum sy
 	memset(c, 0, sizeof *c);
 	c->readonly = readonly;
 	c->sync = sync;
-	if (store_target_is_pg(target)) {
+	if (store_is_postgres(target)) {
 		/* Defaults the URL and the PG* environment variables override. */
 		const char *keys[8], *vals[8];
 		int k = 0;

@@ -19,6 +19,7 @@
 #include "hatetris_json.h"
 #include "keys.h"
 #include "replay.h"
+#include "replay_walk.h"
 #include "stackfall_json.h"
 #include "token.h"
 

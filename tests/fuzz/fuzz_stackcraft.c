@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "stackcraft_import.h"
 #include "stackcraft_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stackcraft_import.h"
 #include "stackcraft_json.h"
 #include "tap.h"
 
