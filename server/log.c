@@ -79,7 +79,8 @@ log_stamp_at(char out[32], const struct timespec *ts)
 	struct tm tm;
 	long ms;
 
-	if (ts->tv_sec != sec) {
+	/* len 0: nothing kept yet (sec's -1 is a time too: 1969's last second) */
+	if (ts->tv_sec != sec || len == 0) {
 		gmtime_r(&ts->tv_sec, &tm);
 		len = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
 		sec = ts->tv_sec;
