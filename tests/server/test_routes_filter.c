@@ -6,7 +6,7 @@
  * without a {param} first) and a segment by segment comparison of every
  * pattern, no filter. Random and adversarial paths (each pattern filled
  * in, then cut, stretched, doubled slashes, the head of one pattern on
- * the tail of another, parameters of 0, 79 and 80 bytes, the patterns'
+ * the tail of another, parameters of 0 and of 79 to 81 bytes, the patterns'
  * own text, random bytes) with every method: the same route, the same
  * Allow bits and the same parameters.
  */
@@ -108,7 +108,7 @@ param_text(char *out)
 	case 0:
 		return 0;
 	case 1:
-		n = PARAM_ROOM - 2 + rnd(3);
+		n = PARAM_ROOM - 1 + rnd(3);
 		memset(out, 'a' + (char)rnd(26), n);
 		return n;
 	case 2:
