@@ -52,6 +52,9 @@ snprintf(char *restrict s, size_t n, const char *restrict fmt, ...)
 }
 
 /* What a fortified build calls for snprintf. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
 int __snprintf_chk(char *s, size_t n, int flag, size_t slen, const char *fmt, ...);
 
 int
