@@ -68,26 +68,25 @@ log_escape(const char *in, char *out, size_t cap)
 	out[n] = '\0';
 }
 
-/* "2026-11-30T12:00:00.123Z" into out (32 bytes); returns its length.
- * The seconds are formatted once a second on each thread. */
-static size_t
-stamp(char out[32])
+/* "2026-11-30T12:00:00.123Z" into out (32 bytes) for ts; returns its
+ * length. The seconds are formatted once a second on each thread. */
+size_t
+log_stamp_at(char out[32], const struct timespec *ts)
 {
 	static _Thread_local time_t sec = (time_t)-1;
 	static _Thread_local char text[24];
 	static _Thread_local size_t len;
-	struct timespec ts;
 	struct tm tm;
 	long ms;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	if (ts.tv_sec != sec) {
-		gmtime_r(&ts.tv_sec, &tm);
+	/* len 0: nothing kept yet (sec's -1 is a time too: 1969's last second) */
+	if (ts->tv_sec != sec || len == 0) {
+		gmtime_r(&ts->tv_sec, &tm);
 		len = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-		sec = ts.tv_sec;
+		sec = ts->tv_sec;
 	}
 	memcpy(out, text, len);
-	ms = ts.tv_nsec / 1000000;
+	ms = ts->tv_nsec / 1000000;
 	out[len] = '.';
 	numtext_padded(out + len + 1, ms, 3);
 	out[len + 4] = 'Z';
@@ -95,9 +94,20 @@ stamp(char out[32])
 	return len + 5;
 }
 
-/* A text line being built; what passes its end is cut. */
+/* The time stamp of now. */
+static size_t
+stamp(char out[32])
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return log_stamp_at(out, &ts);
+}
+
+/* A text line being built in LOG_LINE_MAX bytes; what passes its end
+ * is cut. */
 struct line {
-	char   b[2048];
+	char  *b;
 	size_t n;
 };
 
@@ -106,8 +116,8 @@ line_put(struct line *l, const char *s)
 {
 	size_t k = strlen(s);
 
-	if (k > sizeof l->b - 2 - l->n)
-		k = sizeof l->b - 2 - l->n;
+	if (k > LOG_LINE_MAX - 2 - l->n)
+		k = LOG_LINE_MAX - 2 - l->n;
 	memcpy(l->b + l->n, s, k);
 	l->n += k;
 }
@@ -119,15 +129,6 @@ line_int(struct line *l, long long v)
 
 	numtext_i64(d, v);
 	line_put(l, d);
-}
-
-static void
-line_write(struct line *l)
-{
-	l->b[l->n++] = '\n';
-	if (write(STDERR_FILENO, l->b, l->n) < 0) {
-		/* Nowhere left to report it. */
-	}
 }
 
 /* Writes a JSON object (stolen) as one line; nothing when it cannot be
@@ -180,34 +181,53 @@ log_access(const char *method, const char *path, int status, long long us, const
 		write_json(o);
 		return;
 	}
-	/* log_msg's line, "access METHOD PATH STATUS USus id=ID from CLIENT
-	 * [NOTE]", put together without printf: one is written per request. */
 	{
-		struct line l;
+		char b[LOG_LINE_MAX];
+		struct timespec ts;
+		size_t n;
 
-		l.n = stamp(l.b);
-		line_put(&l, " info access ");
-		line_put(&l, method);
-		line_put(&l, " ");
-		log_escape(path, escaped, sizeof escaped);
-		line_put(&l, escaped);
-		line_put(&l, " ");
-		if (status > 0)
-			line_int(&l, status);
-		else
-			line_put(&l, "-");
-		line_put(&l, " ");
-		line_int(&l, us);
-		line_put(&l, "us id=");
-		line_put(&l, id ? id : "-");
-		line_put(&l, " from ");
-		line_put(&l, client);
-		if (note != NULL) {
-			line_put(&l, " ");
-			line_put(&l, note);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		n = log_access_line(b, &ts, method, path, status, us, id, client, note);
+		if (write(STDERR_FILENO, b, n) < 0) {
+			/* Nowhere left to report it. */
 		}
-		line_write(&l);
 	}
+}
+
+/* log_msg's line, "access METHOD PATH STATUS USus id=ID from CLIENT
+ * [NOTE]", put together without printf: one is written per request. */
+size_t
+log_access_line(char out[LOG_LINE_MAX], const struct timespec *ts, const char *method,
+    const char *path, int status, long long us, const char *id, const char *client,
+    const char *note)
+{
+	char escaped[512];
+	struct line l;
+
+	l.b = out;
+	l.n = log_stamp_at(l.b, ts);
+	line_put(&l, " info access ");
+	line_put(&l, method);
+	line_put(&l, " ");
+	log_escape(path, escaped, sizeof escaped);
+	line_put(&l, escaped);
+	line_put(&l, " ");
+	if (status > 0)
+		line_int(&l, status);
+	else
+		line_put(&l, "-");
+	line_put(&l, " ");
+	line_int(&l, us);
+	line_put(&l, "us id=");
+	line_put(&l, id ? id : "-");
+	line_put(&l, " from ");
+	line_put(&l, client);
+	if (note != NULL) {
+		line_put(&l, " ");
+		line_put(&l, note);
+	}
+	l.b[l.n++] = '\n';
+	return l.n;
 }
 
 void

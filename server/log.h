@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
@@ -24,6 +25,20 @@ void log_set_json(bool json);
  * id, client and a note (NULL or a few words on how it ended). */
 void log_access(const char *method, const char *path, int status, long long us, const char *id,
     const char *client, const char *note);
+
+/* The room of an access line (log_access_line). */
+#define LOG_LINE_MAX 2048
+
+/* log_access's text line for a request at ts, written into out and
+ * ended by '\n' (no NUL); returns its length. Exposed for the test
+ * 'server log', which holds it to the snprintf/strftime line it replaced. */
+size_t log_access_line(char out[LOG_LINE_MAX], const struct timespec *ts, const char *method,
+    const char *path, int status, long long us, const char *id, const char *client,
+    const char *note);
+
+/* "2026-11-30T12:00:00.123Z" and a NUL for ts into out (32 bytes);
+ * returns its length. The seconds' text is kept a second on each thread. */
+size_t log_stamp_at(char out[32], const struct timespec *ts);
 
 /* Copies in into out (capacity cap, NUL always written) with every byte
  * outside printable ASCII, and the backslash, written as \xHH: a value

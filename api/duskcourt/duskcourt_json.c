@@ -312,7 +312,7 @@ dc_read_action(const json_t *body, void *scratch, char *msg, size_t cap)
 }
 
 /* The canonical JSON of a move as stored (keys sorted, no spaces). */
-static void
+void
 dc_move_text(const struct duskcourt_action *a, char *out, size_t cap)
 {
 	static const char *const types[] = { "capture", "reset", "next", "endRun" };

@@ -35,6 +35,11 @@ bool duskcourt_action_from_json(const json_t *v, struct duskcourt_action *out, c
 /* The canonical JSON of an action: {"type": ..., "from", "to"}. */
 json_t *duskcourt_action_json(const struct duskcourt_action *a);
 
+/* The canonical JSON of a move as stored (keys sorted, no spaces), cut
+ * to cap as snprintf cuts: a capture's without printf. Held to snprintf
+ * by the test api-movetext. */
+void dc_move_text(const struct duskcourt_action *a, char *out, size_t cap);
+
 /* A replay's final summary: {score, rung, lives, phase}. */
 json_t *duskcourt_final_json(const struct duskcourt_state *s);
 

@@ -127,6 +127,11 @@ double      store_q_col_double(struct store_q *q, int i);              /* NULL: 
 void        store_q_col_copy(struct store_q *q, int i, char *out, size_t cap);
 char       *store_q_col_strdup(struct store_q *q, int i, bool *failed);
 
+/* A match's item_weights column ("w1,...,w6", each at most 100) into w:
+ * false, and w not all written, when the text is none of those
+ * (store_matches.c). */
+bool        weights_read(const char *text, uint8_t w[STORE_ITEM_KINDS]);
+
 /* A fresh row id in [1, ENGINE_ID_MAX] from libsodium: unguessable, and
  * exact as a JSON number. Runs and matches are numbered so. */
 int64_t store_random_id(void);

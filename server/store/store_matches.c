@@ -77,8 +77,9 @@ weights_text(const uint8_t w[STORE_ITEM_KINDS], char out[32])
 /* Read on every move: by hand rather than sscanf (3 k instructions),
  * taking what sscanf's "%u,%u,%u,%u,%u,%u" took of the texts
  * weights_text writes (blanks before a number allowed, anything after
- * the sixth ignored), each at most 100. */
-static bool
+ * the sixth ignored), each at most 100. Held to sscanf by the test
+ * 'server store_text'. */
+bool
 weights_read(const char *text, uint8_t w[STORE_ITEM_KINDS])
 {
 	const char *p = text;
