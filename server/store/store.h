@@ -468,7 +468,7 @@ void store_reviews_free(struct store_review_row *rows, int n);
 #define STORE_MATCH_STATE_MAX 3072   /* the engine's bytes, at most (VERSUS_SERIAL_MAX fits) */
 #define STORE_MATCH_PENDING_MAX 40   /* 5 bytes a seat (server/match_play.c) */
 #define STORE_MATCH_TOTALS_MAX 64    /* 8 bytes a seat */
-#define STORE_ITEM_KINDS 6           /* item_weights (migration 0010), VERSUS_ITEM_KINDS */
+/* STORE_ITEM_KINDS: store_base.h */
 
 struct store_match_new {
 	int64_t account_id;             /* the creator, who takes seat 0 */

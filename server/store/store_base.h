@@ -27,6 +27,10 @@ enum store_result {
  * loss. */
 enum sync_mode { SYNC_FULL, SYNC_NORMAL };
 
+/* The kinds of item a match's weights name: item_weights (migration 0010),
+ * VERSUS_ITEM_KINDS. */
+#define STORE_ITEM_KINDS 6
+
 /* How much a log line matters, the most first. */
 enum store_log_level { STORE_LOG_ERROR, STORE_LOG_WARN, STORE_LOG_INFO, STORE_LOG_DEBUG };
 
