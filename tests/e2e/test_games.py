@@ -191,14 +191,16 @@ try:
              without(sp.json, 'agent_check', 'results') == seen,
              '%s: GET and POST state answer the run as the move left it' % name)
         r = w.request('state', {})
-        t.ok(r.status == 400 and r.error_code == 'invalid_request', '%s: state without a token: 400' % name)
+        r2 = w.request('state', None, method='GET')
+        t.ok(r.status == 400 and r.error_code == 'invalid_request' and r2.status == 400,
+             '%s: state without a token, by POST and by GET: 400' % name)
 
         # ---- the run's page while it plays; finish refused
         page = d.get(w.base + 'runs/' + w.run)
-        hidden = page.json.get('replay') is None and 'withheld' in page.json
+        hidden = page.json.get('replay') is None and 'withheld' in page.json and 'seed' not in page.json
         t.ok(page.status == 200 and page.json['over'] is False and page.json['endedAt'] is None and
              page.json['moves'] == 1 and hidden == game['hidesFuture'],
-             '%s: the page of a playing run: one move, its replay %s' %
+             '%s: the page of a playing run: one move, its seed and replay %s' %
              (name, 'withheld (hidesFuture)' if game['hidesFuture'] else 'shown')) or t.diag(page.body[:400])
         r = w.finish(5, 'Too soon.')
         t.ok(r.status == 409 and r.error_code == 'run_not_over', '%s: finish while playing: 409 run_not_over' % name)
