@@ -282,7 +282,7 @@ def dead_standby():
 
 def main():
     if BACKEND != 'postgresql':
-        bail_out('the failover test runs on PostgreSQL (registered as e2e_pg_failover)')
+        bail_out('the failover test runs on PostgreSQL (registered as e2e-pg-failover)')
     primary = standby = None
     daemons = []
     try:

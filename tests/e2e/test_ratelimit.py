@@ -126,7 +126,7 @@ try:
          (rate_r, sorted(set(reads))))
     # The pace is the bot's; a loaded machine (the ASan build, parallel
     # tests, PostgreSQL) may answer slower than it asks, so the pace is
-    # reported, not asserted: server ratelimit checks the defaults at 200
+    # reported, not asserted: server-ratelimit checks the defaults at 200
     # and 300 a second on the limiter's own clock.
     t.diag('the daemon answered %.0f moves and %.0f reads a second (asked: 200)' % (rate_m, rate_r))
 

@@ -181,7 +181,7 @@ class Session:
         if path == '/openapi.yaml' and isinstance(ex['answer'], str):
             # The contract is served as committed: whether it is that file's
             # bytes, not the bytes themselves (the contract has its own
-            # tests, openapi_generated and openapi_lint, and may change
+            # tests, openapi-generated and openapi-lint, and may change
             # where an issue changes it without any answer changing).
             with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), 'openapi.yaml'),
                       encoding='utf-8') as f:
