@@ -21,6 +21,10 @@ text, and the output is checked by the linter and the contract test):
   {{Game}}           its prefix in schema names and operation ids (Hatetris)
   {{Title}}          its name in prose (HATETRIS)
   {{rules}}          its rules version: a fragment's "#> rules: ...", else {{game}}-v1
+  {{name}}           within a line, in a game: the fragment's one-line value
+                     "#> name: ..." (its summary for the overview, say)
+  {{games}}          anywhere: every game's name, in order, comma-separated
+  {{rules_list}}     anywhere: every game's rules version, the same way
   {{NAME}}           alone on a line: the game's block NAME, indented as the
                      placeholder is; {{NAME?}} when a game may have none
   {{>NAME}}          alone on a line: block NAME of common.yaml.in (anywhere)
@@ -54,12 +58,41 @@ ROOT = os.path.dirname(API)
 MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*)(?::(?: (.*))?)?$')
 PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)\}\}$')
 NAMES = ('game', 'Game', 'Title')
-INLINE = re.compile(r'\{\{(game|Game|Title|rules)\}\}')
+LISTS = ('games', 'rules_list')
+INLINE = re.compile(r'\{\{([A-Za-z][A-Za-z0-9_]*)\}\}')
 ANY = re.compile(r'\{\{[^}]*\}\}')
 
 
 class SourceError(Exception):
     pass
+
+
+def rules_of(blocks):
+    """A game's rules version: its "#> rules: ..." or <game>-v1."""
+    return blocks['rules'] if isinstance(blocks.get('rules'), str) else blocks['game'] + '-v1'
+
+
+def inline(line, here, ctx, game):
+    """A line with its inline placeholders put back: the lists of games
+    anywhere, a game's names and one-line values inside a game."""
+    games, fragments = ctx[0], ctx[1]
+
+    def value(m):
+        name = m.group(1)
+        if name == 'games':
+            return ', '.join(games)
+        if name == 'rules_list':
+            return ', '.join(rules_of(fragments[g][1]) for g in games)
+        if game is None:
+            raise SourceError('%s: {{%s}} outside {{#each}}' % (here, name))
+        path, blocks = fragments[game]
+        if name == 'rules':
+            return rules_of(blocks)
+        if isinstance(blocks.get(name), str):
+            return blocks[name]
+        raise SourceError('%s: %s has no one-line value %s' % (here, os.path.relpath(path, ROOT), name))
+
+    return INLINE.sub(value, line)
 
 
 def read_lines(path):
@@ -164,6 +197,9 @@ def render(lines, where, ctx, game=None, depth=0):
         if line.strip() == '{{/each}}':
             raise SourceError('%s: {{/each}} without {{#each}}' % here)
         m = PLACE.match(line)
+        if m and not m.group(2) and (m.group(3) in LISTS or m.group(3) == 'rules' or (
+                game is not None and isinstance(fragments[game][1].get(m.group(3)), str))):
+            m = None  # a one-line value alone on its line
         if m and m.group(3) not in NAMES:
             indent, include, name, optional = m.groups()
             if include and name in common:
@@ -188,10 +224,7 @@ def render(lines, where, ctx, game=None, depth=0):
             out += [indent + l if l else '' for l in body]
             i += 1
             continue
-        if game is not None:
-            names = fragments[game][1]
-            line = INLINE.sub(lambda mm: names[mm.group(1)] if mm.group(1) in names else
-                              names['game'] + '-v1', line)
+        line = inline(line, here, ctx, game)
         left = ANY.search(line)
         if left:
             raise SourceError('%s: %s here is not a placeholder' % (here, left.group(0)))
@@ -219,8 +252,17 @@ def generate():
     unused = sorted(n for n, b in common.items() if not isinstance(b, str) and '>' + n not in used)
     if unused:
         raise SourceError('common.yaml.in: no source uses block(s) %s' % ', '.join(unused))
+    words = set()
+    for body in bodies:
+        for line in body:
+            words.update(INLINE.findall(line))
     for g in games:
         path, blocks = fragments[g]
+        unused = sorted(n for n, b in blocks.items() if isinstance(b, str) and n not in NAMES
+                        and n != 'rules' and n not in words)
+        if unused:
+            raise SourceError('%s: no source uses the one-line value(s) %s'
+                              % (os.path.relpath(path, ROOT), ', '.join(unused)))
         unused = sorted(n for n, b in blocks.items() if not isinstance(b, str) and n not in used)
         if unused:
             raise SourceError('%s: no source uses block(s) %s' % (os.path.relpath(path, ROOT), ', '.join(unused)))
