@@ -33,7 +33,11 @@ text, and the output is checked by the linter and the contract test):
   {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
                      game, in the order of games.txt
 
-game.yaml.in, common.yaml.in and the fragments are lists of blocks: a line
+A fragment's "#> kind: ..." names its kinds (flat, state, seedless): where
+it has no block NAME, the block "KIND.NAME" of kinds.yaml.in of the first of
+its kinds that has one fills {{NAME}}, else "any.NAME" (not for {{NAME?}}).
+
+game.yaml.in, kinds.yaml.in, common.yaml.in and the fragments are lists of blocks: a line
 "#> NAME" opens block NAME, which runs to the next "#>" line; "#> NAME:
 VALUE" is a one-line value. A block's common indentation and its trailing
 blank lines are dropped, so a block may be written at any depth. Every block
@@ -55,7 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 API = os.path.dirname(HERE)
 ROOT = os.path.dirname(API)
 
-MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*)(?::(?: (.*))?)?$')
+MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?)(?::(?: (.*))?)?$')
 PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)\}\}$')
 NAMES = ('game', 'Game', 'Title')
 LISTS = ('games', 'rules_list')
@@ -163,16 +167,21 @@ def load():
         fragments[g] = (path, blocks)
     sections = read_blocks(os.path.join(HERE, 'game.yaml.in'))
     common = read_blocks(os.path.join(HERE, 'common.yaml.in'))
+    kinds = read_blocks(os.path.join(HERE, 'kinds.yaml.in'))
+    declared = {k for _, b in fragments.values() for k in b.get('kind', '').split()} | {'any'}
+    for name in kinds:
+        if '.' not in name or name.split('.')[0] not in declared or isinstance(kinds[name], str):
+            raise SourceError('kinds.yaml.in: %s is not "#> KIND.NAME" of a kind a fragment declares, or any' % name)
     both = sorted(set(sections) & set(common))
     if both:
         raise SourceError('game.yaml.in and common.yaml.in both have %s' % ', '.join(both))
     document = read_lines(os.path.join(HERE, 'openapi.yaml.in'))
-    return games, fragments, sections, common, document
+    return games, fragments, sections, common, kinds, document
 
 
 def render(lines, where, ctx, game=None, depth=0):
     """The lines of a template, expanded; ctx is (games, fragments, sections)."""
-    games, fragments, sections, common = ctx
+    games, fragments, sections, common, kinds = ctx
     if depth > 8:
         raise SourceError('%s: sections include each other too deep' % where)
     out = []
@@ -217,6 +226,14 @@ def render(lines, where, ctx, game=None, depth=0):
             elif name in blocks and not isinstance(blocks[name], str):
                 body = render(blocks[name], '%s block %s' % (os.path.relpath(path, ROOT), name),
                               ctx, game, depth + 1)
+            elif any(k + '.' + name in kinds for k in blocks.get('kind', '').split()
+                     + ([] if optional else ['any'])):
+                # The first of the game's kinds that says it, else what
+                # every game says unless its fragment says otherwise (not
+                # in a place some games leave empty).
+                key = next(k + '.' + name for k in blocks.get('kind', '').split() + ['any']
+                           if k + '.' + name in kinds)
+                body = render(kinds[key], 'kinds.yaml.in block ' + key, ctx, game, depth + 1)
             elif optional:
                 body = []
             else:
@@ -234,14 +251,15 @@ def render(lines, where, ctx, game=None, depth=0):
 
 
 def generate():
-    games, fragments, sections, common, document = load()
-    ctx = (games, fragments, sections, common)
+    games, fragments, sections, common, kinds, document = load()
+    ctx = (games, fragments, sections, common, kinds)
     # Every block of a fragment must be used: a misspelt name would
     # otherwise drop a game's text without a word.
     used = set()
     placeholder = re.compile(r'^ *\{\{(>?)([A-Za-z][A-Za-z0-9_]*)\??\}\}$')
     bodies = [document] + [b for b in sections.values() if not isinstance(b, str)]
     bodies += [b for b in common.values() if not isinstance(b, str)]
+    bodies += list(kinds.values())
     for _, blocks in fragments.values():
         bodies += [b for b in blocks.values() if not isinstance(b, str)]
     for body in bodies:
@@ -249,6 +267,9 @@ def generate():
             m = placeholder.match(line)
             if m:
                 used.add(m.group(1) + m.group(2))
+    unused = sorted(n for n in kinds if n.split('.', 1)[1] not in used)
+    if unused:
+        raise SourceError('kinds.yaml.in: no source has a place for block(s) %s' % ', '.join(unused))
     unused = sorted(n for n, b in common.items() if not isinstance(b, str) and '>' + n not in used)
     if unused:
         raise SourceError('common.yaml.in: no source uses block(s) %s' % ', '.join(unused))
@@ -259,7 +280,7 @@ def generate():
     for g in games:
         path, blocks = fragments[g]
         unused = sorted(n for n, b in blocks.items() if isinstance(b, str) and n not in NAMES
-                        and n != 'rules' and n not in words)
+                        and n not in ('rules', 'kind') and n not in words)
         if unused:
             raise SourceError('%s: no source uses the one-line value(s) %s'
                               % (os.path.relpath(path, ROOT), ', '.join(unused)))
