@@ -21,6 +21,10 @@ text, and the output is checked by the linter and the contract test):
   {{Game}}           its prefix in schema names and operation ids (Hatetris)
   {{Title}}          its name in prose (HATETRIS)
   {{rules}}          its rules version: a fragment's "#> rules: ...", else {{game}}-v1
+  {{name}}           within a line, in a game: the fragment's one-line value
+                     "#> name: ..." (its summary for the overview, say)
+  {{games}}          anywhere: every game's name, in order, comma-separated
+  {{rules_list}}     anywhere: every game's rules version, the same way
   {{NAME}}           alone on a line: the game's block NAME, indented as the
                      placeholder is; {{NAME?}} when a game may have none
   {{>NAME}}          alone on a line: block NAME of common.yaml.in (anywhere)
@@ -29,7 +33,11 @@ text, and the output is checked by the linter and the contract test):
   {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
                      game, in the order of games.txt
 
-game.yaml.in, common.yaml.in and the fragments are lists of blocks: a line
+A fragment's "#> kind: ..." names its kinds (flat, state, seedless): where
+it has no block NAME, the block "KIND.NAME" of kinds.yaml.in of the first of
+its kinds that has one fills {{NAME}}, else "any.NAME" (not for {{NAME?}}).
+
+game.yaml.in, kinds.yaml.in, common.yaml.in and the fragments are lists of blocks: a line
 "#> NAME" opens block NAME, which runs to the next "#>" line; "#> NAME:
 VALUE" is a one-line value. A block's common indentation and its trailing
 blank lines are dropped, so a block may be written at any depth. Every block
@@ -51,15 +59,44 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 API = os.path.dirname(HERE)
 ROOT = os.path.dirname(API)
 
-MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*)(?::(?: (.*))?)?$')
+MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?)(?::(?: (.*))?)?$')
 PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)\}\}$')
 NAMES = ('game', 'Game', 'Title')
-INLINE = re.compile(r'\{\{(game|Game|Title|rules)\}\}')
+LISTS = ('games', 'rules_list')
+INLINE = re.compile(r'\{\{([A-Za-z][A-Za-z0-9_]*)\}\}')
 ANY = re.compile(r'\{\{[^}]*\}\}')
 
 
 class SourceError(Exception):
     pass
+
+
+def rules_of(blocks):
+    """A game's rules version: its "#> rules: ..." or <game>-v1."""
+    return blocks['rules'] if isinstance(blocks.get('rules'), str) else blocks['game'] + '-v1'
+
+
+def inline(line, here, ctx, game):
+    """A line with its inline placeholders put back: the lists of games
+    anywhere, a game's names and one-line values inside a game."""
+    games, fragments = ctx[0], ctx[1]
+
+    def value(m):
+        name = m.group(1)
+        if name == 'games':
+            return ', '.join(games)
+        if name == 'rules_list':
+            return ', '.join(rules_of(fragments[g][1]) for g in games)
+        if game is None:
+            raise SourceError('%s: {{%s}} outside {{#each}}' % (here, name))
+        path, blocks = fragments[game]
+        if name == 'rules':
+            return rules_of(blocks)
+        if isinstance(blocks.get(name), str):
+            return blocks[name]
+        raise SourceError('%s: %s has no one-line value %s' % (here, os.path.relpath(path, ROOT), name))
+
+    return INLINE.sub(value, line)
 
 
 def read_lines(path):
@@ -130,16 +167,21 @@ def load():
         fragments[g] = (path, blocks)
     sections = read_blocks(os.path.join(HERE, 'game.yaml.in'))
     common = read_blocks(os.path.join(HERE, 'common.yaml.in'))
+    kinds = read_blocks(os.path.join(HERE, 'kinds.yaml.in'))
+    declared = {k for _, b in fragments.values() for k in b.get('kind', '').split()} | {'any'}
+    for name in kinds:
+        if '.' not in name or name.split('.')[0] not in declared or isinstance(kinds[name], str):
+            raise SourceError('kinds.yaml.in: %s is not "#> KIND.NAME" of a kind a fragment declares, or any' % name)
     both = sorted(set(sections) & set(common))
     if both:
         raise SourceError('game.yaml.in and common.yaml.in both have %s' % ', '.join(both))
     document = read_lines(os.path.join(HERE, 'openapi.yaml.in'))
-    return games, fragments, sections, common, document
+    return games, fragments, sections, common, kinds, document
 
 
 def render(lines, where, ctx, game=None, depth=0):
     """The lines of a template, expanded; ctx is (games, fragments, sections)."""
-    games, fragments, sections, common = ctx
+    games, fragments, sections, common, kinds = ctx
     if depth > 8:
         raise SourceError('%s: sections include each other too deep' % where)
     out = []
@@ -164,6 +206,9 @@ def render(lines, where, ctx, game=None, depth=0):
         if line.strip() == '{{/each}}':
             raise SourceError('%s: {{/each}} without {{#each}}' % here)
         m = PLACE.match(line)
+        if m and not m.group(2) and (m.group(3) in LISTS or m.group(3) == 'rules' or (
+                game is not None and isinstance(fragments[game][1].get(m.group(3)), str))):
+            m = None  # a one-line value alone on its line
         if m and m.group(3) not in NAMES:
             indent, include, name, optional = m.groups()
             if include and name in common:
@@ -181,6 +226,14 @@ def render(lines, where, ctx, game=None, depth=0):
             elif name in blocks and not isinstance(blocks[name], str):
                 body = render(blocks[name], '%s block %s' % (os.path.relpath(path, ROOT), name),
                               ctx, game, depth + 1)
+            elif any(k + '.' + name in kinds for k in blocks.get('kind', '').split()
+                     + ([] if optional else ['any'])):
+                # The first of the game's kinds that says it, else what
+                # every game says unless its fragment says otherwise (not
+                # in a place some games leave empty).
+                key = next(k + '.' + name for k in blocks.get('kind', '').split() + ['any']
+                           if k + '.' + name in kinds)
+                body = render(kinds[key], 'kinds.yaml.in block ' + key, ctx, game, depth + 1)
             elif optional:
                 body = []
             else:
@@ -188,10 +241,7 @@ def render(lines, where, ctx, game=None, depth=0):
             out += [indent + l if l else '' for l in body]
             i += 1
             continue
-        if game is not None:
-            names = fragments[game][1]
-            line = INLINE.sub(lambda mm: names[mm.group(1)] if mm.group(1) in names else
-                              names['game'] + '-v1', line)
+        line = inline(line, here, ctx, game)
         left = ANY.search(line)
         if left:
             raise SourceError('%s: %s here is not a placeholder' % (here, left.group(0)))
@@ -201,14 +251,15 @@ def render(lines, where, ctx, game=None, depth=0):
 
 
 def generate():
-    games, fragments, sections, common, document = load()
-    ctx = (games, fragments, sections, common)
+    games, fragments, sections, common, kinds, document = load()
+    ctx = (games, fragments, sections, common, kinds)
     # Every block of a fragment must be used: a misspelt name would
     # otherwise drop a game's text without a word.
     used = set()
     placeholder = re.compile(r'^ *\{\{(>?)([A-Za-z][A-Za-z0-9_]*)\??\}\}$')
     bodies = [document] + [b for b in sections.values() if not isinstance(b, str)]
     bodies += [b for b in common.values() if not isinstance(b, str)]
+    bodies += list(kinds.values())
     for _, blocks in fragments.values():
         bodies += [b for b in blocks.values() if not isinstance(b, str)]
     for body in bodies:
@@ -216,11 +267,23 @@ def generate():
             m = placeholder.match(line)
             if m:
                 used.add(m.group(1) + m.group(2))
+    unused = sorted(n for n in kinds if n.split('.', 1)[1] not in used)
+    if unused:
+        raise SourceError('kinds.yaml.in: no source has a place for block(s) %s' % ', '.join(unused))
     unused = sorted(n for n, b in common.items() if not isinstance(b, str) and '>' + n not in used)
     if unused:
         raise SourceError('common.yaml.in: no source uses block(s) %s' % ', '.join(unused))
+    words = set()
+    for body in bodies:
+        for line in body:
+            words.update(INLINE.findall(line))
     for g in games:
         path, blocks = fragments[g]
+        unused = sorted(n for n, b in blocks.items() if isinstance(b, str) and n not in NAMES
+                        and n not in ('rules', 'kind') and n not in words)
+        if unused:
+            raise SourceError('%s: no source uses the one-line value(s) %s'
+                              % (os.path.relpath(path, ROOT), ', '.join(unused)))
         unused = sorted(n for n, b in blocks.items() if not isinstance(b, str) and n not in used)
         if unused:
             raise SourceError('%s: no source uses block(s) %s' % (os.path.relpath(path, ROOT), ', '.join(unused)))

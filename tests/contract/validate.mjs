@@ -127,8 +127,11 @@ function checkResponse(ex, resp, validateBody, validateHeaders) {
   const content = resp.content || {};
   const html = content['text/html'];
   if (producedByMhd(resp) || (html && producedByMhd(html) && media === undefined)) {
-    // libmicrohttpd's own page: HTML, no Content-Type, no request id.
-    if (!html) problems.push(`${MHD} answered, but the document lists no text/html page here`);
+    // libmicrohttpd's own page: HTML, no Content-Type, no request id. An
+    // answer marked as its own (414, 431, 505) lists no content at all, so
+    // that a typed client's error type stays the JSON envelope; one that
+    // arcaded gives too (a 400) lists the page as text/html beside JSON.
+    if (!html && !producedByMhd(resp)) problems.push(`${MHD} answered, but the document lists no text/html page here`);
     if (media !== undefined) problems.push(`${MHD}'s page came with Content-Type ${ctype}`);
     if (!/^<html>/.test(ex.body)) problems.push(`not ${MHD}'s HTML page: ${JSON.stringify(ex.body.slice(0, 80))}`);
     return { problems, mhd: true };

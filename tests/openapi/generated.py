@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """openapi.yaml is generated (api/openapi/generate.py): the committed file
 must be exactly what its sources make, so that an edit of the file alone,
-which the next generation would drop, fails here. Also: every game of the
+which the next generation would drop, fails here; and the sources stay a
+fraction of what they make. Also: every game of the
 game table (the descriptors in api/<game>/*_json.c) is on the one list of
 games, api/games.txt, with its fragment in its folder, and the generator refuses a broken source instead of
 writing a contract with a hole in it. Prints TAP."""
@@ -44,15 +45,20 @@ ok(p.returncode == 1 and 'edited by hand' in p.stdout and untouched,
    '--check fails on an openapi.yaml edited alone, shows the line and writes nothing')
 
 # The figure the generation is for: what is written by hand against what
-# comes out.
+# comes out. The aim is under half (one source per shape: a game's
+# fragment holds only its own shapes); the bound asserted is where the
+# sources stand, two thirds, so that a change that writes by hand what a
+# template or a kind could say shows here. Lower it as the sources shrink.
 written = 0
 for d, _, names in os.walk(api_dir):
     for name in names:
         if name.endswith(('.in', '.yaml')) and name != 'games.def.in':
             written += os.path.getsize(os.path.join(d, name))
 out = os.path.getsize(os.path.join(root, 'openapi.yaml'))
-diag('sources %d bytes, openapi.yaml %d bytes (%.0f%%)' % (written, out, 100.0 * written / out))
-ok(0 < written < out, 'the sources are smaller than the contract they make')
+diag('sources %d bytes, openapi.yaml %d bytes (%.1f%%); two thirds of it is %d bytes, half %d'
+     % (written, out, 100.0 * written / out, out * 2 // 3, out // 2))
+ok(0 < written and written * 3 < out * 2,
+   'the sources (%d bytes) are under two thirds of the contract they make (%d bytes)' % (written, out))
 
 games = []
 for folder in sorted(os.listdir(api_dir)):
@@ -103,6 +109,10 @@ broken('a misspelt placeholder',
        lambda d: replace_in(os.path.join(d, 'game.yaml.in'), 'get{{Game}}Init', 'get{{Gmae}}Init'))
 broken('a block that no source uses',
        lambda d: replace_in(fragment(d, listed[0]), '#> tag_description', '#> tag_descripton'))
+broken('a block of kinds.yaml.in for a kind no game has',
+       lambda d: replace_in(os.path.join(d, 'kinds.yaml.in'), '#> state.Stale_description', '#> stat.Stale_description'))
+broken('a one-line value that no source uses',
+       lambda d: replace_in(fragment(d, listed[0]), '#> summary:', '#> sumary:'))
 broken('a game without its fragment',
        lambda d: os.remove(fragment(d, listed[-1])))
 
