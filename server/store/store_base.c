@@ -1,12 +1,11 @@
 /*
  * store_base.c: the store's log (store_base.h): the program's, once it
- * has set one, else lines on stderr, each one write(2) so that threads
- * never interleave them.
+ * has set one (the daemon's goes to log.c), else lines on stderr, the
+ * stream locked for each so that threads never interleave them.
  */
 #include "store_base.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 0)))
@@ -19,27 +18,15 @@ static void
 stderr_msg(void *ctx, enum store_log_level level, const char *fmt, va_list ap)
 {
 	static const char *const names[] = { "error", "warn", "info", "debug" };
-	char line[2048];
-	size_t n = 0;
-	int m;
 
 	(void)ctx;
 	if (level > STORE_LOG_INFO)
-		goto done;
-	m = snprintf(line, sizeof line, "store %s ", names[level]);
-	if (m > 0)
-		n = (size_t)m;
-	m = vsnprintf(line + n, sizeof line - n, fmt, ap);
-	if (m > 0)
-		n += (size_t)m;
-	if (n > sizeof line - 2)
-		n = sizeof line - 2;
-	line[n++] = '\n';
-	if (write(STDERR_FILENO, line, n) < 0) {
-		/* Nowhere left to report it. */
-	}
-done:
-	return;
+		return;
+	flockfile(stderr);
+	fprintf(stderr, "store %s ", names[level]);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void

@@ -168,6 +168,16 @@ bind_head(struct store_q *q, const struct store_run_advance *a)
 	store_q_int(q, 17, a->sum.rank[2]);
 }
 
+/* A run's head moved from step ?2 to ?3 with its summary, as a
+ * compare-and-set on the step (bind_head's parameters): the same statement
+ * alone on SQLite and inside advance_pg's on PostgreSQL. */
+#define RUN_HEAD_UPDATE \
+	"UPDATE runs SET step = ?3, state = ?4, last_from_step = ?2, last_request = ?5, " \
+	"status = ?6, over = ?7, end_reason = ?8, score = ?9, lines = ?10, pieces = ?11, " \
+	"rung = ?12, lives = ?13, rank1 = ?15, rank2 = ?16, rank3 = ?17, " \
+	"ended_at = CASE WHEN ?7 = 1 AND ended_at IS NULL THEN ?14 ELSE ended_at END " \
+	"WHERE id = ?1 AND step = ?2"
+
 /* PostgreSQL: the compare-and-set and the moves in one statement, one
  * round trip instead of one per statement. The moves travel as a JSON
  * array of strings (jansson writes it; the server splits it back into the
@@ -177,11 +187,7 @@ static enum store_result
 advance_pg(struct store_conn *c, const struct store_run_advance *a)
 {
 	static const char sql[] =
-	    "WITH head AS (UPDATE runs SET step = ?3, state = ?4, last_from_step = ?2, "
-	    "last_request = ?5, status = ?6, over = ?7, end_reason = ?8, score = ?9, lines = ?10, "
-	    "pieces = ?11, rung = ?12, lives = ?13, rank1 = ?15, rank2 = ?16, rank3 = ?17, "
-	    "ended_at = CASE WHEN ?7 = 1 AND ended_at IS NULL THEN ?14 ELSE ended_at END "
-	    "WHERE id = ?1 AND step = ?2 RETURNING id) "
+	    "WITH head AS (" RUN_HEAD_UPDATE " RETURNING id) "
 	    "INSERT INTO moves (run_id, step, action, created_at) "
 	    "SELECT head.id, ?2 + m.n, m.action, ?14 FROM head, "
 	    "json_array_elements_text(CAST(?18 AS json)) WITH ORDINALITY AS m(action, n)";
@@ -212,11 +218,7 @@ enum store_result
 store_run_advance(struct store_conn *c, const struct store_run_advance *a)
 {
 	static const char upd[] =
-	    "UPDATE runs SET step = ?3, state = ?4, last_from_step = ?2, last_request = ?5, "
-	    "status = ?6, over = ?7, end_reason = ?8, score = ?9, lines = ?10, pieces = ?11, "
-	    "rung = ?12, lives = ?13, rank1 = ?15, rank2 = ?16, rank3 = ?17, "
-	    "ended_at = CASE WHEN ?7 = 1 AND ended_at IS NULL THEN ?14 ELSE ended_at END "
-	    "WHERE id = ?1 AND step = ?2";
+	    RUN_HEAD_UPDATE;
 	static const char ins[] =
 	    "INSERT INTO moves (run_id, step, action, created_at) VALUES (?1, ?2, ?3, ?4)";
 	struct store_q *q;
