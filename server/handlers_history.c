@@ -65,6 +65,23 @@ to_match(const struct store_match_brief *b, struct history_match *m)
 		m->names[i] = b->names[i];
 }
 
+/* The n rows a match list read (rc) as the answer's matches; false with
+ * the 500 answered when the read failed. */
+static bool
+to_matches(struct request *req, enum store_result rc, const struct store_match_brief *rows, int n,
+    struct history_match *out)
+{
+	int i;
+
+	if (rc != STORE_OK) {
+		request_reply_error(req, API_ERR_INTERNAL, NULL);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		to_match(&rows[i], &out[i]);
+	return true;
+}
+
 static struct board_figures
 figures(const struct store_history_run *r)
 {
@@ -81,7 +98,7 @@ handle_matches_open(struct request *req)
 	const char *status = request_query(req, "status");
 	struct store_conn *c;
 	int64_t at = 0, id = 0;
-	int limit, n = 0, i;
+	int limit, n = 0;
 	bool has;
 	enum store_result rc;
 
@@ -98,31 +115,30 @@ handle_matches_open(struct request *req)
 	c = store_reader(req->app->store);
 	rc = store_matches_open(c, status, has, at, id, limit, rows, &n);
 	store_reader_release(req->app->store, c);
-	if (rc != STORE_OK) {
-		request_reply_error(req, API_ERR_INTERNAL, NULL);
+	if (!to_matches(req, rc, rows, n, out))
 		return;
-	}
-	for (i = 0; i < n; i++)
-		to_match(&rows[i], &out[i]);
 	request_reply_json(req, 200, history_open_matches_json(status, out, n, n == limit));
 }
 
-/* The account named by the path, or a 404 answered. */
-static bool
-find_account(struct request *req, struct store_conn *c, int64_t *id, int64_t *created_at,
-    char *name, size_t cap)
+/* A reader borrowed for the account named by the path, whose id, creation
+ * time and name are read; NULL with a 404 (or a 500) answered and the
+ * reader given back. The caller releases the reader it gets. */
+static struct store_conn *
+account_reader(struct request *req, int64_t *id, int64_t *created_at, char *name, size_t cap)
 {
 	char msg[96];
+	struct store_conn *c = store_reader(req->app->store);
 	enum store_result rc = store_account_by_name(c, req->params[0], id, created_at, name, cap);
 
 	if (rc == STORE_OK)
-		return true;
+		return c;
+	store_reader_release(req->app->store, c);
 	if (rc == STORE_NOT_FOUND) {
 		snprintf(msg, sizeof msg, "no account has this name: %.40s", req->params[0]);
 		request_reply_error(req, API_ERR_ACCOUNT_NOT_FOUND, msg);
 	} else
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
-	return false;
+	return NULL;
 }
 
 /* ---- GET /api/v1/accounts/{name} ---- */
@@ -147,11 +163,8 @@ handle_account_page(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		goto done;
 	}
-	c = store_reader(req->app->store);
-	if (!find_account(req, c, &id, &created_at, name, sizeof name)) {
-		store_reader_release(req->app->store, c);
+	if ((c = account_reader(req, &id, &created_at, name, sizeof name)) == NULL)
 		goto done;
-	}
 	for (i = 0; i < GAME__COUNT && rc == STORE_OK; i++) {
 		games[i] = (struct history_game){ .game = game_table[i] };
 		rc = store_account_run_count(c, id, game_table[i]->name, &games[i].runs);
@@ -209,11 +222,8 @@ handle_account_runs(struct request *req)
 	}
 	if (!handlers_read_limit(req, &limit) || !read_before(req, &has, &at, &before))
 		return;
-	c = store_reader(req->app->store);
-	if (!find_account(req, c, &id, &created_at, name, sizeof name)) {
-		store_reader_release(req->app->store, c);
+	if ((c = account_reader(req, &id, &created_at, name, sizeof name)) == NULL)
 		return;
-	}
 	rc = store_account_runs(c, id, g->name, has, at, before, limit, rows, &n);
 	store_reader_release(req->app->store, c);
 	if (rc != STORE_OK) {
@@ -241,24 +251,17 @@ handle_account_matches(struct request *req)
 	struct store_conn *c;
 	char name[STORE_NAME_MAX + 1];
 	int64_t id, created_at, at = 0, before = 0;
-	int limit, n = 0, i;
+	int limit, n = 0;
 	bool has;
 	enum store_result rc;
 
 	if (!handlers_read_limit(req, &limit) || !read_before(req, &has, &at, &before))
 		return;
-	c = store_reader(req->app->store);
-	if (!find_account(req, c, &id, &created_at, name, sizeof name)) {
-		store_reader_release(req->app->store, c);
+	if ((c = account_reader(req, &id, &created_at, name, sizeof name)) == NULL)
 		return;
-	}
 	rc = store_account_matches(c, id, has, at, before, limit, rows, &n);
 	store_reader_release(req->app->store, c);
-	if (rc != STORE_OK) {
-		request_reply_error(req, API_ERR_INTERNAL, NULL);
+	if (!to_matches(req, rc, rows, n, out))
 		return;
-	}
-	for (i = 0; i < n; i++)
-		to_match(&rows[i], &out[i]);
 	request_reply_json(req, 200, history_matches_json(name, out, n, n == limit));
 }
