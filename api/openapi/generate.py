@@ -30,8 +30,17 @@ text, and the output is checked by the linter and the contract test):
   {{>NAME}}          alone on a line: block NAME of common.yaml.in (anywhere)
                      or section NAME of game.yaml.in (for the game in hand),
                      indented as the placeholder is
+  {{>NAME A=V ...}}  alone on a line: block NAME of common.yaml.in with its
+                     arguments: {{$A}} in the block is V, verbatim (quoted, a
+                     [list], or plain text to the next " A=" or the end); a
+                     line with {{$A?}} is dropped when A is not given
   {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
                      game, in the order of games.txt
+  $ref: KIND/NAME    $ref: '#/components/KIND/NAME' (KIND: schemas, responses,
+                     parameters, headers), also inside {...}
+  'NNN': NAME        alone on a line: the status NNN answered by the component
+                     response NAME ('NNN': and $ref: '#/components/responses/NAME')
+  {{N * TEXT}}       alone on a line: N lines of TEXT, indented as it is
 
 A fragment's "#> kind: ..." names its kinds (flat, state, seedless): where
 it has no block NAME, the block "KIND.NAME" of kinds.yaml.in of the first of
@@ -60,7 +69,18 @@ API = os.path.dirname(HERE)
 ROOT = os.path.dirname(API)
 
 MARKER = re.compile(r'^#> ([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?)(?::(?: (.*))?)?$')
-PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)\}\}$')
+PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)((?: [a-z]+=.*)?)\}\}$')
+# An include's arguments: NAME=VALUE, the value a quoted YAML scalar, a
+# flow list, or plain text up to the next " NAME=" or the end; put back
+# verbatim where the block says {{$NAME}}.
+ARG = re.compile(r' ([a-z]+)=(\'(?:[^\']|\'\')*\'|"(?:[^"\\]|\\.)*"|\[[^\]]*\]'
+                 r'|[^ \'"\[](?:(?! [a-z]+=).)*)')
+PARAM = re.compile(r'\{\{\$([a-z]+)(\??)\}\}')
+REPEAT = re.compile(r'^( *)\{\{([1-9][0-9]*) \* (.+)\}\}$')
+# A reference to a component by its kind and name, and a status that
+# answers a component response by its name alone.
+REF = re.compile(r'\$ref: (schemas|responses|parameters|headers)/([A-Za-z0-9_.-]+)')
+STATUS = re.compile(r"^( *)'([1-5][0-9][0-9])': ([A-Z][A-Za-z0-9]*)$")
 NAMES = ('game', 'Game', 'Title')
 LISTS = ('games', 'rules_list')
 INLINE = re.compile(r'\{\{([A-Za-z][A-Za-z0-9_]*)\}\}')
@@ -210,9 +230,12 @@ def render(lines, where, ctx, game=None, depth=0):
                 game is not None and isinstance(fragments[game][1].get(m.group(3)), str))):
             m = None  # a one-line value alone on its line
         if m and m.group(3) not in NAMES:
-            indent, include, name, optional = m.groups()
+            indent, include, name, optional, given = m.groups()
+            if given and not (include and name in common):
+                raise SourceError('%s: only a block of common.yaml.in takes arguments' % here)
             if include and name in common:
-                body = render(common[name], 'common.yaml.in block ' + name, ctx, game, depth + 1)
+                body = bind(common[name], arguments(given, here), 'common.yaml.in block ' + name, here)
+                body = render(body, 'common.yaml.in block ' + name, ctx, game, depth + 1)
                 out += [indent + l if l else '' for l in body]
                 i += 1
                 continue
@@ -241,12 +264,53 @@ def render(lines, where, ctx, game=None, depth=0):
             out += [indent + l if l else '' for l in body]
             i += 1
             continue
-        line = inline(line, here, ctx, game)
+        m = REPEAT.match(line)
+        if m:
+            out += [m.group(1) + inline(m.group(3), here, ctx, game)] * int(m.group(2))
+            i += 1
+            continue
+        line = REF.sub(r"$ref: '#/components/\1/\2'", inline(line, here, ctx, game))
         left = ANY.search(line)
         if left:
             raise SourceError('%s: %s here is not a placeholder' % (here, left.group(0)))
-        out.append(line)
+        m = STATUS.match(line)
+        if m:
+            out += ["%s'%s':" % m.group(1, 2), "%s  $ref: '#/components/responses/%s'" % m.group(1, 3)]
+        else:
+            out.append(line)
         i += 1
+    return out
+
+
+def arguments(given, here):
+    """The arguments of an include, ' NAME=VALUE' after its name, by name."""
+    args = {}
+    for m in ARG.finditer(given):
+        if m.group(1) in args:
+            raise SourceError('%s: argument %s twice' % (here, m.group(1)))
+        args[m.group(1)] = m.group(2)
+    if ''.join(m.group(0) for m in ARG.finditer(given)) != given:
+        raise SourceError('%s: arguments must be NAME=VALUE, the value quoted, a [list] or plain text' % here)
+    return args
+
+
+def bind(lines, args, where, here):
+    """A block's lines with its include's arguments put in: {{$NAME}} is
+    argument NAME, which the include must give; a line with {{$NAME?}} is
+    dropped when it does not. Every argument given must be used."""
+    out, used = [], set()
+    for line in lines:
+        names = PARAM.findall(line)
+        missing = [n for n, opt in names if n not in args and not opt]
+        if missing:
+            raise SourceError('%s: %s needs the argument %s' % (here, where, missing[0]))
+        if any(n not in args for n, _ in names):
+            continue
+        used.update(n for n, _ in names)
+        out.append(PARAM.sub(lambda m: args[m.group(1)], line))
+    unused = sorted(set(args) - used)
+    if unused:
+        raise SourceError('%s: %s takes no argument %s' % (here, where, ', '.join(unused)))
     return out
 
 
@@ -256,7 +320,7 @@ def generate():
     # Every block of a fragment must be used: a misspelt name would
     # otherwise drop a game's text without a word.
     used = set()
-    placeholder = re.compile(r'^ *\{\{(>?)([A-Za-z][A-Za-z0-9_]*)\??\}\}$')
+    placeholder = re.compile(r'^ *\{\{(>?)([A-Za-z][A-Za-z0-9_]*)\??(?: [a-z]+=.*)?\}\}$')
     bodies = [document] + [b for b in sections.values() if not isinstance(b, str)]
     bodies += [b for b in common.values() if not isinstance(b, str)]
     bodies += list(kinds.values())
