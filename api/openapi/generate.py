@@ -7,9 +7,11 @@ live view and leaderboard entry). Those shapes are written once, in
 game.yaml.in; what a game says differently (its prose, its examples, its
 state's fields) is in its fragment, api/<folder>/<game>.yaml in the game's
 own folder (<folder> is the name with '-' as '_'); the rest of the
-document, and where each game's parts go, is openapi.yaml.in; text that many
-routes repeat word for word whatever the game (the headers of a JSON answer,
-the status codes any route can answer) is common.yaml.in. README.md beside
+document is the frame openapi.yaml.in and the shared sections it places,
+paths.yaml.in, schemas.yaml.in and responses.yaml.in (each from column 0,
+with the places where each game's parts go); text that many routes repeat
+word for word whatever the game (the headers of a JSON answer, the status
+codes any route can answer, the error envelope) is common.yaml.in. README.md beside
 this file tells how to edit them. The games and their order are the one
 list of games, api/games.txt (the game table's).
 
@@ -27,10 +29,11 @@ text, and the output is checked by the linter and the contract test):
   {{rules_list}}     anywhere: every game's rules version, the same way
   {{NAME}}           alone on a line: the game's block NAME, indented as the
                      placeholder is; {{NAME?}} when a game may have none
-  {{>NAME}}          alone on a line: block NAME of common.yaml.in (anywhere)
-                     or section NAME of game.yaml.in (for the game in hand),
-                     indented as the placeholder is
-  {{>NAME A=V ...}}  alone on a line: block NAME of common.yaml.in with its
+  {{>NAME}}          alone on a line: shared block NAME (common.yaml.in,
+                     paths.yaml.in, schemas.yaml.in, responses.yaml.in;
+                     anywhere) or section NAME of game.yaml.in (for the game
+                     in hand), indented as the placeholder is
+  {{>NAME A=V ...}}  alone on a line: shared block NAME with its
                      arguments: {{$A}} in the block is V, verbatim (quoted, a
                      [list], or plain text to the next " A=" or the end); a
                      line with {{$A?}} is dropped when A is not given
@@ -46,12 +49,12 @@ A fragment's "#> kind: ..." names its kinds (flat, state, seedless): where
 it has no block NAME, the block "KIND.NAME" of kinds.yaml.in of the first of
 its kinds that has one fills {{NAME}}, else "any.NAME" (not for {{NAME?}}).
 
-game.yaml.in, kinds.yaml.in, common.yaml.in and the fragments are lists of blocks: a line
-"#> NAME" opens block NAME, which runs to the next "#>" line; "#> NAME:
-VALUE" is a one-line value. A block's common indentation and its trailing
-blank lines are dropped, so a block may be written at any depth. Every block
-is expanded as it is placed, so a fragment's block may use the game's names
-and common.yaml.in too.
+Every source but openapi.yaml.in is a list of blocks: a line "#> NAME"
+opens block NAME, which runs to the next "#>" line; "#> NAME: VALUE" is a
+one-line value. A block's common indentation (its {{#each}} and {{/each}}
+lines aside) and its trailing blank lines are dropped, so a block may be
+written at any depth. Every block is expanded as it is placed, so a
+fragment's block may use the game's names and the shared blocks too.
 
 usage: generate.py [--check] [--out PATH]
   writes openapi.yaml at the top of the repository (or PATH); with --check,
@@ -82,6 +85,11 @@ REPEAT = re.compile(r'^( *)\{\{([1-9][0-9]*) \* (.+)\}\}$')
 REF = re.compile(r'\$ref: (schemas|responses|parameters|headers)/([A-Za-z0-9_.-]+)')
 STATUS = re.compile(r"^( *)'([1-5][0-9][0-9])': ([A-Z][A-Za-z0-9]*)$")
 NAMES = ('game', 'Game', 'Title')
+# The files of shared blocks, which {{>NAME}} puts anywhere: text many
+# places repeat, and the sections of the document that no game repeats,
+# each written from column 0.
+SHARED = ('common.yaml.in', 'paths.yaml.in', 'schemas.yaml.in', 'responses.yaml.in')
+ORIGIN = {}
 LISTS = ('games', 'rules_list')
 INLINE = re.compile(r'\{\{([A-Za-z][A-Za-z0-9_]*)\}\}')
 ANY = re.compile(r'\{\{[^}]*\}\}')
@@ -129,10 +137,13 @@ def read_lines(path):
 
 
 def dedent(lines):
+    """A block from column 0; its {{#each}} and {{/each}} lines, which may
+    stand at column 0 in any block, do not count."""
     while lines and not lines[-1].strip():
         lines.pop()
-    depth = min((len(l) - len(l.lstrip(' ')) for l in lines if l.strip()), default=0)
-    return [l[depth:] if l.strip() else '' for l in lines]
+    loop = ('{{#each}}', '{{/each}}')
+    depth = min((len(l) - len(l.lstrip(' ')) for l in lines if l.strip() and l.strip() not in loop), default=0)
+    return [l.strip() if l.strip() in loop else l[depth:] if l.strip() else '' for l in lines]
 
 
 def read_blocks(path):
@@ -186,7 +197,12 @@ def load():
             raise SourceError('%s: "#> game: %s" names another game' % (path, blocks['game']))
         fragments[g] = (path, blocks)
     sections = read_blocks(os.path.join(HERE, 'game.yaml.in'))
-    common = read_blocks(os.path.join(HERE, 'common.yaml.in'))
+    common = {}
+    for name in SHARED:
+        for block, body in read_blocks(os.path.join(HERE, name)).items():
+            if block in common:
+                raise SourceError('%s and %s both have %s' % (ORIGIN[block], name, block))
+            common[block], ORIGIN[block] = body, name
     kinds = read_blocks(os.path.join(HERE, 'kinds.yaml.in'))
     declared = {k for _, b in fragments.values() for k in b.get('kind', '').split()} | {'any'}
     for name in kinds:
@@ -194,7 +210,7 @@ def load():
             raise SourceError('kinds.yaml.in: %s is not "#> KIND.NAME" of a kind a fragment declares, or any' % name)
     both = sorted(set(sections) & set(common))
     if both:
-        raise SourceError('game.yaml.in and common.yaml.in both have %s' % ', '.join(both))
+        raise SourceError('game.yaml.in and %s both have %s' % (ORIGIN[both[0]], ', '.join(both)))
     document = read_lines(os.path.join(HERE, 'openapi.yaml.in'))
     return games, fragments, sections, common, kinds, document
 
@@ -232,10 +248,10 @@ def render(lines, where, ctx, game=None, depth=0):
         if m and m.group(3) not in NAMES:
             indent, include, name, optional, given = m.groups()
             if given and not (include and name in common):
-                raise SourceError('%s: only a block of common.yaml.in takes arguments' % here)
+                raise SourceError('%s: only a shared block (common.yaml.in...) takes arguments' % here)
             if include and name in common:
-                body = bind(common[name], arguments(given, here), 'common.yaml.in block ' + name, here)
-                body = render(body, 'common.yaml.in block ' + name, ctx, game, depth + 1)
+                origin = '%s block %s' % (ORIGIN[name], name)
+                body = render(bind(common[name], arguments(given, here), origin, here), origin, ctx, game, depth + 1)
                 out += [indent + l if l else '' for l in body]
                 i += 1
                 continue
@@ -244,7 +260,8 @@ def render(lines, where, ctx, game=None, depth=0):
             path, blocks = fragments[game]
             if include:
                 if name not in sections or isinstance(sections[name], str):
-                    raise SourceError('%s: neither game.yaml.in nor common.yaml.in has %s' % (here, name))
+                    raise SourceError('%s: neither game.yaml.in nor a shared file (%s) has %s'
+                                      % (here, ', '.join(SHARED), name))
                 body = render(sections[name], 'game.yaml.in section ' + name, ctx, game, depth + 1)
             elif name in blocks and not isinstance(blocks[name], str):
                 body = render(blocks[name], '%s block %s' % (os.path.relpath(path, ROOT), name),
@@ -336,7 +353,7 @@ def generate():
         raise SourceError('kinds.yaml.in: no source has a place for block(s) %s' % ', '.join(unused))
     unused = sorted(n for n, b in common.items() if not isinstance(b, str) and '>' + n not in used)
     if unused:
-        raise SourceError('common.yaml.in: no source uses block(s) %s' % ', '.join(unused))
+        raise SourceError('%s: no source uses block(s) %s' % (ORIGIN[unused[0]], ', '.join(unused)))
     words = set()
     for body in bodies:
         for line in body:

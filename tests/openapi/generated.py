@@ -114,9 +114,9 @@ broken('a block of kinds.yaml.in for a kind no game has',
 broken('a one-line value that no source uses',
        lambda d: replace_in(fragment(d, listed[0]), '#> summary:', '#> sumary:'))
 broken('an include without an argument its block needs',
-       lambda d: replace_in(os.path.join(d, 'openapi.yaml.in'), '{{>error code=', '{{>error cod='))
+       lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '{{>error code=', '{{>error cod='))
 broken('an include with an argument its block does not take',
-       lambda d: replace_in(os.path.join(d, 'openapi.yaml.in'), '{{>error code=', '{{>error kode=x code='))
+       lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '{{>error code=', '{{>error kode=x code='))
 broken('a game without its fragment',
        lambda d: os.remove(fragment(d, listed[-1])))
 
