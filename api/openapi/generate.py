@@ -37,6 +37,9 @@ text, and the output is checked by the linter and the contract test):
                      arguments: {{$A}} in the block is V, verbatim (quoted, a
                      [list], or plain text to the next " A=" or the end); a
                      line with {{$A?}} is dropped when A is not given
+  {{#NAME A=V ...}} ... {{/NAME}}  on lines of their own, at one depth:
+                     shared block NAME with the lines between where it says
+                     {{$body}} ({{#json}}: a JSON answer around its content)
   {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
                      game, in the order of games.txt
   $ref: KIND/NAME    $ref: '#/components/KIND/NAME' (KIND: schemas, responses,
@@ -79,6 +82,10 @@ PLACE = re.compile(r'^( *)\{\{(>?)([A-Za-z][A-Za-z0-9_]*)(\??)((?: [a-z]+=.*)?)\
 ARG = re.compile(r' ([a-z]+)=(\'(?:[^\']|\'\')*\'|"(?:[^"\\]|\\.)*"|\[[^\]]*\]'
                  r'|[^ \'"\[](?:(?! [a-z]+=).)*)')
 PARAM = re.compile(r'\{\{\$([a-z]+)(\??)\}\}')
+# {{#NAME A=V ...}} ... {{/NAME}}: the shared block NAME, its {{$body}} the
+# lines between (written at the depth of the two).
+WRAP = re.compile(r'^( *)\{\{#((?!each\}\})[A-Za-z][A-Za-z0-9_]*)((?: [a-z]+=.*)?)\}\}$')
+LOOP = ('{{#each}}', '{{/each}}')
 REPEAT = re.compile(r'^( *)\{\{([1-9][0-9]*) \* (.+)\}\}$')
 # A reference to a component by its kind and name, and a status that
 # answers a component response by its name alone.
@@ -141,9 +148,8 @@ def dedent(lines):
     stand at column 0 in any block, do not count."""
     while lines and not lines[-1].strip():
         lines.pop()
-    loop = ('{{#each}}', '{{/each}}')
-    depth = min((len(l) - len(l.lstrip(' ')) for l in lines if l.strip() and l.strip() not in loop), default=0)
-    return [l.strip() if l.strip() in loop else l[depth:] if l.strip() else '' for l in lines]
+    depth = min((len(l) - len(l.lstrip(' ')) for l in lines if l.strip() and l.strip() not in LOOP), default=0)
+    return [l.strip() if l.strip() in LOOP else l[depth:] if l.strip() else '' for l in lines]
 
 
 def read_blocks(path):
@@ -241,6 +247,26 @@ def render(lines, where, ctx, game=None, depth=0):
             continue
         if line.strip() == '{{/each}}':
             raise SourceError('%s: {{/each}} without {{#each}}' % here)
+        m = WRAP.match(line)
+        if m:
+            indent, name, given = m.groups()
+            if name not in common:
+                raise SourceError('%s: no shared block %s to wrap lines in' % (here, name))
+            end = next((j for j in range(i + 1, len(lines)) if lines[j] == indent + '{{/%s}}' % name), None)
+            if end is None:
+                raise SourceError('%s: {{#%s}} without {{/%s}} under it' % (here, name, name))
+            inner = lines[i + 1:end]
+            if any(l.strip() and not l.startswith(indent) and l not in LOOP for l in inner):
+                raise SourceError('%s: a line between {{#%s}} and {{/%s}} left of them' % (here, name, name))
+            args = arguments(given, here)
+            args['body'] = [l if l in LOOP else l[len(indent):] for l in inner]
+            origin = '%s block %s' % (ORIGIN[name], name)
+            body = render(bind(common[name], args, origin, here), origin, ctx, game, depth + 1)
+            out += [indent + l if l else '' for l in body]
+            i = end + 1
+            continue
+        if line.strip().startswith('{{/'):
+            raise SourceError('%s: %s without its opening line' % (here, line.strip()))
         m = PLACE.match(line)
         if m and not m.group(2) and (m.group(3) in LISTS or m.group(3) == 'rules' or (
                 game is not None and isinstance(fragments[game][1].get(m.group(3)), str))):
@@ -317,6 +343,12 @@ def bind(lines, args, where, here):
     dropped when it does not. Every argument given must be used."""
     out, used = [], set()
     for line in lines:
+        if line.strip() == '{{$body}}' and 'body' in args:
+            # The lines a {{#NAME}} ... {{/NAME}} wraps, where the block says.
+            depth = line.index('{')
+            out += [l if l in LOOP or not l else ' ' * depth + l for l in args['body']]
+            used.add('body')
+            continue
         names = PARAM.findall(line)
         missing = [n for n, opt in names if n not in args and not opt]
         if missing:
@@ -348,6 +380,9 @@ def generate():
             m = placeholder.match(line)
             if m:
                 used.add(m.group(1) + m.group(2))
+            m = WRAP.match(line)
+            if m:
+                used.add('>' + m.group(2))
     unused = sorted(n for n in kinds if n.split('.', 1)[1] not in used)
     if unused:
         raise SourceError('kinds.yaml.in: no source has a place for block(s) %s' % ', '.join(unused))

@@ -117,6 +117,8 @@ broken('an include without an argument its block needs',
        lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '{{>error code=', '{{>error cod='))
 broken('an include with an argument its block does not take',
        lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '{{>error code=', '{{>error kode=x code='))
+broken('a {{#json}} without its {{/json}}',
+       lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '        {{/json}}\n', ''))
 broken('a game without its fragment',
        lambda d: os.remove(fragment(d, listed[-1])))
 
