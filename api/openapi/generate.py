@@ -39,7 +39,9 @@ text, and the output is checked by the linter and the contract test):
                      line with {{$A?}} is dropped when A is not given
   {{#NAME A=V ...}} ... {{/NAME}}  on lines of their own, at one depth:
                      shared block NAME with the lines between where it says
-                     {{$body}} ({{#json}}: a JSON answer around its content)
+                     {{$body}} ({{#json}}: a JSON answer around its content;
+                     {{#object required=[...]}}: a closed object around its
+                     properties)
   {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
                      game, in the order of games.txt
   $ref: KIND/NAME    $ref: '#/components/KIND/NAME' (KIND: schemas, responses,
