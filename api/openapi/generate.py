@@ -37,6 +37,7 @@ text, and the output is checked by the linter and the contract test):
                      arguments: {{$A}} in the block is V, verbatim (quoted, a
                      [list], or plain text to the next " A=" or the end); a
                      line with {{$A?}} is dropped when A is not given
+  - {{>NAME A=V ...}} shared block NAME as an item of a list
   {{#NAME A=V ...}} ... {{/NAME}}  on lines of their own, at one depth:
                      shared block NAME with the lines between where it says
                      {{$body}} ({{#json}}: a JSON answer around its content;
@@ -88,6 +89,8 @@ PARAM = re.compile(r'\{\{\$([a-z]+)(\??)\}\}')
 # lines between (written at the depth of the two).
 WRAP = re.compile(r'^( *)\{\{#((?!each\}\})[A-Za-z][A-Za-z0-9_]*)((?: [a-z]+=.*)?)\}\}$')
 LOOP = ('{{#each}}', '{{/each}}')
+# - {{>NAME A=V ...}}: the shared block NAME as an item of a list.
+ITEM = re.compile(r'^( *)- \{\{>([A-Za-z][A-Za-z0-9_]*)((?: [a-z]+=.*)?)\}\}$')
 REPEAT = re.compile(r'^( *)\{\{([1-9][0-9]*) \* (.+)\}\}$')
 # A reference to a component by its kind and name, and a status that
 # answers a component response by its name alone.
@@ -269,6 +272,16 @@ def render(lines, where, ctx, game=None, depth=0):
             continue
         if line.strip().startswith('{{/'):
             raise SourceError('%s: %s without its opening line' % (here, line.strip()))
+        m = ITEM.match(line)
+        if m:
+            indent, name, given = m.groups()
+            if name not in common:
+                raise SourceError('%s: no shared block %s to put as an item' % (here, name))
+            origin = '%s block %s' % (ORIGIN[name], name)
+            body = render(bind(common[name], arguments(given, here), origin, here), origin, ctx, game, depth + 1)
+            out += [indent + ('- ' if k == 0 else '  ') + l if l else '' for k, l in enumerate(body)]
+            i += 1
+            continue
         m = PLACE.match(line)
         if m and not m.group(2) and (m.group(3) in LISTS or m.group(3) == 'rules' or (
                 game is not None and isinstance(fragments[game][1].get(m.group(3)), str))):
@@ -383,6 +396,9 @@ def generate():
             if m:
                 used.add(m.group(1) + m.group(2))
             m = WRAP.match(line)
+            if m:
+                used.add('>' + m.group(2))
+            m = ITEM.match(line)
             if m:
                 used.add('>' + m.group(2))
     unused = sorted(n for n in kinds if n.split('.', 1)[1] not in used)
