@@ -227,7 +227,8 @@ def load():
 
 
 def render(lines, where, ctx, game=None, depth=0):
-    """The lines of a template, expanded; ctx is (games, fragments, sections)."""
+    """The lines of a template, expanded; ctx is (games, fragments, sections,
+    shared blocks, kinds)."""
     games, fragments, sections, common, kinds = ctx
     if depth > 8:
         raise SourceError('%s: sections include each other too deep' % where)
@@ -265,8 +266,7 @@ def render(lines, where, ctx, game=None, depth=0):
                 raise SourceError('%s: a line between {{#%s}} and {{/%s}} left of them' % (here, name, name))
             args = arguments(given, here)
             args['body'] = [l if l in LOOP else l[len(indent):] for l in inner]
-            origin = '%s block %s' % (ORIGIN[name], name)
-            body = render(bind(common[name], args, origin, here), origin, ctx, game, depth + 1)
+            body = shared(name, args, here, ctx, game, depth)
             out += [indent + l if l else '' for l in body]
             i = end + 1
             continue
@@ -277,8 +277,7 @@ def render(lines, where, ctx, game=None, depth=0):
             indent, name, given = m.groups()
             if name not in common:
                 raise SourceError('%s: no shared block %s to put as an item' % (here, name))
-            origin = '%s block %s' % (ORIGIN[name], name)
-            body = render(bind(common[name], arguments(given, here), origin, here), origin, ctx, game, depth + 1)
+            body = shared(name, arguments(given, here), here, ctx, game, depth)
             out += [indent + ('- ' if k == 0 else '  ') + l if l else '' for k, l in enumerate(body)]
             i += 1
             continue
@@ -291,8 +290,7 @@ def render(lines, where, ctx, game=None, depth=0):
             if given and not (include and name in common):
                 raise SourceError('%s: only a shared block (common.yaml.in...) takes arguments' % here)
             if include and name in common:
-                origin = '%s block %s' % (ORIGIN[name], name)
-                body = render(bind(common[name], arguments(given, here), origin, here), origin, ctx, game, depth + 1)
+                body = shared(name, arguments(given, here), here, ctx, game, depth)
                 out += [indent + l if l else '' for l in body]
                 i += 1
                 continue
@@ -338,6 +336,12 @@ def render(lines, where, ctx, game=None, depth=0):
             out.append(line)
         i += 1
     return out
+
+
+def shared(name, args, here, ctx, game, depth):
+    """Shared block NAME with its arguments put in, expanded."""
+    origin = '%s block %s' % (ORIGIN[name], name)
+    return render(bind(ctx[3][name], args, origin, here), origin, ctx, game, depth + 1)
 
 
 def arguments(given, here):
