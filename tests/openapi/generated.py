@@ -45,10 +45,11 @@ ok(p.returncode == 1 and 'edited by hand' in p.stdout and untouched,
    '--check fails on an openapi.yaml edited alone, shows the line and writes nothing')
 
 # The figure the generation is for: what is written by hand against what
-# comes out. The aim is under half (one source per shape: a game's
-# fragment holds only its own shapes); the bound asserted is where the
-# sources stand, two thirds, so that a change that writes by hand what a
-# template or a kind could say shows here. Lower it as the sources shrink.
+# comes out. The sources are under half of it (one source per shape: a
+# game's fragment holds only its own shapes, and what many places say
+# alike is a shared block), and the bound asserted is half, so that a
+# change that writes by hand what a template, a kind or a shared block
+# could say shows here.
 written = 0
 for d, _, names in os.walk(api_dir):
     for name in names:
@@ -57,8 +58,8 @@ for d, _, names in os.walk(api_dir):
 out = os.path.getsize(os.path.join(root, 'openapi.yaml'))
 diag('sources %d bytes, openapi.yaml %d bytes (%.1f%%); two thirds of it is %d bytes, half %d'
      % (written, out, 100.0 * written / out, out * 2 // 3, out // 2))
-ok(0 < written and written * 3 < out * 2,
-   'the sources (%d bytes) are under two thirds of the contract they make (%d bytes)' % (written, out))
+ok(0 < written and written * 2 < out,
+   'the sources (%d bytes) are under half of the contract they make (%d bytes)' % (written, out))
 
 games = []
 for folder in sorted(os.listdir(api_dir)):
@@ -113,6 +114,12 @@ broken('a block of kinds.yaml.in for a kind no game has',
        lambda d: replace_in(os.path.join(d, 'kinds.yaml.in'), '#> state.Stale_description', '#> stat.Stale_description'))
 broken('a one-line value that no source uses',
        lambda d: replace_in(fragment(d, listed[0]), '#> summary:', '#> sumary:'))
+broken('an include without an argument its block needs',
+       lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '{{>error code=', '{{>error cod='))
+broken('an include with an argument its block does not take',
+       lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '{{>error code=', '{{>error kode=x code='))
+broken('a {{#json}} without its {{/json}}',
+       lambda d: replace_in(os.path.join(d, 'paths.yaml.in'), '        {{/json}}\n', ''))
 broken('a game without its fragment',
        lambda d: os.remove(fragment(d, listed[-1])))
 
