@@ -23,11 +23,7 @@
 #include <stdint.h>
 
 #include "game.h"
-
-/* The figures a runs row keeps beside the score; -1 for none (NULL). */
-struct board_figures {
-	int64_t lines, pieces, rung, lives;
-};
+#include "page_text.h"
 
 /* A run's row and its extras. */
 struct board_run {

@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board_json.h"
 #include "game.h"
 #include "jw.h"
 
@@ -22,6 +21,12 @@
  * every stored move, which json_dumps never bounded either. */
 #define PAGE_TEXT_FIRST 2048
 #define PAGE_TEXT_MAX   ((size_t)256 << 20)
+
+/* The figures a runs row keeps beside the score; -1 for none (NULL). The
+ * run pages, the boards and an account's runs show them alike. */
+struct board_figures {
+	int64_t lines, pieces, rung, lives;
+};
 
 /* A writer for one answer. */
 void page_text_start(struct jw *w);
