@@ -74,6 +74,8 @@ static void
 account_created(struct request *req)
 {
 	struct account_ctx *x = req->ctx;
+	char *text;
+	size_t len;
 
 	if (!defer_committed(req)) {
 		request_reply_error(req, API_ERR_INTERNAL, "the account could not be stored");
@@ -84,7 +86,8 @@ account_created(struct request *req)
 		    json_pack("{s:s}", "name", x->name));
 		return;
 	}
-	request_reply_json(req, 201, account_created_json(x->name, x->job.now, x->key, x->job.key_id));
+	text = account_created_text(x->name, x->job.now, x->key, x->job.key_id, &len);
+	request_reply_json_text(req, 201, text, len);
 }
 
 void
@@ -122,6 +125,8 @@ handle_me(struct request *req)
 	struct store_conn *c;
 	struct account_key_row keys[sizeof v.keys / sizeof v.keys[0]];
 	enum store_result found;
+	char *text;
+	size_t len;
 	int i;
 
 	if (auth_bearer(req, true, &acct) != AUTH_OK)
@@ -136,20 +141,25 @@ handle_me(struct request *req)
 	for (i = 0; i < v.nkeys; i++)
 		keys[i] = (struct account_key_row){ v.keys[i].id, v.keys[i].created_at, v.keys[i].revoked_at,
 		    strcmp(v.keys[i].id, acct.key_id) == 0 };
-	request_reply_json(req, 200, account_view_json(v.name, v.created_at, keys, v.nkeys));
+	text = account_view_text(v.name, v.created_at, keys, v.nkeys, &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 static void
 key_added(struct request *req)
 {
 	struct account_ctx *x = req->ctx;
+	char *text;
+	size_t len;
 
 	if (!defer_committed(req))
 		request_reply_error(req, API_ERR_INTERNAL, "the key could not be stored");
 	else if (x->change.result == STORE_KEY_LIMIT)
 		request_reply_error(req, API_ERR_KEY_LIMIT, NULL);
-	else
-		request_reply_json(req, 201, account_key_added_json(x->key, x->change.key_id, x->change.now));
+	else {
+		text = account_key_added_text(x->key, x->change.key_id, x->change.now, &len);
+		request_reply_json_text(req, 201, text, len);
+	}
 }
 
 void
@@ -176,6 +186,8 @@ static void
 key_revoked(struct request *req)
 {
 	struct account_ctx *x = req->ctx;
+	char *text;
+	size_t len;
 
 	if (!defer_committed(req))
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
@@ -184,8 +196,10 @@ key_revoked(struct request *req)
 	else if (x->change.result == STORE_KEY_LAST)
 		request_reply_error(req, API_ERR_KEY_LIMIT,
 		    "this is the account's only live key: add another before revoking it");
-	else
-		request_reply_json(req, 200, account_key_revoked_json(x->change.key_id, x->change.now));
+	else {
+		text = account_key_revoked_text(x->change.key_id, x->change.now, &len);
+		request_reply_json_text(req, 200, text, len);
+	}
 }
 
 void
@@ -232,5 +246,8 @@ handle_agent_check(struct request *req)
 void
 handle_keys(struct request *req)
 {
-	request_reply_json(req, 200, account_public_keys_json(app_keys(req->app)));
+	size_t len;
+	char *text = account_public_keys_text(app_keys(req->app), &len);
+
+	request_reply_json_text(req, 200, text, len);
 }

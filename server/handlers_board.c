@@ -1,7 +1,7 @@
 /*
  * handlers_board.c: what anyone may read about runs: a run with its replay,
  * leaderboards, reviews, and replay verification. All reads go to a reader
- * connection; nothing here writes. The answers are built in api/
+ * connection; nothing here writes. The answers are written in api/
  * (board_json.c) from the rows read here.
  */
 #include <errno.h>
@@ -75,7 +75,9 @@ reply_run(struct request *req, const struct game *g, const char *idparam)
 	game_state st;
 	int64_t id;
 	enum store_result found;
-	json_t *o = NULL, *actions = NULL;
+	json_t *actions = NULL;
+	char *text = NULL;
+	size_t len = 0;
 	bool withheld;
 
 	if (!jsonbody_parse_int(idparam, 1, ENGINE_ID_MAX, &id)) {
@@ -116,15 +118,15 @@ reply_run(struct request *req, const struct game *g, const char *idparam)
 		.certificate = extras.certificate, .withheld = withheld,
 	};
 	if (g->decode(&st, head.state, head.nstate))
-		o = board_run_json(&run, &st, actions);
+		text = board_run_text(&run, &st, actions, &len);
 	else
 		json_decref(actions);
 	store_run_extras_free(&extras);
-	if (o == NULL) {
+	if (text == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;
 	}
-	request_reply_json(req, 200, o);
+	request_reply_json_text(req, 200, text, len);
 }
 
 void
@@ -154,7 +156,8 @@ handle_leaderboard(struct request *req, const struct game *g)
 	int limit, n = 0, i;
 	enum store_result rc;
 	int64_t seed = 0, parts[5];
-	char msg[80];
+	char msg[80], *text;
+	size_t len;
 
 	if (!handlers_read_limit(req, &limit))
 		return;
@@ -192,8 +195,9 @@ handle_leaderboard(struct request *req, const struct game *g)
 			.figures = { e->lines, e->pieces, e->rung, e->lives }, .account = e->account,
 		};
 	}
-	request_reply_json(req, 200, board_leaderboard_json(g, qseed != NULL, seed, entries, n,
-	    qafter ? cur.rank : 0, n == limit));
+	text = board_leaderboard_text(g, qseed != NULL, seed, entries, n, qafter ? cur.rank : 0,
+	    n == limit, &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 /* ---- GET /api/games/{game}/reviews ---- */
@@ -208,7 +212,8 @@ handle_reviews(struct request *req, const struct game *g)
 	int64_t before = 0, count, total;
 	int limit, n = 0, i;
 	enum store_result rc;
-	json_t *o;
+	char *text;
+	size_t len;
 
 	if (!handlers_read_limit(req, &limit))
 		return;
@@ -229,9 +234,9 @@ handle_reviews(struct request *req, const struct game *g)
 		reviews[i] = (struct board_review){ .id = rows[i].id, .run_id = rows[i].run_id,
 			.created_at = rows[i].created_at, .rating = rows[i].rating,
 			.account = rows[i].account, .text = rows[i].text };
-	o = board_reviews_json(g, count, total, reviews, n, n == limit);
+	text = board_reviews_text(g, count, total, reviews, n, n == limit, &len);
 	store_reviews_free(rows, n);
-	request_reply_json(req, 200, o);
+	request_reply_json_text(req, 200, text, len);
 }
 
 /* ---- POST /api/games/{game}/replays/verify ---- */
@@ -299,6 +304,8 @@ static void
 verify_done(struct request *req)
 {
 	struct verification *v = req->ctx;
+	char *text;
+	size_t len;
 
 	if (v->no_memory) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
@@ -314,7 +321,8 @@ verify_done(struct request *req)
 		    board_verify_refusal_json(0, v->why, NULL));
 		return;
 	}
-	request_reply_json(req, 200, board_verified_json(v->game, &v->chk, v->hash, v->claims));
+	text = board_verified_text(v->game, &v->chk, v->hash, v->claims, &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 bool

@@ -2,7 +2,7 @@
  * handlers_history.c: what bot authors read to see how their bots do
  * (docs/api.md, "Accounts and open matches"): the matches open on the
  * server, an account's public page, its runs of one game and its matches.
- * Reads only, on a reader connection; the answers are built in api/
+ * Reads only, on a reader connection; the answers are written in api/
  * (history_json.c) from the rows read here. Every list is one page of at
  * most STORE_PAGE_MAX rows after a cursor, so a call costs one index walk
  * whatever the page; the account page adds one bounded query a game.
@@ -101,6 +101,8 @@ handle_matches_open(struct request *req)
 	int limit, n = 0;
 	bool has;
 	enum store_result rc;
+	char *text;
+	size_t len;
 
 	if (status == NULL)
 		status = "lobby";
@@ -117,7 +119,8 @@ handle_matches_open(struct request *req)
 	store_reader_release(req->app->store, c);
 	if (!to_matches(req, rc, rows, n, out))
 		return;
-	request_reply_json(req, 200, history_open_matches_json(status, out, n, n == limit));
+	text = history_open_matches_text(status, out, n, n == limit, &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 /* A reader borrowed for the account named by the path, whose id, creation
@@ -156,6 +159,8 @@ handle_account_page(struct request *req)
 	int64_t id, created_at;
 	enum store_result rc = STORE_OK;
 	int i, j, nbest[GAME__COUNT] = { 0 };
+	char *text;
+	size_t len;
 
 	best = calloc(GAME__COUNT, sizeof *best);
 	hb = calloc(GAME__COUNT, sizeof *hb);
@@ -191,8 +196,8 @@ handle_account_page(struct request *req)
 	}
 	if (r.found)
 		rating = (struct history_rating){ true, r.rating, r.rd, r.matches };
-	request_reply_json(req, 200, history_account_json(name, created_at, games,
-	    GAME__COUNT, &rating));
+	text = history_account_text(name, created_at, games, GAME__COUNT, &rating, &len);
+	request_reply_json_text(req, 200, text, len);
 done:
 	free(best);
 	free(hb);
@@ -214,6 +219,8 @@ handle_account_runs(struct request *req)
 	int limit, n = 0, i;
 	bool has;
 	enum store_result rc;
+	char *text;
+	size_t len;
 
 	if (g == NULL) {
 		snprintf(msg, sizeof msg, "query 'game' must name a game: %s", game_names(names, sizeof names));
@@ -238,7 +245,8 @@ handle_account_runs(struct request *req)
 			.end_reason = x->end_reason, .figures = figures(x), .moves = x->moves,
 			.created_at = x->created_at, .ended_at = x->ended_at };
 	}
-	request_reply_json(req, 200, history_runs_json(name, g, out, n, n == limit));
+	text = history_runs_text(name, g, out, n, n == limit, &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 /* ---- GET /api/v1/accounts/{name}/matches ---- */
@@ -254,6 +262,8 @@ handle_account_matches(struct request *req)
 	int limit, n = 0;
 	bool has;
 	enum store_result rc;
+	char *text;
+	size_t len;
 
 	if (!handlers_read_limit(req, &limit) || !read_before(req, &has, &at, &before))
 		return;
@@ -263,5 +273,6 @@ handle_account_matches(struct request *req)
 	store_reader_release(req->app->store, c);
 	if (!to_matches(req, rc, rows, n, out))
 		return;
-	request_reply_json(req, 200, history_matches_json(name, out, n, n == limit));
+	text = history_matches_text(name, out, n, n == limit, &len);
+	request_reply_json_text(req, 200, text, len);
 }

@@ -29,7 +29,8 @@
  * the seed, the previews or a block's hole before it rises gets out.
  *
  * The answers themselves are api's (watch_json.c): this file reads the
- * request, reads the store and hands the walk to a worker.
+ * request, reads the store and hands the walk to a worker, which writes
+ * each step or turn of the page as it passes it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@
 #include "handlers.h"
 #include "jsonbody.h"
 #include "match.h"
+#include "page_text.h"
 #include "play.h"
 #include "replay.h"
 #include "replay_walk.h"
@@ -81,7 +83,10 @@ handlers_read_run(struct request *req, const struct game *g, int64_t *id, struct
 void
 handle_games(struct request *req)
 {
-	request_reply_json(req, 200, watch_games_json());
+	size_t len;
+	char *text = watch_games_text(&len);
+
+	request_reply_json_text(req, 200, text, len);
 }
 
 /* ---- GET /api/games/{game}/runs/{runId}/live ---- */
@@ -94,31 +99,33 @@ handle_run_live(struct request *req, const struct game *g)
 	int64_t id;
 	char idtext[GAME_ID_TEXT_MAX];
 	struct watch_run r;
-	json_t *v = NULL;
+	char *text = NULL;
+	size_t len = 0;
 
 	if (handlers_read_run(req, g, &id, &head, NULL) != 0)
 		return;
-	if (g->decode(&st, head.state, head.nstate))
-		v = watch_view_json(g, &st);
-	if (v == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
-		return;
-	}
 	play_id_text(id, idtext);
 	r = (struct watch_run){ .run_id = idtext, .status = head.status, .over = head.over,
 	    .end_reason = head.end_reason, .score = head.score, .moves = head.step };
-	request_reply_json(req, 200, watch_live_json(g, &r, v));
+	if (g->decode(&st, head.state, head.nstate))
+		text = watch_live_text(g, &r, &st, &len);
+	if (text == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
+		return;
+	}
+	request_reply_json_text(req, 200, text, len);
 }
 
 /* ---- what the steps and the turns share: a walk on a worker ---- */
 
-/* One walk, done by a worker: from and count asked, items built. */
+/* One walk, done by a worker: from and count asked, items written. */
 struct walk_job {
-	int64_t from, count;
-	bool    no_memory;
-	bool    failed;       /* the stored moves do not replay */
-	char    reason[256];
-	json_t *items;        /* the answer's array, built by the task */
+	int64_t   from, count;
+	bool      no_memory;
+	bool      failed;       /* the stored moves do not replay */
+	char      reason[256];
+	struct jw items;        /* the answer's array, written by the task */
+	int64_t   nitems;       /* the elements written */
 };
 
 /* ?name=: a whole number in lo..hi (above cap: taken as cap), def when
@@ -152,12 +159,27 @@ walk_page(struct request *req, int64_t *from, int64_t *count)
 	    query_number(req, "count", 1, ENGINE_ID_MAX, STEPS_MAX, STEPS_DEFAULT, count);
 }
 
-/* Whether the walk went wrong; answered (500) when so. */
+/* Opens the page's array; false (no memory) when the writer cannot start. */
 static bool
-walk_failed(struct request *req, const struct walk_job *j, const char *what)
+walk_begin(struct walk_job *j)
+{
+	page_text_start(&j->items);
+	jw_array(&j->items);
+	return !j->items.failed;
+}
+
+/* Whether the walk went wrong; answered (500) when so. Else the page's
+ * array is closed, and its text is at j->items. */
+static bool
+walk_failed(struct request *req, struct walk_job *j, const char *what)
 {
 	char msg[320];
 
+	if (!j->no_memory && !j->failed) {
+		jw_array_end(&j->items);
+		if (jw_text(&j->items, NULL) == NULL)
+			j->no_memory = true;
+	}
 	if (j->no_memory) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return true;
@@ -169,20 +191,18 @@ walk_failed(struct request *req, const struct walk_job *j, const char *what)
 	return true;
 }
 
-/* Adds the item of the walk's position k to the answer when k is in the
- * page; false once the page is full (or memory ran out). */
+/* Writes the item of the walk's position k into the answer when k is in
+ * the page; false once the page is full (or memory ran out). */
 static bool
-walk_keep(struct walk_job *j, int64_t k, json_t *(*make)(void *arg), void *arg)
+walk_keep(struct walk_job *j, int64_t k, bool (*write)(struct jw *w, void *arg), void *arg)
 {
-	json_t *e;
-
 	if (k < j->from)
 		return true;
-	e = make(arg);
-	if (e == NULL || json_array_append_new(j->items, e) != 0) {
+	if (!write(&j->items, arg)) {
 		j->no_memory = true;
 		return false;
 	}
+	j->nitems++;
 	return k + 1 < j->from + j->count;
 }
 
@@ -204,14 +224,14 @@ struct steps_job {
 };
 
 /* The entry of step w->step; prev is the state before its move. */
-static json_t *
-step_entry(void *arg)
+static bool
+step_entry(struct jw *out, void *arg)
 {
 	const struct steps_job *j = arg;
 	const struct replay_walk *w = j->w;
 
-	return watch_step_json(j->game, w->step, w->step > 0 ? json_array_get(w->actions, w->step - 1) :
-	    NULL, j->prev, &w->st);
+	return watch_step_write(out, j->game, w->step, w->step > 0 ?
+	    json_array_get(w->actions, w->step - 1) : NULL, j->prev, &w->st);
 }
 
 static void
@@ -224,8 +244,7 @@ steps_task(void *arg)
 	struct game_env env;
 	int rc;
 
-	if (w == NULL || prev == NULL || !play_env(j->game, &env) ||
-	    (j->walk.items = json_array()) == NULL) {
+	if (w == NULL || prev == NULL || !play_env(j->game, &env) || !walk_begin(&j->walk)) {
 		j->walk.no_memory = true;
 		free(w);
 		free(prev);
@@ -268,12 +287,17 @@ steps_done(struct request *req)
 	struct steps_ctx *x = req->ctx;
 	struct walk_job *j = &x->job.walk;
 	struct watch_run r;
+	const char *items;
+	char *text;
+	size_t len, nitems;
 
 	if (walk_failed(req, j, "run"))
 		return;
 	r = (struct watch_run){ .run_id = x->run, .status = x->status, .over = x->over, .end_reason = "",
 	    .moves = x->moves };
-	request_reply_json(req, 200, watch_steps_json(x->job.game, &r, j->from, j->items));
+	items = jw_text(&j->items, &nitems);
+	text = watch_steps_text(x->job.game, &r, j->from, items, nitems, j->nitems, &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 static void
@@ -282,7 +306,7 @@ steps_ctx_free(void *arg)
 	struct steps_ctx *x = arg;
 
 	json_decref(x->job.replay);
-	json_decref(x->job.walk.items);
+	jw_cleanup(&x->job.walk.items);
 	free(x);
 }
 
@@ -328,7 +352,8 @@ handle_run_steps(struct request *req, const struct game *g)
 		/* Past the newest step: nothing to walk (a live page asking for
 		 * what comes next). */
 		json_decref(actions);
-		x->job.walk.items = json_array();
+		if (!walk_begin(&x->job.walk))
+			x->job.walk.no_memory = true;
 		steps_done(req);
 		return;
 	}
@@ -360,8 +385,8 @@ struct turns_ctx {
 	char              names[VERSUS_PLAYERS_MAX][STORE_NAME_MAX + 1];
 };
 
-static json_t *
-turn_entry(void *arg)
+static bool
+turn_entry(struct jw *out, void *arg)
 {
 	const struct turns_ctx *x = arg;
 	const char *names[VERSUS_PLAYERS_MAX];
@@ -370,7 +395,8 @@ turn_entry(void *arg)
 
 	for (i = 0; i < VERSUS_PLAYERS_MAX; i++)
 		names[i] = x->names[i];
-	return watch_turn_json(x->w, x->turn_cap, names, k > 0 ? json_array_get(x->turns, k - 1) : NULL);
+	return watch_turn_write(out, x->w, x->turn_cap, names,
+	    k > 0 ? json_array_get(x->turns, k - 1) : NULL);
 }
 
 static void
@@ -381,7 +407,7 @@ turns_task(void *arg)
 	size_t k;
 
 	memset(&chk, 0, sizeof chk);
-	if ((x->w = malloc(sizeof *x->w)) == NULL || (x->walk.items = json_array()) == NULL) {
+	if ((x->w = malloc(sizeof *x->w)) == NULL || !walk_begin(&x->walk)) {
 		x->walk.no_memory = true;
 		goto done;
 	}
@@ -408,10 +434,16 @@ turns_done(struct request *req)
 {
 	struct turns_ctx *x = req->ctx;
 	struct walk_job *j = &x->walk;
+	const char *items;
+	char *text;
+	size_t len, nitems;
 
 	if (walk_failed(req, j, "match"))
 		return;
-	request_reply_json(req, 200, watch_turns_json(x->match, x->status, x->nturns, j->from, j->items));
+	items = jw_text(&j->items, &nitems);
+	text = watch_turns_text(x->match, x->status, x->nturns, j->from, items, nitems, j->nitems,
+	    &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 static void
@@ -420,7 +452,7 @@ turns_ctx_free(void *arg)
 	struct turns_ctx *x = arg;
 
 	json_decref(x->turns);
-	json_decref(x->walk.items);
+	jw_cleanup(&x->walk.items);
 	free(x);
 }
 
@@ -477,7 +509,8 @@ handle_match_turns(struct request *req)
 	x->walk.from = from;
 	x->walk.count = count;
 	if (x->turns == NULL || from > x->nturns) {
-		x->walk.items = json_array();
+		if (!walk_begin(&x->walk))
+			x->walk.no_memory = true;
 		turns_done(req);
 		goto done;
 	}

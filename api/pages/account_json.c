@@ -4,63 +4,137 @@
 #include "account_json.h"
 
 #include "iso8601.h"
+#include "page_text.h"
 
 /* Once only: an agent key is stored hashed, never shown again. */
 #define SHOWN_ONCE "store the agent key now: it is shown only once"
 
-static json_t *
-time_json(int64_t ms)
+/* A time these routes always have (unlike a run's end): never null. */
+static void
+time_text(struct jw *w, int64_t ms)
 {
 	char text[ISO8601_MAX];
 
 	iso8601_format(text, sizeof text, ms / 1000);
-	return json_string(text);
+	jw_string(w, text);
 }
 
-json_t *
-account_created_json(const char *name, int64_t created_ms, const char *key, const char *key_id)
+char *
+account_created_text(const char *name, int64_t created_ms, const char *key, const char *key_id,
+    size_t *len)
 {
-	return json_pack("{s:s, s:o, s:s, s:s, s:s}", "name", name, "createdAt", time_json(created_ms),
-	    "agentKey", key, "keyId", key_id, "note", SHOWN_ONCE);
+	struct jw w;
+
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "name");
+	jw_string(&w, name);
+	jw_key(&w, "createdAt");
+	time_text(&w, created_ms);
+	jw_key(&w, "agentKey");
+	jw_string(&w, key);
+	jw_key(&w, "keyId");
+	jw_string(&w, key_id);
+	jw_key(&w, "note");
+	jw_string(&w, SHOWN_ONCE);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-account_view_json(const char *name, int64_t created_ms, const struct account_key_row *keys, int n)
+char *
+account_view_text(const char *name, int64_t created_ms, const struct account_key_row *keys, int n,
+    size_t *len)
 {
-	json_t *list = json_array();
+	struct jw w;
 	int i;
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:b}", "id", keys[i].id,
-		    "createdAt", time_json(keys[i].created_ms),
-		    "revokedAt", keys[i].revoked_ms ? time_json(keys[i].revoked_ms) : json_null(),
-		    "current", keys[i].current));
-	return json_pack("{s:s, s:o, s:o}", "name", name, "createdAt", time_json(created_ms), "keys", list);
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "name");
+	jw_string(&w, name);
+	jw_key(&w, "createdAt");
+	time_text(&w, created_ms);
+	jw_key(&w, "keys");
+	jw_array(&w);
+	for (i = 0; i < n; i++) {
+		jw_object(&w);
+		jw_key(&w, "id");
+		jw_string(&w, keys[i].id);
+		jw_key(&w, "createdAt");
+		time_text(&w, keys[i].created_ms);
+		jw_key(&w, "revokedAt");
+		if (keys[i].revoked_ms)
+			time_text(&w, keys[i].revoked_ms);
+		else
+			jw_null(&w);
+		jw_key(&w, "current");
+		jw_bool(&w, keys[i].current);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-account_key_added_json(const char *key, const char *key_id, int64_t created_ms)
+char *
+account_key_added_text(const char *key, const char *key_id, int64_t created_ms, size_t *len)
 {
-	return json_pack("{s:s, s:s, s:o, s:s}", "agentKey", key, "keyId", key_id,
-	    "createdAt", time_json(created_ms), "note", SHOWN_ONCE);
+	struct jw w;
+
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "agentKey");
+	jw_string(&w, key);
+	jw_key(&w, "keyId");
+	jw_string(&w, key_id);
+	jw_key(&w, "createdAt");
+	time_text(&w, created_ms);
+	jw_key(&w, "note");
+	jw_string(&w, SHOWN_ONCE);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-account_key_revoked_json(const char *key_id, int64_t revoked_ms)
+char *
+account_key_revoked_text(const char *key_id, int64_t revoked_ms, size_t *len)
 {
-	return json_pack("{s:s, s:o}", "revoked", key_id, "revokedAt", time_json(revoked_ms));
+	struct jw w;
+
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "revoked");
+	jw_string(&w, key_id);
+	jw_key(&w, "revokedAt");
+	time_text(&w, revoked_ms);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-account_public_keys_json(const struct keyring *kr)
+char *
+account_public_keys_text(const struct keyring *kr, size_t *len)
 {
-	json_t *keys = json_array();
+	struct jw w;
 	int i;
 
-	for (i = kr->nkeys - 1; i >= 0; i--)
-		json_array_append_new(keys, json_pack("{s:s, s:s, s:s, s:b}",
-		    "kid", kr->keys[i].pid, "paserk", kr->keys[i].public_paserk,
-		    "purpose", "v4.public", "current", i == kr->nkeys - 1));
-	return json_pack("{s:o, s:s}", "keys", keys, "note",
-	    "result certificates are PASETO v4.public tokens; their footer's kid names the key");
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "keys");
+	jw_array(&w);
+	for (i = kr->nkeys - 1; i >= 0; i--) {
+		jw_object(&w);
+		jw_key(&w, "kid");
+		jw_string(&w, kr->keys[i].pid);
+		jw_key(&w, "paserk");
+		jw_string(&w, kr->keys[i].public_paserk);
+		jw_key(&w, "purpose");
+		jw_string(&w, "v4.public");
+		jw_key(&w, "current");
+		jw_bool(&w, i == kr->nkeys - 1);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
+	jw_key(&w, "note");
+	jw_string(&w, "result certificates are PASETO v4.public tokens; their footer's kid names the key");
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }

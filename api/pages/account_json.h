@@ -3,18 +3,24 @@
  * (docs/api.md, "Accounts"): an account made, an account as its owner sees
  * it, a key added or revoked, and the server's public keys. Times are Unix
  * milliseconds in, ISO 8601 to the second out.
+ *
+ * Each answer is one function that writes its text with the answer
+ * writer (jw.h): what the jansson trees these replaced dumped
+ * (JSON_COMPACT), byte for byte. The text is malloc'd, NUL-terminated,
+ * its length in *len; NULL when it could not be written.
  */
 #ifndef API_ACCOUNT_JSON_H
 #define API_ACCOUNT_JSON_H
 
-#include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "keys.h"
 
 /* POST /api/v1/accounts: the new account and its first agent key. */
-json_t *account_created_json(const char *name, int64_t created_ms, const char *key, const char *key_id);
+char *account_created_text(const char *name, int64_t created_ms, const char *key, const char *key_id,
+    size_t *len);
 
 /* One of an account's keys, as GET /api/v1/me lists them. */
 struct account_key_row {
@@ -25,16 +31,16 @@ struct account_key_row {
 };
 
 /* GET /api/v1/me: the account and its keys[0..n). */
-json_t *account_view_json(const char *name, int64_t created_ms, const struct account_key_row *keys,
-    int n);
+char *account_view_text(const char *name, int64_t created_ms, const struct account_key_row *keys,
+    int n, size_t *len);
 
 /* POST /api/v1/me/keys: the key added. */
-json_t *account_key_added_json(const char *key, const char *key_id, int64_t created_ms);
+char *account_key_added_text(const char *key, const char *key_id, int64_t created_ms, size_t *len);
 
 /* DELETE /api/v1/me/keys/{id}: the key revoked. */
-json_t *account_key_revoked_json(const char *key_id, int64_t revoked_ms);
+char *account_key_revoked_text(const char *key_id, int64_t revoked_ms, size_t *len);
 
 /* GET /api/v1/keys: the certificates' public keys, newest first. */
-json_t *account_public_keys_json(const struct keyring *kr);
+char *account_public_keys_text(const struct keyring *kr, size_t *len);
 
 #endif

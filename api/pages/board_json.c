@@ -1,7 +1,8 @@
 /*
  * board_json.c: the answers of the run page, the leaderboard and the
- * reviews, and a replay verification's (board_json.h). A page is at most STORE_PAGE_MAX rows (the
- * daemon's bound): some hundreds of small allocations at most.
+ * reviews, and a replay verification's (board_json.h), each written in
+ * one pass: a leaderboard page of 20 rows was some 150 jansson values
+ * allocated only to be dumped and freed.
  */
 #include "board_json.h"
 
@@ -9,160 +10,210 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iso8601.h"
+#include "page_text.h"
 #include "replay.h"
-#include "numtext.h"
 
-static json_t *
-name_or_null(const char *account)
-{
-	return account != NULL && account[0] ? json_string(account) : json_null();
-}
+/* Told instead of a playing run's seed and moves. */
+#define WITHHELD "a playing run's seed and moves would reveal its future pieces: " \
+	"they are shown once it is over"
 
-static void
-id_text(int64_t id, char out[GAME_ID_TEXT_MAX])
-{
-	numtext_i64(out, id);
-}
-
-/* The figures g shows beside the score (its board_fields). */
-static void
-set_figures(json_t *o, const struct game *g, const struct board_figures *f)
-{
-	size_t i;
-
-	for (i = 0; g->board_fields != NULL && g->board_fields[i] != NULL; i++) {
-		const char *name = g->board_fields[i];
-		int64_t v = strcmp(name, "lines") == 0 ? f->lines : strcmp(name, "pieces") == 0 ?
-		    f->pieces : strcmp(name, "rung") == 0 ? f->rung : f->lives;
-
-		json_object_set_new(o, name, v < 0 ? json_null() : json_integer(v));
-	}
-}
-
-json_t *
-board_run_json(const struct board_run *r, const void *state, json_t *actions)
+char *
+board_run_text(const struct board_run *r, const void *state, json_t *actions, size_t *len)
 {
 	const struct game *g = r->game;
-	char idtext[GAME_ID_TEXT_MAX];
-	json_t *o, *final = g->final(state);
+	json_t *final = g->final(state), *replay = NULL;
+	struct jw w;
 
 	if (final == NULL) {
 		json_decref(actions);
 		return NULL;
 	}
-	id_text(r->id, idtext);
-	o = json_pack("{s:s, s:s, s:o, s:s, s:b, s:o, s:I}", "game", g->name, "runId", idtext,
-	    "account", name_or_null(r->account), "status", r->status, "over", r->over,
-	    "end_reason", r->end_reason[0] ? json_string(r->end_reason) : json_null(),
-	    "score", (json_int_t)r->score);
-	if (o == NULL) {
-		json_decref(final);
-		json_decref(actions);
-		return NULL;
-	}
-	set_figures(o, g, &r->figures);
-	json_object_set_new(o, "moves", json_integer(r->moves));
-	json_object_set_new(o, "seedChosenByClient", json_boolean(r->seed_chosen));
-	json_object_set_new(o, "createdAt", iso8601_ms_json(r->created_at));
-	json_object_set_new(o, "endedAt", iso8601_ms_json(r->ended_at));
-	json_object_set_new(o, "finishedAt", iso8601_ms_json(r->finished_at));
-	json_object_set_new(o, "review", r->review ? json_pack("{s:i, s:s, s:o}", "rating",
-	    r->rating, "text", r->review, "createdAt", iso8601_ms_json(r->reviewed_at)) : json_null());
-	json_object_set_new(o, "certificate", r->certificate ? json_string(r->certificate) :
-	    json_null());
 	if (r->withheld) {
 		json_decref(final);
 		json_decref(actions);
-		json_object_set_new(o, "replay", json_null());
-		json_object_set_new(o, "withheld",
-		    json_string("a playing run's seed and moves would reveal its future pieces: "
-		    "they are shown once it is over"));
+	} else if ((replay = replay_new(g, r->seed, actions, final,
+	    g->replay_options ? g->replay_options(state) : NULL)) == NULL)
+		return NULL;
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "game");
+	jw_string(&w, g->name);
+	jw_key(&w, "runId");
+	page_text_id(&w, r->id);
+	jw_key(&w, "account");
+	page_text_string_or_null(&w, r->account);
+	jw_key(&w, "status");
+	jw_string(&w, r->status);
+	jw_key(&w, "over");
+	jw_bool(&w, r->over);
+	jw_key(&w, "end_reason");
+	page_text_string_or_null(&w, r->end_reason);
+	jw_key(&w, "score");
+	jw_int(&w, r->score);
+	page_text_figures(&w, g, &r->figures);
+	jw_key(&w, "moves");
+	jw_int(&w, r->moves);
+	jw_key(&w, "seedChosenByClient");
+	jw_bool(&w, r->seed_chosen);
+	jw_key(&w, "createdAt");
+	page_text_time(&w, r->created_at);
+	jw_key(&w, "endedAt");
+	page_text_time(&w, r->ended_at);
+	jw_key(&w, "finishedAt");
+	page_text_time(&w, r->finished_at);
+	jw_key(&w, "review");
+	if (r->review != NULL) {
+		jw_object(&w);
+		jw_key(&w, "rating");
+		jw_int(&w, r->rating);
+		jw_key(&w, "text");
+		jw_string(&w, r->review);
+		jw_key(&w, "createdAt");
+		page_text_time(&w, r->reviewed_at);
+		jw_object_end(&w);
 	} else
-		json_object_set_new(o, "replay", replay_new(g, r->seed, actions, final,
-		    g->replay_options ? g->replay_options(state) : NULL));
-	return o;
+		jw_null(&w);
+	jw_key(&w, "certificate");
+	page_text_string_or_null(&w, r->certificate);
+	jw_key(&w, "replay");
+	if (r->withheld) {
+		jw_null(&w);
+		jw_key(&w, "withheld");
+		jw_string(&w, WITHHELD);
+	} else
+		/* The replay is a tree of the game's own (replay.h), the one a
+		 * certificate hashes; its text is dumped in place. */
+		jw_json(&w, replay);
+	jw_object_end(&w);
+	json_decref(replay);
+	return page_text_take(&w, len);
 }
 
-json_t *
-board_leaderboard_json(const struct game *g, bool by_seed, int64_t seed,
-    const struct board_entry *entries, int n, int64_t rank0, bool full)
+char *
+board_leaderboard_text(const struct game *g, bool by_seed, int64_t seed,
+    const struct board_entry *entries, int n, int64_t rank0, bool full, size_t *len)
 {
-	json_t *list = json_array(), *o;
+	struct jw w;
 	int i;
 
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "game");
+	jw_string(&w, g->name);
+	jw_key(&w, "seed");
+	if (by_seed)
+		jw_int(&w, seed);
+	else
+		jw_null(&w);
+	jw_key(&w, "entries");
+	jw_array(&w);
 	for (i = 0; i < n; i++) {
 		const struct board_entry *e = &entries[i];
-		char id[GAME_ID_TEXT_MAX];
-		json_t *x;
 
-		id_text(e->id, id);
-		x = json_pack("{s:I, s:s, s:o, s:I}", "rank", (json_int_t)(rank0 + i + 1), "runId", id,
-		    "account", name_or_null(e->account), "score", (json_int_t)e->score);
-		if (x == NULL)
-			continue;
-		set_figures(x, g, &e->figures);
-		json_object_set_new(x, "seed", json_integer(e->seed));
-		json_object_set_new(x, "endedAt", iso8601_ms_json(e->ended_at));
-		json_array_append_new(list, x);
+		jw_object(&w);
+		jw_key(&w, "rank");
+		jw_int(&w, rank0 + i + 1);
+		jw_key(&w, "runId");
+		page_text_id(&w, e->id);
+		jw_key(&w, "account");
+		page_text_string_or_null(&w, e->account);
+		jw_key(&w, "score");
+		jw_int(&w, e->score);
+		page_text_figures(&w, g, &e->figures);
+		jw_key(&w, "seed");
+		jw_int(&w, e->seed);
+		jw_key(&w, "endedAt");
+		page_text_time(&w, e->ended_at);
+		jw_object_end(&w);
 	}
-	o = json_pack("{s:s, s:o, s:o}", "game", g->name,
-	    "seed", by_seed ? json_integer(seed) : json_null(), "entries", list);
-	if (o == NULL)
-		return NULL;
+	jw_array_end(&w);
+	jw_key(&w, "next");
 	if (full && n > 0) {
 		char next[128];
 		const struct board_entry *e = &entries[n - 1];
 
 		snprintf(next, sizeof next, "%" PRId64 ".%" PRId64 ".%" PRId64 ".%" PRId64 ".%" PRId64,
 		    e->keys[0], e->keys[1], e->keys[2], e->id, rank0 + n);
-		json_object_set_new(o, "next", json_string(next));
+		jw_string(&w, next);
 	} else
-		json_object_set_new(o, "next", json_null());
-	return o;
+		jw_null(&w);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-board_reviews_json(const struct game *g, int64_t count, int64_t total,
-    const struct board_review *reviews, int n, bool full)
+char *
+board_reviews_text(const struct game *g, int64_t count, int64_t total,
+    const struct board_review *reviews, int n, bool full, size_t *len)
 {
-	json_t *list = json_array(), *o;
+	struct jw w;
 	int i;
 
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "game");
+	jw_string(&w, g->name);
+	jw_key(&w, "count");
+	jw_int(&w, count);
+	jw_key(&w, "averageRating");
+	if (count)
+		page_text_real(&w, (double)total / (double)count);
+	else
+		jw_null(&w);
+	jw_key(&w, "reviews");
+	jw_array(&w);
 	for (i = 0; i < n; i++) {
-		char id[GAME_ID_TEXT_MAX];
-
-		id_text(reviews[i].run_id, id);
-		json_array_append_new(list, json_pack("{s:s, s:o, s:i, s:s, s:o}", "runId", id,
-		    "account", name_or_null(reviews[i].account), "rating", reviews[i].rating,
-		    "text", reviews[i].text, "createdAt", iso8601_ms_json(reviews[i].created_at)));
+		jw_object(&w);
+		jw_key(&w, "runId");
+		page_text_id(&w, reviews[i].run_id);
+		jw_key(&w, "account");
+		page_text_string_or_null(&w, reviews[i].account);
+		jw_key(&w, "rating");
+		jw_int(&w, reviews[i].rating);
+		jw_key(&w, "text");
+		jw_string(&w, reviews[i].text);
+		jw_key(&w, "createdAt");
+		page_text_time(&w, reviews[i].created_at);
+		jw_object_end(&w);
 	}
-	o = json_pack("{s:s, s:I, s:o, s:o}", "game", g->name, "count", (json_int_t)count,
-	    "averageRating", count ? json_real((double)total / (double)count) : json_null(),
-	    "reviews", list);
-	if (o == NULL)
-		return NULL;
-	if (full && n > 0) {
-		char next[32];
-
-		snprintf(next, sizeof next, "%" PRId64, reviews[n - 1].id);
-		json_object_set_new(o, "next", json_string(next));
-	} else
-		json_object_set_new(o, "next", json_null());
-	return o;
+	jw_array_end(&w);
+	jw_key(&w, "next");
+	if (full && n > 0)
+		page_text_id(&w, reviews[n - 1].id);
+	else
+		jw_null(&w);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-board_verified_json(const struct game *g, const struct replay_check *chk, const char *hash,
-    json_t *claims)
+char *
+board_verified_text(const struct game *g, const struct replay_check *chk, const char *hash,
+    const json_t *claims, size_t *len)
 {
-	json_t *o = json_pack("{s:b, s:s, s:I, s:O, s:s}", "valid", 1, "game", g->name,
-	    "actions", (json_int_t)chk->nactions, "final", chk->final, "replayHash", hash);
+	struct jw w;
 
-	if (o != NULL && claims != NULL)
-		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims",
-		    claims));
-	return o;
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "valid");
+	jw_bool(&w, true);
+	jw_key(&w, "game");
+	jw_string(&w, g->name);
+	jw_key(&w, "actions");
+	jw_int(&w, (int64_t)chk->nactions);
+	jw_key(&w, "final");
+	jw_json(&w, chk->final);
+	jw_key(&w, "replayHash");
+	jw_string(&w, hash);
+	if (claims != NULL) {
+		jw_key(&w, "certificate");
+		jw_object(&w);
+		jw_key(&w, "valid");
+		jw_bool(&w, true);
+		jw_key(&w, "claims");
+		jw_json(&w, claims);
+		jw_object_end(&w);
+	}
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
 json_t *

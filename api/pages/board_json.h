@@ -3,9 +3,13 @@
  * run's page (GET /api/games/{game}/runs/{runId} and /api/runs/{runId}),
  * a page of the leaderboard, a page of reviews, and what a replay's
  * verification (POST .../replays/verify) answers. The daemon reads the
- * rows; these build the answers from their fields as plain C, so that the
- * field names, the figures each game shows beside its score and the form
- * of the page cursors are written in one place.
+ * rows; each answer here is one function that writes its text with the
+ * answer writer (jw.h), so that the field names, the figures each game
+ * shows beside its score and the form of the page cursors are written in
+ * one place. The text is what the jansson trees these replaced dumped
+ * (JSON_COMPACT), byte for byte; it is malloc'd, NUL-terminated, its
+ * length in *len, and NULL when it could not be written (no memory, a
+ * string that is not UTF-8), which the daemon answers with a 500.
  *
  * Field names are camelCase, as the game routes' answers (docs/api.md).
  * Every pointer is borrowed unless a function says it steals it.
@@ -15,14 +19,11 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "game.h"
-
-/* The figures a runs row keeps beside the score; -1 for none (NULL). */
-struct board_figures {
-	int64_t lines, pieces, rung, lives;
-};
+#include "page_text.h"
 
 /* A run's row and its extras. */
 struct board_run {
@@ -50,7 +51,7 @@ struct board_run {
  * then its replay built from actions (every stored move, a JSON array,
  * stolen; NULL when withheld). NULL when the game's final summary of
  * state cannot be built or memory runs out. */
-json_t *board_run_json(const struct board_run *r, const void *state, json_t *actions);
+char *board_run_text(const struct board_run *r, const void *state, json_t *actions, size_t *len);
 
 /* One leaderboard row. */
 struct board_entry {
@@ -65,8 +66,8 @@ struct board_entry {
  * rank of the cursor's row, 0 on the first page); by_seed and seed as
  * asked. full (the page is as long as its limit) gives a `next` cursor
  * "key0.key1.key2.id.rank" of the last entry, else null. */
-json_t *board_leaderboard_json(const struct game *g, bool by_seed, int64_t seed,
-    const struct board_entry *entries, int n, int64_t rank0, bool full);
+char *board_leaderboard_text(const struct game *g, bool by_seed, int64_t seed,
+    const struct board_entry *entries, int n, int64_t rank0, bool full, size_t *len);
 
 /* One review. */
 struct board_review {
@@ -81,17 +82,18 @@ struct board_review {
 /* A page of g's reviews, newest first: reviews[0..n), with count and the
  * sum of every rating (total) for the average; full as above gives `next`,
  * the id of the last review. */
-json_t *board_reviews_json(const struct game *g, int64_t count, int64_t total,
-    const struct board_review *reviews, int n, bool full);
+char *board_reviews_text(const struct game *g, int64_t count, int64_t total,
+    const struct board_review *reviews, int n, bool full, size_t *len);
 
 /* The answer of g's replay that verified: {valid, game, actions, final,
  * replayHash}, and certificate {valid, claims} when a certificate came
  * with it and holds (claims NULL when none came). chk and claims are
  * borrowed. */
-json_t *board_verified_json(const struct game *g, const struct replay_check *chk,
-    const char *hash, json_t *claims);
+char *board_verified_text(const struct game *g, const struct replay_check *chk,
+    const char *hash, const json_t *claims, size_t *len);
 
-/* What a refused verification adds to the error envelope: {step, reason}
+/* What a refused verification adds to the error envelope, a tree because
+ * the envelope (errors.h) is one and merges it: {step, reason}
  * (step 0 when no action is at fault, as when the certificate does not
  * hold), and simulatedFinal when the actions re-simulated (final borrowed,
  * may be NULL). */

@@ -1,7 +1,7 @@
 /*
  * history_json.c: the answers of the open matches, an account's page and
- * its runs and matches (history_json.h). A list is at most one page of the
- * daemon's (STORE_PAGE_MAX rows): some thousands of small allocations.
+ * its runs and matches (history_json.h), each written in one pass instead
+ * of a tree of some thousands of values for a full page.
  */
 #include "history_json.h"
 
@@ -10,152 +10,253 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iso8601.h"
 #include "match.h"
+#include "page_text.h"
 
-static json_t *
-id_json(int64_t id)
-{
-	return json_sprintf("%" PRId64, id);
-}
-
-static json_t *
-text_or_null(const char *s)
-{
-	return s != NULL && s[0] ? json_string(s) : json_null();
-}
-
-static json_t *
-real_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
-/* The figures g shows beside the score, as board_json.c sets them. */
+/* v, or null for NAN (no rating yet). */
 static void
-set_figures(json_t *o, const struct game *g, const struct board_figures *f)
+real_or_null(struct jw *w, double v)
 {
-	size_t i;
+	if (isnan(v))
+		jw_null(w);
+	else
+		page_text_real(w, v);
+}
 
-	for (i = 0; g->board_fields != NULL && g->board_fields[i] != NULL; i++) {
-		const char *name = g->board_fields[i];
-		int64_t v = strcmp(name, "lines") == 0 ? f->lines : strcmp(name, "pieces") == 0 ?
-		    f->pieces : strcmp(name, "rung") == 0 ? f->rung : f->lives;
+/* A page's `next`: the cursor "at.id" of its last row when full, else null. */
+static void
+next_text(struct jw *w, bool full, int n, int64_t at, int64_t id)
+{
+	char next[48];
 
-		json_object_set_new(o, name, v < 0 ? json_null() : json_integer(v));
+	jw_key(w, "next");
+	if (!full || n <= 0) {
+		jw_null(w);
+		return;
 	}
+	snprintf(next, sizeof next, "%" PRId64 ".%" PRId64, at, id);
+	jw_string(w, next);
 }
 
-static json_t *
-next_json(bool full, int n, int64_t at, int64_t id)
+static void
+match_text(struct jw *w, const struct history_match *m, bool mine)
 {
-	return full && n > 0 ? json_sprintf("%" PRId64 ".%" PRId64, at, id) : json_null();
-}
-
-static json_t *
-match_json(const struct history_match *m, bool mine)
-{
-	json_t *names = json_array(), *o;
+	json_t *items;
 	int i;
 
+	jw_object(w);
+	jw_key(w, "match_id");
+	page_text_id(w, m->id);
+	jw_key(w, "status");
+	jw_string(w, m->status);
+	jw_key(w, "players");
+	jw_int(w, m->players);
+	jw_key(w, "joined");
+	jw_int(w, m->joined);
+	jw_key(w, "seats");
+	jw_array(w);
 	for (i = 0; i < m->nseats && i < HISTORY_SEATS; i++)
-		json_array_append_new(names, json_string(m->names[i]));
-	o = json_pack("{s:o, s:s, s:i, s:i, s:o, s:I, s:i, s:i, s:b, s:o, s:o, s:o, s:o}",
-	    "match_id", id_json(m->id), "status", m->status, "players", m->players,
-	    "joined", m->joined, "seats", names, "turn", (json_int_t)m->turn,
-	    "turn_seconds", m->turn_seconds, "turn_cap", m->turn_cap, "rated", m->rated,
-	    "end", text_or_null(m->end_reason), "created_at", iso8601_ms_json(m->created_at),
-	    "started_at", iso8601_ms_json(m->started_at),
-	    "finished_at", iso8601_ms_json(m->finished_at));
-	if (o != NULL) {
-		json_object_set_new(o, "items", match_item_settings_json(m->items, m->item_chance,
-		    m->item_weights));
-		json_object_set_new(o, "queue", json_boolean(m->queue));
+		jw_string(w, m->names[i]);
+	jw_array_end(w);
+	jw_key(w, "turn");
+	jw_int(w, m->turn);
+	jw_key(w, "turn_seconds");
+	jw_int(w, m->turn_seconds);
+	jw_key(w, "turn_cap");
+	jw_int(w, m->turn_cap);
+	jw_key(w, "rated");
+	jw_bool(w, m->rated);
+	jw_key(w, "end");
+	page_text_string_or_null(w, m->end_reason);
+	jw_key(w, "created_at");
+	page_text_time(w, m->created_at);
+	jw_key(w, "started_at");
+	page_text_time(w, m->started_at);
+	jw_key(w, "finished_at");
+	page_text_time(w, m->finished_at);
+	/* The item setting is the versus layer's form (match.h), the one its
+	 * views and replays carry; its small tree is dumped in place. */
+	items = match_item_settings_json(m->items, m->item_chance, m->item_weights);
+	jw_key(w, "items");
+	jw_json(w, items);
+	json_decref(items);
+	jw_key(w, "queue");
+	jw_bool(w, m->queue);
+	if (mine) {
+		jw_key(w, "seat");
+		jw_int(w, m->seat);
+		jw_key(w, "place");
+		if (m->place > 0)
+			jw_int(w, m->place);
+		else
+			jw_null(w);
+		jw_key(w, "score");
+		if (m->score >= 0)
+			jw_int(w, m->score);
+		else
+			jw_null(w);
+		jw_key(w, "rating_before");
+		real_or_null(w, m->rating_before);
+		jw_key(w, "rating_after");
+		real_or_null(w, m->rating_after);
 	}
-	if (o != NULL && mine) {
-		json_object_set_new(o, "seat", json_integer(m->seat));
-		json_object_set_new(o, "place", m->place > 0 ? json_integer(m->place) : json_null());
-		json_object_set_new(o, "score", m->score >= 0 ? json_integer(m->score) : json_null());
-		json_object_set_new(o, "rating_before", real_or_null(m->rating_before));
-		json_object_set_new(o, "rating_after", real_or_null(m->rating_after));
-	}
-	return o;
+	jw_object_end(w);
 }
 
-json_t *
-history_open_matches_json(const char *status, const struct history_match *m, int n, bool full)
+char *
+history_open_matches_text(const char *status, const struct history_match *m, int n, bool full,
+    size_t *len)
 {
-	json_t *list = json_array();
+	struct jw w;
 	int i;
 
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "status");
+	jw_string(&w, status);
+	jw_key(&w, "matches");
+	jw_array(&w);
 	for (i = 0; i < n; i++)
-		json_array_append_new(list, match_json(&m[i], false));
-	return json_pack("{s:s, s:o, s:o}", "status", status, "matches", list,
-	    "next", n > 0 ? next_json(full, n, m[n - 1].created_at, m[n - 1].id) : json_null());
+		match_text(&w, &m[i], false);
+	jw_array_end(&w);
+	next_text(&w, full, n, n > 0 ? m[n - 1].created_at : 0, n > 0 ? m[n - 1].id : 0);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-history_account_json(const char *name, int64_t created_at, const struct history_game *games,
-    int ngames, const struct history_rating *rating)
+char *
+history_account_text(const char *name, int64_t created_at, const struct history_game *games,
+    int ngames, const struct history_rating *rating, size_t *len)
 {
-	json_t *list = json_array();
+	struct jw w;
 	int i, j;
 
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "name");
+	jw_string(&w, name);
+	jw_key(&w, "createdAt");
+	page_text_time(&w, created_at);
+	jw_key(&w, "games");
+	jw_array(&w);
 	for (i = 0; i < ngames; i++) {
 		const struct history_game *hg = &games[i];
-		json_t *best = json_array();
 
+		jw_object(&w);
+		jw_key(&w, "game");
+		jw_string(&w, hg->game->name);
+		jw_key(&w, "runs");
+		jw_int(&w, hg->runs);
+		jw_key(&w, "bestPerSeed");
+		jw_array(&w);
 		for (j = 0; j < hg->nbest; j++) {
 			const struct history_best *b = &hg->best[j];
-			json_t *x = json_pack("{s:I, s:o, s:I, s:o, s:I}", "seed", (json_int_t)b->seed,
-			    "runId", id_json(b->id), "score", (json_int_t)b->score,
-			    "endedAt", iso8601_ms_json(b->ended_at), "runs", (json_int_t)b->runs);
 
-			if (x != NULL)
-				set_figures(x, hg->game, &b->figures);
-			json_array_append_new(best, x);
+			jw_object(&w);
+			jw_key(&w, "seed");
+			jw_int(&w, b->seed);
+			jw_key(&w, "runId");
+			page_text_id(&w, b->id);
+			jw_key(&w, "score");
+			jw_int(&w, b->score);
+			jw_key(&w, "endedAt");
+			page_text_time(&w, b->ended_at);
+			jw_key(&w, "runs");
+			jw_int(&w, b->runs);
+			page_text_figures(&w, hg->game, &b->figures);
+			jw_object_end(&w);
 		}
-		json_array_append_new(list, json_pack("{s:s, s:I, s:o, s:b}", "game", hg->game->name,
-		    "runs", (json_int_t)hg->runs, "bestPerSeed", best, "moreSeeds", hg->more_seeds));
+		jw_array_end(&w);
+		jw_key(&w, "moreSeeds");
+		jw_bool(&w, hg->more_seeds);
+		jw_object_end(&w);
 	}
-	return json_pack("{s:s, s:o, s:o, s:o}", "name", name, "createdAt", iso8601_ms_json(created_at),
-	    "games", list, "rating", rating->found ? json_pack("{s:f, s:f, s:I}", "rating", rating->rating,
-	    "rd", rating->rd, "matches", (json_int_t)rating->matches) : json_null());
+	jw_array_end(&w);
+	jw_key(&w, "rating");
+	if (rating->found) {
+		jw_object(&w);
+		jw_key(&w, "rating");
+		page_text_real(&w, rating->rating);
+		jw_key(&w, "rd");
+		page_text_real(&w, rating->rd);
+		jw_key(&w, "matches");
+		jw_int(&w, rating->matches);
+		jw_object_end(&w);
+	} else
+		jw_null(&w);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-history_runs_json(const char *name, const struct game *g, const struct history_run *runs, int n,
-    bool full)
+char *
+history_runs_text(const char *name, const struct game *g, const struct history_run *runs, int n,
+    bool full, size_t *len)
 {
-	json_t *list = json_array();
+	struct jw w;
 	int i;
 
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "account");
+	jw_string(&w, name);
+	jw_key(&w, "game");
+	jw_string(&w, g->name);
+	jw_key(&w, "runs");
+	jw_array(&w);
 	for (i = 0; i < n; i++) {
 		const struct history_run *r = &runs[i];
-		bool withheld = g->hides_future && !r->over;
-		json_t *x = json_pack("{s:o, s:o, s:b, s:s, s:b, s:o, s:I, s:I, s:o, s:o}",
-		    "runId", id_json(r->id), "seed", withheld ? json_null() : json_integer(r->seed),
-		    "seedChosenByClient", r->seed_chosen, "status", r->status, "over", r->over,
-		    "endReason", text_or_null(r->end_reason), "score", (json_int_t)r->score,
-		    "moves", (json_int_t)r->moves, "createdAt", iso8601_ms_json(r->created_at),
-		    "endedAt", iso8601_ms_json(r->ended_at));
 
-		if (x != NULL)
-			set_figures(x, g, &r->figures);
-		json_array_append_new(list, x);
+		jw_object(&w);
+		jw_key(&w, "runId");
+		page_text_id(&w, r->id);
+		jw_key(&w, "seed");
+		/* A playing run of a game whose seed tells its future. */
+		if (g->hides_future && !r->over)
+			jw_null(&w);
+		else
+			jw_int(&w, r->seed);
+		jw_key(&w, "seedChosenByClient");
+		jw_bool(&w, r->seed_chosen);
+		jw_key(&w, "status");
+		jw_string(&w, r->status);
+		jw_key(&w, "over");
+		jw_bool(&w, r->over);
+		jw_key(&w, "endReason");
+		page_text_string_or_null(&w, r->end_reason);
+		jw_key(&w, "score");
+		jw_int(&w, r->score);
+		jw_key(&w, "moves");
+		jw_int(&w, r->moves);
+		jw_key(&w, "createdAt");
+		page_text_time(&w, r->created_at);
+		jw_key(&w, "endedAt");
+		page_text_time(&w, r->ended_at);
+		page_text_figures(&w, g, &r->figures);
+		jw_object_end(&w);
 	}
-	return json_pack("{s:s, s:s, s:o, s:o}", "account", name, "game", g->name, "runs", list,
-	    "next", n > 0 ? next_json(full, n, runs[n - 1].created_at, runs[n - 1].id) : json_null());
+	jw_array_end(&w);
+	next_text(&w, full, n, n > 0 ? runs[n - 1].created_at : 0, n > 0 ? runs[n - 1].id : 0);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-history_matches_json(const char *name, const struct history_match *m, int n, bool full)
+char *
+history_matches_text(const char *name, const struct history_match *m, int n, bool full,
+    size_t *len)
 {
-	json_t *list = json_array();
+	struct jw w;
 	int i;
 
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "account");
+	jw_string(&w, name);
+	jw_key(&w, "matches");
+	jw_array(&w);
 	for (i = 0; i < n; i++)
-		json_array_append_new(list, match_json(&m[i], true));
-	return json_pack("{s:s, s:o, s:o}", "account", name, "matches", list,
-	    "next", n > 0 ? next_json(full, n, m[n - 1].created_at, m[n - 1].id) : json_null());
+		match_text(&w, &m[i], true);
+	jw_array_end(&w);
+	next_text(&w, full, n, n > 0 ? m[n - 1].created_at : 0, n > 0 ? m[n - 1].id : 0);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }

@@ -3,8 +3,12 @@
  * their bots do (docs/api.md, "Accounts and open matches"): the matches
  * open on the server (GET /api/matches/open), an account's public page
  * (GET /api/v1/accounts/{name}), its runs of one game and its matches,
- * each a page with a cursor. The daemon reads the rows; these build the
- * answers, so the field names and the cursors' form are written once.
+ * each a page with a cursor. The daemon reads the rows; each answer is one
+ * function here that writes its text with the answer writer (jw.h), so
+ * the field names and the cursors' form are written once. The text is
+ * what the jansson trees these replaced dumped (JSON_COMPACT), byte for
+ * byte: malloc'd, NUL-terminated, its length in *len, NULL when it could
+ * not be written.
  *
  * Public data only: names, runs, scores, seeds (withheld where the run's
  * game hides its future and the run is playing), matches and ratings;
@@ -13,8 +17,8 @@
 #ifndef API_HISTORY_JSON_H
 #define API_HISTORY_JSON_H
 
-#include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "board_json.h"
@@ -43,8 +47,8 @@ struct history_match {
 
 /* GET /api/matches?status= (and /api/matches/open): matches[0..n) of status, newest first; next
  * (the cursor "created_at.id" of the last) when full. */
-json_t *history_open_matches_json(const char *status, const struct history_match *m, int n,
-    bool full);
+char *history_open_matches_text(const char *status, const struct history_match *m, int n,
+    bool full, size_t *len);
 
 /* One run of an account. */
 struct history_run {
@@ -83,17 +87,18 @@ struct history_rating {
 
 /* GET /api/v1/accounts/{name}: the name, creation time, every game of the
  * table with its count of runs and best per seed, and the rating. */
-json_t *history_account_json(const char *name, int64_t created_at, const struct history_game *games,
-    int ngames, const struct history_rating *rating);
+char *history_account_text(const char *name, int64_t created_at, const struct history_game *games,
+    int ngames, const struct history_rating *rating, size_t *len);
 
 /* GET /api/v1/accounts/{name}/runs?game=: runs[0..n) newest first; next
  * (the cursor "created_at.id") when full. A playing run of a game that
  * hides its future shows no seed (null). */
-json_t *history_runs_json(const char *name, const struct game *g, const struct history_run *runs,
-    int n, bool full);
+char *history_runs_text(const char *name, const struct game *g, const struct history_run *runs,
+    int n, bool full, size_t *len);
 
 /* GET /api/v1/accounts/{name}/matches: matches[0..n) newest first, with
  * the account's seat and results; next when full. */
-json_t *history_matches_json(const char *name, const struct history_match *m, int n, bool full);
+char *history_matches_text(const char *name, const struct history_match *m, int n, bool full,
+    size_t *len);
 
 #endif

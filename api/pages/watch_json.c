@@ -1,163 +1,291 @@
 /*
- * watch_json.c: the watch routes' answers (watch_json.h).
+ * watch_json.c: the watch routes' answers (watch_json.h). A page of steps
+ * is up to STEPS_MAX views of the game, each of which was a tree of its
+ * own; written, a page costs its text and no allocation per value.
  */
 #include "watch_json.h"
 
 #include <string.h>
 
 #include "match_view.h"
+#include "page_text.h"
 
-json_t *
-watch_games_json(void)
+char *
+watch_games_text(size_t *len)
 {
-	json_t *list = json_array();
+	struct jw w;
 	size_t i, j;
 
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "games");
+	jw_array(&w);
 	for (i = 0; i < GAME__COUNT; i++) {
 		const struct game *g = game_table[i];
-		json_t *fields = json_array();
 
+		jw_object(&w);
+		jw_key(&w, "name");
+		jw_string(&w, g->name);
+		jw_key(&w, "rules");
+		jw_string(&w, g->rules);
+		jw_key(&w, "boardFields");
+		jw_array(&w);
 		for (j = 0; g->board_fields != NULL && g->board_fields[j] != NULL; j++)
-			json_array_append_new(fields, json_string(g->board_fields[j]));
-		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:b, s:b, s:b}", "name", g->name,
-		    "rules", g->rules, "boardFields", fields, "hidesFuture", g->hides_future,
-		    "seedless", g->seedless, "marks", g->move_marks != NULL));
+			jw_string(&w, g->board_fields[j]);
+		jw_array_end(&w);
+		jw_key(&w, "hidesFuture");
+		jw_bool(&w, g->hides_future);
+		jw_key(&w, "seedless");
+		jw_bool(&w, g->seedless);
+		jw_key(&w, "marks");
+		jw_bool(&w, g->move_marks != NULL);
+		jw_object_end(&w);
 	}
-	return json_pack("{s:o}", "games", list);
+	jw_array_end(&w);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-json_t *
-watch_view_json(const struct game *g, const void *st)
+/* The game's answer for st as its player sees it: the game's part alone,
+ * without the token or the agent check, which are the pipeline's. */
+static bool
+view_write(struct jw *w, const struct game *g, const void *st)
 {
-	json_t *o = json_object();
+	json_t *o;
 
-	if (o == NULL || !g->answer(o, st, NULL)) {
-		json_decref(o);
-		return NULL;
+	if (g->answer_write != NULL) {
+		bool ok;
+
+		/* The game's writer writes its fields after the pipeline's
+		 * (game.h); here there are none before them. */
+		jw_object(w);
+		ok = g->answer_write(w, st, NULL);
+		jw_object_end(w);
+		return ok && !w->failed;
 	}
-	/* The answer adds the game's fields only; the token and the agent
-	 * check are the pipeline's. Never let one through. */
+	if ((o = json_object()) == NULL || !g->answer(o, st, NULL)) {
+		json_decref(o);
+		return false;
+	}
+	/* The answer adds the game's fields only; never let one of the
+	 * pipeline's through. */
 	json_object_del(o, "stateToken");
 	json_object_del(o, "agent_check");
-	return o;
+	jw_json(w, o);
+	json_decref(o);
+	return !w->failed;
 }
 
-json_t *
-watch_live_json(const struct game *g, const struct watch_run *r, json_t *view)
+char *
+watch_live_text(const struct game *g, const struct watch_run *r, const void *st, size_t *len)
 {
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:I, s:I, s:b, s:o}", "game", g->name,
-	    "runId", r->run_id, "status", r->status, "over", r->over,
-	    "end_reason", r->end_reason[0] ? json_string(r->end_reason) : json_null(),
-	    "score", (json_int_t)r->score, "moves", (json_int_t)r->moves,
-	    "steps", !g->hides_future || r->over, "view", view);
-}
+	struct jw w;
 
-json_t *
-watch_step_json(const struct game *g, size_t step, const json_t *move, const void *prev,
-    const void *st)
-{
-	json_t *v = watch_view_json(g, st), *e;
-
-	if (v == NULL)
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "game");
+	jw_string(&w, g->name);
+	jw_key(&w, "runId");
+	jw_string(&w, r->run_id);
+	jw_key(&w, "status");
+	jw_string(&w, r->status);
+	jw_key(&w, "over");
+	jw_bool(&w, r->over);
+	jw_key(&w, "end_reason");
+	page_text_string_or_null(&w, r->end_reason);
+	jw_key(&w, "score");
+	jw_int(&w, r->score);
+	jw_key(&w, "moves");
+	jw_int(&w, r->moves);
+	jw_key(&w, "steps");
+	jw_bool(&w, !g->hides_future || r->over);
+	jw_key(&w, "view");
+	if (!view_write(&w, g, st)) {
+		jw_cleanup(&w);
 		return NULL;
-	e = json_pack("{s:I, s:O, s:o}", "step", (json_int_t)step,
-	    "move", move != NULL ? move : json_null(), "view", v);
-	if (e != NULL && g->move_marks != NULL) {
+	}
+	jw_object_end(&w);
+	return page_text_take(&w, len);
+}
+
+bool
+watch_step_write(struct jw *w, const struct game *g, size_t step, const json_t *move,
+    const void *prev, const void *st)
+{
+	jw_object(w);
+	jw_key(w, "step");
+	jw_int(w, (int64_t)step);
+	jw_key(w, "move");
+	if (move != NULL)
+		jw_json(w, move);
+	else
+		jw_null(w);
+	jw_key(w, "view");
+	if (!view_write(w, g, st))
+		return false;
+	if (g->move_marks != NULL) {
 		json_t *m = move != NULL ? g->move_marks(prev, st, move) : NULL;
 
-		json_object_set_new(e, "marks", m != NULL ? m : json_null());
+		jw_key(w, "marks");
+		if (m != NULL)
+			jw_json(w, m);
+		else
+			jw_null(w);
+		json_decref(m);
 	}
-	return e;
+	jw_object_end(w);
+	return !w->failed;
 }
 
 /* The page's `next`: the from of the following page, null at the end
  * (last: the newest position, as read). */
-static json_t *
-next_json(int64_t from, const json_t *items, int64_t last)
+static void
+next_text(struct jw *w, int64_t from, int64_t count, int64_t last)
 {
-	size_t n = json_array_size(items);
-
-	return from + (int64_t)n <= last && n > 0 ? json_integer(from + (json_int_t)n) : json_null();
+	jw_key(w, "next");
+	if (from + count <= last && count > 0)
+		jw_int(w, from + count);
+	else
+		jw_null(w);
 }
 
-json_t *
-watch_steps_json(const struct game *g, const struct watch_run *r, int64_t from, json_t *items)
+char *
+watch_steps_text(const struct game *g, const struct watch_run *r, int64_t from,
+    const char *items, size_t nitems, int64_t count, size_t *len)
 {
-	return json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:O, s:o}", "game", g->name,
-	    "runId", r->run_id, "status", r->status, "over", r->over,
-	    "moves", (json_int_t)r->moves, "from", (json_int_t)from,
-	    "count", (json_int_t)json_array_size(items), "steps", items,
-	    "next", next_json(from, items, r->moves));
+	struct jw w;
+
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "game");
+	jw_string(&w, g->name);
+	jw_key(&w, "runId");
+	jw_string(&w, r->run_id);
+	jw_key(&w, "status");
+	jw_string(&w, r->status);
+	jw_key(&w, "over");
+	jw_bool(&w, r->over);
+	jw_key(&w, "moves");
+	jw_int(&w, r->moves);
+	jw_key(&w, "from");
+	jw_int(&w, from);
+	jw_key(&w, "count");
+	jw_int(&w, count);
+	jw_key(&w, "steps");
+	jw_raw(&w, items, nitems);
+	next_text(&w, from, count, r->moves);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }
 
-/* The match after turn w->m.turn, as GET /api/matches/{id} showed it to a
- * spectator then: its status, turn and end, every seat (without `moved`,
- * which belongs to the turn being played, and the ratings, which come
- * with the end), the boards side by side and the turn's events. */
-static json_t *
-turn_view(const struct match_walk *w, uint32_t turn_cap, const char *const *names)
+/* The match after turn walk->m.turn, as GET /api/matches/{id} showed it to
+ * a spectator then: its status, turn and end, every seat (without
+ * `moved`, which belongs to the turn being played, and the ratings, which
+ * come with the end), the boards side by side and the turn's events. */
+static void
+turn_view(struct jw *w, const struct match_walk *walk, uint32_t turn_cap, const char *const *names)
 {
-	enum match_end end = match_end_of(&w->m, turn_cap);
-	struct match_record r = { .turn_cap = (int)turn_cap, .nseats = (int)w->m.nplayers, .m = &w->m,
-		.totals = &w->totals };
+	enum match_end end = match_end_of(&walk->m, turn_cap);
+	struct match_record r = { .turn_cap = (int)turn_cap, .nseats = (int)walk->m.nplayers,
+		.m = &walk->m, .totals = &walk->totals };
 	char text[MATCH_VIEW_TEXT_MAX];
-	json_t *seats = json_array(), *s;
 	size_t ntext;
 	unsigned i;
 
-	for (i = 0; i < w->m.nplayers && i < VERSUS_PLAYERS_MAX; i++)
+	for (i = 0; i < walk->m.nplayers && i < VERSUS_PLAYERS_MAX; i++)
 		r.seats[i].account = names[i];
 	ntext = match_view_board_text(&r, text);
-	for (i = 0; seats != NULL && i < w->m.nplayers; i++) {
-		if ((s = match_player_json(&w->m, end, VERSUS_NOBODY, i, &w->totals)) == NULL ||
-		    json_object_set_new(s, "account", json_string(names[i])) != 0 ||
-		    json_array_append_new(seats, s) != 0) {
-			json_decref(seats);
-			return NULL;
-		}
+	jw_object(w);
+	jw_key(w, "status");
+	jw_string(w, end != MATCH_END_NONE ? "finished" : "playing");
+	jw_key(w, "turn");
+	jw_int(w, walk->m.turn);
+	jw_key(w, "end");
+	if (end != MATCH_END_NONE)
+		jw_string(w, match_end_name(end));
+	else
+		jw_null(w);
+	jw_key(w, "seats");
+	jw_array(w);
+	for (i = 0; i < walk->m.nplayers; i++) {
+		jw_object(w);
+		match_player_write(w, &walk->m, end, VERSUS_NOBODY, i, &walk->totals);
+		jw_key(w, "account");
+		jw_string(w, names[i]);
+		jw_object_end(w);
 	}
-	return json_pack("{s:s, s:I, s:o, s:o, s:s%, s:o}", "status", end != MATCH_END_NONE ? "finished" :
-	    "playing", "turn", (json_int_t)w->m.turn, "end", end != MATCH_END_NONE ?
-	    json_string(match_end_name(end)) : json_null(), "seats", seats, "boardText", text, ntext,
-	    "last_turn", w->m.turn > 0 ? match_events_json(&w->ev, w->mv) : json_null());
+	jw_array_end(w);
+	jw_key(w, "boardText");
+	jw_stringn(w, text, ntext);
+	jw_key(w, "last_turn");
+	if (walk->m.turn > 0)
+		match_events_write(w, &walk->ev, walk->mv);
+	else
+		jw_null(w);
+	jw_object_end(w);
 }
 
 /* A turn's moves as the turns route shows them: each `use T; ` dropped, so
  * nobody learns who used an item on whom (the view's hits say who was hit
  * by what); the replay, shown once the match is over, keeps them. */
-static json_t *
-moves_hiding_users(const json_t *moves)
+static void
+moves_hiding_users(struct jw *w, const json_t *moves)
 {
-	json_t *a = json_array(), *m;
+	const json_t *m;
 	size_t i;
 
+	jw_array(w);
 	json_array_foreach(moves, i, m) {
 		const char *s = json_string_value(m);
 		const char *rest = s != NULL && strncmp(s, "use ", 4) == 0 ? strstr(s, "; ") : NULL;
 
-		json_array_append_new(a, rest != NULL ? json_string(rest + 2) : json_incref(m));
+		if (rest != NULL)
+			jw_string(w, rest + 2);
+		else
+			jw_json(w, m);
 	}
-	return a;
+	jw_array_end(w);
 }
 
-json_t *
-watch_turn_json(const struct match_walk *w, uint32_t turn_cap, const char *const *names,
-    const json_t *moves)
+bool
+watch_turn_write(struct jw *w, const struct match_walk *walk, uint32_t turn_cap,
+    const char *const *names, const json_t *moves)
 {
-	json_t *v = turn_view(w, turn_cap, names);
-
-	if (v == NULL)
-		return NULL;
-	return json_pack("{s:I, s:o, s:o}", "turn", (json_int_t)w->m.turn,
-	    "moves", json_is_array(moves) ? moves_hiding_users(moves) : json_null(), "view", v);
+	jw_object(w);
+	jw_key(w, "turn");
+	jw_int(w, walk->m.turn);
+	jw_key(w, "moves");
+	if (json_is_array(moves))
+		moves_hiding_users(w, moves);
+	else
+		jw_null(w);
+	jw_key(w, "view");
+	turn_view(w, walk, turn_cap, names);
+	jw_object_end(w);
+	return !w->failed;
 }
 
-json_t *
-watch_turns_json(const char *match_id, const char *status, int64_t nturns, int64_t from,
-    json_t *items)
+char *
+watch_turns_text(const char *match_id, const char *status, int64_t nturns, int64_t from,
+    const char *items, size_t nitems, int64_t count, size_t *len)
 {
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:O, s:o}",
-	    "match_id", match_id, "status", status, "turn", (json_int_t)nturns,
-	    "from", (json_int_t)from, "count", (json_int_t)json_array_size(items),
-	    "turns", items, "next", next_json(from, items, nturns));
+	struct jw w;
+
+	page_text_start(&w);
+	jw_object(&w);
+	jw_key(&w, "match_id");
+	jw_string(&w, match_id);
+	jw_key(&w, "status");
+	jw_string(&w, status);
+	jw_key(&w, "turn");
+	jw_int(&w, nturns);
+	jw_key(&w, "from");
+	jw_int(&w, from);
+	jw_key(&w, "count");
+	jw_int(&w, count);
+	jw_key(&w, "turns");
+	jw_raw(&w, items, nitems);
+	next_text(&w, from, count, nturns);
+	jw_object_end(&w);
+	return page_text_take(&w, len);
 }

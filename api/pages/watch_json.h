@@ -4,6 +4,14 @@
  * run's steps and a match's turns, page by page. The server walks the
  * stored moves (replay_walk, match_walk) and hands each position here;
  * nothing here shows a stateToken or an agent check.
+ *
+ * Each answer is one function that writes its text with the answer
+ * writer (jw.h): what the jansson trees these replaced dumped
+ * (JSON_COMPACT), byte for byte. A whole answer comes back malloc'd,
+ * NUL-terminated, its length in *len, NULL when it could not be written.
+ * A page's items (a step, a turn) are written by the walk one by one into
+ * a writer of its own, as the elements of one array; the page then takes
+ * that array's text as it is.
  */
 #ifndef API_WATCH_JSON_H
 #define API_WATCH_JSON_H
@@ -14,15 +22,12 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "jw.h"
 #include "match.h"
 
 /* GET /api/games: every game on the table, {games: [{name, rules,
  * boardFields, hidesFuture, seedless, marks}]}. */
-json_t *watch_games_json(void);
-
-/* The game's answer for st as its player sees it, without the token or
- * the agent check; NULL when it cannot be made. */
-json_t *watch_view_json(const struct game *g, const void *st);
+char *watch_games_text(size_t *len);
 
 /* A run as a watch answer names it. */
 struct watch_run {
@@ -34,27 +39,32 @@ struct watch_run {
 	int64_t     moves;       /* stored moves, as read */
 };
 
-/* GET .../live: the run and its head's view (taken). */
-json_t *watch_live_json(const struct game *g, const struct watch_run *r, json_t *view);
+/* GET .../live: the run and the view of its head st, the game's answer as
+ * its player sees it without the token or the agent check. NULL when the
+ * view cannot be made. */
+char *watch_live_text(const struct game *g, const struct watch_run *r, const void *st, size_t *len);
 
-/* One step: step (0: the start) after move (NULL for the start), on state
- * st; prev is the state before the move, for the game's marks. */
-json_t *watch_step_json(const struct game *g, size_t step, const json_t *move, const void *prev,
-    const void *st);
+/* One step into w, as an array's element: step (0: the start) after move
+ * (NULL for the start), on state st; prev is the state before the move,
+ * for the game's marks. False when it could not be written. */
+bool watch_step_write(struct jw *w, const struct game *g, size_t step, const json_t *move,
+    const void *prev, const void *st);
 
-/* A page of steps (items, borrowed) from `from`, with the `next` page. */
-json_t *watch_steps_json(const struct game *g, const struct watch_run *r, int64_t from,
-    json_t *items);
+/* A page of steps from `from`: items, the text of the array of its count
+ * steps (nitems bytes), with the `next` page. */
+char *watch_steps_text(const struct game *g, const struct watch_run *r, int64_t from,
+    const char *items, size_t nitems, int64_t count, size_t *len);
 
-/* One turn of a match: the match after w's last turn as a spectator saw
- * it then (no `moved`, no ratings; its boardText too), with the turn's
- * moves (borrowed; NULL for turn 0). names[i] is seat i's account. */
-json_t *watch_turn_json(const struct match_walk *w, uint32_t turn_cap, const char *const *names,
-    const json_t *moves);
+/* One turn of a match into w, as an array's element: the match after w's
+ * last turn as a spectator saw it then (no `moved`, no ratings; its
+ * boardText too), with the turn's moves (borrowed; NULL for turn 0).
+ * names[i] is seat i's account. False when it could not be written. */
+bool watch_turn_write(struct jw *w, const struct match_walk *walk, uint32_t turn_cap,
+    const char *const *names, const json_t *moves);
 
-/* A page of turns (items, borrowed) from `from`; nturns is the turns
- * resolved, as read. */
-json_t *watch_turns_json(const char *match_id, const char *status, int64_t nturns, int64_t from,
-    json_t *items);
+/* A page of turns from `from` (items and count as for the steps); nturns
+ * is the turns resolved, as read. */
+char *watch_turns_text(const char *match_id, const char *status, int64_t nturns, int64_t from,
+    const char *items, size_t nitems, int64_t count, size_t *len);
 
 #endif

@@ -19,6 +19,12 @@ Duskcourt and Stackfall in turn) and versus2, versus4, versus8 (a match of
 moves of a turn in seat order, the last one resolving it, and the create
 and joins of a new match when one ends).
 
+leaderboard and runpage (the reading routes): 20 Stackfall runs ended
+first (a few placements and a resignation each, the same in both counts,
+so they cancel), then GET a page of its leaderboard (20 entries) a
+request, or GET /api/runs/{id} of one of them (its page with the replay)
+a request.
+
 --breakdown prints a markdown table instead: beside the total, the
 instructions spent inside jansson, libsodium, the store with SQLite (or
 libpq) and the engine, each inclusive of what it calls (its malloc too),
@@ -110,6 +116,23 @@ def play(port, scenario, n):
                 continue
             a = r['legalActions'][(i * 7) % len(r['legalActions'])]['id']
             r = call('POST', '/api/games/stackcraft/action', {'stateToken': r['stateToken'], 'action': a})
+        return
+    if scenario in ('leaderboard', 'runpage'):
+        ids = []
+        for k in range(20):
+            r = call('GET', '/api/games/stackfall/init?seed=%d' % (k + 1))
+            for col in range(0, 8, 2):
+                r = call('POST', '/api/games/stackfall/action',
+                         {'stateToken': r['stateToken'], 'command': 'place 0 %d' % col}, refusable=True)
+            r = call('POST', '/api/games/stackfall/action', {'stateToken': r['stateToken'], 'command': 'resign'})
+            ids.append(r['runId'])
+        for i in range(n):
+            if scenario == 'leaderboard':
+                page = call('GET', '/api/games/stackfall/leaderboard?limit=20')
+                if i == 0 and len(page['entries']) != 20:
+                    sys.exit('callgrind.py: the leaderboard has %d entries' % len(page['entries']))
+            else:
+                call('GET', '/api/runs/%s' % ids[i % len(ids)])
         return
     if scenario == 'init':
         # New runs, alternating Duskcourt and Stackfall as init.lua does.
