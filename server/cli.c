@@ -11,7 +11,6 @@
 
 #include <jansson.h>
 
-#include "bag.h"
 #include "config.h"
 #include "duskcourt_json.h"
 #include "jsonbody.h"
@@ -23,6 +22,7 @@
 #include "solve_cli.h"
 #include "store.h"
 #include "play_workspace.h"
+#include "tetromino_game.h"
 
 #define SEED_MAX ENGINE_ID_MAX
 #define STREAM_MAX 1000000
@@ -49,7 +49,7 @@ cli_stream(int argc, char **argv)
 	line = malloc((size_t)count + 1);
 	if (line == NULL)
 		return 1;
-	bag_letters((uint64_t)seed, 0, line, (size_t)count);
+	tetromino_stream_letters((uint64_t)seed, line, (size_t)count);
 	line[count] = '\0';
 	printf("%s\n", line);
 	free(line);

@@ -408,7 +408,7 @@ move_done(struct request *req)
 		reply_verdict_error(req, op);
 		return;
 	}
-	versus_move_text(&op->mv, text, sizeof text);
+	match_move_text(&op->mv, text, sizeof text);
 	/* The answer is written without a DOM, the whole view too (asked
 	 * with ?view=full); its "use" says what the mover's `use T` did: uses
 	 * act after the turn's placements (which may collect the item), so a
@@ -454,7 +454,7 @@ handle_match_move(struct request *req)
 	op->turn = turn;
 	op->full_view = view != NULL && strcmp(view, "full") == 0;
 	/* Read now, judged in the job after the match's own checks. */
-	op->parsed = versus_move_parse(command, json_string_length(json_object_get(req->json, "command")),
+	op->parsed = match_move_read(command, json_string_length(json_object_get(req->json, "command")),
 	    &op->mv, op->reason, sizeof op->reason);
 	match_play_submit(req, op, move_done);
 }

@@ -412,7 +412,7 @@ turns_task(void *arg)
 		goto done;
 	}
 	if (!match_walk_start(x->w, x->seed, x->nplayers) ||
-	    (x->items && !versus_set_items(&x->w->m, x->item_chance, x->item_weights))) {
+	    (x->items && !match_state_items(&x->w->m, x->item_chance, x->item_weights))) {
 		x->walk.failed = true;
 		snprintf(x->walk.reason, sizeof x->walk.reason, "its seed or players are out of range");
 		goto done;

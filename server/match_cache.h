@@ -1,8 +1,8 @@
 /*
  * match_cache.h: the decoded engine state of the matches this daemon
  * plays, kept between moves so that a move does not decode the stored
- * state again (versus_decode deals every bag again: 114 k instructions a
- * move at 8 players).
+ * state again (match_state_decode deals every bag again: 114 k
+ * instructions a move at 8 players).
  *
  * The store stays the truth: a move still reads its row, and an entry
  * is used only when the row's state bytes are exactly the bytes the entry

@@ -4,10 +4,11 @@
  * Every job reads the match's row with the writer's own connection, so
  * that what it decides and what it writes are one transaction: a lobby
  * join is a compare-and-set on the seats taken, a move or a resolution a
- * compare-and-set on (turn, status). The row carries the engine's state
- * (versus_encode), so a turn costs one read and one write of the row, plus
- * the insert of the turn's moves for the replay; nothing replays earlier
- * turns until the match ends (its certificate hashes the replay).
+ * compare-and-set on (turn, status). The row carries the match's state as
+ * bytes (match_state_encode), so a turn costs one read and one write of
+ * the row, plus the insert of the turn's moves for the replay; nothing
+ * replays earlier turns until the match ends (its certificate hashes the
+ * replay).
  *
  * What a job may not do before the commit (wake a request, arm a timer) it
  * records in its op, and effects() does it from the store's done callback
@@ -15,8 +16,8 @@
  * caused it has gone.
  *
  * Workload: one job per move, one per deadline that finds moves missing;
- * a resolution costs a decode, versus_resolve, an encode and a few JSON
- * texts, some tens of microseconds on the writer.
+ * a resolution costs a decode, match_turn_resolve, an encode and a few
+ * JSON texts, some tens of microseconds on the writer.
  */
 #include "match_play.h"
 
@@ -113,8 +114,8 @@ match_play_seat_of(const struct store_match_row *row, int64_t account_id)
 }
 
 /* op->m from the row's state: the daemon's decoding of these very bytes
- * when it has one (match_cache.h), else versus_decode, kept for the next
- * move of a match still on. */
+ * when it has one (match_cache.h), else match_state_decode, kept for the
+ * next move of a match still on. */
 static bool
 decode_state(struct match_play_op *op)
 {
@@ -123,7 +124,7 @@ decode_state(struct match_play_op *op)
 
 	if (match_cache_get(mc, r->id, r->state, r->nstate, &op->m))
 		return true;
-	if (!versus_decode(&op->m, r->state, r->nstate))
+	if (!match_state_decode(&op->m, r->state, r->nstate))
 		return false;
 	if (strcmp(r->status, "playing") == 0)
 		match_cache_put(mc, r->id, r->state, r->nstate, &op->m);
@@ -439,30 +440,27 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	struct store_match_row *r = &op->row;
 	struct versus_match before = op->m;
 	struct versus_events ev;
+	struct match_refused refused;
 	struct store_match_update u;
 	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
-	char reason[ENGINE_REASON_MAX], *moves_text = NULL, *cert = NULL;
+	char *moves_text = NULL, *cert = NULL;
 	json_t *moves = NULL, *turns = NULL;
 	struct jw w;
 	int sent[VERSUS_PLAYERS_MAX] = { 0 };
 	enum match_end end;
 	enum store_result rc = STORE_ERROR;
-	unsigned i, bad = 0;
+	unsigned i;
+	bool played;
 	size_t nstate;
 
-	for (i = 0; i < op->m.nplayers; i++)
-		if (!(op->moved >> i & 1u))
-			mv[i].kind = VERSUS_MOVE_MISSED;
-	/* Every stored move was checked against this very state, so the engine
-	 * cannot refuse one; should it, that player misses the turn rather
-	 * than the match stopping for good. */
-	while (versus_resolve(&op->m, mv, &ev, &bad, reason, sizeof reason) == VERSUS_REFUSED &&
-	    bad < op->m.nplayers && mv[bad].kind != VERSUS_MOVE_MISSED) {
-		log_msg(LOG_ERROR, "match %lld turn %lld: stored move of seat %u refused (%s); missed",
-		    (long long)r->id, (long long)r->turn + 1, bad, reason);
-		mv[bad].kind = VERSUS_MOVE_MISSED;
-	}
-	if (op->m.turn != before.turn + 1)
+	/* A stored move the engine refuses misses the turn (match.h): said in
+	 * the log, as it should never happen. */
+	played = match_turn_resolve(&op->m, mv, op->moved, &ev, &refused);
+	for (i = 0; i < VERSUS_PLAYERS_MAX; i++)
+		if (refused.seats >> i & 1u)
+			log_msg(LOG_ERROR, "match %lld turn %lld: stored move of seat %u refused (%s); missed",
+			    (long long)r->id, (long long)r->turn + 1, i, refused.reason[i]);
+	if (!played)
 		return STORE_ERROR;
 	match_totals_add(&op->totals, &ev);
 	end = match_end_of(&op->m, (uint32_t)r->turn_cap);
@@ -479,7 +477,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 	set_last_turn(r, jw_take(&w, NULL));
 	if (r->last_turn == NULL)
 		goto done;
-	nstate = versus_encode(&op->m, state, sizeof state);
+	nstate = match_state_encode(&op->m, state, sizeof state);
 	match_totals_encode(&op->totals, totals);
 	op->moved = 0;
 	op->resolved = true;
@@ -542,7 +540,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		goto done;
 	}
 	/* The next move reads these very bytes: keep the state they encode
-	 * (what versus_decode would give back, in every field that means
+	 * (what match_state_decode would give back, in every field that means
 	 * something: tests/versus/test_serial.c), so that no move decodes. A
 	 * commit that fails leaves an entry no row holds: it simply misses. */
 	if (!op->finished && op->mx != NULL)
@@ -601,11 +599,11 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
 	size_t nstate;
 
-	if (!versus_init(&op->m, (uint64_t)r->seed, (unsigned)r->players) ||
-	    (r->items && !versus_set_items(&op->m, r->item_chance, r->item_weights)))
+	if (!match_state_start(&op->m, (uint64_t)r->seed, (unsigned)r->players, r->items,
+	    r->item_chance, r->item_weights))
 		return STORE_ERROR;
 	memset(&op->totals, 0, sizeof op->totals);
-	nstate = versus_encode(&op->m, state, sizeof state);
+	nstate = match_state_encode(&op->m, state, sizeof state);
 	match_totals_encode(&op->totals, totals);
 	snprintf(r->status, sizeof r->status, "playing");
 	r->started_at = now;
@@ -715,7 +713,7 @@ resent(struct store_conn *c, const struct match_play_op *op)
 		return v;
 	seats = json_array_get(turns, (size_t)(op->turn - 1));
 	mine = json_array_get(seats, (size_t)op->seat);
-	versus_move_text(&op->mv, text, sizeof text);
+	match_move_text(&op->mv, text, sizeof text);
 	if (json_is_string(mine) && strcmp(json_string_value(mine), text) == 0)
 		v = MATCH_PLAY_RESOLVED;
 	json_decref(turns);
@@ -769,7 +767,7 @@ move_job(struct store_conn *c, struct match_play_op *op)
 		op->verdict = op->parsed == VERSUS_PARSE_EMPTY ? MATCH_PLAY_EMPTY_MOVE : MATCH_PLAY_INVALID_MOVE;
 		return STORE_OK;
 	}
-	if (!versus_check_move(&op->m, (unsigned)op->seat, &op->mv, op->reason, sizeof op->reason)) {
+	if (!match_move_check(&op->m, (unsigned)op->seat, &op->mv, op->reason, sizeof op->reason)) {
 		op->verdict = MATCH_PLAY_ILLEGAL_MOVE;
 		return STORE_OK;
 	}

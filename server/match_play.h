@@ -132,7 +132,7 @@ struct match_play_op {
 	uint8_t            item_chance;       /* create, quick: 1..100 with items, 0 without */
 	uint8_t            item_weights[VERSUS_ITEM_KINDS]; /* create, quick: all 1 without items */
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
-	enum versus_parse  parsed;            /* move, read on the HTTP thread */
+	enum versus_parse  parsed;            /* move, read on the HTTP thread (match_move_read) */
 	bool               full_view;         /* move: answer the whole match view too (?view=full) */
 	bool               use_empty;         /* move that resolved the turn: its `use T` found the
 	                                       * mover's inventory empty and did nothing */

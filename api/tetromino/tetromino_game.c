@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bag.h"
 #include "tetromino_json.h"
 
 _Static_assert(STACKFALL_CMD_MAX <= GAME_MOVES_MAX, "a batch's moves are a turn's moves");
@@ -160,4 +161,10 @@ tetromino_move_marks(const struct tetromino_rules *rules, const struct tetromino
 	if (c.kind != STACKFALL_CMD_PLACE)
 		return NULL;
 	return tetromino_json_marks(before, piece, c.rotation, c.column);
+}
+
+void
+tetromino_stream_letters(uint64_t seed, char *out, size_t count)
+{
+	bag_letters(seed, 0, out, count);
 }

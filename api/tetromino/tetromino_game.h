@@ -110,4 +110,9 @@ bool tetromino_answer_write(const struct tetromino_rules *rules, struct jw *w, c
 json_t *tetromino_move_marks(const struct tetromino_rules *rules, const struct tetromino_board *before,
     unsigned piece, const json_t *move);
 
+/* The 7-bag stream that every tetromino game deals from seed: its first
+ * count pieces as letters (I, J, L, O, S, T, Z), and a NUL at out[count] (out
+ * holds count + 1 bytes). What `arcaded stream SEED COUNT` prints. */
+void tetromino_stream_letters(uint64_t seed, char *out, size_t count);
+
 #endif

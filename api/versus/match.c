@@ -914,3 +914,72 @@ match_turn_write(struct jw *w, const struct versus_match *before, const struct v
 	}
 	jw_array_end(w);
 }
+
+/* ---- what the server asks of the engine (match.h) ---- */
+
+enum versus_parse
+match_move_read(const char *text, size_t len, struct versus_move *mv, char *reason, size_t cap)
+{
+	return versus_move_parse(text, len, mv, reason, cap);
+}
+
+size_t
+match_move_text(const struct versus_move *mv, char *buf, size_t cap)
+{
+	return versus_move_text(mv, buf, cap);
+}
+
+bool
+match_move_check(const struct versus_match *m, unsigned seat, const struct versus_move *mv,
+    char *reason, size_t cap)
+{
+	return versus_check_move(m, seat, mv, reason, cap);
+}
+
+bool
+match_state_start(struct versus_match *m, uint64_t seed, unsigned nplayers, bool items,
+    unsigned chance, const uint8_t weights[VERSUS_ITEM_KINDS])
+{
+	return versus_init(m, seed, nplayers) && (!items || versus_set_items(m, chance, weights));
+}
+
+bool
+match_state_items(struct versus_match *m, unsigned chance, const uint8_t weights[VERSUS_ITEM_KINDS])
+{
+	return versus_set_items(m, chance, weights);
+}
+
+size_t
+match_state_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
+{
+	return versus_encode(m, buf, cap);
+}
+
+bool
+match_state_decode(struct versus_match *m, const uint8_t *buf, size_t len)
+{
+	return versus_decode(m, buf, len);
+}
+
+bool
+match_turn_resolve(struct versus_match *m, struct versus_move *mv, uint8_t moved,
+    struct versus_events *ev, struct match_refused *refused)
+{
+	char reason[ENGINE_REASON_MAX];
+	uint32_t turn = m->turn;
+	unsigned i, bad = 0;
+
+	refused->seats = 0;
+	for (i = 0; i < m->nplayers; i++)
+		if (!(moved >> i & 1u))
+			mv[i].kind = VERSUS_MOVE_MISSED;
+	/* The engine refuses the first living seat's move it cannot play and
+	 * changes nothing: that seat misses, and the turn is tried again. */
+	while (versus_resolve(m, mv, ev, &bad, reason, sizeof reason) == VERSUS_REFUSED &&
+	    bad < m->nplayers && mv[bad].kind != VERSUS_MOVE_MISSED) {
+		refused->seats = (uint8_t)(refused->seats | 1u << bad);
+		memcpy(refused->reason[bad], reason, sizeof reason);
+		mv[bad].kind = VERSUS_MOVE_MISSED;
+	}
+	return m->turn == turn + 1;
+}

@@ -40,6 +40,74 @@ struct jw;
 #define MATCH_TOTALS_SIZE (8 * VERSUS_PLAYERS_MAX) /* match_totals_encode's bytes */
 #define MATCH_LOBBIES_MAX 10      /* matches in their lobby that one account may have created */
 
+/* ---- what the server asks of the engine, by what it asks ----
+ * The server keeps a match as its state's bytes in the match's row and
+ * plays it through these: it calls no engine function of its own. */
+
+/* Reads a move as a request's "command" sends it (text[0..len), borrowed):
+ * `place R C`, `R C`, `hold; place R C`, `resign`, a placement after
+ * `use T; ` (versus.h's grammar). INVALID with a reason in reason[0..cap)
+ * (mv undefined then); EMPTY when there is no command at all. Whether the
+ * move is legal now is match_move_check()'s business. */
+enum versus_parse match_move_read(const char *text, size_t len, struct versus_move *mv,
+    char *reason, size_t cap);
+
+/* The move's canonical text, as a replay's turns and the move's answer
+ * hold it: "place R C", "hold; place R C", "resign" or "missed". Writes
+ * at most cap - 1 characters and a NUL when cap > 0; returns the full
+ * length, like snprintf. */
+size_t match_move_text(const struct versus_move *mv, char *buf, size_t cap);
+
+/* Whether seat may send mv in m now (the match on, the seat alive, the
+ * move in range and fitting the seat's board). A move this accepts is
+ * stored; the turn's resolution then accepts it too. On refusal writes a
+ * reason into reason[0..cap). Changes nothing. */
+bool match_move_check(const struct versus_match *m, unsigned seat, const struct versus_move *mv,
+    char *reason, size_t cap);
+
+/* m at turn 0 of a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX),
+ * with items when items is set (chance percent a mino, weights[] the share
+ * of each item, as the match's row holds them). False when any of them is
+ * out of range. */
+bool match_state_start(struct versus_match *m, uint64_t seed, unsigned nplayers, bool items,
+    unsigned chance, const uint8_t weights[VERSUS_ITEM_KINDS]);
+
+/* Turns items on for m at turn 0 (match_state_start() without them, or a
+ * walk's match_walk_start()): chance percent a mino, weights[] the share
+ * of each item. False, m unchanged, when out of range or m has begun. */
+bool match_state_items(struct versus_match *m, unsigned chance,
+    const uint8_t weights[VERSUS_ITEM_KINDS]);
+
+/* The state's bytes, as the match's row stores them: written into
+ * buf[0..cap) when cap is large enough (VERSUS_SERIAL_MAX always is), and
+ * their length; when cap is too small nothing is written and the answer is
+ * the length needed. */
+size_t match_state_encode(const struct versus_match *m, uint8_t *buf, size_t cap);
+
+/* m from bytes match_state_encode() wrote: false, m unchanged, unless they
+ * are a state's bytes (version, length, CRC, the engine's invariants).
+ * Encoding the m read gives the same bytes again. */
+bool match_state_decode(struct versus_match *m, const uint8_t *buf, size_t len);
+
+/* The stored moves the engine refused as a turn resolved (a bit a seat):
+ * each of them missed the turn instead; reason[seat] says why. */
+struct match_refused {
+	uint8_t seats;
+	char    reason[VERSUS_PLAYERS_MAX][ENGINE_REASON_MAX];
+};
+
+/* Resolves m's coming turn with the moves stored for it: mv[i] for the
+ * seats whose bit is set in moved, MISSED for every other seat (mv is
+ * rewritten so: it then holds the moves the turn was played with, a
+ * replay's entry). Every stored move was checked against this very state
+ * (match_move_check), so the engine cannot refuse one; should it, that
+ * seat misses the turn (its bit in refused->seats, the engine's reason by
+ * it) rather than the match stopping for good. ev receives what the turn
+ * did. True when the turn was played (m->turn one more); false, m
+ * unchanged, when none could be (the match over already). */
+bool match_turn_resolve(struct versus_match *m, struct versus_move *mv, uint8_t moved,
+    struct versus_events *ev, struct match_refused *refused);
+
 /* How a match ended. */
 enum match_end {
 	MATCH_END_NONE,          /* still playing */

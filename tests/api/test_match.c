@@ -9,7 +9,10 @@
  *     verify; each kind of tampering is refused at the right turn (an
  *     illegal move, a move for a player out, a missing entry, a turn after
  *     the end, a changed final, a cap below the turns, a wrong form);
- *   - a turn's public events never carry the hole of a block on its way.
+ *   - a turn's public events never carry the hole of a block on its way;
+ *   - what the server asks of the engine through match.h gives what the
+ *     engine gives (moves read and written, a match started, its bytes),
+ *     and a turn resolves with a stored move the engine refuses missed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -371,6 +374,113 @@ events(void)
 	is_int(shown, 0, "no turn shows a hole outside the blocks that rose in it");
 }
 
+/* The engine's bytes of m. */
+static size_t
+bytes(const struct versus_match *m, uint8_t *out)
+{
+	return versus_encode(m, out, VERSUS_SERIAL_MAX);
+}
+
+static void
+server_calls(void)
+{
+	static const uint8_t weights[VERSUS_ITEM_KINDS] = { 1, 2, 0, 3, 1, 1 };
+	static struct versus_match a, b, before;
+	static uint8_t x[VERSUS_SERIAL_MAX], y[VERSUS_SERIAL_MAX];
+	struct versus_move mv[VERSUS_PLAYERS_MAX], mw[VERSUS_PLAYERS_MAX];
+	struct versus_events ev, ew;
+	struct match_refused refused;
+	json_t *je, *jf;
+	char reason[ENGINE_REASON_MAX], want[ENGINE_REASON_MAX], text[32];
+	size_t nx, ny;
+	unsigned bad = 9;
+
+	/* Moves read and written as the engine reads and writes them. */
+	is_int(match_move_read("hold; place 1 4", 15, &mv[0], reason, sizeof reason), VERSUS_PARSE_OK,
+	    "match_move_read reads a move");
+	is_int(match_move_text(&mv[0], text, sizeof text), 15, "match_move_text: its length");
+	is_str(text, "hold; place 1 4", "match_move_text: the canonical text");
+	is_int(match_move_read("", 0, &mv[0], reason, sizeof reason), VERSUS_PARSE_EMPTY,
+	    "no command is EMPTY");
+	ok(match_move_read("jump", 4, &mv[0], reason, sizeof reason) == VERSUS_PARSE_INVALID &&
+	    reason[0] != '\0', "a command that is no move is INVALID, with a reason");
+
+	/* A match started, without items and with. */
+	ok(match_state_start(&a, 42, 3, false, 0, NULL) && versus_init(&b, 42, 3),
+	    "match_state_start starts a match without items");
+	nx = bytes(&a, x);
+	ny = bytes(&b, y);
+	ok(nx == ny && memcmp(x, y, nx) == 0, "... as versus_init does, byte for byte");
+	ok(match_state_start(&a, 42, 3, true, 30, weights) && versus_init(&b, 42, 3) &&
+	    versus_set_items(&b, 30, weights), "match_state_start starts a match with items");
+	nx = bytes(&a, x);
+	ny = bytes(&b, y);
+	ok(nx == ny && memcmp(x, y, nx) == 0, "... as versus_init and versus_set_items do");
+	ok(!match_state_start(&a, 42, 9, false, 0, NULL), "nine players are refused");
+	ok(!match_state_start(&a, 42, 3, true, 101, weights), "an item chance above 100 is refused");
+	ok(versus_init(&a, 42, 3) && match_state_items(&a, 30, weights), "match_state_items at turn 0");
+	nx = bytes(&a, x);
+	ok(match_state_start(&b, 42, 3, true, 30, weights), "match_state_start with the same items");
+	ny = bytes(&b, y);
+	ok(nx == ny && memcmp(x, y, nx) == 0, "... the same bytes");
+
+	/* Its bytes, and back. */
+	match_state_start(&a, 42, 3, true, 30, weights);
+	nx = match_state_encode(&a, x, sizeof x);
+	ny = bytes(&a, y);
+	ok(nx == ny && memcmp(x, y, nx) == 0, "match_state_encode writes the engine's bytes");
+	is_int(match_state_encode(&a, x, 3), nx, "too small a buffer: the length it needs");
+	nx = match_state_encode(&a, x, sizeof x);
+	ok(match_state_decode(&b, x, nx), "match_state_decode reads them");
+	ny = bytes(&b, y);
+	ok(nx == ny && memcmp(x, y, nx) == 0, "... and they encode again to the same bytes");
+	x[nx / 2] ^= 1;
+	ok(!match_state_decode(&b, x, nx), "a flipped bit is refused");
+
+	/* A turn: seat 0 moved, seat 1's stored move the engine refuses, seat
+	 * 2 sent nothing. */
+	match_state_start(&a, 42, 3, false, 0, NULL);
+	before = a;
+	memset(mv, 0, sizeof mv);
+	do
+		mv[0] = bot(&a.players[0]);
+	while (mv[0].kind != VERSUS_MOVE_PLACE || !versus_check_move(&a, 0, &mv[0], NULL, 0));
+	mv[1] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 9, 0, 0 };
+	mv[2] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0, 0 };
+	ok(!versus_check_move(&a, 1, &mv[1], want, sizeof want), "seat 1's move is refused by the engine");
+	ok(match_turn_resolve(&a, mv, 0x3, &ev, &refused), "the turn is played");
+	is_int(a.turn, 1, "... one turn");
+	ok(!match_state_items(&a, 30, weights), "match_state_items refuses a match begun");
+	is_int(refused.seats, 0x2, "seat 1's stored move is the one refused");
+	is_str(refused.reason[1], want, "... with the engine's reason");
+	ok(mv[0].kind == VERSUS_MOVE_PLACE && mv[1].kind == VERSUS_MOVE_MISSED &&
+	    mv[2].kind == VERSUS_MOVE_MISSED, "seats 1 and 2 missed the turn, seat 0 played");
+	b = before;
+	memcpy(mw, mv, sizeof mw);
+	ok(versus_resolve(&b, mw, &ew, &bad, reason, sizeof reason) == VERSUS_OK,
+	    "the engine plays the same moves");
+	nx = bytes(&a, x);
+	ny = bytes(&b, y);
+	je = match_events_json(&ev, mv);
+	jf = match_events_json(&ew, mw);
+	ok(nx == ny && memcmp(x, y, nx) == 0 && je != NULL && json_equal(je, jf),
+	    "... to the same state and the same events");
+	json_decref(je);
+	json_decref(jf);
+
+	/* A turn of a match over: nothing played, nothing changed. */
+	match_state_start(&a, 5, 2, false, 0, NULL);
+	memset(mv, 0, sizeof mv);
+	mv[0].kind = VERSUS_MOVE_RESIGN;
+	ok(match_turn_resolve(&a, mv, 0x1, &ev, &refused) && a.over && refused.seats == 0,
+	    "a resignation ends a match of two");
+	nx = bytes(&a, x);
+	ok(!match_turn_resolve(&a, mv, 0x3, &ev, &refused) && a.turn == 1,
+	    "a match over plays no turn");
+	ny = bytes(&a, y);
+	ok(nx == ny && memcmp(x, y, nx) == 0, "... and stays as it was");
+}
+
 /* test_match FILE also writes a bot match with items as a replay to FILE,
  * for `arcaded verify FILE`. */
 int
@@ -389,5 +499,6 @@ main(int argc, char **argv)
 	replays();
 	item_replays();
 	events();
+	server_calls();
 	return tap_done();
 }
