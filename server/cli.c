@@ -155,7 +155,7 @@ cli_verify_record(const char *file, const json_t *body, const char *text)
 
 		g = game_by_name(json_string_value(name), json_string_length(name));
 	}
-	if (g == NULL || g->replay_import == NULL) {
+	if (g == NULL || game_ext(g)->replay_import == NULL) {
 		fprintf(stderr, "arcaded verify: %s: no game with records to import\n", file);
 		return 1;
 	}
@@ -165,7 +165,7 @@ cli_verify_record(const char *file, const json_t *body, const char *text)
 		body = own = json_deep_copy(body);
 	if (body != NULL)
 		json_object_del((json_t *)body, "game");
-	o = body != NULL ? g->replay_import(body, &oom, why, sizeof why) : NULL;
+	o = body != NULL ? game_ext(g)->replay_import(body, &oom, why, sizeof why) : NULL;
 	if (o != NULL) {
 		printf("valid: %s record (%s, %s supplier), %lld keys (%lld played), %lld lines, %lld "
 		    "pieces, %s\n", g->name, json_string_value(json_object_get(o, "encoding")),

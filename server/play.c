@@ -75,8 +75,8 @@ play_new(struct request *req, const struct game *g, enum play_kind kind, bool by
 	memset(&p->adv, 0, sizeof *p - offsetof(struct play, adv));
 	turn_reset(&p->turn);
 	if (g->scratch_size > 0) {
-		if (g->scratch_init != NULL)
-			g->scratch_init(p + 1);
+		if (game_ext(g)->scratch_init != NULL)
+			game_ext(g)->scratch_init(p + 1);
 		else
 			memset(p + 1, 0, g->scratch_size);
 	}
@@ -293,7 +293,7 @@ abandon_latest(struct play *p, struct store_conn *c)
 	if (head.over || !p->game->decode(&st, head.state, head.nstate))
 		return STORE_OK;
 	memset(&t, 0, sizeof t);
-	if (!p->game->abandon(&st, &t) || t.nmoves != 1)
+	if (!game_ext(p->game)->abandon(&st, &t) || t.nmoves != 1)
 		return STORE_OK;
 	memset(&a, 0, sizeof a);
 	a.id = id;
@@ -316,7 +316,7 @@ static enum store_result
 init_job(struct play *p, struct store_conn *c)
 {
 	p->abandoned = false; /* the job may run again after a rollback */
-	if (p->by_account && p->game->abandon != NULL && abandon_latest(p, c) != STORE_OK)
+	if (p->by_account && game_ext(p->game)->abandon != NULL && abandon_latest(p, c) != STORE_OK)
 		return STORE_ERROR;
 	if (store_run_insert(c, &p->run) != STORE_OK)
 		return STORE_ERROR;
@@ -335,7 +335,7 @@ record_facts(struct store_conn *c, const struct game *g, const struct store_run_
 
 	for (i = 0; i < t->nfacts && i < GAME_MOVES_MAX; i++)
 		if (t->facts[i].move >= a->nmoves || store_fact_insert(c, a->id,
-		    a->from_step + (int64_t)t->facts[i].move + 1, t->facts[i].bytes, g->fact_bytes) != STORE_OK)
+		    a->from_step + (int64_t)t->facts[i].move + 1, t->facts[i].bytes, game_ext(g)->fact_bytes) != STORE_OK)
 			return STORE_ERROR;
 	return STORE_OK;
 }

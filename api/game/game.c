@@ -12,6 +12,11 @@
 
 #include "jsonbody.h"
 
+/* What game_ext() gives for a game without an ext: nothing optional. It
+ * lives here, not beside the table: the table names every game, and a
+ * game's adapter reaches game_ext() through this file. */
+const struct game_ext game_ext_none;
+
 bool
 game_read_int(const struct game_request *rq, const char *name, int64_t lo, int64_t hi,
     bool *present, int64_t *v, char *msg, size_t cap)
@@ -54,7 +59,7 @@ game_read_seed(const struct game *g, const struct game_request *rq, int64_t *see
 {
 	*seed = 0;
 	*chosen = false;
-	if (g->seedless || g->seed_of != NULL) {
+	if (g->seedless || game_ext(g)->seed_of != NULL) {
 		struct game_options opts;
 
 		if (seed_named(rq)) {
@@ -64,7 +69,7 @@ game_read_seed(const struct game *g, const struct game_request *rq, int64_t *see
 		}
 		if (g->seedless)
 			return true;
-		return game_read_options(g, rq, &opts, msg, cap) && g->seed_of(&opts, seed, msg, cap);
+		return game_read_options(g, rq, &opts, msg, cap) && game_ext(g)->seed_of(&opts, seed, msg, cap);
 	}
 	if (!game_read_int(rq, "seed", 0, ENGINE_ID_MAX, chosen, seed, msg, cap))
 		return false;
@@ -103,14 +108,14 @@ game_init_fields_known(const struct game *g, const struct game_request *rq, bool
 	const char *allowed[GAME_OPTIONS_MAX + 2];
 	size_t i, n = 0;
 
-	if ((g->seedless || g->seed_of != NULL) && seed_named(rq)) {
+	if ((g->seedless || game_ext(g)->seed_of != NULL) && seed_named(rq)) {
 		snprintf(msg, cap, g->seedless ? "%s has no seed: leave 'seed' out" :
 		    "%s takes no seed (a run's seed comes from its options): leave 'seed' out", g->name);
 		return false;
 	}
 	if (!strict)
 		return jsonbody_common_ok(rq->body, msg, cap);
-	if (!g->seedless && g->seed_of == NULL)
+	if (!g->seedless && game_ext(g)->seed_of == NULL)
 		allowed[n++] = "seed";
 	for (i = 0; i < g->noptions && i < GAME_OPTIONS_MAX; i++)
 		allowed[n++] = g->options[i].name;

@@ -20,7 +20,7 @@ run_result_certificate(const struct keyring *kr, const struct run_result *r, jso
 	char hash[CERTIFICATE_HASH_TEXT], id[GAME_ID_TEXT_MAX], *cert = NULL;
 
 	replay = replay_new(g, r->seed, actions, g->final(r->state),
-	    g->replay_options ? g->replay_options(r->state) : NULL);
+	    game_ext(g)->replay_options ? game_ext(g)->replay_options(r->state) : NULL);
 	if (replay == NULL || claims == NULL || certificate_json_hash(replay, hash) != 0)
 		goto done;
 	snprintf(id, sizeof id, "%lld", (long long)r->id);

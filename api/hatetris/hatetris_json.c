@@ -471,6 +471,14 @@ static const char *const ht_replay_keys[] = { "depth", "cap", NULL };
 static const char *const ht_final_keys[] = { "lines", "pieces", "status", "end_reason", NULL };
 static const char *const ht_board_fields[] = { "lines", "pieces", NULL };
 
+static const struct game_ext ht_ext = {
+	.fact_bytes = HATETRIS_KEY_BYTES,
+	.scratch_init = ht_scratch_init,
+	.replay_options = ht_replay_options,
+	.replay_end = ht_replay_end,
+	.move_marks = ht_marks,
+};
+
 const struct game game_hatetris = {
 	.id = GAME_HATETRIS,
 	.name = "hatetris",
@@ -487,9 +495,7 @@ const struct game game_hatetris = {
 	.check_default = false,
 	.hides_future = false,
 	.seedless = true,
-	.fact_bytes = HATETRIS_KEY_BYTES,
 	.scratch_size = sizeof(struct ht_scratch),
-	.scratch_init = ht_scratch_init,
 	.options = ht_options,
 	.noptions = sizeof ht_options / sizeof ht_options[0],
 	.action_fields = ht_action_fields,
@@ -504,12 +510,10 @@ const struct game game_hatetris = {
 	.summary = ht_summary,
 	.final = ht_final,
 	.claims = ht_claims,
-	.replay_options = ht_replay_options,
 	.replay_keys = ht_replay_keys,
 	.final_keys = ht_final_keys,
 	.replay_start = ht_replay_start,
 	.replay_move = ht_replay_move,
-	.replay_end = ht_replay_end,
 	.rules_json = ht_rules,
-	.move_marks = ht_marks,
+	.ext = &ht_ext,
 };

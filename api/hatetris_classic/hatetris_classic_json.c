@@ -1181,6 +1181,14 @@ static const char *const hcj_final_keys[] = { "lines", "pieces", "keys", "status
 	NULL };
 static const char *const hcj_board_fields[] = { "lines", "pieces", NULL };
 
+static const struct game_ext hcj_ext = {
+	.fact_bytes = HCJ_FACT_BYTES,
+	.replay_options = hcj_replay_options,
+	.replay_end = hcj_replay_end,
+	.replay_import = hcj_import,
+	.run_record = hcj_run_record,
+};
+
 const struct game game_hatetris_classic = {
 	.id = GAME_HATETRIS_CLASSIC,
 	.name = "hatetris-classic",
@@ -1199,7 +1207,6 @@ const struct game game_hatetris_classic = {
 	.check_default = false,
 	.hides_future = false,
 	.seedless = true,
-	.fact_bytes = HCJ_FACT_BYTES,
 	.scratch_size = sizeof(struct hcj_scratch),
 	.options = hcj_options,
 	.noptions = sizeof hcj_options / sizeof hcj_options[0],
@@ -1214,14 +1221,10 @@ const struct game game_hatetris_classic = {
 	.summary = hcj_summary,
 	.final = hcj_final,
 	.claims = hcj_claims,
-	.replay_options = hcj_replay_options,
 	.replay_keys = hcj_replay_keys,
 	.final_keys = hcj_final_keys,
 	.replay_start = hcj_replay_start,
 	.replay_move = hcj_replay_move,
-	.replay_end = hcj_replay_end,
 	.rules_json = hcj_rules,
-	.move_marks = NULL,
-	.replay_import = hcj_import,
-	.run_record = hcj_run_record,
+	.ext = &hcj_ext,
 };

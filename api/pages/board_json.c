@@ -80,7 +80,7 @@ board_run_json(const struct board_run *r, const void *state, json_t *actions)
 		    "they are shown once it is over"));
 	} else
 		json_object_set_new(o, "replay", replay_new(g, r->seed, actions, final,
-		    g->replay_options ? g->replay_options(state) : NULL));
+		    game_ext(g)->replay_options ? game_ext(g)->replay_options(state) : NULL));
 	return o;
 }
 

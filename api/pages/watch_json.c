@@ -21,7 +21,7 @@ watch_games_json(void)
 			json_array_append_new(fields, json_string(g->board_fields[j]));
 		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:b, s:b, s:b}", "name", g->name,
 		    "rules", g->rules, "boardFields", fields, "hidesFuture", g->hides_future,
-		    "seedless", g->seedless, "marks", g->move_marks != NULL));
+		    "seedless", g->seedless, "marks", game_ext(g)->move_marks != NULL));
 	}
 	return json_pack("{s:o}", "games", list);
 }
@@ -62,8 +62,8 @@ watch_step_json(const struct game *g, size_t step, const json_t *move, const voi
 		return NULL;
 	e = json_pack("{s:I, s:O, s:o}", "step", (json_int_t)step,
 	    "move", move != NULL ? move : json_null(), "view", v);
-	if (e != NULL && g->move_marks != NULL) {
-		json_t *m = move != NULL ? g->move_marks(prev, st, move) : NULL;
+	if (e != NULL && game_ext(g)->move_marks != NULL) {
+		json_t *m = move != NULL ? game_ext(g)->move_marks(prev, st, move) : NULL;
 
 		json_object_set_new(e, "marks", m != NULL ? m : json_null());
 	}

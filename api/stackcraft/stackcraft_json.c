@@ -535,6 +535,11 @@ static const char *const sc_replay_keys[] = { "cap", NULL };
 
 static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status", "end_reason", NULL };
 
+static const struct game_ext sc_ext = {
+	.replay_options = sc_replay_options,
+	.move_marks = sc_marks,
+};
+
 const struct game game_stackcraft = {
 	.id = GAME_STACKCRAFT,
 	.name = "stackcraft",
@@ -565,11 +570,10 @@ const struct game game_stackcraft = {
 	.summary = sc_summary,
 	.final = sc_final,
 	.claims = sc_claims,
-	.replay_options = sc_replay_options,
 	.replay_keys = sc_replay_keys,
 	.final_keys = sc_final_keys,
 	.replay_start = sc_replay_start,
 	.replay_move = sc_replay_move,
 	.rules_json = sc_rules,
-	.move_marks = sc_marks,
+	.ext = &sc_ext,
 };

@@ -416,6 +416,12 @@ static const char *const sf_action_fields[] = { "command", "action", NULL };
 static const char *const sf_final_keys[] = { "score", "lines", "pieces", "status", NULL };
 static const char *const sf_board_fields[] = { "lines", "pieces", NULL };
 
+static const struct game_ext sf_ext = {
+	.scratch_init = sf_scratch_init,
+	.abandon = sf_abandon,
+	.move_marks = sf_marks,
+};
+
 const struct game game_stackfall = {
 	.id = GAME_STACKFALL,
 	.name = "stackfall",
@@ -435,7 +441,6 @@ const struct game game_stackfall = {
 	.check_default = true,
 	.hides_future = true,
 	.scratch_size = sizeof(struct tetromino_scratch),
-	.scratch_init = sf_scratch_init,
 	.action_fields = sf_action_fields,
 	.board_fields = sf_board_fields,
 	.encode = sf_encode,
@@ -448,10 +453,9 @@ const struct game game_stackfall = {
 	.summary = sf_summary,
 	.final = sf_final,
 	.claims = sf_claims,
-	.abandon = sf_abandon,
 	.final_keys = sf_final_keys,
 	.replay_start = sf_replay_start,
 	.replay_move = sf_replay_move,
 	.rules_json = sf_rules,
-	.move_marks = sf_marks,
+	.ext = &sf_ext,
 };

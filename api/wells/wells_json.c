@@ -451,6 +451,14 @@ static const char *const wl_replay_keys[] = { "width", "height", NULL };
 static const char *const wl_final_keys[] = { "lines", "pieces", "status", "end_reason", "width", "height",
 	NULL };
 
+static const struct game_ext wl_ext = {
+	.nshared = WELLS_NSIZES,
+	.shared_size = wl_shared_size,
+	.shared_build = wl_shared_build,
+	.seed_of = wl_seed_of,
+	.replay_options = wl_replay_options,
+};
+
 const struct game game_wells = {
 	.id = GAME_WELLS,
 	.name = "wells",
@@ -473,10 +481,6 @@ const struct game game_wells = {
 	.hides_future = false,
 	.seedless = false,
 	.scratch_size = sizeof(struct wl_scratch),
-	.nshared = WELLS_NSIZES,
-	.shared_size = wl_shared_size,
-	.shared_build = wl_shared_build,
-	.seed_of = wl_seed_of,
 	.options = wl_options,
 	.noptions = sizeof wl_options / sizeof wl_options[0],
 	.action_fields = wl_action_fields,
@@ -490,10 +494,10 @@ const struct game game_wells = {
 	.summary = wl_summary,
 	.final = wl_final,
 	.claims = wl_claims,
-	.replay_options = wl_replay_options,
 	.replay_keys = wl_replay_keys,
 	.final_keys = wl_final_keys,
 	.replay_start = wl_replay_start,
 	.replay_move = wl_replay_move,
 	.rules_json = wl_rules,
+	.ext = &wl_ext,
 };

@@ -330,8 +330,8 @@ dirty_play(const struct game *g, const game_state *before, const json_t *body,
 	}
 	for (i = 0; i < n; i++)
 		((uint8_t *)d->scratch)[i] = (uint8_t)(0xa5 ^ rnd(256));
-	if (g->scratch_init != NULL)
-		g->scratch_init(d->scratch);
+	if (game_ext(g)->scratch_init != NULL)
+		game_ext(g)->scratch_init(d->scratch);
 	else
 		memset(d->scratch, 0, n);
 	/* Readied and not yet read into, it answers as no scratch at all. */
@@ -381,7 +381,7 @@ dirty_compare(const struct game *g, const game_state *before, const game_state *
 		same = strcmp(turn->moves[i], d->turn.moves[i]) == 0;
 	for (i = 0; same && i < turn->nfacts; i++)
 		same = turn->facts[i].move == d->turn.facts[i].move &&
-		    memcmp(turn->facts[i].bytes, d->turn.facts[i].bytes, g->fact_bytes) == 0;
+		    memcmp(turn->facts[i].bytes, d->turn.facts[i].bytes, game_ext(g)->fact_bytes) == 0;
 	/* A refusal is answered on the state before, its results beside it. */
 	wa = written(g, turn->refused ? (const void *)before : (const void *)st, scratch, &la);
 	wb = written(g, turn->refused ? (const void *)before : (const void *)&d->st, d->scratch, &lb);
@@ -481,10 +481,10 @@ new_run(const struct game *g, game_state *st, const struct game_env *env)
 		if (rnd(2))
 			opts.v[i] = o->min + (int64_t)rnd((uint32_t)(span < 300 ? span : 300));
 	}
-	if (g->seed_of != NULL && !g->seed_of(&opts, &seed, msg, sizeof msg)) {
+	if (game_ext(g)->seed_of != NULL && !game_ext(g)->seed_of(&opts, &seed, msg, sizeof msg)) {
 		for (i = 0; i < g->noptions; i++)
 			opts.v[i] = g->options[i].dflt;
-		if (!g->seed_of(&opts, &seed, msg, sizeof msg))
+		if (!game_ext(g)->seed_of(&opts, &seed, msg, sizeof msg))
 			return false;
 	}
 	if (g->seedless)
@@ -576,7 +576,7 @@ test_game(const struct game *g, unsigned long nstates)
 	    g->name, t.parsed, t.parse_apart);
 	ok(tc.dirty != NULL && tc.apart == 0 && tc.played > 0, "%s: %s, %lu requests on a scratch of "
 	    "garbage play and answer as on a zeroed one (%lu apart)", g->name,
-	    g->scratch_init != NULL ? "its scratch_init" : "a zeroed scratch", tc.played, tc.apart);
+	    game_ext(g)->scratch_init != NULL ? "its scratch_init" : "a zeroed scratch", tc.played, tc.apart);
 done:
 	if (tc.dirty != NULL)
 		free(tc.dirty->scratch);
