@@ -710,6 +710,148 @@ hcj_answer(json_t *o, const void *st, const void *scratch)
 	return ok;
 }
 
+/* The engine's text without its last new line (text_json), written. */
+static void
+text_write(struct jw *w, const char *text)
+{
+	size_t n = strlen(text);
+
+	jw_stringn(w, text, n > 0 && text[n - 1] == '\n' ? n - 1 : n);
+}
+
+/* The lock list of options_json, written. */
+static void
+options_write(struct jw *w, const struct hclassic *g)
+{
+	static const size_t cap = HCLASSIC_LOCKS_MAX;
+	struct hclassic_search s;
+	struct hclassic_lock *locks = malloc(cap * sizeof *locks);
+	char path[HCLASSIC_PATH_MAX + 1], text[HCLASSIC_TEXT_SIZE];
+	struct hclassic tmp;
+	size_t n, i;
+
+	jw_array(w);
+	n = locks != NULL ? hclassic_options(g, &s, locks, cap) : 0;
+	for (i = 0; i < n && i < cap; i++) {
+		const struct hclassic_lock *l = &locks[i];
+
+		if (hclassic_lock_path(&s, l, path, sizeof path) != l->nkeys)
+			path[0] = '\0';
+		/* The well alone, no live piece drawn (well_text_json). */
+		memset(&tmp, 0, sizeof tmp);
+		memcpy(tmp.well, l->well, sizeof tmp.well);
+		tmp.over = 1;
+		tmp.pieces = 1;
+		hclassic_text(&tmp, text);
+		jw_object(w);
+		jw_key(w, "lock");
+		jw_int(w, (int64_t)i);
+		jw_key(w, "x");
+		jw_int(w, l->x);
+		jw_key(w, "y");
+		jw_int(w, l->y);
+		jw_key(w, "o");
+		jw_int(w, l->o);
+		jw_key(w, "keys");
+		jw_string(w, path);
+		jw_key(w, "lines");
+		jw_int(w, l->lines);
+		jw_key(w, "over");
+		jw_bool(w, l->over != 0);
+		jw_key(w, "top");
+		jw_int(w, l->top);
+		jw_key(w, "board_text");
+		text_write(w, text);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	free(locks);
+}
+
+/* The fields of fields_json, then the results: the command's, when it
+ * ran. A result whose text is not UTF-8 (a message cut inside a
+ * character) is left out, as jansson leaves it out of hcj_answer. */
+static bool
+hcj_answer_write(struct jw *w, const void *st, const void *scratch)
+{
+	static const char *const kinds[] = { "keys", "options", "place" };
+	const struct hcj_scratch *x = scratch;
+	const struct hclassic *g = st;
+	char text[HCLASSIC_TEXT_SIZE];
+
+	hclassic_text(g, text);
+	jw_key(w, "status");
+	jw_string(w, g->over ? "over" : "playing");
+	jw_key(w, "end_reason");
+	if (g->over)
+		jw_string(w, "top_out");
+	else
+		jw_null(w);
+	jw_key(w, "lines");
+	jw_int(w, g->lines);
+	jw_key(w, "pieces");
+	jw_int(w, g->pieces);
+	jw_key(w, "keys");
+	jw_int(w, g->keys);
+	jw_key(w, "current");
+	jw_string(w, hclassic_piece_name(g->piece));
+	jw_key(w, "x");
+	if (g->over)
+		jw_null(w);
+	else
+		jw_int(w, g->x);
+	jw_key(w, "y");
+	if (g->over)
+		jw_null(w);
+	else
+		jw_int(w, g->y);
+	jw_key(w, "o");
+	if (g->over)
+		jw_null(w);
+	else
+		jw_int(w, g->o);
+	jw_key(w, "supplier");
+	jw_string(w, hclassic_supplier_name(g->supplier));
+	jw_key(w, "board_text");
+	text_write(w, text);
+	jw_key(w, "results");
+	jw_array(w);
+	if (x != NULL && x->ran && jw_utf8(x->message, strlen(x->message)) &&
+	    (x->text == NULL || jw_utf8(x->text, strlen(x->text)))) {
+		jw_object(w);
+		jw_key(w, "command");
+		if (x->text != NULL)
+			jw_string(w, x->text);
+		else if (!x->valid)
+			jw_null(w);
+		else
+			jw_string(w, kinds[x->kind]);
+		jw_key(w, "ok");
+		jw_bool(w, x->ok);
+		jw_key(w, "message");
+		jw_string(w, x->message);
+		if (x->ok && x->kind == HCJ_OPTIONS) {
+			jw_key(w, "options");
+			options_write(w, g);
+		} else if (x->ok) {
+			jw_key(w, "played");
+			jw_object(w);
+			jw_key(w, "applied");
+			jw_int(w, (int64_t)x->played.applied);
+			jw_key(w, "ignored");
+			jw_int(w, (int64_t)x->played.ignored);
+			jw_key(w, "locks");
+			jw_int(w, x->played.locks);
+			jw_key(w, "lines");
+			jw_int(w, x->played.lines);
+			jw_object_end(w);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	return !w->failed;
+}
+
 /* ---- the descriptor's other steps ---- */
 
 static bool
@@ -1218,6 +1360,7 @@ const struct game game_hatetris_classic = {
 	.read_action = hcj_read_action,
 	.play = hcj_play,
 	.answer = hcj_answer,
+	.answer_write = hcj_answer_write,
 	.summary = hcj_summary,
 	.final = hcj_final,
 	.claims = hcj_claims,

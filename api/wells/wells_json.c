@@ -297,6 +297,100 @@ wl_answer(json_t *o, const void *st, const void *scratch)
 	    json_object_set_new_nocheck(o, "legalActions", wells_legal_json(st)) == 0;
 }
 
+/* The state object of wells_state_json, written. */
+static void
+state_write(struct jw *w, const struct wells *g)
+{
+	char text[WELLS_TEXT_SIZE], board[WELLS_TEXT_SIZE], c = whowins_piece_letter(g->current);
+	const char *line = text, *end = wells_end_name(g->end_reason);
+	size_t i;
+
+	wells_text(g, text);
+	wells_board_text(g, board);
+	jw_object(w);
+	jw_key(w, "width");
+	jw_int(w, g->width);
+	jw_key(w, "height");
+	jw_int(w, g->height);
+	jw_key(w, "well");
+	jw_array(w);
+	for (i = 0; i < (size_t)g->height + WHOWINS_BUFFER; i++, line += g->width + 1)
+		jw_stringn(w, line, g->width);
+	jw_array_end(w);
+	jw_key(w, "current");
+	jw_stringn(w, &c, 1);
+	jw_key(w, "pieces");
+	jw_int(w, g->pieces);
+	jw_key(w, "line_in");
+	if (g->value == WELLS_NEVER)
+		jw_null(w);
+	else
+		jw_int(w, g->value);
+	jw_key(w, "status");
+	jw_string(w, wells_status_name(g->status));
+	jw_key(w, "end_reason");
+	if (end != NULL)
+		jw_string(w, end);
+	else
+		jw_null(w);
+	jw_key(w, "board_text");
+	jw_string(w, board);
+	jw_object_end(w);
+}
+
+/* The landings of wells_legal_json, written. */
+static void
+legal_write(struct jw *w, const struct wells *g)
+{
+	struct wells_landing l[WELLS_LANDINGS_MAX];
+	uint16_t rows[WELLS_H_MAX];
+	size_t n, i, k;
+
+	jw_array(w);
+	if (g->status == WELLS_PLAYING) {
+		wells_rows(g, rows);
+		n = wells_landings(g->width, g->height, rows, g->current, l, WELLS_LANDINGS_MAX);
+		for (i = 0; i < n; i++) {
+			char id[16];
+
+			landing_id((unsigned)l[i].at.rot, l[i].x, l[i].y, id);
+			jw_object(w);
+			jw_key(w, "id");
+			jw_string(w, id);
+			jw_key(w, "rotation");
+			jw_int(w, l[i].at.rot);
+			jw_key(w, "x");
+			jw_int(w, l[i].x);
+			jw_key(w, "y");
+			jw_int(w, l[i].y);
+			jw_key(w, "cells");
+			jw_array(w);
+			for (k = 0; k < 4; k++) {
+				jw_array(w);
+				jw_int(w, l[i].cells[k][0]);
+				jw_int(w, l[i].cells[k][1]);
+				jw_array_end(w);
+			}
+			jw_array_end(w);
+			jw_key(w, "line");
+			jw_bool(w, l[i].line);
+			jw_object_end(w);
+		}
+	}
+	jw_array_end(w);
+}
+
+static bool
+wl_answer_write(struct jw *w, const void *st, const void *scratch)
+{
+	(void)scratch;
+	jw_key(w, "state");
+	state_write(w, st);
+	jw_key(w, "legalActions");
+	legal_write(w, st);
+	return !w->failed;
+}
+
 static void
 wl_summary(const void *st, struct game_summary *out)
 {
@@ -491,6 +585,7 @@ const struct game game_wells = {
 	.read_action = wl_read_action,
 	.play = wl_play,
 	.answer = wl_answer,
+	.answer_write = wl_answer_write,
 	.summary = wl_summary,
 	.final = wl_final,
 	.claims = wl_claims,
