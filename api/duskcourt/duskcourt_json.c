@@ -366,19 +366,7 @@ dc_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 	snprintf(t->canon, sizeof t->canon, "%s", t->moves[0]);
 }
 
-static bool
-dc_answer(json_t *o, const void *st, const void *scratch)
-{
-	char text[DC_TEXT_MAX];
-
-	(void)scratch;
-	board_text(st, text);
-	return json_object_set_new_nocheck(o, "state", duskcourt_state_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "legalActions", duskcourt_legal_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "boardText", json_string_nocheck(text)) == 0;
-}
-
-/* dc_answer's fields, written: the same keys, order and values. */
+/* The game's part of an answer: state, legalActions, boardText. */
 static void
 cells_write(struct jw *w, const uint8_t *cells, int size)
 {
@@ -588,7 +576,6 @@ const struct game game_duskcourt = {
 	.init = dc_init,
 	.read_action = dc_read_action,
 	.play = dc_play,
-	.answer = dc_answer,
 	.answer_write = dc_answer_write,
 	.summary = dc_summary,
 	.final = dc_final,

@@ -123,23 +123,17 @@ game_init_fields_known(const struct game *g, const struct game_request *rq, bool
 	return jsonbody_known(rq->body, allowed, msg, cap);
 }
 
-/* A game without a writer: its answer built, then dumped member by member
- * (its keys are literals, written as they are). */
-static bool
-dump_answer(struct jw *w, const struct game *g, const void *st, const void *scratch)
+bool
+game_answer_fields(struct jw *w, const struct game *g, const char *run_id, const char *token,
+    const void *st, const void *scratch)
 {
-	json_t *o = json_object(), *v;
-	const char *key;
-	bool ok = o != NULL && g->answer(o, st, scratch);
-
-	if (ok) {
-		json_object_foreach(o, key, v) {
-			jw_key(w, key);
-			jw_json(w, v);
-		}
-	}
-	json_decref(o);
-	return ok;
+	jw_key(w, "runId");
+	jw_string(w, run_id);
+	jw_key(w, "stateToken");
+	jw_string(w, token);
+	if (!g->answer_write(w, st, scratch))
+		w->failed = true;
+	return !w->failed;
 }
 
 bool
@@ -149,12 +143,7 @@ game_answer_write(struct jw *w, const struct game *g, const char *run_id, const 
 	jw_object(w);
 	jw_key(w, "game");
 	jw_string(w, g->name);
-	jw_key(w, "runId");
-	jw_string(w, run_id);
-	jw_key(w, "stateToken");
-	jw_string(w, token);
-	if (g->answer_write != NULL ? !g->answer_write(w, st, scratch) : !dump_answer(w, g, st, scratch))
-		w->failed = true;
+	game_answer_fields(w, g, run_id, token, st, scratch);
 	if (extra_key != NULL && extra != NULL) {
 		jw_key(w, extra_key);
 		jw_json(w, extra);

@@ -308,10 +308,6 @@ struct game {
 	 * the run, finishes on the seed's routes, MCP results) has it. */
 	bool (*answer_write)(struct jw *w, const void *st, const void *scratch);
 
-	/* The same part added to o as a tree, for the callers that still
-	 * build one; NULL where answer_write is the game's only writer. */
-	bool (*answer)(json_t *o, const void *st, const void *scratch);
-
 	void (*summary)(const void *st, struct game_summary *out);
 
 	/* A replay's final summary, which verification compares exactly. */
@@ -347,11 +343,16 @@ game_ext(const struct game *g)
 	return g->ext != NULL ? g->ext : &game_ext_none;
 }
 
-/* A game route's answer written into w: {"game", "runId", "stateToken",
- * the game's part (answer_write, or answer's dumped when it has none),
- * then extra_key with extra (borrowed) when both are not NULL}: the bytes
- * json_dumps(JSON_COMPACT) gives run_answer_json's object (run_result.h)
- * with extra set at extra_key. False when it could not be written. */
+/* The run's part of every answer that shows a run, written into an open
+ * object: "runId", "stateToken", then the game's part (answer_write). A
+ * 200 has "game" before it, a refusal with the run its "error". False
+ * when it could not be written. */
+bool game_answer_fields(struct jw *w, const struct game *g, const char *run_id, const char *token,
+    const void *st, const void *scratch);
+
+/* A game route's answer written into w: {"game", game_answer_fields,
+ * then extra_key with extra (borrowed) when both are not NULL}. False
+ * when it could not be written. */
 bool game_answer_write(struct jw *w, const struct game *g, const char *run_id, const char *token,
     const void *st, const void *scratch, const char *extra_key, const json_t *extra);
 

@@ -99,13 +99,7 @@ ht_moved(const void *st, size_t i, void *ctx)
 	hatetris_board_key(&g->board, b->keys[i]);
 }
 
-static json_t *
-ht_fields(const void *st)
-{
-	return hatetris_fields_json(st);
-}
-
-/* hatetris_fields_json's fields, written. */
+/* The game's fields of an answer (hatetris_fields_json's, written). */
 static void
 ht_write_fields(struct jw *w, const void *st)
 {
@@ -144,7 +138,6 @@ static const struct tetromino_rules ht_grammar = {
 	.ended = ht_ended,
 	.run = ht_run,
 	.moved = ht_moved,
-	.fields = ht_fields,
 	.write_fields = ht_write_fields,
 };
 
@@ -316,14 +309,6 @@ ht_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 		memcpy(t->facts[i].bytes, x->keys[i], HATETRIS_KEY_BYTES);
 	}
 	t->nfacts = x->tx.batch.nmoves;
-}
-
-static bool
-ht_answer(json_t *o, const void *st, const void *scratch)
-{
-	const struct ht_scratch *x = scratch;
-
-	return tetromino_answer(&ht_grammar, o, st, x != NULL ? &x->tx : NULL);
 }
 
 static bool
@@ -505,7 +490,6 @@ const struct game game_hatetris = {
 	.init = ht_init,
 	.read_action = ht_read_action,
 	.play = ht_play,
-	.answer = ht_answer,
 	.answer_write = ht_answer_write,
 	.summary = ht_summary,
 	.final = ht_final,

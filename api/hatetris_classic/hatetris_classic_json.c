@@ -364,81 +364,6 @@ hcj_decode(void *st, const uint8_t *in, size_t n)
 	return true;
 }
 
-/* ---- answers ---- */
-
-/* The engine's text without its last new line, as the other games'
- * board_text (and the web viewer) have it. */
-static json_t *
-text_json(const char *text)
-{
-	size_t n = strlen(text);
-
-	return json_stringn(text, n > 0 && text[n - 1] == '\n' ? n - 1 : n);
-}
-
-static json_t *
-well_text_json(const uint16_t well[HCLASSIC_ROWS])
-{
-	char text[HCLASSIC_TEXT_SIZE];
-	struct hclassic tmp;
-
-	memset(&tmp, 0, sizeof tmp);
-	memcpy(tmp.well, well, sizeof tmp.well);
-	tmp.over = 1; /* no live piece drawn */
-	tmp.pieces = 1;
-	hclassic_text(&tmp, text);
-	return text_json(text);
-}
-
-static json_t *
-fields_json(const struct hclassic *g)
-{
-	char text[HCLASSIC_TEXT_SIZE];
-	json_t *o = json_object();
-
-	hclassic_text(g, text);
-	json_object_set_new_nocheck(o, "status", json_string(g->over ? "over" : "playing"));
-	json_object_set_new_nocheck(o, "end_reason", g->over ? json_string("top_out") : json_null());
-	json_object_set_new_nocheck(o, "lines", json_integer(g->lines));
-	json_object_set_new_nocheck(o, "pieces", json_integer(g->pieces));
-	json_object_set_new_nocheck(o, "keys", json_integer(g->keys));
-	json_object_set_new_nocheck(o, "current", json_string(hclassic_piece_name(g->piece)));
-	json_object_set_new_nocheck(o, "x", g->over ? json_null() : json_integer(g->x));
-	json_object_set_new_nocheck(o, "y", g->over ? json_null() : json_integer(g->y));
-	json_object_set_new_nocheck(o, "o", g->over ? json_null() : json_integer(g->o));
-	json_object_set_new_nocheck(o, "supplier", json_string(hclassic_supplier_name(g->supplier)));
-	json_object_set_new_nocheck(o, "board_text", text_json(text));
-	return o;
-}
-
-/* Every lock the live piece can reach: id, where, its path, what it does. */
-static json_t *
-options_json(const struct hclassic *g)
-{
-	static const size_t cap = HCLASSIC_LOCKS_MAX;
-	struct hclassic_search s;
-	struct hclassic_lock *locks = malloc(cap * sizeof *locks);
-	char path[HCLASSIC_PATH_MAX + 1];
-	json_t *a = json_array();
-	size_t n, i;
-
-	if (locks == NULL)
-		return a;
-	n = hclassic_options(g, &s, locks, cap);
-	for (i = 0; i < n && i < cap; i++) {
-		const struct hclassic_lock *l = &locks[i];
-
-		if (hclassic_lock_path(&s, l, path, sizeof path) != l->nkeys)
-			path[0] = '\0';
-		json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:s, s:i, s:b, s:i, s:o}",
-		    "lock", (json_int_t)i, "x", (int)l->x, "y", (int)l->y, "o", (int)l->o, "keys", path,
-		    "lines", (int)l->lines, "over", (int)l->over, "top", (int)l->top,
-		    "board_text", well_text_json(l->well)));
-	}
-	free(locks);
-	return a;
-}
-
 /* ---- commands ---- */
 
 enum hcj_kind { HCJ_KEYS, HCJ_OPTIONS, HCJ_PLACE };
@@ -673,43 +598,6 @@ done:
 	snprintf(x->message, sizeof x->message, "%s", t->refused ? t->reason : "");
 }
 
-static json_t *
-command_json(const struct hcj_scratch *x)
-{
-	static const char *const kinds[] = { "keys", "options", "place" };
-
-	if (x->text != NULL)
-		return json_string(x->text);
-	if (!x->valid)
-		return json_null();
-	return json_string(kinds[x->kind]);
-}
-
-static bool
-hcj_answer(json_t *o, const void *st, const void *scratch)
-{
-	const struct hcj_scratch *x = scratch;
-	json_t *f = fields_json(st), *results = json_array();
-	bool ok;
-
-	if (x != NULL && x->ran) {
-		json_t *r = json_pack("{s:o, s:b, s:s}", "command", command_json(x), "ok", x->ok,
-		    "message", x->message);
-
-		if (x->ok && x->kind == HCJ_OPTIONS)
-			json_object_set_new_nocheck(r, "options", options_json(st));
-		else if (x->ok)
-			json_object_set_new_nocheck(r, "played", json_pack("{s:I, s:I, s:I, s:I}",
-			    "applied", (json_int_t)x->played.applied, "ignored", (json_int_t)x->played.ignored,
-			    "locks", (json_int_t)x->played.locks, "lines", (json_int_t)x->played.lines));
-		json_array_append_new(results, r);
-	}
-	json_object_set_new_nocheck(f, "results", results);
-	ok = json_object_update(o, f) == 0;
-	json_decref(f);
-	return ok;
-}
-
 /* The engine's text without its last new line (text_json), written. */
 static void
 text_write(struct jw *w, const char *text)
@@ -770,7 +658,8 @@ options_write(struct jw *w, const struct hclassic *g)
 
 /* The fields of fields_json, then the results: the command's, when it
  * ran. A result whose text is not UTF-8 (a message cut inside a
- * character) is left out, as jansson leaves it out of hcj_answer. */
+ * character) is left out: the answers have always left it out, as jansson
+ * did when it built them. */
 static bool
 hcj_answer_write(struct jw *w, const void *st, const void *scratch)
 {
@@ -1359,7 +1248,6 @@ const struct game game_hatetris_classic = {
 	.init = hcj_init,
 	.read_action = hcj_read_action,
 	.play = hcj_play,
-	.answer = hcj_answer,
 	.answer_write = hcj_answer_write,
 	.summary = hcj_summary,
 	.final = hcj_final,

@@ -3,6 +3,7 @@
  */
 #include "watch_json.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "match_view.h"
@@ -29,12 +30,23 @@ watch_games_json(void)
 json_t *
 watch_view_json(const struct game *g, const void *st)
 {
-	json_t *o = json_object();
+	json_t *o = NULL;
+	struct jw w;
+	size_t len = 0;
+	char *text;
 
-	if (o == NULL || !g->answer(o, st, NULL)) {
-		json_decref(o);
+	/* The game's part as its one writer writes it, read back: the view
+	 * is a value inside the page's answers, which are trees. */
+	jw_init(&w, 4096, 4u << 20);
+	jw_object(&w);
+	if (!g->answer_write(&w, st, NULL))
+		w.failed = true;
+	jw_object_end(&w);
+	if ((text = jw_take(&w, &len)) != NULL)
+		o = json_loadb(text, len, JSON_ALLOW_NUL, NULL);
+	free(text);
+	if (o == NULL)
 		return NULL;
-	}
 	/* The answer adds the game's fields only; the token and the agent
 	 * check are the pipeline's. Never let one through. */
 	json_object_del(o, "stateToken");

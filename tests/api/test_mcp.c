@@ -456,7 +456,7 @@ test_action_text(void)
 }
 
 /* A real game answer, as the pipeline builds it: game, runId, stateToken
- * and the descriptor's answer on a fresh run of seed 7. */
+ * and the game's part on a fresh run of seed 7, written and read back. */
 static json_t *
 game_answer(const struct game *g)
 {
@@ -465,19 +465,26 @@ game_answer(const struct game *g)
 	struct game_env env = { 0 };
 	enum api_error err;
 	char msg[128];
-	json_t *o = json_pack("{s:s, s:s, s:s}", "game", g->name, "runId", "42", "stateToken", "v4.local.T");
-	size_t i;
+	json_t *o = NULL;
+	struct jw w;
+	char *text;
+	size_t i, len = 0;
 	void *work = g->work_size ? calloc(1, g->work_size) : NULL;
 
 	env.work = work;
 	env.shared = test_shared;
 	for (i = 0; i < g->noptions; i++)
 		opts.v[i] = g->options[i].dflt;
-	if (!g->init(&st, 7, &opts, &env, &err, msg, sizeof msg) || !g->answer(o, &st, NULL)) {
+	if (!g->init(&st, 7, &opts, &env, &err, msg, sizeof msg)) {
 		diag("%s: init failed: %s", g->name, msg);
-		json_decref(o);
-		o = NULL;
+		free(work);
+		return NULL;
 	}
+	jw_init(&w, 4096, 1u << 22);
+	game_answer_write(&w, g, "42", "v4.local.T", &st, NULL, NULL, NULL);
+	if ((text = jw_take(&w, &len)) != NULL)
+		o = json_loadb(text, len, 0, NULL);
+	free(text);
 	free(work);
 	return o;
 }
