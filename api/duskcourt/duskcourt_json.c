@@ -7,8 +7,10 @@
 #include "duskcourt_json.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "jsonbody.h"
 #include "replay.h"
 #include "numtext.h"
 
@@ -549,6 +551,50 @@ static const char *const dc_action_fields[] = { "action", NULL };
 static const char *const dc_final_keys[] = { "score", "rung", "lives", "phase", NULL };
 static const char *const dc_board_fields[] = { "rung", "lives", NULL };
 
+/* ---- command line ---- */
+
+/* arcaded deal SEED RUNG K: court K of the seed at that rung, with a way
+ * through, as JSON (duskcourt_deal_json). */
+static int
+dc_cli_deal(int argc, char **argv, const struct game_env *env)
+{
+	int64_t seed, rung, k;
+	const char *why;
+	json_t *o;
+	char *text;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: arcaded deal SEED RUNG K\n");
+		return 2;
+	}
+	if (!jsonbody_parse_int(argv[1], 0, ENGINE_ID_MAX, &seed) ||
+	    !jsonbody_parse_int(argv[2], 1, 1000000, &rung) ||
+	    !jsonbody_parse_int(argv[3], 0, 1000000000, &k)) {
+		fprintf(stderr, "arcaded deal: SEED 0-%lld, RUNG 1-1000000, K 0-1000000000\n",
+		    (long long)ENGINE_ID_MAX);
+		return 2;
+	}
+	o = duskcourt_deal_json((uint64_t)seed, (uint32_t)rung, (uint32_t)k, env->work, &why);
+	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (text == NULL) {
+		fprintf(stderr, "arcaded deal: %s\n", o ? "out of memory" : why);
+		return 1;
+	}
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
+
+static const struct game_subcommand dc_subcommands[] = {
+	{ "deal", "SEED RUNG K", dc_cli_deal },
+	{ NULL, NULL, NULL },
+};
+
+static const struct game_ext dc_ext = {
+	.subcommands = dc_subcommands,
+};
+
 const struct game game_duskcourt = {
 	.id = GAME_DUSKCOURT,
 	.name = "duskcourt",
@@ -584,6 +630,7 @@ const struct game game_duskcourt = {
 	.replay_start = dc_replay_start,
 	.replay_move = dc_replay_move,
 	.rules_json = dc_rules,
+	.ext = &dc_ext,
 };
 
 json_t *

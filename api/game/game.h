@@ -235,6 +235,10 @@ struct game_ext {
 	 * 404. */
 	json_t *(*replay_import)(const json_t *body, bool *oom, char *why, size_t cap);
 
+	/* What replay_import found, in one line for `arcaded verify` (after
+	 * "valid: "), written into out (cut to cap). */
+	void (*record_text)(const json_t *imported, char *out, size_t cap);
+
 	/* A finished run in the game's outside format (GET .../runs/{id}/record,
 	 * on a verification worker: pure, and it may take a while), made from
 	 * its end state and stored moves (both borrowed). A new object, or NULL

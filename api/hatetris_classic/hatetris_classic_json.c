@@ -1212,11 +1212,27 @@ static const char *const hcj_final_keys[] = { "lines", "pieces", "keys", "status
 	NULL };
 static const char *const hcj_board_fields[] = { "lines", "pieces", NULL };
 
+/* An imported record in one line: its encoding and supplier, its keys,
+ * lines and pieces, how it stands. */
+static void
+hcj_record_text(const json_t *o, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s record (%s, %s supplier), %lld keys (%lld played), %lld lines, %lld "
+	    "pieces, %s", game_hatetris_classic.name, json_string_value(json_object_get(o, "encoding")),
+	    json_string_value(json_object_get(o, "supplier")),
+	    (long long)json_integer_value(json_object_get(o, "keys")),
+	    (long long)json_integer_value(json_object_get(o, "keys_played")),
+	    (long long)json_integer_value(json_object_get(o, "lines")),
+	    (long long)json_integer_value(json_object_get(o, "pieces")),
+	    json_string_value(json_object_get(o, "status")));
+}
+
 static const struct game_ext hcj_ext = {
 	.fact_bytes = HCJ_FACT_BYTES,
 	.replay_options = hcj_replay_options,
 	.replay_end = hcj_replay_end,
 	.replay_import = hcj_import,
+	.record_text = hcj_record_text,
 	.run_record = hcj_run_record,
 };
 
