@@ -490,15 +490,15 @@ seal(const struct play *p, int64_t run, int64_t step, const void *st)
 	return token_seal(p->keys, &t);
 }
 
-/* Queues text (taken) as the JSON reply. A request with a wrapper (MCP)
- * has it parsed for the wrapper, NULs in strings included (a command's
- * text may hold one). */
+/* Queues text (taken) as the JSON reply. A wrapper that takes text (MCP's
+ * tool calls) takes it as it is; another has it parsed, NULs in strings
+ * included (a command's text may hold one). */
 static void
 reply_text(struct request *req, int status, char *text, size_t len)
 {
 	json_t *o;
 
-	if (req->wrap == NULL || text == NULL) {
+	if (req->wrap == NULL || req->wrap_text != NULL || text == NULL) {
 		request_reply_json_text(req, status, text, len);
 		return;
 	}

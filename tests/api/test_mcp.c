@@ -592,6 +592,103 @@ test_results(void)
 	ok(result_of("list_games", NULL, 200, NULL) == NULL, "no body, no result");
 }
 
+/* One result both ways: mcp_tools_result's tree in mcp_result_new's
+ * envelope, dumped, and mcp_tools_result_write on the body's text. Equal
+ * bytes, or the written way declines (then the tree's is the answer). */
+static bool
+both_ways(const char *tool, const struct game *g, int status, const json_t *body, const json_t *id,
+    enum mcp_era era, bool *taken)
+{
+	struct mcp_message m = { 0 };
+	char params[128], msg[64], *want, *in, *got = NULL;
+	struct mcp_call c;
+	json_t *p, *r;
+	struct jw w;
+	size_t len = 0;
+	int code;
+	bool same;
+
+	snprintf(params, sizeof params, "{\"name\":\"%s\"}", tool);
+	memset(&c, 0, sizeof c);
+	p = json_loads(params, 0, NULL);
+	mcp_tools_plan(p, &c, &code, msg, sizeof msg);
+	json_decref(p);
+	c.game = g;
+	m.id = id;
+	m.era = era;
+	r = mcp_result_new(&m, mcp_tools_result(&c, status, json_deep_copy(body)));
+	want = r != NULL ? json_dumps(r, JSON_COMPACT) : NULL;
+	json_decref(r);
+	in = json_dumps(body, JSON_COMPACT);
+	jw_init(&w, 64, 1u << 24);
+	*taken = in != NULL && mcp_tools_result_write(&w, &c, id, era == MCP_ERA_MODERN, status, in,
+	    strlen(in));
+	if (*taken)
+		got = jw_take(&w, &len);
+	else
+		jw_cleanup(&w);
+	same = !*taken || (want != NULL && got != NULL && strcmp(want, got) == 0 && len == strlen(want));
+	if (!same)
+		diag("%s %d:\n#  tree    %s\n#  written %s", tool, status, want ? want : "(null)",
+		    got ? got : "(null)");
+	mcp_call_cleanup(&c);
+	free(want);
+	free(in);
+	free(got);
+	return same;
+}
+
+static void
+test_written_results(void)
+{
+	static const char *const tools_run[] = { "start_run", "act", "get_state", "finish_run" };
+	static const int statuses[] = { 200, 409, 422 };
+	json_t *ids[2], *bodies[4];
+	unsigned apart = 0, taken = 0, tried = 0;
+	size_t i, b, k, t, e;
+
+	ids[0] = json_integer(7);
+	ids[1] = json_string("a\"b");
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+		json_t *base = game_answer(g);
+
+		if (base == NULL)
+			continue;
+		bodies[0] = json_deep_copy(base);
+		bodies[1] = json_deep_copy(base);
+		json_object_del(bodies[1], "game");
+		json_object_set_new(bodies[1], "error", json_pack("{s:s, s:s}", "code", "illegal_action",
+		    "message", "no \"such\"\nmove"));
+		json_object_set_new(bodies[1], "agent_check", json_pack("{s:s, s:s, s:i}", "puzzle",
+		    "tWo pluS one", "token", "ac_abc", "expires_in", 600));
+		bodies[2] = json_pack("{s:s, s:s, s:{s:i, s:s, s:n}, s:{s:i, s:s}, s:s, s:s}", "game", g->name,
+		    "runId", "42", "final", "score", 90, "status", "over", "end_reason", "review", "rating", 9,
+		    "text", "ok\u00e9", "certificate", "v4.public.C", "verifyWith", "/api/v1/keys");
+		bodies[3] = json_deep_copy(bodies[2]);
+		json_object_update(bodies[3], base);
+		for (b = 0; b < 4; b++)
+			for (k = 0; k < 2; k++)
+				for (t = 0; t < 4; t++)
+					for (e = 0; e < 3; e++) {
+						bool took;
+
+						tried++;
+						if (!both_ways(tools_run[t], g, statuses[e], bodies[b], ids[k],
+						    k ? MCP_ERA_MODERN : MCP_ERA_LEGACY, &took))
+							apart++;
+						taken += took;
+					}
+		for (b = 0; b < 4; b++)
+			json_decref(bodies[b]);
+		json_decref(base);
+	}
+	ok(apart == 0 && taken == tried, "results written around the answer's text are the tree's, byte "
+	    "for byte (%u of %u taken that way, %u apart)", taken, tried, apart);
+	json_decref(ids[0]);
+	json_decref(ids[1]);
+}
+
 static void
 test_envelopes(void)
 {
@@ -668,6 +765,7 @@ main(void)
 	test_plan();
 	test_action_text();
 	test_results();
+	test_written_results();
 	test_envelopes();
 	test_http_errors();
 	return tap_done();
