@@ -133,7 +133,7 @@ tool_answer_text(struct request *req, int *status, char *text, size_t *len)
 	}
 	body = json_loadb(text, *len, JSON_ALLOW_NUL, NULL);
 	free(text);
-	result = body != NULL ? tool_answer(req, status, body) : NULL;
+	result = tool_answer(req, status, body);
 	out = result != NULL ? json_dumps(result, JSON_COMPACT) : NULL;
 	json_decref(result);
 	*len = out != NULL ? strlen(out) : 0;

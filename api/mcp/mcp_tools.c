@@ -761,6 +761,22 @@ say(char *buf, size_t *n, const char *fmt, ...)
 		*n = cap;
 }
 
+/* say(buf, n, "%s", s) for s of len bytes, without the format's cost. */
+static void
+say_raw(char *buf, size_t *n, const char *s, size_t len)
+{
+	size_t cap = MCP_TEXT_MAX, k;
+
+	if (*n >= cap)
+		return;
+	k = len < cap - 1 - *n ? len : cap - 1 - *n;
+	memcpy(buf + *n, s, k);
+	buf[*n + k] = '\0';
+	*n += len;
+	if (*n >= cap)
+		*n = cap;
+}
+
 /* What the text block of a run result shows, read off the result (a tree,
  * or the written text: both ways give the same view). A string absent or
  * not a string is NULL. */
@@ -801,7 +817,8 @@ run_text(const struct run_view *v)
 		say(buf, &n, "legal actions:");
 		for (i = 0; i < v->nlegal; i++) {
 			v->legal_text(v->legal_ctx, i, act, sizeof act);
-			say(buf, &n, " %s", act);
+			say_raw(buf, &n, " ", 1);
+			say_raw(buf, &n, act, strlen(act));
 		}
 		say(buf, &n, "%s\n", v->nlegal == 0 ? " none" : "");
 	}
@@ -925,14 +942,22 @@ struct member {
 static const char *
 skip_string(const char *p, const char *end)
 {
-	for (p++; p < end; p++) {
-		if (*p == '\\')
-			p++;
-		else if (*p == '"')
-			return p + 1;
+	const char *q, *b;
+
+	for (p++; p < end && (q = memchr(p, '"', (size_t)(end - p))) != NULL; p = q + 1) {
+		/* A quote after an odd run of backslashes is escaped. */
+		for (b = q; b > p && b[-1] == '\\'; b--)
+			;
+		if (((q - b) & 1) == 0)
+			return q + 1;
 	}
 	return NULL;
 }
+
+/* The bytes where a value's nesting may change. */
+static const unsigned char structural[256] = {
+	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
 
 /* Past the value at p, or NULL when it does not end before end. */
 static const char *
@@ -940,25 +965,30 @@ skip_value(const char *p, const char *end)
 {
 	int depth = 0;
 
+	if (p >= end)
+		return NULL;
+	if (!structural[(unsigned char)*p]) {
+		while (p < end && *p != ',' && *p != '}' && *p != ']')
+			p++;
+		return p;
+	}
 	do {
+		while (p < end && !structural[(unsigned char)*p])
+			p++;
 		if (p >= end)
 			return NULL;
 		if (*p == '"') {
 			if ((p = skip_string(p, end)) == NULL)
 				return NULL;
-		} else if (*p == '{' || *p == '[') {
+			if (depth == 0)
+				return p;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
 			depth++;
-			p++;
-		} else if (*p == '}' || *p == ']') {
-			if (depth-- == 0)
-				return NULL;
-			p++;
-		} else if (depth == 0) {
-			while (p < end && *p != ',' && *p != '}' && *p != ']')
-				p++;
-			return p;
-		} else
-			p++;
+		else if (depth-- == 0)
+			return NULL;
+		p++;
 	} while (depth > 0);
 	return p;
 }
@@ -1028,12 +1058,13 @@ span_given(const struct member *m)
 	return m != NULL && !(m->val.n == 4 && memcmp(m->val.p, "null", 4) == 0);
 }
 
+/* An integer as jw writes one: at most 20 bytes, as an int64's are. */
 static bool
 span_is_integer(struct span v)
 {
 	size_t i = v.n > 0 && v.p[0] == '-' ? 1 : 0;
 
-	if (i >= v.n)
+	if (i >= v.n || v.n > 20)
 		return false;
 	for (; i < v.n; i++)
 		if (v.p[i] < '0' || v.p[i] > '9')
@@ -1119,6 +1150,20 @@ string_of(const struct member *m, char **arena)
 	return span_is_string(m) ? unescape(m->val, arena) : NULL;
 }
 
+/* s (n bytes) at out + *len as snprintf(out + *len, cap - *len, "%.*s")
+ * would put it, one call after another: *len counts what was asked. */
+static void
+append_cut(char *out, size_t cap, size_t *len, const char *s, size_t n)
+{
+	if (*len + 1 < cap) {
+		size_t k = n < cap - 1 - *len ? n : cap - 1 - *len;
+
+		memcpy(out + *len, s, k);
+		out[*len + k] = '\0';
+	}
+	*len += n;
+}
+
 /* The legal list of a written answer, for run_view's legal_text. */
 struct span_list {
 	struct span *items;
@@ -1172,14 +1217,19 @@ span_legal_text(const void *ctx, size_t i, char *out, size_t cap)
 		return;
 	}
 	if (tname != NULL && ints) {
+		/* Each number after an x, as snprintf would cut them (an int64
+		 * is at most 20 bytes: span_is_integer). */
 		for (k = 0; k < n; k++) {
+			char part[24];
+
 			if (key_is(&m[k], "type"))
 				continue;
-			if (len < cap)
-				len += (size_t)snprintf(out + len, cap - len, "%s%.*s", len > 0 ? "x" : "",
-				    (int)m[k].val.n, m[k].val.p);
+			part[0] = 'x';
+			memcpy(part + 1, m[k].val.p, m[k].val.n);
+			if (len > 0)
+				append_cut(out, cap, &len, part, m[k].val.n + 1);
 			else
-				len += m[k].val.n + (len > 0);
+				append_cut(out, cap, &len, part + 1, m[k].val.n);
 		}
 		return;
 	}

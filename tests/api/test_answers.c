@@ -363,8 +363,11 @@ shaped(const json_t *o, const char *const *keys, const char *extra, char *why, s
 		const char *want = keys[k], *colon;
 
 		if (want == NULL) {
-			if (extra != NULL && strcmp(key, extra) == 0 && (extra = NULL, true))
+			/* Past the contract's keys, extra alone, once. */
+			if (extra != NULL && strcmp(key, extra) == 0) {
+				extra = NULL;
 				continue;
+			}
 			snprintf(why, cap, "key '%s' beyond the contract's", key);
 			return false;
 		}

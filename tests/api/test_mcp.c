@@ -689,6 +689,64 @@ test_written_results(void)
 	json_decref(ids[1]);
 }
 
+/* mcp_read cuts a plain stateToken out before jansson reads the body:
+ * the message must be the one json_loadb reads, keys in order, and a
+ * body the cut does not fit (escapes, two tokens, a token with other
+ * bytes, a broken body) read whole, with jansson's own error. */
+static void
+test_token_cut(void)
+{
+	static const char *const bodies[] = {
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"game\":\"duskcourt\",\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\","
+		"\"action\":{\"type\":\"capture\",\"from\":3,\"to\":7}}}}",
+		"{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\", \"params\": {\"name\": \"act\", "
+		"\"arguments\": {\"stateToken\" :\n \"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\", "
+		"\"game\": \"duskcourt\", \"action\": \"next\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"game\":\"du\\u0073kcourt\",\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",\"x\":{\"stateToken\":"
+		"\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\"}}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz \xc3\xa9 0123456789\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"stateToken\":"
+		"\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",\"name\":\"act\",\"arguments\":{}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",\"game\":1,\"game\":2}}}",
+	};
+	struct mcp_headers h = { 0 };
+	unsigned apart = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		struct mcp_message m;
+		json_error_t jerr;
+		json_t *want = json_loadb(bodies[i], strlen(bodies[i]), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+		    &jerr), *answer;
+		char *a, *b;
+		int status;
+
+		answer = mcp_read(bodies[i], strlen(bodies[i]), &h, &m, &status);
+		a = want != NULL ? json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+		b = m.root != NULL ? json_dumps(m.root, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+		if ((a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0) ||
+		    (want == NULL && answer == NULL)) {
+			apart++;
+			diag("body %zu: read %s, jansson %s", i, b ? b : "(null)", a ? a : "(null)");
+		}
+		free(a);
+		free(b);
+		json_decref(want);
+		json_decref(answer);
+		mcp_message_cleanup(&m);
+	}
+	ok(apart == 0, "a body read with its token cut out is the body jansson reads (%zu bodies, %u apart)",
+	    sizeof bodies / sizeof bodies[0], apart);
+}
+
 static void
 test_envelopes(void)
 {
@@ -766,6 +824,7 @@ main(void)
 	test_action_text();
 	test_results();
 	test_written_results();
+	test_token_cut();
 	test_envelopes();
 	test_http_errors();
 	return tap_done();
