@@ -944,7 +944,14 @@ skip_string(const char *p, const char *end)
 {
 	const char *q, *b;
 
-	for (p++; p < end && (q = memchr(p, '"', (size_t)(end - p))) != NULL; p = q + 1) {
+	for (p++; p < end; p = q + 1) {
+		/* Most strings are short: a few bytes by hand, then memchr. */
+		for (q = p; q < end && q - p < 16 && *q != '"'; q++)
+			;
+		if (q >= end)
+			return NULL;
+		if (*q != '"' && (q = memchr(q, '"', (size_t)(end - q))) == NULL)
+			return NULL;
 		/* A quote after an odd run of backslashes is escaped. */
 		for (b = q; b > p && b[-1] == '\\'; b--)
 			;
@@ -1095,12 +1102,16 @@ unescape(struct span v, char **arena)
 	const char *p = v.p + 1, *end = v.p + v.n - 1;
 
 	while (p < end) {
+		const char *bs = memchr(p, '\\', (size_t)(end - p));
+		size_t run = (size_t)((bs != NULL ? bs : end) - p);
 		unsigned c;
 
-		if (*p != '\\') {
-			*o++ = *p++;
-			continue;
-		}
+		/* The plain run up to the next escape, at once. */
+		memcpy(o, p, run);
+		o += run;
+		p += run;
+		if (p >= end)
+			break;
 		switch (*++p) {
 		case 'b': *o++ = '\b'; break;
 		case 'f': *o++ = '\f'; break;
