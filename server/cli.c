@@ -1,7 +1,8 @@
 /*
  * cli.c: subcommands. `keys rotate` adds a key to the key file; `backup`
- * and `copy` copy a database (store_copy.c); the game tools (stream, deal,
- * verify) print what the engine computes.
+ * and `copy` copy a database (store_copy.c); the game tools (stream,
+ * verify) print what the engine computes, and every game may offer its
+ * own through its descriptor (game_ext's subcommands: Duskcourt's deal).
  */
 #include "cli.h"
 
@@ -12,7 +13,6 @@
 #include <jansson.h>
 
 #include "config.h"
-#include "duskcourt_json.h"
 #include "jsonbody.h"
 #include "keyfile.h"
 #include "match.h"
@@ -53,40 +53,6 @@ cli_stream(int argc, char **argv)
 	line[count] = '\0';
 	printf("%s\n", line);
 	free(line);
-	return 0;
-}
-
-/* arcaded deal SEED RUNG K: court K of the seed at that rung, with a way
- * through, as JSON (built in api/, like every answer). */
-static int
-cli_deal(int argc, char **argv)
-{
-	int64_t seed, rung, k;
-	const char *why;
-	json_t *o;
-	char *text;
-
-	if (argc != 4) {
-		fprintf(stderr, "usage: arcaded deal SEED RUNG K\n");
-		return 2;
-	}
-	if (!jsonbody_parse_int(argv[1], 0, SEED_MAX, &seed) ||
-	    !jsonbody_parse_int(argv[2], 1, 1000000, &rung) ||
-	    !jsonbody_parse_int(argv[3], 0, 1000000000, &k)) {
-		fprintf(stderr, "arcaded deal: SEED 0-%lld, RUNG 1-1000000, K 0-1000000000\n",
-		    (long long)SEED_MAX);
-		return 2;
-	}
-	o = duskcourt_deal_json((uint64_t)seed, (uint32_t)rung, (uint32_t)k,
-	    play_workspace_for_thread(&game_duskcourt), &why);
-	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	if (text == NULL) {
-		fprintf(stderr, "arcaded deal: %s\n", o ? "out of memory" : why);
-		return 1;
-	}
-	printf("%s\n", text);
-	free(text);
 	return 0;
 }
 
@@ -137,16 +103,34 @@ cli_verify_match(const char *file, const json_t *replay)
 	return rc == 0 ? 0 : 1;
 }
 
-/* A record in a game's outside format (hatetris-classic's replay strings):
- * {"game": NAME, "record": ..., ...} as the import route takes it, or the
- * file's text alone, a hatetris-classic record under the current
- * supplier. */
+/* The game whose records a body without "game" is: the one game on the
+ * table that imports records, or NULL when not exactly one does. */
+static const struct game *
+record_game(void)
+{
+	const struct game *found = NULL;
+	size_t i;
+
+	for (i = 0; i < GAME__COUNT; i++) {
+		if (game_ext(game_table[i])->replay_import == NULL)
+			continue;
+		if (found != NULL)
+			return NULL;
+		found = game_table[i];
+	}
+	return found;
+}
+
+/* A record in a game's outside format: {"game": NAME, "record": ..., ...}
+ * as the import route takes it, or the file's text alone, a record of the
+ * one game that imports records (record_game), under its defaults. */
 static int
 cli_verify_record(const char *file, const json_t *body, const char *text)
 {
-	const struct game *g = game_by_name("hatetris-classic", strlen("hatetris-classic"));
+	const struct game *g = record_game();
+	const struct game_ext *x;
 	json_t *own = NULL, *o;
-	char why[256];
+	char why[256], line[512];
 	bool oom;
 	int rc = 1;
 
@@ -155,7 +139,7 @@ cli_verify_record(const char *file, const json_t *body, const char *text)
 
 		g = game_by_name(json_string_value(name), json_string_length(name));
 	}
-	if (g == NULL || g->replay_import == NULL) {
+	if (g == NULL || (x = game_ext(g))->replay_import == NULL) {
 		fprintf(stderr, "arcaded verify: %s: no game with records to import\n", file);
 		return 1;
 	}
@@ -165,16 +149,13 @@ cli_verify_record(const char *file, const json_t *body, const char *text)
 		body = own = json_deep_copy(body);
 	if (body != NULL)
 		json_object_del((json_t *)body, "game");
-	o = body != NULL ? g->replay_import(body, &oom, why, sizeof why) : NULL;
+	o = body != NULL ? x->replay_import(body, &oom, why, sizeof why) : NULL;
 	if (o != NULL) {
-		printf("valid: %s record (%s, %s supplier), %lld keys (%lld played), %lld lines, %lld "
-		    "pieces, %s\n", g->name, json_string_value(json_object_get(o, "encoding")),
-		    json_string_value(json_object_get(o, "supplier")),
-		    (long long)json_integer_value(json_object_get(o, "keys")),
-		    (long long)json_integer_value(json_object_get(o, "keys_played")),
-		    (long long)json_integer_value(json_object_get(o, "lines")),
-		    (long long)json_integer_value(json_object_get(o, "pieces")),
-		    json_string_value(json_object_get(o, "status")));
+		if (x->record_text != NULL)
+			x->record_text(o, line, sizeof line);
+		else
+			snprintf(line, sizeof line, "%s record", g->name);
+		printf("valid: %s\n", line);
 		rc = 0;
 	} else
 		printf("invalid: %s\n", body == NULL ? "out of memory" : why);
@@ -367,6 +348,31 @@ cli_copy(int argc, char **argv)
 	return 0;
 }
 
+/* A game's own tool (its descriptor's subcommands): argv[0] names it. It
+ * runs with this thread's working memory and shared blocks for its game. */
+static int
+cli_game_command(int argc, char **argv)
+{
+	size_t i;
+
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+		const struct game_subcommand *c = game_ext(g)->subcommands;
+		struct game_env env = { .work = NULL, .shared = play_shared };
+
+		for (; c != NULL && c->name != NULL; c++) {
+			if (strcmp(argv[0], c->name) != 0)
+				continue;
+			if (!play_env(g, &env)) {
+				fprintf(stderr, "arcaded %s: out of memory\n", c->name);
+				return 1;
+			}
+			return c->run(argc, argv, &env);
+		}
+	}
+	return CLI_NOT_A_COMMAND;
+}
+
 int
 cli_run(int argc, char **argv)
 {
@@ -378,11 +384,9 @@ cli_run(int argc, char **argv)
 		return cli_keys(argc, argv);
 	if (strcmp(argv[0], "stream") == 0)
 		return cli_stream(argc, argv);
-	if (strcmp(argv[0], "deal") == 0)
-		return cli_deal(argc, argv);
 	if (strcmp(argv[0], "verify") == 0)
 		return cli_verify(argc, argv);
 	if (strcmp(argv[0], "solve") == 0)
 		return solve_cli_main(argc, argv); /* argv[0] "solve", the arguments after it */
-	return CLI_NOT_A_COMMAND;
+	return cli_game_command(argc, argv);
 }

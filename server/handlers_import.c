@@ -46,7 +46,7 @@ import_task(void *arg)
 {
 	struct import *im = arg;
 
-	im->answer = im->game->replay_import(im->body, &im->oom, im->why, sizeof im->why);
+	im->answer = game_ext(im->game)->replay_import(im->body, &im->oom, im->why, sizeof im->why);
 }
 
 static void
@@ -71,7 +71,7 @@ handle_replay_import(struct request *req, const struct game *g)
 	struct import *im;
 	char msg[GAME_NAMES_MAX + 64];
 
-	if (g->replay_import == NULL) {
+	if (game_ext(g)->replay_import == NULL) {
 		snprintf(msg, sizeof msg, "%s has no record format to import: verify its replays with "
 		    "replays/verify", g->name);
 		request_reply_error(req, API_ERR_NOT_FOUND, msg);
@@ -118,7 +118,7 @@ record_task(void *arg)
 {
 	struct record_job *j = arg;
 
-	j->record = j->game->run_record(&j->st, j->actions);
+	j->record = game_ext(j->game)->run_record(&j->st, j->actions);
 }
 
 static void
@@ -151,7 +151,7 @@ handle_run_record(struct request *req, const struct game *g)
 	int64_t id;
 	json_t *actions = NULL;
 
-	if (g->run_record == NULL) {
+	if (game_ext(g)->run_record == NULL) {
 		snprintf(msg, sizeof msg, "%s has no record format to export: its runs answer their "
 		    "replay", g->name);
 		request_reply_error(req, API_ERR_NOT_FOUND, msg);

@@ -8,7 +8,7 @@
  * GET .../steps replays the moves on the engine (replay_walk) and answers
  * each step's state as the game's descriptor shows it to a player
  * (game->answer), with the move that led there and what the move did
- * (game->move_marks). So the page draws what the engine says rather than
+ * (its ext's move_marks). So the page draws what the engine says rather than
  * a second copy of the rules in JavaScript. A call walks from the start
  * of the run, so its cost grows with from + count: at most 200 states are
  * answered, and the walk itself costs what verifying that much of the
@@ -360,7 +360,7 @@ handle_run_steps(struct request *req, const struct game *g)
 	if (g->decode(&st, head.state, head.nstate))
 		final = g->final(&st);
 	x->job.replay = replay_new(g, head.seed, actions, final,
-	    g->replay_options ? g->replay_options(&st) : NULL);
+	    game_ext(g)->replay_options ? game_ext(g)->replay_options(&st) : NULL);
 	if (x->job.replay == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;

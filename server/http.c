@@ -574,6 +574,7 @@ request_reply_json(struct request *req, int status, json_t *body)
 
 		/* Once: the wrapper's answer is the one sent. */
 		req->wrap = NULL;
+		req->wrap_text = NULL;
 		body = wrap(req, &status, body);
 	}
 	text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
@@ -594,6 +595,16 @@ request_reply_json_text(struct request *req, int status, char *text, size_t len)
 {
 	json_t *body;
 
+	if (text != NULL && req->wrap_text != NULL && !req->replied) {
+		char *(*wrap_text)(struct request *, int *, char *, size_t *) = req->wrap_text;
+
+		req->wrap = NULL;
+		req->wrap_text = NULL;
+		if ((text = wrap_text(req, &status, text, &len)) == NULL) {
+			request_reply_json(req, status, NULL);
+			return;
+		}
+	}
 	if (text != NULL && (req->wrap == NULL || req->replied)) {
 		queue(req, status, "application/json; charset=utf-8", text, len);
 		return;

@@ -80,6 +80,11 @@ struct request {
 	 * query, when set, is an object of strings that request_query reads
 	 * instead of the URL's query string. */
 	json_t            *(*wrap)(struct request *req, int *status, json_t *body);
+	/* Set beside wrap by a wrapper that takes written text too (MCP's
+	 * tool calls): request_reply_json_text hands it the text as written,
+	 * not parsed, and sends what it returns (taken both ways, *len its
+	 * length; NULL answers 500). Once, as wrap: either is the one call. */
+	char              *(*wrap_text)(struct request *req, int *status, char *text, size_t *len);
 	void                *wrap_ctx;
 	void               (*wrap_ctx_free)(void *ctx);
 	json_t              *query;
@@ -96,8 +101,8 @@ void request_reply_json(struct request *req, int status, json_t *body);
 
 /* Queues text (malloc'd, len bytes, taken) as the JSON reply: what the
  * answer writer (jw.h) wrote. A NULL text answers 500. A request with a
- * wrapper (MCP) has its wrapper see the text parsed, as it would see the
- * object of request_reply_json. */
+ * wrapper (MCP) has its wrap_text take the text, or without one its wrap
+ * see the text parsed, as it would see the object of request_reply_json. */
 void request_reply_json_text(struct request *req, int status, char *text, size_t len);
 
 /* Queues the error envelope of e; message NULL takes the table's text. */

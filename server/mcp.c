@@ -25,6 +25,7 @@
 #include "arcaded_version.h"
 #include "config.h"
 #include "handlers.h"
+#include "jw.h"
 #include "mcp.h"
 #include "mcp_tools.h"
 #include "ratelimit.h"
@@ -101,6 +102,44 @@ tool_answer(struct request *req, int *status, json_t *body)
 	return result;
 }
 
+/* tool_answer of a route's answer that is written text: the result is
+ * written around the answer's own bytes (mcp_tools_result_write), with no
+ * tree of either; what that way does not take (a 5xx, an answer of
+ * another shape) goes tool_answer's way, the text read back. */
+#define RESULT_MAX (16u << 20)
+static char *
+tool_answer_text(struct request *req, int *status, char *text, size_t *len)
+{
+	const struct tool_pending *t = req->wrap_ctx;
+	struct mcp_call c;
+	json_t *body, *result;
+	struct jw w;
+	char *out;
+
+	memset(&c, 0, sizeof c);
+	c.tool = t->tool;
+	c.game = t->game;
+	if (*status < 500) {
+		jw_init(&w, 2 * *len + 1024, RESULT_MAX);
+		if (mcp_tools_result_write(&w, &c, t->id, t->era == MCP_ERA_MODERN, *status, text, *len)) {
+			req->route = t->route;
+			req->method = HTTP_POST;
+			req->rate_class = t->rate_class;
+			*status = 200;
+			free(text);
+			return jw_take(&w, len);
+		}
+		jw_cleanup(&w);
+	}
+	body = json_loadb(text, *len, JSON_ALLOW_NUL, NULL);
+	free(text);
+	result = tool_answer(req, status, body);
+	out = result != NULL ? json_dumps(result, JSON_COMPACT) : NULL;
+	json_decref(result);
+	*len = out != NULL ? strlen(out) : 0;
+	return out;
+}
+
 static void
 call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp_message *m,
     struct mcp_call *c)
@@ -128,6 +167,7 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	req->wrap_ctx = t;
 	req->wrap_ctx_free = pending_free;
 	req->wrap = tool_answer;
+	req->wrap_text = tool_answer_text;
 	/* As if the route itself had been asked: its class pays, and a route
 	 * that shows the run when over its limit answers the 429 itself (the
 	 * refusal stays pending until its token is open: play.c). */

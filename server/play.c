@@ -75,8 +75,8 @@ play_new(struct request *req, const struct game *g, enum play_kind kind, bool by
 	memset(&p->adv, 0, sizeof *p - offsetof(struct play, adv));
 	turn_reset(&p->turn);
 	if (g->scratch_size > 0) {
-		if (g->scratch_init != NULL)
-			g->scratch_init(p + 1);
+		if (game_ext(g)->scratch_init != NULL)
+			game_ext(g)->scratch_init(p + 1);
 		else
 			memset(p + 1, 0, g->scratch_size);
 	}
@@ -293,7 +293,7 @@ abandon_latest(struct play *p, struct store_conn *c)
 	if (head.over || !p->game->decode(&st, head.state, head.nstate))
 		return STORE_OK;
 	memset(&t, 0, sizeof t);
-	if (!p->game->abandon(&st, &t) || t.nmoves != 1)
+	if (!game_ext(p->game)->abandon(&st, &t) || t.nmoves != 1)
 		return STORE_OK;
 	memset(&a, 0, sizeof a);
 	a.id = id;
@@ -316,7 +316,7 @@ static enum store_result
 init_job(struct play *p, struct store_conn *c)
 {
 	p->abandoned = false; /* the job may run again after a rollback */
-	if (p->by_account && p->game->abandon != NULL && abandon_latest(p, c) != STORE_OK)
+	if (p->by_account && game_ext(p->game)->abandon != NULL && abandon_latest(p, c) != STORE_OK)
 		return STORE_ERROR;
 	if (store_run_insert(c, &p->run) != STORE_OK)
 		return STORE_ERROR;
@@ -335,7 +335,7 @@ record_facts(struct store_conn *c, const struct game *g, const struct store_run_
 
 	for (i = 0; i < t->nfacts && i < GAME_MOVES_MAX; i++)
 		if (t->facts[i].move >= a->nmoves || store_fact_insert(c, a->id,
-		    a->from_step + (int64_t)t->facts[i].move + 1, t->facts[i].bytes, g->fact_bytes) != STORE_OK)
+		    a->from_step + (int64_t)t->facts[i].move + 1, t->facts[i].bytes, game_ext(g)->fact_bytes) != STORE_OK)
 			return STORE_ERROR;
 	return STORE_OK;
 }
@@ -490,15 +490,37 @@ seal(const struct play *p, int64_t run, int64_t step, const void *st)
 	return token_seal(p->keys, &t);
 }
 
-/* The answer body: game, runId, stateToken (token_text, or a new one sealed
- * for run, step and st), the game's part, agent_check when on. NULL when
- * out of memory. */
-static json_t *
-body(struct play *p, int64_t run, int64_t step, const void *st, const char *token_text,
-    const void *scratch)
+/* Queues text (taken) as the JSON reply. A wrapper that takes text (MCP's
+ * tool calls) takes it as it is; another has it parsed, NULs in strings
+ * included (a command's text may hold one). */
+static void
+reply_text(struct request *req, int status, char *text, size_t len)
+{
+	json_t *o;
+
+	if (req->wrap == NULL || req->wrap_text != NULL || text == NULL) {
+		request_reply_json_text(req, status, text, len);
+		return;
+	}
+	o = json_loadb(text, len, JSON_ALLOW_NUL, NULL);
+	free(text);
+	request_reply_json(req, status, o);
+}
+
+/* The answer body, written: {"game", runId, stateToken (token_text, or a
+ * new one sealed for run, step and st), the game's part, agent_check when
+ * on}; with err not NULL, a refusal that shows the run instead: its
+ * {"error": {code, message}} where "game" stands (message NULL: the
+ * table's). NULL when it cannot be written. */
+#define ANSWER_FIRST 4096          /* bytes the writer starts with */
+#define ANSWER_MAX (4u << 20)      /* the largest answer it writes */
+static char *
+body_text(struct play *p, int64_t run, int64_t step, const void *st, const char *token_text,
+    const void *scratch, const struct api_error_info *err, const char *message, size_t *len)
 {
 	char id[GAME_ID_TEXT_MAX], *sealed = NULL;
-	json_t *o;
+	json_t *check = NULL;
+	struct jw w;
 
 	play_id_text(run, id);
 	if (token_text == NULL) {
@@ -506,64 +528,66 @@ body(struct play *p, int64_t run, int64_t step, const void *st, const char *toke
 			return NULL;
 		token_text = sealed;
 	}
-	o = run_answer_json(p->game, id, token_text, st, scratch);
-	free(sealed);
-	if (o == NULL)
-		return NULL;
 	if (p->check_on)
-		json_object_set_new_nocheck(o, "agent_check", agent_fresh_json(&p->fresh, store_now_ms()));
-	return o;
+		check = agent_fresh_json(&p->fresh, store_now_ms());
+	jw_init(&w, ANSWER_FIRST, ANSWER_MAX);
+	jw_object(&w);
+	if (err != NULL) {
+		jw_key(&w, "error");
+		jw_object(&w);
+		jw_key(&w, "code");
+		jw_string(&w, err->code);
+		jw_key(&w, "message");
+		jw_string(&w, message != NULL ? message : err->message);
+		jw_object_end(&w);
+	} else {
+		jw_key(&w, "game");
+		jw_string(&w, p->game->name);
+	}
+	game_answer_fields(&w, p->game, id, token_text, st, scratch);
+	if (check != NULL) {
+		jw_key(&w, "agent_check");
+		jw_json(&w, check);
+	}
+	jw_object_end(&w);
+	json_decref(check);
+	free(sealed);
+	return jw_take(&w, len);
 }
 
-/* A 200 answer: body()'s object, written without building it (jw.h) and
- * handed to libmicrohttpd as it is. A request with a wrapper (MCP) gets
- * body()'s object: the wrapper reads it as a tree anyway. */
-#define ANSWER_FIRST 4096          /* bytes the writer starts with */
-#define ANSWER_MAX (4u << 20)      /* the largest answer it writes */
+/* A 200 answer: body_text's, handed to libmicrohttpd as it is. */
 static void
 reply_answer(struct request *req, struct play *p, int64_t run, int64_t step, const void *st,
     const char *token_text, const void *scratch)
 {
-	char id[GAME_ID_TEXT_MAX], *sealed = NULL, *text;
-	json_t *check = NULL;
-	struct jw w;
-	size_t len;
+	size_t len = 0;
+	char *text = body_text(p, run, step, st, token_text, scratch, NULL, NULL, &len);
 
-	if (req->wrap != NULL) {
-		request_reply_json(req, 200, body(p, run, step, st, token_text, scratch));
-		return;
-	}
-	play_id_text(run, id);
-	if (token_text == NULL) {
-		if ((sealed = seal(p, run, step, st)) == NULL) {
-			request_reply_json(req, 200, NULL);
-			return;
-		}
-		token_text = sealed;
-	}
-	if (p->check_on)
-		check = agent_fresh_json(&p->fresh, store_now_ms());
-	jw_init(&w, ANSWER_FIRST, ANSWER_MAX);
-	game_answer_write(&w, p->game, id, token_text, st, scratch, "agent_check", check);
-	text = jw_take(&w, &len);
-	json_decref(check);
-	free(sealed);
-	request_reply_json_text(req, 200, text, len);
+	reply_text(req, 200, text, len);
 }
 
-/* An error that carries the game's answer body (a refusal with the
- * unchanged state, a stale token with the run as it stands): the envelope
- * beside the body, without its "game" field. A NULL body (a failed build)
- * answers 500. */
+/* An error that carries the run (a refusal with the unchanged state, a
+ * stale token with the run as it stands): the envelope, then the answer's
+ * fields but "game". A body that cannot be written answers 500; a
+ * message that is not UTF-8 (a reason cut inside a character) cannot be
+ * an envelope's, and answers the 500 of a failed reply. */
 static void
-reply_with_body(struct request *req, enum api_error e, const char *message, json_t *b)
+reply_with_body(struct request *req, struct play *p, enum api_error e, const char *message,
+    int64_t run, int64_t step, const void *st, const char *token_text, const void *scratch)
 {
-	if (b == NULL) {
+	size_t len = 0;
+	char *text;
+
+	if (message != NULL && !jw_utf8(message, strlen(message))) {
+		request_reply_json(req, api_error_status(e), NULL);
+		return;
+	}
+	text = body_text(p, run, step, st, token_text, scratch, api_error_info(e), message, &len);
+	if (text == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, NULL);
 		return;
 	}
-	json_object_del(b, "game");
-	request_reply_error_with(req, e, message, b);
+	reply_text(req, api_error_status(e), text, len);
 }
 
 /* The run's head as stored, or NULL (and a 500) when it does not read back. */
@@ -585,7 +609,7 @@ reply_plain(struct request *req, struct play *p, enum api_error e, const char *m
 	game_state st;
 
 	if (p->by_account && p->head.id != 0 && p->game->decode(&st, p->head.state, p->head.nstate)) {
-		reply_with_body(req, e, message, body(p, p->head.id, p->head.step, &st, NULL, NULL));
+		reply_with_body(req, p, e, message, p->head.id, p->head.step, &st, NULL, NULL);
 		return;
 	}
 	request_reply_error_with(req, e, message, p->check_on ? json_pack("{s:o}", "agent_check",
@@ -595,22 +619,28 @@ reply_plain(struct request *req, struct play *p, enum api_error e, const char *m
 static void
 reply_finished(struct request *req, struct play *p)
 {
-	char id[GAME_ID_TEXT_MAX];
+	char id[GAME_ID_TEXT_MAX], *text;
 	struct run_result r;
 	game_state st;
-	json_t *o, *final;
+	json_t *final, *check = NULL;
+	struct jw w;
+	size_t len = 0;
 
 	if (head_state(req, p, &st) == NULL)
 		return;
 	play_id_text(p->head.id, id);
 	result_of(p, &st, &r);
 	final = run_result_final(&r);
+	if (p->check_on)
+		check = agent_fresh_json(&p->fresh, store_now_ms());
 	/* The seed's routes answer with the game's fields too. */
-	o = run_finish_json(p->game, id, final, p->rating, p->review, p->certificate,
-	    p->by_account ? &st : NULL);
-	if (o != NULL && p->check_on)
-		json_object_set_new(o, "agent_check", agent_fresh_json(&p->fresh, store_now_ms()));
-	request_reply_json(req, 200, o);
+	jw_init(&w, ANSWER_FIRST, ANSWER_MAX);
+	run_finish_write(&w, p->game, id, final, p->rating, p->review, p->certificate,
+	    p->by_account ? &st : NULL, check);
+	text = jw_take(&w, &len);
+	json_decref(final);
+	json_decref(check);
+	reply_text(req, 200, text, len);
 }
 
 static void
@@ -634,8 +664,8 @@ play_reply(struct request *req)
 		if (p->check == STORE_CHECK_WRONG)
 			throttle_wrong_count(req, p->account_id);
 		if (p->by_account && p->head.id != 0 && head_state(req, p, &st) != NULL) {
-			reply_with_body(req, API_ERR_AGENT_CHECK, agent_check_reason(&p->answer, p->check),
-			    body(p, p->head.id, p->head.step, &st, NULL, NULL));
+			reply_with_body(req, p, API_ERR_AGENT_CHECK, agent_check_reason(&p->answer, p->check),
+			    p->head.id, p->head.step, &st, NULL, NULL);
 			return;
 		}
 		request_reply_error_with(req, API_ERR_AGENT_CHECK, agent_check_reason(&p->answer, p->check),
@@ -672,13 +702,13 @@ play_reply(struct request *req)
 		return;
 	case PLAY_STALE:
 		if (head_state(req, p, &st) != NULL)
-			reply_with_body(req, API_ERR_STALE_STATE_TOKEN, "the stateToken is not the run's newest: "
-			    "here are the run as it stands and its newest token",
-			    body(p, p->head.id, p->head.step, &st, NULL, NULL));
+			reply_with_body(req, p, API_ERR_STALE_STATE_TOKEN, "the stateToken is not the run's "
+			    "newest: here are the run as it stands and its newest token", p->head.id,
+			    p->head.step, &st, NULL, NULL);
 		return;
 	case PLAY_REFUSED:
-		reply_with_body(req, p->turn.refusal, p->turn.reason,
-		    body(p, p->head.id, p->tok.step, &p->before, same, p->scratch));
+		reply_with_body(req, p, p->turn.refusal, p->turn.reason, p->head.id, p->tok.step,
+		    &p->before, same, p->scratch);
 		return;
 	case PLAY_UNCHANGED:
 		reply_answer(req, p, p->head.id, p->tok.step, &p->after, same, p->scratch);
@@ -883,7 +913,7 @@ limited_body(struct request *req, struct play *p, const struct account_ref *know
 	game_state st;
 	json_t *b = NULL;
 
-	p->check_on = false; /* body() adds no fresh puzzle: none is made for a 429 */
+	p->check_on = false; /* body_text() adds no fresh puzzle: none is made for a 429 */
 	if (p->kind != PLAY_INIT && (p->by_account || p->sent_token != NULL)) {
 		if (!p->by_account)
 			open_token(req, p);
@@ -900,7 +930,14 @@ limited_body(struct request *req, struct play *p, const struct account_ref *know
 			/* The token sent, when it is the newest; else a new one. */
 			bool newest = !p->by_account && p->head.step == p->tok.step;
 
-			b = body(p, p->head.id, p->head.step, &st, newest ? p->sent_token : NULL, NULL);
+			size_t len = 0;
+			char *text = body_text(p, p->head.id, p->head.step, &st,
+			    newest ? p->sent_token : NULL, NULL, NULL, NULL, &len);
+
+			/* The 429's envelope takes fields as a tree: the written
+			 * answer, read back (a rare answer, off the hot path). */
+			b = text != NULL ? json_loadb(text, len, JSON_ALLOW_NUL, NULL) : NULL;
+			free(text);
 			if (b != NULL)
 				json_object_del(b, "game");
 		}

@@ -20,7 +20,7 @@ play_facts_init(struct facts *f, const struct game *g, struct store *s, struct s
 	f->conn = conn;
 	f->run = run;
 	f->step = step;
-	f->fact_bytes = g->fact_bytes;
+	f->fact_bytes = game_ext(g)->fact_bytes;
 }
 
 static bool

@@ -72,16 +72,16 @@ play_shared(const struct game *g, unsigned k)
 	void *b, *mem;
 	size_t bytes;
 
-	if (g == NULL || (unsigned)g->id >= GAME__COUNT || k >= g->nshared || k >= SHARED_MAX ||
-	    g->shared_build == NULL || g->shared_size == NULL)
+	if (g == NULL || (unsigned)g->id >= GAME__COUNT || k >= game_ext(g)->nshared || k >= SHARED_MAX ||
+	    game_ext(g)->shared_build == NULL || game_ext(g)->shared_size == NULL)
 		return NULL;
 	b = atomic_load_explicit(&shared_blocks[g->id][k], memory_order_acquire);
 	if (b != NULL)
 		return b;
 	pthread_mutex_lock(&shared_lock);
 	b = atomic_load_explicit(&shared_blocks[g->id][k], memory_order_relaxed);
-	if (b == NULL && (bytes = g->shared_size(k)) > 0 && (mem = calloc(1, bytes)) != NULL) {
-		if (g->shared_build(k, mem, bytes)) {
+	if (b == NULL && (bytes = game_ext(g)->shared_size(k)) > 0 && (mem = calloc(1, bytes)) != NULL) {
+		if (game_ext(g)->shared_build(k, mem, bytes)) {
 			atomic_store_explicit(&shared_blocks[g->id][k], mem, memory_order_release);
 			b = mem;
 		} else

@@ -262,7 +262,7 @@ router_run(struct request *req)
 		return;
 	}
 	g = game_by_name(req->params[0], strlen(req->params[0]));
-	if (g != NULL && (!r->seed || g->abandon != NULL)) {
+	if (g != NULL && (!r->seed || game_ext(g)->abandon != NULL)) {
 		r->game(req, g);
 		return;
 	}

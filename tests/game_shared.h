@@ -16,10 +16,10 @@ test_shared(const struct game *g, unsigned k)
 	static void *blocks[GAME__COUNT][8];
 	size_t bytes;
 
-	if (k >= g->nshared || k >= 8 || g->shared_size == NULL)
+	if (k >= game_ext(g)->nshared || k >= 8 || game_ext(g)->shared_size == NULL)
 		return NULL;
-	if (blocks[g->id][k] == NULL && (bytes = g->shared_size(k)) > 0 &&
-	    (blocks[g->id][k] = calloc(1, bytes)) != NULL && !g->shared_build(k, blocks[g->id][k], bytes)) {
+	if (blocks[g->id][k] == NULL && (bytes = game_ext(g)->shared_size(k)) > 0 &&
+	    (blocks[g->id][k] = calloc(1, bytes)) != NULL && !game_ext(g)->shared_build(k, blocks[g->id][k], bytes)) {
 		free(blocks[g->id][k]);
 		blocks[g->id][k] = NULL;
 	}

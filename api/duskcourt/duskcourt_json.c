@@ -7,8 +7,10 @@
 #include "duskcourt_json.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "jsonbody.h"
 #include "replay.h"
 #include "numtext.h"
 
@@ -366,19 +368,7 @@ dc_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 	snprintf(t->canon, sizeof t->canon, "%s", t->moves[0]);
 }
 
-static bool
-dc_answer(json_t *o, const void *st, const void *scratch)
-{
-	char text[DC_TEXT_MAX];
-
-	(void)scratch;
-	board_text(st, text);
-	return json_object_set_new_nocheck(o, "state", duskcourt_state_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "legalActions", duskcourt_legal_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "boardText", json_string_nocheck(text)) == 0;
-}
-
-/* dc_answer's fields, written: the same keys, order and values. */
+/* The game's part of an answer: state, legalActions, boardText. */
 static void
 cells_write(struct jw *w, const uint8_t *cells, int size)
 {
@@ -561,6 +551,50 @@ static const char *const dc_action_fields[] = { "action", NULL };
 static const char *const dc_final_keys[] = { "score", "rung", "lives", "phase", NULL };
 static const char *const dc_board_fields[] = { "rung", "lives", NULL };
 
+/* ---- command line ---- */
+
+/* arcaded deal SEED RUNG K: court K of the seed at that rung, with a way
+ * through, as JSON (duskcourt_deal_json). */
+static int
+dc_cli_deal(int argc, char **argv, const struct game_env *env)
+{
+	int64_t seed, rung, k;
+	const char *why;
+	json_t *o;
+	char *text;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: arcaded deal SEED RUNG K\n");
+		return 2;
+	}
+	if (!jsonbody_parse_int(argv[1], 0, ENGINE_ID_MAX, &seed) ||
+	    !jsonbody_parse_int(argv[2], 1, 1000000, &rung) ||
+	    !jsonbody_parse_int(argv[3], 0, 1000000000, &k)) {
+		fprintf(stderr, "arcaded deal: SEED 0-%lld, RUNG 1-1000000, K 0-1000000000\n",
+		    (long long)ENGINE_ID_MAX);
+		return 2;
+	}
+	o = duskcourt_deal_json((uint64_t)seed, (uint32_t)rung, (uint32_t)k, env->work, &why);
+	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (text == NULL) {
+		fprintf(stderr, "arcaded deal: %s\n", o ? "out of memory" : why);
+		return 1;
+	}
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
+
+static const struct game_subcommand dc_subcommands[] = {
+	{ "deal", "SEED RUNG K", dc_cli_deal },
+	{ NULL, NULL, NULL },
+};
+
+static const struct game_ext dc_ext = {
+	.subcommands = dc_subcommands,
+};
+
 const struct game game_duskcourt = {
 	.id = GAME_DUSKCOURT,
 	.name = "duskcourt",
@@ -588,7 +622,6 @@ const struct game game_duskcourt = {
 	.init = dc_init,
 	.read_action = dc_read_action,
 	.play = dc_play,
-	.answer = dc_answer,
 	.answer_write = dc_answer_write,
 	.summary = dc_summary,
 	.final = dc_final,
@@ -597,6 +630,7 @@ const struct game game_duskcourt = {
 	.replay_start = dc_replay_start,
 	.replay_move = dc_replay_move,
 	.rules_json = dc_rules,
+	.ext = &dc_ext,
 };
 
 json_t *

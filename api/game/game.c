@@ -12,6 +12,11 @@
 
 #include "jsonbody.h"
 
+/* What game_ext() gives for a game without an ext: nothing optional. It
+ * lives here, not beside the table: the table names every game, and a
+ * game's adapter reaches game_ext() through this file. */
+const struct game_ext game_ext_none;
+
 bool
 game_read_int(const struct game_request *rq, const char *name, int64_t lo, int64_t hi,
     bool *present, int64_t *v, char *msg, size_t cap)
@@ -54,7 +59,7 @@ game_read_seed(const struct game *g, const struct game_request *rq, int64_t *see
 {
 	*seed = 0;
 	*chosen = false;
-	if (g->seedless || g->seed_of != NULL) {
+	if (g->seedless || game_ext(g)->seed_of != NULL) {
 		struct game_options opts;
 
 		if (seed_named(rq)) {
@@ -64,7 +69,7 @@ game_read_seed(const struct game *g, const struct game_request *rq, int64_t *see
 		}
 		if (g->seedless)
 			return true;
-		return game_read_options(g, rq, &opts, msg, cap) && g->seed_of(&opts, seed, msg, cap);
+		return game_read_options(g, rq, &opts, msg, cap) && game_ext(g)->seed_of(&opts, seed, msg, cap);
 	}
 	if (!game_read_int(rq, "seed", 0, ENGINE_ID_MAX, chosen, seed, msg, cap))
 		return false;
@@ -103,14 +108,14 @@ game_init_fields_known(const struct game *g, const struct game_request *rq, bool
 	const char *allowed[GAME_OPTIONS_MAX + 2];
 	size_t i, n = 0;
 
-	if ((g->seedless || g->seed_of != NULL) && seed_named(rq)) {
+	if ((g->seedless || game_ext(g)->seed_of != NULL) && seed_named(rq)) {
 		snprintf(msg, cap, g->seedless ? "%s has no seed: leave 'seed' out" :
 		    "%s takes no seed (a run's seed comes from its options): leave 'seed' out", g->name);
 		return false;
 	}
 	if (!strict)
 		return jsonbody_common_ok(rq->body, msg, cap);
-	if (!g->seedless && g->seed_of == NULL)
+	if (!g->seedless && game_ext(g)->seed_of == NULL)
 		allowed[n++] = "seed";
 	for (i = 0; i < g->noptions && i < GAME_OPTIONS_MAX; i++)
 		allowed[n++] = g->options[i].name;
@@ -118,23 +123,17 @@ game_init_fields_known(const struct game *g, const struct game_request *rq, bool
 	return jsonbody_known(rq->body, allowed, msg, cap);
 }
 
-/* A game without a writer: its answer built, then dumped member by member
- * (its keys are literals, written as they are). */
-static bool
-dump_answer(struct jw *w, const struct game *g, const void *st, const void *scratch)
+bool
+game_answer_fields(struct jw *w, const struct game *g, const char *run_id, const char *token,
+    const void *st, const void *scratch)
 {
-	json_t *o = json_object(), *v;
-	const char *key;
-	bool ok = o != NULL && g->answer(o, st, scratch);
-
-	if (ok) {
-		json_object_foreach(o, key, v) {
-			jw_key(w, key);
-			jw_json(w, v);
-		}
-	}
-	json_decref(o);
-	return ok;
+	jw_key(w, "runId");
+	jw_string(w, run_id);
+	jw_key(w, "stateToken");
+	jw_string(w, token);
+	if (!g->answer_write(w, st, scratch))
+		w->failed = true;
+	return !w->failed;
 }
 
 bool
@@ -144,12 +143,7 @@ game_answer_write(struct jw *w, const struct game *g, const char *run_id, const 
 	jw_object(w);
 	jw_key(w, "game");
 	jw_string(w, g->name);
-	jw_key(w, "runId");
-	jw_string(w, run_id);
-	jw_key(w, "stateToken");
-	jw_string(w, token);
-	if (g->answer_write != NULL ? !g->answer_write(w, st, scratch) : !dump_answer(w, g, st, scratch))
-		w->failed = true;
+	game_answer_fields(w, g, run_id, token, st, scratch);
 	if (extra_key != NULL && extra != NULL) {
 		jw_key(w, extra_key);
 		jw_json(w, extra);

@@ -60,7 +60,7 @@ typedef union {
 	unsigned char bytes[GAME_STRUCT_MAX];
 } game_state;
 
-/* Whether fact (game->fact_bytes bytes) is one of the run's facts: see
+/* Whether fact (game_ext(game)->fact_bytes bytes) is one of the run's facts: see
  * struct game_env. */
 typedef bool (*game_fact_fn)(void *ctx, const uint8_t *fact);
 
@@ -108,7 +108,7 @@ struct game_turn {
 	size_t         nfacts;   /* facts to record with the moves, 0..GAME_MOVES_MAX */
 	struct {
 		uint32_t move;       /* index into moves of the move that records it */
-		uint8_t  bytes[GAME_FACT_MAX]; /* game->fact_bytes of them */
+		uint8_t  bytes[GAME_FACT_MAX]; /* game_ext(game)->fact_bytes of them */
 	} facts[GAME_MOVES_MAX];
 };
 
@@ -172,6 +172,90 @@ struct replay_check {
 	json_t   *final;      /* the re-simulated final summary (caller decrefs), or NULL */
 };
 
+/* A command line tool a game offers: `arcaded NAME ARGS...` runs run with
+ * argv[0] NAME and env the calling thread's (its working memory, the
+ * shared blocks). It prints what it found and returns the exit status
+ * (2: a usage error). */
+struct game_subcommand {
+	const char *name;
+	const char *usage;  /* the arguments after NAME, for its usage line */
+	int       (*run)(int argc, char **argv, const struct game_env *env);
+};
+
+/*
+ * What a game may leave out: every member NULL or 0 means the game has no
+ * such thing, and a game with none of them leaves struct game's ext NULL
+ * (game_ext() then gives an empty one, so callers ask without a test).
+ */
+struct game_ext {
+	size_t      fact_bytes;      /* 1..GAME_FACT_MAX: the size of the facts its moves
+	                                record; 0: it records none. A game with facts has
+	                                no account routes (abandon NULL): those play
+	                                inside the store job, where no facts are read */
+	/* Makes scratch_size bytes of any content ready for read_action, play
+	 * and answer_write: it sets what they read before they write it (a big
+	 * scratch need not be cleared whole on every request). NULL: the
+	 * scratch is zeroed. */
+	void      (*scratch_init)(void *scratch);
+	/* Read-only data every thread shares (wells: one solved value table
+	 * per well size), in nshared blocks by key 0..nshared-1: block key
+	 * takes shared_size(key) bytes, zeroed, that shared_build fills once
+	 * (pure CPU; false: it could not, and the block is dropped). The game
+	 * reads a block through env->shared. 0 and NULL: none. */
+	unsigned    nshared;
+	size_t    (*shared_size)(unsigned key);
+	bool      (*shared_build)(unsigned key, void *mem, size_t bytes);
+	/* A game whose seed is its options (wells: the well's size): the seed
+	 * of every run with these options, which an init may not name; false
+	 * with msg for a 400 when the options do not go together. */
+	bool      (*seed_of)(const struct game_options *opts, int64_t *seed, char *msg, size_t cap);
+
+	/* Ends an unfinished run because its account started a new one on the
+	 * seed's own routes, as one move in t; NULL for a game without those
+	 * routes. */
+	bool (*abandon)(void *st, struct game_turn *t);
+
+	/* Options a replay carries besides seed and actions (the cap of a
+	 * capped run), merged into the replay object. */
+	json_t *(*replay_options)(const void *st);
+
+	/* Frees what replay_start kept in rc->game. */
+	void (*replay_end)(struct replay_ctx *rc);
+
+	/* What one stored move did, for the pages that draw a replay step by
+	 * step (docs/web.md): before and after are the states around the
+	 * move, move the stored move (borrowed). A new object, or NULL when
+	 * the move marks nothing (a hold, say). NULL for a game with nothing
+	 * to add, whose pages draw the states alone. */
+	json_t *(*move_marks)(const void *before, const void *after, const json_t *move);
+
+	/* POST .../replays/import: a record in the game's outside format
+	 * (the body, borrowed) re-simulated: a new object with what it found,
+	 * or NULL with why (a 422; *oom: a 500). NULL: its import route is a
+	 * 404. */
+	json_t *(*replay_import)(const json_t *body, bool *oom, char *why, size_t cap);
+
+	/* What replay_import found, in one line for `arcaded verify` (after
+	 * "valid: "), written into out (cut to cap). */
+	void (*record_text)(const json_t *imported, char *out, size_t cap);
+
+	/* A finished run in the game's outside format (GET .../runs/{id}/record,
+	 * on a verification worker: pure, and it may take a while), made from
+	 * its end state and stored moves (both borrowed). A new object, or NULL
+	 * when the moves do not make it or memory runs out. NULL: its record
+	 * route is a 404. */
+	json_t *(*run_record)(const void *st, const json_t *actions);
+
+	/* The game's own command line tools (cli.c), ended by one with a NULL
+	 * name; NULL: none. */
+	const struct game_subcommand *subcommands;
+};
+
+/*
+ * What every game says: its data, and twelve hooks (state codec, init,
+ * action reader, play, the answer's writer, summary, final, claims, rules,
+ * replay start and move). The rest is in ext.
+ */
 struct game {
 	enum game_id   id;
 	const char *name;            /* in paths and tokens: "stackfall" */
@@ -187,34 +271,18 @@ struct game {
 	bool        seedless;        /* the game has no seed: init refuses one; its runs and
 	                                replays carry seed 0 */
 	size_t      work_size;       /* per-thread working memory for env->work (0: none) */
-	size_t      fact_bytes;      /* 1..GAME_FACT_MAX: the size of the facts its moves
-	                                record; 0: it records none. A game with facts has
-	                                no account routes (abandon NULL): those play
-	                                inside the store job, where no facts are read */
 	size_t      scratch_size;    /* per-request working memory for read_action/play/answer */
-	/* Makes scratch_size bytes of any content ready for read_action, play
-	 * and answer: it sets what they read before they write it (a big
-	 * scratch need not be cleared whole on every request). NULL: the
-	 * scratch is zeroed. */
-	void      (*scratch_init)(void *scratch);
-	/* Read-only data every thread shares (wells: one solved value table
-	 * per well size), in nshared blocks by key 0..nshared-1: block key
-	 * takes shared_size(key) bytes, zeroed, that shared_build fills once
-	 * (pure CPU; false: it could not, and the block is dropped). The game
-	 * reads a block through env->shared. 0 and NULL: none. */
-	unsigned    nshared;
-	size_t    (*shared_size)(unsigned key);
-	bool      (*shared_build)(unsigned key, void *mem, size_t bytes);
-	/* A game whose seed is its options (wells: the well's size): the seed
-	 * of every run with these options, which an init may not name; false
-	 * with msg for a 400 when the options do not go together. NULL for
-	 * the others. */
-	bool      (*seed_of)(const struct game_options *opts, int64_t *seed, char *msg, size_t cap);
 	const struct game_option *options; /* what an init may set besides the seed */
 	size_t      noptions;        /* 0..GAME_OPTIONS_MAX */
 	const char *const *action_fields; /* body fields of an action besides "stateToken" */
 	const char *const *board_fields;  /* of "lines", "pieces", "rung", "lives": shown on
 	                                     leaderboards and run pages, in this order */
+	/* Replays. replay_keys: the keys a replay carries besides schema,
+	 * rules, seed, actions and final (NULL-terminated; NULL: none);
+	 * final_keys: the exact keys of final(). replay_read (replay.h) has
+	 * checked them, and the seed's range, before replay_start runs. */
+	const char *const *replay_keys;
+	const char *const *final_keys;
 
 	/* The state's bytes, as sealed into tokens and stored. encode returns
 	 * the length (nothing written when it exceeds cap); decode refuses
@@ -236,15 +304,12 @@ struct game {
 	 * the facts they record (a game with facts: see env). */
 	void (*play)(void *st, void *scratch, const struct game_env *env, struct game_turn *t);
 
-	/* Adds the game's part of an answer to o (which holds game, runId and
-	 * stateToken): flat fields or a `state` object, as the game's API is.
-	 * scratch is the request's (results of commands) or NULL. */
-	bool (*answer)(json_t *o, const void *st, const void *scratch);
-
-	/* The same part written into w (inside the answer's object, after
-	 * stateToken): the bytes json_dumps would give answer's fields, in
-	 * their order. False when it could not be written. NULL: the daemon
-	 * dumps answer's (tests/api/test_answers.c holds the two equal). */
+	/* The game's part of an answer written into w, inside the answer's
+	 * object after stateToken: flat fields or a `state` object, as the
+	 * game's API is. scratch is the request's (results of commands) or
+	 * NULL. False when it could not be written. The one writer of it:
+	 * every answer that shows a run (200s, refusals and stale tokens with
+	 * the run, finishes on the seed's routes, MCP results) has it. */
 	bool (*answer_write)(struct jw *w, const void *st, const void *scratch);
 
 	void (*summary)(const void *st, struct game_summary *out);
@@ -256,21 +321,8 @@ struct game {
 	 * answer adds to the final summary. */
 	json_t *(*claims)(const void *st);
 
-	/* Ends an unfinished run because its account started a new one on the
-	 * seed's own routes, as one move in t; NULL for a game without those
-	 * routes. */
-	bool (*abandon)(void *st, struct game_turn *t);
-
-	/* Options a replay carries besides seed and actions (the cap of a
-	 * capped run), merged into the replay object; NULL: none. */
-	json_t *(*replay_options)(const void *st);
-
-	/* Replays. replay_keys: the keys a replay carries besides schema,
-	 * rules, seed, actions and final (NULL-terminated; NULL: none);
-	 * final_keys: the exact keys of final(). replay_read (replay.h) has
-	 * checked them, and the seed's range, before replay_start runs. */
-	const char *const *replay_keys;
-	const char *const *final_keys;
+	/* GET .../rules. */
+	json_t *(*rules_json)(void);
 
 	/* The state a replay starts from: its seed and options (from the
 	 * replay object). False with the reason. A game with facts keeps the
@@ -283,38 +335,28 @@ struct game {
 	bool (*replay_move)(void *st, const json_t *move, struct replay_ctx *rc, char *reason,
 	    size_t cap);
 
-	/* Frees what replay_start kept in rc->game; NULL when nothing is kept. */
-	void (*replay_end)(struct replay_ctx *rc);
-
-	/* GET .../rules. */
-	json_t *(*rules_json)(void);
-
-	/* What one stored move did, for the pages that draw a replay step by
-	 * step (docs/web.md): before and after are the states around the
-	 * move, move the stored move (borrowed). A new object, or NULL when
-	 * the move marks nothing (a hold, say); NULL for a game with nothing
-	 * to add, whose pages draw the states alone. */
-	json_t *(*move_marks)(const void *before, const void *after, const json_t *move);
-
-	/* POST .../replays/import: a record in the game's outside format
-	 * (the body, borrowed) re-simulated: a new object with what it found,
-	 * or NULL with why (a 422; *oom: a 500). NULL for a game without one:
-	 * its import route is a 404. */
-	json_t *(*replay_import)(const json_t *body, bool *oom, char *why, size_t cap);
-
-	/* A finished run in the game's outside format (GET .../runs/{id}/record,
-	 * on a verification worker: pure, and it may take a while), made from
-	 * its end state and stored moves (both borrowed). A new object, or NULL
-	 * when the moves do not make it or memory runs out; NULL for a game
-	 * without one, whose record route is a 404. */
-	json_t *(*run_record)(const void *st, const json_t *actions);
+	/* The optional hooks; NULL: none of them. */
+	const struct game_ext *ext;
 };
 
-/* A game route's answer written into w: {"game", "runId", "stateToken",
- * the game's part (answer_write, or answer's dumped when it has none),
- * then extra_key with extra (borrowed) when both are not NULL}: the bytes
- * json_dumps(JSON_COMPACT) gives run_answer_json's object (run_result.h)
- * with extra set at extra_key. False when it could not be written. */
+/* g's optional hooks: its ext, or one with none when it has no ext. */
+extern const struct game_ext game_ext_none;
+static inline const struct game_ext *
+game_ext(const struct game *g)
+{
+	return g->ext != NULL ? g->ext : &game_ext_none;
+}
+
+/* The run's part of every answer that shows a run, written into an open
+ * object: "runId", "stateToken", then the game's part (answer_write). A
+ * 200 has "game" before it, a refusal with the run its "error". False
+ * when it could not be written. */
+bool game_answer_fields(struct jw *w, const struct game *g, const char *run_id, const char *token,
+    const void *st, const void *scratch);
+
+/* A game route's answer written into w: {"game", game_answer_fields,
+ * then extra_key with extra (borrowed) when both are not NULL}. False
+ * when it could not be written. */
 bool game_answer_write(struct jw *w, const struct game *g, const char *run_id, const char *token,
     const void *st, const void *scratch, const char *extra_key, const json_t *extra);
 

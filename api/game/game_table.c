@@ -72,7 +72,7 @@ static bool
 has_seed_routes(const struct game *g, const void *arg)
 {
 	(void)arg;
-	return g->abandon != NULL;
+	return game_ext(g)->abandon != NULL;
 }
 
 const char *

@@ -69,8 +69,8 @@ replay_walk_next(struct replay_walk *w, struct replay_check *out)
 void
 replay_walk_end(struct replay_walk *w)
 {
-	if (w->started && w->game->replay_end != NULL)
-		w->game->replay_end(&w->rc);
+	if (w->started && game_ext(w->game)->replay_end != NULL)
+		game_ext(w->game)->replay_end(&w->rc);
 	w->started = false;
 }
 

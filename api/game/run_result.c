@@ -20,7 +20,7 @@ run_result_certificate(const struct keyring *kr, const struct run_result *r, jso
 	char hash[CERTIFICATE_HASH_TEXT], id[GAME_ID_TEXT_MAX], *cert = NULL;
 
 	replay = replay_new(g, r->seed, actions, g->final(r->state),
-	    g->replay_options ? g->replay_options(r->state) : NULL);
+	    game_ext(g)->replay_options ? game_ext(g)->replay_options(r->state) : NULL);
 	if (replay == NULL || claims == NULL || certificate_json_hash(replay, hash) != 0)
 		goto done;
 	snprintf(id, sizeof id, "%lld", (long long)r->id);
@@ -52,35 +52,36 @@ run_result_final(const struct run_result *r)
 	return final;
 }
 
-json_t *
-run_answer_json(const struct game *g, const char *run_id, const char *token, const void *st,
-    const void *scratch)
+bool
+run_finish_write(struct jw *w, const struct game *g, const char *run_id, const json_t *final,
+    int rating, const char *review, const char *certificate, const void *st, const json_t *check)
 {
-	json_t *o = json_object();
-
-	if (o == NULL)
-		return NULL;
-	json_object_set_new_nocheck(o, "game", json_string_nocheck(g->name));
-	json_object_set_new_nocheck(o, "runId", json_string_nocheck(run_id));
-	json_object_set_new_nocheck(o, "stateToken", json_string_nocheck(token));
-	if (!g->answer(o, st, scratch)) {
-		json_decref(o);
-		return NULL;
+	if (final == NULL || review == NULL || certificate == NULL)
+		return false;
+	jw_object(w);
+	jw_key(w, "game");
+	jw_string(w, g->name);
+	jw_key(w, "runId");
+	jw_string(w, run_id);
+	jw_key(w, "final");
+	jw_json(w, final);
+	jw_key(w, "review");
+	jw_object(w);
+	jw_key(w, "rating");
+	jw_int(w, rating);
+	jw_key(w, "text");
+	jw_string(w, review);
+	jw_object_end(w);
+	jw_key(w, "certificate");
+	jw_string(w, certificate);
+	jw_key(w, "verifyWith");
+	jw_string(w, "/api/v1/keys");
+	if (st != NULL && !g->answer_write(w, st, NULL))
+		w->failed = true;
+	if (check != NULL) {
+		jw_key(w, "agent_check");
+		jw_json(w, check);
 	}
-	return o;
-}
-
-json_t *
-run_finish_json(const struct game *g, const char *run_id, json_t *final, int rating,
-    const char *review, const char *certificate, const void *st)
-{
-	json_t *o = json_pack("{s:s, s:s, s:o, s:{s:i, s:s}, s:s, s:s}", "game", g->name, "runId", run_id,
-	    "final", final, "review", "rating", rating, "text", review,
-	    "certificate", certificate, "verifyWith", "/api/v1/keys");
-
-	if (o != NULL && st != NULL && !g->answer(o, st, NULL)) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	jw_object_end(w);
+	return !w->failed;
 }

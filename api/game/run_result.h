@@ -35,16 +35,12 @@ char *run_result_certificate(const struct keyring *kr, const struct run_result *
  * memory. */
 json_t *run_result_final(const struct run_result *r);
 
-/* A game route's answer: game, runId and stateToken, then the game's own
- * part for st (game->answer, with the request's scratch or NULL). NULL
- * when it cannot be made. */
-json_t *run_answer_json(const struct game *g, const char *run_id, const char *token, const void *st,
-    const void *scratch);
-
-/* A finish answer: the final summary (taken), the review, the certificate
- * and where to check it; with the game's fields for st too when st is not
- * NULL (the seed's routes). NULL when it cannot be made. */
-json_t *run_finish_json(const struct game *g, const char *run_id, json_t *final, int rating,
-    const char *review, const char *certificate, const void *st);
+/* A finish answer written into w: the game, the run, the final summary
+ * (borrowed), the review, the certificate and where to check it; then
+ * the game's part for st when st is not NULL (the seed's routes), and
+ * agent_check when check (borrowed) is not NULL. False when it cannot be
+ * written (final, review or certificate NULL among the rest). */
+bool run_finish_write(struct jw *w, const struct game *g, const char *run_id, const json_t *final,
+    int rating, const char *review, const char *certificate, const void *st, const json_t *check);
 
 #endif

@@ -99,13 +99,7 @@ ht_moved(const void *st, size_t i, void *ctx)
 	hatetris_board_key(&g->board, b->keys[i]);
 }
 
-static json_t *
-ht_fields(const void *st)
-{
-	return hatetris_fields_json(st);
-}
-
-/* hatetris_fields_json's fields, written. */
+/* The game's fields of an answer (hatetris_fields_json's, written). */
 static void
 ht_write_fields(struct jw *w, const void *st)
 {
@@ -144,7 +138,6 @@ static const struct tetromino_rules ht_grammar = {
 	.ended = ht_ended,
 	.run = ht_run,
 	.moved = ht_moved,
-	.fields = ht_fields,
 	.write_fields = ht_write_fields,
 };
 
@@ -319,14 +312,6 @@ ht_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 }
 
 static bool
-ht_answer(json_t *o, const void *st, const void *scratch)
-{
-	const struct ht_scratch *x = scratch;
-
-	return tetromino_answer(&ht_grammar, o, st, x != NULL ? &x->tx : NULL);
-}
-
-static bool
 ht_answer_write(struct jw *w, const void *st, const void *scratch)
 {
 	const struct ht_scratch *x = scratch;
@@ -471,6 +456,14 @@ static const char *const ht_replay_keys[] = { "depth", "cap", NULL };
 static const char *const ht_final_keys[] = { "lines", "pieces", "status", "end_reason", NULL };
 static const char *const ht_board_fields[] = { "lines", "pieces", NULL };
 
+static const struct game_ext ht_ext = {
+	.fact_bytes = HATETRIS_KEY_BYTES,
+	.scratch_init = ht_scratch_init,
+	.replay_options = ht_replay_options,
+	.replay_end = ht_replay_end,
+	.move_marks = ht_marks,
+};
+
 const struct game game_hatetris = {
 	.id = GAME_HATETRIS,
 	.name = "hatetris",
@@ -487,9 +480,7 @@ const struct game game_hatetris = {
 	.check_default = false,
 	.hides_future = false,
 	.seedless = true,
-	.fact_bytes = HATETRIS_KEY_BYTES,
 	.scratch_size = sizeof(struct ht_scratch),
-	.scratch_init = ht_scratch_init,
 	.options = ht_options,
 	.noptions = sizeof ht_options / sizeof ht_options[0],
 	.action_fields = ht_action_fields,
@@ -499,17 +490,14 @@ const struct game game_hatetris = {
 	.init = ht_init,
 	.read_action = ht_read_action,
 	.play = ht_play,
-	.answer = ht_answer,
 	.answer_write = ht_answer_write,
 	.summary = ht_summary,
 	.final = ht_final,
 	.claims = ht_claims,
-	.replay_options = ht_replay_options,
 	.replay_keys = ht_replay_keys,
 	.final_keys = ht_final_keys,
 	.replay_start = ht_replay_start,
 	.replay_move = ht_replay_move,
-	.replay_end = ht_replay_end,
 	.rules_json = ht_rules,
-	.move_marks = ht_marks,
+	.ext = &ht_ext,
 };

@@ -364,81 +364,6 @@ hcj_decode(void *st, const uint8_t *in, size_t n)
 	return true;
 }
 
-/* ---- answers ---- */
-
-/* The engine's text without its last new line, as the other games'
- * board_text (and the web viewer) have it. */
-static json_t *
-text_json(const char *text)
-{
-	size_t n = strlen(text);
-
-	return json_stringn(text, n > 0 && text[n - 1] == '\n' ? n - 1 : n);
-}
-
-static json_t *
-well_text_json(const uint16_t well[HCLASSIC_ROWS])
-{
-	char text[HCLASSIC_TEXT_SIZE];
-	struct hclassic tmp;
-
-	memset(&tmp, 0, sizeof tmp);
-	memcpy(tmp.well, well, sizeof tmp.well);
-	tmp.over = 1; /* no live piece drawn */
-	tmp.pieces = 1;
-	hclassic_text(&tmp, text);
-	return text_json(text);
-}
-
-static json_t *
-fields_json(const struct hclassic *g)
-{
-	char text[HCLASSIC_TEXT_SIZE];
-	json_t *o = json_object();
-
-	hclassic_text(g, text);
-	json_object_set_new_nocheck(o, "status", json_string(g->over ? "over" : "playing"));
-	json_object_set_new_nocheck(o, "end_reason", g->over ? json_string("top_out") : json_null());
-	json_object_set_new_nocheck(o, "lines", json_integer(g->lines));
-	json_object_set_new_nocheck(o, "pieces", json_integer(g->pieces));
-	json_object_set_new_nocheck(o, "keys", json_integer(g->keys));
-	json_object_set_new_nocheck(o, "current", json_string(hclassic_piece_name(g->piece)));
-	json_object_set_new_nocheck(o, "x", g->over ? json_null() : json_integer(g->x));
-	json_object_set_new_nocheck(o, "y", g->over ? json_null() : json_integer(g->y));
-	json_object_set_new_nocheck(o, "o", g->over ? json_null() : json_integer(g->o));
-	json_object_set_new_nocheck(o, "supplier", json_string(hclassic_supplier_name(g->supplier)));
-	json_object_set_new_nocheck(o, "board_text", text_json(text));
-	return o;
-}
-
-/* Every lock the live piece can reach: id, where, its path, what it does. */
-static json_t *
-options_json(const struct hclassic *g)
-{
-	static const size_t cap = HCLASSIC_LOCKS_MAX;
-	struct hclassic_search s;
-	struct hclassic_lock *locks = malloc(cap * sizeof *locks);
-	char path[HCLASSIC_PATH_MAX + 1];
-	json_t *a = json_array();
-	size_t n, i;
-
-	if (locks == NULL)
-		return a;
-	n = hclassic_options(g, &s, locks, cap);
-	for (i = 0; i < n && i < cap; i++) {
-		const struct hclassic_lock *l = &locks[i];
-
-		if (hclassic_lock_path(&s, l, path, sizeof path) != l->nkeys)
-			path[0] = '\0';
-		json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:s, s:i, s:b, s:i, s:o}",
-		    "lock", (json_int_t)i, "x", (int)l->x, "y", (int)l->y, "o", (int)l->o, "keys", path,
-		    "lines", (int)l->lines, "over", (int)l->over, "top", (int)l->top,
-		    "board_text", well_text_json(l->well)));
-	}
-	free(locks);
-	return a;
-}
-
 /* ---- commands ---- */
 
 enum hcj_kind { HCJ_KEYS, HCJ_OPTIONS, HCJ_PLACE };
@@ -673,41 +598,147 @@ done:
 	snprintf(x->message, sizeof x->message, "%s", t->refused ? t->reason : "");
 }
 
-static json_t *
-command_json(const struct hcj_scratch *x)
+/* The engine's text without its last new line (text_json), written. */
+static void
+text_write(struct jw *w, const char *text)
 {
-	static const char *const kinds[] = { "keys", "options", "place" };
+	size_t n = strlen(text);
 
-	if (x->text != NULL)
-		return json_string(x->text);
-	if (!x->valid)
-		return json_null();
-	return json_string(kinds[x->kind]);
+	jw_stringn(w, text, n > 0 && text[n - 1] == '\n' ? n - 1 : n);
 }
 
-static bool
-hcj_answer(json_t *o, const void *st, const void *scratch)
+/* The lock list of options_json, written. */
+static void
+options_write(struct jw *w, const struct hclassic *g)
 {
-	const struct hcj_scratch *x = scratch;
-	json_t *f = fields_json(st), *results = json_array();
-	bool ok;
+	static const size_t cap = HCLASSIC_LOCKS_MAX;
+	struct hclassic_search s;
+	struct hclassic_lock *locks = malloc(cap * sizeof *locks);
+	char path[HCLASSIC_PATH_MAX + 1], text[HCLASSIC_TEXT_SIZE];
+	struct hclassic tmp;
+	size_t n, i;
 
-	if (x != NULL && x->ran) {
-		json_t *r = json_pack("{s:o, s:b, s:s}", "command", command_json(x), "ok", x->ok,
-		    "message", x->message);
+	jw_array(w);
+	n = locks != NULL ? hclassic_options(g, &s, locks, cap) : 0;
+	for (i = 0; i < n && i < cap; i++) {
+		const struct hclassic_lock *l = &locks[i];
 
-		if (x->ok && x->kind == HCJ_OPTIONS)
-			json_object_set_new_nocheck(r, "options", options_json(st));
-		else if (x->ok)
-			json_object_set_new_nocheck(r, "played", json_pack("{s:I, s:I, s:I, s:I}",
-			    "applied", (json_int_t)x->played.applied, "ignored", (json_int_t)x->played.ignored,
-			    "locks", (json_int_t)x->played.locks, "lines", (json_int_t)x->played.lines));
-		json_array_append_new(results, r);
+		if (hclassic_lock_path(&s, l, path, sizeof path) != l->nkeys)
+			path[0] = '\0';
+		/* The well alone, no live piece drawn (well_text_json). */
+		memset(&tmp, 0, sizeof tmp);
+		memcpy(tmp.well, l->well, sizeof tmp.well);
+		tmp.over = 1;
+		tmp.pieces = 1;
+		hclassic_text(&tmp, text);
+		jw_object(w);
+		jw_key(w, "lock");
+		jw_int(w, (int64_t)i);
+		jw_key(w, "x");
+		jw_int(w, l->x);
+		jw_key(w, "y");
+		jw_int(w, l->y);
+		jw_key(w, "o");
+		jw_int(w, l->o);
+		jw_key(w, "keys");
+		jw_string(w, path);
+		jw_key(w, "lines");
+		jw_int(w, l->lines);
+		jw_key(w, "over");
+		jw_bool(w, l->over != 0);
+		jw_key(w, "top");
+		jw_int(w, l->top);
+		jw_key(w, "board_text");
+		text_write(w, text);
+		jw_object_end(w);
 	}
-	json_object_set_new_nocheck(f, "results", results);
-	ok = json_object_update(o, f) == 0;
-	json_decref(f);
-	return ok;
+	jw_array_end(w);
+	free(locks);
+}
+
+/* The fields of fields_json, then the results: the command's, when it
+ * ran. A result whose text is not UTF-8 (a message cut inside a
+ * character) is left out: the answers have always left it out, as jansson
+ * did when it built them. */
+static bool
+hcj_answer_write(struct jw *w, const void *st, const void *scratch)
+{
+	static const char *const kinds[] = { "keys", "options", "place" };
+	const struct hcj_scratch *x = scratch;
+	const struct hclassic *g = st;
+	char text[HCLASSIC_TEXT_SIZE];
+
+	hclassic_text(g, text);
+	jw_key(w, "status");
+	jw_string(w, g->over ? "over" : "playing");
+	jw_key(w, "end_reason");
+	if (g->over)
+		jw_string(w, "top_out");
+	else
+		jw_null(w);
+	jw_key(w, "lines");
+	jw_int(w, g->lines);
+	jw_key(w, "pieces");
+	jw_int(w, g->pieces);
+	jw_key(w, "keys");
+	jw_int(w, g->keys);
+	jw_key(w, "current");
+	jw_string(w, hclassic_piece_name(g->piece));
+	jw_key(w, "x");
+	if (g->over)
+		jw_null(w);
+	else
+		jw_int(w, g->x);
+	jw_key(w, "y");
+	if (g->over)
+		jw_null(w);
+	else
+		jw_int(w, g->y);
+	jw_key(w, "o");
+	if (g->over)
+		jw_null(w);
+	else
+		jw_int(w, g->o);
+	jw_key(w, "supplier");
+	jw_string(w, hclassic_supplier_name(g->supplier));
+	jw_key(w, "board_text");
+	text_write(w, text);
+	jw_key(w, "results");
+	jw_array(w);
+	if (x != NULL && x->ran && jw_utf8(x->message, strlen(x->message)) &&
+	    (x->text == NULL || jw_utf8(x->text, strlen(x->text)))) {
+		jw_object(w);
+		jw_key(w, "command");
+		if (x->text != NULL)
+			jw_string(w, x->text);
+		else if (!x->valid)
+			jw_null(w);
+		else
+			jw_string(w, kinds[x->kind]);
+		jw_key(w, "ok");
+		jw_bool(w, x->ok);
+		jw_key(w, "message");
+		jw_string(w, x->message);
+		if (x->ok && x->kind == HCJ_OPTIONS) {
+			jw_key(w, "options");
+			options_write(w, g);
+		} else if (x->ok) {
+			jw_key(w, "played");
+			jw_object(w);
+			jw_key(w, "applied");
+			jw_int(w, (int64_t)x->played.applied);
+			jw_key(w, "ignored");
+			jw_int(w, (int64_t)x->played.ignored);
+			jw_key(w, "locks");
+			jw_int(w, x->played.locks);
+			jw_key(w, "lines");
+			jw_int(w, x->played.lines);
+			jw_object_end(w);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	return !w->failed;
 }
 
 /* ---- the descriptor's other steps ---- */
@@ -1181,6 +1212,30 @@ static const char *const hcj_final_keys[] = { "lines", "pieces", "keys", "status
 	NULL };
 static const char *const hcj_board_fields[] = { "lines", "pieces", NULL };
 
+/* An imported record in one line: its encoding and supplier, its keys,
+ * lines and pieces, how it stands. */
+static void
+hcj_record_text(const json_t *o, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s record (%s, %s supplier), %lld keys (%lld played), %lld lines, %lld "
+	    "pieces, %s", game_hatetris_classic.name, json_string_value(json_object_get(o, "encoding")),
+	    json_string_value(json_object_get(o, "supplier")),
+	    (long long)json_integer_value(json_object_get(o, "keys")),
+	    (long long)json_integer_value(json_object_get(o, "keys_played")),
+	    (long long)json_integer_value(json_object_get(o, "lines")),
+	    (long long)json_integer_value(json_object_get(o, "pieces")),
+	    json_string_value(json_object_get(o, "status")));
+}
+
+static const struct game_ext hcj_ext = {
+	.fact_bytes = HCJ_FACT_BYTES,
+	.replay_options = hcj_replay_options,
+	.replay_end = hcj_replay_end,
+	.replay_import = hcj_import,
+	.record_text = hcj_record_text,
+	.run_record = hcj_run_record,
+};
+
 const struct game game_hatetris_classic = {
 	.id = GAME_HATETRIS_CLASSIC,
 	.name = "hatetris-classic",
@@ -1199,7 +1254,6 @@ const struct game game_hatetris_classic = {
 	.check_default = false,
 	.hides_future = false,
 	.seedless = true,
-	.fact_bytes = HCJ_FACT_BYTES,
 	.scratch_size = sizeof(struct hcj_scratch),
 	.options = hcj_options,
 	.noptions = sizeof hcj_options / sizeof hcj_options[0],
@@ -1210,18 +1264,14 @@ const struct game game_hatetris_classic = {
 	.init = hcj_init,
 	.read_action = hcj_read_action,
 	.play = hcj_play,
-	.answer = hcj_answer,
+	.answer_write = hcj_answer_write,
 	.summary = hcj_summary,
 	.final = hcj_final,
 	.claims = hcj_claims,
-	.replay_options = hcj_replay_options,
 	.replay_keys = hcj_replay_keys,
 	.final_keys = hcj_final_keys,
 	.replay_start = hcj_replay_start,
 	.replay_move = hcj_replay_move,
-	.replay_end = hcj_replay_end,
 	.rules_json = hcj_rules,
-	.move_marks = NULL,
-	.replay_import = hcj_import,
-	.run_record = hcj_run_record,
+	.ext = &hcj_ext,
 };

@@ -14,6 +14,7 @@
  */
 #include "mcp_tools.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -760,59 +761,124 @@ say(char *buf, size_t *n, const char *fmt, ...)
 		*n = cap;
 }
 
+/* say(buf, n, "%s", s) for s of len bytes, without the format's cost. */
 static void
-say_json(char *buf, size_t *n, const char *label, const json_t *v)
+say_raw(char *buf, size_t *n, const char *s, size_t len)
 {
-	char *d = json_dumps(v, JSON_COMPACT);
+	size_t cap = MCP_TEXT_MAX, k;
 
-	say(buf, n, "%s: %s\n", label, d != NULL ? d : "?");
-	free(d);
+	if (*n >= cap)
+		return;
+	k = len < cap - 1 - *n ? len : cap - 1 - *n;
+	memcpy(buf + *n, s, k);
+	buf[*n + k] = '\0';
+	*n += len;
+	if (*n >= cap)
+		*n = cap;
 }
+
+/* What the text block of a run result shows, read off the result (a tree,
+ * or the written text: both ways give the same view). A string absent or
+ * not a string is NULL. */
+struct run_view {
+	bool        error;       /* refused: err_status, err_code, err_message */
+	int64_t     err_status;
+	const char *err_code, *err_message;
+	const char *game, *run_id, *status, *board_text;
+	bool        legal;       /* a legal list (nlegal actions, legal_text gives each) */
+	size_t      nlegal;
+	void      (*legal_text)(const void *ctx, size_t i, char *out, size_t cap);
+	const void *legal_ctx;
+	const char *final;       /* the final summary, compact JSON, when an object */
+	const char *certificate;
+	bool        check;       /* an agent check: puzzle and token */
+	const char *puzzle, *check_token;
+	const char *state_token;
+};
 
 /* The text block of a run result: what a reader needs to play on. */
 static char *
-run_text(const json_t *r)
+run_text(const struct run_view *v)
 {
 	char *buf = malloc(MCP_TEXT_MAX + 1), act[128];
-	const json_t *e = json_object_get(r, "error"), *legal = json_object_get(r, "legalActions");
-	const json_t *ac = json_object_get(r, "agentCheck"), *a;
-	const char *runid = json_string_value(json_object_get(r, "runId"));
 	size_t n = 0, i;
 
 	if (buf == NULL)
 		return NULL;
 	buf[0] = '\0';
-	if (e != NULL)
-		say(buf, &n, "refused: %" JSON_INTEGER_FORMAT " %s: %s\n",
-		    json_integer_value(json_object_get(e, "status")),
-		    json_string_value(json_object_get(e, "code")) ? json_string_value(json_object_get(e,
-		    "code")) : "error", json_string_value(json_object_get(e, "message")) ?
-		    json_string_value(json_object_get(e, "message")) : "");
-	say(buf, &n, "%s run %s: %s\n", json_string_value(json_object_get(r, "game")),
-	    runid != NULL ? runid : "-", json_string_value(json_object_get(r, "status")) ?
-	    json_string_value(json_object_get(r, "status")) : "-");
-	if (json_is_string(json_object_get(r, "boardText")))
-		say(buf, &n, "%s\n", json_string_value(json_object_get(r, "boardText")));
-	if (json_is_array(legal)) {
+	if (v->error)
+		say(buf, &n, "refused: %" PRId64 " %s: %s\n", v->err_status,
+		    v->err_code != NULL ? v->err_code : "error", v->err_message != NULL ? v->err_message : "");
+	say(buf, &n, "%s run %s: %s\n", v->game, v->run_id != NULL ? v->run_id : "-",
+	    v->status != NULL ? v->status : "-");
+	if (v->board_text != NULL)
+		say(buf, &n, "%s\n", v->board_text);
+	if (v->legal) {
 		say(buf, &n, "legal actions:");
-		json_array_foreach(legal, i, a) {
-			mcp_action_text(a, act, sizeof act);
-			say(buf, &n, " %s", act);
+		for (i = 0; i < v->nlegal; i++) {
+			v->legal_text(v->legal_ctx, i, act, sizeof act);
+			say_raw(buf, &n, " ", 1);
+			say_raw(buf, &n, act, strlen(act));
 		}
-		say(buf, &n, "%s\n", json_array_size(legal) == 0 ? " none" : "");
+		say(buf, &n, "%s\n", v->nlegal == 0 ? " none" : "");
 	}
-	if (json_is_object(json_object_get(r, "final")))
-		say_json(buf, &n, "final", json_object_get(r, "final"));
-	if (json_is_string(json_object_get(r, "certificate")))
-		say(buf, &n, "certificate: %s\n", json_string_value(json_object_get(r, "certificate")));
-	if (json_is_object(ac))
+	if (v->final != NULL)
+		say(buf, &n, "final: %s\n", v->final);
+	if (v->certificate != NULL)
+		say(buf, &n, "certificate: %s\n", v->certificate);
+	if (v->check)
 		say(buf, &n, "agent check: %s -- answer with agentCheck {\"token\": \"%s\", \"answer\": "
-		    "<the number>}\n", json_string_value(json_object_get(ac, "puzzle")) ?
-		    json_string_value(json_object_get(ac, "puzzle")) : "", json_string_value(json_object_get(ac,
-		    "token")) ? json_string_value(json_object_get(ac, "token")) : "");
-	if (json_is_string(json_object_get(r, "stateToken")))
-		say(buf, &n, "stateToken: %s\n", json_string_value(json_object_get(r, "stateToken")));
+		    "<the number>}\n", v->puzzle != NULL ? v->puzzle : "",
+		    v->check_token != NULL ? v->check_token : "");
+	if (v->state_token != NULL)
+		say(buf, &n, "stateToken: %s\n", v->state_token);
 	return buf;
+}
+
+static void
+tree_legal_text(const void *ctx, size_t i, char *out, size_t cap)
+{
+	mcp_action_text(json_array_get(ctx, i), out, cap);
+}
+
+/* run_text of the result tree r. */
+static char *
+run_text_of(const json_t *r)
+{
+	const json_t *e = json_object_get(r, "error"), *legal = json_object_get(r, "legalActions");
+	const json_t *ac = json_object_get(r, "agentCheck"), *final = json_object_get(r, "final");
+	struct run_view v;
+	char *dump = NULL, *text;
+
+	memset(&v, 0, sizeof v);
+	if (e != NULL) {
+		v.error = true;
+		v.err_status = json_integer_value(json_object_get(e, "status"));
+		v.err_code = json_string_value(json_object_get(e, "code"));
+		v.err_message = json_string_value(json_object_get(e, "message"));
+	}
+	v.game = json_string_value(json_object_get(r, "game"));
+	v.run_id = json_string_value(json_object_get(r, "runId"));
+	v.status = json_string_value(json_object_get(r, "status"));
+	v.board_text = json_string_value(json_object_get(r, "boardText"));
+	if (json_is_array(legal)) {
+		v.legal = true;
+		v.nlegal = json_array_size(legal);
+		v.legal_text = tree_legal_text;
+		v.legal_ctx = legal;
+	}
+	if (json_is_object(final))
+		v.final = (dump = json_dumps(final, JSON_COMPACT)) != NULL ? dump : "?";
+	v.certificate = json_string_value(json_object_get(r, "certificate"));
+	if (json_is_object(ac)) {
+		v.check = true;
+		v.puzzle = json_string_value(json_object_get(ac, "puzzle"));
+		v.check_token = json_string_value(json_object_get(ac, "token"));
+	}
+	v.state_token = json_string_value(json_object_get(r, "stateToken"));
+	text = run_text(&v);
+	free(dump);
+	return text;
 }
 
 json_t *
@@ -826,7 +892,7 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 		return NULL;
 	if (t->result == RESULT_RUN) {
 		sc = run_result(c, status, body);
-		text = sc != NULL ? run_text(sc) : NULL;
+		text = sc != NULL ? run_text_of(sc) : NULL;
 	} else {
 		sc = json_is_object(body) ? json_incref(body) : json_pack("{s:O}", "items", body);
 		if (sc != NULL && status >= 400) {
@@ -848,6 +914,615 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 	    "structuredContent", sc, "isError", status >= 400);
 	free(text);
 	return out;
+}
+
+/* ---- results from written text ----
+ *
+ * The run answers are written (jw.h), and mcp_tools_result_write makes a
+ * tool's result of that text as it stands, without a tree: the spans of
+ * its members are copied into the result in run_result's order and
+ * shape, and the text block is made from the same spans. The answer text
+ * is compact and canonical (as json_dumps writes it: test_answers), so a
+ * value's span is the bytes json_dumps would give its copy.
+ */
+
+struct span {
+	const char *p;
+	size_t      n;
+};
+
+struct member {
+	struct span key;  /* between the quotes, as written */
+	struct span val;
+};
+
+#define MEMBERS_MAX 64
+
+/* Past the string at p (its opening quote), or NULL. */
+static const char *
+skip_string(const char *p, const char *end)
+{
+	const char *q, *b;
+
+	for (p++; p < end; p = q + 1) {
+		/* Most strings are short: a few bytes by hand, then memchr. */
+		for (q = p; q < end && q - p < 16 && *q != '"'; q++)
+			;
+		if (q >= end)
+			return NULL;
+		if (*q != '"' && (q = memchr(q, '"', (size_t)(end - q))) == NULL)
+			return NULL;
+		/* A quote after an odd run of backslashes is escaped. */
+		for (b = q; b > p && b[-1] == '\\'; b--)
+			;
+		if (((q - b) & 1) == 0)
+			return q + 1;
+	}
+	return NULL;
+}
+
+/* The bytes where a value's nesting may change. */
+static const unsigned char structural[256] = {
+	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
+
+/* Past the value at p, or NULL when it does not end before end. */
+static const char *
+skip_value(const char *p, const char *end)
+{
+	int depth = 0;
+
+	if (p >= end)
+		return NULL;
+	if (!structural[(unsigned char)*p]) {
+		while (p < end && *p != ',' && *p != '}' && *p != ']')
+			p++;
+		return p;
+	}
+	do {
+		while (p < end && !structural[(unsigned char)*p])
+			p++;
+		if (p >= end)
+			return NULL;
+		if (*p == '"') {
+			if ((p = skip_string(p, end)) == NULL)
+				return NULL;
+			if (depth == 0)
+				return p;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (depth-- == 0)
+			return NULL;
+		p++;
+	} while (depth > 0);
+	return p;
+}
+
+/* The members of the object o, at most cap of them; their count, or -1
+ * when o is not an object of at most cap members. */
+static int
+members(struct span o, struct member *m, int cap)
+{
+	const char *p = o.p, *end = o.p + o.n, *k, *v;
+	int n = 0;
+
+	if (o.n < 2 || *p++ != '{')
+		return -1;
+	if (*p == '}')
+		return 0;
+	for (;;) {
+		k = p;
+		if (n >= cap || *p != '"' || (p = skip_string(p, end)) == NULL || p >= end || *p != ':')
+			return -1;
+		m[n].key = (struct span){ k + 1, (size_t)(p - k) - 2 };
+		v = ++p;
+		if ((p = skip_value(p, end)) == NULL || p >= end)
+			return -1;
+		m[n++].val = (struct span){ v, (size_t)(p - v) };
+		if (*p == '}')
+			return p + 1 == end ? n : -1;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
+static bool
+key_is(const struct member *m, const char *key)
+{
+	return m->key.n == strlen(key) && memcmp(m->key.p, key, m->key.n) == 0;
+}
+
+/* The member key of m[0..n), or NULL. */
+static const struct member *
+find(const struct member *m, int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (key_is(&m[i], key))
+			return &m[i];
+	return NULL;
+}
+
+static bool
+span_is_string(const struct member *m)
+{
+	return m != NULL && m->val.n >= 2 && m->val.p[0] == '"';
+}
+
+static bool
+span_is_object(const struct member *m)
+{
+	return m != NULL && m->val.n >= 2 && m->val.p[0] == '{';
+}
+
+/* Present and not null: what copy() copies. */
+static bool
+span_given(const struct member *m)
+{
+	return m != NULL && !(m->val.n == 4 && memcmp(m->val.p, "null", 4) == 0);
+}
+
+/* An integer as jw writes one: at most 20 bytes, as an int64's are. */
+static bool
+span_is_integer(struct span v)
+{
+	size_t i = v.n > 0 && v.p[0] == '-' ? 1 : 0;
+
+	if (i >= v.n || v.n > 20)
+		return false;
+	for (; i < v.n; i++)
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return false;
+	return true;
+}
+
+static unsigned
+hex4(const char *p)
+{
+	unsigned v = 0, i;
+
+	for (i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v = v * 16 + (unsigned)(c >= 'a' ? c - 'a' + 10 : c >= 'A' ? c - 'A' + 10 : c - '0');
+	}
+	return v;
+}
+
+/* The string at v (a string's span) unescaped into *arena, NUL-terminated
+ * (a NUL inside ends it, as the tree's C string does); *arena moves past
+ * it. The arena holds the answer's length: no string is longer unescaped. */
+static const char *
+unescape(struct span v, char **arena)
+{
+	char *out = *arena, *o = out;
+	const char *p = v.p + 1, *end = v.p + v.n - 1;
+
+	while (p < end) {
+		const char *bs = memchr(p, '\\', (size_t)(end - p));
+		size_t run = (size_t)((bs != NULL ? bs : end) - p);
+		unsigned c;
+
+		/* The plain run up to the next escape, at once. */
+		memcpy(o, p, run);
+		o += run;
+		p += run;
+		if (p >= end)
+			break;
+		switch (*++p) {
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 't': *o++ = '\t'; break;
+		case 'u':
+			c = hex4(p + 1);
+			p += 4;
+			if (c >= 0xd800 && c < 0xdc00 && p + 6 < end && p[1] == '\\' && p[2] == 'u') {
+				unsigned lo = hex4(p + 3);
+
+				if (lo >= 0xdc00 && lo < 0xe000) {
+					c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+					p += 6;
+				}
+			}
+			if (c < 0x80) {
+				*o++ = (char)c;
+			} else if (c < 0x800) {
+				*o++ = (char)(0xc0 | c >> 6);
+				*o++ = (char)(0x80 | (c & 0x3f));
+			} else if (c < 0x10000) {
+				*o++ = (char)(0xe0 | c >> 12);
+				*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
+				*o++ = (char)(0x80 | (c & 0x3f));
+			} else {
+				*o++ = (char)(0xf0 | c >> 18);
+				*o++ = (char)(0x80 | ((c >> 12) & 0x3f));
+				*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
+				*o++ = (char)(0x80 | (c & 0x3f));
+			}
+			break;
+		default: *o++ = *p; break; /* " \ / */
+		}
+		p++;
+	}
+	*o++ = '\0';
+	*arena = o;
+	return out;
+}
+
+/* A string member's value unescaped, or NULL when m is not a string. */
+static const char *
+string_of(const struct member *m, char **arena)
+{
+	return span_is_string(m) ? unescape(m->val, arena) : NULL;
+}
+
+/* s (n bytes) at out + *len as snprintf(out + *len, cap - *len, "%.*s")
+ * would put it, one call after another: *len counts what was asked. */
+static void
+append_cut(char *out, size_t cap, size_t *len, const char *s, size_t n)
+{
+	if (*len + 1 < cap) {
+		size_t k = n < cap - 1 - *len ? n : cap - 1 - *len;
+
+		memcpy(out + *len, s, k);
+		out[*len + k] = '\0';
+	}
+	*len += n;
+}
+
+/* The legal list of a written answer, for run_view's legal_text. */
+struct span_list {
+	struct span *items;
+	char        *arena;  /* room for one item's strings */
+};
+
+/* mcp_action_text of an action's span. */
+static void
+span_legal_text(const void *ctx, size_t i, char *out, size_t cap)
+{
+	const struct span_list *l = ctx;
+	struct span a = l->items[i];
+	struct member m[MEMBERS_MAX];
+	const struct member *id, *type;
+	char *arena = l->arena;
+	const char *tname;
+	int n, k;
+	size_t len = 0;
+	bool ints = true;
+
+	if (cap == 0)
+		return;
+	out[0] = '\0';
+	if (a.n > 0 && a.p[0] == '"') {
+		snprintf(out, cap, "%s", unescape(a, &arena));
+		return;
+	}
+	if (a.n > 0 && a.p[0] == '[') {
+		snprintf(out, cap, "%.*s", (int)a.n, a.p);
+		return;
+	}
+	if (a.n == 0 || a.p[0] != '{') {
+		snprintf(out, cap, "?");
+		return;
+	}
+	if ((n = members(a, m, MEMBERS_MAX)) < 0) {
+		snprintf(out, cap, "%.*s", (int)a.n, a.p);
+		return;
+	}
+	if (span_is_string(id = find(m, n, "id"))) {
+		snprintf(out, cap, "%s", unescape(id->val, &arena));
+		return;
+	}
+	type = find(m, n, "type");
+	tname = string_of(type, &arena);
+	for (k = 0; k < n; k++)
+		if (!key_is(&m[k], "type") && !span_is_integer(m[k].val))
+			ints = false;
+	if (tname != NULL && n == 1) {
+		snprintf(out, cap, "%s", tname);
+		return;
+	}
+	if (tname != NULL && ints) {
+		/* Each number after an x, as snprintf would cut them (an int64
+		 * is at most 20 bytes: span_is_integer). */
+		for (k = 0; k < n; k++) {
+			char part[24];
+
+			if (key_is(&m[k], "type"))
+				continue;
+			part[0] = 'x';
+			memcpy(part + 1, m[k].val.p, m[k].val.n);
+			if (len > 0)
+				append_cut(out, cap, &len, part, m[k].val.n + 1);
+			else
+				append_cut(out, cap, &len, part + 1, m[k].val.n);
+		}
+		return;
+	}
+	snprintf(out, cap, "%.*s", (int)a.n, a.p);
+}
+
+/* The items of the array a, at most cap; their count, or -1. */
+static long
+items(struct span a, struct span *out, size_t cap)
+{
+	const char *p = a.p, *end = a.p + a.n, *v;
+	size_t n = 0;
+
+	if (a.n < 2 || *p++ != '[')
+		return -1;
+	if (*p == ']')
+		return 0;
+	for (;;) {
+		v = p;
+		if (n >= cap || (p = skip_value(p, end)) == NULL || p >= end)
+			return -1;
+		out[n++] = (struct span){ v, (size_t)(p - v) };
+		if (*p == ']')
+			return p + 1 == end ? (long)n : -1;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
+/* key with m's value, as written. */
+static void
+put(struct jw *w, const char *key, const struct member *m)
+{
+	jw_key(w, key);
+	jw_raw(w, m->val.p, m->val.n);
+}
+
+/* m, key and value, as written. */
+static void
+put_member(struct jw *w, const struct member *m)
+{
+	jw_raw(w, m->key.p - 1, (size_t)(m->val.p + m->val.n - (m->key.p - 1)));
+}
+
+/* The string member of m[0..n) called key, else the one called alt;
+ * NULL when neither is a string. */
+static const struct member *
+status_of(const struct member *m, int n, const char *key, const char *alt)
+{
+	const struct member *s = find(m, n, key);
+
+	if (!span_is_string(s))
+		s = find(m, n, alt);
+	return span_is_string(s) ? s : NULL;
+}
+
+/* A written answer (body, len bytes) as one run result (run_result's
+ * tree, member for member) into w, with its view v for the text block
+ * (v->game set by the caller: the result's game).
+ * False when the answer is not one this way takes. */
+static bool
+run_result_write(struct jw *w, int status, const char *body, size_t len, struct run_view *v,
+    struct span_list *list, char **arena)
+{
+	struct member top[MEMBERS_MAX], sm[MEMBERS_MAX], fm[MEMBERS_MAX], em[MEMBERS_MAX];
+	const struct member *state, *legal, *ac, *final, *err, *bt, *stm = NULL, *bt_state = NULL, *m;
+	int n, ns = 0, ne = 0, nf, i;
+	long nl;
+	bool flat = false;
+	char key[64];
+
+	if ((n = members((struct span){ body, len }, top, MEMBERS_MAX)) < 0)
+		return false;
+	state = find(top, n, "state");
+	legal = find(top, n, "legalActions");
+	ac = find(top, n, "agent_check");
+	final = find(top, n, "final");
+	err = find(top, n, "error");
+	bt = find(top, n, "boardText");
+	/* An error the tree would merge into otherwise is left to it. */
+	if (status >= 400 && span_is_object(err) && ((ne = members(err->val, em, MEMBERS_MAX)) < 0 ||
+	    find(em, ne, "status") != NULL || find(em, ne, "ratelimit") != NULL ||
+	    find(em, ne, "detail") != NULL))
+		return false;
+	if (span_is_object(state)) {
+		if ((ns = members(state->val, sm, MEMBERS_MAX)) < 0)
+			return false;
+	} else {
+		for (i = 0; i < n; i++)
+			if (top[i].key.n >= sizeof key)
+				return false;
+	}
+	if (span_given(legal) && legal->val.p[0] == '[') {
+		if ((list->items = malloc((len / 2 + 1) * sizeof *list->items)) == NULL)
+			return false;
+		if ((nl = items(legal->val, list->items, len / 2 + 1)) < 0)
+			return false;
+		v->legal = true;
+		v->nlegal = (size_t)nl;
+		v->legal_text = span_legal_text;
+		v->legal_ctx = list;
+	}
+
+	jw_object(w);
+	jw_key(w, "game");
+	jw_string(w, v->game);
+	if (span_given(m = find(top, n, "runId"))) {
+		put(w, "runId", m);
+		v->run_id = string_of(m, arena);
+	}
+	if (span_given(m = find(top, n, "stateToken"))) {
+		put(w, "stateToken", m);
+		v->state_token = string_of(m, arena);
+	}
+	if (span_is_object(state)) {
+		put(w, "state", state);
+		stm = status_of(sm, ns, "status", "phase");
+		if (span_is_string(m = find(sm, ns, "board_text")))
+			bt_state = m;
+	} else {
+		/* A flat answer's own fields are its state. */
+		for (i = 0; i < n; i++) {
+			memcpy(key, top[i].key.p, top[i].key.n);
+			key[top[i].key.n] = '\0';
+			if (has_field(envelope_keys, key))
+				continue;
+			if (!flat) {
+				jw_key(w, "state");
+				jw_object(w);
+				flat = true;
+			}
+			put_member(w, &top[i]);
+		}
+		if (flat) {
+			jw_object_end(w);
+			stm = status_of(top, n, "status", "phase");
+			if (span_is_string(m = find(top, n, "board_text")))
+				bt_state = m;
+		}
+	}
+	/* The body's boardText takes the place the state's had. */
+	if (bt_state != NULL) {
+		put(w, "boardText", span_given(bt) ? bt : bt_state);
+		v->board_text = string_of(span_given(bt) ? bt : bt_state, arena);
+	}
+	if (stm == NULL && span_is_object(final) && (nf = members(final->val, fm, MEMBERS_MAX)) >= 0)
+		stm = status_of(fm, nf, "status", "phase");
+	if (status >= 400 || span_is_object(final)) {
+		v->status = status >= 400 ? "refused" : "finished";
+		jw_key(w, "status");
+		jw_string(w, v->status);
+	} else if (stm != NULL) {
+		put(w, "status", stm);
+		v->status = string_of(stm, arena);
+	}
+	if (bt_state == NULL && span_given(bt)) {
+		put(w, "boardText", bt);
+		v->board_text = string_of(bt, arena);
+	}
+	if (span_given(legal))
+		put(w, "legalActions", legal);
+	if (span_given(ac)) {
+		struct member am[MEMBERS_MAX];
+		int na;
+
+		put(w, "agentCheck", ac);
+		if (span_is_object(ac) && (na = members(ac->val, am, MEMBERS_MAX)) >= 0) {
+			v->check = true;
+			v->puzzle = string_of(find(am, na, "puzzle"), arena);
+			v->check_token = string_of(find(am, na, "token"), arena);
+		} else if (span_is_object(ac))
+			return false;
+	}
+	if (span_given(m = find(top, n, "results")))
+		put(w, "results", m);
+	if (span_given(final)) {
+		put(w, "final", final);
+		if (span_is_object(final)) {
+			/* Its compact text, as json_dumps gives it. */
+			char *f = *arena;
+
+			memcpy(f, final->val.p, final->val.n);
+			f[final->val.n] = '\0';
+			*arena += final->val.n + 1;
+			v->final = f;
+		}
+	}
+	if (span_given(m = find(top, n, "certificate"))) {
+		put(w, "certificate", m);
+		v->certificate = string_of(m, arena);
+	}
+	if (span_given(m = find(top, n, "review")))
+		put(w, "review", m);
+	if (span_given(m = find(top, n, "verifyWith")))
+		put(w, "verifyWith", m);
+	if (status >= 400) {
+		v->error = true;
+		v->err_status = status;
+		jw_key(w, "error");
+		jw_object(w);
+		for (i = 0; i < ne; i++)
+			put_member(w, &em[i]);
+		jw_key(w, "status");
+		jw_int(w, status);
+		if (span_given(m = find(top, n, "ratelimit")))
+			put(w, "ratelimit", m);
+		if (span_given(m = find(top, n, "detail")))
+			put(w, "detail", m);
+		jw_object_end(w);
+		v->err_code = string_of(find(em, ne, "code"), arena);
+		v->err_message = string_of(find(em, ne, "message"), arena);
+	}
+	jw_object_end(w);
+	return true;
+}
+
+bool
+mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id, bool modern,
+    int status, const char *body, size_t len)
+{
+	struct span_list list = { NULL, NULL };
+	struct run_view v;
+	struct jw sc;
+	char *arena, *a, *text = NULL, *sctext = NULL;
+	size_t sclen = 0;
+	bool ok = false;
+
+	if (tools[c->tool].result != RESULT_RUN || (arena = malloc(3 * len + 3)) == NULL)
+		return false;
+	a = arena;
+	list.arena = arena + 2 * len + 2;
+	memset(&v, 0, sizeof v);
+	v.game = c->game != NULL ? c->game->name : "";
+	/* structuredContent first, into its own writer: the text block that
+	 * comes before it in the result is made from what it found. */
+	jw_init(&sc, len + 512, 2 * len + 65536);
+	if (!run_result_write(&sc, status, body, len, &v, &list, &a)) {
+		jw_cleanup(&sc);
+		goto done;
+	}
+	ok = true;
+	sctext = jw_take(&sc, &sclen);
+	text = run_text(&v);
+	if (sctext == NULL || text == NULL) {
+		w->failed = true;
+		goto done;
+	}
+	jw_object(w);
+	jw_key(w, "jsonrpc");
+	jw_string(w, "2.0");
+	jw_key(w, "id");
+	if (id != NULL)
+		jw_json(w, id);
+	else
+		jw_null(w);
+	jw_key(w, "result");
+	jw_object(w);
+	jw_key(w, "content");
+	jw_array(w);
+	jw_object(w);
+	jw_key(w, "type");
+	jw_string(w, "text");
+	jw_key(w, "text");
+	jw_string(w, text);
+	jw_object_end(w);
+	jw_array_end(w);
+	jw_key(w, "structuredContent");
+	jw_raw(w, sctext, sclen);
+	jw_key(w, "isError");
+	jw_bool(w, status >= 400);
+	if (modern) {
+		jw_key(w, "resultType");
+		jw_string(w, "complete");
+	}
+	jw_object_end(w);
+	jw_object_end(w);
+done:
+	free(text);
+	free(sctext);
+	free(list.items);
+	free(arena);
+	return ok;
 }
 
 /* ---- resources ---- */

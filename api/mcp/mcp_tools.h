@@ -51,6 +51,18 @@ void mcp_call_cleanup(struct mcp_call *c);
  * NULL when out of memory. */
 json_t *mcp_tools_result(const struct mcp_call *c, int status, json_t *body);
 
+/* The same result for a run answer that is written text (body, len
+ * bytes, compact and canonical as the answer writer writes it), without a
+ * tree: the whole JSON-RPC response to message id (borrowed; modern: the
+ * era that adds resultType) written into w, its structuredContent the
+ * answer's spans in run_result's shape, its text block made from them.
+ * False when the tool's result is not a run's or the answer is not one
+ * this way takes (the caller then reads it as a tree); w failed when it
+ * could not be written (a 500, as a NULL result is). Not for a 5xx. */
+struct jw;
+bool mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id, bool modern,
+    int status, const char *body, size_t len);
+
 /* A string action (a short form) as the body fields of game g's action
  * route, set into body: "place 1 4" as a command for the games that take
  * commands; "4x0" or "next" as the action object of the game's rules

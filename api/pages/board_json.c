@@ -32,7 +32,7 @@ board_run_text(const struct board_run *r, const void *state, json_t *actions, si
 		json_decref(final);
 		json_decref(actions);
 	} else if ((replay = replay_new(g, r->seed, actions, final,
-	    g->replay_options ? g->replay_options(state) : NULL)) == NULL)
+	    game_ext(g)->replay_options ? game_ext(g)->replay_options(state) : NULL)) == NULL)
 		return NULL;
 	page_text_start(&w);
 	jw_object(&w);

@@ -5,6 +5,7 @@
  */
 #include "watch_json.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "match_view.h"
@@ -38,7 +39,7 @@ watch_games_text(size_t *len)
 		jw_key(&w, "seedless");
 		jw_bool(&w, g->seedless);
 		jw_key(&w, "marks");
-		jw_bool(&w, g->move_marks != NULL);
+		jw_bool(&w, game_ext(g)->move_marks != NULL);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);
@@ -51,29 +52,15 @@ watch_games_text(size_t *len)
 static bool
 view_write(struct jw *w, const struct game *g, const void *st)
 {
-	json_t *o;
+	bool ok;
 
-	if (g->answer_write != NULL) {
-		bool ok;
-
-		/* The game's writer writes its fields after the pipeline's
-		 * (game.h); here there are none before them. */
-		jw_object(w);
-		ok = g->answer_write(w, st, NULL);
-		jw_object_end(w);
-		return ok && !w->failed;
-	}
-	if ((o = json_object()) == NULL || !g->answer(o, st, NULL)) {
-		json_decref(o);
-		return false;
-	}
-	/* The answer adds the game's fields only; never let one of the
-	 * pipeline's through. */
-	json_object_del(o, "stateToken");
-	json_object_del(o, "agent_check");
-	jw_json(w, o);
-	json_decref(o);
-	return !w->failed;
+	/* The game's writer writes its fields after the pipeline's (game.h);
+	 * here there are none before them, and the token and the agent check,
+	 * which are the pipeline's, are not the game's to write. */
+	jw_object(w);
+	ok = g->answer_write(w, st, NULL);
+	jw_object_end(w);
+	return ok && !w->failed;
 }
 
 char *
@@ -123,8 +110,8 @@ watch_step_write(struct jw *w, const struct game *g, size_t step, const json_t *
 	jw_key(w, "view");
 	if (!view_write(w, g, st))
 		return false;
-	if (g->move_marks != NULL) {
-		json_t *m = move != NULL ? g->move_marks(prev, st, move) : NULL;
+	if (game_ext(g)->move_marks != NULL) {
+		json_t *m = move != NULL ? game_ext(g)->move_marks(prev, st, move) : NULL;
 
 		jw_key(w, "marks");
 		if (m != NULL)

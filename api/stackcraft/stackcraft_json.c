@@ -317,22 +317,9 @@ sc_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 	snprintf(t->canon, sizeof t->canon, "%s", t->moves[0]);
 }
 
-static bool
-sc_answer(json_t *o, const void *st, const void *scratch)
-{
-	const struct stackcraft *g = st;
-	char text[TETROMINO_TEXT_SIZE];
-
-	(void)scratch;
-	/* The well as text: 20 rows of 10, top first, '.' empty, a piece's
-	 * letter where it lies. */
-	tetromino_board_text(&g->board, text);
-	return json_object_set_new_nocheck(o, "state", stackcraft_state_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "legalActions", stackcraft_legal_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "boardText", json_string_nocheck(text)) == 0;
-}
-
-/* sc_answer's fields, written: the state, the legal list, the text. */
+/* The game's part of an answer: the state, the legal list, the well as
+ * text (20 rows of 10, top first, '.' empty, a piece's letter where it
+ * lies). */
 static bool
 sc_answer_write(struct jw *w, const void *st, const void *scratch)
 {
@@ -535,6 +522,11 @@ static const char *const sc_replay_keys[] = { "cap", NULL };
 
 static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status", "end_reason", NULL };
 
+static const struct game_ext sc_ext = {
+	.replay_options = sc_replay_options,
+	.move_marks = sc_marks,
+};
+
 const struct game game_stackcraft = {
 	.id = GAME_STACKCRAFT,
 	.name = "stackcraft",
@@ -560,16 +552,14 @@ const struct game game_stackcraft = {
 	.init = sc_init,
 	.read_action = sc_read_action,
 	.play = sc_play,
-	.answer = sc_answer,
 	.answer_write = sc_answer_write,
 	.summary = sc_summary,
 	.final = sc_final,
 	.claims = sc_claims,
-	.replay_options = sc_replay_options,
 	.replay_keys = sc_replay_keys,
 	.final_keys = sc_final_keys,
 	.replay_start = sc_replay_start,
 	.replay_move = sc_replay_move,
 	.rules_json = sc_rules,
-	.move_marks = sc_marks,
+	.ext = &sc_ext,
 };

@@ -60,13 +60,7 @@ sf_run(void *st, const struct stackfall_cmd *c, struct tetromino_result *r, void
 	return (enum tetromino_outcome)o;
 }
 
-static json_t *
-sf_fields(const void *st)
-{
-	return stackfall_fields_json(st);
-}
-
-/* stackfall_fields_json's fields, written. */
+/* The game's fields of an answer (stackfall_fields_json's, written). */
 static void
 sf_write_fields(struct jw *w, const void *st)
 {
@@ -118,7 +112,6 @@ static const struct tetromino_rules sf_rules_grammar = {
 	.example = "place 1 4",
 	.ended = sf_ended,
 	.run = sf_run,
-	.fields = sf_fields,
 	.write_fields = sf_write_fields,
 };
 
@@ -297,12 +290,6 @@ sf_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 }
 
 static bool
-sf_answer(json_t *o, const void *st, const void *scratch)
-{
-	return tetromino_answer(&sf_rules_grammar, o, st, scratch);
-}
-
-static bool
 sf_answer_write(struct jw *w, const void *st, const void *scratch)
 {
 	return tetromino_answer_write(&sf_rules_grammar, w, st, scratch);
@@ -416,6 +403,12 @@ static const char *const sf_action_fields[] = { "command", "action", NULL };
 static const char *const sf_final_keys[] = { "score", "lines", "pieces", "status", NULL };
 static const char *const sf_board_fields[] = { "lines", "pieces", NULL };
 
+static const struct game_ext sf_ext = {
+	.scratch_init = sf_scratch_init,
+	.abandon = sf_abandon,
+	.move_marks = sf_marks,
+};
+
 const struct game game_stackfall = {
 	.id = GAME_STACKFALL,
 	.name = "stackfall",
@@ -435,7 +428,6 @@ const struct game game_stackfall = {
 	.check_default = true,
 	.hides_future = true,
 	.scratch_size = sizeof(struct tetromino_scratch),
-	.scratch_init = sf_scratch_init,
 	.action_fields = sf_action_fields,
 	.board_fields = sf_board_fields,
 	.encode = sf_encode,
@@ -443,15 +435,13 @@ const struct game game_stackfall = {
 	.init = sf_init,
 	.read_action = sf_read_action,
 	.play = sf_play,
-	.answer = sf_answer,
 	.answer_write = sf_answer_write,
 	.summary = sf_summary,
 	.final = sf_final,
 	.claims = sf_claims,
-	.abandon = sf_abandon,
 	.final_keys = sf_final_keys,
 	.replay_start = sf_replay_start,
 	.replay_move = sf_replay_move,
 	.rules_json = sf_rules,
-	.move_marks = sf_marks,
+	.ext = &sf_ext,
 };

@@ -232,17 +232,6 @@ command_move_text(const struct stackfall_cmd *c, char *out, size_t cap)
 		snprintf(out, cap, "{\"type\":\"%s\"}", stackfall_cmd_name(c->kind));
 }
 
-bool
-command_answer(json_t *o, json_t *fields, json_t *results)
-{
-	bool ok = fields != NULL && results != NULL && json_object_update(o, fields) == 0 &&
-	    json_object_set_nocheck(o, "results", results) == 0;
-
-	json_decref(fields);
-	json_decref(results);
-	return ok;
-}
-
 /* ---- the same, written (jw.h) ---- */
 
 static void

@@ -49,10 +49,6 @@ bool command_refused(const struct command_request *rq, const char *example, stru
  * {"column":C,"rotation":R,"type":"place"} or {"type":"hold"}, ... */
 void command_move_text(const struct stackfall_cmd *c, char *out, size_t cap);
 
-/* An answer of a game on the grammar: its fields (a new reference, taken
- * whatever happens) merged into o, and "results" (also taken). */
-bool command_answer(json_t *o, json_t *fields, json_t *results);
-
 /* What one command did, as the results array shows it. */
 struct command_result {
 	const struct stackfall_cmd     *cmd;

@@ -121,14 +121,6 @@ tetromino_play(const struct tetromino_rules *rules, void *g, struct tetromino_sc
 }
 
 bool
-tetromino_answer(const struct tetromino_rules *rules, json_t *o, const void *g,
-    const struct tetromino_scratch *x)
-{
-	return command_answer(o, rules->fields(g), x != NULL && x->ran ?
-	    tetromino_results_json(&x->batch, x->rq.text) : json_array());
-}
-
-bool
 tetromino_answer_write(const struct tetromino_rules *rules, struct jw *w, const void *g,
     const struct tetromino_scratch *x)
 {

@@ -56,10 +56,7 @@ struct tetromino_rules {
 	    void *ctx);
 	/* After the batch's move number i is made (NULL: nothing to note). */
 	void (*moved)(const void *g, size_t i, void *ctx);
-	/* The game's answer fields (a new object). */
-	json_t *(*fields)(const void *g);
-	/* The same fields written into an open object (jw.h), in fields'
-	 * order. */
+	/* The game's answer fields, written into an open object (jw.h). */
 	void (*write_fields)(struct jw *w, const void *g);
 };
 
@@ -98,10 +95,8 @@ bool tetromino_read_action(const struct tetromino_rules *rules, const json_t *bo
 bool tetromino_play(const struct tetromino_rules *rules, void *g, struct tetromino_scratch *x,
     void *ctx, struct game_turn *t);
 
-bool tetromino_answer(const struct tetromino_rules *rules, json_t *o, const void *g,
-    const struct tetromino_scratch *x);
-
-/* tetromino_answer's fields written into w: the game's, then "results". */
+/* The game's part of an answer written into w: the game's fields, then
+ * "results" (x's, or none when x is NULL or did not run). */
 bool tetromino_answer_write(const struct tetromino_rules *rules, struct jw *w, const void *g,
     const struct tetromino_scratch *x);
 

@@ -20,22 +20,6 @@ _Static_assert(sizeof(struct wells) <= GAME_STRUCT_MAX, "a run fits a game_state
 _Static_assert(WELLS_SERIAL_MAX <= GAME_STATE_MAX, "a run's bytes fit a token");
 
 static json_t *
-letter(unsigned piece)
-{
-	char c = whowins_piece_letter(piece);
-
-	return json_stringn_nocheck(&c, 1);
-}
-
-/* A value as the state shows it: landings to the row, 0 once it is
- * complete, null for never. */
-static json_t *
-value_json(unsigned v)
-{
-	return v == WELLS_NEVER ? json_null() : json_integer(v);
-}
-
-static json_t *
 end_json(unsigned end)
 {
 	const char *e = wells_end_name(end);
@@ -62,64 +46,10 @@ table_for(const struct game_env *env, unsigned width, unsigned height)
 	return t != NULL && t->built && t->width == width && t->height == height ? t : NULL;
 }
 
-json_t *
-wells_state_json(const struct wells *g)
-{
-	char text[WELLS_TEXT_SIZE], board[WELLS_TEXT_SIZE];
-	json_t *o = json_object(), *well = json_array();
-	const char *line = text;
-	size_t i;
-
-	wells_text(g, text);
-	wells_board_text(g, board);
-	for (i = 0; i < (size_t)g->height + WHOWINS_BUFFER; i++, line += g->width + 1)
-		json_array_append_new(well, json_stringn_nocheck(line, g->width));
-	json_object_set_new_nocheck(o, "width", json_integer(g->width));
-	json_object_set_new_nocheck(o, "height", json_integer(g->height));
-	json_object_set_new_nocheck(o, "well", well);
-	json_object_set_new_nocheck(o, "current", letter(g->current));
-	json_object_set_new_nocheck(o, "pieces", json_integer(g->pieces));
-	json_object_set_new_nocheck(o, "line_in", value_json(g->value));
-	json_object_set_new_nocheck(o, "status", json_string_nocheck(wells_status_name(g->status)));
-	json_object_set_new_nocheck(o, "end_reason", end_json(g->end_reason));
-	json_object_set_new_nocheck(o, "board_text", json_string_nocheck(board));
-	return o;
-}
-
 static void
 landing_id(unsigned rot, unsigned x, unsigned y, char out[16])
 {
 	snprintf(out, 16, "r%ux%uy%u", rot, x, y);
-}
-
-json_t *
-wells_legal_json(const struct wells *g)
-{
-	struct wells_landing l[WELLS_LANDINGS_MAX];
-	uint16_t rows[WELLS_H_MAX];
-	json_t *list = json_array();
-	size_t n, i, k;
-
-	if (g->status != WELLS_PLAYING)
-		return list;
-	wells_rows(g, rows);
-	n = wells_landings(g->width, g->height, rows, g->current, l, WELLS_LANDINGS_MAX);
-	for (i = 0; i < n; i++) {
-		json_t *o = json_object(), *cells = json_array();
-		char id[16];
-
-		landing_id((unsigned)l[i].at.rot, l[i].x, l[i].y, id);
-		for (k = 0; k < 4; k++)
-			json_array_append_new(cells, json_pack("[i,i]", l[i].cells[k][0], l[i].cells[k][1]));
-		json_object_set_new_nocheck(o, "id", json_string_nocheck(id));
-		json_object_set_new_nocheck(o, "rotation", json_integer(l[i].at.rot));
-		json_object_set_new_nocheck(o, "x", json_integer(l[i].x));
-		json_object_set_new_nocheck(o, "y", json_integer(l[i].y));
-		json_object_set_new_nocheck(o, "cells", cells);
-		json_object_set_new_nocheck(o, "line", json_boolean(l[i].line));
-		json_array_append_new(list, o);
-	}
-	return list;
 }
 
 /* "r<digit>x<digits>y<digits>", each number without sign, at most 2 digits. */
@@ -289,12 +219,98 @@ wl_play(void *st, void *scratch, const struct game_env *env, struct game_turn *t
 	snprintf(t->canon, sizeof t->canon, "%s", t->moves[0]);
 }
 
+/* The state object of an answer. */
+static void
+state_write(struct jw *w, const struct wells *g)
+{
+	char text[WELLS_TEXT_SIZE], board[WELLS_TEXT_SIZE], c = whowins_piece_letter(g->current);
+	const char *line = text, *end = wells_end_name(g->end_reason);
+	size_t i;
+
+	wells_text(g, text);
+	wells_board_text(g, board);
+	jw_object(w);
+	jw_key(w, "width");
+	jw_int(w, g->width);
+	jw_key(w, "height");
+	jw_int(w, g->height);
+	jw_key(w, "well");
+	jw_array(w);
+	for (i = 0; i < (size_t)g->height + WHOWINS_BUFFER; i++, line += g->width + 1)
+		jw_stringn(w, line, g->width);
+	jw_array_end(w);
+	jw_key(w, "current");
+	jw_stringn(w, &c, 1);
+	jw_key(w, "pieces");
+	jw_int(w, g->pieces);
+	jw_key(w, "line_in");
+	if (g->value == WELLS_NEVER)
+		jw_null(w);
+	else
+		jw_int(w, g->value);
+	jw_key(w, "status");
+	jw_string(w, wells_status_name(g->status));
+	jw_key(w, "end_reason");
+	if (end != NULL)
+		jw_string(w, end);
+	else
+		jw_null(w);
+	jw_key(w, "board_text");
+	jw_string(w, board);
+	jw_object_end(w);
+}
+
+/* The landings of the current piece (none once the run is over). */
+static void
+legal_write(struct jw *w, const struct wells *g)
+{
+	struct wells_landing l[WELLS_LANDINGS_MAX];
+	uint16_t rows[WELLS_H_MAX];
+	size_t n, i, k;
+
+	jw_array(w);
+	if (g->status == WELLS_PLAYING) {
+		wells_rows(g, rows);
+		n = wells_landings(g->width, g->height, rows, g->current, l, WELLS_LANDINGS_MAX);
+		for (i = 0; i < n; i++) {
+			char id[16];
+
+			landing_id((unsigned)l[i].at.rot, l[i].x, l[i].y, id);
+			jw_object(w);
+			jw_key(w, "id");
+			jw_string(w, id);
+			jw_key(w, "rotation");
+			jw_int(w, l[i].at.rot);
+			jw_key(w, "x");
+			jw_int(w, l[i].x);
+			jw_key(w, "y");
+			jw_int(w, l[i].y);
+			jw_key(w, "cells");
+			jw_array(w);
+			for (k = 0; k < 4; k++) {
+				jw_array(w);
+				jw_int(w, l[i].cells[k][0]);
+				jw_int(w, l[i].cells[k][1]);
+				jw_array_end(w);
+			}
+			jw_array_end(w);
+			jw_key(w, "line");
+			jw_bool(w, l[i].line);
+			jw_object_end(w);
+		}
+	}
+	jw_array_end(w);
+}
+
 static bool
-wl_answer(json_t *o, const void *st, const void *scratch)
+wl_answer_write(struct jw *w, const void *st, const void *scratch)
 {
 	(void)scratch;
-	return json_object_set_new_nocheck(o, "state", wells_state_json(st)) == 0 &&
-	    json_object_set_new_nocheck(o, "legalActions", wells_legal_json(st)) == 0;
+	jw_key(w, "state");
+	state_write(w, st);
+	jw_key(w, "legalActions");
+	legal_write(w, st);
+	return !w->failed;
 }
 
 static void
@@ -451,6 +467,14 @@ static const char *const wl_replay_keys[] = { "width", "height", NULL };
 static const char *const wl_final_keys[] = { "lines", "pieces", "status", "end_reason", "width", "height",
 	NULL };
 
+static const struct game_ext wl_ext = {
+	.nshared = WELLS_NSIZES,
+	.shared_size = wl_shared_size,
+	.shared_build = wl_shared_build,
+	.seed_of = wl_seed_of,
+	.replay_options = wl_replay_options,
+};
+
 const struct game game_wells = {
 	.id = GAME_WELLS,
 	.name = "wells",
@@ -473,10 +497,6 @@ const struct game game_wells = {
 	.hides_future = false,
 	.seedless = false,
 	.scratch_size = sizeof(struct wl_scratch),
-	.nshared = WELLS_NSIZES,
-	.shared_size = wl_shared_size,
-	.shared_build = wl_shared_build,
-	.seed_of = wl_seed_of,
 	.options = wl_options,
 	.noptions = sizeof wl_options / sizeof wl_options[0],
 	.action_fields = wl_action_fields,
@@ -486,14 +506,14 @@ const struct game game_wells = {
 	.init = wl_init,
 	.read_action = wl_read_action,
 	.play = wl_play,
-	.answer = wl_answer,
+	.answer_write = wl_answer_write,
 	.summary = wl_summary,
 	.final = wl_final,
 	.claims = wl_claims,
-	.replay_options = wl_replay_options,
 	.replay_keys = wl_replay_keys,
 	.final_keys = wl_final_keys,
 	.replay_start = wl_replay_start,
 	.replay_move = wl_replay_move,
 	.rules_json = wl_rules,
+	.ext = &wl_ext,
 };

@@ -25,11 +25,6 @@
 /* Wells on the game table (game.h). */
 extern const struct game game_wells;
 
-/* The state object of an answer, and the list of landings of the current
- * piece (empty once the run is over). New references. */
-json_t *wells_state_json(const struct wells *g);
-json_t *wells_legal_json(const struct wells *g);
-
 /* Reads a landing id; false with the reason. */
 bool wells_action_from_json(const json_t *v, unsigned *rot, unsigned *x, unsigned *y,
     char reason[ENGINE_REASON_MAX]);

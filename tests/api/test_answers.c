@@ -1,6 +1,6 @@
 /*
- * test_answers.c: the answer writer (api/json/jw.c) against jansson, the model
- * it replaces on the hot path.
+ * test_answers.c: the answer writer (api/json/jw.c) against jansson, and
+ * every game's written answers against their contract.
  *
  * First the writer alone: random integers and random byte strings (quotes,
  * backslashes, control characters, NULs, UTF-8 good and bad) written by
@@ -9,11 +9,13 @@
  *
  * Then every game on the table: random runs (random seeds and options,
  * actions as players send them, legal ones mostly, junk and refusals
- * too), and at every state reached the answer written by
- * game_answer_write must be byte for byte json_dumps(JSON_COMPACT) of the
- * DOM answer (run_answer_json, with an agent_check beside it now and
- * then), and parse back to a value json_equal to it. A game without its
- * own writer is held to the same through the writer's fallback.
+ * too), and at every state reached the answer game_answer_write writes
+ * (the one writer of a game's answer: there is no tree to compare with)
+ * must parse with jansson into an object with exactly the keys, in their
+ * order, and the types openapi.yaml gives the game's answer (the table
+ * `shapes` below; its state object's too), with an agent_check beside
+ * it now and then. It fails only where the token it is given is not
+ * UTF-8. The golden corpus (tests/golden) holds the bytes of fixed runs.
  *
  * Usage: test_answers [STATES] (per game, default 100000; the ASan build
  * passes fewer, see meson.build). The generator is seeded: the same
@@ -33,7 +35,6 @@
 #include "game.h"
 #include "game_shared.h"
 #include "jw.h"
-#include "run_result.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -284,11 +285,147 @@ token_text(char *out, size_t cap)
 }
 
 struct tally {
-	unsigned long states, refused, moved, failed_both, parsed;
-	unsigned long bytes_apart, parse_apart, fail_apart;
-	unsigned long dropped;  /* results with a field jansson left out (not UTF-8) */
+	unsigned long states, refused, moved, failed, failed_apart;
+	unsigned long unparsed, misshapen, agent_checks;
 	unsigned long max_len;
 };
+
+/*
+ * The shape of each game's answer as openapi.yaml gives it: its keys in
+ * order, each with the JSON types it may take (o object, a array, s
+ * string, i integer, b boolean, n null), "game", "runId" and "stateToken"
+ * first; then the same for its `state` object, for the games with one.
+ */
+struct shape {
+	enum game_id id;
+	const char *const *keys;   /* "name:types", NULL-terminated */
+	const char *const *state;  /* NULL: no state object */
+};
+
+static const char *const tetromino_keys_sf[] = { "game:s", "runId:s", "stateToken:s", "status:s",
+	"end_reason:sn", "score:i", "lines:i", "level:i", "pieces:i", "current:s", "next:a",
+	"hold:sn", "can_hold:b", "combo:i", "back_to_back:b", "board_text:s", "results:a", NULL };
+static const char *const court_keys[] = { "game:s", "runId:s", "stateToken:s", "state:o",
+	"legalActions:a", "boardText:s", NULL };
+static const char *const court_state[] = { "phase:s", "rung:i", "size:i", "board:a", "dealt:a",
+	"boulders:a", "kingSurvives:b", "resetUsed:b", "captures:i", "paidDepth:i", "lives:i",
+	"streak:i", "score:i", "lastResult:sn", "lastAward:on", "seed:i", "courtsDealt:i", NULL };
+static const char *const craft_state[] = { "board:a", "current:s", "next:s", "score:i", "lines:i",
+	"pieces:i", "status:s", "end_reason:sn", "cap:in", NULL };
+static const char *const hate_keys[] = { "game:s", "runId:s", "stateToken:s", "status:s",
+	"end_reason:sn", "lines:i", "pieces:i", "current:s", "depth:i", "cap:in", "board_text:s",
+	"results:a", NULL };
+static const char *const wells_keys[] = { "game:s", "runId:s", "stateToken:s", "state:o",
+	"legalActions:a", NULL };
+static const char *const wells_state[] = { "width:i", "height:i", "well:a", "current:s", "pieces:i",
+	"line_in:in", "status:s", "end_reason:sn", "board_text:s", NULL };
+static const char *const classic_keys[] = { "game:s", "runId:s", "stateToken:s", "status:s",
+	"end_reason:sn", "lines:i", "pieces:i", "keys:i", "current:s", "x:in", "y:in", "o:in",
+	"supplier:s", "board_text:s", "results:a", NULL };
+
+static const struct shape shapes[] = {
+	{ GAME_STACKFALL, tetromino_keys_sf, NULL },
+	{ GAME_DUSKCOURT, court_keys, court_state },
+	{ GAME_STACKCRAFT, court_keys, craft_state },
+	{ GAME_HATETRIS, hate_keys, NULL },
+	{ GAME_WELLS, wells_keys, wells_state },
+	{ GAME_HATETRIS_CLASSIC, classic_keys, NULL },
+};
+
+static char
+type_letter(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return 'o';
+	case JSON_ARRAY: return 'a';
+	case JSON_STRING: return 's';
+	case JSON_INTEGER: return 'i';
+	case JSON_TRUE: case JSON_FALSE: return 'b';
+	case JSON_NULL: return 'n';
+	default: return 'r';
+	}
+}
+
+/* Whether o has exactly keys (then extra, when not NULL), in that order,
+ * each of its types; why says where it does not. */
+static bool
+shaped(const json_t *o, const char *const *keys, const char *extra, char *why, size_t cap)
+{
+	const char *key;
+	json_t *v;
+	size_t k = 0;
+
+	if (!json_is_object(o)) {
+		snprintf(why, cap, "not an object");
+		return false;
+	}
+	json_object_foreach((json_t *)o, key, v) {
+		const char *want = keys[k], *colon;
+
+		if (want == NULL) {
+			/* Past the contract's keys, extra alone, once. */
+			if (extra != NULL && strcmp(key, extra) == 0) {
+				extra = NULL;
+				continue;
+			}
+			snprintf(why, cap, "key '%s' beyond the contract's", key);
+			return false;
+		}
+		colon = strchr(want, ':');
+		if (strlen(key) != (size_t)(colon - want) || strncmp(key, want, (size_t)(colon - want)) != 0) {
+			snprintf(why, cap, "key '%s' where '%.*s' stands", key, (int)(colon - want), want);
+			return false;
+		}
+		if (strchr(colon + 1, type_letter(v)) == NULL) {
+			snprintf(why, cap, "'%s' of type %c, not one of %s", key, type_letter(v), colon + 1);
+			return false;
+		}
+		k++;
+	}
+	if (keys[k] != NULL) {
+		snprintf(why, cap, "'%s' missing", keys[k]);
+		return false;
+	}
+	return true;
+}
+
+/* Whether answer is g's answer as the contract has it; results, where
+ * the game has them, are objects with an "ok" flag. */
+static bool
+answer_shaped(const struct game *g, const json_t *answer, bool with_check, char *why, size_t cap)
+{
+	const struct shape *sh = NULL;
+	const json_t *results, *r;
+	size_t i;
+
+	for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		if (shapes[i].id == g->id)
+			sh = &shapes[i];
+	if (sh == NULL) {
+		snprintf(why, cap, "no shape for the game in this test");
+		return false;
+	}
+	if (!shaped(answer, sh->keys, with_check ? "agent_check" : NULL, why, cap))
+		return false;
+	if (with_check && json_object_get(answer, "agent_check") == NULL) {
+		snprintf(why, cap, "agent_check missing");
+		return false;
+	}
+	if (strcmp(json_string_value(json_object_get(answer, "game")), g->name) != 0) {
+		snprintf(why, cap, "game is not '%s'", g->name);
+		return false;
+	}
+	if (sh->state != NULL && !shaped(json_object_get(answer, "state"), sh->state, NULL, why, cap))
+		return false;
+	results = json_object_get(answer, "results");
+	json_array_foreach(results, i, r) {
+		if (!json_is_boolean(json_object_get(r, "ok"))) {
+			snprintf(why, cap, "a result without its ok flag");
+			return false;
+		}
+	}
+	return true;
+}
 
 /* play_new (server/play.c) does not clear a game's scratch when the game
  * has a scratch_init: each request is played a second time on a scratch
@@ -330,8 +467,8 @@ dirty_play(const struct game *g, const game_state *before, const json_t *body,
 	}
 	for (i = 0; i < n; i++)
 		((uint8_t *)d->scratch)[i] = (uint8_t)(0xa5 ^ rnd(256));
-	if (g->scratch_init != NULL)
-		g->scratch_init(d->scratch);
+	if (game_ext(g)->scratch_init != NULL)
+		game_ext(g)->scratch_init(d->scratch);
 	else
 		memset(d->scratch, 0, n);
 	/* Readied and not yet read into, it answers as no scratch at all. */
@@ -381,7 +518,7 @@ dirty_compare(const struct game *g, const game_state *before, const game_state *
 		same = strcmp(turn->moves[i], d->turn.moves[i]) == 0;
 	for (i = 0; same && i < turn->nfacts; i++)
 		same = turn->facts[i].move == d->turn.facts[i].move &&
-		    memcmp(turn->facts[i].bytes, d->turn.facts[i].bytes, g->fact_bytes) == 0;
+		    memcmp(turn->facts[i].bytes, d->turn.facts[i].bytes, game_ext(g)->fact_bytes) == 0;
 	/* A refusal is answered on the state before, its results beside it. */
 	wa = written(g, turn->refused ? (const void *)before : (const void *)st, scratch, &la);
 	wb = written(g, turn->refused ? (const void *)before : (const void *)&d->st, d->scratch, &lb);
@@ -393,73 +530,56 @@ dirty_compare(const struct game *g, const game_state *before, const game_state *
 	free(wb);
 }
 
-/* One state's answer both ways. */
+/* One state's answer, written, read back and held to its shape. */
 static void
-compare(const struct game *g, const void *st, const void *scratch, struct tally *t, json_t **dom_out)
+compare(const struct game *g, const void *st, const void *scratch, struct tally *t, json_t **parsed_out)
 {
-	char id[GAME_ID_TEXT_MAX], token[400];
-	json_t *dom, *check = NULL, *back;
-	char *want, *got;
+	char id[GAME_ID_TEXT_MAX], token[400], why[160];
+	json_t *check = NULL, *back = NULL;
+	json_error_t err;
 	struct jw w;
 	size_t len;
+	char *got;
 
 	snprintf(id, sizeof id, "%u", 1 + rnd(1000000000));
 	token_text(token, sizeof token);
 	if (rnd(4) == 0)
 		check = json_pack("{s:s, s:i, s:s}", "token", token, "difficulty", (int)rnd(20), "expires",
 		    "2026-12-02T20:00:00Z");
-	dom = run_answer_json(g, id, token, st, scratch);
-	if (dom != NULL && check != NULL)
-		json_object_set_nocheck(dom, "agent_check", check);
-	want = dom != NULL ? json_dumps(dom, JSON_COMPACT) : NULL;
 	jw_init(&w, rnd(2) ? 64 : 4096, 1u << 22);
 	game_answer_write(&w, g, id, token, st, scratch, "agent_check", check);
 	got = jw_take(&w, &len);
 	t->states++;
-	{
-		const json_t *results = json_object_get(dom, "results"), *r;
-		size_t k;
-
-		json_array_foreach(results, k, r)
-			if (json_object_get(r, "message") == NULL || json_object_get(r, "command") == NULL)
-				t->dropped++;
+	/* A token that is not UTF-8 (no real one) is what makes it fail. */
+	if ((got == NULL) != !jw_utf8(token, strlen(token))) {
+		if (t->failed_apart++ == 0)
+			diag("%s: the writer %s on a token that is%s UTF-8", g->name, got ? "answers" : "fails",
+			    got ? " not" : "");
 	}
-	if (want == NULL && got == NULL)
-		t->failed_both++;
-	else if (want == NULL || got == NULL) {
-		if (t->fail_apart++ == 0)
-			diag("%s: the DOM %s, the writer %s", g->name, want ? "answers" : "fails",
-			    got ? "answers" : "fails");
-	} else {
-		if (len > t->max_len)
-			t->max_len = len;
-		if (len != strlen(want) || memcmp(want, got, len) != 0) {
-			if (t->bytes_apart++ == 0) {
-				size_t k = 0;
-
-				while (want[k] != '\0' && want[k] == got[k])
-					k++;
-				diag("%s: apart at byte %zu:\n#  DOM    %.120s\n#  writer %.120s", g->name, k,
-				    want + (k > 40 ? k - 40 : 0), got + (k > 40 ? k - 40 : 0));
-			}
-		}
-		/* Equal bytes parse equal; the parse is checked on a sample. */
-		if (rnd(16) == 0) {
-			t->parsed++;
-			back = json_loadb(got, len, JSON_ALLOW_NUL, NULL);
-			if (back == NULL || !json_equal(back, dom))
-				t->parse_apart++;
-			json_decref(back);
-		}
+	if (got == NULL) {
+		t->failed++;
+		json_decref(check);
+		return;
 	}
-	free(want);
+	if (len > t->max_len)
+		t->max_len = len;
+	/* Strings may hold a NUL (a command's text), sent as \u0000. */
+	back = json_loadb(got, len, JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &err);
+	if (back == NULL) {
+		if (t->unparsed++ == 0)
+			diag("%s: an answer does not parse (%s): %.200s", g->name, err.text, got);
+	} else if (!answer_shaped(g, back, check != NULL, why, sizeof why)) {
+		if (t->misshapen++ == 0)
+			diag("%s: an answer is not its contract's shape: %s: %.300s", g->name, why, got);
+	}
+	t->agent_checks += check != NULL;
 	free(got);
 	json_decref(check);
-	if (dom_out != NULL) {
-		json_decref(*dom_out);
-		*dom_out = dom;
+	if (parsed_out != NULL && back != NULL) {
+		json_decref(*parsed_out);
+		*parsed_out = back;
 	} else
-		json_decref(dom);
+		json_decref(back);
 }
 
 /* A new run of g on a random seed and random options; false when even the
@@ -481,10 +601,10 @@ new_run(const struct game *g, game_state *st, const struct game_env *env)
 		if (rnd(2))
 			opts.v[i] = o->min + (int64_t)rnd((uint32_t)(span < 300 ? span : 300));
 	}
-	if (g->seed_of != NULL && !g->seed_of(&opts, &seed, msg, sizeof msg)) {
+	if (game_ext(g)->seed_of != NULL && !game_ext(g)->seed_of(&opts, &seed, msg, sizeof msg)) {
 		for (i = 0; i < g->noptions; i++)
 			opts.v[i] = g->options[i].dflt;
-		if (!g->seed_of(&opts, &seed, msg, sizeof msg))
+		if (!game_ext(g)->seed_of(&opts, &seed, msg, sizeof msg))
 			return false;
 	}
 	if (g->seedless)
@@ -564,19 +684,16 @@ test_game(const struct game *g, unsigned long nstates)
 			compare(g, &st, NULL, &t, NULL);
 		json_decref(body);
 	}
-	ok(t.fail_apart == 0, "%s: the writer fails exactly where the DOM fails (%lu apart, %lu both)",
-	    g->name, t.fail_apart, t.failed_both);
-	if (t.dropped > 0)
-		diag("%s: %lu results with a field left out as jansson leaves it (cut UTF-8)", g->name,
-		    t.dropped);
-	ok(t.bytes_apart == 0 && t.states >= nstates, "%s: %lu answers byte for byte json_dumps' "
-	    "(%u runs, %lu moves, %lu refusals, longest %lu bytes; %lu apart)", g->name, t.states, runs,
-	    t.moved, t.refused, t.max_len, t.bytes_apart);
-	ok(t.parse_apart == 0 && t.parsed > 0, "%s: %lu sampled answers parse json_equal to the DOM (%lu apart)",
-	    g->name, t.parsed, t.parse_apart);
+	ok(t.failed_apart == 0, "%s: the writer fails only on a token that is not UTF-8 (%lu apart, "
+	    "%lu such)", g->name, t.failed_apart, t.failed);
+	ok(t.unparsed == 0 && t.states >= nstates, "%s: %lu written answers parse (%u runs, %lu moves, "
+	    "%lu refusals, longest %lu bytes; %lu do not)", g->name, t.states, runs, t.moved, t.refused,
+	    t.max_len, t.unparsed);
+	ok(t.misshapen == 0, "%s: every one has its contract's keys, in order, and their types (%lu with "
+	    "an agent_check; %lu apart)", g->name, t.agent_checks, t.misshapen);
 	ok(tc.dirty != NULL && tc.apart == 0 && tc.played > 0, "%s: %s, %lu requests on a scratch of "
 	    "garbage play and answer as on a zeroed one (%lu apart)", g->name,
-	    g->scratch_init != NULL ? "its scratch_init" : "a zeroed scratch", tc.played, tc.apart);
+	    game_ext(g)->scratch_init != NULL ? "its scratch_init" : "a zeroed scratch", tc.played, tc.apart);
 done:
 	if (tc.dirty != NULL)
 		free(tc.dirty->scratch);

@@ -456,7 +456,7 @@ test_action_text(void)
 }
 
 /* A real game answer, as the pipeline builds it: game, runId, stateToken
- * and the descriptor's answer on a fresh run of seed 7. */
+ * and the game's part on a fresh run of seed 7, written and read back. */
 static json_t *
 game_answer(const struct game *g)
 {
@@ -465,19 +465,26 @@ game_answer(const struct game *g)
 	struct game_env env = { 0 };
 	enum api_error err;
 	char msg[128];
-	json_t *o = json_pack("{s:s, s:s, s:s}", "game", g->name, "runId", "42", "stateToken", "v4.local.T");
-	size_t i;
+	json_t *o = NULL;
+	struct jw w;
+	char *text;
+	size_t i, len = 0;
 	void *work = g->work_size ? calloc(1, g->work_size) : NULL;
 
 	env.work = work;
 	env.shared = test_shared;
 	for (i = 0; i < g->noptions; i++)
 		opts.v[i] = g->options[i].dflt;
-	if (!g->init(&st, 7, &opts, &env, &err, msg, sizeof msg) || !g->answer(o, &st, NULL)) {
+	if (!g->init(&st, 7, &opts, &env, &err, msg, sizeof msg)) {
 		diag("%s: init failed: %s", g->name, msg);
-		json_decref(o);
-		o = NULL;
+		free(work);
+		return NULL;
 	}
+	jw_init(&w, 4096, 1u << 22);
+	game_answer_write(&w, g, "42", "v4.local.T", &st, NULL, NULL, NULL);
+	if ((text = jw_take(&w, &len)) != NULL)
+		o = json_loadb(text, len, 0, NULL);
+	free(text);
 	free(work);
 	return o;
 }
@@ -585,6 +592,161 @@ test_results(void)
 	ok(result_of("list_games", NULL, 200, NULL) == NULL, "no body, no result");
 }
 
+/* One result both ways: mcp_tools_result's tree in mcp_result_new's
+ * envelope, dumped, and mcp_tools_result_write on the body's text. Equal
+ * bytes, or the written way declines (then the tree's is the answer). */
+static bool
+both_ways(const char *tool, const struct game *g, int status, const json_t *body, const json_t *id,
+    enum mcp_era era, bool *taken)
+{
+	struct mcp_message m = { 0 };
+	char params[128], msg[64], *want, *in, *got = NULL;
+	struct mcp_call c;
+	json_t *p, *r;
+	struct jw w;
+	size_t len = 0;
+	int code;
+	bool same;
+
+	snprintf(params, sizeof params, "{\"name\":\"%s\"}", tool);
+	memset(&c, 0, sizeof c);
+	p = json_loads(params, 0, NULL);
+	mcp_tools_plan(p, &c, &code, msg, sizeof msg);
+	json_decref(p);
+	c.game = g;
+	m.id = id;
+	m.era = era;
+	r = mcp_result_new(&m, mcp_tools_result(&c, status, json_deep_copy(body)));
+	want = r != NULL ? json_dumps(r, JSON_COMPACT) : NULL;
+	json_decref(r);
+	in = json_dumps(body, JSON_COMPACT);
+	jw_init(&w, 64, 1u << 24);
+	*taken = in != NULL && mcp_tools_result_write(&w, &c, id, era == MCP_ERA_MODERN, status, in,
+	    strlen(in));
+	if (*taken)
+		got = jw_take(&w, &len);
+	else
+		jw_cleanup(&w);
+	same = !*taken || (want != NULL && got != NULL && strcmp(want, got) == 0 && len == strlen(want));
+	if (!same)
+		diag("%s %d:\n#  tree    %s\n#  written %s", tool, status, want ? want : "(null)",
+		    got ? got : "(null)");
+	mcp_call_cleanup(&c);
+	free(want);
+	free(in);
+	free(got);
+	return same;
+}
+
+static void
+test_written_results(void)
+{
+	static const char *const tools_run[] = { "start_run", "act", "get_state", "finish_run" };
+	static const int statuses[] = { 200, 409, 422 };
+	json_t *ids[2], *bodies[4];
+	unsigned apart = 0, taken = 0, tried = 0;
+	size_t i, b, k, t, e;
+
+	ids[0] = json_integer(7);
+	ids[1] = json_string("a\"b");
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+		json_t *base = game_answer(g);
+
+		if (base == NULL)
+			continue;
+		bodies[0] = json_deep_copy(base);
+		bodies[1] = json_deep_copy(base);
+		json_object_del(bodies[1], "game");
+		json_object_set_new(bodies[1], "error", json_pack("{s:s, s:s}", "code", "illegal_action",
+		    "message", "no \"such\"\nmove"));
+		json_object_set_new(bodies[1], "agent_check", json_pack("{s:s, s:s, s:i}", "puzzle",
+		    "tWo pluS one", "token", "ac_abc", "expires_in", 600));
+		bodies[2] = json_pack("{s:s, s:s, s:{s:i, s:s, s:n}, s:{s:i, s:s}, s:s, s:s}", "game", g->name,
+		    "runId", "42", "final", "score", 90, "status", "over", "end_reason", "review", "rating", 9,
+		    "text", "ok\u00e9", "certificate", "v4.public.C", "verifyWith", "/api/v1/keys");
+		bodies[3] = json_deep_copy(bodies[2]);
+		json_object_update(bodies[3], base);
+		for (b = 0; b < 4; b++)
+			for (k = 0; k < 2; k++)
+				for (t = 0; t < 4; t++)
+					for (e = 0; e < 3; e++) {
+						bool took;
+
+						tried++;
+						if (!both_ways(tools_run[t], g, statuses[e], bodies[b], ids[k],
+						    k ? MCP_ERA_MODERN : MCP_ERA_LEGACY, &took))
+							apart++;
+						taken += took;
+					}
+		for (b = 0; b < 4; b++)
+			json_decref(bodies[b]);
+		json_decref(base);
+	}
+	ok(apart == 0 && taken == tried, "results written around the answer's text are the tree's, byte "
+	    "for byte (%u of %u taken that way, %u apart)", taken, tried, apart);
+	json_decref(ids[0]);
+	json_decref(ids[1]);
+}
+
+/* mcp_read cuts a plain stateToken out before jansson reads the body:
+ * the message must be the one json_loadb reads, keys in order, and a
+ * body the cut does not fit (escapes, two tokens, a token with other
+ * bytes, a broken body) read whole, with jansson's own error. */
+static void
+test_token_cut(void)
+{
+	static const char *const bodies[] = {
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"game\":\"duskcourt\",\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\","
+		"\"action\":{\"type\":\"capture\",\"from\":3,\"to\":7}}}}",
+		"{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\", \"params\": {\"name\": \"act\", "
+		"\"arguments\": {\"stateToken\" :\n \"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\", "
+		"\"game\": \"duskcourt\", \"action\": \"next\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"game\":\"du\\u0073kcourt\",\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",\"x\":{\"stateToken\":"
+		"\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\"}}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz \xc3\xa9 0123456789\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"stateToken\":"
+		"\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",\"name\":\"act\",\"arguments\":{}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"act\",\"arguments\":"
+		"{\"stateToken\":\"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789\",\"game\":1,\"game\":2}}}",
+	};
+	struct mcp_headers h = { 0 };
+	unsigned apart = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		struct mcp_message m;
+		json_error_t jerr;
+		json_t *want = json_loadb(bodies[i], strlen(bodies[i]), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+		    &jerr), *answer;
+		char *a, *b;
+		int status;
+
+		answer = mcp_read(bodies[i], strlen(bodies[i]), &h, &m, &status);
+		a = want != NULL ? json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+		b = m.root != NULL ? json_dumps(m.root, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+		if ((a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0) ||
+		    (want == NULL && answer == NULL)) {
+			apart++;
+			diag("body %zu: read %s, jansson %s", i, b ? b : "(null)", a ? a : "(null)");
+		}
+		free(a);
+		free(b);
+		json_decref(want);
+		json_decref(answer);
+		mcp_message_cleanup(&m);
+	}
+	ok(apart == 0, "a body read with its token cut out is the body jansson reads (%zu bodies, %u apart)",
+	    sizeof bodies / sizeof bodies[0], apart);
+}
+
 static void
 test_envelopes(void)
 {
@@ -661,6 +823,8 @@ main(void)
 	test_plan();
 	test_action_text();
 	test_results();
+	test_written_results();
+	test_token_cut();
 	test_envelopes();
 	test_http_errors();
 	return tap_done();

@@ -364,8 +364,8 @@ main(int argc, char **argv)
 		bool fine = true;
 
 		for (i = 0; i < GAME__COUNT; i++)
-			fine = fine && game_table[i]->fact_bytes <= GAME_FACT_MAX &&
-			    (game_table[i]->fact_bytes == 0 || game_table[i]->abandon == NULL);
+			fine = fine && game_ext(game_table[i])->fact_bytes <= GAME_FACT_MAX &&
+			    (game_ext(game_table[i])->fact_bytes == 0 || game_ext(game_table[i])->abandon == NULL);
 		ok(fine, "every game's facts fit GAME_FACT_MAX, and no game with facts has account routes");
 	}
 	test_store();

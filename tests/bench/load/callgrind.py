@@ -9,7 +9,9 @@ with 2N requests, and prints (total(2N) - total(N)) / N, which cancels
 start-up and shutdown. Scenarios: duskcourt (init, then action after
 action: the first legal capture, next at a break, a new run when done),
 stackfall (`options; place 0 0` per request, a new game at the end),
-hatetris (a placement a request), healthz, and mcp-duskcourt (the
+hatetris (a placement a request), stackfall-place (a placement a
+request) and stackfall-refused (a placement off the board, refused with
+the run: 422), healthz, and mcp-duskcourt (the
 duskcourt scenario's moves as MCP `act` tool calls on POST /mcp,
 start_run for a new run: the MCP path's cost beside the REST one).
 
@@ -106,6 +108,25 @@ def play(port, scenario, n):
             cmd = 'options; place 0 0' if scenario == 'stackfall' else 'place 0 %d' % (i % 7)
             r = call('POST', '/api/games/%s/action' % scenario, {'stateToken': r['stateToken'], 'command': cmd},
                      refusable=True)
+        return
+    if scenario in ('stackfall-place', 'stackfall-refused'):
+        # One command a request, the run's state in every answer: a
+        # placement (rotation and column in turn; one that does not fit
+        # is refused, still one request), or a placement off the board,
+        # refused (422 with the run as it stands, its results beside it)
+        # on the same token again and again.
+        r = call('GET', '/api/games/stackfall/init?seed=1')
+        for i in range(n):
+            if scenario == 'stackfall-refused':
+                call('POST', '/api/games/stackfall/action', {'stateToken': r['stateToken'],
+                     'command': 'place 0 99'}, refusable=True)
+                continue
+            if r['status'] == 'over':
+                r = call('GET', '/api/games/stackfall/init?seed=1')
+                continue
+            a = call('POST', '/api/games/stackfall/action', {'stateToken': r['stateToken'],
+                     'command': 'place %d %d' % (i % 4, i % 7)}, refusable=True)
+            r = a if 'error' not in a else r
         return
     if scenario == 'stackcraft':
         # A placement a request, by its id, cycling through the legal ones.
