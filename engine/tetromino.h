@@ -111,15 +111,6 @@ bool tetromino_board_is_empty(const struct tetromino_board *b);
 /* Number of filled cells. */
 unsigned tetromino_board_count(const struct tetromino_board *b);
 
-/* The board as the games' serialisations store it: the rows from the floor
- * up to the highest non-empty one (tetromino_board_used_rows of them), each
- * as its 4-byte little-endian cells word. get_rows rebuilds the whole board
- * from nrows such words and refuses (false, b unspecified) a word with
- * bits past the tenth cell, an empty row or a full one. */
-unsigned tetromino_board_used_rows(const struct tetromino_board *b);
-void tetromino_board_put_rows(const struct tetromino_board *b, unsigned nrows, uint8_t *out);
-bool tetromino_board_get_rows(struct tetromino_board *b, const uint8_t *in, unsigned nrows);
-
 /* Column heights (0..20) into h[0..9]. */
 void tetromino_board_heights(const struct tetromino_board *b, uint8_t h[TETROMINO_COLS]);
 

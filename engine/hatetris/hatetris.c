@@ -29,6 +29,8 @@
 
 #include <string.h>
 
+#include "tetromino_serial.h"
+
 const uint8_t hatetris_order[TETROMINO_NPIECES] = {
 	TETROMINO_S, TETROMINO_Z, TETROMINO_O, TETROMINO_I, TETROMINO_L, TETROMINO_J, TETROMINO_T,
 };
@@ -557,15 +559,12 @@ hatetris_board_text(const struct hatetris *g, char out[HATETRIS_TEXT_SIZE])
 /* ---- serialisation ---- */
 
 #define HEADER_SIZE 16
-#define CRC_SIZE 2
 
 size_t
 hatetris_encode(const struct hatetris *g, uint8_t *buf, size_t cap)
 {
-	unsigned nrows = tetromino_board_used_rows(&g->board);
-	size_t len;
+	size_t len = tetromino_state_size(&g->board, HEADER_SIZE);
 
-	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
 	if (buf == NULL || cap < len)
 		return len;
 	buf[0] = HATETRIS_SERIAL_VERSION;
@@ -574,9 +573,7 @@ hatetris_encode(const struct hatetris *g, uint8_t *buf, size_t cap)
 	engine_put_le(buf + 3, g->pieces, 4);
 	engine_put_le(buf + 7, g->lines, 4);
 	engine_put_le(buf + 11, g->cap, 4);
-	buf[15] = (uint8_t)nrows;
-	tetromino_board_put_rows(&g->board, nrows, buf + HEADER_SIZE);
-	engine_put_le(buf + len - CRC_SIZE, engine_crc16(buf, len - CRC_SIZE), 2);
+	tetromino_state_seal(&g->board, buf, HEADER_SIZE);
 	return len;
 }
 
@@ -584,19 +581,16 @@ bool
 hatetris_decode(struct hatetris *out, const uint8_t *buf, size_t len)
 {
 	struct hatetris g;
-	unsigned nrows;
 	uint64_t cells = 0;
 	bool fits;
 
-	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || buf[0] != HATETRIS_SERIAL_VERSION)
-		return false;
-	nrows = buf[15];
-	if (nrows > TETROMINO_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
-		return false;
-	if (engine_get_le(buf + len - CRC_SIZE, 2) != engine_crc16(buf, len - CRC_SIZE))
-		return false;
-
+	/* The frame (version, length, CRC) and the board: n non-empty,
+	 * non-full rows with no stray bits. */
 	memset(&g, 0, sizeof g);
+	if (!tetromino_state_open(&g.board, buf, len, HEADER_SIZE, HATETRIS_SERIAL_VERSION))
+		return false;
+	cells = tetromino_board_count(&g.board);
+
 	g.depth = buf[1];
 	g.current = buf[2] & 15;
 	g.end_reason = buf[2] >> 4 & 7;
@@ -607,11 +601,6 @@ hatetris_decode(struct hatetris *out, const uint8_t *buf, size_t len)
 	    g.end_reason > HATETRIS_END_ABANDONED || (buf[2] & 0x80) != 0)
 		return false;
 	g.status = g.end_reason != HATETRIS_END_NONE ? HATETRIS_OVER : HATETRIS_PLAYING;
-
-	/* The board: n non-empty, non-full rows with no stray bits. */
-	if (!tetromino_board_get_rows(&g.board, buf + HEADER_SIZE, nrows))
-		return false;
-	cells = tetromino_board_count(&g.board);
 	if ((uint64_t)g.pieces * 4 != cells + (uint64_t)g.lines * 10)
 		return false;
 
