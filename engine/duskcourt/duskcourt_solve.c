@@ -30,7 +30,7 @@
  * Workload: the dealer calls this on up to 12 idols and 4 boulders on 6x6,
  * a few times per court; a position costs about 0.15 microseconds.
  */
-#include "duskcourt.h"
+#include "duskcourt_solve.h"
 
 #include <string.h>
 
