@@ -407,6 +407,18 @@ tetromino_options(const struct tetromino_board *b, unsigned piece,
 	return n;
 }
 
+size_t
+tetromino_say_options(const struct tetromino_board *b, unsigned piece,
+    struct tetromino_option *out, size_t cap, struct engine_msg *m)
+{
+	size_t n = tetromino_options(b, piece, out, cap);
+
+	engine_msg_uint(m, n);
+	engine_msg_str(m, n == 1 ? " placement for " : " placements for ");
+	engine_msg_char(m, tetromino_letter(piece));
+	return n;
+}
+
 void
 tetromino_board_text(const struct tetromino_board *b, char out[TETROMINO_TEXT_SIZE])
 {

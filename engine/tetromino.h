@@ -170,6 +170,10 @@ unsigned tetromino_clear_lines(struct tetromino_board *b);
 size_t tetromino_options(const struct tetromino_board *b, unsigned piece,
     struct tetromino_option *out, size_t cap);
 
+/* tetromino_options, and its sentence ("34 placements for T") into m. */
+size_t tetromino_say_options(const struct tetromino_board *b, unsigned piece,
+    struct tetromino_option *out, size_t cap, struct engine_msg *m);
+
 /* 20 lines of 10 characters joined by '\n', top row first, '.' for empty and
  * the piece letter otherwise, NUL-terminated. */
 void tetromino_board_text(const struct tetromino_board *b, char out[TETROMINO_TEXT_SIZE]);

@@ -490,11 +490,8 @@ hatetris_place(struct hatetris *g, unsigned rotation, unsigned column, hatetris_
 	}
 	engine_msg_str(&m, "; next piece ");
 	engine_msg_char(&m, tetromino_letter(g->current));
-	if (g->status == HATETRIS_OVER) {
-		engine_msg_str(&m, "; game over (");
-		engine_msg_str(&m, hatetris_end_name(g->end_reason));
-		engine_msg_str(&m, ")");
-	}
+	if (g->status == HATETRIS_OVER)
+		engine_msg_game_over(&m, hatetris_end_name(g->end_reason));
 	return report(rep, HATETRIS_OK, (unsigned)n, g->current);
 }
 
@@ -524,13 +521,10 @@ hatetris_options(const struct hatetris *g, struct tetromino_option *out, size_t 
 
 	if (g->status == HATETRIS_OVER)
 		return refuse_over(g, rep);
-	n = tetromino_options(&g->board, g->current, out, cap);
+	m = msg_start(rep);
+	n = tetromino_say_options(&g->board, g->current, out, cap, &m);
 	if (count != NULL)
 		*count = n;
-	m = msg_start(rep);
-	engine_msg_uint(&m, n);
-	engine_msg_str(&m, n == 1 ? " placement for " : " placements for ");
-	engine_msg_char(&m, tetromino_letter(g->current));
 	return report(rep, HATETRIS_OK, 0, g->current);
 }
 

@@ -236,11 +236,8 @@ stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
 			engine_msg_str(&m, ")");
 		}
 	}
-	if (g->status == STACKFALL_OVER) {
-		engine_msg_str(&m, "; game over (");
-		engine_msg_str(&m, stackfall_end_name(g->end_reason));
-		engine_msg_str(&m, ")");
-	}
+	if (g->status == STACKFALL_OVER)
+		engine_msg_game_over(&m, stackfall_end_name(g->end_reason));
 	return report(rep, STACKFALL_OK, (unsigned)n, points);
 }
 
@@ -272,11 +269,8 @@ stackfall_hold(struct stackfall *g, struct stackfall_report *rep)
 	engine_msg_char(&m, tetromino_letter(held));
 	engine_msg_str(&m, "; current piece is ");
 	engine_msg_char(&m, tetromino_letter(g->current));
-	if (g->status == STACKFALL_OVER) {
-		engine_msg_str(&m, "; game over (");
-		engine_msg_str(&m, stackfall_end_name(g->end_reason));
-		engine_msg_str(&m, ")");
-	}
+	if (g->status == STACKFALL_OVER)
+		engine_msg_game_over(&m, stackfall_end_name(g->end_reason));
 	return report(rep, STACKFALL_OK, 0, 0);
 }
 
@@ -322,13 +316,10 @@ stackfall_options(const struct stackfall *g, struct tetromino_option *out, size_
 
 	if (g->status == STACKFALL_OVER)
 		return refuse_over(g, rep);
-	n = tetromino_options(&g->board, g->current, out, cap);
+	m = msg_start(rep);
+	n = tetromino_say_options(&g->board, g->current, out, cap, &m);
 	if (count != NULL)
 		*count = n;
-	m = msg_start(rep);
-	engine_msg_uint(&m, n);
-	engine_msg_str(&m, n == 1 ? " placement for " : " placements for ");
-	engine_msg_char(&m, tetromino_letter(g->current));
 	return report(rep, STACKFALL_OK, 0, 0);
 }
 
