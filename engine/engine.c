@@ -208,3 +208,11 @@ engine_msg_char(struct engine_msg *m, char c)
 
 	engine_msg_str(m, s);
 }
+
+void
+engine_msg_game_over(struct engine_msg *m, const char *end)
+{
+	engine_msg_str(m, "; game over (");
+	engine_msg_str(m, end);
+	engine_msg_str(m, ")");
+}

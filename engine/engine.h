@@ -62,4 +62,8 @@ void engine_msg_str(struct engine_msg *m, const char *s);
 void engine_msg_uint(struct engine_msg *m, uint64_t v);
 void engine_msg_char(struct engine_msg *m, char c);
 
+/* "; game over ({end})": how a move's sentence says that it ended the run,
+ * end being the game's name of the end reason. */
+void engine_msg_game_over(struct engine_msg *m, const char *end);
+
 #endif

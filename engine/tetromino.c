@@ -161,46 +161,6 @@ tetromino_board_count(const struct tetromino_board *b)
 	return n;
 }
 
-unsigned
-tetromino_board_used_rows(const struct tetromino_board *b)
-{
-	unsigned n = TETROMINO_ROWS;
-
-	while (n > 0 && b->rows[n - 1] == 0)
-		n--;
-	return n;
-}
-
-void
-tetromino_board_put_rows(const struct tetromino_board *b, unsigned nrows, uint8_t *out)
-{
-	unsigned r;
-
-	for (r = 0; r < nrows; r++)
-		engine_put_le(out + 4 * r, b->cells[r], 4);
-}
-
-bool
-tetromino_board_get_rows(struct tetromino_board *b, const uint8_t *in, unsigned nrows)
-{
-	unsigned r, c;
-
-	if (nrows > TETROMINO_ROWS)
-		return false;
-	memset(b, 0, sizeof *b);
-	for (r = 0; r < nrows; r++) {
-		b->cells[r] = (uint32_t)engine_get_le(in + 4 * r, 4);
-		if (b->cells[r] >> (3 * TETROMINO_COLS) != 0)
-			return false;
-		for (c = 0; c < TETROMINO_COLS; c++)
-			if (b->cells[r] >> (3 * c) & 7u)
-				b->rows[r] = (uint16_t)(b->rows[r] | 1u << c);
-		if (b->rows[r] == 0 || b->rows[r] == TETROMINO_FULL_ROW)
-			return false;
-	}
-	return true;
-}
-
 /* Heights from the top down: the first row that shows a column sets it. */
 static void
 heights_of(const uint16_t *rows, uint8_t h[TETROMINO_COLS])
@@ -444,6 +404,18 @@ tetromino_options(const struct tetromino_board *b, unsigned piece,
 			n++;
 		}
 	}
+	return n;
+}
+
+size_t
+tetromino_say_options(const struct tetromino_board *b, unsigned piece,
+    struct tetromino_option *out, size_t cap, struct engine_msg *m)
+{
+	size_t n = tetromino_options(b, piece, out, cap);
+
+	engine_msg_uint(m, n);
+	engine_msg_str(m, n == 1 ? " placement for " : " placements for ");
+	engine_msg_char(m, tetromino_letter(piece));
 	return n;
 }
 

@@ -111,15 +111,6 @@ bool tetromino_board_is_empty(const struct tetromino_board *b);
 /* Number of filled cells. */
 unsigned tetromino_board_count(const struct tetromino_board *b);
 
-/* The board as the games' serialisations store it: the rows from the floor
- * up to the highest non-empty one (tetromino_board_used_rows of them), each
- * as its 4-byte little-endian cells word. get_rows rebuilds the whole board
- * from nrows such words and refuses (false, b unspecified) a word with
- * bits past the tenth cell, an empty row or a full one. */
-unsigned tetromino_board_used_rows(const struct tetromino_board *b);
-void tetromino_board_put_rows(const struct tetromino_board *b, unsigned nrows, uint8_t *out);
-bool tetromino_board_get_rows(struct tetromino_board *b, const uint8_t *in, unsigned nrows);
-
 /* Column heights (0..20) into h[0..9]. */
 void tetromino_board_heights(const struct tetromino_board *b, uint8_t h[TETROMINO_COLS]);
 
@@ -178,6 +169,10 @@ unsigned tetromino_clear_lines(struct tetromino_board *b);
  * at most TETROMINO_OPTIONS_MAX. */
 size_t tetromino_options(const struct tetromino_board *b, unsigned piece,
     struct tetromino_option *out, size_t cap);
+
+/* tetromino_options, and its sentence ("34 placements for T") into m. */
+size_t tetromino_say_options(const struct tetromino_board *b, unsigned piece,
+    struct tetromino_option *out, size_t cap, struct engine_msg *m);
 
 /* 20 lines of 10 characters joined by '\n', top row first, '.' for empty and
  * the piece letter otherwise, NUL-terminated. */

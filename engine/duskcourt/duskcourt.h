@@ -19,6 +19,11 @@
  *
  * Names: the JSON fields of the spec map to snake_case members (kingSurvives
  * is king_survives, courtsDealt is courts_dealt, and so on).
+ *
+ * The parts stand in layers, each calling only those below it: the court
+ * (duskcourt_court.h), the solver (duskcourt_solve.h), the dealer
+ * (duskcourt_deal.h), then the run and its serialisation, declared here.
+ * This header includes the others, so it is the one to include.
  */
 #ifndef DUSKCOURT_H
 #define DUSKCOURT_H
@@ -27,32 +32,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "duskcourt_court.h"
+#include "duskcourt_deal.h"
+#include "duskcourt_solve.h"
 #include "engine.h"
 
-#define DUSKCOURT_SIZE_MIN 4
-#define DUSKCOURT_SIZE_MAX 6
-#define DUSKCOURT_CELLS 36 /* squares of the largest court */
 #define DUSKCOURT_LIVES 3
-#define DUSKCOURT_SEED_MAX ((uint64_t)ENGINE_ID_MAX)
-#define DUSKCOURT_IDOLS_MAX 12 /* most idols the ladder ever deals */
 /* Every idol takes at most eight targets, plus the reset. */
 #define DUSKCOURT_LEGAL_MAX (DUSKCOURT_IDOLS_MAX * 8 + 1)
-/* Longest way through any court the solver accepts (one idol remains). */
-#define DUSKCOURT_SOLVE_IDOLS_MAX 16
-#define DUSKCOURT_PATH_MAX (DUSKCOURT_SOLVE_IDOLS_MAX - 1)
-
-/* A square's content. Values are part of the serialised form: never renumber. */
-enum duskcourt_cell {
-	DUSKCOURT_EMPTY = 0,
-	DUSKCOURT_BOULDER = 1,
-	DUSKCOURT_K = 2, /* jackal: the eight touching squares */
-	DUSKCOURT_Q = 3, /* scorpion: runs along straight lines and diagonals */
-	DUSKCOURT_R = 4, /* cobra: runs along straight lines */
-	DUSKCOURT_B = 5, /* vulture: runs along diagonals */
-	DUSKCOURT_N = 6, /* camel: jumps (2,1), over anything */
-	DUSKCOURT_P = 7, /* beetle: the two squares diagonally forward (row + 1) */
-	DUSKCOURT_CELL_KINDS = 8
-};
 
 enum duskcourt_phase {
 	DUSKCOURT_PLAYING = 0,
@@ -80,31 +67,6 @@ struct duskcourt_action {
 	int64_t type; /* enum duskcourt_action_type; anything else is refused */
 	int64_t from;
 	int64_t to;
-};
-
-/* One capture of a solution: square indexes. */
-struct duskcourt_capture {
-	uint8_t from;
-	uint8_t to;
-};
-
-/* One row of the ladder table (docs/rules/duskcourt.md). */
-struct duskcourt_rung {
-	int size;          /* 4..6 */
-	int idols;         /* idols dealt, 3..12 */
-	int decoys;        /* at least this many decoys, 0..3 */
-	bool king_survives; /* the jackal must stand last */
-	int boulders;      /* 0..4 */
-};
-
-/* A court: the board of one position (as dealt, or any later position). */
-struct duskcourt_court {
-	uint32_t rung;      /* the rung it was dealt for; 0 when unknown */
-	uint8_t size;       /* 4..6 */
-	bool king_survives; /* exactly one K, never taken, must make the last take */
-	uint8_t zero[2];    /* always 0: keeps the struct free of padding */
-	uint8_t cells[DUSKCOURT_CELLS]; /* enum duskcourt_cell; index row*size+col;
-	                                   squares from size*size on are EMPTY */
 };
 
 /* The awards of one clear (spec: lastAward). All in points. */
@@ -140,45 +102,6 @@ struct duskcourt_state {
 	uint8_t dealt[DUSKCOURT_CELLS];
 };
 
-/* The solver's working memory (about 2 MiB): a memo of positions proved
- * impossible to clear. Callers allocate it (statically or on the heap, not
- * on a small thread stack), call duskcourt_solver_init once, and never touch
- * its fields. Not shareable between threads; reusable forever. */
-#define DUSKCOURT_MEMO_BITS 18
-struct duskcourt_solver {
-	uint32_t generation; /* private */
-	uint32_t zero;       /* private */
-	uint64_t nodes;      /* positions searched by the last call: statistics only */
-	uint64_t memo[(size_t)1 << DUSKCOURT_MEMO_BITS]; /* private */
-};
-
-/* ---- the court and its idols (duskcourt.c) ---- */
-
-/* The ladder row of a rung (>= 1). False (and *out untouched) for rung 0. */
-bool duskcourt_ladder(uint32_t rung, struct duskcourt_rung *out);
-
-/* 'K' 'Q' 'R' 'B' 'N' 'P' '#' for a cell, '.' for empty, '?' for junk. */
-char duskcourt_cell_char(int cell);
-/* The inverse of duskcourt_cell_char ('.' gives EMPTY); -1 for any other. */
-int duskcourt_cell_from_char(char c);
-/* The idol's name in the rules ("jackal", "scorpion", ...); "square" else. */
-const char *duskcourt_idol_name(int cell);
-
-/* Whether the idol on from may take the idol on to on this board: the reach
- * of docs/rules/duskcourt.md, boulders and line blocking included, and never
- * onto the K when king_survives. False for anything that is not such a take
- * (empty squares, boulders, from == to, indexes off the court). */
-bool duskcourt_can_take(const uint8_t *cells, int size, bool king_survives, int from, int to);
-
-/* Every legal capture of the position, sorted by from then to, written to
- * out (capacity cap; out may be NULL when cap is 0). Returns how many there
- * are, which may exceed cap (then only cap were written). */
-size_t duskcourt_captures(const uint8_t *cells, int size, bool king_survives,
-    struct duskcourt_capture *out, size_t cap);
-
-/* Idols (not boulders) on the board's size*size squares. */
-int duskcourt_count_idols(const uint8_t *cells, int size);
-
 /* ---- the run (duskcourt.c) ---- */
 
 /* Starts a run: rung 1, playing, lives 3, court 0 of the seed dealt.
@@ -204,54 +127,6 @@ bool duskcourt_apply(struct duskcourt_state *s, const struct duskcourt_action *a
  * (capacity cap, DUSKCOURT_LEGAL_MAX always suffices). Returns the full
  * count, which may exceed cap. */
 size_t duskcourt_legal(const struct duskcourt_state *s, struct duskcourt_action *out, size_t cap);
-
-/* ---- the dealer (duskcourt_deal.c) ---- */
-
-/* Court k of a run with this seed, at this rung: a pure function of
- * (seed, k, rung) following the ladder table. Always finishes, in bounded
- * time. Refuses (false, *out untouched) rung 0 or a seed above
- * DUSKCOURT_SEED_MAX. */
-bool duskcourt_deal(struct duskcourt_court *out, uint64_t seed, uint32_t k, uint32_t rung,
-    struct duskcourt_solver *work);
-
-/* The dealer's last resort for a rung: a fixed court of that ladder row,
- * mirrored when `mirror`. Exposed so that tests can check every one. */
-bool duskcourt_deal_fallback(struct duskcourt_court *out, uint32_t rung, bool mirror);
-
-/* ---- the solver (duskcourt_solve.c) ---- */
-
-enum duskcourt_verdict {
-	DUSKCOURT_UNCLEARABLE = 0, /* proved: no sequence of captures clears it */
-	DUSKCOURT_CLEARABLE = 1,   /* a way through was found */
-	DUSKCOURT_UNKNOWN = 2      /* the node budget ran out first, or too many idols */
-};
-
-void duskcourt_solver_init(struct duskcourt_solver *sv);
-
-/* Whether the position can be cleared (down to one idol; with
- * king_survives the K is then the one). budget bounds the positions
- * searched (0: no bound). On CLEARABLE, path (capacity DUSKCOURT_PATH_MAX,
- * may be NULL) receives one way through and *npath its length. Courts with
- * more than DUSKCOURT_SOLVE_IDOLS_MAX idols give UNKNOWN. */
-enum duskcourt_verdict duskcourt_solve(struct duskcourt_solver *sv, const struct duskcourt_court *c,
-    uint64_t budget, struct duskcourt_capture *path, size_t *npath);
-
-/* Counts decoys: legal first captures after which the court can no longer
- * be cleared. With enough == 0 every first capture is decided and *ndecoys
- * is the exact count. With enough > 0 the count stops as soon as it is
- * settled whether there are at least `enough`: then *ndecoys >= enough
- * exactly when there are. Returns true when settled, false when the node
- * budget (0: no bound) ran out first (*ndecoys then holds those proved).
- * *clearable (may be NULL) is set when a first capture was seen to leave a
- * clearable court, which proves the court clearable; false proves nothing
- * unless every first capture was decided. */
-bool duskcourt_decoys(struct duskcourt_solver *sv, const struct duskcourt_court *c,
-    int enough, uint64_t budget, int *ndecoys, bool *clearable);
-
-/* A lower bound on the decoys, from instant proofs only: first captures
- * that leave idols which can never all meet (the solver's two structural
- * tests, no search). Microseconds; the dealer screens courts with it. */
-int duskcourt_decoys_quick(struct duskcourt_solver *sv, const struct duskcourt_court *c);
 
 /* ---- serialisation (duskcourt_serial.c) ---- */
 

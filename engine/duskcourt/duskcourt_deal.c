@@ -25,7 +25,7 @@
  * the stream. Every limit counts steps, never time, so the result does not
  * depend on the machine or on what the solver's memo held before.
  */
-#include "duskcourt.h"
+#include "duskcourt_deal.h"
 
 #include <string.h>
 

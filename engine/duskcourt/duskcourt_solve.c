@@ -30,7 +30,7 @@
  * Workload: the dealer calls this on up to 12 idols and 4 boulders on 6x6,
  * a few times per court; a position costs about 0.15 microseconds.
  */
-#include "duskcourt.h"
+#include "duskcourt_solve.h"
 
 #include <string.h>
 
@@ -320,6 +320,45 @@ hopeless(const struct ctx *x)
 	return false;
 }
 
+/* What a capture changed, for undoing it. */
+struct taken {
+	uint64_t key, kings;
+	uint8_t kf, kt; /* the kinds that stood on from and to */
+};
+
+/* The idol on f takes the one on t: the squares, the count, the K's square
+ * and the key follow. */
+static void
+take(struct ctx *x, int f, int t, struct taken *u)
+{
+	int sf = x->slot[f], st = x->slot[t];
+
+	u->kf = x->kind[f];
+	u->kt = x->kind[t];
+	u->key = x->key;
+	u->kings = x->kings;
+	x->kind[t] = u->kf;
+	x->kind[f] = DUSKCOURT_EMPTY;
+	x->occ &= ~bit(f);
+	x->nidols--;
+	if (u->kings & bit(f))
+		x->kings = bit(t);
+	x->key = (u->key & ~(UINT64_C(7) << (3 * sf)) & ~(UINT64_C(7) << (3 * st)))
+	    | ((uint64_t)(u->kf - 1) << (3 * st));
+}
+
+/* Undoes take(x, f, t, u). */
+static void
+untake(struct ctx *x, int f, int t, const struct taken *u)
+{
+	x->kind[f] = u->kf;
+	x->kind[t] = u->kt;
+	x->occ |= bit(f);
+	x->nidols++;
+	x->kings = u->kings;
+	x->key = u->key;
+}
+
 /* 1: clearable (path[0..pathlen) is a way), 0: dead, -1: out of budget. */
 static int
 search(struct ctx *x, int depth)
@@ -344,27 +383,14 @@ search(struct ctx *x, int depth)
 		uint64_t to_set = targets(x, f);
 
 		for (; to_set; to_set &= to_set - 1) {
-			int t = lowest(to_set), sf = x->slot[f], st = x->slot[t], res;
-			uint8_t kf = x->kind[f], kt = x->kind[t];
-			uint64_t key = x->key, kings = x->kings;
+			int t = lowest(to_set), res;
+			struct taken u;
 
-			x->kind[t] = kf;
-			x->kind[f] = DUSKCOURT_EMPTY;
-			x->occ &= ~bit(f);
-			x->nidols--;
-			if (kings & bit(f))
-				x->kings = bit(t);
-			x->key = (key & ~(UINT64_C(7) << (3 * sf)) & ~(UINT64_C(7) << (3 * st)))
-			    | ((uint64_t)(kf - 1) << (3 * st));
+			take(x, f, t, &u);
 			x->path[depth].from = (uint8_t)f;
 			x->path[depth].to = (uint8_t)t;
 			res = search(x, depth + 1);
-			x->kind[f] = kf;
-			x->kind[t] = kt;
-			x->occ |= bit(f);
-			x->nidols++;
-			x->kings = kings;
-			x->key = key;
+			untake(x, f, t, &u);
 			if (res != 0)
 				return res;
 		}
@@ -407,18 +433,10 @@ duskcourt_solve(struct duskcourt_solver *sv, const struct duskcourt_court *c,
 static int
 try_first(struct ctx *x, int f, int t, uint64_t limit, uint64_t global)
 {
-	int sf = x->slot[f], st = x->slot[t], res;
-	uint8_t kf = x->kind[f], kt = x->kind[t];
-	uint64_t key = x->key, kings = x->kings;
+	struct taken u;
+	int res;
 
-	x->kind[t] = kf;
-	x->kind[f] = DUSKCOURT_EMPTY;
-	x->occ &= ~bit(f);
-	x->nidols--;
-	if (kings & bit(f))
-		x->kings = bit(t);
-	x->key = (key & ~(UINT64_C(7) << (3 * sf)) & ~(UINT64_C(7) << (3 * st)))
-	    | ((uint64_t)(kf - 1) << (3 * st));
+	take(x, f, t, &u);
 	if (limit == 0) {
 		res = x->nidols >= 3 && (!connected(x) || hopeless(x)) ? 0 : 2;
 	} else {
@@ -427,12 +445,7 @@ try_first(struct ctx *x, int f, int t, uint64_t limit, uint64_t global)
 		if (res < 0 && x->nodes <= global)
 			res = 2;
 	}
-	x->kind[f] = kf;
-	x->kind[t] = kt;
-	x->occ |= bit(f);
-	x->nidols++;
-	x->kings = kings;
-	x->key = key;
+	untake(x, f, t, &u);
 	return res;
 }
 

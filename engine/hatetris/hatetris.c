@@ -29,6 +29,8 @@
 
 #include <string.h>
 
+#include "tetromino_serial.h"
+
 const uint8_t hatetris_order[TETROMINO_NPIECES] = {
 	TETROMINO_S, TETROMINO_Z, TETROMINO_O, TETROMINO_I, TETROMINO_L, TETROMINO_J, TETROMINO_T,
 };
@@ -488,11 +490,8 @@ hatetris_place(struct hatetris *g, unsigned rotation, unsigned column, hatetris_
 	}
 	engine_msg_str(&m, "; next piece ");
 	engine_msg_char(&m, tetromino_letter(g->current));
-	if (g->status == HATETRIS_OVER) {
-		engine_msg_str(&m, "; game over (");
-		engine_msg_str(&m, hatetris_end_name(g->end_reason));
-		engine_msg_str(&m, ")");
-	}
+	if (g->status == HATETRIS_OVER)
+		engine_msg_game_over(&m, hatetris_end_name(g->end_reason));
 	return report(rep, HATETRIS_OK, (unsigned)n, g->current);
 }
 
@@ -522,13 +521,10 @@ hatetris_options(const struct hatetris *g, struct tetromino_option *out, size_t 
 
 	if (g->status == HATETRIS_OVER)
 		return refuse_over(g, rep);
-	n = tetromino_options(&g->board, g->current, out, cap);
+	m = msg_start(rep);
+	n = tetromino_say_options(&g->board, g->current, out, cap, &m);
 	if (count != NULL)
 		*count = n;
-	m = msg_start(rep);
-	engine_msg_uint(&m, n);
-	engine_msg_str(&m, n == 1 ? " placement for " : " placements for ");
-	engine_msg_char(&m, tetromino_letter(g->current));
 	return report(rep, HATETRIS_OK, 0, g->current);
 }
 
@@ -557,15 +553,12 @@ hatetris_board_text(const struct hatetris *g, char out[HATETRIS_TEXT_SIZE])
 /* ---- serialisation ---- */
 
 #define HEADER_SIZE 16
-#define CRC_SIZE 2
 
 size_t
 hatetris_encode(const struct hatetris *g, uint8_t *buf, size_t cap)
 {
-	unsigned nrows = tetromino_board_used_rows(&g->board);
-	size_t len;
+	size_t len = tetromino_state_size(&g->board, HEADER_SIZE);
 
-	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
 	if (buf == NULL || cap < len)
 		return len;
 	buf[0] = HATETRIS_SERIAL_VERSION;
@@ -574,9 +567,7 @@ hatetris_encode(const struct hatetris *g, uint8_t *buf, size_t cap)
 	engine_put_le(buf + 3, g->pieces, 4);
 	engine_put_le(buf + 7, g->lines, 4);
 	engine_put_le(buf + 11, g->cap, 4);
-	buf[15] = (uint8_t)nrows;
-	tetromino_board_put_rows(&g->board, nrows, buf + HEADER_SIZE);
-	engine_put_le(buf + len - CRC_SIZE, engine_crc16(buf, len - CRC_SIZE), 2);
+	tetromino_state_seal(&g->board, buf, HEADER_SIZE);
 	return len;
 }
 
@@ -584,19 +575,16 @@ bool
 hatetris_decode(struct hatetris *out, const uint8_t *buf, size_t len)
 {
 	struct hatetris g;
-	unsigned nrows;
 	uint64_t cells = 0;
 	bool fits;
 
-	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || buf[0] != HATETRIS_SERIAL_VERSION)
-		return false;
-	nrows = buf[15];
-	if (nrows > TETROMINO_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
-		return false;
-	if (engine_get_le(buf + len - CRC_SIZE, 2) != engine_crc16(buf, len - CRC_SIZE))
-		return false;
-
+	/* The frame (version, length, CRC) and the board: n non-empty,
+	 * non-full rows with no stray bits. */
 	memset(&g, 0, sizeof g);
+	if (!tetromino_state_open(&g.board, buf, len, HEADER_SIZE, HATETRIS_SERIAL_VERSION))
+		return false;
+	cells = tetromino_board_count(&g.board);
+
 	g.depth = buf[1];
 	g.current = buf[2] & 15;
 	g.end_reason = buf[2] >> 4 & 7;
@@ -607,11 +595,6 @@ hatetris_decode(struct hatetris *out, const uint8_t *buf, size_t len)
 	    g.end_reason > HATETRIS_END_ABANDONED || (buf[2] & 0x80) != 0)
 		return false;
 	g.status = g.end_reason != HATETRIS_END_NONE ? HATETRIS_OVER : HATETRIS_PLAYING;
-
-	/* The board: n non-empty, non-full rows with no stray bits. */
-	if (!tetromino_board_get_rows(&g.board, buf + HEADER_SIZE, nrows))
-		return false;
-	cells = tetromino_board_count(&g.board);
 	if ((uint64_t)g.pieces * 4 != cells + (uint64_t)g.lines * 10)
 		return false;
 

@@ -418,8 +418,8 @@ key_move(int k, int *x, int *y, unsigned *o)
 		*o = (*o + 1) & 3;
 }
 
-static int
-key_code(char c)
+int
+hclassic_key_code(char c)
 {
 	switch (c) {
 	case 'L': return 0;
@@ -486,13 +486,13 @@ hclassic_keys(struct hclassic *g, const char *keys, size_t nkeys,
 	if (nkeys && !keys)
 		return refuse(rep, HCLASSIC_REFUSED, "no keys", (size_t)-1);
 	for (i = 0; i < nkeys; i++)
-		if (key_code(keys[i]) < 0)
+		if (hclassic_key_code(keys[i]) < 0)
 			return refuse(rep, HCLASSIC_REFUSED, "a key is one of L, R, D, U", i);
 	if (nkeys > HCLASSIC_COUNT_MAX - g->keys)
 		return refuse(rep, HCLASSIC_REFUSED, "the run is too long", (size_t)-1);
 	frame_well(g->well, frame);
 	for (i = 0; i < nkeys; i++) {
-		int k = key_code(keys[i]);
+		int k = hclassic_key_code(keys[i]);
 		int nx = g->x, ny = g->y;
 		unsigned no = g->o;
 

@@ -200,6 +200,10 @@ enum hclassic_outcome hclassic_start_from(struct hclassic *g, unsigned supplier,
 enum hclassic_outcome hclassic_keys(struct hclassic *g, const char *keys, size_t nkeys,
     const struct hclassic_memory *mem, struct hclassic_report *rep);
 
+/* The code of a key letter: 0 'L', 1 'R', 2 'D', 3 'U' (upper case only,
+ * the order of the replay encodings); -1 for anything else. */
+int hclassic_key_code(char c);
+
 /*
  * Every distinct lock the live piece can reach from where it stands now
  * (locks that fill the same four cells are one: the O's four orientations,

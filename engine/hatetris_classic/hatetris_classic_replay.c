@@ -13,6 +13,8 @@
  */
 #include "hatetris_classic_replay.h"
 
+#include "hatetris_classic.h"
+
 #include <string.h>
 
 struct range {
@@ -84,18 +86,6 @@ _Static_assert(sizeof b2048 / sizeof b2048[0] == 221, "Base2048 has 221 ranges")
 static const char key_chars[4] = { 'L', 'R', 'D', 'U' };
 static const char *const encoding_names[HCLASSIC_NENCODINGS] = { "raw", "hex", "Base65536",
 	"Base2048" };
-
-static int
-key_code(char c)
-{
-	switch (c) {
-	case 'L': return 0;
-	case 'R': return 1;
-	case 'D': return 2;
-	case 'U': return 3;
-	default: return -1;
-	}
-}
 
 /* Reads the code point at s[*i]; false for bytes that are not UTF-8. */
 static bool
@@ -179,7 +169,7 @@ decode_raw(const char *s, size_t len, struct sink *k)
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		int c = key_code(s[i]);
+		int c = hclassic_key_code(s[i]);
 
 		if (c < 0)
 			return HCLASSIC_REPLAY_INVALID;
@@ -429,7 +419,7 @@ hclassic_replay_decode(const char *s, size_t len, char *keys, size_t cap, size_t
 	for (j = start; j < end; j++) {
 		char c = s[j];
 
-		if (key_code(c) < 0)
+		if (hclassic_key_code(c) < 0)
 			raw = false;
 		if (hex_value(c) < 0 && c != ' ' && c != '#')
 			hex = false;
@@ -511,8 +501,8 @@ rle_nybble(struct rle *r)
 
 	if (r->i >= r->n)
 		return -1;
-	code = key_code(r->keys[r->i++]);
-	while (run < 4 && r->i < r->n && key_code(r->keys[r->i]) == code) {
+	code = hclassic_key_code(r->keys[r->i++]);
+	while (run < 4 && r->i < r->n && hclassic_key_code(r->keys[r->i]) == code) {
 		r->i++;
 		run++;
 	}
@@ -545,7 +535,7 @@ hclassic_replay_encode(unsigned encoding, const char *keys, size_t nkeys, char *
 	if (encoding >= HCLASSIC_NENCODINGS || (nkeys && !keys))
 		return false;
 	for (i = 0; i < nkeys; i++)
-		if (key_code(keys[i]) < 0)
+		if (hclassic_key_code(keys[i]) < 0)
 			return false;
 	switch (encoding) {
 	case HCLASSIC_RAW:
@@ -554,7 +544,7 @@ hclassic_replay_encode(unsigned encoding, const char *keys, size_t nkeys, char *
 		break;
 	case HCLASSIC_HEX:
 		for (i = 0; i < nkeys; i += 2) {
-			int v = key_code(keys[i]) * 4 + (i + 1 < nkeys ? key_code(keys[i + 1]) : 2);
+			int v = hclassic_key_code(keys[i]) * 4 + (i + 1 < nkeys ? hclassic_key_code(keys[i + 1]) : 2);
 
 			out_byte(&o, "0123456789ABCDEF"[v]);
 			if ((i / 2) % 4 == 3)

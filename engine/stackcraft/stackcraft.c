@@ -451,11 +451,8 @@ stackcraft_step(struct stackcraft *g, unsigned rotation, unsigned x,
 			engine_msg_str(&m, n == 1 ? " line, +" : " lines, +");
 			engine_msg_uint(&m, points);
 		}
-		if (g->status == STACKCRAFT_OVER) {
-			engine_msg_str(&m, "; game over (");
-			engine_msg_str(&m, stackcraft_end_name(g->end_reason));
-			engine_msg_str(&m, ")");
-		}
+		if (g->status == STACKCRAFT_OVER)
+			engine_msg_game_over(&m, stackcraft_end_name(g->end_reason));
 	}
 	return report(rep, STACKCRAFT_OK, (unsigned)n, points);
 }

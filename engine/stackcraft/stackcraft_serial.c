@@ -17,18 +17,16 @@
 
 #include "bag.h"
 #include "stackcraft.h"
+#include "tetromino_serial.h"
 
 #define HEADER_SIZE 39
-#define CRC_SIZE 2
 #define MAX53 UINT64_C(9007199254740991)
 
 size_t
 stackcraft_encode(const struct stackcraft *g, uint8_t *buf, size_t cap)
 {
-	unsigned nrows = tetromino_board_used_rows(&g->board);
-	size_t len;
+	size_t len = tetromino_state_size(&g->board, HEADER_SIZE);
 
-	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
 	if (buf == NULL || cap < len)
 		return len;
 	buf[0] = STACKCRAFT_SERIAL_VERSION;
@@ -38,9 +36,7 @@ stackcraft_encode(const struct stackcraft *g, uint8_t *buf, size_t cap)
 	engine_put_le(buf + 22, g->lines, 7);
 	engine_put_le(buf + 29, g->score, 8);
 	buf[37] = g->end_reason;
-	buf[38] = (uint8_t)nrows;
-	tetromino_board_put_rows(&g->board, nrows, buf + HEADER_SIZE);
-	engine_put_le(buf + len - CRC_SIZE, engine_crc16(buf, len - CRC_SIZE), 2);
+	tetromino_state_seal(&g->board, buf, HEADER_SIZE);
 	return len;
 }
 
@@ -70,15 +66,13 @@ stackcraft_decode(struct stackcraft *out, const uint8_t *buf, size_t len)
 	uint8_t bag[BAG_SIZE];
 	bool legal;
 
-	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || buf[0] != STACKCRAFT_SERIAL_VERSION)
-		return false;
-	nrows = buf[38];
-	if (nrows > STACKCRAFT_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
-		return false;
-	if (engine_get_le(buf + len - CRC_SIZE, 2) != engine_crc16(buf, len - CRC_SIZE))
-		return false;
-
+	/* The frame (version, length, CRC) and the board: n non-empty,
+	 * non-full rows from the floor up. */
 	memset(&g, 0, sizeof g);
+	if (!tetromino_state_open(&g.board, buf, len, HEADER_SIZE, STACKCRAFT_SERIAL_VERSION))
+		return false;
+	nrows = buf[HEADER_SIZE - 1];
+
 	g.seed = engine_get_le(buf + 1, 7);
 	g.cap = engine_get_le(buf + 8, 7);
 	g.pieces = engine_get_le(buf + 15, 7);
@@ -89,10 +83,7 @@ stackcraft_decode(struct stackcraft *out, const uint8_t *buf, size_t len)
 	    g.lines > MAX53 || g.end_reason > STACKCRAFT_END_CAPPED)
 		return false;
 
-	/* The board: n non-empty, non-full rows from the floor up, colours
-	 * 1..7 only. */
-	if (!tetromino_board_get_rows(&g.board, buf + HEADER_SIZE, nrows))
-		return false;
+	/* The cells of each colour. */
 	for (r = 0; r < nrows; r++) {
 		for (c = 0; c < STACKCRAFT_COLS; c++) {
 			v = g.board.cells[r] >> (3 * c) & 7u;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bag.h"
+#include "tetromino_serial.h"
 
 static const char *const end_names[] = {
 	NULL, "top_out", "piece_limit", "resigned", "abandoned",
@@ -235,11 +236,8 @@ stackfall_place(struct stackfall *g, unsigned rotation, unsigned column,
 			engine_msg_str(&m, ")");
 		}
 	}
-	if (g->status == STACKFALL_OVER) {
-		engine_msg_str(&m, "; game over (");
-		engine_msg_str(&m, stackfall_end_name(g->end_reason));
-		engine_msg_str(&m, ")");
-	}
+	if (g->status == STACKFALL_OVER)
+		engine_msg_game_over(&m, stackfall_end_name(g->end_reason));
 	return report(rep, STACKFALL_OK, (unsigned)n, points);
 }
 
@@ -271,11 +269,8 @@ stackfall_hold(struct stackfall *g, struct stackfall_report *rep)
 	engine_msg_char(&m, tetromino_letter(held));
 	engine_msg_str(&m, "; current piece is ");
 	engine_msg_char(&m, tetromino_letter(g->current));
-	if (g->status == STACKFALL_OVER) {
-		engine_msg_str(&m, "; game over (");
-		engine_msg_str(&m, stackfall_end_name(g->end_reason));
-		engine_msg_str(&m, ")");
-	}
+	if (g->status == STACKFALL_OVER)
+		engine_msg_game_over(&m, stackfall_end_name(g->end_reason));
 	return report(rep, STACKFALL_OK, 0, 0);
 }
 
@@ -321,13 +316,10 @@ stackfall_options(const struct stackfall *g, struct tetromino_option *out, size_
 
 	if (g->status == STACKFALL_OVER)
 		return refuse_over(g, rep);
-	n = tetromino_options(&g->board, g->current, out, cap);
+	m = msg_start(rep);
+	n = tetromino_say_options(&g->board, g->current, out, cap, &m);
 	if (count != NULL)
 		*count = n;
-	m = msg_start(rep);
-	engine_msg_uint(&m, n);
-	engine_msg_str(&m, n == 1 ? " placement for " : " placements for ");
-	engine_msg_char(&m, tetromino_letter(g->current));
 	return report(rep, STACKFALL_OK, 0, 0);
 }
 
@@ -356,15 +348,12 @@ stackfall_board_text(const struct stackfall *g, char out[STACKFALL_TEXT_SIZE])
 /* ---- serialisation ---- */
 
 #define HEADER_SIZE 19
-#define CRC_SIZE 2
 
 size_t
 stackfall_encode(const struct stackfall *g, uint8_t *buf, size_t cap)
 {
-	unsigned nrows = tetromino_board_used_rows(&g->board);
-	size_t len;
+	size_t len = tetromino_state_size(&g->board, HEADER_SIZE);
 
-	len = HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE;
 	if (buf == NULL || cap < len)
 		return len;
 	buf[0] = STACKFALL_SERIAL_VERSION;
@@ -375,9 +364,7 @@ stackfall_encode(const struct stackfall *g, uint8_t *buf, size_t cap)
 	buf[15] = (uint8_t)(g->current | g->hold << 4);
 	buf[16] = (uint8_t)(g->end_reason | (g->can_hold ? 8 : 0) | (g->back_to_back ? 16 : 0));
 	buf[17] = (uint8_t)(g->combo + 1);
-	buf[18] = (uint8_t)nrows;
-	tetromino_board_put_rows(&g->board, nrows, buf + HEADER_SIZE);
-	engine_put_le(buf + len - CRC_SIZE, engine_crc16(buf, len - CRC_SIZE), 2);
+	tetromino_state_seal(&g->board, buf, HEADER_SIZE);
 	return len;
 }
 
@@ -385,19 +372,17 @@ bool
 stackfall_decode(struct stackfall *out, const uint8_t *buf, size_t len)
 {
 	struct stackfall g;
-	unsigned nrows, v, pieces, hold_used, i;
+	unsigned v, pieces, hold_used, i;
 	uint32_t cells;
 	uint8_t older[BAG_SIZE], window[4];
 
-	if (buf == NULL || len < HEADER_SIZE + CRC_SIZE || buf[0] != STACKFALL_SERIAL_VERSION)
-		return false;
-	nrows = buf[18];
-	if (nrows > TETROMINO_ROWS || len != HEADER_SIZE + 4 * (size_t)nrows + CRC_SIZE)
-		return false;
-	if (engine_get_le(buf + len - CRC_SIZE, 2) != engine_crc16(buf, len - CRC_SIZE))
-		return false;
-
+	/* The frame (version, length, CRC) and the board: n non-empty,
+	 * non-full rows with no stray bits. */
 	memset(&g, 0, sizeof g);
+	if (!tetromino_state_open(&g.board, buf, len, HEADER_SIZE, STACKFALL_SERIAL_VERSION))
+		return false;
+	cells = tetromino_board_count(&g.board);
+
 	g.seed = engine_get_le(buf + 1, 7);
 	g.placed = buf[8];
 	g.lines = (uint16_t)engine_get_le(buf + 9, 2);
@@ -415,11 +400,6 @@ stackfall_decode(struct stackfall *out, const uint8_t *buf, size_t len)
 	    (g.hold >= TETROMINO_NPIECES && g.hold != STACKFALL_NO_PIECE) ||
 	    g.end_reason > STACKFALL_END_ABANDONED || (buf[16] & 0xe0) != 0)
 		return false;
-
-	/* The board: n non-empty, non-full rows with no stray bits. */
-	if (!tetromino_board_get_rows(&g.board, buf + HEADER_SIZE, nrows))
-		return false;
-	cells = tetromino_board_count(&g.board);
 
 	/* Counters against each other: every placed piece brought 4 cells and
 	 * every line took 10; every clear scores at least 100 a line and all

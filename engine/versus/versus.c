@@ -30,6 +30,7 @@
 #include "stackfall.h"
 #include "stackfall_cmd.h"
 #include "versus_odd.h"
+#include "versus_stream.h"
 
 static const char *const end_names[] = {
 	NULL, "top_out", "overflow", "missed", "resigned",
@@ -85,33 +86,6 @@ stream_at(const struct versus_match *m, struct versus_player *p, uint32_t i)
 		p->bag_number = b;
 	}
 	return p->bag[i % BAG_SIZE];
-}
-
-/* Seeds r with the match stream "versus-v1:{seed}:{stream}:{a}" or, when
- * two is set, "versus-v1:{seed}:{stream}:{a}:{b}" (decimals): the garbage
- * holes, the item rolls and the odd shapes each draw from their own. */
-void
-versus_stream_seed(struct pyrandom *r, uint64_t seed, const char *stream, uint32_t a, bool two,
-    uint32_t b)
-{
-	static const char prefix[] = "versus-v1:";
-	char text[sizeof prefix + 20 + 1 + VERSUS_STREAM_NAME_MAX + 1 + 10 + 1 + 10];
-	size_t len = sizeof prefix - 1, n = strlen(stream);
-
-	if (n > VERSUS_STREAM_NAME_MAX)
-		n = VERSUS_STREAM_NAME_MAX;
-	memcpy(text, prefix, len);
-	len += engine_put_decimal(text + len, seed);
-	text[len++] = ':';
-	memcpy(text + len, stream, n);
-	len += n;
-	text[len++] = ':';
-	len += engine_put_decimal(text + len, a);
-	if (two) {
-		text[len++] = ':';
-		len += engine_put_decimal(text + len, b);
-	}
-	pyrandom_seed_bytes(r, text, len);
 }
 
 uint16_t

@@ -377,13 +377,8 @@ unsigned versus_attack(unsigned lines, int combo, bool back_to_back, bool perfec
  * seed and k in decimal. One SHA-512 and one generator seeding per call. */
 unsigned versus_garbage_hole(uint64_t seed, uint32_t k);
 
-/* The match's seeded streams (garbage holes, item rolls, odd shapes):
- * r seeded with "versus-v1:{seed}:{stream}:{a}", then ":{b}" when two.
- * stream is at most VERSUS_STREAM_NAME_MAX characters. */
-#define VERSUS_STREAM_NAME_MAX 16
-struct pyrandom;
-void versus_stream_seed(struct pyrandom *r, uint64_t seed, const char *stream, uint32_t a, bool two,
-    uint32_t b);
+/* The match's other seeded streams (garbage holes, item rolls, odd
+ * shapes) are seeded by versus_stream_seed (versus_stream.h). */
 
 /* The piece a hold would bring now: the held piece, or the next one when the
  * slot is empty. */

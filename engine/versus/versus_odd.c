@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "pyrandom.h"
-#include "versus.h"
+#include "versus_stream.h"
 
 static const struct versus_odd_shape shapes[VERSUS_ODD_KINDS][TETROMINO_NROTATIONS] = {
 	{ /* Dot */

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "bag.h"
+#include "tetromino_serial.h"
 #include "versus.h"
 #include "versus_odd.h"
 
@@ -52,16 +53,6 @@ has_transform(const struct versus_player *p)
 	return any;
 }
 
-static unsigned
-board_rows(const struct tetromino_board *b)
-{
-	unsigned n = TETROMINO_ROWS;
-
-	while (n > 0 && b->rows[n - 1] == 0)
-		n--;
-	return n;
-}
-
 size_t
 versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 {
@@ -75,7 +66,7 @@ versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 		odd = odd || has_transform(&m->players[i]);
 	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
 		p = &m->players[i];
-		nrows = board_rows(&p->board);
+		nrows = tetromino_board_used_rows(&p->board);
 		len += PLAYER_SIZE + 2 * (size_t)p->nqueue + ROW_SIZE * (size_t)nrows;
 		if (items)
 			len += ITEMS_PLAYER + p->ninventory + ROW_SIZE * (size_t)nrows;
@@ -121,7 +112,7 @@ versus_encode(const struct versus_match *m, uint8_t *buf, size_t cap)
 			buf[at++] = b.lines;
 			buf[at++] = b.hole;
 		}
-		nrows = board_rows(&p->board);
+		nrows = tetromino_board_used_rows(&p->board);
 		buf[at++] = (uint8_t)nrows;
 		for (k = 0; k < nrows; k++) {
 			engine_put_le(buf + at, (uint64_t)p->board.cells[k] |

@@ -1,0 +1,26 @@
+/*
+ * versus_stream.h: the seeded streams of a versus match other than the
+ * piece stream (bag.h): the garbage holes, the item rolls and the odd
+ * shapes each draw from a Python-compatible generator of their own.
+ *
+ * The lowest part of versus: versus.c (holes, items) and versus_odd.c (odd
+ * shapes) both seed through it, and it calls neither.
+ */
+#ifndef VERSUS_STREAM_H
+#define VERSUS_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pyrandom.h"
+
+/* The longest stream name versus_stream_seed takes. */
+#define VERSUS_STREAM_NAME_MAX 16
+
+/* Seeds r with the match stream "versus-v1:{seed}:{stream}:{a}" or, when
+ * two is set, "versus-v1:{seed}:{stream}:{a}:{b}" (decimals). stream is
+ * at most VERSUS_STREAM_NAME_MAX characters (a longer one is cut there). */
+void versus_stream_seed(struct pyrandom *r, uint64_t seed, const char *stream, uint32_t a, bool two,
+    uint32_t b);
+
+#endif
