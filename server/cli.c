@@ -212,7 +212,7 @@ cli_verify(int argc, char **argv)
 	int rc;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: arcaded verify FILE   (a replay, a run as the API answers it, or a hatetris-classic record; - for stdin)\n");
+		fprintf(stderr, "usage: arcaded verify FILE   (a replay, a run as the API answers it, or a game's own record; - for stdin)\n");
 		return 2;
 	}
 	if ((text = read_all(argv[1], &len)) == NULL) {

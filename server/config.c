@@ -147,9 +147,19 @@ config_usage(void)
 	int i;
 
 	printf("usage: arcaded [serve] [OPTION]...\n"
-	    "       arcaded stream SEED COUNT      print a seed's first pieces of the 7-bag stream\n"
-	    "       arcaded deal SEED RUNG K       print Duskcourt court K of a seed at a rung, with a solution\n"
-	    "       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
+	    "       arcaded stream SEED COUNT      print a seed's first pieces of the 7-bag stream\n");
+	/* The games' own tools, from their descriptors. */
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game_subcommand *c = game_ext(game_table[i])->subcommands;
+
+		for (; c != NULL && c->name != NULL; c++) {
+			char head[64];
+
+			snprintf(head, sizeof head, "%s %s", c->name, c->usage);
+			printf("       arcaded %-23s%s\n", head, c->help);
+		}
+	}
+	printf("       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
 	    "       arcaded solve W H [--drop-only] [--memory SIZE] [--strategy FILE] | --check FILE\n"
 	    "                                      who wins a W x H well against a supplier that picks every piece\n"
 	    "       arcaded keys rotate [--db PATH] [--key-file PATH]\n"

@@ -587,8 +587,9 @@ dc_cli_deal(int argc, char **argv, const struct game_env *env)
 }
 
 static const struct game_subcommand dc_subcommands[] = {
-	{ "deal", "SEED RUNG K", dc_cli_deal },
-	{ NULL, NULL, NULL },
+	{ "deal", "SEED RUNG K", "print Duskcourt court K of a seed at a rung, with a solution",
+	  dc_cli_deal },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static const struct game_ext dc_ext = {

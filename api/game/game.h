@@ -179,6 +179,7 @@ struct replay_check {
 struct game_subcommand {
 	const char *name;
 	const char *usage;  /* the arguments after NAME, for its usage line */
+	const char *help;   /* one line: what it prints or does, for arcaded --help */
 	int       (*run)(int argc, char **argv, const struct game_env *env);
 };
 
