@@ -160,6 +160,12 @@ def opening_word(path):
     return words[0].rstrip(':') if words else None
 
 
+def strip_comments(text):
+    """C source without its comments (strings kept: a game's name in a
+    string is a name too)."""
+    return re.sub(r'/\*.*?\*/|//[^\n]*', ' ', text, flags=re.S)
+
+
 def main():
     nm, root, build = sys.argv[1:4]
     root = os.path.realpath(root)
@@ -246,6 +252,26 @@ def main():
         ok(not wrong, 'every file in %s/ opens with a comment that names it' % top)
         for w in wrong:
             diag('%s opens with another name' % w)
+
+    # server/ names no game: no game of the list (api/games.txt) appears in
+    # its code (strings included, comments aside) as a word or a part of an
+    # identifier between underscores (game_duskcourt, "hatetris-classic").
+    with open(os.path.join(root, 'api', 'games.txt'), encoding='utf-8') as f:
+        games = [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith('#')]
+    named = []
+    for f in files:
+        if f.split(os.sep)[0] != 'server':
+            continue
+        with open(os.path.join(root, f), encoding='utf-8') as fh:
+            code = strip_comments(fh.read())
+        for g in games:
+            for form in {g, g.replace('-', '_')}:
+                if re.search(r'(?<![A-Za-z0-9])%s(?![A-Za-z0-9])' % re.escape(form), code, re.I):
+                    named.append('%s (%s)' % (f, form))
+    ok(len(games) >= 2 and not named, 'no file in server/ names a game of api/games.txt in its code (%d games)'
+       % len(games))
+    for w in named:
+        diag('%s names a game' % w)
 
     print('1..%d' % n)
     return 1 if failed else 0
