@@ -390,12 +390,9 @@ state_write(struct jw *w, const struct duskcourt_state *s)
 	int i;
 
 	jw_object(w);
-	jw_key(w, "phase");
-	jw_string(w, phases[s->phase < 3 ? s->phase : 0]);
-	jw_key(w, "rung");
-	jw_int(w, s->rung);
-	jw_key(w, "size");
-	jw_int(w, s->size);
+	jw_kstring(w, "phase", phases[s->phase < 3 ? s->phase : 0]);
+	jw_kint(w, "rung", s->rung);
+	jw_kint(w, "size", s->size);
 	jw_key(w, "board");
 	cells_write(w, s->board, s->size);
 	jw_key(w, "dealt");
@@ -406,20 +403,13 @@ state_write(struct jw *w, const struct duskcourt_state *s)
 		if (s->board[i] == DUSKCOURT_BOULDER)
 			jw_int(w, i);
 	jw_array_end(w);
-	jw_key(w, "kingSurvives");
-	jw_bool(w, s->king_survives);
-	jw_key(w, "resetUsed");
-	jw_bool(w, s->reset_used);
-	jw_key(w, "captures");
-	jw_int(w, s->captures);
-	jw_key(w, "paidDepth");
-	jw_int(w, s->paid_depth);
-	jw_key(w, "lives");
-	jw_int(w, s->lives);
-	jw_key(w, "streak");
-	jw_int(w, s->streak);
-	jw_key(w, "score");
-	jw_int(w, (json_int_t)s->score);
+	jw_kbool(w, "kingSurvives", s->king_survives);
+	jw_kbool(w, "resetUsed", s->reset_used);
+	jw_kint(w, "captures", s->captures);
+	jw_kint(w, "paidDepth", s->paid_depth);
+	jw_kint(w, "lives", s->lives);
+	jw_kint(w, "streak", s->streak);
+	jw_kint(w, "score", (json_int_t)s->score);
 	jw_key(w, "lastResult");
 	if (s->last_result == DUSKCOURT_RESULT_CLEAR)
 		jw_string(w, "clear");
@@ -432,22 +422,15 @@ state_write(struct jw *w, const struct duskcourt_state *s)
 		jw_null(w);
 	else {
 		jw_object(w);
-		jw_key(w, "capture");
-		jw_int(w, (json_int_t)s->last_award.capture);
-		jw_key(w, "clear");
-		jw_int(w, (json_int_t)s->last_award.clear);
-		jw_key(w, "streak");
-		jw_int(w, (json_int_t)s->last_award.streak);
-		jw_key(w, "clean");
-		jw_int(w, (json_int_t)s->last_award.clean);
-		jw_key(w, "total");
-		jw_int(w, (json_int_t)s->last_award.total);
+		jw_kint(w, "capture", (json_int_t)s->last_award.capture);
+		jw_kint(w, "clear", (json_int_t)s->last_award.clear);
+		jw_kint(w, "streak", (json_int_t)s->last_award.streak);
+		jw_kint(w, "clean", (json_int_t)s->last_award.clean);
+		jw_kint(w, "total", (json_int_t)s->last_award.total);
 		jw_object_end(w);
 	}
-	jw_key(w, "seed");
-	jw_int(w, (json_int_t)s->seed);
-	jw_key(w, "courtsDealt");
-	jw_int(w, s->courts_dealt);
+	jw_kint(w, "seed", (json_int_t)s->seed);
+	jw_kint(w, "courtsDealt", s->courts_dealt);
 	jw_object_end(w);
 }
 
@@ -470,20 +453,16 @@ dc_answer_write(struct jw *w, const void *st, const void *scratch)
 		int64_t t = acts[i].type >= 0 && acts[i].type <= 3 ? acts[i].type : 3;
 
 		jw_object(w);
-		jw_key(w, "type");
-		jw_string(w, types[t]);
+		jw_kstring(w, "type", types[t]);
 		if (t == DUSKCOURT_ACT_CAPTURE) {
-			jw_key(w, "from");
-			jw_int(w, acts[i].from);
-			jw_key(w, "to");
-			jw_int(w, acts[i].to);
+			jw_kint(w, "from", acts[i].from);
+			jw_kint(w, "to", acts[i].to);
 		}
 		jw_object_end(w);
 	}
 	jw_array_end(w);
 	board_text(st, text);
-	jw_key(w, "boardText");
-	jw_string(w, text);
+	jw_kstring(w, "boardText", text);
 	return !w->failed;
 }
 

@@ -127,10 +127,8 @@ bool
 game_answer_fields(struct jw *w, const struct game *g, const char *run_id, const char *token,
     const void *st, const void *scratch)
 {
-	jw_key(w, "runId");
-	jw_string(w, run_id);
-	jw_key(w, "stateToken");
-	jw_string(w, token);
+	jw_kstring(w, "runId", run_id);
+	jw_kstring(w, "stateToken", token);
 	if (!g->answer_write(w, st, scratch))
 		w->failed = true;
 	return !w->failed;
@@ -141,8 +139,7 @@ game_answer_write(struct jw *w, const struct game *g, const char *run_id, const 
     const void *st, const void *scratch, const char *extra_key, const json_t *extra)
 {
 	jw_object(w);
-	jw_key(w, "game");
-	jw_string(w, g->name);
+	jw_kstring(w, "game", g->name);
 	game_answer_fields(w, g, run_id, token, st, scratch);
 	if (extra_key != NULL && extra != NULL) {
 		jw_key(w, extra_key);

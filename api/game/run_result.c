@@ -59,23 +59,17 @@ run_finish_write(struct jw *w, const struct game *g, const char *run_id, const j
 	if (final == NULL || review == NULL || certificate == NULL)
 		return false;
 	jw_object(w);
-	jw_key(w, "game");
-	jw_string(w, g->name);
-	jw_key(w, "runId");
-	jw_string(w, run_id);
+	jw_kstring(w, "game", g->name);
+	jw_kstring(w, "runId", run_id);
 	jw_key(w, "final");
 	jw_json(w, final);
 	jw_key(w, "review");
 	jw_object(w);
-	jw_key(w, "rating");
-	jw_int(w, rating);
-	jw_key(w, "text");
-	jw_string(w, review);
+	jw_kint(w, "rating", rating);
+	jw_kstring(w, "text", review);
 	jw_object_end(w);
-	jw_key(w, "certificate");
-	jw_string(w, certificate);
-	jw_key(w, "verifyWith");
-	jw_string(w, "/api/v1/keys");
+	jw_kstring(w, "certificate", certificate);
+	jw_kstring(w, "verifyWith", "/api/v1/keys");
 	if (st != NULL && !g->answer_write(w, st, NULL))
 		w->failed = true;
 	if (check != NULL) {

@@ -108,28 +108,22 @@ ht_write_fields(struct jw *w, const void *st)
 	const char *end = hatetris_end_name(g->end_reason);
 
 	hatetris_board_text(g, text);
-	jw_key(w, "status");
-	jw_string(w, hatetris_status_name(g->status));
+	jw_kstring(w, "status", hatetris_status_name(g->status));
 	jw_key(w, "end_reason");
 	if (end != NULL)
 		jw_string(w, end);
 	else
 		jw_null(w);
-	jw_key(w, "lines");
-	jw_int(w, g->lines);
-	jw_key(w, "pieces");
-	jw_int(w, g->pieces);
-	jw_key(w, "current");
-	jw_char(w, tetromino_letter(g->current));
-	jw_key(w, "depth");
-	jw_int(w, g->depth);
+	jw_kint(w, "lines", g->lines);
+	jw_kint(w, "pieces", g->pieces);
+	jw_kchar(w, "current", tetromino_letter(g->current));
+	jw_kint(w, "depth", g->depth);
 	jw_key(w, "cap");
 	if (g->cap == HATETRIS_NO_CAP)
 		jw_null(w);
 	else
 		jw_int(w, g->cap);
-	jw_key(w, "board_text");
-	jw_string(w, text);
+	jw_kstring(w, "board_text", text);
 }
 
 static const struct tetromino_rules ht_grammar = {

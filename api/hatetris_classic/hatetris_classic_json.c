@@ -632,22 +632,14 @@ options_write(struct jw *w, const struct hclassic *g)
 		tmp.pieces = 1;
 		hclassic_text(&tmp, text);
 		jw_object(w);
-		jw_key(w, "lock");
-		jw_int(w, (int64_t)i);
-		jw_key(w, "x");
-		jw_int(w, l->x);
-		jw_key(w, "y");
-		jw_int(w, l->y);
-		jw_key(w, "o");
-		jw_int(w, l->o);
-		jw_key(w, "keys");
-		jw_string(w, path);
-		jw_key(w, "lines");
-		jw_int(w, l->lines);
-		jw_key(w, "over");
-		jw_bool(w, l->over != 0);
-		jw_key(w, "top");
-		jw_int(w, l->top);
+		jw_kint(w, "lock", (int64_t)i);
+		jw_kint(w, "x", l->x);
+		jw_kint(w, "y", l->y);
+		jw_kint(w, "o", l->o);
+		jw_kstring(w, "keys", path);
+		jw_kint(w, "lines", l->lines);
+		jw_kbool(w, "over", l->over != 0);
+		jw_kint(w, "top", l->top);
 		jw_key(w, "board_text");
 		text_write(w, text);
 		jw_object_end(w);
@@ -669,21 +661,16 @@ hcj_answer_write(struct jw *w, const void *st, const void *scratch)
 	char text[HCLASSIC_TEXT_SIZE];
 
 	hclassic_text(g, text);
-	jw_key(w, "status");
-	jw_string(w, g->over ? "over" : "playing");
+	jw_kstring(w, "status", g->over ? "over" : "playing");
 	jw_key(w, "end_reason");
 	if (g->over)
 		jw_string(w, "top_out");
 	else
 		jw_null(w);
-	jw_key(w, "lines");
-	jw_int(w, g->lines);
-	jw_key(w, "pieces");
-	jw_int(w, g->pieces);
-	jw_key(w, "keys");
-	jw_int(w, g->keys);
-	jw_key(w, "current");
-	jw_string(w, hclassic_piece_name(g->piece));
+	jw_kint(w, "lines", g->lines);
+	jw_kint(w, "pieces", g->pieces);
+	jw_kint(w, "keys", g->keys);
+	jw_kstring(w, "current", hclassic_piece_name(g->piece));
 	jw_key(w, "x");
 	if (g->over)
 		jw_null(w);
@@ -699,8 +686,7 @@ hcj_answer_write(struct jw *w, const void *st, const void *scratch)
 		jw_null(w);
 	else
 		jw_int(w, g->o);
-	jw_key(w, "supplier");
-	jw_string(w, hclassic_supplier_name(g->supplier));
+	jw_kstring(w, "supplier", hclassic_supplier_name(g->supplier));
 	jw_key(w, "board_text");
 	text_write(w, text);
 	jw_key(w, "results");
@@ -715,24 +701,18 @@ hcj_answer_write(struct jw *w, const void *st, const void *scratch)
 			jw_null(w);
 		else
 			jw_string(w, kinds[x->kind]);
-		jw_key(w, "ok");
-		jw_bool(w, x->ok);
-		jw_key(w, "message");
-		jw_string(w, x->message);
+		jw_kbool(w, "ok", x->ok);
+		jw_kstring(w, "message", x->message);
 		if (x->ok && x->kind == HCJ_OPTIONS) {
 			jw_key(w, "options");
 			options_write(w, g);
 		} else if (x->ok) {
 			jw_key(w, "played");
 			jw_object(w);
-			jw_key(w, "applied");
-			jw_int(w, (int64_t)x->played.applied);
-			jw_key(w, "ignored");
-			jw_int(w, (int64_t)x->played.ignored);
-			jw_key(w, "locks");
-			jw_int(w, x->played.locks);
-			jw_key(w, "lines");
-			jw_int(w, x->played.lines);
+			jw_kint(w, "applied", (int64_t)x->played.applied);
+			jw_kint(w, "ignored", (int64_t)x->played.ignored);
+			jw_kint(w, "locks", x->played.locks);
+			jw_kint(w, "lines", x->played.lines);
 			jw_object_end(w);
 		}
 		jw_object_end(w);

@@ -73,6 +73,22 @@ void jw_stringn(struct jw *w, const char *s, size_t n);
 /* A one-character string (an ASCII letter, a digit). */
 void jw_char(struct jw *w, char c);
 
+/* A member in one call: its key (as jw_key takes it), then its value. */
+static inline void jw_kint(struct jw *w, const char *key, int64_t v) { jw_key(w, key); jw_int(w, v); }
+static inline void jw_kbool(struct jw *w, const char *key, bool v) { jw_key(w, key); jw_bool(w, v); }
+static inline void jw_knull(struct jw *w, const char *key) { jw_key(w, key); jw_null(w); }
+static inline void jw_kstring(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_string(w, s);
+}
+static inline void jw_kstringn(struct jw *w, const char *key, const char *s, size_t n)
+{
+	jw_key(w, key);
+	jw_stringn(w, s, n);
+}
+static inline void jw_kchar(struct jw *w, const char *key, char c) { jw_key(w, key); jw_char(w, c); }
+
 /* Whether jansson takes n bytes of s as a string (valid UTF-8). */
 bool jw_utf8(const char *s, size_t n);
 

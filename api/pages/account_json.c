@@ -27,16 +27,12 @@ account_created_text(const char *name, int64_t created_ms, const char *key, cons
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "name");
-	jw_string(&w, name);
+	jw_kstring(&w, "name", name);
 	jw_key(&w, "createdAt");
 	time_text(&w, created_ms);
-	jw_key(&w, "agentKey");
-	jw_string(&w, key);
-	jw_key(&w, "keyId");
-	jw_string(&w, key_id);
-	jw_key(&w, "note");
-	jw_string(&w, SHOWN_ONCE);
+	jw_kstring(&w, "agentKey", key);
+	jw_kstring(&w, "keyId", key_id);
+	jw_kstring(&w, "note", SHOWN_ONCE);
 	jw_object_end(&w);
 	return page_text_take(&w, len);
 }
@@ -50,16 +46,14 @@ account_view_text(const char *name, int64_t created_ms, const struct account_key
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "name");
-	jw_string(&w, name);
+	jw_kstring(&w, "name", name);
 	jw_key(&w, "createdAt");
 	time_text(&w, created_ms);
 	jw_key(&w, "keys");
 	jw_array(&w);
 	for (i = 0; i < n; i++) {
 		jw_object(&w);
-		jw_key(&w, "id");
-		jw_string(&w, keys[i].id);
+		jw_kstring(&w, "id", keys[i].id);
 		jw_key(&w, "createdAt");
 		time_text(&w, keys[i].created_ms);
 		jw_key(&w, "revokedAt");
@@ -67,8 +61,7 @@ account_view_text(const char *name, int64_t created_ms, const struct account_key
 			time_text(&w, keys[i].revoked_ms);
 		else
 			jw_null(&w);
-		jw_key(&w, "current");
-		jw_bool(&w, keys[i].current);
+		jw_kbool(&w, "current", keys[i].current);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);
@@ -83,14 +76,11 @@ account_key_added_text(const char *key, const char *key_id, int64_t created_ms, 
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "agentKey");
-	jw_string(&w, key);
-	jw_key(&w, "keyId");
-	jw_string(&w, key_id);
+	jw_kstring(&w, "agentKey", key);
+	jw_kstring(&w, "keyId", key_id);
 	jw_key(&w, "createdAt");
 	time_text(&w, created_ms);
-	jw_key(&w, "note");
-	jw_string(&w, SHOWN_ONCE);
+	jw_kstring(&w, "note", SHOWN_ONCE);
 	jw_object_end(&w);
 	return page_text_take(&w, len);
 }
@@ -102,8 +92,7 @@ account_key_revoked_text(const char *key_id, int64_t revoked_ms, size_t *len)
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "revoked");
-	jw_string(&w, key_id);
+	jw_kstring(&w, "revoked", key_id);
 	jw_key(&w, "revokedAt");
 	time_text(&w, revoked_ms);
 	jw_object_end(&w);
@@ -122,14 +111,10 @@ account_public_keys_text(const struct keyring *kr, size_t *len)
 	jw_array(&w);
 	for (i = kr->nkeys - 1; i >= 0; i--) {
 		jw_object(&w);
-		jw_key(&w, "kid");
-		jw_string(&w, kr->keys[i].pid);
-		jw_key(&w, "paserk");
-		jw_string(&w, kr->keys[i].public_paserk);
-		jw_key(&w, "purpose");
-		jw_string(&w, "v4.public");
-		jw_key(&w, "current");
-		jw_bool(&w, i == kr->nkeys - 1);
+		jw_kstring(&w, "kid", kr->keys[i].pid);
+		jw_kstring(&w, "paserk", kr->keys[i].public_paserk);
+		jw_kstring(&w, "purpose", "v4.public");
+		jw_kbool(&w, "current", i == kr->nkeys - 1);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);

@@ -36,25 +36,19 @@ board_run_text(const struct board_run *r, const void *state, json_t *actions, si
 		return NULL;
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "game");
-	jw_string(&w, g->name);
+	jw_kstring(&w, "game", g->name);
 	jw_key(&w, "runId");
 	page_text_id(&w, r->id);
 	jw_key(&w, "account");
 	page_text_string_or_null(&w, r->account);
-	jw_key(&w, "status");
-	jw_string(&w, r->status);
-	jw_key(&w, "over");
-	jw_bool(&w, r->over);
+	jw_kstring(&w, "status", r->status);
+	jw_kbool(&w, "over", r->over);
 	jw_key(&w, "end_reason");
 	page_text_string_or_null(&w, r->end_reason);
-	jw_key(&w, "score");
-	jw_int(&w, r->score);
+	jw_kint(&w, "score", r->score);
 	page_text_figures(&w, g, &r->figures);
-	jw_key(&w, "moves");
-	jw_int(&w, r->moves);
-	jw_key(&w, "seedChosenByClient");
-	jw_bool(&w, r->seed_chosen);
+	jw_kint(&w, "moves", r->moves);
+	jw_kbool(&w, "seedChosenByClient", r->seed_chosen);
 	jw_key(&w, "createdAt");
 	page_text_time(&w, r->created_at);
 	jw_key(&w, "endedAt");
@@ -64,10 +58,8 @@ board_run_text(const struct board_run *r, const void *state, json_t *actions, si
 	jw_key(&w, "review");
 	if (r->review != NULL) {
 		jw_object(&w);
-		jw_key(&w, "rating");
-		jw_int(&w, r->rating);
-		jw_key(&w, "text");
-		jw_string(&w, r->review);
+		jw_kint(&w, "rating", r->rating);
+		jw_kstring(&w, "text", r->review);
 		jw_key(&w, "createdAt");
 		page_text_time(&w, r->reviewed_at);
 		jw_object_end(&w);
@@ -78,8 +70,7 @@ board_run_text(const struct board_run *r, const void *state, json_t *actions, si
 	jw_key(&w, "replay");
 	if (r->withheld) {
 		jw_null(&w);
-		jw_key(&w, "withheld");
-		jw_string(&w, WITHHELD);
+		jw_kstring(&w, "withheld", WITHHELD);
 	} else
 		/* The replay is a tree of the game's own (replay.h), the one a
 		 * certificate hashes; its text is dumped in place. */
@@ -98,8 +89,7 @@ board_leaderboard_text(const struct game *g, bool by_seed, int64_t seed,
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "game");
-	jw_string(&w, g->name);
+	jw_kstring(&w, "game", g->name);
 	jw_key(&w, "seed");
 	if (by_seed)
 		jw_int(&w, seed);
@@ -111,17 +101,14 @@ board_leaderboard_text(const struct game *g, bool by_seed, int64_t seed,
 		const struct board_entry *e = &entries[i];
 
 		jw_object(&w);
-		jw_key(&w, "rank");
-		jw_int(&w, rank0 + i + 1);
+		jw_kint(&w, "rank", rank0 + i + 1);
 		jw_key(&w, "runId");
 		page_text_id(&w, e->id);
 		jw_key(&w, "account");
 		page_text_string_or_null(&w, e->account);
-		jw_key(&w, "score");
-		jw_int(&w, e->score);
+		jw_kint(&w, "score", e->score);
 		page_text_figures(&w, g, &e->figures);
-		jw_key(&w, "seed");
-		jw_int(&w, e->seed);
+		jw_kint(&w, "seed", e->seed);
 		jw_key(&w, "endedAt");
 		page_text_time(&w, e->ended_at);
 		jw_object_end(&w);
@@ -150,10 +137,8 @@ board_reviews_text(const struct game *g, int64_t count, int64_t total,
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "game");
-	jw_string(&w, g->name);
-	jw_key(&w, "count");
-	jw_int(&w, count);
+	jw_kstring(&w, "game", g->name);
+	jw_kint(&w, "count", count);
 	jw_key(&w, "averageRating");
 	if (count)
 		page_text_real(&w, (double)total / (double)count);
@@ -167,10 +152,8 @@ board_reviews_text(const struct game *g, int64_t count, int64_t total,
 		page_text_id(&w, reviews[i].run_id);
 		jw_key(&w, "account");
 		page_text_string_or_null(&w, reviews[i].account);
-		jw_key(&w, "rating");
-		jw_int(&w, reviews[i].rating);
-		jw_key(&w, "text");
-		jw_string(&w, reviews[i].text);
+		jw_kint(&w, "rating", reviews[i].rating);
+		jw_kstring(&w, "text", reviews[i].text);
 		jw_key(&w, "createdAt");
 		page_text_time(&w, reviews[i].created_at);
 		jw_object_end(&w);
@@ -193,21 +176,16 @@ board_verified_text(const struct game *g, const struct replay_check *chk, const 
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "valid");
-	jw_bool(&w, true);
-	jw_key(&w, "game");
-	jw_string(&w, g->name);
-	jw_key(&w, "actions");
-	jw_int(&w, (int64_t)chk->nactions);
+	jw_kbool(&w, "valid", true);
+	jw_kstring(&w, "game", g->name);
+	jw_kint(&w, "actions", (int64_t)chk->nactions);
 	jw_key(&w, "final");
 	jw_json(&w, chk->final);
-	jw_key(&w, "replayHash");
-	jw_string(&w, hash);
+	jw_kstring(&w, "replayHash", hash);
 	if (claims != NULL) {
 		jw_key(&w, "certificate");
 		jw_object(&w);
-		jw_key(&w, "valid");
-		jw_bool(&w, true);
+		jw_kbool(&w, "valid", true);
 		jw_key(&w, "claims");
 		jw_json(&w, claims);
 		jw_object_end(&w);

@@ -47,25 +47,18 @@ match_text(struct jw *w, const struct history_match *m, bool mine)
 	jw_object(w);
 	jw_key(w, "match_id");
 	page_text_id(w, m->id);
-	jw_key(w, "status");
-	jw_string(w, m->status);
-	jw_key(w, "players");
-	jw_int(w, m->players);
-	jw_key(w, "joined");
-	jw_int(w, m->joined);
+	jw_kstring(w, "status", m->status);
+	jw_kint(w, "players", m->players);
+	jw_kint(w, "joined", m->joined);
 	jw_key(w, "seats");
 	jw_array(w);
 	for (i = 0; i < m->nseats && i < HISTORY_SEATS; i++)
 		jw_string(w, m->names[i]);
 	jw_array_end(w);
-	jw_key(w, "turn");
-	jw_int(w, m->turn);
-	jw_key(w, "turn_seconds");
-	jw_int(w, m->turn_seconds);
-	jw_key(w, "turn_cap");
-	jw_int(w, m->turn_cap);
-	jw_key(w, "rated");
-	jw_bool(w, m->rated);
+	jw_kint(w, "turn", m->turn);
+	jw_kint(w, "turn_seconds", m->turn_seconds);
+	jw_kint(w, "turn_cap", m->turn_cap);
+	jw_kbool(w, "rated", m->rated);
 	jw_key(w, "end");
 	page_text_string_or_null(w, m->end_reason);
 	jw_key(w, "created_at");
@@ -80,11 +73,9 @@ match_text(struct jw *w, const struct history_match *m, bool mine)
 	jw_key(w, "items");
 	jw_json(w, items);
 	json_decref(items);
-	jw_key(w, "queue");
-	jw_bool(w, m->queue);
+	jw_kbool(w, "queue", m->queue);
 	if (mine) {
-		jw_key(w, "seat");
-		jw_int(w, m->seat);
+		jw_kint(w, "seat", m->seat);
 		jw_key(w, "place");
 		if (m->place > 0)
 			jw_int(w, m->place);
@@ -112,8 +103,7 @@ history_open_matches_text(const char *status, const struct history_match *m, int
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "status");
-	jw_string(&w, status);
+	jw_kstring(&w, "status", status);
 	jw_key(&w, "matches");
 	jw_array(&w);
 	for (i = 0; i < n; i++)
@@ -133,8 +123,7 @@ history_account_text(const char *name, int64_t created_at, const struct history_
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "name");
-	jw_string(&w, name);
+	jw_kstring(&w, "name", name);
 	jw_key(&w, "createdAt");
 	page_text_time(&w, created_at);
 	jw_key(&w, "games");
@@ -143,32 +132,26 @@ history_account_text(const char *name, int64_t created_at, const struct history_
 		const struct history_game *hg = &games[i];
 
 		jw_object(&w);
-		jw_key(&w, "game");
-		jw_string(&w, hg->game->name);
-		jw_key(&w, "runs");
-		jw_int(&w, hg->runs);
+		jw_kstring(&w, "game", hg->game->name);
+		jw_kint(&w, "runs", hg->runs);
 		jw_key(&w, "bestPerSeed");
 		jw_array(&w);
 		for (j = 0; j < hg->nbest; j++) {
 			const struct history_best *b = &hg->best[j];
 
 			jw_object(&w);
-			jw_key(&w, "seed");
-			jw_int(&w, b->seed);
+			jw_kint(&w, "seed", b->seed);
 			jw_key(&w, "runId");
 			page_text_id(&w, b->id);
-			jw_key(&w, "score");
-			jw_int(&w, b->score);
+			jw_kint(&w, "score", b->score);
 			jw_key(&w, "endedAt");
 			page_text_time(&w, b->ended_at);
-			jw_key(&w, "runs");
-			jw_int(&w, b->runs);
+			jw_kint(&w, "runs", b->runs);
 			page_text_figures(&w, hg->game, &b->figures);
 			jw_object_end(&w);
 		}
 		jw_array_end(&w);
-		jw_key(&w, "moreSeeds");
-		jw_bool(&w, hg->more_seeds);
+		jw_kbool(&w, "moreSeeds", hg->more_seeds);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);
@@ -179,8 +162,7 @@ history_account_text(const char *name, int64_t created_at, const struct history_
 		page_text_real(&w, rating->rating);
 		jw_key(&w, "rd");
 		page_text_real(&w, rating->rd);
-		jw_key(&w, "matches");
-		jw_int(&w, rating->matches);
+		jw_kint(&w, "matches", rating->matches);
 		jw_object_end(&w);
 	} else
 		jw_null(&w);
@@ -197,10 +179,8 @@ history_runs_text(const char *name, const struct game *g, const struct history_r
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "account");
-	jw_string(&w, name);
-	jw_key(&w, "game");
-	jw_string(&w, g->name);
+	jw_kstring(&w, "account", name);
+	jw_kstring(&w, "game", g->name);
 	jw_key(&w, "runs");
 	jw_array(&w);
 	for (i = 0; i < n; i++) {
@@ -215,18 +195,13 @@ history_runs_text(const char *name, const struct game *g, const struct history_r
 			jw_null(&w);
 		else
 			jw_int(&w, r->seed);
-		jw_key(&w, "seedChosenByClient");
-		jw_bool(&w, r->seed_chosen);
-		jw_key(&w, "status");
-		jw_string(&w, r->status);
-		jw_key(&w, "over");
-		jw_bool(&w, r->over);
+		jw_kbool(&w, "seedChosenByClient", r->seed_chosen);
+		jw_kstring(&w, "status", r->status);
+		jw_kbool(&w, "over", r->over);
 		jw_key(&w, "endReason");
 		page_text_string_or_null(&w, r->end_reason);
-		jw_key(&w, "score");
-		jw_int(&w, r->score);
-		jw_key(&w, "moves");
-		jw_int(&w, r->moves);
+		jw_kint(&w, "score", r->score);
+		jw_kint(&w, "moves", r->moves);
 		jw_key(&w, "createdAt");
 		page_text_time(&w, r->created_at);
 		jw_key(&w, "endedAt");
@@ -249,8 +224,7 @@ history_matches_text(const char *name, const struct history_match *m, int n, boo
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "account");
-	jw_string(&w, name);
+	jw_kstring(&w, "account", name);
 	jw_key(&w, "matches");
 	jw_array(&w);
 	for (i = 0; i < n; i++)

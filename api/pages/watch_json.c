@@ -25,21 +25,16 @@ watch_games_text(size_t *len)
 		const struct game *g = game_table[i];
 
 		jw_object(&w);
-		jw_key(&w, "name");
-		jw_string(&w, g->name);
-		jw_key(&w, "rules");
-		jw_string(&w, g->rules);
+		jw_kstring(&w, "name", g->name);
+		jw_kstring(&w, "rules", g->rules);
 		jw_key(&w, "boardFields");
 		jw_array(&w);
 		for (j = 0; g->board_fields != NULL && g->board_fields[j] != NULL; j++)
 			jw_string(&w, g->board_fields[j]);
 		jw_array_end(&w);
-		jw_key(&w, "hidesFuture");
-		jw_bool(&w, g->hides_future);
-		jw_key(&w, "seedless");
-		jw_bool(&w, g->seedless);
-		jw_key(&w, "marks");
-		jw_bool(&w, game_ext(g)->move_marks != NULL);
+		jw_kbool(&w, "hidesFuture", g->hides_future);
+		jw_kbool(&w, "seedless", g->seedless);
+		jw_kbool(&w, "marks", game_ext(g)->move_marks != NULL);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);
@@ -70,22 +65,15 @@ watch_live_text(const struct game *g, const struct watch_run *r, const void *st,
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "game");
-	jw_string(&w, g->name);
-	jw_key(&w, "runId");
-	jw_string(&w, r->run_id);
-	jw_key(&w, "status");
-	jw_string(&w, r->status);
-	jw_key(&w, "over");
-	jw_bool(&w, r->over);
+	jw_kstring(&w, "game", g->name);
+	jw_kstring(&w, "runId", r->run_id);
+	jw_kstring(&w, "status", r->status);
+	jw_kbool(&w, "over", r->over);
 	jw_key(&w, "end_reason");
 	page_text_string_or_null(&w, r->end_reason);
-	jw_key(&w, "score");
-	jw_int(&w, r->score);
-	jw_key(&w, "moves");
-	jw_int(&w, r->moves);
-	jw_key(&w, "steps");
-	jw_bool(&w, !g->hides_future || r->over);
+	jw_kint(&w, "score", r->score);
+	jw_kint(&w, "moves", r->moves);
+	jw_kbool(&w, "steps", !g->hides_future || r->over);
 	jw_key(&w, "view");
 	if (!view_write(&w, g, st)) {
 		jw_cleanup(&w);
@@ -100,8 +88,7 @@ watch_step_write(struct jw *w, const struct game *g, size_t step, const json_t *
     const void *prev, const void *st)
 {
 	jw_object(w);
-	jw_key(w, "step");
-	jw_int(w, (int64_t)step);
+	jw_kint(w, "step", (int64_t)step);
 	jw_key(w, "move");
 	if (move != NULL)
 		jw_json(w, move);
@@ -144,20 +131,13 @@ watch_steps_text(const struct game *g, const struct watch_run *r, int64_t from,
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "game");
-	jw_string(&w, g->name);
-	jw_key(&w, "runId");
-	jw_string(&w, r->run_id);
-	jw_key(&w, "status");
-	jw_string(&w, r->status);
-	jw_key(&w, "over");
-	jw_bool(&w, r->over);
-	jw_key(&w, "moves");
-	jw_int(&w, r->moves);
-	jw_key(&w, "from");
-	jw_int(&w, from);
-	jw_key(&w, "count");
-	jw_int(&w, count);
+	jw_kstring(&w, "game", g->name);
+	jw_kstring(&w, "runId", r->run_id);
+	jw_kstring(&w, "status", r->status);
+	jw_kbool(&w, "over", r->over);
+	jw_kint(&w, "moves", r->moves);
+	jw_kint(&w, "from", from);
+	jw_kint(&w, "count", count);
 	jw_key(&w, "steps");
 	jw_raw(&w, items, nitems);
 	next_text(&w, from, count, r->moves);
@@ -183,10 +163,8 @@ turn_view(struct jw *w, const struct match_walk *walk, uint32_t turn_cap, const 
 		r.seats[i].account = names[i];
 	ntext = match_view_board_text(&r, text);
 	jw_object(w);
-	jw_key(w, "status");
-	jw_string(w, end != MATCH_END_NONE ? "finished" : "playing");
-	jw_key(w, "turn");
-	jw_int(w, walk->m.turn);
+	jw_kstring(w, "status", end != MATCH_END_NONE ? "finished" : "playing");
+	jw_kint(w, "turn", walk->m.turn);
 	jw_key(w, "end");
 	if (end != MATCH_END_NONE)
 		jw_string(w, match_end_name(end));
@@ -197,13 +175,11 @@ turn_view(struct jw *w, const struct match_walk *walk, uint32_t turn_cap, const 
 	for (i = 0; i < walk->m.nplayers; i++) {
 		jw_object(w);
 		match_player_write(w, &walk->m, end, VERSUS_NOBODY, i, &walk->totals);
-		jw_key(w, "account");
-		jw_string(w, names[i]);
+		jw_kstring(w, "account", names[i]);
 		jw_object_end(w);
 	}
 	jw_array_end(w);
-	jw_key(w, "boardText");
-	jw_stringn(w, text, ntext);
+	jw_kstringn(w, "boardText", text, ntext);
 	jw_key(w, "last_turn");
 	if (walk->m.turn > 0)
 		match_events_write(w, &walk->ev, walk->mv);
@@ -239,8 +215,7 @@ watch_turn_write(struct jw *w, const struct match_walk *walk, uint32_t turn_cap,
     const char *const *names, const json_t *moves)
 {
 	jw_object(w);
-	jw_key(w, "turn");
-	jw_int(w, walk->m.turn);
+	jw_kint(w, "turn", walk->m.turn);
 	jw_key(w, "moves");
 	if (json_is_array(moves))
 		moves_hiding_users(w, moves);
@@ -260,16 +235,11 @@ watch_turns_text(const char *match_id, const char *status, int64_t nturns, int64
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_key(&w, "match_id");
-	jw_string(&w, match_id);
-	jw_key(&w, "status");
-	jw_string(&w, status);
-	jw_key(&w, "turn");
-	jw_int(&w, nturns);
-	jw_key(&w, "from");
-	jw_int(&w, from);
-	jw_key(&w, "count");
-	jw_int(&w, count);
+	jw_kstring(&w, "match_id", match_id);
+	jw_kstring(&w, "status", status);
+	jw_kint(&w, "turn", nturns);
+	jw_kint(&w, "from", from);
+	jw_kint(&w, "count", count);
 	jw_key(&w, "turns");
 	jw_raw(&w, items, nitems);
 	next_text(&w, from, count, nturns);

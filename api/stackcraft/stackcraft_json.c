@@ -344,18 +344,12 @@ sc_answer_write(struct jw *w, const void *st, const void *scratch)
 		jw_array_end(w);
 	}
 	jw_array_end(w);
-	jw_key(w, "current");
-	jw_char(w, tetromino_letter(g->current));
-	jw_key(w, "next");
-	jw_char(w, tetromino_letter(g->next));
-	jw_key(w, "score");
-	jw_int(w, (json_int_t)g->score);
-	jw_key(w, "lines");
-	jw_int(w, (json_int_t)g->lines);
-	jw_key(w, "pieces");
-	jw_int(w, (json_int_t)g->pieces);
-	jw_key(w, "status");
-	jw_string(w, stackcraft_status_name(g->status));
+	jw_kchar(w, "current", tetromino_letter(g->current));
+	jw_kchar(w, "next", tetromino_letter(g->next));
+	jw_kint(w, "score", (json_int_t)g->score);
+	jw_kint(w, "lines", (json_int_t)g->lines);
+	jw_kint(w, "pieces", (json_int_t)g->pieces);
+	jw_kstring(w, "status", stackcraft_status_name(g->status));
 	jw_key(w, "end_reason");
 	if (end != NULL)
 		jw_string(w, end);
@@ -373,14 +367,10 @@ sc_answer_write(struct jw *w, const void *st, const void *scratch)
 	jw_array(w);
 	for (i = 0; i < n; i++) {
 		jw_object(w);
-		jw_key(w, "id");
-		jw_stringn(w, acts[i].id, 4);
-		jw_key(w, "rotation");
-		jw_int(w, acts[i].rotation);
-		jw_key(w, "x");
-		jw_int(w, acts[i].x);
-		jw_key(w, "y");
-		jw_int(w, acts[i].y);
+		jw_kstringn(w, "id", acts[i].id, 4);
+		jw_kint(w, "rotation", acts[i].rotation);
+		jw_kint(w, "x", acts[i].x);
+		jw_kint(w, "y", acts[i].y);
 		jw_key(w, "cells");
 		jw_array(w);
 		for (k = 0; k < 4; k++) {
@@ -394,8 +384,7 @@ sc_answer_write(struct jw *w, const void *st, const void *scratch)
 	}
 	jw_array_end(w);
 	tetromino_board_text(&g->board, text);
-	jw_key(w, "boardText");
-	jw_string(w, text);
+	jw_kstring(w, "boardText", text);
 	return !w->failed;
 }
 

@@ -70,23 +70,17 @@ sf_write_fields(struct jw *w, const void *st)
 	int i;
 
 	stackfall_board_text(g, text);
-	jw_key(w, "status");
-	jw_string(w, stackfall_status_name(g->status));
+	jw_kstring(w, "status", stackfall_status_name(g->status));
 	jw_key(w, "end_reason");
 	if (end != NULL)
 		jw_string(w, end);
 	else
 		jw_null(w);
-	jw_key(w, "score");
-	jw_int(w, g->score);
-	jw_key(w, "lines");
-	jw_int(w, g->lines);
-	jw_key(w, "level");
-	jw_int(w, g->level);
-	jw_key(w, "pieces");
-	jw_int(w, g->placed);
-	jw_key(w, "current");
-	jw_char(w, tetromino_letter(g->current));
+	jw_kint(w, "score", g->score);
+	jw_kint(w, "lines", g->lines);
+	jw_kint(w, "level", g->level);
+	jw_kint(w, "pieces", g->placed);
+	jw_kchar(w, "current", tetromino_letter(g->current));
 	jw_key(w, "next");
 	jw_array(w);
 	for (i = 0; i < STACKFALL_NEXT; i++)
@@ -97,14 +91,10 @@ sf_write_fields(struct jw *w, const void *st)
 		jw_null(w);
 	else
 		jw_char(w, tetromino_letter(g->hold));
-	jw_key(w, "can_hold");
-	jw_bool(w, g->can_hold);
-	jw_key(w, "combo");
-	jw_int(w, g->combo);
-	jw_key(w, "back_to_back");
-	jw_bool(w, g->back_to_back);
-	jw_key(w, "board_text");
-	jw_string(w, text);
+	jw_kbool(w, "can_hold", g->can_hold);
+	jw_kint(w, "combo", g->combo);
+	jw_kbool(w, "back_to_back", g->back_to_back);
+	jw_kstring(w, "board_text", text);
 }
 
 static const struct tetromino_rules sf_rules_grammar = {

@@ -237,14 +237,10 @@ command_move_text(const struct stackfall_cmd *c, char *out, size_t cap)
 static void
 figures_write(struct jw *w, const struct tetromino_figures *f)
 {
-	jw_key(w, "lines");
-	jw_int(w, f->lines);
-	jw_key(w, "holes");
-	jw_int(w, f->holes);
-	jw_key(w, "max_height");
-	jw_int(w, f->max_height);
-	jw_key(w, "bumpiness");
-	jw_int(w, f->bumpiness);
+	jw_kint(w, "lines", f->lines);
+	jw_kint(w, "holes", f->holes);
+	jw_kint(w, "max_height", f->max_height);
+	jw_kint(w, "bumpiness", f->bumpiness);
 }
 
 /* A field jansson's checked constructor would leave out (not UTF-8) is
@@ -254,8 +250,7 @@ checked_stringn(struct jw *w, const char *key, const char *s, size_t n)
 {
 	if (!jw_utf8(s, n))
 		return;
-	jw_key(w, key);
-	jw_stringn(w, s, n);
+	jw_kstringn(w, key, s, n);
 }
 
 void
@@ -283,8 +278,7 @@ command_result_write(struct jw *w, const struct command_result *r)
 		}
 		checked_stringn(w, "command", buf, strlen(buf));
 	}
-	jw_key(w, "ok");
-	jw_bool(w, r->ok);
+	jw_kbool(w, "ok", r->ok);
 	checked_stringn(w, "message", r->message, strlen(r->message));
 	if (r->ok && r->cmd->kind == STACKFALL_CMD_OPTIONS) {
 		jw_key(w, "options");
@@ -300,10 +294,8 @@ command_result_write(struct jw *w, const struct command_result *r)
 			cmd[n++] = ' ';
 			numtext_i64(cmd + n, op->column);
 			jw_object(w);
-			jw_key(w, "rotation");
-			jw_int(w, op->rotation);
-			jw_key(w, "column");
-			jw_int(w, op->column);
+			jw_kint(w, "rotation", op->rotation);
+			jw_kint(w, "column", op->column);
 			checked_stringn(w, "command", cmd, strlen(cmd));
 			figures_write(w, &op->figures);
 			jw_object_end(w);

@@ -78,21 +78,15 @@ token_seal(const struct keyring *kr, const struct state_token *t)
 	/* What json_dumps(JSON_COMPACT) wrote of the same objects (jw.h). */
 	jw_init_fixed(&p, payload, sizeof payload);
 	jw_object(&p);
-	jw_key(&p, "rules");
-	jw_int(&p, t->rules);
-	jw_key(&p, "step");
-	jw_int(&p, t->step);
-	jw_key(&p, "iat");
-	jw_string(&p, iat);
-	jw_key(&p, "state");
-	jw_string(&p, state64);
+	jw_kint(&p, "rules", t->rules);
+	jw_kint(&p, "step", t->step);
+	jw_kstring(&p, "iat", iat);
+	jw_kstring(&p, "state", state64);
 	jw_object_end(&p);
 	jw_init_fixed(&f, footer, sizeof footer);
 	jw_object(&f);
-	jw_key(&f, "kid");
-	jw_string(&f, k->lid);
-	jw_key(&f, "run");
-	jw_string(&f, run);
+	jw_kstring(&f, "kid", k->lid);
+	jw_kstring(&f, "run", run);
 	jw_object_end(&f);
 	ptext = jw_text(&p, &plen);
 	ftext = jw_text(&f, &flen);

@@ -230,33 +230,27 @@ state_write(struct jw *w, const struct wells *g)
 	wells_text(g, text);
 	wells_board_text(g, board);
 	jw_object(w);
-	jw_key(w, "width");
-	jw_int(w, g->width);
-	jw_key(w, "height");
-	jw_int(w, g->height);
+	jw_kint(w, "width", g->width);
+	jw_kint(w, "height", g->height);
 	jw_key(w, "well");
 	jw_array(w);
 	for (i = 0; i < (size_t)g->height + WHOWINS_BUFFER; i++, line += g->width + 1)
 		jw_stringn(w, line, g->width);
 	jw_array_end(w);
-	jw_key(w, "current");
-	jw_stringn(w, &c, 1);
-	jw_key(w, "pieces");
-	jw_int(w, g->pieces);
+	jw_kstringn(w, "current", &c, 1);
+	jw_kint(w, "pieces", g->pieces);
 	jw_key(w, "line_in");
 	if (g->value == WELLS_NEVER)
 		jw_null(w);
 	else
 		jw_int(w, g->value);
-	jw_key(w, "status");
-	jw_string(w, wells_status_name(g->status));
+	jw_kstring(w, "status", wells_status_name(g->status));
 	jw_key(w, "end_reason");
 	if (end != NULL)
 		jw_string(w, end);
 	else
 		jw_null(w);
-	jw_key(w, "board_text");
-	jw_string(w, board);
+	jw_kstring(w, "board_text", board);
 	jw_object_end(w);
 }
 
@@ -277,14 +271,10 @@ legal_write(struct jw *w, const struct wells *g)
 
 			landing_id((unsigned)l[i].at.rot, l[i].x, l[i].y, id);
 			jw_object(w);
-			jw_key(w, "id");
-			jw_string(w, id);
-			jw_key(w, "rotation");
-			jw_int(w, l[i].at.rot);
-			jw_key(w, "x");
-			jw_int(w, l[i].x);
-			jw_key(w, "y");
-			jw_int(w, l[i].y);
+			jw_kstring(w, "id", id);
+			jw_kint(w, "rotation", l[i].at.rot);
+			jw_kint(w, "x", l[i].x);
+			jw_kint(w, "y", l[i].y);
 			jw_key(w, "cells");
 			jw_array(w);
 			for (k = 0; k < 4; k++) {
@@ -294,8 +284,7 @@ legal_write(struct jw *w, const struct wells *g)
 				jw_array_end(w);
 			}
 			jw_array_end(w);
-			jw_key(w, "line");
-			jw_bool(w, l[i].line);
+			jw_kbool(w, "line", l[i].line);
 			jw_object_end(w);
 		}
 	}
