@@ -92,26 +92,6 @@ match_places(const struct versus_match *m, enum match_end end, uint8_t places[VE
 	}
 }
 
-json_t *
-match_piece_json(unsigned piece)
-{
-	char c[2] = { tetromino_letter(piece), '\0' };
-
-	return piece < TETROMINO_NPIECES ? json_string_nocheck(c) : json_null();
-}
-
-/* A slot as a view names it: the odd shape's letter under a Transformation,
- * else the piece's. */
-static json_t *
-slot_json(unsigned piece, unsigned shape)
-{
-	char c[2] = { versus_slot_letter(piece, shape), '\0' };
-
-	if (piece >= TETROMINO_NPIECES)
-		return json_null();
-	return shape != VERSUS_SHAPE_PIECE ? json_string_nocheck(c) : match_piece_json(piece);
-}
-
 static json_t *
 string_or_null(const char *s)
 {
@@ -124,84 +104,13 @@ place_or_null(unsigned place)
 	return place != 0 ? json_integer(place) : json_null();
 }
 
-/* A piece's items, mino by mino: names or null. */
-static json_t *
-mino_items_json(unsigned bits)
+void
+match_real_write(struct jw *w, double v)
 {
-	json_t *a = json_array();
-	unsigned k;
+	json_t *x = json_real(v);
 
-	for (k = 0; k < 4; k++)
-		json_array_append_new(a, string_or_null(versus_item_name(VERSUS_MINO_ITEMS(bits, k))));
-	return a;
-}
-
-/* The fields a match with items adds to a player (v is what the viewer sees). */
-static void
-player_items(json_t *o, const struct versus_view *v)
-{
-	json_t *inv = json_array(), *next;
-	unsigned k;
-
-	for (k = 0; k < v->ninventory; k++)
-		json_array_append_new(inv, json_string_nocheck(versus_item_name(v->inventory[k])));
-	if (v->next_visible) {
-		next = json_array();
-		for (k = 0; k < VERSUS_NEXT; k++)
-			json_array_append_new(next, mino_items_json(v->next_items[k]));
-	} else
-		next = json_null();
-	json_object_set_new_nocheck(o, "items_text", json_string_nocheck(v->items_text));
-	json_object_set_new_nocheck(o, "current_items", mino_items_json(v->current_items));
-	json_object_set_new_nocheck(o, "hold_items", mino_items_json(v->hold_items));
-	json_object_set_new_nocheck(o, "next_items", next);
-	json_object_set_new_nocheck(o, "inventory", inv);
-	json_object_set_new_nocheck(o, "blind", json_integer(v->blind));
-	json_object_set_new_nocheck(o, "transform", json_integer(v->transform));
-}
-
-json_t *
-match_player_json(const struct versus_match *m, enum match_end end, unsigned viewer,
-    unsigned player, const struct match_totals *t)
-{
-	struct versus_view v;
-	uint8_t places[VERSUS_PLAYERS_MAX];
-	json_t *o, *next;
-	unsigned k;
-
-	versus_view(m, viewer, player, &v);
-	match_places(m, end, places);
-	if (v.next_visible) {
-		next = json_array();
-		for (k = 0; k < VERSUS_NEXT; k++)
-			json_array_append_new(next, slot_json(v.next[k], v.next_shape[k]));
-	} else
-		next = json_null();
-	o = json_object();
-	if (o == NULL) {
-		json_decref(next);
-		return NULL;
-	}
-	json_object_set_new_nocheck(o, "seat", json_integer(player));
-	json_object_set_new_nocheck(o, "alive", json_boolean(v.alive));
-	json_object_set_new_nocheck(o, "place", place_or_null(places[player]));
-	json_object_set_new_nocheck(o, "end_reason", string_or_null(versus_end_name(v.end_reason)));
-	json_object_set_new_nocheck(o, "board_text", json_string_nocheck(v.board_text));
-	json_object_set_new_nocheck(o, "current", slot_json(v.current, v.current_shape));
-	json_object_set_new_nocheck(o, "hold", slot_json(v.hold, v.hold_shape));
-	json_object_set_new_nocheck(o, "next", next);
-	json_object_set_new_nocheck(o, "score", json_integer((json_int_t)v.score));
-	json_object_set_new_nocheck(o, "lines", json_integer(v.lines));
-	json_object_set_new_nocheck(o, "level", json_integer(v.level));
-	json_object_set_new_nocheck(o, "combo", json_integer(v.combo));
-	json_object_set_new_nocheck(o, "back_to_back", json_boolean(v.back_to_back));
-	json_object_set_new_nocheck(o, "pending", json_integer(v.pending));
-	json_object_set_new_nocheck(o, "missed", json_integer(v.missed));
-	json_object_set_new_nocheck(o, "lines_sent", json_integer(t->sent[player]));
-	json_object_set_new_nocheck(o, "lines_received", json_integer(t->received[player]));
-	if (m->item_chance > 0)
-		player_items(o, &v);
-	return o;
+	jw_json(w, x); /* NULL (not finite) fails the writer, as it fails a tree */
+	json_decref(x);
 }
 
 bool
@@ -212,102 +121,6 @@ match_use_empty(const struct versus_events *ev, const struct versus_move *moves,
 	return moves != NULL && ev->items && player < ev->nplayers &&
 	    moves[player].kind == VERSUS_MOVE_PLACE && moves[player].use != 0 &&
 	    ev->players[player].used == VERSUS_ITEM_NONE;
-}
-
-json_t *
-match_events_json(const struct versus_events *ev, const struct versus_move *moves)
-{
-	json_t *o, *players, *p, *risen;
-	unsigned i, k, received[VERSUS_PLAYERS_MAX] = { 0 };
-
-	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
-		const struct versus_player_events *e = &ev->players[i];
-
-		if (e->sent > 0 && !e->sent_lost && e->target < VERSUS_PLAYERS_MAX)
-			received[e->target] += e->sent;
-	}
-	players = json_array();
-	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
-		const struct versus_player_events *e = &ev->players[i];
-		bool placed = e->action == VERSUS_ACT_PLACED || e->action == VERSUS_ACT_DROPPED;
-
-		p = json_object();
-		json_object_set_new_nocheck(p, "seat", json_integer(i));
-		json_object_set_new_nocheck(p, "action", json_string_nocheck(versus_action_name(e->action)));
-		if (e->action == VERSUS_ACT_NONE) {
-			json_array_append_new(players, p);
-			continue;
-		}
-		if (placed) {
-			json_object_set_new_nocheck(p, "held", json_boolean(e->held));
-			json_object_set_new_nocheck(p, "piece", slot_json(e->piece, e->shape));
-			json_object_set_new_nocheck(p, "rotation", json_integer(e->rotation));
-			json_object_set_new_nocheck(p, "column", json_integer(e->column));
-			json_object_set_new_nocheck(p, "lines", json_integer(e->lines));
-			json_object_set_new_nocheck(p, "points", json_integer((json_int_t)e->points));
-			json_object_set_new_nocheck(p, "combo", json_integer(e->combo));
-			json_object_set_new_nocheck(p, "back_to_back", json_boolean(e->back_to_back));
-			json_object_set_new_nocheck(p, "perfect_clear", json_boolean(e->perfect_clear));
-			json_object_set_new_nocheck(p, "attack", json_integer(e->attack));
-			json_object_set_new_nocheck(p, "cancelled", json_integer(e->cancelled));
-			json_object_set_new_nocheck(p, "sent", json_integer(e->sent));
-			json_object_set_new_nocheck(p, "target", e->sent > 0 ? json_integer(e->target) :
-			    json_null());
-			json_object_set_new_nocheck(p, "lost", json_boolean(e->sent_lost));
-		}
-		json_object_set_new_nocheck(p, "received", json_integer(received[i]));
-		risen = json_array();
-		for (k = 0; k < e->nrisen && k < VERSUS_QUEUE_MAX; k++)
-			json_array_append_new(risen, json_pack("{s:i, s:i}", "lines", e->risen[k].lines,
-			    "hole", e->risen[k].hole));
-		json_object_set_new_nocheck(p, "risen", risen);
-		json_object_set_new_nocheck(p, "eliminated", json_boolean(e->eliminated));
-		json_object_set_new_nocheck(p, "end_reason", string_or_null(e->eliminated ?
-		    versus_end_name(e->end_reason) : NULL));
-		json_object_set_new_nocheck(p, "place", place_or_null(e->place));
-		if (ev->items && placed) {
-			json_object_set_new_nocheck(p, "items_collected", json_integer(e->collected));
-			json_object_set_new_nocheck(p, "items_discarded", json_integer(e->discarded));
-		}
-		if (match_use_empty(ev, moves, i))
-			json_object_set_new_nocheck(p, "use", json_pack("{s:b, s:s}", "used", 0,
-			    "reason", "empty inventory"));
-		json_array_append_new(players, p);
-	}
-	o = json_pack("{s:i, s:b, s:o}", "turn", (json_int_t)ev->turn, "over", ev->over,
-	    "players", players);
-	if (o != NULL && ev->items) {
-		/* Who was hit by what, never by whom: listed by target, not by user. */
-		json_t *hits = json_array();
-		unsigned target;
-
-		for (target = 0; target < ev->nplayers && target < VERSUS_PLAYERS_MAX; target++)
-			for (k = 0; k < ev->nhits && k < VERSUS_PLAYERS_MAX; k++)
-				if (ev->hits[k].target == target)
-					json_array_append_new(hits, json_pack("{s:i, s:i, s:s}", "turn",
-					    (json_int_t)ev->turn, "target", (int)target, "item",
-					    versus_item_name(ev->hits[k].item)));
-		json_object_set_new_nocheck(o, "hits", hits);
-	}
-	return o;
-}
-
-json_t *
-match_turn_json(const struct versus_match *before, const struct versus_move *moves)
-{
-	char text[32];
-	json_t *a = json_array();
-	unsigned i;
-
-	for (i = 0; a != NULL && i < before->nplayers; i++) {
-		if (!before->players[i].alive) {
-			json_array_append_new(a, json_null());
-			continue;
-		}
-		versus_move_text(&moves[i], text, sizeof text);
-		json_array_append_new(a, json_string_nocheck(text));
-	}
-	return a;
 }
 
 json_t *
@@ -537,21 +350,6 @@ read_items(const json_t *items, unsigned *chance, uint8_t weights[VERSUS_ITEM_KI
 	return 0;
 }
 
-json_t *
-match_item_settings_json(bool items, unsigned chance, const uint8_t *weights)
-{
-	json_t *w;
-	int k;
-
-	if (!items || weights == NULL)
-		return json_false();
-	if ((w = json_array()) == NULL)
-		return NULL;
-	for (k = 0; k < VERSUS_ITEM_KINDS; k++)
-		json_array_append_new(w, json_integer(weights[k]));
-	return json_pack("{s:i, s:o}", "chance", (int)chance, "weights", w);
-}
-
 bool
 match_items_default(struct versus_match *m)
 {
@@ -652,11 +450,32 @@ done:
 	return rc;
 }
 
-/* ---- the same answers through the writer (jw.h) ----
- * Each writes what json_dumps(JSON_COMPACT) of its DOM twin above writes,
- * byte for byte (tests/api/test_match_answers.c holds them to it): the
- * DOM versions stay as the reference and for the answers off the move
- * path. */
+/* ---- the parts of the answers, through the writer (jw.h) ----
+ * Each is the one writer of its part: the views (match_view.c) and the
+ * move's answer (match_result.c) put them together, and the row stores a
+ * turn's events and moves as the text written here. Their shapes are the
+ * contract's (openapi.yaml): tests/api/test_match_answers.c checks every
+ * key and type over random matches. */
+
+void
+match_item_settings_write(struct jw *w, bool items, unsigned chance, const uint8_t *weights)
+{
+	int k;
+
+	if (!items || weights == NULL) {
+		jw_bool(w, false);
+		return;
+	}
+	jw_object(w);
+	jw_key(w, "chance");
+	jw_int(w, (int)chance);
+	jw_key(w, "weights");
+	jw_array(w);
+	for (k = 0; k < VERSUS_ITEM_KINDS; k++)
+		jw_int(w, weights[k]);
+	jw_array_end(w);
+	jw_object_end(w);
+}
 
 static void
 slot_write(struct jw *w, unsigned piece, unsigned shape)
