@@ -20,8 +20,10 @@
  * function serves `arcaded verify` and the verify route.
  *
  * Field names are snake_case, as the match routes' requests (turn_seconds).
- * Everything here is pure CPU over plain structs; jansson's vocabulary: a
- * function with _new takes ownership of its json_t arguments.
+ * Everything here is pure CPU over plain structs. The parts of answers are
+ * written with the answer writer (jw.h), each by one function; the replay,
+ * which is data, is a jansson tree: a function with _new takes ownership
+ * of its json_t arguments.
  */
 #ifndef API_MATCH_H
 #define API_MATCH_H
