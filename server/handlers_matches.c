@@ -29,6 +29,7 @@
 #include "handlers.h"
 #include "holds.h"
 #include "jsonbody.h"
+#include "jw.h"
 #include "match_hub.h"
 #include "match_result.h"
 #include "match_play.h"
@@ -92,13 +93,21 @@ reply_view(struct request *req, int status, const struct match_play_op *op, int 
 	request_reply_json_text(req, status, text, len);
 }
 
-/* The error of a job's verdict, with what helps the caller go on. */
+#define REFUSAL_TEXT_FIRST 4096
+#define REFUSAL_TEXT_MAX (4u << 20)  /* the whole view: 8 seats of board text */
+
+/* The error of a job's verdict, with what helps the caller go on: the
+ * turn open now for a move sent to another, and the match as it stands
+ * for a seated player, written after "error". */
 static void
 reply_verdict_error(struct request *req, const struct match_play_op *op)
 {
-	json_t *extra = NULL;
 	enum api_error e;
 	const char *msg = NULL;
+	bool turn = false, match;
+	struct jw w;
+	char *extra = NULL;
+	size_t len = 0;
 
 	switch (op->verdict) {
 	case MATCH_PLAY_NOT_FOUND: e = API_ERR_MATCH_NOT_FOUND; break;
@@ -112,7 +121,7 @@ reply_verdict_error(struct request *req, const struct match_play_op *op)
 	case MATCH_PLAY_ALREADY_MOVED: e = API_ERR_ALREADY_MOVED; break;
 	case MATCH_PLAY_WRONG_TURN:
 		e = API_ERR_WRONG_TURN;
-		extra = json_pack("{s:I}", "turn", (json_int_t)op->row.turn + 1);
+		turn = true;
 		msg = op->turn <= op->row.turn ? "that turn is resolved already: the turn open now is "
 		    "in 'turn'" : "that turn is not open yet: the turn open now is in 'turn'";
 		break;
@@ -122,12 +131,21 @@ reply_verdict_error(struct request *req, const struct match_play_op *op)
 	default: e = API_ERR_INTERNAL; msg = "the request could not be stored; nothing changed"; break;
 	}
 	/* Refusals of a seated player show the match as it stands. */
-	if (e != API_ERR_INTERNAL && e != API_ERR_MATCH_NOT_FOUND && op->row.id != 0) {
-		if (extra == NULL)
-			extra = json_object();
-		json_object_set_new(extra, "match", match_play_view_json(op, op->seat));
+	match = e != API_ERR_INTERNAL && e != API_ERR_MATCH_NOT_FOUND && op->row.id != 0;
+	if (turn || match) {
+		jw_init(&w, REFUSAL_TEXT_FIRST, REFUSAL_TEXT_MAX);
+		jw_object(&w);
+		if (turn) {
+			jw_kint(&w, "turn", op->row.turn + 1);
+		}
+		if (match) {
+			jw_key(&w, "match");
+			match_play_view_write(op, op->seat, &w);
+		}
+		jw_object_end(&w);
+		extra = jw_take(&w, &len);
 	}
-	request_reply_error_with(req, e, msg, extra);
+	request_reply_error_text(req, e, msg, extra, len);
 }
 
 /* A new match's item settings, for POST /api/matches and the queue: `items`
@@ -694,12 +712,20 @@ handle_match_events(struct request *req)
 
 /* ---- GET /api/matches/{id}/replay ---- */
 
+/* The first buffer of the replay's and the verifier's answers, and the
+ * bound: a replay of MATCH_TURN_CAP_MAX turns of 8 seats, and more. */
+#define ANSWER_TEXT_FIRST 4096
+#define ANSWER_TEXT_MAX ((size_t)256 << 20)
+
 void
 handle_match_replay(struct request *req)
 {
 	struct match_play_op *op;
 	struct store_conn *c;
 	json_t *replay;
+	struct jw w;
+	char *text;
+	size_t len = 0;
 	int64_t id;
 
 	if (!path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
@@ -717,7 +743,11 @@ handle_match_replay(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "the match's turns do not read back");
 		return;
 	}
-	request_reply_json(req, 200, match_replay_answer_json(id, replay, op->row.certificate));
+	jw_init(&w, ANSWER_TEXT_FIRST, ANSWER_TEXT_MAX);
+	match_replay_answer_write(&w, id, replay, op->row.certificate);
+	json_decref(replay);
+	text = jw_take(&w, &len);
+	request_reply_json_text(req, 200, text, len);
 }
 
 /* ---- POST /api/matches/replays/verify ---- */
@@ -767,18 +797,22 @@ static void
 match_verify_done(struct request *req)
 {
 	struct match_verification *v = req->ctx;
+	const char *why = v->rc != 0 ? v->chk.reason : v->why;
+	struct jw w;
+	char *text;
+	size_t len = 0;
 
-	if (v->rc != 0) {
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->chk.reason,
-		    match_verify_refusal_json(v->chk.turn, v->chk.reason, v->chk.final));
-		return;
-	}
-	if (v->why != NULL) {
-		request_reply_error_with(req, API_ERR_INVALID_REPLAY, v->why,
-		    match_verify_refusal_json(0, v->why, NULL));
-		return;
-	}
-	request_reply_json(req, 200, match_verified_json(v->chk.nturns, v->chk.final, v->hash, v->claims));
+	jw_init(&w, ANSWER_TEXT_FIRST, ANSWER_TEXT_MAX);
+	if (why != NULL)
+		match_verify_refusal_write(&w, v->rc != 0 ? v->chk.turn : 0, why,
+		    v->rc != 0 ? v->chk.final : NULL);
+	else
+		match_verified_write(&w, v->chk.nturns, v->chk.final, v->hash, v->claims);
+	text = jw_take(&w, &len);
+	if (why != NULL)
+		request_reply_error_text(req, API_ERR_INVALID_REPLAY, why, text, len);
+	else
+		request_reply_json_text(req, 200, text, len);
 }
 
 void
@@ -804,6 +838,9 @@ handle_match_verify(struct request *req)
 
 /* ---- GET /api/matches/ratings ---- */
 
+#define RATINGS_TEXT_FIRST 4096
+#define RATINGS_TEXT_MAX ((size_t)4 << 20)  /* a page of STORE_PAGE_MAX rows, and more */
+
 void
 handle_match_ratings(struct request *req)
 {
@@ -812,7 +849,9 @@ handle_match_ratings(struct request *req)
 	const char *after = request_query(req, "after");
 	struct store_conn *c;
 	enum store_result rc;
-	json_t *page, *list;
+	struct jw w;
+	char *text;
+	size_t len = 0;
 	int64_t above = 0;
 	int limit, n = 0, i;
 
@@ -835,10 +874,8 @@ handle_match_ratings(struct request *req)
 		    rows[i].volatility, rows[i].matches };
 	/* The page's ranks follow the ratings before it; next is the last
 	 * account of a full page. */
-	page = match_ratings_json(out, n);
-	list = json_object_get(page, "ratings");
-	for (i = 0; i < n; i++)
-		json_object_set_new(json_array_get(list, (size_t)i), "rank", json_integer(above + i + 1));
-	json_object_set_new(page, "next", n == limit && n > 0 ? json_string(rows[n - 1].name) : json_null());
-	request_reply_json(req, 200, page);
+	jw_init(&w, RATINGS_TEXT_FIRST, RATINGS_TEXT_MAX);
+	match_ratings_write(&w, out, n, above, n == limit && n > 0 ? rows[n - 1].name : NULL);
+	text = jw_take(&w, &len);
+	request_reply_json_text(req, 200, text, len);
 }

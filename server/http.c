@@ -38,6 +38,7 @@
 #include "app.h"
 #include "config.h"
 #include "connguard.h"
+#include "jw.h"
 #include "jsonbody.h"
 #include "numtext.h"
 #include "log.h"
@@ -615,30 +616,70 @@ request_reply_json_text(struct request *req, int status, char *text, size_t len)
 	request_reply_json(req, status, body);
 }
 
+/* The error an outage makes of e: an internal error while the disk is
+ * full, a COMMIT went unanswered or the database is out of reach is that,
+ * not a bug: 503 with a time to come back, whatever route met it (the
+ * router knows what is out). e as it is otherwise; *message NULL when
+ * the outage replaces it. */
+static enum api_error
+error_in_outage(struct request *req, enum api_error e, const char **message)
+{
+	const struct http_router *router = full(req)->server->router;
+	enum api_error outage;
+
+	if (e == API_ERR_INTERNAL && router->outage != NULL &&
+	    (outage = router->outage(req)) != API_ERR_INTERNAL) {
+		e = outage;
+		*message = NULL;
+		request_add_header(req, "Retry-After",
+		    e == API_ERR_STORAGE_FULL ? STORAGE_FULL_RETRY : DB_UNAVAILABLE_RETRY);
+	}
+	return e;
+}
+
 void
 request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra)
 {
-	const struct http_router *router = full(req)->server->router;
-	enum api_error outage;
 	json_t *body;
 
-	/* An internal error during an outage (the disk full, a COMMIT
-	 * without an answer, the database out of reach) is that, not a bug:
-	 * 503 with a time to come back, whatever route met it. The router
-	 * knows what is out. */
-	if (e == API_ERR_INTERNAL && router->outage != NULL &&
-	    (outage = router->outage(req)) != API_ERR_INTERNAL) {
-		e = outage;
-		message = NULL;
-		request_add_header(req, "Retry-After",
-		    e == API_ERR_STORAGE_FULL ? STORAGE_FULL_RETRY : DB_UNAVAILABLE_RETRY);
-	}
+	e = error_in_outage(req, e, &message);
 	body = api_error_new(e, message);
 	if (body != NULL && extra != NULL)
 		json_object_update(body, extra);
 	json_decref(extra);
 	request_reply_json(req, api_error_status(e), body);
+}
+
+#define ERROR_TEXT_FIRST 256
+#define ERROR_TEXT_MAX ((size_t)64 << 20)
+
+void
+request_reply_error_text(struct request *req, enum api_error e, const char *message,
+    char *extra, size_t len)
+{
+	const struct api_error_info *info;
+	struct jw w;
+	char *text;
+	size_t n = 0;
+
+	e = error_in_outage(req, e, &message);
+	info = api_error_info(e);
+	/* api_error_new's {"error": {code, message}}, then the object's
+	 * members, as json_object_update appends them. */
+	jw_init(&w, ERROR_TEXT_FIRST + len, ERROR_TEXT_MAX);
+	jw_object(&w);
+	jw_key(&w, "error");
+	jw_object(&w);
+	jw_kstring(&w, "code", info->code);
+	jw_kstring(&w, "message", message != NULL ? message : info->message);
+	jw_object_end(&w);
+	if (extra != NULL && len > 2 && extra[0] == '{' && extra[len - 1] == '}')
+		jw_raw(&w, extra + 1, len - 2);
+	jw_object_end(&w);
+	free(extra);
+	text = jw_take(&w, &n);
+	request_reply_json_text(req, api_error_status(e), text, n);
 }
 
 void

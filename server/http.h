@@ -112,6 +112,13 @@ void request_reply_error(struct request *req, enum api_error e, const char *mess
 void request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra);
 
+/* Same, the extra fields written (jw.h) rather than built: extra is the
+ * text of one JSON object (malloc'd, len bytes, taken; NULL: none) whose
+ * members follow "error" in the envelope, the bytes request_reply_error_with
+ * sends for that object's tree. */
+void request_reply_error_text(struct request *req, enum api_error e, const char *message,
+    char *extra, size_t len);
+
 /* Queues a reply with any content type (text copied). */
 void request_reply_text(struct request *req, int status, const char *content_type,
     const char *text, size_t len);

@@ -226,13 +226,13 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->moved = op->moved;
 }
 
-json_t *
-match_play_view_json(const struct match_play_op *op, int viewer)
+void
+match_play_view_write(const struct match_play_op *op, int viewer, struct jw *w)
 {
 	struct match_record rec;
 
 	record_of(op, &rec);
-	return match_view_json(&rec, viewer, store_now_ms());
+	match_view_write(w, &rec, viewer, store_now_ms());
 }
 
 #define MOVE_ANSWER_FIRST 2048      /* bytes: a seat with items is about 1.3 k */
@@ -241,12 +241,10 @@ match_play_view_json(const struct match_play_op *op, int viewer)
 char *
 match_play_view_text(const struct match_play_op *op, int viewer, size_t *len)
 {
-	struct match_record rec;
 	struct jw w;
 
-	record_of(op, &rec);
 	jw_init(&w, MOVE_ANSWER_FIRST, MOVE_ANSWER_MAX);
-	match_view_write(&w, &rec, viewer, store_now_ms());
+	match_play_view_write(op, viewer, &w);
 	return jw_take(&w, len);
 }
 
@@ -496,7 +494,8 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		/* The certificate hashes the replay: every turn stored so far and
 		 * this one. */
 		if ((turns = store_match_turns(c, r->id)) == NULL ||
-		    (moves = match_turn_json(&before, mv)) == NULL || json_array_append(turns, moves) != 0)
+		    (moves = json_loads(moves_text, 0, NULL)) == NULL ||
+		    json_array_append(turns, moves) != 0)
 			goto done;
 		count_sent(turns, r->players, sent);
 		cert = certify(op, turns);

@@ -171,10 +171,12 @@ bool match_play_unpack(struct match_play_op *op);
 int match_play_seat_of(const struct store_match_row *row, int64_t account_id);
 
 /* The match as viewer (a seat, or -1 for a spectator) sees it: the row,
- * every seat's board and counters, the last turn's events. */
-json_t *match_play_view_json(const struct match_play_op *op, int viewer);
-/* The same view written without a DOM (match_view_write): malloc'd text
- * (caller frees), its length in *len; NULL when out of memory. */
+ * every seat's board and counters, the last turn's events, written into w
+ * (match_view_write), where a refusal's envelope puts it. */
+struct jw;
+void match_play_view_write(const struct match_play_op *op, int viewer, struct jw *w);
+/* The same view as an answer of its own: malloc'd text (caller frees),
+ * its length in *len; NULL when out of memory. */
 char *match_play_view_text(const struct match_play_op *op, int viewer, size_t *len);
 /* A move's answer (match_move_answer_write: the mover's state for op's
  * seat, with full the whole view as "match", and what op's `use T` did),

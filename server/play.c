@@ -535,14 +535,11 @@ body_text(struct play *p, int64_t run, int64_t step, const void *st, const char 
 	if (err != NULL) {
 		jw_key(&w, "error");
 		jw_object(&w);
-		jw_key(&w, "code");
-		jw_string(&w, err->code);
-		jw_key(&w, "message");
-		jw_string(&w, message != NULL ? message : err->message);
+		jw_kstring(&w, "code", err->code);
+		jw_kstring(&w, "message", message != NULL ? message : err->message);
 		jw_object_end(&w);
 	} else {
-		jw_key(&w, "game");
-		jw_string(&w, p->game->name);
+		jw_kstring(&w, "game", p->game->name);
 	}
 	game_answer_fields(&w, p->game, id, token_text, st, scratch);
 	if (check != NULL) {

@@ -41,7 +41,6 @@ next_text(struct jw *w, bool full, int n, int64_t at, int64_t id)
 static void
 match_text(struct jw *w, const struct history_match *m, bool mine)
 {
-	json_t *items;
 	int i;
 
 	jw_object(w);
@@ -68,11 +67,9 @@ match_text(struct jw *w, const struct history_match *m, bool mine)
 	jw_key(w, "finished_at");
 	page_text_time(w, m->finished_at);
 	/* The item setting is the versus layer's form (match.h), the one its
-	 * views and replays carry; its small tree is dumped in place. */
-	items = match_item_settings_json(m->items, m->item_chance, m->item_weights);
+	 * views and replays carry, written by its one writer. */
 	jw_key(w, "items");
-	jw_json(w, items);
-	json_decref(items);
+	match_item_settings_write(w, m->items, m->item_chance, m->item_weights);
 	jw_kbool(w, "queue", m->queue);
 	if (mine) {
 		jw_kint(w, "seat", m->seat);

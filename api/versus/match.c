@@ -92,26 +92,6 @@ match_places(const struct versus_match *m, enum match_end end, uint8_t places[VE
 	}
 }
 
-json_t *
-match_piece_json(unsigned piece)
-{
-	char c[2] = { tetromino_letter(piece), '\0' };
-
-	return piece < TETROMINO_NPIECES ? json_string_nocheck(c) : json_null();
-}
-
-/* A slot as a view names it: the odd shape's letter under a Transformation,
- * else the piece's. */
-static json_t *
-slot_json(unsigned piece, unsigned shape)
-{
-	char c[2] = { versus_slot_letter(piece, shape), '\0' };
-
-	if (piece >= TETROMINO_NPIECES)
-		return json_null();
-	return shape != VERSUS_SHAPE_PIECE ? json_string_nocheck(c) : match_piece_json(piece);
-}
-
 static json_t *
 string_or_null(const char *s)
 {
@@ -124,84 +104,13 @@ place_or_null(unsigned place)
 	return place != 0 ? json_integer(place) : json_null();
 }
 
-/* A piece's items, mino by mino: names or null. */
-static json_t *
-mino_items_json(unsigned bits)
+void
+match_real_write(struct jw *w, double v)
 {
-	json_t *a = json_array();
-	unsigned k;
+	json_t *x = json_real(v);
 
-	for (k = 0; k < 4; k++)
-		json_array_append_new(a, string_or_null(versus_item_name(VERSUS_MINO_ITEMS(bits, k))));
-	return a;
-}
-
-/* The fields a match with items adds to a player (v is what the viewer sees). */
-static void
-player_items(json_t *o, const struct versus_view *v)
-{
-	json_t *inv = json_array(), *next;
-	unsigned k;
-
-	for (k = 0; k < v->ninventory; k++)
-		json_array_append_new(inv, json_string_nocheck(versus_item_name(v->inventory[k])));
-	if (v->next_visible) {
-		next = json_array();
-		for (k = 0; k < VERSUS_NEXT; k++)
-			json_array_append_new(next, mino_items_json(v->next_items[k]));
-	} else
-		next = json_null();
-	json_object_set_new_nocheck(o, "items_text", json_string_nocheck(v->items_text));
-	json_object_set_new_nocheck(o, "current_items", mino_items_json(v->current_items));
-	json_object_set_new_nocheck(o, "hold_items", mino_items_json(v->hold_items));
-	json_object_set_new_nocheck(o, "next_items", next);
-	json_object_set_new_nocheck(o, "inventory", inv);
-	json_object_set_new_nocheck(o, "blind", json_integer(v->blind));
-	json_object_set_new_nocheck(o, "transform", json_integer(v->transform));
-}
-
-json_t *
-match_player_json(const struct versus_match *m, enum match_end end, unsigned viewer,
-    unsigned player, const struct match_totals *t)
-{
-	struct versus_view v;
-	uint8_t places[VERSUS_PLAYERS_MAX];
-	json_t *o, *next;
-	unsigned k;
-
-	versus_view(m, viewer, player, &v);
-	match_places(m, end, places);
-	if (v.next_visible) {
-		next = json_array();
-		for (k = 0; k < VERSUS_NEXT; k++)
-			json_array_append_new(next, slot_json(v.next[k], v.next_shape[k]));
-	} else
-		next = json_null();
-	o = json_object();
-	if (o == NULL) {
-		json_decref(next);
-		return NULL;
-	}
-	json_object_set_new_nocheck(o, "seat", json_integer(player));
-	json_object_set_new_nocheck(o, "alive", json_boolean(v.alive));
-	json_object_set_new_nocheck(o, "place", place_or_null(places[player]));
-	json_object_set_new_nocheck(o, "end_reason", string_or_null(versus_end_name(v.end_reason)));
-	json_object_set_new_nocheck(o, "board_text", json_string_nocheck(v.board_text));
-	json_object_set_new_nocheck(o, "current", slot_json(v.current, v.current_shape));
-	json_object_set_new_nocheck(o, "hold", slot_json(v.hold, v.hold_shape));
-	json_object_set_new_nocheck(o, "next", next);
-	json_object_set_new_nocheck(o, "score", json_integer((json_int_t)v.score));
-	json_object_set_new_nocheck(o, "lines", json_integer(v.lines));
-	json_object_set_new_nocheck(o, "level", json_integer(v.level));
-	json_object_set_new_nocheck(o, "combo", json_integer(v.combo));
-	json_object_set_new_nocheck(o, "back_to_back", json_boolean(v.back_to_back));
-	json_object_set_new_nocheck(o, "pending", json_integer(v.pending));
-	json_object_set_new_nocheck(o, "missed", json_integer(v.missed));
-	json_object_set_new_nocheck(o, "lines_sent", json_integer(t->sent[player]));
-	json_object_set_new_nocheck(o, "lines_received", json_integer(t->received[player]));
-	if (m->item_chance > 0)
-		player_items(o, &v);
-	return o;
+	jw_json(w, x); /* NULL (not finite) fails the writer, as it fails a tree */
+	json_decref(x);
 }
 
 bool
@@ -212,102 +121,6 @@ match_use_empty(const struct versus_events *ev, const struct versus_move *moves,
 	return moves != NULL && ev->items && player < ev->nplayers &&
 	    moves[player].kind == VERSUS_MOVE_PLACE && moves[player].use != 0 &&
 	    ev->players[player].used == VERSUS_ITEM_NONE;
-}
-
-json_t *
-match_events_json(const struct versus_events *ev, const struct versus_move *moves)
-{
-	json_t *o, *players, *p, *risen;
-	unsigned i, k, received[VERSUS_PLAYERS_MAX] = { 0 };
-
-	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
-		const struct versus_player_events *e = &ev->players[i];
-
-		if (e->sent > 0 && !e->sent_lost && e->target < VERSUS_PLAYERS_MAX)
-			received[e->target] += e->sent;
-	}
-	players = json_array();
-	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
-		const struct versus_player_events *e = &ev->players[i];
-		bool placed = e->action == VERSUS_ACT_PLACED || e->action == VERSUS_ACT_DROPPED;
-
-		p = json_object();
-		json_object_set_new_nocheck(p, "seat", json_integer(i));
-		json_object_set_new_nocheck(p, "action", json_string_nocheck(versus_action_name(e->action)));
-		if (e->action == VERSUS_ACT_NONE) {
-			json_array_append_new(players, p);
-			continue;
-		}
-		if (placed) {
-			json_object_set_new_nocheck(p, "held", json_boolean(e->held));
-			json_object_set_new_nocheck(p, "piece", slot_json(e->piece, e->shape));
-			json_object_set_new_nocheck(p, "rotation", json_integer(e->rotation));
-			json_object_set_new_nocheck(p, "column", json_integer(e->column));
-			json_object_set_new_nocheck(p, "lines", json_integer(e->lines));
-			json_object_set_new_nocheck(p, "points", json_integer((json_int_t)e->points));
-			json_object_set_new_nocheck(p, "combo", json_integer(e->combo));
-			json_object_set_new_nocheck(p, "back_to_back", json_boolean(e->back_to_back));
-			json_object_set_new_nocheck(p, "perfect_clear", json_boolean(e->perfect_clear));
-			json_object_set_new_nocheck(p, "attack", json_integer(e->attack));
-			json_object_set_new_nocheck(p, "cancelled", json_integer(e->cancelled));
-			json_object_set_new_nocheck(p, "sent", json_integer(e->sent));
-			json_object_set_new_nocheck(p, "target", e->sent > 0 ? json_integer(e->target) :
-			    json_null());
-			json_object_set_new_nocheck(p, "lost", json_boolean(e->sent_lost));
-		}
-		json_object_set_new_nocheck(p, "received", json_integer(received[i]));
-		risen = json_array();
-		for (k = 0; k < e->nrisen && k < VERSUS_QUEUE_MAX; k++)
-			json_array_append_new(risen, json_pack("{s:i, s:i}", "lines", e->risen[k].lines,
-			    "hole", e->risen[k].hole));
-		json_object_set_new_nocheck(p, "risen", risen);
-		json_object_set_new_nocheck(p, "eliminated", json_boolean(e->eliminated));
-		json_object_set_new_nocheck(p, "end_reason", string_or_null(e->eliminated ?
-		    versus_end_name(e->end_reason) : NULL));
-		json_object_set_new_nocheck(p, "place", place_or_null(e->place));
-		if (ev->items && placed) {
-			json_object_set_new_nocheck(p, "items_collected", json_integer(e->collected));
-			json_object_set_new_nocheck(p, "items_discarded", json_integer(e->discarded));
-		}
-		if (match_use_empty(ev, moves, i))
-			json_object_set_new_nocheck(p, "use", json_pack("{s:b, s:s}", "used", 0,
-			    "reason", "empty inventory"));
-		json_array_append_new(players, p);
-	}
-	o = json_pack("{s:i, s:b, s:o}", "turn", (json_int_t)ev->turn, "over", ev->over,
-	    "players", players);
-	if (o != NULL && ev->items) {
-		/* Who was hit by what, never by whom: listed by target, not by user. */
-		json_t *hits = json_array();
-		unsigned target;
-
-		for (target = 0; target < ev->nplayers && target < VERSUS_PLAYERS_MAX; target++)
-			for (k = 0; k < ev->nhits && k < VERSUS_PLAYERS_MAX; k++)
-				if (ev->hits[k].target == target)
-					json_array_append_new(hits, json_pack("{s:i, s:i, s:s}", "turn",
-					    (json_int_t)ev->turn, "target", (int)target, "item",
-					    versus_item_name(ev->hits[k].item)));
-		json_object_set_new_nocheck(o, "hits", hits);
-	}
-	return o;
-}
-
-json_t *
-match_turn_json(const struct versus_match *before, const struct versus_move *moves)
-{
-	char text[32];
-	json_t *a = json_array();
-	unsigned i;
-
-	for (i = 0; a != NULL && i < before->nplayers; i++) {
-		if (!before->players[i].alive) {
-			json_array_append_new(a, json_null());
-			continue;
-		}
-		versus_move_text(&moves[i], text, sizeof text);
-		json_array_append_new(a, json_string_nocheck(text));
-	}
-	return a;
 }
 
 json_t *
@@ -537,21 +350,6 @@ read_items(const json_t *items, unsigned *chance, uint8_t weights[VERSUS_ITEM_KI
 	return 0;
 }
 
-json_t *
-match_item_settings_json(bool items, unsigned chance, const uint8_t *weights)
-{
-	json_t *w;
-	int k;
-
-	if (!items || weights == NULL)
-		return json_false();
-	if ((w = json_array()) == NULL)
-		return NULL;
-	for (k = 0; k < VERSUS_ITEM_KINDS; k++)
-		json_array_append_new(w, json_integer(weights[k]));
-	return json_pack("{s:i, s:o}", "chance", (int)chance, "weights", w);
-}
-
 bool
 match_items_default(struct versus_match *m)
 {
@@ -652,11 +450,31 @@ done:
 	return rc;
 }
 
-/* ---- the same answers through the writer (jw.h) ----
- * Each writes what json_dumps(JSON_COMPACT) of its DOM twin above writes,
- * byte for byte (tests/api/test_match_answers.c holds them to it): the
- * DOM versions stay as the reference and for the answers off the move
- * path. */
+/* ---- the parts of the answers, through the writer (jw.h) ----
+ * Each is the one writer of its part: the views (match_view.c) and the
+ * move's answer (match_result.c) put them together, and the row stores a
+ * turn's events and moves as the text written here. Their shapes are the
+ * contract's (openapi.yaml): tests/api/test_match_answers.c checks every
+ * key and type over random matches. */
+
+void
+match_item_settings_write(struct jw *w, bool items, unsigned chance, const uint8_t *weights)
+{
+	int k;
+
+	if (!items || weights == NULL) {
+		jw_bool(w, false);
+		return;
+	}
+	jw_object(w);
+	jw_kint(w, "chance", (int)chance);
+	jw_key(w, "weights");
+	jw_array(w);
+	for (k = 0; k < VERSUS_ITEM_KINDS; k++)
+		jw_int(w, weights[k]);
+	jw_array_end(w);
+	jw_object_end(w);
+}
 
 static void
 slot_write(struct jw *w, unsigned piece, unsigned shape)
@@ -707,16 +525,13 @@ match_player_write(struct jw *w, const struct versus_match *m, enum match_end en
 
 	versus_view(m, viewer, player, &v);
 	match_places(m, end, places);
-	jw_key(w, "seat");
-	jw_int(w, player);
-	jw_key(w, "alive");
-	jw_bool(w, v.alive);
+	jw_kint(w, "seat", player);
+	jw_kbool(w, "alive", v.alive);
 	jw_key(w, "place");
 	place_or_null_write(w, places[player]);
 	jw_key(w, "end_reason");
 	string_or_null_write(w, versus_end_name(v.end_reason));
-	jw_key(w, "board_text");
-	jw_string(w, v.board_text);
+	jw_kstring(w, "board_text", v.board_text);
 	jw_key(w, "current");
 	slot_write(w, v.current, v.current_shape);
 	jw_key(w, "hold");
@@ -729,28 +544,18 @@ match_player_write(struct jw *w, const struct versus_match *m, enum match_end en
 		jw_array_end(w);
 	} else
 		jw_null(w);
-	jw_key(w, "score");
-	jw_int(w, (int64_t)v.score);
-	jw_key(w, "lines");
-	jw_int(w, v.lines);
-	jw_key(w, "level");
-	jw_int(w, v.level);
-	jw_key(w, "combo");
-	jw_int(w, v.combo);
-	jw_key(w, "back_to_back");
-	jw_bool(w, v.back_to_back);
-	jw_key(w, "pending");
-	jw_int(w, v.pending);
-	jw_key(w, "missed");
-	jw_int(w, v.missed);
-	jw_key(w, "lines_sent");
-	jw_int(w, t->sent[player]);
-	jw_key(w, "lines_received");
-	jw_int(w, t->received[player]);
+	jw_kint(w, "score", (int64_t)v.score);
+	jw_kint(w, "lines", v.lines);
+	jw_kint(w, "level", v.level);
+	jw_kint(w, "combo", v.combo);
+	jw_kbool(w, "back_to_back", v.back_to_back);
+	jw_kint(w, "pending", v.pending);
+	jw_kint(w, "missed", v.missed);
+	jw_kint(w, "lines_sent", t->sent[player]);
+	jw_kint(w, "lines_received", t->received[player]);
 	if (m->item_chance == 0)
 		return;
-	jw_key(w, "items_text");
-	jw_string(w, v.items_text);
+	jw_kstring(w, "items_text", v.items_text);
 	jw_key(w, "current_items");
 	mino_items_write(w, v.current_items);
 	jw_key(w, "hold_items");
@@ -769,10 +574,8 @@ match_player_write(struct jw *w, const struct versus_match *m, enum match_end en
 		if (versus_item_name(v.inventory[k]) != NULL) /* as json_array_append_new(NULL) */
 			jw_string(w, versus_item_name(v.inventory[k]));
 	jw_array_end(w);
-	jw_key(w, "blind");
-	jw_int(w, v.blind);
-	jw_key(w, "transform");
-	jw_int(w, v.transform);
+	jw_kint(w, "blind", v.blind);
+	jw_kint(w, "transform", v.transform);
 }
 
 void
@@ -787,10 +590,8 @@ match_events_write(struct jw *w, const struct versus_events *ev, const struct ve
 			received[e->target] += e->sent;
 	}
 	jw_object(w);
-	jw_key(w, "turn");
-	jw_int(w, ev->turn);
-	jw_key(w, "over");
-	jw_bool(w, ev->over);
+	jw_kint(w, "turn", ev->turn);
+	jw_kbool(w, "over", ev->over);
 	jw_key(w, "players");
 	jw_array(w);
 	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
@@ -798,79 +599,57 @@ match_events_write(struct jw *w, const struct versus_events *ev, const struct ve
 		bool placed = e->action == VERSUS_ACT_PLACED || e->action == VERSUS_ACT_DROPPED;
 
 		jw_object(w);
-		jw_key(w, "seat");
-		jw_int(w, i);
-		jw_key(w, "action");
-		jw_string(w, versus_action_name(e->action));
+		jw_kint(w, "seat", i);
+		jw_kstring(w, "action", versus_action_name(e->action));
 		if (e->action == VERSUS_ACT_NONE) {
 			jw_object_end(w);
 			continue;
 		}
 		if (placed) {
-			jw_key(w, "held");
-			jw_bool(w, e->held);
+			jw_kbool(w, "held", e->held);
 			jw_key(w, "piece");
 			slot_write(w, e->piece, e->shape);
-			jw_key(w, "rotation");
-			jw_int(w, e->rotation);
-			jw_key(w, "column");
-			jw_int(w, e->column);
-			jw_key(w, "lines");
-			jw_int(w, e->lines);
-			jw_key(w, "points");
-			jw_int(w, (int64_t)e->points);
-			jw_key(w, "combo");
-			jw_int(w, e->combo);
-			jw_key(w, "back_to_back");
-			jw_bool(w, e->back_to_back);
-			jw_key(w, "perfect_clear");
-			jw_bool(w, e->perfect_clear);
-			jw_key(w, "attack");
-			jw_int(w, e->attack);
-			jw_key(w, "cancelled");
-			jw_int(w, e->cancelled);
-			jw_key(w, "sent");
-			jw_int(w, e->sent);
+			jw_kint(w, "rotation", e->rotation);
+			jw_kint(w, "column", e->column);
+			jw_kint(w, "lines", e->lines);
+			jw_kint(w, "points", (int64_t)e->points);
+			jw_kint(w, "combo", e->combo);
+			jw_kbool(w, "back_to_back", e->back_to_back);
+			jw_kbool(w, "perfect_clear", e->perfect_clear);
+			jw_kint(w, "attack", e->attack);
+			jw_kint(w, "cancelled", e->cancelled);
+			jw_kint(w, "sent", e->sent);
 			jw_key(w, "target");
 			if (e->sent > 0)
 				jw_int(w, e->target);
 			else
 				jw_null(w);
-			jw_key(w, "lost");
-			jw_bool(w, e->sent_lost);
+			jw_kbool(w, "lost", e->sent_lost);
 		}
-		jw_key(w, "received");
-		jw_int(w, received[i]);
+		jw_kint(w, "received", received[i]);
 		jw_key(w, "risen");
 		jw_array(w);
 		for (k = 0; k < e->nrisen && k < VERSUS_QUEUE_MAX; k++) {
 			jw_object(w);
-			jw_key(w, "lines");
-			jw_int(w, e->risen[k].lines);
-			jw_key(w, "hole");
-			jw_int(w, e->risen[k].hole);
+			jw_kint(w, "lines", e->risen[k].lines);
+			jw_kint(w, "hole", e->risen[k].hole);
 			jw_object_end(w);
 		}
 		jw_array_end(w);
-		jw_key(w, "eliminated");
-		jw_bool(w, e->eliminated);
+		jw_kbool(w, "eliminated", e->eliminated);
 		jw_key(w, "end_reason");
 		string_or_null_write(w, e->eliminated ? versus_end_name(e->end_reason) : NULL);
 		jw_key(w, "place");
 		place_or_null_write(w, e->place);
 		if (ev->items && placed) {
-			jw_key(w, "items_collected");
-			jw_int(w, e->collected);
-			jw_key(w, "items_discarded");
-			jw_int(w, e->discarded);
+			jw_kint(w, "items_collected", e->collected);
+			jw_kint(w, "items_discarded", e->discarded);
 		}
 		if (match_use_empty(ev, moves, i)) {
 			jw_key(w, "use");
 			jw_object(w);
-			jw_key(w, "used");
-			jw_bool(w, false);
-			jw_key(w, "reason");
-			jw_string(w, "empty inventory");
+			jw_kbool(w, "used", false);
+			jw_kstring(w, "reason", "empty inventory");
 			jw_object_end(w);
 		}
 		jw_object_end(w);
@@ -884,12 +663,9 @@ match_events_write(struct jw *w, const struct versus_events *ev, const struct ve
 				if (ev->hits[k].target != target || versus_item_name(ev->hits[k].item) == NULL)
 					continue;
 				jw_object(w);
-				jw_key(w, "turn");
-				jw_int(w, ev->turn);
-				jw_key(w, "target");
-				jw_int(w, target);
-				jw_key(w, "item");
-				jw_string(w, versus_item_name(ev->hits[k].item));
+				jw_kint(w, "turn", ev->turn);
+				jw_kint(w, "target", target);
+				jw_kstring(w, "item", versus_item_name(ev->hits[k].item));
 				jw_object_end(w);
 			}
 		jw_array_end(w);

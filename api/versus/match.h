@@ -20,8 +20,10 @@
  * function serves `arcaded verify` and the verify route.
  *
  * Field names are snake_case, as the match routes' requests (turn_seconds).
- * Everything here is pure CPU over plain structs; jansson's vocabulary: a
- * function with _new takes ownership of its json_t arguments.
+ * Everything here is pure CPU over plain structs. The parts of answers are
+ * written with the answer writer (jw.h), each by one function; the replay,
+ * which is data, is a jansson tree: a function with _new takes ownership
+ * of its json_t arguments.
  */
 #ifndef API_MATCH_H
 #define API_MATCH_H
@@ -143,49 +145,61 @@ const char *match_end_name(enum match_end end);
 void match_places(const struct versus_match *m, enum match_end end,
     uint8_t places[VERSUS_PLAYERS_MAX]);
 
-/* A piece letter as a JSON string, null for VERSUS_NO_PIECE. */
-json_t *match_piece_json(unsigned piece);
+/* ---- the parts of the answers, each written once (jw.h) ----
+ * A failure is the writer's (sticky, see jw.h). */
 
-/* What viewer (a seat, or VERSUS_NOBODY for a spectator) sees of player:
- * {seat, alive, place, end_reason, board_text, current, hold, next (null
- * unless viewer is player), score, lines, level, combo, back_to_back,
- * pending, missed, lines_sent, lines_received}. place is null while
- * undecided; at the end it is match_places()'s. */
-json_t *match_player_json(const struct versus_match *m, enum match_end end, unsigned viewer,
-    unsigned player, const struct match_totals *t);
+/* What viewer (a seat, or VERSUS_NOBODY for a spectator) sees of player,
+ * the fields only, inside an object the caller opened (which may add its
+ * own after them): seat, alive, place, end_reason, board_text, current,
+ * hold, next (null unless viewer is player), score, lines, level, combo,
+ * back_to_back, pending, missed, lines_sent, lines_received, and in a
+ * match with items items_text, current_items, hold_items, next_items,
+ * inventory, blind, transform. place is null while undecided; at the end
+ * it is match_places()'s. */
+void match_player_write(struct jw *w, const struct versus_match *m, enum match_end end,
+    unsigned viewer, unsigned player, const struct match_totals *t);
 
 /* A resolved turn as everyone may see it: {turn, over, players: [{seat,
  * action, and for a placement held, piece, rotation, column, lines,
  * points, combo, back_to_back, perfect_clear, attack, cancelled, sent,
  * target, lost; received, risen: [{lines, hole}], eliminated, end_reason,
- * place}]}. The hole of a block sent this turn is not in it: it shows once
- * the block rises. With the turn's moves (moves not NULL), a player whose
- * move asked `use T` while its inventory was empty when the uses acted adds
- * "use": {"used": false, "reason": "empty inventory"} (a use that acted is
- * only in "hits", by target: its user stays unnamed). */
-json_t *match_events_json(const struct versus_events *ev, const struct versus_move *moves);
-
-/* The same three through the answer writer (jw.h), for the move path:
- * each writes exactly what json_dumps(JSON_COMPACT) of its DOM twin
- * writes. match_player_write writes the fields only, inside an object the
- * caller opened (which may add its own after them); the other two write
- * the whole value. A failure is the writer's (sticky, see jw.h). */
-void match_player_write(struct jw *w, const struct versus_match *m, enum match_end end,
-    unsigned viewer, unsigned player, const struct match_totals *t);
+ * place}]}, and with items "hits". The hole of a block sent this turn is
+ * not in it: it shows once the block rises. With the turn's moves (moves
+ * not NULL), a player whose move asked `use T` while its inventory was
+ * empty when the uses acted adds "use": {"used": false, "reason": "empty
+ * inventory"} (a use that acted is only in "hits", by target: its user
+ * stays unnamed). The row keeps it as this text (the view's last_turn). */
 void match_events_write(struct jw *w, const struct versus_events *ev,
     const struct versus_move *moves);
+
+/* One turn's entry of a replay: the canonical text of each move in match
+ * order, "missed" for MISSED, null for players out before the turn
+ * (before: the match as the turn began). The row keeps it as this text;
+ * a replay reads it back as a value. */
 void match_turn_write(struct jw *w, const struct versus_match *before,
     const struct versus_move *moves);
+
+/* A match's item setting as views and lists show it: false without items,
+ * else {chance, weights} (weights VERSUS_ITEM_KINDS shares), as replays
+ * carry it. */
+void match_item_settings_write(struct jw *w, bool items, unsigned chance,
+    const uint8_t *weights);
+
+/* A real as json_real() dumps it, through the writer: jansson's own
+ * formatting (rare: ratings). A NaN or an infinity, which json_real
+ * refuses, fails the writer. */
+void match_real_write(struct jw *w, double v);
 
 /* Whether player's move asked `use T` and found the inventory empty when
  * the uses acted (so it did nothing). */
 bool match_use_empty(const struct versus_events *ev, const struct versus_move *moves,
     unsigned player);
 
-/* One turn's entry of a replay: the canonical text of each move in match
- * order, "missed" for MISSED, null for players out before the turn
- * (before: the match as the turn began). */
-json_t *match_turn_json(const struct versus_match *before, const struct versus_move *moves);
+/* ---- the replay: data, kept as trees ----
+ * A replay and its final are not an answer but what one carries: the
+ * certificate hashes the replay's canonical JSON (certificate_json_hash),
+ * the verifier reads one sent as a value and compares finals key by key,
+ * and the replay and verify answers dump them in place (jw_json). */
 
 /* {turns, end, players: [{place, end_reason, score, lines, lines_sent,
  * lines_received}]}: what a replay claims and verification compares. */
@@ -225,11 +239,6 @@ struct match_walk {
  * (docs/rules/versus.md, "Items"). The server starts such a match and
  * re-walks its turns with it; false when m has begun. */
 bool match_items_default(struct versus_match *m);
-
-/* A match's item setting as views and lists show it: false without items,
- * else {chance, weights} (weights VERSUS_ITEM_KINDS shares), as replays
- * carry it. NULL when out of memory. */
-json_t *match_item_settings_json(bool items, unsigned chance, const uint8_t *weights);
 
 /* w at turn 0 of a match of nplayers (2..8) on seed (0..VERSUS_SEED_MAX);
  * false when either is out of range. */

@@ -6,7 +6,9 @@
  */
 #include "match_result.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "certificate.h"
 #include "glicko2.h"
@@ -75,44 +77,7 @@ done:
 	return cert;
 }
 
-json_t *
-match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved, json_t *state,
-    json_t *match)
-{
-	json_t *o = json_pack("{s:o, s:I, s:s, s:b, s:o}", "match_id", json_sprintf("%lld", (long long)id),
-	    "turn", (json_int_t)turn, "move", move, "resolved", resolved, "state", state);
-
-	if (o == NULL) {
-		json_decref(match);
-		return NULL;
-	}
-	if (match != NULL && json_object_set_new_nocheck(o, "match", match) != 0) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
 #define USE_WAITS "waits for the turn: the turn's events say it when the inventory is empty then"
-
-json_t *
-match_move_use_json(uint32_t use_target, bool resolved, bool empty)
-{
-	json_t *use;
-
-	if (use_target == 0)
-		return NULL;
-	use = json_pack("{s:I}", "target", (json_int_t)use_target);
-	if (use != NULL && !resolved) {
-		json_object_set_new_nocheck(use, "used", json_null());
-		json_object_set_new_nocheck(use, "reason", json_string(USE_WAITS));
-	} else if (use != NULL) {
-		json_object_set_new_nocheck(use, "used", json_boolean(!empty));
-		if (empty)
-			json_object_set_new_nocheck(use, "reason", json_string("empty inventory"));
-	}
-	return use;
-}
 
 void
 match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *move, bool resolved,
@@ -123,14 +88,10 @@ match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *mov
 
 	snprintf(text, sizeof text, "%lld", (long long)id);
 	jw_object(w);
-	jw_key(w, "match_id");
-	jw_string(w, text);
-	jw_key(w, "turn");
-	jw_int(w, turn);
-	jw_key(w, "move");
-	jw_string(w, move);
-	jw_key(w, "resolved");
-	jw_bool(w, resolved);
+	jw_kstring(w, "match_id", text);
+	jw_kint(w, "turn", turn);
+	jw_kstring(w, "move", move);
+	jw_kbool(w, "resolved", resolved);
 	jw_key(w, "state");
 	match_view_mover_write(w, r, viewer, now_ms);
 	if (full) {
@@ -140,18 +101,15 @@ match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *mov
 	if (use_target != 0) {
 		jw_key(w, "use");
 		jw_object(w);
-		jw_key(w, "target");
-		jw_int(w, use_target);
+		jw_kint(w, "target", use_target);
 		jw_key(w, "used");
 		if (!resolved) {
 			jw_null(w);
-			jw_key(w, "reason");
-			jw_string(w, USE_WAITS);
+			jw_kstring(w, "reason", USE_WAITS);
 		} else {
 			jw_bool(w, !use_empty);
 			if (use_empty) {
-				jw_key(w, "reason");
-				jw_string(w, "empty inventory");
+				jw_kstring(w, "reason", "empty inventory");
 			}
 		}
 		jw_object_end(w);
@@ -159,46 +117,103 @@ match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *mov
 	jw_object_end(w);
 }
 
-json_t *
-match_replay_answer_json(int64_t id, json_t *replay, const char *certificate)
+/* An id as a decimal string ("42"). */
+static void
+id_write(struct jw *w, int64_t id)
 {
-	return json_pack("{s:o, s:o, s:o, s:s}", "match_id", json_sprintf("%lld", (long long)id),
-	    "replay", replay, "certificate", certificate != NULL ? json_string(certificate) : json_null(),
-	    "verify_with", "/api/v1/keys");
+	char text[24];
+
+	snprintf(text, sizeof text, "%lld", (long long)id);
+	jw_string(w, text);
 }
 
-json_t *
-match_verified_json(size_t nturns, json_t *final, const char *hash, json_t *claims)
+void
+match_replay_answer_write(struct jw *w, int64_t id, const json_t *replay, const char *certificate)
 {
-	json_t *o = json_pack("{s:b, s:I, s:O, s:s}", "valid", 1, "turns", (json_int_t)nturns,
-	    "final", final, "replay_hash", hash);
-
-	if (o != NULL && claims != NULL)
-		json_object_set_new(o, "certificate", json_pack("{s:b, s:O}", "valid", 1, "claims", claims));
-	return o;
+	jw_object(w);
+	jw_key(w, "match_id");
+	id_write(w, id);
+	jw_key(w, "replay");
+	jw_json(w, replay);
+	jw_key(w, "certificate");
+	if (certificate != NULL)
+		jw_string(w, certificate);
+	else
+		jw_null(w);
+	jw_kstring(w, "verify_with", "/api/v1/keys");
+	jw_object_end(w);
 }
 
-json_t *
-match_verify_refusal_json(size_t turn, const char *reason, json_t *final)
+void
+match_verified_write(struct jw *w, size_t nturns, const json_t *final, const char *hash,
+    const json_t *claims)
 {
-	json_t *o = json_pack("{s:I, s:s}", "turn", (json_int_t)turn, "reason", reason);
-
-	if (o != NULL && final != NULL)
-		json_object_set(o, "simulated_final", final);
-	return o;
+	jw_object(w);
+	jw_kbool(w, "valid", true);
+	jw_kint(w, "turns", (int64_t)nturns);
+	jw_key(w, "final");
+	jw_json(w, final);
+	jw_kstring(w, "replay_hash", hash);
+	if (claims != NULL) {
+		jw_key(w, "certificate");
+		jw_object(w);
+		jw_kbool(w, "valid", true);
+		jw_key(w, "claims");
+		jw_json(w, claims);
+		jw_object_end(w);
+	}
+	jw_object_end(w);
 }
 
-json_t *
-match_ratings_json(const struct match_rating_row *rows, int n)
+void
+match_verify_refusal_write(struct jw *w, size_t turn, const char *reason, const json_t *final)
 {
-	json_t *list = json_array();
+	jw_object(w);
+	jw_kint(w, "turn", (int64_t)turn);
+	jw_kstring(w, "reason", reason);
+	if (final != NULL) {
+		jw_key(w, "simulated_final");
+		jw_json(w, final);
+	}
+	jw_object_end(w);
+}
+
+void
+match_ratings_write(struct jw *w, const struct match_rating_row *rows, int n, int64_t above,
+    const char *next)
+{
+	int64_t rank = above;
 	int i;
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(list, json_pack("{s:i, s:s, s:f, s:f, s:f, s:I}", "rank", i + 1,
-		    "account", rows[i].account, "rating", rows[i].rating, "rd", rows[i].rd,
-		    "volatility", rows[i].volatility, "matches", (json_int_t)rows[i].matches));
-	return json_pack("{s:s, s:o}", "rules", VERSUS_RULES, "ratings", list);
+	jw_object(w);
+	jw_kstring(w, "rules", VERSUS_RULES);
+	jw_key(w, "ratings");
+	jw_array(w);
+	for (i = 0; i < n; i++) {
+		/* A row jansson would not take (a name not UTF-8, a rating not
+		 * finite) is left out, as its tree was; the ranks run on. */
+		if (!jw_utf8(rows[i].account, strlen(rows[i].account)) || !isfinite(rows[i].rating) ||
+		    !isfinite(rows[i].rd) || !isfinite(rows[i].volatility))
+			continue;
+		jw_object(w);
+		jw_kint(w, "rank", ++rank);
+		jw_kstring(w, "account", rows[i].account);
+		jw_key(w, "rating");
+		match_real_write(w, rows[i].rating);
+		jw_key(w, "rd");
+		match_real_write(w, rows[i].rd);
+		jw_key(w, "volatility");
+		match_real_write(w, rows[i].volatility);
+		jw_kint(w, "matches", rows[i].matches);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	if (next == NULL) {
+		jw_knull(w, "next");
+	} else if (jw_utf8(next, strlen(next))) {
+		jw_kstring(w, "next", next);
+	}
+	jw_object_end(w);
 }
 
 struct match_rating

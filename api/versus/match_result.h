@@ -41,45 +41,42 @@ struct match_rating match_rating_new(void);
 bool match_ratings_after(const struct match_rating *before, const uint8_t *places, size_t n,
     struct match_rating *after);
 
-/* ---- the answers of the match routes that carry results ---- */
+/* ---- the answers of the match routes that carry results ----
+ * Each answer is written once, through the answer writer (jw.h); a
+ * failure is the writer's (sticky). */
 
-/* POST /api/matches/{id}/move: the move taken (canonical text) in turn,
- * whether it resolved the turn, the mover's state (match_view_mover_json,
- * taken) and, when match is not NULL (asked with ?view=full), the whole
- * match as its mover sees it now (taken). */
-json_t *match_move_answer_json(int64_t id, uint32_t turn, const char *move, bool resolved,
-    json_t *state, json_t *match);
-
-/* What a move's `use T` did, as its answer says it beside the state
- * ("use"): {target, used: null, reason} while the turn waits for others
- * (uses act after the turn's placements), else {target, used} with
- * reason "empty inventory" when used is false. use_target 0: no use asked
- * (NULL). */
-json_t *match_move_use_json(uint32_t use_target, bool resolved, bool empty);
-
-/* match_move_answer_json() of match_view_mover_json(r, viewer, now_ms),
- * with full the whole view (match_view_json(r, viewer, now_ms)) and "use"
- * as match_move_use_json() says it (set after them when use_target is not
- * 0), through the writer: the same bytes as json_dumps(JSON_COMPACT) of
- * the DOM answer. */
 struct jw;
+
+/* POST /api/matches/{id}/move: {match_id, turn, move, resolved, state}
+ * with the move taken (canonical text) in turn, whether it resolved the
+ * turn and the mover's state (match_view_mover_write(r, viewer, now_ms));
+ * with full (?view=full) "match", the whole match as its mover sees it
+ * (match_view_write); and when use_target is not 0, "use", what the
+ * move's `use T` did: {target, used: null, reason} while the turn waits
+ * for others (uses act after the turn's placements), else {target, used}
+ * with reason "empty inventory" when used is false. */
 void match_move_answer_write(struct jw *w, int64_t id, uint32_t turn, const char *move,
     bool resolved, const struct match_record *r, int viewer, int64_t now_ms, bool full,
     uint32_t use_target, bool use_empty);
 
-/* GET /api/matches/{id}/replay: the replay (taken) and its certificate
- * (NULL: none yet). */
-json_t *match_replay_answer_json(int64_t id, json_t *replay, const char *certificate);
+/* GET /api/matches/{id}/replay: {match_id, replay, certificate (null:
+ * none yet), verify_with}; the replay (borrowed) is data, a tree: what
+ * the certificate hashes. */
+void match_replay_answer_write(struct jw *w, int64_t id, const json_t *replay,
+    const char *certificate);
 
 /* POST /api/matches/replays/verify: a replay that re-simulated to its
  * final (borrowed) with its hash, and the claims of a certificate that
  * holds (borrowed; NULL: none was sent). */
-json_t *match_verified_json(size_t nturns, json_t *final, const char *hash, json_t *claims);
+void match_verified_write(struct jw *w, size_t nturns, const json_t *final, const char *hash,
+    const json_t *claims);
 
-/* What a refused match verification adds to the error envelope: the turn
- * at fault (0: the replay's form or its certificate), the reason, and the
- * simulated final when there is one (borrowed; NULL: none). */
-json_t *match_verify_refusal_json(size_t turn, const char *reason, json_t *final);
+/* What a refused match verification adds to the error envelope, as one
+ * object whose members follow "error": the turn at fault (0: the replay's
+ * form or its certificate), the reason, and the simulated final when
+ * there is one (borrowed; NULL: none). */
+void match_verify_refusal_write(struct jw *w, size_t turn, const char *reason,
+    const json_t *final);
 
 /* One row of the ratings table. */
 struct match_rating_row {
@@ -88,7 +85,10 @@ struct match_rating_row {
 	int64_t     matches;
 };
 
-/* GET /api/matches/ratings: rows[0..n), best first. */
-json_t *match_ratings_json(const struct match_rating_row *rows, int n);
+/* GET /api/matches/ratings: {rules, ratings: rows[0..n) best first, each
+ * ranked above + its place on the page, next}; next is the cursor of the
+ * page after (NULL: null, the last page). */
+void match_ratings_write(struct jw *w, const struct match_rating_row *rows, int n, int64_t above,
+    const char *next);
 
 #endif

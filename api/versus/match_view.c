@@ -1,9 +1,9 @@
 /*
  * match_view.c: the view of a served versus match (match_view.h).
  *
- * Every match answer carries one, and the writer builds one for the event
- * streams after each resolved turn: a few dozen small allocations, no
- * parsing but the last turn's events, which the row keeps as text.
+ * Every match answer carries one, and the event streams send one after
+ * each resolved turn: written straight into the answer's buffer (jw.h),
+ * the last turn's events copied as the text the row keeps.
  */
 #include "match_view.h"
 
@@ -15,15 +15,6 @@
 #include "iso8601.h"
 #include "jw.h"
 #include "match.h"
-
-static json_t *
-id_json(int64_t id)
-{
-	char text[24];
-
-	snprintf(text, sizeof text, "%lld", (long long)id);
-	return json_string(text);
-}
 
 /* Puts text (at most MATCH_VIEW_COLUMN - 1 characters of it) at the start
  * of a column of line; anything but printable ASCII becomes '?', so that
@@ -119,113 +110,14 @@ match_view_board_text(const struct match_record *r, char out[MATCH_VIEW_TEXT_MAX
 	return len;
 }
 
-json_t *
-match_view_json(const struct match_record *r, int viewer, int64_t now_ms)
-{
-	bool playing = strcmp(r->status, "playing") == 0, over = strcmp(r->status, "finished") == 0;
-	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
-	char text[MATCH_VIEW_TEXT_MAX];
-	json_t *o, *seats, *last = NULL;
-	size_t ntext;
-	int i;
-
-	seats = json_array();
-	for (i = 0; i < r->nseats && i < VERSUS_PLAYERS_MAX; i++) {
-		json_t *s = r->m != NULL ? match_player_json(r->m, end, viewer >= 0 ?
-		    (unsigned)viewer : VERSUS_NOBODY, (unsigned)i, r->totals) : json_object();
-
-		if (s == NULL)
-			continue;
-		json_object_set_new_nocheck(s, "seat", json_integer(i));
-		json_object_set_new_nocheck(s, "account", json_string(r->seats[i].account));
-		if (playing)
-			json_object_set_new_nocheck(s, "moved", json_boolean(r->moved >> i & 1u));
-		if (over && r->rated && !isnan(r->seats[i].rating_after)) {
-			json_object_set_new_nocheck(s, "rating_before", json_real(r->seats[i].rating_before));
-			json_object_set_new_nocheck(s, "rating_after", json_real(r->seats[i].rating_after));
-		}
-		json_array_append_new(seats, s);
-	}
-	if (r->last_turn != NULL)
-		last = json_loads(r->last_turn, 0, NULL);
-	o = json_object();
-	if (o == NULL) {
-		json_decref(seats);
-		json_decref(last);
-		return NULL;
-	}
-	json_object_set_new_nocheck(o, "match_id", id_json(r->id));
-	json_object_set_new_nocheck(o, "rules", json_string(r->rules));
-	json_object_set_new_nocheck(o, "status", json_string(r->status));
-	json_object_set_new_nocheck(o, "players", json_integer(r->players));
-	json_object_set_new_nocheck(o, "joined", json_integer(r->joined));
-	json_object_set_new_nocheck(o, "turn_seconds", json_integer(r->turn_seconds));
-	json_object_set_new_nocheck(o, "turn_cap", json_integer(r->turn_cap));
-	json_object_set_new_nocheck(o, "rated", json_boolean(r->rated));
-	json_object_set_new_nocheck(o, "items", match_item_settings_json(r->items, r->item_chance,
-	    r->item_weights));
-	json_object_set_new_nocheck(o, "queue", json_boolean(r->queue));
-	json_object_set_new_nocheck(o, "unrated_reason", r->unrated_reason != NULL &&
-	    r->unrated_reason[0] != '\0' ? json_string(r->unrated_reason) : json_null());
-	/* The seed gives every piece and hole to come: shown once it is over. */
-	json_object_set_new_nocheck(o, "seed", over ? json_integer(r->seed) : json_null());
-	json_object_set_new_nocheck(o, "seed_chosen", json_boolean(r->seed_chosen));
-	json_object_set_new_nocheck(o, "turn", json_integer(r->turn));
-	json_object_set_new_nocheck(o, "deadline", playing ? iso8601_ms_json(r->deadline_at) : json_null());
-	json_object_set_new_nocheck(o, "deadline_in_ms", playing ?
-	    json_integer(r->deadline_at > now_ms ? r->deadline_at - now_ms : 0) : json_null());
-	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
-	json_object_set_new_nocheck(o, "you", viewer >= 0 ? json_integer(viewer) : json_null());
-	json_object_set_new_nocheck(o, "seats", seats);
-	ntext = match_view_board_text(r, text);
-	json_object_set_new_nocheck(o, "boardText", ntext > 0 ? json_stringn_nocheck(text, ntext) :
-	    json_null());
-	json_object_set_new_nocheck(o, "last_turn", last != NULL ? last : json_null());
-	json_object_set_new_nocheck(o, "created_at", iso8601_ms_json(r->created_at));
-	json_object_set_new_nocheck(o, "started_at", iso8601_ms_json(r->started_at));
-	json_object_set_new_nocheck(o, "finished_at", iso8601_ms_json(r->finished_at));
-	json_object_set_new_nocheck(o, "certificate", r->certificate ? json_string(r->certificate) :
-	    json_null());
-	return o;
-}
-
-json_t *
-match_view_mover_json(const struct match_record *r, int viewer, int64_t now_ms)
-{
-	bool playing = strcmp(r->status, "playing") == 0;
-	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
-	json_t *o, *s = NULL;
-
-	if (viewer >= 0 && viewer < r->nseats && viewer < VERSUS_PLAYERS_MAX && r->m != NULL) {
-		if ((s = match_player_json(r->m, end, (unsigned)viewer, (unsigned)viewer, r->totals)) == NULL)
-			return NULL;
-		json_object_set_new_nocheck(s, "seat", json_integer(viewer));
-		json_object_set_new_nocheck(s, "account", json_string(r->seats[viewer].account));
-		if (playing)
-			json_object_set_new_nocheck(s, "moved", json_boolean(r->moved >> viewer & 1u));
-	}
-	if ((o = json_object()) == NULL) {
-		json_decref(s);
-		return NULL;
-	}
-	json_object_set_new_nocheck(o, "status", json_string(r->status));
-	json_object_set_new_nocheck(o, "turn", json_integer(r->turn));
-	json_object_set_new_nocheck(o, "deadline_in_ms", playing ?
-	    json_integer(r->deadline_at > now_ms ? r->deadline_at - now_ms : 0) : json_null());
-	json_object_set_new_nocheck(o, "end", r->end_reason[0] ? json_string(r->end_reason) : json_null());
-	json_object_set_new_nocheck(o, "seat", s != NULL ? s : json_null());
-	return o;
-}
-
-/* A key and its string, left out (as json_object_set_new leaves out the
- * NULL of json_string) when s is not UTF-8. */
+/* A key and its string, left out when s is not UTF-8 (as the answers
+ * have always left out a field jansson would not take). */
 static void
 string_field(struct jw *w, const char *key, const char *s)
 {
 	if (s == NULL || !jw_utf8(s, strlen(s)))
 		return;
-	jw_key(w, key);
-	jw_string(w, s);
+	jw_kstring(w, key, s);
 }
 
 static void
@@ -241,21 +133,6 @@ ms_write(struct jw *w, int64_t ms)
 	jw_string(w, text);
 }
 
-/* A real as json_real() dumps it (jansson's own formatting, rare: the
- * ratings of a finished rated match). */
-static void
-real_write(struct jw *w, double v)
-{
-	json_t *x = json_real(v);
-
-	if (x == NULL) {
-		jw_json(w, NULL); /* fails the writer, as a NULL value fails the DOM */
-		return;
-	}
-	jw_json(w, x);
-	json_decref(x);
-}
-
 /* "deadline_in_ms" (null unless playing) and "end" (null until it ends),
  * which the whole view and the mover's both carry. */
 static void
@@ -269,8 +146,7 @@ time_left_and_end_write(struct jw *w, const struct match_record *r, bool playing
 	if (r->end_reason[0])
 		string_field(w, "end", r->end_reason);
 	else {
-		jw_key(w, "end");
-		jw_null(w);
+		jw_knull(w, "end");
 	}
 }
 
@@ -281,55 +157,33 @@ match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t
 	enum match_end end = r->m != NULL ? match_end_of(r->m, (uint32_t)r->turn_cap) : MATCH_END_NONE;
 	char text[MATCH_VIEW_TEXT_MAX];
 	size_t ntext;
-	int i, k;
+	int i;
 
 	jw_object(w);
 	snprintf(text, sizeof text, "%lld", (long long)r->id);
-	jw_key(w, "match_id");
-	jw_string(w, text);
+	jw_kstring(w, "match_id", text);
 	string_field(w, "rules", r->rules);
 	string_field(w, "status", r->status);
-	jw_key(w, "players");
-	jw_int(w, r->players);
-	jw_key(w, "joined");
-	jw_int(w, r->joined);
-	jw_key(w, "turn_seconds");
-	jw_int(w, r->turn_seconds);
-	jw_key(w, "turn_cap");
-	jw_int(w, r->turn_cap);
-	jw_key(w, "rated");
-	jw_bool(w, r->rated);
+	jw_kint(w, "players", r->players);
+	jw_kint(w, "joined", r->joined);
+	jw_kint(w, "turn_seconds", r->turn_seconds);
+	jw_kint(w, "turn_cap", r->turn_cap);
+	jw_kbool(w, "rated", r->rated);
 	jw_key(w, "items");
-	if (!r->items || r->item_weights == NULL)
-		jw_bool(w, false);
-	else {
-		jw_object(w);
-		jw_key(w, "chance");
-		jw_int(w, (int)r->item_chance);
-		jw_key(w, "weights");
-		jw_array(w);
-		for (k = 0; k < VERSUS_ITEM_KINDS; k++)
-			jw_int(w, r->item_weights[k]);
-		jw_array_end(w);
-		jw_object_end(w);
-	}
-	jw_key(w, "queue");
-	jw_bool(w, r->queue);
+	match_item_settings_write(w, r->items, r->item_chance, r->item_weights);
+	jw_kbool(w, "queue", r->queue);
 	if (r->unrated_reason != NULL && r->unrated_reason[0] != '\0')
 		string_field(w, "unrated_reason", r->unrated_reason);
 	else {
-		jw_key(w, "unrated_reason");
-		jw_null(w);
+		jw_knull(w, "unrated_reason");
 	}
 	jw_key(w, "seed");
 	if (over)
 		jw_int(w, r->seed);
 	else
 		jw_null(w);
-	jw_key(w, "seed_chosen");
-	jw_bool(w, r->seed_chosen);
-	jw_key(w, "turn");
-	jw_int(w, r->turn);
+	jw_kbool(w, "seed_chosen", r->seed_chosen);
+	jw_kint(w, "turn", r->turn);
 	jw_key(w, "deadline");
 	if (playing)
 		ms_write(w, r->deadline_at);
@@ -349,19 +203,17 @@ match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t
 			match_player_write(w, r->m, end, viewer >= 0 ? (unsigned)viewer : VERSUS_NOBODY,
 			    (unsigned)i, r->totals);
 		else {
-			jw_key(w, "seat");
-			jw_int(w, i);
+			jw_kint(w, "seat", i);
 		}
 		string_field(w, "account", r->seats[i].account);
 		if (playing) {
-			jw_key(w, "moved");
-			jw_bool(w, r->moved >> i & 1u);
+			jw_kbool(w, "moved", r->moved >> i & 1u);
 		}
 		if (over && r->rated && !isnan(r->seats[i].rating_after)) {
 			jw_key(w, "rating_before");
-			real_write(w, r->seats[i].rating_before);
+			match_real_write(w, r->seats[i].rating_before);
 			jw_key(w, "rating_after");
-			real_write(w, r->seats[i].rating_after);
+			match_real_write(w, r->seats[i].rating_after);
 		}
 		jw_object_end(w);
 	}
@@ -373,8 +225,8 @@ match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t
 	else
 		jw_null(w);
 	jw_key(w, "last_turn");
-	/* The row's text is the writer's own compact JSON (match_events_write):
-	 * the DOM's parse and dump would give it back byte for byte. */
+	/* The row's text is the writer's own compact JSON (match_events_write),
+	 * written as it is. */
 	if (r->last_turn != NULL && r->last_turn[0] != '\0')
 		jw_raw(w, r->last_turn, strlen(r->last_turn));
 	else
@@ -388,8 +240,7 @@ match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t
 	if (r->certificate != NULL)
 		string_field(w, "certificate", r->certificate);
 	else {
-		jw_key(w, "certificate");
-		jw_null(w);
+		jw_knull(w, "certificate");
 	}
 	jw_object_end(w);
 }
@@ -402,19 +253,17 @@ match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, i
 
 	jw_object(w);
 	string_field(w, "status", r->status);
-	jw_key(w, "turn");
-	jw_int(w, r->turn);
+	jw_kint(w, "turn", r->turn);
 	time_left_and_end_write(w, r, playing, now_ms);
 	jw_key(w, "seat");
 	if (viewer >= 0 && viewer < r->nseats && viewer < VERSUS_PLAYERS_MAX && r->m != NULL) {
-		/* match_player_json's own "seat" first: the DOM's second set of
-		 * it replaces the value in place. */
+		/* match_player_write's own "seat" is the seat's: the view's
+		 * seats say it once. */
 		jw_object(w);
 		match_player_write(w, r->m, end, (unsigned)viewer, (unsigned)viewer, r->totals);
 		string_field(w, "account", r->seats[viewer].account);
 		if (playing) {
-			jw_key(w, "moved");
-			jw_bool(w, r->moved >> viewer & 1u);
+			jw_kbool(w, "moved", r->moved >> viewer & 1u);
 		}
 		jw_object_end(w);
 	} else

@@ -46,7 +46,7 @@ struct match_record {
 	                             * "pair_cap"; "" or NULL else */
 	int64_t     turn;          /* turns resolved */
 	int64_t     created_at, started_at, finished_at, deadline_at; /* Unix ms, 0: none */
-	const char *last_turn;     /* the last turn's events (match_events_json) as text, or NULL */
+	const char *last_turn;     /* the last turn's events (match_events_write) as text, or NULL */
 	const char *certificate;   /* or NULL */
 	int         nseats;        /* 0..VERSUS_PLAYERS_MAX */
 	struct match_record_seat seats[VERSUS_PLAYERS_MAX];
@@ -83,29 +83,23 @@ struct match_record {
 size_t match_view_board_text(const struct match_record *r, char out[MATCH_VIEW_TEXT_MAX]);
 
 /* The match as viewer (a seat, or -1 for a spectator) sees it at now_ms
- * (Unix ms, for deadline_in_ms): {match_id, rules, status, players,
- * joined, turn_seconds, turn_cap, rated, seed (null until finished),
- * seed_chosen, turn, deadline, deadline_in_ms, end, you, seats, boardText
- * (null in the lobby), last_turn, created_at, started_at, finished_at, certificate}, each seat
- * match_player_json() plus account, moved while playing and the ratings
- * of a finished rated match. NULL when out of memory. */
-json_t *match_view_json(const struct match_record *r, int viewer, int64_t now_ms);
+ * (Unix ms, for deadline_in_ms), written into w (jw.h; a failure is the
+ * writer's): {match_id, rules, status, players, joined, turn_seconds,
+ * turn_cap, rated, items, queue, unrated_reason, seed (null until
+ * finished), seed_chosen, turn, deadline, deadline_in_ms, end, you,
+ * seats, boardText (null in the lobby), last_turn, created_at,
+ * started_at, finished_at, certificate}, each seat match_player_write()'s
+ * fields (only its number in the lobby) plus account, moved while playing
+ * and the ratings of a finished rated match. last_turn is the row's text,
+ * the daemon's own compact JSON (match_events_write), written as it is;
+ * a row whose text is not such JSON is not one the daemon wrote. */
+struct jw;
+void match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms);
 
 /* What the mover viewer needs to play on, without the other seats (a
  * move's answer): {status, turn, deadline_in_ms, end, seat}, seat the
- * viewer's own seat as match_view_json() shows it (null in the lobby).
- * Its cost does not grow with the number of players. NULL when out of
- * memory. */
-json_t *match_view_mover_json(const struct match_record *r, int viewer, int64_t now_ms);
-
-/* match_view_json() and match_view_mover_json() through the answer
- * writer (jw.h), the same bytes as json_dumps(JSON_COMPACT) of them,
- * without a DOM (the move path, the reads, the event streams). The view's
- * last_turn is written as the row's text: the daemon's own compact JSON
- * (match_events_write), which the DOM's parse and dump give back as it
- * is; a row whose text is not such JSON is not one the daemon wrote. */
-struct jw;
-void match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms);
+ * viewer's own seat as match_view_write() shows it (null in the lobby).
+ * Its cost does not grow with the number of players. */
 void match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms);
 
 /* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,

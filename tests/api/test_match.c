@@ -5,7 +5,8 @@
  *   - how a match ends and its places: the engine's, and the cap's shared
  *     first place for those still in;
  *   - replays: matches played by bots on the engine, written as replays the
- *     way the server writes them (match_turn_json, match_final_json),
+ *     way the server writes them (match_turn_write's text read back, as the
+ *     stored turns are, and match_final_json),
  *     verify; each kind of tampering is refused at the right turn (an
  *     illegal move, a move for a player out, a missing entry, a turn after
  *     the end, a changed final, a cap below the turns, a wrong form);
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jw.h"
 #include "match.h"
 #include "versus_odd.h"
 #include "tap.h"
@@ -30,6 +32,40 @@ rng(void)
 	rng_state ^= rng_state >> 7;
 	rng_state ^= rng_state << 17;
 	return rng_state;
+}
+
+/* Text the server writes (jw.h) read back as a value, as it reads a
+ * stored turn; NULL when either fails. The writer is left empty. */
+static json_t *
+read_back(struct jw *w)
+{
+	char *text = jw_take(w, NULL);
+	json_t *v = text != NULL ? json_loads(text, 0, NULL) : NULL;
+
+	free(text);
+	return v;
+}
+
+/* A turn's replay entry, as the row stores it. */
+static json_t *
+turn_value(const struct versus_match *before, const struct versus_move *mv)
+{
+	struct jw w;
+
+	jw_init(&w, 64, 1u << 20);
+	match_turn_write(&w, before, mv);
+	return read_back(&w);
+}
+
+/* A turn's events, as the row stores them. */
+static json_t *
+events_value(const struct versus_events *ev, const struct versus_move *mv)
+{
+	struct jw w;
+
+	jw_init(&w, 256, 1u << 20);
+	match_events_write(&w, ev, mv);
+	return read_back(&w);
 }
 
 /* The placements of a slot: a tetromino's, or an odd shape's under a
@@ -96,7 +132,7 @@ play(uint64_t seed, unsigned nplayers, uint32_t cap)
 		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 			break;
 		match_totals_add(&t, &ev);
-		json_array_append_new(turns, match_turn_json(&before, mv));
+		json_array_append_new(turns, turn_value(&before, mv));
 	}
 	return match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
 }
@@ -141,7 +177,7 @@ play_items(uint64_t seed, unsigned nplayers, uint32_t cap, long *uses)
 			odd_placed += (ev.players[i].action == VERSUS_ACT_PLACED ||
 			    ev.players[i].action == VERSUS_ACT_DROPPED) && ev.players[i].shape != 0;
 		match_totals_add(&t, &ev);
-		json_array_append_new(turns, match_turn_json(&before, mv));
+		json_array_append_new(turns, turn_value(&before, mv));
 	}
 	r = match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
 	match_replay_set_items(r, &m);
@@ -353,7 +389,7 @@ events(void)
 				    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 			if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 				break;
-			e = match_events_json(&ev, mv);
+			e = events_value(&ev, mv);
 			for (i = 0; i < 3; i++) {
 				json_t *p = json_deep_copy(json_array_get(json_object_get(e, "players"), (size_t)i));
 				char *text;
@@ -461,8 +497,8 @@ server_calls(void)
 	    "the engine plays the same moves");
 	nx = bytes(&a, x);
 	ny = bytes(&b, y);
-	je = match_events_json(&ev, mv);
-	jf = match_events_json(&ew, mw);
+	je = events_value(&ev, mv);
+	jf = events_value(&ew, mw);
 	ok(nx == ny && memcmp(x, y, nx) == 0 && je != NULL && json_equal(je, jf),
 	    "... to the same state and the same events");
 	json_decref(je);

@@ -1,29 +1,39 @@
 /*
- * test_match_answers.c: the versus move path's answers written by the
- * writer (api/json/jw.c) against jansson's dump of their DOM twins, the model
- * they replace:
+ * test_match_answers.c: every answer of the match routes, as its one
+ * writer (api/json/jw.c) writes it, parses with jansson and holds exactly
+ * the keys of its contract schema (openapi.yaml), in the order written,
+ * each of its type:
  *
- *   - a match's whole view (match_view_write) against match_view_json(),
- *     for every seat and a spectator, in the lobby, playing and finished,
- *     rated with ratings, with the last turn's events, a certificate and
- *     names that need escapes or are not UTF-8 (left out, as the DOM
- *     leaves them);
- *   - a move's answer (match_move_answer_write) against
- *     match_move_answer_json() of match_view_mover_json(), with "use" as
- *     match_move_use_json() says it and now and then the whole view
- *     (?view=full), for every seat of the match, as playing and finished,
- *     moved or not, with account names that need escapes;
- *   - a resolved turn's events (match_events_write) and the replay's entry
- *     of its moves (match_turn_write), which the row stores as text;
+ *   - a match's whole view (match_view_write, MatchView) for every seat
+ *     and a spectator, in the lobby, playing and finished, rated with
+ *     ratings, with the last turn's events, a certificate and names that
+ *     need escapes (and one not UTF-8, which no account has: its seat
+ *     leaves the account out, the one key it may miss);
+ *   - a move's answer (match_move_answer_write, MatchMoveResult: the
+ *     mover's state, "use", now and then the whole view with ?view=full),
+ *     for every seat of the match and a viewer who is none, as playing
+ *     and finished, moved or not;
+ *   - a resolved turn's events (match_events_write, MatchTurn) and the
+ *     replay's entry of its moves (match_turn_write), which the row
+ *     stores as text;
+ *   - at each match's end its replay's answer (match_replay_answer_write,
+ *     MatchReplayPage), the verifier's on that replay (match_verified_write,
+ *     MatchReplayVerifyResult) and on it tampered (match_verify_refusal_write,
+ *     what InvalidMatchReplayError adds to the envelope), and a ratings
+ *     page (match_ratings_write, MatchRatings) with ranks running on;
  *   - the state a turn's resolution reached and the decoding of its bytes
  *     (what the daemon keeps in its match cache after a resolve, in place
  *     of decoding on the next move) show every seat alike and play the
  *     next turn alike: the same events and the same bytes after it.
  *
+ * The bytes themselves are the golden answers' (tests/golden): recorded
+ * from fixed seeds, replayed by e2e-golden.
+ *
+ * The items fields of a seat (items_text ... transform) are not in the
+ * contract's MatchSeat yet; they are checked here as the writer puts them.
+ *
  * Over random bot matches of 2 to 8 players, with and without items (so
- * odd shapes, blinds and inventories show), the writer's text must be
- * byte for byte json_dumps(JSON_COMPACT) of the DOM, and a sample of it
- * parses back json_equal to the DOM.
+ * odd shapes, blinds and inventories show).
  *
  * Usage: test_match_answers [ANSWERS] (default 100000; the ASan build
  * passes fewer, see meson.build). Seeded: the same matches every run.
@@ -41,6 +51,7 @@
 #include "xorshift.h"
 
 #include "jw.h"
+#include "certificate.h"
 #include "match.h"
 #include "match_result.h"
 #include "match_view.h"
@@ -54,45 +65,400 @@ rnd(uint32_t n)
 	return xorshift_below(&rng, n);
 }
 
+/* ---- the contract's shapes ----
+ * A value's types are letters: s string, i integer, r real, b boolean,
+ * n null, o object, a array. An object lists its keys in the order they
+ * are written; a key whose types begin with '?' may be absent, one
+ * beginning with '!' is absent only for a name that is not UTF-8. An
+ * object of several shapes (oneOf) names them all in objs. */
+struct shape {
+	const char *key;                 /* in an object's list; NULL ends it */
+	const char *types;
+	const struct shape *objs[3];     /* o: the shapes it may have */
+	const struct shape *items;       /* a: its elements' shape */
+};
+
+#define END { NULL, NULL, { NULL }, NULL }
+
+static const struct shape string_only = { NULL, "s", { NULL }, NULL };
+static const struct shape string_or_null = { NULL, "sn", { NULL }, NULL };
+static const struct shape integer_only = { NULL, "i", { NULL }, NULL };
+static const struct shape mino_items = { NULL, "a", { NULL }, &string_or_null };
+
+static const struct shape item_settings_fields[] = {
+	{ "chance", "i", { NULL }, NULL },
+	{ "weights", "a", { NULL }, &integer_only },
+	END,
+};
+
+/* MatchSeat, and the items fields after its own. */
+static const struct shape seat_fields[] = {
+	{ "seat", "i", { NULL }, NULL },
+	{ "alive", "b", { NULL }, NULL },
+	{ "place", "in", { NULL }, NULL },
+	{ "end_reason", "sn", { NULL }, NULL },
+	{ "board_text", "s", { NULL }, NULL },
+	{ "current", "s", { NULL }, NULL },
+	{ "hold", "sn", { NULL }, NULL },
+	{ "next", "an", { NULL }, &string_only },
+	{ "score", "i", { NULL }, NULL },
+	{ "lines", "i", { NULL }, NULL },
+	{ "level", "i", { NULL }, NULL },
+	{ "combo", "i", { NULL }, NULL },
+	{ "back_to_back", "b", { NULL }, NULL },
+	{ "pending", "i", { NULL }, NULL },
+	{ "missed", "i", { NULL }, NULL },
+	{ "lines_sent", "i", { NULL }, NULL },
+	{ "lines_received", "i", { NULL }, NULL },
+	{ "items_text", "?s", { NULL }, NULL },
+	{ "current_items", "?a", { NULL }, &string_or_null },
+	{ "hold_items", "?a", { NULL }, &string_or_null },
+	{ "next_items", "?an", { NULL }, &mino_items },
+	{ "inventory", "?a", { NULL }, &string_only },
+	{ "blind", "?i", { NULL }, NULL },
+	{ "transform", "?i", { NULL }, NULL },
+	{ "account", "!s", { NULL }, NULL },
+	{ "moved", "?b", { NULL }, NULL },
+	{ "rating_before", "?r", { NULL }, NULL },
+	{ "rating_after", "?r", { NULL }, NULL },
+	END,
+};
+
+/* MatchLobbySeat */
+static const struct shape lobby_seat_fields[] = {
+	{ "seat", "i", { NULL }, NULL },
+	{ "account", "!s", { NULL }, NULL },
+	END,
+};
+
+static const struct shape block_fields[] = {
+	{ "lines", "i", { NULL }, NULL },
+	{ "hole", "i", { NULL }, NULL },
+	END,
+};
+static const struct shape block = { NULL, "o", { block_fields }, NULL };
+
+static const struct shape use_empty_fields[] = {
+	{ "used", "b", { NULL }, NULL },
+	{ "reason", "s", { NULL }, NULL },
+	END,
+};
+
+/* MatchSeatTurnOut, MatchSeatTurnLeft, MatchSeatTurnPlaced */
+static const struct shape turn_out_fields[] = {
+	{ "seat", "i", { NULL }, NULL },
+	{ "action", "s", { NULL }, NULL },
+	END,
+};
+static const struct shape turn_left_fields[] = {
+	{ "seat", "i", { NULL }, NULL },
+	{ "action", "s", { NULL }, NULL },
+	{ "received", "i", { NULL }, NULL },
+	{ "risen", "a", { NULL }, &block },
+	{ "eliminated", "b", { NULL }, NULL },
+	{ "end_reason", "s", { NULL }, NULL },
+	{ "place", "i", { NULL }, NULL },
+	{ "use", "?o", { use_empty_fields }, NULL },
+	END,
+};
+static const struct shape turn_placed_fields[] = {
+	{ "seat", "i", { NULL }, NULL },
+	{ "action", "s", { NULL }, NULL },
+	{ "held", "b", { NULL }, NULL },
+	{ "piece", "s", { NULL }, NULL },
+	{ "rotation", "i", { NULL }, NULL },
+	{ "column", "i", { NULL }, NULL },
+	{ "lines", "i", { NULL }, NULL },
+	{ "points", "i", { NULL }, NULL },
+	{ "combo", "i", { NULL }, NULL },
+	{ "back_to_back", "b", { NULL }, NULL },
+	{ "perfect_clear", "b", { NULL }, NULL },
+	{ "attack", "i", { NULL }, NULL },
+	{ "cancelled", "i", { NULL }, NULL },
+	{ "sent", "i", { NULL }, NULL },
+	{ "target", "in", { NULL }, NULL },
+	{ "lost", "b", { NULL }, NULL },
+	{ "received", "i", { NULL }, NULL },
+	{ "risen", "a", { NULL }, &block },
+	{ "eliminated", "b", { NULL }, NULL },
+	{ "end_reason", "sn", { NULL }, NULL },
+	{ "place", "in", { NULL }, NULL },
+	{ "items_collected", "?i", { NULL }, NULL },
+	{ "items_discarded", "?i", { NULL }, NULL },
+	{ "use", "?o", { use_empty_fields }, NULL },
+	END,
+};
+static const struct shape turn_seat = { NULL, "o",
+	{ turn_out_fields, turn_left_fields, turn_placed_fields }, NULL };
+
+static const struct shape hit_fields[] = {
+	{ "turn", "i", { NULL }, NULL },
+	{ "target", "i", { NULL }, NULL },
+	{ "item", "s", { NULL }, NULL },
+	END,
+};
+static const struct shape hit = { NULL, "o", { hit_fields }, NULL };
+
+/* MatchTurn */
+static const struct shape turn_fields[] = {
+	{ "turn", "i", { NULL }, NULL },
+	{ "over", "b", { NULL }, NULL },
+	{ "players", "a", { NULL }, &turn_seat },
+	{ "hits", "?a", { NULL }, &hit },
+	END,
+};
+static const struct shape match_turn = { NULL, "o", { turn_fields }, NULL };
+
+/* A replay's entry: one move a seat, null for a seat out. */
+static const struct shape turn_entry = { NULL, "a", { NULL }, &string_or_null };
+
+static const struct shape view_seat = { NULL, "o", { seat_fields, lobby_seat_fields }, NULL };
+
+/* MatchView */
+static const struct shape view_fields[] = {
+	{ "match_id", "s", { NULL }, NULL },
+	{ "rules", "s", { NULL }, NULL },
+	{ "status", "s", { NULL }, NULL },
+	{ "players", "i", { NULL }, NULL },
+	{ "joined", "i", { NULL }, NULL },
+	{ "turn_seconds", "i", { NULL }, NULL },
+	{ "turn_cap", "i", { NULL }, NULL },
+	{ "rated", "b", { NULL }, NULL },
+	{ "items", "bo", { item_settings_fields }, NULL },
+	{ "queue", "b", { NULL }, NULL },
+	{ "unrated_reason", "sn", { NULL }, NULL },
+	{ "seed", "in", { NULL }, NULL },
+	{ "seed_chosen", "b", { NULL }, NULL },
+	{ "turn", "i", { NULL }, NULL },
+	{ "deadline", "sn", { NULL }, NULL },
+	{ "deadline_in_ms", "in", { NULL }, NULL },
+	{ "end", "sn", { NULL }, NULL },
+	{ "you", "in", { NULL }, NULL },
+	{ "seats", "a", { NULL }, &view_seat },
+	{ "boardText", "sn", { NULL }, NULL },
+	{ "last_turn", "on", { turn_fields }, NULL },
+	{ "created_at", "s", { NULL }, NULL },
+	{ "started_at", "sn", { NULL }, NULL },
+	{ "finished_at", "sn", { NULL }, NULL },
+	{ "certificate", "sn", { NULL }, NULL },
+	END,
+};
+static const struct shape match_view = { NULL, "o", { view_fields }, NULL };
+
+/* MatchMoverState */
+static const struct shape mover_fields[] = {
+	{ "status", "s", { NULL }, NULL },
+	{ "turn", "i", { NULL }, NULL },
+	{ "deadline_in_ms", "in", { NULL }, NULL },
+	{ "end", "sn", { NULL }, NULL },
+	{ "seat", "on", { seat_fields }, NULL },
+	END,
+};
+
+static const struct shape use_fields[] = {
+	{ "target", "i", { NULL }, NULL },
+	{ "used", "bn", { NULL }, NULL },
+	{ "reason", "?s", { NULL }, NULL },
+	END,
+};
+
+/* MatchMoveResult */
+static const struct shape move_fields[] = {
+	{ "match_id", "s", { NULL }, NULL },
+	{ "turn", "i", { NULL }, NULL },
+	{ "move", "s", { NULL }, NULL },
+	{ "resolved", "b", { NULL }, NULL },
+	{ "state", "o", { mover_fields }, NULL },
+	{ "match", "?o", { view_fields }, NULL },
+	{ "use", "?o", { use_fields }, NULL },
+	END,
+};
+static const struct shape move_answer = { NULL, "o", { move_fields }, NULL };
+
+/* MatchFinalSeat, MatchReplayFinal, MatchReplay, MatchReplayPage */
+static const struct shape final_seat_fields[] = {
+	{ "place", "in", { NULL }, NULL },
+	{ "end_reason", "sn", { NULL }, NULL },
+	{ "score", "i", { NULL }, NULL },
+	{ "lines", "i", { NULL }, NULL },
+	{ "lines_sent", "i", { NULL }, NULL },
+	{ "lines_received", "i", { NULL }, NULL },
+	END,
+};
+static const struct shape final_seat = { NULL, "o", { final_seat_fields }, NULL };
+static const struct shape final_fields[] = {
+	{ "turns", "i", { NULL }, NULL },
+	{ "end", "sn", { NULL }, NULL },
+	{ "players", "a", { NULL }, &final_seat },
+	END,
+};
+static const struct shape replay_fields[] = {
+	{ "schema", "i", { NULL }, NULL },
+	{ "rules", "s", { NULL }, NULL },
+	{ "seed", "i", { NULL }, NULL },
+	{ "players", "i", { NULL }, NULL },
+	{ "turn_cap", "i", { NULL }, NULL },
+	{ "turns", "a", { NULL }, &turn_entry },
+	{ "final", "o", { final_fields }, NULL },
+	{ "items", "?o", { item_settings_fields }, NULL },
+	END,
+};
+static const struct shape replay_page_fields[] = {
+	{ "match_id", "s", { NULL }, NULL },
+	{ "replay", "o", { replay_fields }, NULL },
+	{ "certificate", "sn", { NULL }, NULL },
+	{ "verify_with", "s", { NULL }, NULL },
+	END,
+};
+static const struct shape replay_page = { NULL, "o", { replay_page_fields }, NULL };
+
+/* MatchReplayVerifyResult (no certificate: none is signed here), and what
+ * InvalidMatchReplayError has beside "error". */
+static const struct shape verified_fields[] = {
+	{ "valid", "b", { NULL }, NULL },
+	{ "turns", "i", { NULL }, NULL },
+	{ "final", "o", { final_fields }, NULL },
+	{ "replay_hash", "s", { NULL }, NULL },
+	END,
+};
+static const struct shape verified = { NULL, "o", { verified_fields }, NULL };
+static const struct shape refusal_fields[] = {
+	{ "turn", "i", { NULL }, NULL },
+	{ "reason", "s", { NULL }, NULL },
+	{ "simulated_final", "?o", { final_fields }, NULL },
+	END,
+};
+static const struct shape refusal = { NULL, "o", { refusal_fields }, NULL };
+
+/* MatchRatings */
+static const struct shape rating_fields[] = {
+	{ "rank", "i", { NULL }, NULL },
+	{ "account", "s", { NULL }, NULL },
+	{ "rating", "r", { NULL }, NULL },
+	{ "rd", "r", { NULL }, NULL },
+	{ "volatility", "r", { NULL }, NULL },
+	{ "matches", "i", { NULL }, NULL },
+	END,
+};
+static const struct shape rating_row = { NULL, "o", { rating_fields }, NULL };
+static const struct shape ratings_fields[] = {
+	{ "rules", "s", { NULL }, NULL },
+	{ "ratings", "a", { NULL }, &rating_row },
+	{ "next", "!sn", { NULL }, NULL },
+	END,
+};
+static const struct shape ratings = { NULL, "o", { ratings_fields }, NULL };
+
+/* Whether every name of the answer's record is UTF-8 (see '!'). */
+static bool names_utf8 = true;
+
+static char type_of(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return 'o';
+	case JSON_ARRAY: return 'a';
+	case JSON_STRING: return 's';
+	case JSON_INTEGER: return 'i';
+	case JSON_REAL: return 'r';
+	case JSON_TRUE: case JSON_FALSE: return 'b';
+	default: return 'n';
+	}
+}
+
+static bool conforms(const json_t *v, const char *types, const struct shape *const *objs,
+    const struct shape *items, char *why, size_t cap, const char *path);
+
+/* Whether object o has exactly fields' keys in their order, each of its
+ * types; why says the first fault. */
+static bool
+fields_hold(const json_t *o, const struct shape *fields, char *why, size_t cap, const char *path)
+{
+	const struct shape *f = fields;
+	const char *key;
+	json_t *v;
+	char sub[256];
+
+	json_object_foreach((json_t *)o, key, v) {
+		while (f->key != NULL && strcmp(f->key, key) != 0 &&
+		    (f->types[0] == '?' || (f->types[0] == '!' && !names_utf8)))
+			f++;
+		if (f->key == NULL || strcmp(f->key, key) != 0) {
+			snprintf(why, cap, "%s: key \"%s\" where the schema has %s%s%s", path, key,
+			    f->key ? "\"" : "no more", f->key ? f->key : "", f->key ? "\"" : "");
+			return false;
+		}
+		snprintf(sub, sizeof sub, "%s.%s", path, key);
+		if (!conforms(v, f->types, f->objs, f->items, why, cap, sub))
+			return false;
+		f++;
+	}
+	for (; f->key != NULL; f++)
+		if (f->types[0] != '?' && (f->types[0] != '!' || names_utf8)) {
+			snprintf(why, cap, "%s: no \"%s\"", path, f->key);
+			return false;
+		}
+	return true;
+}
+
+static bool
+conforms(const json_t *v, const char *types, const struct shape *const *objs,
+    const struct shape *items, char *why, size_t cap, const char *path)
+{
+	char t = type_of(v), sub[256];
+	size_t i, k;
+
+	if (types[0] == '?' || types[0] == '!')
+		types++;
+	if (strchr(types, t) == NULL) {
+		snprintf(why, cap, "%s: a value of type %c where the schema has %s", path, t, types);
+		return false;
+	}
+	if (t == 'o') {
+		for (k = 0; k < 3 && objs[k] != NULL; k++)
+			if (fields_hold(v, objs[k], why, cap, path))
+				return true;
+		return false;
+	}
+	if (t == 'a' && items != NULL)
+		for (i = 0; i < json_array_size(v); i++) {
+			snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+			if (!conforms(json_array_get(v, i), items->types, items->objs, items->items, why, cap,
+			    sub))
+				return false;
+		}
+	return true;
+}
+
 struct tally {
-	unsigned long compared, bytes_apart, fail_apart, parsed, parse_apart;
+	unsigned long checked, unwritten, unparsed, apart;
 	size_t max_len;
 };
 
-/* Compares the writer's text with the DOM's dump; the DOM is borrowed. */
+/* Takes the writer's text: it must parse and hold shape s. */
 static void
-compare(const char *what, const json_t *dom, struct jw *w, struct tally *t)
+check(const char *what, const struct shape *s, struct jw *w, struct tally *t)
 {
-	char *want = dom != NULL ? json_dumps(dom, JSON_COMPACT) : NULL, *got;
-	size_t len;
-	json_t *back;
+	char why[512];
+	size_t len = 0;
+	char *got = jw_take(w, &len);
+	json_t *v;
+	json_error_t err;
 
-	got = jw_take(w, &len);
-	t->compared++;
-	if (want == NULL || got == NULL) {
-		if (t->fail_apart++ == 0)
-			diag("%s: the DOM %s, the writer %s", what, want ? "answers" : "fails",
-			    got ? "answers" : "fails");
-	} else {
-		if (len > t->max_len)
-			t->max_len = len;
-		if ((len != strlen(want) || memcmp(want, got, len) != 0) && t->bytes_apart++ == 0) {
-			size_t k = 0;
-
-			while (want[k] != '\0' && want[k] == got[k])
-				k++;
-			diag("%s: apart at byte %zu:\n#  DOM    %.160s\n#  writer %.160s", what, k,
-			    want + (k > 60 ? k - 60 : 0), got + (k > 60 ? k - 60 : 0));
-		}
-		if (rnd(8) == 0) {
-			t->parsed++;
-			back = json_loadb(got, len, 0, NULL);
-			if (back == NULL || !json_equal(back, dom))
-				t->parse_apart++;
-			json_decref(back);
-		}
+	t->checked++;
+	if (got == NULL) {
+		if (t->unwritten++ == 0)
+			diag("%s: the writer failed", what);
+		return;
 	}
-	free(want);
+	if (len > t->max_len)
+		t->max_len = len;
+	if ((v = json_loadb(got, len, 0, &err)) == NULL) {
+		if (t->unparsed++ == 0)
+			diag("%s: does not parse (%s): %.200s", what, err.text, got);
+	} else if (!conforms(v, s->types, s->objs, s->items, why, sizeof why, what) &&
+	    t->apart++ == 0)
+		diag("%s\n#  %.300s", why, got);
+	json_decref(v);
 	free(got);
 }
 
@@ -161,13 +527,11 @@ views(const struct match_record *rec, int64_t now)
 	int v;
 
 	for (v = -1; v < rec->nseats; v++) {
-		json_t *dom = match_view_json(rec, v, now);
 		struct jw w;
 
 		jw_init(&w, rnd(2) ? 64 : 8192, 1u << 22);
 		match_view_write(&w, rec, v, now);
-		compare("view", dom, &w, &tv);
-		json_decref(dom);
+		check("view", &match_view, &w, &tv);
 	}
 }
 
@@ -200,8 +564,10 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 	rec.finished_at = over ? now : 0;
 	rec.deadline_at = over ? 0 : now + (int64_t)rnd(20000) - 5000;
 	rec.nseats = (int)n;
+	names_utf8 = true;
 	for (i = 0; i < n; i++) {
 		rec.seats[i].account = names[rnd(sizeof names / sizeof names[0])];
+		names_utf8 = names_utf8 && jw_utf8(rec.seats[i].account, strlen(rec.seats[i].account));
 		rec.seats[i].rating_before = over && rec.rated ? 1500.0 + rnd(300) + rnd(1000) / 997.0 : NAN;
 		rec.seats[i].rating_after = over && rec.rated ? 1400.0 + rnd(300) + rnd(1000) / 991.0 : NAN;
 	}
@@ -230,30 +596,22 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 			views(&lobby, now);
 		}
 	}
-	for (i = 0; i < n + 1 && t->compared < want; i++) {
+	for (i = 0; i < n + 1 && t->checked < want; i++) {
 		/* n + 1: a viewer who is not a seat (the writer's null seat) */
 		int viewer = i < n ? (int)i : -1;
 		char move[32];
 		struct versus_move mv = bot(m, i < n ? i : 0);
-		bool resolved = rnd(2), empty = rnd(2);
+		bool resolved = rnd(2), empty = rnd(2), full = rnd(32) == 0;
 		uint32_t use = mv.kind == VERSUS_MOVE_PLACE ? mv.use : 0;
-		json_t *full = rnd(32) == 0 ? match_view_json(&rec, viewer, now) : NULL;
-		json_t *dom, *u;
 		struct jw w;
 
 		if (use == 0 && rnd(8) == 0)
 			use = 1 + rnd(n); /* the answer's shape for any use, even one not checked */
 		versus_move_text(&mv, move, sizeof move);
-		dom = match_move_answer_json(rec.id, (uint32_t)rec.turn + 1, move, resolved,
-		    match_view_mover_json(&rec, viewer, now), full != NULL ? json_incref(full) : NULL);
-		if (dom != NULL && (u = match_move_use_json(use, resolved, empty)) != NULL)
-			json_object_set_new_nocheck(dom, "use", u);
 		jw_init(&w, rnd(2) ? 32 : 4096, 1u << 22);
 		match_move_answer_write(&w, rec.id, (uint32_t)rec.turn + 1, move, resolved, &rec, viewer,
-		    now, full != NULL, use, empty);
-		compare("move answer", dom, &w, t);
-		json_decref(dom);
-		json_decref(full);
+		    now, full, use, empty);
+		check("move answer", &move_answer, &w, t);
 	}
 }
 
@@ -314,7 +672,104 @@ twins_alike(const struct versus_match *m, const struct versus_match *d, const st
 	return same;
 }
 
-/* One bot match: every turn's answers, events and moves compared. */
+static struct tally tr, tf, tx, tk; /* replay pages, verified, refused, ratings */
+
+/* A ratings page of the seats' names (rated as they were), ranked on from
+ * a random rank: its rows ranked one after the other from there. */
+static void
+ratings_page(const struct match_record *rec)
+{
+	struct match_rating_row rows[VERSUS_PLAYERS_MAX];
+	int64_t above = rnd(3) == 0 ? 0 : (int64_t)rnd(100000);
+	struct jw w;
+	const char *text, *next;
+	json_t *v, *list;
+	size_t k;
+	int i, n = rec->nseats;
+
+	for (i = 0; i < n; i++)
+		rows[i] = (struct match_rating_row){ rec->seats[i].account, 1200.0 + rnd(900) + rnd(997) / 991.0,
+		    30.0 + rnd(300) / 7.0, 0.06 + rnd(100) / 100000.0, (int64_t)rnd(5000) };
+	next = rnd(2) ? rows[n - 1].account : NULL;
+	jw_init(&w, 64, 1u << 20);
+	match_ratings_write(&w, rows, n, above, next);
+	text = jw_text(&w, NULL);
+	v = text != NULL ? json_loads(text, 0, NULL) : NULL;
+	list = json_object_get(v, "ratings");
+	for (k = 0; k < json_array_size(list); k++)
+		if (json_integer_value(json_object_get(json_array_get(list, k), "rank")) !=
+		    above + (json_int_t)k + 1 && tk.apart++ == 0)
+			diag("ratings: row %zu ranked %lld after %lld", k, (long long)json_integer_value(
+			    json_object_get(json_array_get(list, k), "rank")), (long long)above);
+	json_decref(v);
+	/* A row whose name is not UTF-8 is left out, and so is a next that
+	 * names it. */
+	names_utf8 = next == NULL || jw_utf8(next, strlen(next));
+	check("ratings", &ratings, &w, &tk);
+}
+
+/* A match's replay page, and the verifier's answers on its replay and on
+ * the replay tampered (turns is every turn's entry, taken). */
+static void
+replay_answers(const struct versus_match *m, const struct match_totals *totals, uint32_t cap,
+    json_t *turns)
+{
+	struct match_record rec;
+	struct match_replay_check chk;
+	char hash[CERTIFICATE_HASH_TEXT];
+	json_t *replay, *final;
+	struct jw w;
+	unsigned i;
+
+	memset(&rec, 0, sizeof rec);
+	rec.id = 1 + rnd(2000000000);
+	rec.seed = (int64_t)m->seed;
+	rec.players = (int)m->nplayers;
+	rec.turn_cap = (int)cap;
+	rec.m = m;
+	rec.totals = totals;
+	rec.nseats = (int)m->nplayers;
+	for (i = 0; i < m->nplayers; i++)
+		rec.seats[i].account = names[rnd(sizeof names / sizeof names[0])];
+	if ((replay = match_result_replay(&rec, turns)) == NULL) {
+		tr.unwritten++;
+		return;
+	}
+	names_utf8 = true;
+	jw_init(&w, 256, 1u << 26);
+	match_replay_answer_write(&w, rec.id, replay,
+	    rnd(2) ? "v4.public.eyJtYXRjaCI6IjEifQ.c2lnbmF0dXJl" : NULL);
+	check("replay page", &replay_page, &w, &tr);
+
+	memset(&chk, 0, sizeof chk);
+	jw_init(&w, 256, 1u << 26);
+	if (match_replay_verify(replay, &chk) == 0 && certificate_json_hash(replay, hash) == 0) {
+		match_verified_write(&w, chk.nturns, chk.final, hash, NULL);
+		check("verified", &verified, &w, &tf);
+	} else {
+		match_verify_refusal_write(&w, chk.turn, chk.reason, chk.final);
+		check("refused", &refusal, &w, &tx);
+	}
+	json_decref(chk.final);
+
+	/* A final that claims one turn more: refused, with the final reached. */
+	final = json_object_get(replay, "final");
+	json_object_set_new(final, "turns", json_integer(m->turn + 1));
+	memset(&chk, 0, sizeof chk);
+	jw_init(&w, 256, 1u << 26);
+	if (match_replay_verify(replay, &chk) != 0)
+		match_verify_refusal_write(&w, chk.turn, chk.reason, chk.final);
+	else
+		match_verified_write(&w, chk.nturns, chk.final, "tampered", NULL);
+	check("refused", &refusal, &w, &tx);
+	json_decref(chk.final);
+	if (rnd(2))
+		ratings_page(&rec);
+	json_decref(replay);
+}
+
+/* One bot match: every turn's answers, events and moves checked; at its
+ * end its replay's answers. */
 static void
 one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run, unsigned long want)
 {
@@ -326,6 +781,7 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 	unsigned n = 2 + rnd(VERSUS_PLAYERS_MAX - 1), i;
 	uint32_t cap = 50 + rnd(300);
 	char *last = NULL;
+	json_t *turns = json_array();
 
 	versus_init(&m, xorshift_next(&rng) & VERSUS_SEED_MAX, n);
 	if (rnd(2)) {
@@ -341,9 +797,9 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 	memset(&totals, 0, sizeof totals);
 	run->matches++;
 	answers(&m, &totals, ta, want, NULL);
-	while (match_end_of(&m, cap) == MATCH_END_NONE && ta->compared < want) {
+	while (match_end_of(&m, cap) == MATCH_END_NONE && ta->checked < want) {
 		struct jw w;
-		json_t *dom;
+		const char *text;
 
 		for (i = 0; i < n; i++)
 			mv[i] = m.players[i].alive ? bot(&m, i) :
@@ -370,34 +826,33 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 		}
 		match_totals_add(&totals, &ev);
 
-		dom = match_events_json(&ev, mv);
+		/* The turn's events: the row's last_turn, as the daemon stores it. */
 		jw_init(&w, 64, 1u << 20);
 		match_events_write(&w, &ev, mv);
 		free(last);
-		last = dom != NULL ? json_dumps(dom, JSON_COMPACT) : NULL; /* the row's last_turn */
-		compare("events", dom, &w, te);
-		json_decref(dom);
+		last = (text = jw_text(&w, NULL)) != NULL ? strdup(text) : NULL;
+		check("events", &match_turn, &w, te);
 
-		dom = match_turn_json(&before, mv);
+		/* The replay's entry, read back as the replay reads the stored one. */
 		jw_init(&w, 16, 1u << 20);
 		match_turn_write(&w, &before, mv);
-		compare("turn", dom, &w, tt);
-		json_decref(dom);
+		if ((text = jw_text(&w, NULL)) != NULL)
+			json_array_append_new(turns, json_loads(text, 0, NULL));
+		check("turn", &turn_entry, &w, tt);
 
 		answers(&m, &totals, ta, want, last);
 	}
 	free(last);
+	replay_answers(&m, &totals, cap, turns);
 }
 
 static void
-report(const char *what, const struct tally *t)
+report(const char *what, const struct tally *t, unsigned long least)
 {
-	ok(t->fail_apart == 0, "%s: the writer fails exactly where the DOM fails (%lu apart)", what,
-	    t->fail_apart);
-	ok(t->bytes_apart == 0 && t->compared > 0, "%s: %lu texts byte for byte json_dumps' "
-	    "(longest %zu bytes; %lu apart)", what, t->compared, t->max_len, t->bytes_apart);
-	ok(t->parse_apart == 0 && t->parsed > 0, "%s: %lu sampled texts parse json_equal to the DOM "
-	    "(%lu apart)", what, t->parsed, t->parse_apart);
+	ok(t->unwritten == 0, "%s: the writer wrote every one (%lu failed)", what, t->unwritten);
+	ok(t->unparsed == 0 && t->apart == 0 && t->checked >= least, "%s: %lu texts parse and hold "
+	    "their schema's keys, in order, and types (longest %zu bytes; %lu unparsed, %lu apart)",
+	    what, t->checked, t->max_len, t->unparsed, t->apart);
 }
 
 int
@@ -411,15 +866,19 @@ main(int argc, char **argv)
 	memset(&te, 0, sizeof te);
 	memset(&tt, 0, sizeof tt);
 	memset(&run, 0, sizeof run);
-	while (ta.compared < want)
+	while (ta.checked < want)
 		one_match(&ta, &te, &tt, &run, want);
 	diag("%lu matches (%lu with items), %lu turns, %lu odd shapes placed, %lu items used, "
 	    "%lu uses on an empty inventory", run.matches, run.items_matches, run.turns, run.odd,
 	    run.hits, run.uses_empty);
-	report("whole views", &tv);
-	report("move answers", &ta);
-	report("turn events", &te);
-	report("turn moves", &tt);
+	report("whole views", &tv, 1);
+	report("move answers", &ta, want);
+	report("turn events", &te, 1);
+	report("turn moves", &tt, 1);
+	report("replay pages", &tr, run.matches);
+	report("verified replays", &tf, 1);
+	report("refused replays", &tx, run.matches);
+	report("ratings pages", &tk, 1);
 	ok(run.twins > 0 && run.twins_apart == 0, "%lu resolved states and their decodings show every "
 	    "seat alike and play the next turn alike (%lu apart)", run.twins, run.twins_apart);
 	/* The matches reached what the answers must cover. */
