@@ -4,6 +4,7 @@
  * without the C library's time zone machinery.
  */
 #include "iso8601.h"
+#include "jw.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -107,4 +108,17 @@ iso8601_ms_json(int64_t ms)
 		return json_null();
 	iso8601_format(text, sizeof text, ms / 1000);
 	return json_string(text);
+}
+
+void
+iso8601_ms_write(struct jw *w, int64_t ms)
+{
+	char text[ISO8601_MAX];
+
+	if (ms <= 0) {
+		jw_null(w);
+		return;
+	}
+	iso8601_format(text, sizeof text, ms / 1000);
+	jw_string(w, text);
 }

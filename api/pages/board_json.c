@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iso8601.h"
 #include "page_text.h"
 #include "replay.h"
 
@@ -50,18 +51,18 @@ board_run_text(const struct board_run *r, const void *state, json_t *actions, si
 	jw_kint(&w, "moves", r->moves);
 	jw_kbool(&w, "seedChosenByClient", r->seed_chosen);
 	jw_key(&w, "createdAt");
-	page_text_time(&w, r->created_at);
+	iso8601_ms_write(&w, r->created_at);
 	jw_key(&w, "endedAt");
-	page_text_time(&w, r->ended_at);
+	iso8601_ms_write(&w, r->ended_at);
 	jw_key(&w, "finishedAt");
-	page_text_time(&w, r->finished_at);
+	iso8601_ms_write(&w, r->finished_at);
 	jw_key(&w, "review");
 	if (r->review != NULL) {
 		jw_object(&w);
 		jw_kint(&w, "rating", r->rating);
 		jw_kstring(&w, "text", r->review);
 		jw_key(&w, "createdAt");
-		page_text_time(&w, r->reviewed_at);
+		iso8601_ms_write(&w, r->reviewed_at);
 		jw_object_end(&w);
 	} else
 		jw_null(&w);
@@ -110,7 +111,7 @@ board_leaderboard_text(const struct game *g, bool by_seed, int64_t seed,
 		page_text_figures(&w, g, &e->figures);
 		jw_kint(&w, "seed", e->seed);
 		jw_key(&w, "endedAt");
-		page_text_time(&w, e->ended_at);
+		iso8601_ms_write(&w, e->ended_at);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);
@@ -155,7 +156,7 @@ board_reviews_text(const struct game *g, int64_t count, int64_t total,
 		jw_kint(&w, "rating", reviews[i].rating);
 		jw_kstring(&w, "text", reviews[i].text);
 		jw_key(&w, "createdAt");
-		page_text_time(&w, reviews[i].created_at);
+		iso8601_ms_write(&w, reviews[i].created_at);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);

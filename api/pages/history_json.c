@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "iso8601.h"
 #include "page_text.h"
 
 /* v, or null for NAN (no rating yet). */
@@ -61,11 +62,11 @@ match_text(struct jw *w, const struct history_match *m, bool mine)
 	jw_key(w, "end");
 	page_text_string_or_null(w, m->end_reason);
 	jw_key(w, "created_at");
-	page_text_time(w, m->created_at);
+	iso8601_ms_write(w, m->created_at);
 	jw_key(w, "started_at");
-	page_text_time(w, m->started_at);
+	iso8601_ms_write(w, m->started_at);
 	jw_key(w, "finished_at");
-	page_text_time(w, m->finished_at);
+	iso8601_ms_write(w, m->finished_at);
 	/* The item setting is the versus layer's form (match.h), the one its
 	 * views and replays carry, written by its one writer. */
 	jw_key(w, "items");
@@ -122,7 +123,7 @@ history_account_text(const char *name, int64_t created_at, const struct history_
 	jw_object(&w);
 	jw_kstring(&w, "name", name);
 	jw_key(&w, "createdAt");
-	page_text_time(&w, created_at);
+	iso8601_ms_write(&w, created_at);
 	jw_key(&w, "games");
 	jw_array(&w);
 	for (i = 0; i < ngames; i++) {
@@ -142,7 +143,7 @@ history_account_text(const char *name, int64_t created_at, const struct history_
 			page_text_id(&w, b->id);
 			jw_kint(&w, "score", b->score);
 			jw_key(&w, "endedAt");
-			page_text_time(&w, b->ended_at);
+			iso8601_ms_write(&w, b->ended_at);
 			jw_kint(&w, "runs", b->runs);
 			page_text_figures(&w, hg->game, &b->figures);
 			jw_object_end(&w);
@@ -200,9 +201,9 @@ history_runs_text(const char *name, const struct game *g, const struct history_r
 		jw_kint(&w, "score", r->score);
 		jw_kint(&w, "moves", r->moves);
 		jw_key(&w, "createdAt");
-		page_text_time(&w, r->created_at);
+		iso8601_ms_write(&w, r->created_at);
 		jw_key(&w, "endedAt");
-		page_text_time(&w, r->ended_at);
+		iso8601_ms_write(&w, r->ended_at);
 		page_text_figures(&w, g, &r->figures);
 		jw_object_end(&w);
 	}

@@ -32,19 +32,6 @@ page_text_string_or_null(struct jw *w, const char *s)
 }
 
 void
-page_text_time(struct jw *w, int64_t ms)
-{
-	char text[ISO8601_MAX];
-
-	if (ms <= 0) {
-		jw_null(w);
-		return;
-	}
-	iso8601_format(text, sizeof text, ms / 1000);
-	jw_string(w, text);
-}
-
-void
 page_text_id(struct jw *w, int64_t id)
 {
 	char text[24];

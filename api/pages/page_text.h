@@ -38,10 +38,6 @@ char *page_text_take(struct jw *w, size_t *len);
 /* s, or null when NULL or "" (an anonymous run's account, no end yet). */
 void page_text_string_or_null(struct jw *w, const char *s);
 
-/* A time in Unix ms as iso8601_ms_json gives it: ISO 8601 to the second,
- * or null for 0 or less. */
-void page_text_time(struct jw *w, int64_t ms);
-
 /* An id as a decimal string ("42"). */
 void page_text_id(struct jw *w, int64_t id);
 

@@ -120,19 +120,6 @@ string_field(struct jw *w, const char *key, const char *s)
 	jw_kstring(w, key, s);
 }
 
-static void
-ms_write(struct jw *w, int64_t ms)
-{
-	char text[ISO8601_MAX];
-
-	if (ms <= 0) {
-		jw_null(w);
-		return;
-	}
-	iso8601_format(text, sizeof text, ms / 1000);
-	jw_string(w, text);
-}
-
 /* "deadline_in_ms" (null unless playing) and "end" (null until it ends),
  * which the whole view and the mover's both carry. */
 static void
@@ -186,7 +173,7 @@ match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t
 	jw_kint(w, "turn", r->turn);
 	jw_key(w, "deadline");
 	if (playing)
-		ms_write(w, r->deadline_at);
+		iso8601_ms_write(w, r->deadline_at);
 	else
 		jw_null(w);
 	time_left_and_end_write(w, r, playing, now_ms);
@@ -232,11 +219,11 @@ match_view_write(struct jw *w, const struct match_record *r, int viewer, int64_t
 	else
 		jw_null(w);
 	jw_key(w, "created_at");
-	ms_write(w, r->created_at);
+	iso8601_ms_write(w, r->created_at);
 	jw_key(w, "started_at");
-	ms_write(w, r->started_at);
+	iso8601_ms_write(w, r->started_at);
 	jw_key(w, "finished_at");
-	ms_write(w, r->finished_at);
+	iso8601_ms_write(w, r->finished_at);
 	if (r->certificate != NULL)
 		string_field(w, "certificate", r->certificate);
 	else {
