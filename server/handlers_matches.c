@@ -70,6 +70,17 @@ viewer_account(struct request *req, int64_t *account_id)
 	return a != AUTH_FAILED;
 }
 
+/* A match's read: true when it found the match; otherwise false with the
+ * 404 (or, when the read failed, the 500) answered. */
+static bool
+match_found(struct request *req, enum store_result rc)
+{
+	if (rc == STORE_OK)
+		return true;
+	request_reply_error(req, rc == STORE_NOT_FOUND ? API_ERR_MATCH_NOT_FOUND : API_ERR_INTERNAL, NULL);
+	return false;
+}
+
 /* A store read of the match into op; false after answering (404, 500). */
 static bool
 read_match(struct request *req, struct match_play_op *op, int64_t id)
@@ -78,10 +89,7 @@ read_match(struct request *req, struct match_play_op *op, int64_t id)
 	enum store_result rc = match_play_read(c, op, id);
 
 	store_reader_release(req->app->store, c);
-	if (rc == STORE_OK)
-		return true;
-	request_reply_error(req, rc == STORE_NOT_FOUND ? API_ERR_MATCH_NOT_FOUND : API_ERR_INTERNAL, NULL);
-	return false;
+	return match_found(req, rc);
 }
 
 static void
@@ -266,6 +274,33 @@ read_table(struct request *req, int64_t *players, int64_t *seconds)
 	return true;
 }
 
+/* The key's account charged a match and an op of kind made for a table of
+ * players, turn seconds and item settings; NULL with the refusal (401,
+ * 429) answered and nothing charged. */
+static struct match_play_op *
+table_op(struct request *req, enum match_play_op_kind kind, int64_t players, int64_t seconds,
+    const struct item_settings *settings)
+{
+	struct account_ref acct;
+	struct match_play_op *op = NULL;
+	uint32_t day;
+
+	if (auth_bearer(req, true, &acct) != AUTH_OK || !quota_charge(req, QUOTA_MATCHES, acct.id, &day))
+		goto done;
+	if ((op = match_play_op_new(req, kind)) == NULL) {
+		quota_refund(req, QUOTA_MATCHES, acct.id, day);
+		goto done;
+	}
+	op->account_id = acct.id;
+	op->players = (int)players;
+	op->turn_seconds = (int)seconds;
+	op->items = settings->items;
+	op->item_chance = settings->item_chance;
+	memcpy(op->item_weights, settings->item_weights, sizeof op->item_weights);
+done:
+	return op;
+}
+
 void
 handle_match_create(struct request *req)
 {
@@ -273,12 +308,10 @@ handle_match_create(struct request *req)
 		"item_chance", "item_weights", NULL };
 	const json_t *rated = req->json ? json_object_get(req->json, "rated") : NULL;
 	struct item_settings settings;
-	struct account_ref acct;
 	struct match_play_op *op;
 	char msg[JSONBODY_MSG_MAX];
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT, seed = 0;
 	bool has_seed = false;
-	uint32_t day;
 
 	if (!known(req, fields))
 		return;
@@ -302,19 +335,9 @@ handle_match_create(struct request *req)
 		    "a created match is never rated: rated matches come from the queue, POST /api/matches/quick");
 		return;
 	}
-	if (auth_bearer(req, true, &acct) != AUTH_OK || !quota_charge(req, QUOTA_MATCHES, acct.id, &day))
+	if ((op = table_op(req, MATCH_PLAY_OP_CREATE, players, seconds, &settings)) == NULL)
 		return;
-	if ((op = match_play_op_new(req, MATCH_PLAY_OP_CREATE)) == NULL) {
-		quota_refund(req, QUOTA_MATCHES, acct.id, day);
-		return;
-	}
-	op->account_id = acct.id;
-	op->players = (int)players;
-	op->turn_seconds = (int)seconds;
 	op->rated = false;
-	op->items = settings.items;
-	op->item_chance = settings.item_chance;
-	memcpy(op->item_weights, settings.item_weights, sizeof op->item_weights);
 	op->seed_chosen = has_seed;
 	if (!has_seed) {
 		uint64_t r;
@@ -351,10 +374,8 @@ handle_match_quick(struct request *req)
 	static const char *const fields[] = { "players", "turn_seconds", "items", "item_chance",
 		"item_weights", NULL };
 	struct item_settings settings;
-	struct account_ref acct;
 	struct match_play_op *op;
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT;
-	uint32_t day;
 	uint64_t r;
 
 	if (!known(req, fields))
@@ -365,18 +386,8 @@ handle_match_quick(struct request *req)
 		return;
 	/* Charged as a created match (it may open one), given back unless it
 	 * did. */
-	if (auth_bearer(req, true, &acct) != AUTH_OK || !quota_charge(req, QUOTA_MATCHES, acct.id, &day))
+	if ((op = table_op(req, MATCH_PLAY_OP_QUICK, players, seconds, &settings)) == NULL)
 		return;
-	if ((op = match_play_op_new(req, MATCH_PLAY_OP_QUICK)) == NULL) {
-		quota_refund(req, QUOTA_MATCHES, acct.id, day);
-		return;
-	}
-	op->account_id = acct.id;
-	op->players = (int)players;
-	op->turn_seconds = (int)seconds;
-	op->items = settings.items;
-	op->item_chance = settings.item_chance;
-	memcpy(op->item_weights, settings.item_weights, sizeof op->item_weights);
 	op->rated = true;
 	randombytes_buf(&r, sizeof r);
 	op->seed = (int64_t)(r & (uint64_t)ENGINE_ID_MAX);
@@ -559,10 +570,7 @@ read_row(struct request *req, struct store_match_row *row, int64_t id)
 	store_match_row_free(row);
 	rc = store_match_get(c, id, row);
 	store_reader_release(req->app->store, c);
-	if (rc == STORE_OK)
-		return true;
-	request_reply_error(req, rc == STORE_NOT_FOUND ? API_ERR_MATCH_NOT_FOUND : API_ERR_INTERNAL, NULL);
-	return false;
+	return match_found(req, rc);
 }
 
 static void

@@ -58,17 +58,25 @@ view_write(struct jw *w, const struct game *g, const void *st)
 	return ok && !w->failed;
 }
 
+/* A run's view and its steps open alike: the writer started, then the
+ * game, the run and how it stands. */
+static void
+run_head(struct jw *w, const struct game *g, const struct watch_run *r)
+{
+	page_text_start(w);
+	jw_object(w);
+	jw_kstring(w, "game", g->name);
+	jw_kstring(w, "runId", r->run_id);
+	jw_kstring(w, "status", r->status);
+	jw_kbool(w, "over", r->over);
+}
+
 char *
 watch_live_text(const struct game *g, const struct watch_run *r, const void *st, size_t *len)
 {
 	struct jw w;
 
-	page_text_start(&w);
-	jw_object(&w);
-	jw_kstring(&w, "game", g->name);
-	jw_kstring(&w, "runId", r->run_id);
-	jw_kstring(&w, "status", r->status);
-	jw_kbool(&w, "over", r->over);
+	run_head(&w, g, r);
 	jw_key(&w, "end_reason");
 	page_text_string_or_null(&w, r->end_reason);
 	jw_kint(&w, "score", r->score);
@@ -129,12 +137,7 @@ watch_steps_text(const struct game *g, const struct watch_run *r, int64_t from,
 {
 	struct jw w;
 
-	page_text_start(&w);
-	jw_object(&w);
-	jw_kstring(&w, "game", g->name);
-	jw_kstring(&w, "runId", r->run_id);
-	jw_kstring(&w, "status", r->status);
-	jw_kbool(&w, "over", r->over);
+	run_head(&w, g, r);
 	jw_kint(&w, "moves", r->moves);
 	jw_kint(&w, "from", from);
 	jw_kint(&w, "count", count);

@@ -17,6 +17,25 @@
 #include <string.h>
 
 
+/* A summary's figures, lines to lives, at parameters at..at+3 (NULL where
+ * the game has none), and its leaderboard keys at at..at+2. */
+static void
+bind_figures(struct store_q *q, int at, const struct game_summary *sum)
+{
+	store_q_nullable(q, at, sum->lines);
+	store_q_nullable(q, at + 1, sum->pieces);
+	store_q_nullable(q, at + 2, sum->rung);
+	store_q_nullable(q, at + 3, sum->lives);
+}
+
+static void
+bind_ranks(struct store_q *q, int at, const struct game_summary *sum)
+{
+	store_q_int(q, at, sum->rank[0]);
+	store_q_int(q, at + 1, sum->rank[1]);
+	store_q_int(q, at + 2, sum->rank[2]);
+}
+
 enum store_result
 store_run_insert(struct store_conn *c, struct store_run_new *r)
 {
@@ -45,15 +64,10 @@ store_run_insert(struct store_conn *c, struct store_run_new *r)
 		store_q_text(q, 9, r->sum.end_reason);
 		store_q_blob(q, 10, r->state, r->nstate);
 		store_q_int(q, 11, r->sum.score);
-		store_q_nullable(q, 12, r->sum.lines);
-		store_q_nullable(q, 13, r->sum.pieces);
-		store_q_nullable(q, 14, r->sum.rung);
-		store_q_nullable(q, 15, r->sum.lives);
+		bind_figures(q, 12, &r->sum);
 		store_q_int(q, 16, r->now);
 		store_q_nullable(q, 17, r->sum.over ? r->now : -1);
-		store_q_int(q, 18, r->sum.rank[0]);
-		store_q_int(q, 19, r->sum.rank[1]);
-		store_q_int(q, 20, r->sum.rank[2]);
+		bind_ranks(q, 18, &r->sum);
 		if (store_q_exec(q) != STORE_OK)
 			return STORE_ERROR;
 		if (store_q_changes(q) == 1)
@@ -158,14 +172,9 @@ bind_head(struct store_q *q, const struct store_run_advance *a)
 	store_q_int(q, 7, a->sum.over ? 1 : 0);
 	store_q_text(q, 8, a->sum.end_reason);
 	store_q_int(q, 9, a->sum.score);
-	store_q_nullable(q, 10, a->sum.lines);
-	store_q_nullable(q, 11, a->sum.pieces);
-	store_q_nullable(q, 12, a->sum.rung);
-	store_q_nullable(q, 13, a->sum.lives);
+	bind_figures(q, 10, &a->sum);
 	store_q_int(q, 14, a->now);
-	store_q_int(q, 15, a->sum.rank[0]);
-	store_q_int(q, 16, a->sum.rank[1]);
-	store_q_int(q, 17, a->sum.rank[2]);
+	bind_ranks(q, 15, &a->sum);
 }
 
 /* A run's head moved from step ?2 to ?3 with its summary, as a
