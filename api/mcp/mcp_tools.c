@@ -796,7 +796,16 @@ struct run_view {
 	const char *state_token;
 };
 
-/* The text block of a run result: what a reader needs to play on. */
+/* say(buf, n, "%s", s): s's bytes, without the format's cost. */
+static void
+say_str(char *buf, size_t *n, const char *s)
+{
+	say_raw(buf, n, s, strlen(s));
+}
+
+/* The text block of a run result: what a reader needs to play on. The
+ * lines every result has are put together from their parts (say_raw
+ * cuts as one say of the whole line would). */
 static char *
 run_text(const struct run_view *v)
 {
@@ -809,18 +818,26 @@ run_text(const struct run_view *v)
 	if (v->error)
 		say(buf, &n, "refused: %" PRId64 " %s: %s\n", v->err_status,
 		    v->err_code != NULL ? v->err_code : "error", v->err_message != NULL ? v->err_message : "");
-	say(buf, &n, "%s run %s: %s\n", v->game, v->run_id != NULL ? v->run_id : "-",
-	    v->status != NULL ? v->status : "-");
-	if (v->board_text != NULL)
-		say(buf, &n, "%s\n", v->board_text);
+	say_str(buf, &n, v->game);
+	say_raw(buf, &n, " run ", 5);
+	say_str(buf, &n, v->run_id != NULL ? v->run_id : "-");
+	say_raw(buf, &n, ": ", 2);
+	say_str(buf, &n, v->status != NULL ? v->status : "-");
+	say_raw(buf, &n, "\n", 1);
+	if (v->board_text != NULL) {
+		say_str(buf, &n, v->board_text);
+		say_raw(buf, &n, "\n", 1);
+	}
 	if (v->legal) {
-		say(buf, &n, "legal actions:");
+		say_raw(buf, &n, "legal actions:", 14);
 		for (i = 0; i < v->nlegal; i++) {
 			v->legal_text(v->legal_ctx, i, act, sizeof act);
 			say_raw(buf, &n, " ", 1);
 			say_raw(buf, &n, act, strlen(act));
 		}
-		say(buf, &n, "%s\n", v->nlegal == 0 ? " none" : "");
+		if (v->nlegal == 0)
+			say_raw(buf, &n, " none", 5);
+		say_raw(buf, &n, "\n", 1);
 	}
 	if (v->final != NULL)
 		say(buf, &n, "final: %s\n", v->final);
@@ -830,8 +847,11 @@ run_text(const struct run_view *v)
 		say(buf, &n, "agent check: %s -- answer with agentCheck {\"token\": \"%s\", \"answer\": "
 		    "<the number>}\n", v->puzzle != NULL ? v->puzzle : "",
 		    v->check_token != NULL ? v->check_token : "");
-	if (v->state_token != NULL)
-		say(buf, &n, "stateToken: %s\n", v->state_token);
+	if (v->state_token != NULL) {
+		say_raw(buf, &n, "stateToken: ", 12);
+		say_str(buf, &n, v->state_token);
+		say_raw(buf, &n, "\n", 1);
+	}
 	return buf;
 }
 
@@ -1492,7 +1512,9 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	jw_key(w, "jsonrpc");
 	jw_string(w, "2.0");
 	jw_key(w, "id");
-	if (id != NULL)
+	if (json_is_integer(id))
+		jw_int(w, json_integer_value(id));
+	else if (id != NULL)
 		jw_json(w, id);
 	else
 		jw_null(w);
