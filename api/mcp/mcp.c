@@ -18,6 +18,7 @@
 
 #include <sodium.h>
 
+#include "jw.h"
 #include "mcp_tools.h"
 
 /* What server/discover and initialize tell an agent first: how a game is
@@ -259,14 +260,15 @@ check_era(struct mcp_message *m, const struct mcp_headers *h, int *status)
  * key and string): more than the REST route spends reading its whole body.
  * The envelope and a game's arguments are objects of plain members, so
  * they are read here: objects (nested at most SHORT_DEPTH deep) whose
- * members are plain strings (printable ASCII, no quote, no backslash),
+ * members are plain strings (ASCII from 0x20, no quote, no backslash:
+ * a stateToken, most of a game call's bytes, is passed 8 bytes a step),
  * integers (at most 18 digits, no fraction or exponent) or such objects.
  * Any other value (an array, a string with escapes, an object deeper
  * down) is jansson's to read, from where it opens to where it closes
- * (JSON_DISABLE_EOF_CHECK says where that is). Anything else (a literal, a real, a duplicate key,
- * a nesting that could come near jansson's depth limit, a broken body)
- * and the short road gives up: NULL, and json_loadb reads the body, with
- * its own errors. What it gives is json_loadb's value, keys in the same
+ * (JSON_DISABLE_EOF_CHECK says where that is). Anything else (a literal,
+ * a real, a duplicate key, a nesting that could come near jansson's depth
+ * limit, a broken body) and the short road gives up: NULL, and json_loadb
+ * reads the body, with its own errors. What it gives is json_loadb's value, keys in the same
  * order (tests/api/test_mcp.c compares both over many random and broken
  * bodies).
  */
@@ -290,8 +292,10 @@ plain_string(const char *p, const char *end, const char **s, size_t *n)
 
 	if (p >= end || *p != '"')
 		return NULL;
-	for (q = ++p; q < end && *q != '"'; q++)
-		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f || *q == '\\')
+	for (q = ++p; end - q >= 8 && jw_plain8(q); q += 8)
+		;
+	for (; q < end && *q != '"'; q++)
+		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x80 || *q == '\\')
 			return NULL;
 	if (q >= end)
 		return NULL;
@@ -418,57 +422,6 @@ mcp_load(const char *body, size_t len, json_error_t *err)
 	return root != NULL ? root : json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, err);
 }
 
-/*
- * A tools/call of a game holds its stateToken, most of the body's bytes,
- * and jansson's lexer reads about 150 instructions a byte: the token is
- * cut out of a copy of the body, the copy parsed, and the token put back
- * where it was, params.arguments.stateToken. Taken only where that is
- * sure to be the same value: a body without a backslash (so no key is
- * written with escapes) that names "stateToken" once, as a key whose
- * value is a plain token (base64url and dots). NULL otherwise, or when the
- * copy does not parse: the body is then parsed as it is (jansson's own
- * errors, with their places).
- */
-static json_t *
-load_token_cut(const char *body, size_t len)
-{
-	static const char key[] = "\"stateToken\"";
-	const char *k, *p, *end = body + len, *tok;
-	json_t *root, *v;
-	size_t ntok;
-	char *copy;
-
-	if (len < 64 || memchr(body, '\\', len) != NULL ||
-	    (k = memmem(body, len, key, sizeof key - 1)) == NULL ||
-	    memmem(k + 1, (size_t)(end - k - 1), key, sizeof key - 1) != NULL)
-		return NULL;
-	p = k + sizeof key - 1;
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	if (p >= end || *p++ != ':')
-		return NULL;
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	if (p >= end || *p++ != '"')
-		return NULL;
-	for (tok = p; p < end && *p != '"'; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    *p == '-' || *p == '_' || *p == '.'))
-			return NULL;
-	if (p >= end || (ntok = (size_t)(p - tok)) < 16 || (copy = malloc(len - ntok)) == NULL)
-		return NULL;
-	memcpy(copy, body, (size_t)(tok - body));
-	memcpy(copy + (tok - body), p, (size_t)(end - p));
-	root = mcp_load(copy, len - ntok, NULL);
-	free(copy);
-	v = json_object_get(json_object_get(json_object_get(root, "params"), "arguments"), "stateToken");
-	if (!json_is_string(v) || json_string_length(v) != 0 || json_string_setn_nocheck(v, tok, ntok) != 0) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
-}
-
 json_t *
 mcp_read(const char *body, size_t len, const struct mcp_headers *h, struct mcp_message *m,
     int *status)
@@ -480,9 +433,7 @@ mcp_read(const char *body, size_t len, const struct mcp_headers *h, struct mcp_m
 	memset(m, 0, sizeof *m);
 	m->era = MCP_ERA_LEGACY;
 	m->version = MCP_VERSION_LEGACY;
-	m->root = load_token_cut(body, len);
-	if (m->root == NULL)
-		m->root = mcp_load(body, len, &jerr);
+	m->root = mcp_load(body, len, &jerr);
 	if (m->root == NULL)
 		return fail(NULL, MCP_PARSE_ERROR, "Parse error: the body is not JSON",
 		    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line, "column",
