@@ -732,8 +732,8 @@ static const char *const load_strings[] = {
 	"2.0", "tools/call", "act", "duskcourt", "capture", "v4.local.AbCd-_09.xyz", "", "\xc3\xa9",
 	"tab\\there", "q\\\"uote", "\\u0000", "\x7f", "\x01", "\xff", "\\ud83c\\udfb2", "a/b",
 	"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789",
-	"abcdefgh\x7f" "ijklmnop", "abcdefghij\xc3\xa9klmnopq", "abcdefghijk\\\"lmnopqrstu",
-	"abcdefghijklmnop\x1f" "qrstuvwx", "abcdefghijklmnopqrstuvwx\\nyz",
+	"abcdefgh\x7fijklmnop", "abcdefghij\xc3\xa9klmnopq", "abcdefghijk\\\"lmnopqrstu",
+	"abcdefghijklmnop\x1fqrstuvwx", "abcdefghijklmnopqrstuvwx\\nyz",
 };
 
 static const char *const load_numbers[] = {
@@ -910,8 +910,8 @@ test_load(void)
 		"{\"a\":{\"b\":1,\"b\":2}}", "{\"a\":-}", "{\"a\":01}", "{\"a\":1}x", "{\"a\":\"b}",
 		"{\"a\":[1,2]", "{\"a\":{\"b\":[]}}", "{\"a\":\"\\u0000\"}", "[]", "7", "\"s\"", "",
 		"{\"a\":1}\n", "{\"\":1}", "{\"a\":\"\x7f\"}", "{\"a\":1234567890123456789}",
-		"{\"a\":-123456789012345678}", "{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{\"h\":"
-		"{\"i\":{\"j\":1}}}}}}}}}}",
+		"{\"a\":-123456789012345678}",
+		"{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{\"h\":{\"i\":{\"j\":1}}}}}}}}}}",
 	};
 	const unsigned long count = 100000, nfixed = sizeof fixed / sizeof fixed[0];
 	const int deep[] = { 2000, 2044, 2045, 2046, 2047, 2048, 2049 };
