@@ -18,6 +18,7 @@
 
 #include <sodium.h>
 
+#include "jw.h"
 #include "mcp_tools.h"
 
 /* What server/discover and initialize tell an agent first: how a game is
@@ -254,54 +255,171 @@ check_era(struct mcp_message *m, const struct mcp_headers *h, int *status)
 }
 
 /*
- * A tools/call of a game holds its stateToken, most of the body's bytes,
- * and jansson's lexer reads about 150 instructions a byte: the token is
- * cut out of a copy of the body, the copy parsed, and the token put back
- * where it was, params.arguments.stateToken. Taken only where that is
- * sure to be the same value: a body without a backslash (so no key is
- * written with escapes) that names "stateToken" once, as a key whose
- * value is a plain token (base64url and dots). NULL otherwise, or when the
- * copy does not parse: the body is then parsed as it is (jansson's own
- * errors, with their places).
+ * mcp_load's short road. jansson spends about 240 instructions a byte of
+ * a tools/call's envelope (its lexer, a string buffer and a value for each
+ * key and string): more than the REST route spends reading its whole body.
+ * The envelope and a game's arguments are objects of plain members, so
+ * they are read here: objects (nested at most SHORT_DEPTH deep) whose
+ * members are plain strings (ASCII from 0x20, no quote, no backslash:
+ * a stateToken, most of a game call's bytes, is passed 8 bytes a step),
+ * integers (at most 18 digits, no fraction or exponent) or such objects.
+ * Any other value (an array, a string with escapes, an object deeper
+ * down) is jansson's to read, from where it opens to where it closes
+ * (JSON_DISABLE_EOF_CHECK says where that is). Anything else (a literal,
+ * a real, a duplicate key, a nesting that could come near jansson's depth
+ * limit, a broken body) and the short road gives up: NULL, and json_loadb
+ * reads the body, with its own errors. What it gives is json_loadb's value, keys in the same
+ * order (tests/api/test_mcp.c compares both over many random and broken
+ * bodies).
  */
-static json_t *
-load_token_cut(const char *body, size_t len)
-{
-	static const char key[] = "\"stateToken\"";
-	const char *k, *p, *end = body + len, *tok;
-	json_t *root, *v;
-	size_t ntok;
-	char *copy;
+#define SHORT_DEPTH 8
+#define SHORT_NESTED_MAX 2000
 
-	if (len < 64 || memchr(body, '\\', len) != NULL ||
-	    (k = memmem(body, len, key, sizeof key - 1)) == NULL ||
-	    memmem(k + 1, (size_t)(end - k - 1), key, sizeof key - 1) != NULL)
-		return NULL;
-	p = k + sizeof key - 1;
+static const char *
+skip_ws(const char *p, const char *end)
+{
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
-	if (p >= end || *p++ != ':')
+	return p;
+}
+
+/* The plain string opening at p: its bytes in *s and *n, and the byte
+ * after its closing quote; NULL when it is not one. */
+static const char *
+plain_string(const char *p, const char *end, const char **s, size_t *n)
+{
+	const char *q;
+
+	if (p >= end || *p != '"')
 		return NULL;
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	if (p >= end || *p++ != '"')
-		return NULL;
-	for (tok = p; p < end && *p != '"'; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    *p == '-' || *p == '_' || *p == '.'))
+	for (q = ++p; end - q >= 8 && jw_plain8(q); q += 8)
+		;
+	for (; q < end && *q != '"'; q++)
+		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x80 || *q == '\\')
 			return NULL;
-	if (p >= end || (ntok = (size_t)(p - tok)) < 16 || (copy = malloc(len - ntok)) == NULL)
+	if (q >= end)
 		return NULL;
-	memcpy(copy, body, (size_t)(tok - body));
-	memcpy(copy + (tok - body), p, (size_t)(end - p));
-	root = json_loadb(copy, len - ntok, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
-	free(copy);
-	v = json_object_get(json_object_get(json_object_get(root, "params"), "arguments"), "stateToken");
-	if (!json_is_string(v) || json_string_length(v) != 0 || json_string_setn_nocheck(v, tok, ntok) != 0) {
+	*s = p;
+	*n = (size_t)(q - p);
+	return q + 1;
+}
+
+static const char *short_object(const char *p, const char *end, int depth, json_t **out);
+
+/* The value at p into *out, and the byte after it; NULL when the short
+ * road does not take it. */
+static const char *
+short_value(const char *p, const char *end, int depth, json_t **out)
+{
+	const char *s;
+	size_t n;
+
+	*out = NULL;
+	if (p >= end)
+		return NULL;
+	if (*p == '"' && (s = plain_string(p, end, &s, &n)) != NULL) {
+		*out = json_stringn_nocheck(p + 1, n);
+		return *out != NULL ? s : NULL;
+	}
+	if (*p == '{' && depth < SHORT_DEPTH)
+		return short_object(p, end, depth + 1, out);
+	if (*p == '"' || *p == '{' || *p == '[') {
+		/* jansson reads it, up to its closing quote or bracket. */
+		json_error_t jerr;
+		size_t used;
+
+		*out = json_loadb(p, (size_t)(end - p), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY |
+		    JSON_DISABLE_EOF_CHECK, &jerr);
+		if (*out == NULL)
+			return NULL;
+		used = (size_t)jerr.position;
+		if (used < 2 || used > (size_t)(end - p) || used > SHORT_NESTED_MAX ||
+		    p[used - 1] != (*p == '"' ? '"' : *p == '{' ? '}' : ']')) {
+			json_decref(*out);
+			*out = NULL;
+			return NULL;
+		}
+		return p + used;
+	}
+	if (*p == '-' || (*p >= '0' && *p <= '9')) {
+		const char *q = p + (*p == '-');
+		json_int_t v = 0;
+		size_t digits = 0;
+
+		if (q < end && *q == '0')
+			digits = 1, q++;
+		else
+			for (; q < end && *q >= '0' && *q <= '9' && digits < 18; q++, digits++)
+				v = v * 10 + (*q - '0');
+		if (digits == 0 || (q < end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' ||
+		    *q == 'E')))
+			return NULL;
+		*out = json_integer(*p == '-' ? -v : v);
+		return *out != NULL ? q : NULL;
+	}
+	return NULL;
+}
+
+/* The object at p (its opening brace) into *out, depth levels down. */
+static const char *
+short_object(const char *p, const char *end, int depth, json_t **out)
+{
+	json_t *o, *v;
+	const char *k;
+	size_t kn;
+
+	*out = NULL;
+	if ((o = json_object()) == NULL)
+		return NULL;
+	p = skip_ws(p + 1, end);
+	if (p < end && *p == '}') {
+		*out = o;
+		return p + 1;
+	}
+	for (;;) {
+		if ((p = plain_string(p, end, &k, &kn)) == NULL || json_object_getn(o, k, kn) != NULL)
+			break;
+		p = skip_ws(p, end);
+		if (p >= end || *p != ':')
+			break;
+		if ((p = short_value(skip_ws(p + 1, end), end, depth, &v)) == NULL)
+			break;
+		if (json_object_setn_new_nocheck(o, k, kn, v) != 0)
+			break;
+		p = skip_ws(p, end);
+		if (p < end && *p == '}') {
+			*out = o;
+			return p + 1;
+		}
+		if (p >= end || *p != ',')
+			break;
+		p = skip_ws(p + 1, end);
+	}
+	json_decref(o);
+	return NULL;
+}
+
+json_t *
+mcp_load_short(const char *body, size_t len)
+{
+	const char *end = body + len, *p = skip_ws(body, end);
+	json_t *root;
+
+	if (p >= end || *p != '{' || (p = short_object(p, end, 1, &root)) == NULL)
+		return NULL;
+	if (skip_ws(p, end) != end) {
 		json_decref(root);
 		return NULL;
 	}
 	return root;
+}
+
+json_t *
+mcp_load(const char *body, size_t len, json_error_t *err)
+{
+	json_t *root = mcp_load_short(body, len);
+
+	return root != NULL ? root : json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, err);
 }
 
 json_t *
@@ -315,9 +433,7 @@ mcp_read(const char *body, size_t len, const struct mcp_headers *h, struct mcp_m
 	memset(m, 0, sizeof *m);
 	m->era = MCP_ERA_LEGACY;
 	m->version = MCP_VERSION_LEGACY;
-	m->root = load_token_cut(body, len);
-	if (m->root == NULL)
-		m->root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	m->root = mcp_load(body, len, &jerr);
 	if (m->root == NULL)
 		return fail(NULL, MCP_PARSE_ERROR, "Parse error: the body is not JSON",
 		    json_pack("{s:s, s:i, s:i}", "detail", jerr.text, "line", jerr.line, "column",

@@ -79,6 +79,15 @@ json_t *mcp_read(const char *body, size_t len, const struct mcp_headers *h,
     struct mcp_message *m, int *status);
 void mcp_message_cleanup(struct mcp_message *m);
 
+/* The body as json_loadb(body, len, JSON_REJECT_DUPLICATES |
+ * JSON_DECODE_ANY, err) reads it: the same value, keys in the same order,
+ * or NULL with jansson's error. An object of plain members (a JSON-RPC
+ * envelope) takes a shorter road, mcp_load_short, which reads its plain
+ * strings and integers by hand and hands its deeper values to jansson;
+ * NULL from it when the body is not one it takes. */
+json_t *mcp_load(const char *body, size_t len, json_error_t *err);
+json_t *mcp_load_short(const char *body, size_t len);
+
 /* {"jsonrpc": "2.0", "id": id, "result": result}, result stolen; a modern
  * request's result also says resultType "complete". NULL when out of
  * memory. */

@@ -796,7 +796,16 @@ struct run_view {
 	const char *state_token;
 };
 
-/* The text block of a run result: what a reader needs to play on. */
+/* say(buf, n, "%s", s): s's bytes, without the format's cost. */
+static void
+say_str(char *buf, size_t *n, const char *s)
+{
+	say_raw(buf, n, s, strlen(s));
+}
+
+/* The text block of a run result: what a reader needs to play on. The
+ * lines every result has are put together from their parts (say_raw
+ * cuts as one say of the whole line would). */
 static char *
 run_text(const struct run_view *v)
 {
@@ -809,18 +818,26 @@ run_text(const struct run_view *v)
 	if (v->error)
 		say(buf, &n, "refused: %" PRId64 " %s: %s\n", v->err_status,
 		    v->err_code != NULL ? v->err_code : "error", v->err_message != NULL ? v->err_message : "");
-	say(buf, &n, "%s run %s: %s\n", v->game, v->run_id != NULL ? v->run_id : "-",
-	    v->status != NULL ? v->status : "-");
-	if (v->board_text != NULL)
-		say(buf, &n, "%s\n", v->board_text);
+	say_str(buf, &n, v->game);
+	say_raw(buf, &n, " run ", 5);
+	say_str(buf, &n, v->run_id != NULL ? v->run_id : "-");
+	say_raw(buf, &n, ": ", 2);
+	say_str(buf, &n, v->status != NULL ? v->status : "-");
+	say_raw(buf, &n, "\n", 1);
+	if (v->board_text != NULL) {
+		say_str(buf, &n, v->board_text);
+		say_raw(buf, &n, "\n", 1);
+	}
 	if (v->legal) {
-		say(buf, &n, "legal actions:");
+		say_raw(buf, &n, "legal actions:", 14);
 		for (i = 0; i < v->nlegal; i++) {
 			v->legal_text(v->legal_ctx, i, act, sizeof act);
 			say_raw(buf, &n, " ", 1);
 			say_raw(buf, &n, act, strlen(act));
 		}
-		say(buf, &n, "%s\n", v->nlegal == 0 ? " none" : "");
+		if (v->nlegal == 0)
+			say_raw(buf, &n, " none", 5);
+		say_raw(buf, &n, "\n", 1);
 	}
 	if (v->final != NULL)
 		say(buf, &n, "final: %s\n", v->final);
@@ -830,8 +847,11 @@ run_text(const struct run_view *v)
 		say(buf, &n, "agent check: %s -- answer with agentCheck {\"token\": \"%s\", \"answer\": "
 		    "<the number>}\n", v->puzzle != NULL ? v->puzzle : "",
 		    v->check_token != NULL ? v->check_token : "");
-	if (v->state_token != NULL)
-		say(buf, &n, "stateToken: %s\n", v->state_token);
+	if (v->state_token != NULL) {
+		say_raw(buf, &n, "stateToken: ", 12);
+		say_str(buf, &n, v->state_token);
+		say_raw(buf, &n, "\n", 1);
+	}
 	return buf;
 }
 
@@ -1000,32 +1020,72 @@ skip_value(const char *p, const char *end)
 	return p;
 }
 
+static bool key_is(const struct member *m, const char *key);
+static const char *array_at(const char *p, const char *end, struct span *out, size_t cap, long *n);
+
+/* What object_at reads on its way through the answer's top object, so
+ * that run_result_write does not read it twice: the members of the first
+ * "state" when an object, the items of the first "legalActions" when an
+ * array (ns, nl: their counts, -1 when not read or not readable). */
+struct nested {
+	struct member *sm;
+	int            ns;
+	bool           state_seen;
+	struct span   *items;
+	size_t         icap;
+	long           nl;
+	bool           legal_seen;
+};
+
+/* The members of the object at p, at most cap of them, into m and *n;
+ * the byte after it, or NULL when it is not an object of at most cap
+ * members that ends by end. */
+static const char *
+object_at(const char *p, const char *end, struct member *m, int cap, int *n, struct nested *nest)
+{
+	const char *k, *v, *q;
+
+	*n = 0;
+	if (end - p < 2 || *p++ != '{')
+		return NULL;
+	if (*p == '}')
+		return p + 1;
+	for (;;) {
+		k = p;
+		if (*n >= cap || *p != '"' || (p = skip_string(p, end)) == NULL || p >= end || *p != ':')
+			return NULL;
+		m[*n].key = (struct span){ k + 1, (size_t)(p - k) - 2 };
+		v = ++p;
+		q = NULL;
+		if (nest != NULL && !nest->state_seen && key_is(&m[*n], "state")) {
+			nest->state_seen = true;
+			if (p < end && *p == '{' &&
+			    (q = object_at(p, end, nest->sm, MEMBERS_MAX, &nest->ns, NULL)) == NULL)
+				nest->ns = -1;
+		} else if (nest != NULL && !nest->legal_seen && key_is(&m[*n], "legalActions")) {
+			nest->legal_seen = true;
+			if (p < end && *p == '[' &&
+			    (q = array_at(p, end, nest->items, nest->icap, &nest->nl)) == NULL)
+				nest->nl = -1;
+		}
+		if ((p = q != NULL ? q : skip_value(p, end)) == NULL || p >= end)
+			return NULL;
+		m[(*n)++].val = (struct span){ v, (size_t)(p - v) };
+		if (*p == '}')
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
 /* The members of the object o, at most cap of them; their count, or -1
  * when o is not an object of at most cap members. */
 static int
 members(struct span o, struct member *m, int cap)
 {
-	const char *p = o.p, *end = o.p + o.n, *k, *v;
-	int n = 0;
+	int n;
 
-	if (o.n < 2 || *p++ != '{')
-		return -1;
-	if (*p == '}')
-		return 0;
-	for (;;) {
-		k = p;
-		if (n >= cap || *p != '"' || (p = skip_string(p, end)) == NULL || p >= end || *p != ':')
-			return -1;
-		m[n].key = (struct span){ k + 1, (size_t)(p - k) - 2 };
-		v = ++p;
-		if ((p = skip_value(p, end)) == NULL || p >= end)
-			return -1;
-		m[n++].val = (struct span){ v, (size_t)(p - v) };
-		if (*p == '}')
-			return p + 1 == end ? n : -1;
-		if (*p++ != ',')
-			return -1;
-	}
+	return object_at(o.p, o.p + o.n, m, cap, &n, NULL) == o.p + o.n ? n : -1;
 }
 
 static bool
@@ -1247,26 +1307,29 @@ span_legal_text(const void *ctx, size_t i, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)a.n, a.p);
 }
 
-/* The items of the array a, at most cap; their count, or -1. */
-static long
-items(struct span a, struct span *out, size_t cap)
+/* The items of the array at p, at most cap, into out and *n; the byte
+ * after it, or NULL. */
+static const char *
+array_at(const char *p, const char *end, struct span *out, size_t cap, long *n)
 {
-	const char *p = a.p, *end = a.p + a.n, *v;
-	size_t n = 0;
+	const char *v;
+	size_t k = 0;
 
-	if (a.n < 2 || *p++ != '[')
-		return -1;
+	*n = 0;
+	if (end - p < 2 || *p++ != '[')
+		return NULL;
 	if (*p == ']')
-		return 0;
+		return p + 1;
 	for (;;) {
 		v = p;
-		if (n >= cap || (p = skip_value(p, end)) == NULL || p >= end)
-			return -1;
-		out[n++] = (struct span){ v, (size_t)(p - v) };
+		if (k >= cap || (p = skip_value(p, end)) == NULL || p >= end)
+			return NULL;
+		out[k++] = (struct span){ v, (size_t)(p - v) };
+		*n = (long)k;
 		if (*p == ']')
-			return p + 1 == end ? (long)n : -1;
+			return p + 1;
 		if (*p++ != ',')
-			return -1;
+			return NULL;
 	}
 }
 
@@ -1307,12 +1370,18 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 {
 	struct member top[MEMBERS_MAX], sm[MEMBERS_MAX], fm[MEMBERS_MAX], em[MEMBERS_MAX];
 	const struct member *state, *legal, *ac, *final, *err, *bt, *stm = NULL, *bt_state = NULL, *m;
+	struct nested nest = { .sm = sm, .ns = -1, .nl = -1 };
 	int n, ns = 0, ne = 0, nf, i;
-	long nl;
 	bool flat = false;
 	char key[64];
 
-	if ((n = members((struct span){ body, len }, top, MEMBERS_MAX)) < 0)
+	/* The state's members and the legal list's items are read on the
+	 * way through the top object. */
+	if ((list->items = malloc((len / 2 + 1) * sizeof *list->items)) == NULL)
+		return false;
+	nest.items = list->items;
+	nest.icap = len / 2 + 1;
+	if (object_at(body, body + len, top, MEMBERS_MAX, &n, &nest) != body + len)
 		return false;
 	state = find(top, n, "state");
 	legal = find(top, n, "legalActions");
@@ -1326,7 +1395,7 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 	    find(em, ne, "detail") != NULL))
 		return false;
 	if (span_is_object(state)) {
-		if ((ns = members(state->val, sm, MEMBERS_MAX)) < 0)
+		if ((ns = nest.ns) < 0)
 			return false;
 	} else {
 		for (i = 0; i < n; i++)
@@ -1334,12 +1403,10 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 				return false;
 	}
 	if (span_given(legal) && legal->val.p[0] == '[') {
-		if ((list->items = malloc((len / 2 + 1) * sizeof *list->items)) == NULL)
-			return false;
-		if ((nl = items(legal->val, list->items, len / 2 + 1)) < 0)
+		if (nest.nl < 0)
 			return false;
 		v->legal = true;
-		v->nlegal = (size_t)nl;
+		v->nlegal = (size_t)nest.nl;
 		v->legal_text = span_legal_text;
 		v->legal_ctx = list;
 	}
@@ -1492,7 +1559,9 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	jw_key(w, "jsonrpc");
 	jw_string(w, "2.0");
 	jw_key(w, "id");
-	if (id != NULL)
+	if (json_is_integer(id))
+		jw_int(w, json_integer_value(id));
+	else if (id != NULL)
 		jw_json(w, id);
 	else
 		jw_null(w);

@@ -5,6 +5,7 @@
  * requests it plans, the short action strings, and the results built from
  * REST answers (the games' real answers, made by their descriptors).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "mcp.h"
 #include "mcp_tools.h"
 #include "tap.h"
+#include "xorshift.h"
 
 #define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
 	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
@@ -689,10 +691,297 @@ test_written_results(void)
 	json_decref(ids[1]);
 }
 
-/* mcp_read cuts a plain stateToken out before jansson reads the body:
- * the message must be the one json_loadb reads, keys in order, and a
- * body the cut does not fit (escapes, two tokens, a token with other
- * bytes, a broken body) read whole, with jansson's own error. */
+/* ---- mcp_load against json_loadb ---- */
+
+#define LOAD_MAX 16384
+
+static uint64_t load_rng = 0x2545f4914f6cdd1du;
+
+static uint32_t
+below(uint32_t n)
+{
+	return xorshift_below(&load_rng, n);
+}
+
+static void
+put_text(char *b, size_t *n, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (*n + k < LOAD_MAX) {
+		memcpy(b + *n, s, k);
+		*n += k;
+	}
+}
+
+static void
+put_ws(char *b, size_t *n, bool spaced)
+{
+	static const char *const kinds[] = { " ", "\n", "\t", "\r\n  ", "  " };
+
+	if (spaced && below(2) == 0)
+		put_text(b, n, kinds[below(5)]);
+}
+
+static const char *const load_keys[] = {
+	"jsonrpc", "id", "method", "params", "name", "arguments", "game", "stateToken", "action",
+	"_meta", "type", "x", "", "k\\u0065y", "\xc3\xa9", "a\\\"b",
+};
+
+static const char *const load_strings[] = {
+	"2.0", "tools/call", "act", "duskcourt", "capture", "v4.local.AbCd-_09.xyz", "", "\xc3\xa9",
+	"tab\\there", "q\\\"uote", "\\u0000", "\x7f", "\x01", "\xff", "\\ud83c\\udfb2", "a/b",
+	"v4.local.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789.AbCdEfGhIjKlMnOpQrStUvWxYz-_0123456789",
+	"abcdefgh\x7fijklmnop", "abcdefghij\xc3\xa9klmnopq", "abcdefghijk\\\"lmnopqrstu",
+	"abcdefghijklmnop\x1fqrstuvwx", "abcdefghijklmnopqrstuvwx\\nyz",
+};
+
+static const char *const load_numbers[] = {
+	"0", "7", "-3", "-0", "01", "1.5", "1e3", "2E-1", "123456789012345678", "1234567890123456789",
+	"99999999999999999999", "-", "-a", "9007199254740993", "00",
+};
+
+static void load_value(char *b, size_t *n, int depth, bool spaced);
+
+/* An object of random members, keys from the table (sometimes twice). */
+static void
+load_object(char *b, size_t *n, int depth, bool spaced)
+{
+	int i, count = (int)below(5);
+
+	put_text(b, n, "{");
+	for (i = 0; i < count; i++) {
+		put_ws(b, n, spaced);
+		if (i > 0) {
+			put_text(b, n, ",");
+			put_ws(b, n, spaced);
+		}
+		put_text(b, n, "\"");
+		put_text(b, n, load_keys[below(sizeof load_keys / sizeof load_keys[0])]);
+		put_text(b, n, "\"");
+		put_ws(b, n, spaced);
+		put_text(b, n, ":");
+		put_ws(b, n, spaced);
+		load_value(b, n, depth - 1, spaced);
+	}
+	put_ws(b, n, spaced);
+	put_text(b, n, "}");
+}
+
+static void
+load_value(char *b, size_t *n, int depth, bool spaced)
+{
+	int i, count;
+
+	switch (below(depth > 0 ? 10 : 6)) {
+	case 0:
+	case 1:
+		put_text(b, n, "\"");
+		put_text(b, n, load_strings[below(sizeof load_strings / sizeof load_strings[0])]);
+		put_text(b, n, "\"");
+		return;
+	case 2:
+		put_text(b, n, load_numbers[below(sizeof load_numbers / sizeof load_numbers[0])]);
+		return;
+	case 3:
+		put_text(b, n, below(3) == 0 ? "true" : below(2) ? "false" : "null");
+		return;
+	case 4:
+	case 5:
+		put_text(b, n, load_numbers[below(3)]);
+		return;
+	case 6:
+		put_text(b, n, "[");
+		for (i = 0, count = (int)below(4); i < count; i++) {
+			if (i > 0)
+				put_text(b, n, ",");
+			put_ws(b, n, spaced);
+			load_value(b, n, depth - 1, spaced);
+		}
+		put_text(b, n, "]");
+		return;
+	default:
+		load_object(b, n, depth, spaced);
+		return;
+	}
+}
+
+/* A JSON-RPC message as clients write one, or near one. */
+static size_t
+load_body(char *b)
+{
+	static const char *const shapes[] = {
+		"{\"jsonrpc\":\"2.0\",\"id\":", ",\"method\":\"tools/call\",\"params\":{\"name\":\"act\","
+		"\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"v4.local.AbCd\",\"action\":",
+		"{\"jsonrpc\": \"2.0\", \"id\": ", ", \"method\": \"tools/call\", \"params\": {\"name\": "
+		"\"act\", \"arguments\": {\"game\": \"duskcourt\", \"stateToken\": \"\", \"action\": ",
+		"{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"action\":", NULL,
+	};
+	bool spaced = below(2) == 0;
+	size_t n = 0;
+	char id[16];
+	int shape = (int)below(5);
+
+	if (shape < 3) {
+		put_text(b, &n, shapes[2 * shape]);
+		if (shapes[2 * shape + 1] != NULL) {
+			snprintf(id, sizeof id, "%u", below(100000));
+			put_text(b, &n, id);
+			put_text(b, &n, shapes[2 * shape + 1]);
+		}
+		load_value(b, &n, 4, spaced);
+		put_text(b, &n, shape == 2 ? "},\"name\":\"act\"},\"id\":\"x-1\",\"jsonrpc\":\"2.0\"}" :
+		    "}}}");
+	} else {
+		put_ws(b, &n, spaced);
+		if (shape == 3)
+			load_object(b, &n, 10, spaced);
+		else
+			load_value(b, &n, 10, spaced);
+		put_ws(b, &n, spaced);
+	}
+	return n;
+}
+
+/* One to three changed, added or removed bytes, a cut, or a tail. */
+static size_t
+load_damage(char *b, size_t n)
+{
+	static const char bytes[] = "{}[]\",:\\ \n0-.eau\x01\x7f\x80\xc3\xff";
+	int k, edits = 1 + (int)below(3);
+	size_t at;
+
+	for (k = 0; k < edits && n > 0; k++) {
+		at = below((uint32_t)n);
+		switch (below(5)) {
+		case 0:
+			b[at] = bytes[below(sizeof bytes - 1)];
+			break;
+		case 1:
+			if (n + 1 < LOAD_MAX) {
+				memmove(b + at + 1, b + at, n - at);
+				b[at] = bytes[below(sizeof bytes - 1)];
+				n++;
+			}
+			break;
+		case 2:
+			memmove(b + at, b + at + 1, n - at - 1);
+			n--;
+			break;
+		case 3:
+			n = at;
+			break;
+		default:
+			if (n + 4 < LOAD_MAX) {
+				memcpy(b + n, below(2) ? ",}  " : " x  ", 4);
+				n += below(2) ? 2 : 4;
+			}
+			break;
+		}
+	}
+	return n;
+}
+
+/* Nesting near jansson's depth limit: {"a": then d brackets. */
+static size_t
+load_deep(char *b, int d)
+{
+	size_t n = 0;
+	int i;
+
+	put_text(b, &n, "{\"a\":{\"b\":");
+	for (i = 0; i < d; i++)
+		put_text(b, &n, "[");
+	for (i = 0; i < d; i++)
+		put_text(b, &n, "]");
+	put_text(b, &n, "}}");
+	return n;
+}
+
+/* mcp_load reads every body as json_loadb does: the same value with its
+ * keys in the same order, or the same error at the same place; and the
+ * short road is taken by the envelopes it is for. */
+static void
+test_load(void)
+{
+	static char b[LOAD_MAX], orig[LOAD_MAX];
+	static const char *const fixed[] = {
+		"{}", " {} ", "{\"a\":1}", "{\"a\":1,}", "{\"a\":1 \"b\":2}", "{\"a\":1,\"a\":2}",
+		"{\"a\":{\"b\":1,\"b\":2}}", "{\"a\":-}", "{\"a\":01}", "{\"a\":1}x", "{\"a\":\"b}",
+		"{\"a\":[1,2]", "{\"a\":{\"b\":[]}}", "{\"a\":\"\\u0000\"}", "[]", "7", "\"s\"", "",
+		"{\"a\":1}\n", "{\"\":1}", "{\"a\":\"\x7f\"}", "{\"a\":1234567890123456789}",
+		"{\"a\":-123456789012345678}",
+		"{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":{\"f\":{\"g\":{\"h\":{\"i\":{\"j\":1}}}}}}}}}}",
+	};
+	const unsigned long count = 100000, nfixed = sizeof fixed / sizeof fixed[0];
+	const int deep[] = { 2000, 2044, 2045, 2046, 2047, 2048, 2049 };
+	const unsigned long ndeep = sizeof deep / sizeof deep[0];
+	unsigned long i, agree = 0, apart = 0, valid = 0, refused = 0, taken = 0;
+
+	for (i = 0; i < count + nfixed + ndeep; i++) {
+		json_error_t ea, ec;
+		json_t *a, *c, *s;
+		char *ta = NULL, *tc = NULL;
+		size_t n;
+		bool same;
+
+		if (i < nfixed) {
+			n = strlen(fixed[i]);
+			memcpy(b, fixed[i], n);
+		} else if (i < nfixed + ndeep) {
+			n = load_deep(b, deep[i - nfixed]);
+		} else {
+			n = load_body(b);
+			if (below(3) == 0)
+				n = load_damage(b, n);
+		}
+		memcpy(orig, b, n);
+		a = json_loadb(b, n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &ea);
+		c = mcp_load(b, n, &ec);
+		s = mcp_load_short(b, n);
+		if (a != NULL) {
+			valid++;
+			ta = json_dumps(a, JSON_COMPACT | JSON_ENCODE_ANY);
+		} else {
+			refused++;
+		}
+		taken += s != NULL;
+		if (c != NULL)
+			tc = json_dumps(c, JSON_COMPACT | JSON_ENCODE_ANY);
+		same = (a == NULL) == (c == NULL) && memcmp(orig, b, n) == 0;
+		if (same && a != NULL)
+			same = json_equal(a, c) && strcmp(ta, tc) == 0;
+		if (same && a == NULL)
+			same = strcmp(ea.text, ec.text) == 0 && ea.line == ec.line &&
+			    ea.column == ec.column && ea.position == ec.position;
+		if (same && s != NULL) {
+			char *ts = json_dumps(s, JSON_COMPACT | JSON_ENCODE_ANY);
+
+			same = a != NULL && ts != NULL && strcmp(ta, ts) == 0;
+			free(ts);
+		}
+		if (same) {
+			agree++;
+		} else if (apart++ < 5) {
+			diag("apart on body %lu: %.*s", i, (int)(n < 300 ? n : 300), orig);
+			diag("  json_loadb: %s / mcp_load: %s", ta ? ta : ea.text, tc ? tc : ec.text);
+		}
+		free(ta);
+		free(tc);
+		json_decref(a);
+		json_decref(c);
+		json_decref(s);
+	}
+	ok(apart == 0 && agree == count + nfixed + ndeep,
+	    "mcp_load reads %lu bodies as json_loadb does (%lu apart; %lu read, %lu refused)", agree,
+	    apart, valid, refused);
+	ok(taken > count / 5 && refused > count / 5 && valid > count / 5,
+	    "the short road reads %lu of the %lu bodies read", taken, valid);
+}
+
+/* Game calls with their stateTokens, plain or not (escapes, two tokens,
+ * a token with other bytes, a broken body): the message mcp_read reads
+ * must be the one json_loadb reads, keys in order, or its error. */
 static void
 test_token_cut(void)
 {
@@ -743,7 +1032,7 @@ test_token_cut(void)
 		json_decref(answer);
 		mcp_message_cleanup(&m);
 	}
-	ok(apart == 0, "a body read with its token cut out is the body jansson reads (%zu bodies, %u apart)",
+	ok(apart == 0, "a game call with its token is read as jansson reads it (%zu bodies, %u apart)",
 	    sizeof bodies / sizeof bodies[0], apart);
 }
 
@@ -825,6 +1114,7 @@ main(void)
 	test_results();
 	test_written_results();
 	test_token_cut();
+	test_load();
 	test_envelopes();
 	test_http_errors();
 	return tap_done();
