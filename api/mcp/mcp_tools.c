@@ -1412,8 +1412,7 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 	}
 
 	jw_object(w);
-	jw_key(w, "game");
-	jw_string(w, v->game);
+	jw_kstring(w, "game", v->game);
 	if (span_given(m = find(top, n, "runId"))) {
 		put(w, "runId", m);
 		v->run_id = string_of(m, arena);
@@ -1457,8 +1456,7 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 		stm = status_of(fm, nf, "status", "phase");
 	if (status >= 400 || span_is_object(final)) {
 		v->status = status >= 400 ? "refused" : "finished";
-		jw_key(w, "status");
-		jw_string(w, v->status);
+		jw_kstring(w, "status", v->status);
 	} else if (stm != NULL) {
 		put(w, "status", stm);
 		v->status = string_of(stm, arena);
@@ -1510,8 +1508,7 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 		jw_object(w);
 		for (i = 0; i < ne; i++)
 			put_member(w, &em[i]);
-		jw_key(w, "status");
-		jw_int(w, status);
+		jw_kint(w, "status", status);
 		if (span_given(m = find(top, n, "ratelimit")))
 			put(w, "ratelimit", m);
 		if (span_given(m = find(top, n, "detail")))
@@ -1556,8 +1553,7 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 		goto done;
 	}
 	jw_object(w);
-	jw_key(w, "jsonrpc");
-	jw_string(w, "2.0");
+	jw_kstring(w, "jsonrpc", "2.0");
 	jw_key(w, "id");
 	if (json_is_integer(id))
 		jw_int(w, json_integer_value(id));
@@ -1570,19 +1566,15 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	jw_key(w, "content");
 	jw_array(w);
 	jw_object(w);
-	jw_key(w, "type");
-	jw_string(w, "text");
-	jw_key(w, "text");
-	jw_string(w, text);
+	jw_kstring(w, "type", "text");
+	jw_kstring(w, "text", text);
 	jw_object_end(w);
 	jw_array_end(w);
 	jw_key(w, "structuredContent");
 	jw_raw(w, sctext, sclen);
-	jw_key(w, "isError");
-	jw_bool(w, status >= 400);
+	jw_kbool(w, "isError", status >= 400);
 	if (modern) {
-		jw_key(w, "resultType");
-		jw_string(w, "complete");
+		jw_kstring(w, "resultType", "complete");
 	}
 	jw_object_end(w);
 	jw_object_end(w);
