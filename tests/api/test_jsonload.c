@@ -18,6 +18,7 @@
 #include "jsonbody.h"
 #include "tap.h"
 #include "xorshift.h"
+#include "json_damage.h"
 
 #define BODY_MAX 8192
 
@@ -155,38 +156,8 @@ static size_t
 damage(char *b, size_t n)
 {
 	static const char bytes[] = "{}[]\",:\\ \n0aeu\x01\x80\xc3\xff";
-	int k, edits = 1 + (int)below(3);
-	size_t at;
 
-	for (k = 0; k < edits && n > 0; k++) {
-		at = below((uint32_t)n);
-		switch (below(5)) {
-		case 0:
-			b[at] = bytes[below(sizeof bytes - 1)];
-			break;
-		case 1:
-			if (n + 1 < BODY_MAX) {
-				memmove(b + at + 1, b + at, n - at);
-				b[at] = bytes[below(sizeof bytes - 1)];
-				n++;
-			}
-			break;
-		case 2:
-			memmove(b + at, b + at + 1, n - at - 1);
-			n--;
-			break;
-		case 3:
-			n = at;
-			break;
-		default:
-			if (n + 4 < BODY_MAX) {
-				memcpy(b + n, below(2) ? ",}  " : " x  ", 4);
-				n += below(2) ? 2 : 4;
-			}
-			break;
-		}
-	}
-	return n;
+	return json_damage(b, n, BODY_MAX, bytes, sizeof bytes - 1, below);
 }
 
 int

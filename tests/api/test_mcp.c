@@ -15,6 +15,7 @@
 #include "mcp_tools.h"
 #include "tap.h"
 #include "xorshift.h"
+#include "json_damage.h"
 
 #define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
 	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
@@ -848,38 +849,8 @@ static size_t
 load_damage(char *b, size_t n)
 {
 	static const char bytes[] = "{}[]\",:\\ \n0-.eau\x01\x7f\x80\xc3\xff";
-	int k, edits = 1 + (int)below(3);
-	size_t at;
 
-	for (k = 0; k < edits && n > 0; k++) {
-		at = below((uint32_t)n);
-		switch (below(5)) {
-		case 0:
-			b[at] = bytes[below(sizeof bytes - 1)];
-			break;
-		case 1:
-			if (n + 1 < LOAD_MAX) {
-				memmove(b + at + 1, b + at, n - at);
-				b[at] = bytes[below(sizeof bytes - 1)];
-				n++;
-			}
-			break;
-		case 2:
-			memmove(b + at, b + at + 1, n - at - 1);
-			n--;
-			break;
-		case 3:
-			n = at;
-			break;
-		default:
-			if (n + 4 < LOAD_MAX) {
-				memcpy(b + n, below(2) ? ",}  " : " x  ", 4);
-				n += below(2) ? 2 : 4;
-			}
-			break;
-		}
-	}
-	return n;
+	return json_damage(b, n, LOAD_MAX, bytes, sizeof bytes - 1, below);
 }
 
 /* Nesting near jansson's depth limit: {"a": then d brackets. */
