@@ -14,7 +14,7 @@
 
 #include "pyrandom.h"
 
-/* The longest stream name versus_stream_seed takes. */
+/* The longest stream name (and rules name) versus_stream_seed takes. */
 #define VERSUS_STREAM_NAME_MAX 16
 
 /* Seeds r with the match stream "versus-v1:{seed}:{stream}:{a}" or, when
@@ -22,5 +22,11 @@
  * at most VERSUS_STREAM_NAME_MAX characters (a longer one is cut there). */
 void versus_stream_seed(struct pyrandom *r, uint64_t seed, const char *stream, uint32_t a, bool two,
     uint32_t b);
+
+/* The same with another rules name in place of "versus-v1" (at most
+ * VERSUS_STREAM_NAME_MAX characters; a longer one is cut):
+ * "{rules}:{seed}:{stream}:{a}[:{b}]". actionblocks-v1 seeds through it. */
+void versus_stream_seed_named(struct pyrandom *r, const char *rules, uint64_t seed,
+    const char *stream, uint32_t a, bool two, uint32_t b);
 
 #endif
