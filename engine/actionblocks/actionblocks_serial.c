@@ -241,7 +241,9 @@ get_player(struct reader *r, const struct ab_match *m, unsigned seat, struct ab_
 		return false;
 	if (p->alive != (p->end == AB_END_NONE) || (!p->alive && (p->place == 0 || p->has_piece)))
 		return false;
-	if (p->missed >= AB_MISSED_MAX || (m->clock == AB_CLOCK_TICKS && p->missed != 0))
+	/* Missed turns in a row: below 3, but the seat the third took out. */
+	if ((p->end == AB_END_MISSED ? p->missed != AB_MISSED_MAX : p->missed >= AB_MISSED_MAX) ||
+	    (m->clock == AB_CLOCK_TICKS && p->missed != 0))
 		return false;
 	if (m->clock == AB_CLOCK_TURNS && (p->act.soft || p->act.lock_ticks || p->act.gravity))
 		return false;
