@@ -40,7 +40,6 @@
 
 #include "actionblocks_rules.h"
 #include "bag.h"
-#include "pyrandom.h"
 #include "versus_stream.h"
 
 static const char *const end_names[] = {
@@ -82,47 +81,24 @@ ab_stream_piece(uint64_t seed, uint32_t i)
 	return bag[i % BAG_SIZE];
 }
 
+/* The holes, odd shapes and item rolls are versus-v1's draws on streams
+ * named "actionblocks-v1" (versus_stream.h). */
 unsigned
 ab_garbage_hole(uint64_t seed, uint32_t k)
 {
-	struct pyrandom r;
-
-	versus_stream_seed_named(&r, AB_RULES, seed, "garbage", k, false, 0);
-	/* random() < 1, so the product stays below 10. */
-	return (unsigned)(pyrandom_random(&r) * (double)AB_COLS);
+	return versus_stream_below(AB_RULES, seed, "garbage", k, false, 0, AB_COLS);
 }
 
 unsigned
 ab_odd_roll(uint64_t seed, unsigned seat, uint32_t index)
 {
-	struct pyrandom r;
-
-	versus_stream_seed_named(&r, AB_RULES, seed, "odd", seat, true, index);
-	return (unsigned)(pyrandom_random(&r) * AB_ODD_KINDS);
+	return versus_stream_below(AB_RULES, seed, "odd", seat, true, index, AB_ODD_KINDS);
 }
 
 uint16_t
 ab_item_roll(const struct ab_match *m, unsigned seat, uint32_t index)
 {
-	struct pyrandom r;
-	unsigned total = 0, k, i, x;
-	uint16_t bits = 0;
-
-	if (m->item_chance == 0)
-		return 0;
-	for (i = 0; i < AB_ITEM_KINDS; i++)
-		total += m->item_weights[i];
-	versus_stream_seed_named(&r, AB_RULES, m->seed, "items", seat, true, index);
-	/* Exactly versus_item_roll's draws, so a model of one is a model of both. */
-	for (k = 0; k < 4; k++) {
-		if (!(pyrandom_random(&r) * 100.0 < (double)m->item_chance))
-			continue;
-		x = (unsigned)(pyrandom_random(&r) * (double)total);
-		for (i = 0; i < AB_ITEM_KINDS - 1 && x >= m->item_weights[i]; i++)
-			x -= m->item_weights[i];
-		bits = (uint16_t)(bits | (i + 1) << (4 * k));
-	}
-	return bits;
+	return versus_stream_items(AB_RULES, m->seed, m->item_chance, m->item_weights, seat, index);
 }
 
 /* The slot of stream piece index entering seat's preview now: odd while a

@@ -426,7 +426,7 @@ uint64_t ab_points(unsigned lines, unsigned spin, bool b2b, int combo, unsigned 
  * to its highest non-empty row, what follows from the rest left out. */
 #define AB_SERIAL_VERSION 1
 #define AB_SERIAL_MAX (29 + 4 + AB_PLAYERS_MAX * (65 + AB_INVENTORY_MAX + \
-    2 * AB_QUEUE_MAX + AB_ROWS * 10)) /* 5905 bytes */
+    2 * AB_QUEUE_MAX + AB_ROWS * 10)) /* 5881 bytes */
 
 /* Writes m into buf when cap suffices; returns the length needed either way
  * (writes nothing when cap is short). */
