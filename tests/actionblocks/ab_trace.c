@@ -2,7 +2,7 @@
  * ab_trace.c: plays actionblocks-v1 match scripts through the engine and
  * prints every turn as one JSON line, for comparison with an independent
  * model (tests/actionblocks/TRACE.md is the format, read with
- * /work/ab-design.md "The trace format").
+ * the design notes, "The trace format").
  *
  * stdin: one match script a line, {"seed", "players", "chance", "weights",
  * "turns": [[cmd or "missed" or null, ...], ...]}. stdout: for each turn

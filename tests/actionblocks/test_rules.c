@@ -92,7 +92,7 @@ test_shapes(void)
 /* ---- kicks ---- */
 
 /* The spec's tables typed again (a second transcription of
- * /work/shared/spec/actionblocks.md, so a slip in the engine's data shows). */
+ * the actionblocks-v1 spec, so a slip in the engine's data shows). */
 struct spec_row {
 	unsigned from, to;
 	int t[5][2];
@@ -646,6 +646,12 @@ test_missed_and_places(void)
 
 /* ---- the move grammar ---- */
 
+static enum ab_parse
+parse(const char *text, struct ab_move *mv, char reason[ENGINE_REASON_MAX])
+{
+	return ab_move_parse(text, strlen(text), mv, reason, ENGINE_REASON_MAX);
+}
+
 static void
 test_grammar(void)
 {
@@ -653,30 +659,30 @@ test_grammar(void)
 	struct ab_move mv;
 	char reason[ENGINE_REASON_MAX], text[400], many[300];
 
-	ok(ab_move_parse("keys XXLD", strlen("keys XXLD"), &mv, reason, sizeof reason) == AB_PARSE_OK &&
+	ok(parse("keys XXLD", &mv, reason) == AB_PARSE_OK &&
 	    mv.kind == AB_MOVE_KEYS && mv.nkeys == 4, "keys XXLD");
 	ab_move_text(&mv, text, sizeof text);
 	is_str(text, "keys XXLD", "canonical text");
-	ok(ab_move_parse(" use 2 ;  KEYS  L R d", strlen(" use 2 ;  KEYS  L R d"), &mv, reason, sizeof reason) ==
+	ok(parse(" use 2 ;  KEYS  L R d", &mv, reason) ==
 	    AB_PARSE_INVALID, "lower-case letters are not keys");
 	is_str(reason, "key 2: 'd' is not a key (L R X Z S D C)", "bad letter named");
-	ok(ab_move_parse(" use 2 ;  KEYS  L R D", strlen(" use 2 ;  KEYS  L R D"), &mv, reason, sizeof reason) == AB_PARSE_OK &&
+	ok(parse(" use 2 ;  KEYS  L R D", &mv, reason) == AB_PARSE_OK &&
 	    mv.use == 2 && mv.nkeys == 3, "use, blanks and a word in capitals");
 	ab_move_text(&mv, text, sizeof text);
 	is_str(text, "use 2; keys LRD", "canonical text with use");
-	ok(ab_move_parse("CD", strlen("CD"), &mv, reason, sizeof reason) == AB_PARSE_OK && mv.nkeys == 2,
+	ok(parse("CD", &mv, reason) == AB_PARSE_OK && mv.nkeys == 2,
 	    "bare letters");
-	ok(ab_move_parse("keys", strlen("keys"), &mv, reason, sizeof reason) == AB_PARSE_OK && mv.nkeys == 0,
+	ok(parse("keys", &mv, reason) == AB_PARSE_OK && mv.nkeys == 0,
 	    "keys with no letters");
 	ab_move_text(&mv, text, sizeof text);
 	is_str(text, "keys", "canonical text of no keys");
-	ok(ab_move_parse("Resign", strlen("Resign"), &mv, reason, sizeof reason) == AB_PARSE_OK &&
+	ok(parse("Resign", &mv, reason) == AB_PARSE_OK &&
 	    mv.kind == AB_MOVE_RESIGN, "resign");
-	ok(ab_move_parse("   ", strlen("   "), &mv, reason, sizeof reason) == AB_PARSE_EMPTY, "blank is empty");
-	ok(ab_move_parse("use 0; D", strlen("use 0; D"), &mv, reason, sizeof reason) == AB_PARSE_INVALID, "use 0");
-	ok(ab_move_parse("use 2; resign", strlen("use 2; resign"), &mv, reason, sizeof reason) == AB_PARSE_INVALID,
+	ok(parse("   ", &mv, reason) == AB_PARSE_EMPTY, "blank is empty");
+	ok(parse("use 0; D", &mv, reason) == AB_PARSE_INVALID, "use 0");
+	ok(parse("use 2; resign", &mv, reason) == AB_PARSE_INVALID,
 	    "use with resign");
-	ok(ab_move_parse("place 0 3", strlen("place 0 3"), &mv, reason, sizeof reason) == AB_PARSE_INVALID,
+	ok(parse("place 0 3", &mv, reason) == AB_PARSE_INVALID,
 	    "versus's place is not a move here");
 	memset(many, 'L', 256);
 	ok(ab_move_parse(many, 256, &mv, reason, sizeof reason) == AB_PARSE_OK && mv.nkeys == 256,
