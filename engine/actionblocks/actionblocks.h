@@ -337,6 +337,7 @@ enum ab_input_kind {
 };
 
 struct ab_input {
+	uint32_t tick;    /* the tick it is applied at (ab_replay_ticks; ab_tick ignores it) */
 	uint8_t seat;
 	uint8_t kind;     /* enum ab_input_kind */
 	uint8_t arg;      /* AB_IN_KEY: the letter; AB_IN_TARGET: the seat number */
@@ -364,6 +365,14 @@ struct ab_tick_events {
  * place). ev may be NULL. AB_WRONG_CLOCK on a turn-clock match. */
 enum ab_outcome ab_tick(struct ab_match *m, const struct ab_input *inputs, size_t n,
     struct ab_tick_events *ev);
+
+/* Runs ticks from m->tick up to (not including) end, each with the inputs
+ * of inputs[0..n) recorded for it (n inputs in arrival order, their ticks
+ * never decreasing): a replay of a recorded match, or the server's catch-up.
+ * Inputs for ticks before m->tick are skipped. Stops early when the match
+ * is over. Returns how many inputs were consumed (applied or skipped). */
+size_t ab_replay_ticks(struct ab_match *m, const struct ab_input *inputs, size_t n,
+    uint32_t end);
 
 /* Gravity at level 1..15 in AB_GRAVITY_ONE units a tick:
  * round(AB_GRAVITY_ONE / (60 * (0.8 - (L - 1) * 0.007)^(L - 1))), a table

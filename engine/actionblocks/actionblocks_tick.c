@@ -244,3 +244,19 @@ ab_tick(struct ab_match *m, const struct ab_input *inputs, size_t n, struct ab_t
 	m->tick++;
 	return AB_OK;
 }
+
+size_t
+ab_replay_ticks(struct ab_match *m, const struct ab_input *inputs, size_t n, uint32_t end)
+{
+	size_t at = 0, first;
+
+	while (at < n && inputs[at].tick < m->tick)
+		at++;
+	while (m->tick < end && !m->over) {
+		first = at;
+		while (at < n && inputs[at].tick == m->tick)
+			at++;
+		ab_tick(m, inputs + first, at - first, NULL);
+	}
+	return at;
+}

@@ -9,9 +9,11 @@
  * the first row takes ceil(65536 / 1092) = 61 ticks (60 give 65520).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "ab_test.h"
 #include "tap.h"
+#include "xorshift.h"
 
 static void
 run(struct ab_match *m, unsigned n, const struct ab_input *in, size_t nin,
@@ -239,8 +241,93 @@ test_disconnect(void)
 	ok(ab_tick(&m, NULL, 0, &ev) == AB_MATCH_OVER, "no tick after the end");
 }
 
+#define INPUTS_MAX 20000
+
+static struct ab_input recorded[INPUTS_MAX];
+
+/* A random input for a random seat now and then: keys, soft drop, target
+ * selection, item use, and rarely a disconnect. */
+static size_t
+random_inputs(const struct ab_match *m, uint64_t *rng, struct ab_input *out)
+{
+	static const char keys[] = "LRXZLRXZDC";
+	size_t n = 0;
+	unsigned seat, r;
+
+	for (seat = 0; seat < m->nplayers; seat++) {
+		if (xorshift_below(rng, 8) != 0)
+			continue;
+		r = xorshift_below(rng, 100);
+		out[n].tick = m->tick;
+		out[n].seat = (uint8_t)seat;
+		out[n].arg = 0;
+		if (r < 60) {
+			out[n].kind = AB_IN_KEY;
+			out[n].arg = (uint8_t)keys[xorshift_below(rng, sizeof keys - 1)];
+		} else if (r < 70) {
+			out[n].kind = AB_IN_SOFT_DOWN;
+		} else if (r < 80) {
+			out[n].kind = AB_IN_SOFT_UP;
+		} else if (r < 88) {
+			out[n].kind = AB_IN_TARGET;
+			out[n].arg = (uint8_t)(1 + xorshift_below(rng, 9));
+		} else if (r < 99 || xorshift_below(rng, 50) != 0) {
+			out[n].kind = AB_IN_USE;
+		} else {
+			out[n].kind = AB_IN_DISCONNECT;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void
+test_live_matches(unsigned matches)
+{
+	static const uint8_t w[AB_ITEM_KINDS] = { 1, 1, 1, 1, 1, 1 };
+	static uint8_t buf[AB_SERIAL_MAX], again[AB_SERIAL_MAX];
+	struct ab_match m, copy, replay;
+	uint64_t rng = 5;
+	size_t n, nrec, len, len2;
+	unsigned k, fails = 0, ended = 0, ticks = 0, locks = 0;
+	struct ab_tick_events ev;
+
+	for (k = 0; k < matches; k++) {
+		ab_init(&m, xorshift_next(&rng) & AB_SEED_MAX, 2 + xorshift_below(&rng, 7),
+		    AB_CLOCK_TICKS, k % 2 ? 40 : 0, w);
+		replay = m;
+		nrec = 0;
+		while (!m.over && m.tick < 20000 && nrec + AB_PLAYERS_MAX < INPUTS_MAX) {
+			if (m.tick % 50 == 0) {
+				len = ab_encode(&m, buf, sizeof buf);
+				if (!ab_decode(&copy, buf, len)) {
+					diag("match %u tick %u: decode refused its own bytes", k, m.tick);
+					fails++;
+					break;
+				}
+				len2 = ab_encode(&copy, again, sizeof again);
+				fails += len2 != len || memcmp(buf, again, len) != 0;
+				m = copy; /* play on from the decoded copy */
+			}
+			n = random_inputs(&m, &rng, recorded + nrec);
+			ab_tick(&m, recorded + nrec, n, &ev);
+			locks += ev.nlocks_all;
+			nrec += n;
+		}
+		ended += m.over;
+		ticks += m.tick;
+		ab_replay_ticks(&replay, recorded, nrec, m.tick);
+		len = ab_encode(&m, buf, sizeof buf);
+		len2 = ab_encode(&replay, again, sizeof again);
+		fails += len2 != len || memcmp(buf, again, len) != 0;
+	}
+	is_int(fails, 0, "%u real-time matches (%u ticks, %u locks): bytes round trip every 50 "
+	    "ticks, play on from the copy, replay from the inputs", matches, ticks, locks);
+	ok(ended > 0, "%u of them ended", ended);
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	test_gravity_table();
 	test_countdown_and_gravity();
@@ -248,5 +335,6 @@ main(void)
 	test_tst_inputs();
 	test_items_live();
 	test_disconnect();
+	test_live_matches(argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 40);
 	return tap_done();
 }
