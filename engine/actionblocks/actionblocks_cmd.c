@@ -13,7 +13,7 @@
  * a move accepted when sent is played exactly as checked. A copy is about
  * 10 KB on the stack and a check a few microseconds.
  */
-#include "actionblocks.h"
+#include "actionblocks_cmd.h"
 
 #include <string.h>
 
@@ -179,6 +179,7 @@ ab_check_move(const struct ab_match *m, unsigned seat, const struct ab_move *mv,
 {
 	struct ab_match copy;
 	unsigned k, end, t;
+	uint32_t drop = 0;
 	bool block_out;
 
 	if (m->clock != AB_CLOCK_TURNS)
@@ -215,7 +216,7 @@ ab_check_move(const struct ab_match *m, unsigned seat, const struct ab_move *mv,
 			return engine_refuse(reason, cap, "use %u names seat %u, who is out", mv->use, t);
 	}
 	copy = *m;
-	end = ab_play_keys(&copy, seat, mv->keys, mv->nkeys, &block_out);
+	end = ab_play_keys(&copy, seat, mv->keys, mv->nkeys, &drop, &block_out);
 	if (end + 1 < mv->nkeys)
 		return engine_refuse(reason, cap, "key %u (%c) comes after the %s at key %u", end + 1,
 		    mv->keys[end + 1], block_out ? "block out" : "lock", end);

@@ -10,7 +10,7 @@
  * table with pow() (in the test only) and checks every entry; no value is
  * within 0.1 of a rounding boundary, so any correct pow agrees.
  */
-#include "actionblocks.h"
+#include "actionblocks_gravity.h"
 
 static const uint32_t gravity[AB_LEVEL_MAX] = {
 	1092, 1377, 1768, 2311, 3075, 4169, 5759, 8107,

@@ -10,7 +10,9 @@
  * (and the Dot) have the single test (0, 0); the other odd shapes use the
  * J L S T Z table (design notes). Nothing here changes at run time.
  */
-#include "actionblocks_rules.h"
+#include "actionblocks_kicks.h"
+
+#include "actionblocks_piece.h"
 
 /* [from][to] for the eight quarter turns; the two other pairs (a->a, a->a+2)
  * never happen and stay zero. Each test is (dx, dy), y up. */

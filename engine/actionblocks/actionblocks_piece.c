@@ -19,7 +19,7 @@
  * Everything is computed on each call from a handful of constants (a few
  * dozen operations); callers are per key, not per cell of a search.
  */
-#include "actionblocks_rules.h"
+#include "actionblocks_piece.h"
 
 /* Spawn states, top row first, in boxes of AB box size. */
 static const char *const spawn_rows[TETROMINO_NPIECES][4] = {

@@ -1,6 +1,7 @@
 /*
- * actionblocks_rules.h: the rule functions both clocks share (inside the
- * engine/actionblocks archive only; the public contract is actionblocks.h).
+ * actionblocks_rules.h: the rule functions both clocks share
+ * (actionblocks_rules.c), with the names, streams and score tables that
+ * actionblocks.h passes on to its users.
  *
  * The turn clock (actionblocks.c's ab_resolve) and the tick clock
  * (actionblocks_tick.c) differ only in when things happen; what a key does,
@@ -10,34 +11,43 @@
 #ifndef ACTIONBLOCKS_RULES_H
 #define ACTIONBLOCKS_RULES_H
 
-#include "actionblocks.h"
+#include "actionblocks_kicks.h"
+#include "actionblocks_match.h"
+#include "actionblocks_piece.h"
 #include "tetromino.h"
 #include "versus_odd.h"
 
-#define AB_PIECE_I TETROMINO_I
-#define AB_PIECE_O TETROMINO_O
-#define AB_PIECE_T TETROMINO_T
-#define AB_ODD_DOT VERSUS_ODD_DOT
-#define AB_KICK_TESTS 5
+/* ---- names, streams, points (public: actionblocks.h includes this) ---- */
 
-/* ---- geometry (actionblocks_piece.c, actionblocks_kicks.c) ---- */
+/* "none", "lock_out", "block_out", "overflow", "missed", "resigned",
+ * "no_room", "disconnected"; "none" out of range. */
+const char *ab_end_name(unsigned end);
+/* "none", "mini", "full". */
+const char *ab_spin_name(unsigned spin);
+/* The letter of a slot: the tetromino's, or its odd shape's (DCUXW). */
+char ab_slot_letter(const struct ab_slot *s);
 
-/* The minos of a slot (piece, shape) at rotation rot: how many, and each
- * one's column dx and row dy (dy counted downwards from the box's top row),
- * in the spawn state's mino order (bottom row first, left to right), which
- * the minos keep as the piece turns. */
-unsigned ab_shape_cells(unsigned piece, unsigned shape, unsigned rot, int8_t dx[AB_CELLS_MAX],
-    int8_t dy[AB_CELLS_MAX]);
+/* The streams, "actionblocks-v1:{seed}:...": the hole of garbage block k
+ * (int(random() * 10)), the items of stream piece index of seat (per mino
+ * of the spawn state: random() * 100 < chance, then int(random() * sum of
+ * weights) over the cumulative weights), the odd shape a transformed
+ * stream piece becomes (int(random() * 5)), and stream piece i (7-bags,
+ * bag b shuffled with random.Random("actionblocks-v1:{seed}:{b}")). */
+unsigned ab_garbage_hole(uint64_t seed, uint32_t k);
+uint16_t ab_item_roll(const struct ab_match *m, unsigned seat, uint32_t index);
+unsigned ab_odd_roll(uint64_t seed, unsigned seat, uint32_t index);
+unsigned ab_stream_piece(uint64_t seed, uint32_t i);
 
-/* The kick tests of a quarter turn from -> to: *tests gets the table's row,
- * the answer is how many tests (5, or 1 for O and Dot). */
-unsigned ab_kicks(unsigned piece, unsigned shape, unsigned from, unsigned to,
-    const int8_t (**tests)[2]);
+/* Attack and points of a lock, from its facts (exported for tests):
+ * lines 0..4, spin, b2b, combo after the lock, perfect, level before. */
+unsigned ab_attack(unsigned lines, unsigned spin, bool b2b, int combo, bool perfect);
+uint64_t ab_points(unsigned lines, unsigned spin, bool b2b, int combo, unsigned level);
 
-/* The spawn box's left column: 3, or 4 for the O and 1- and 2-wide boxes. */
-int ab_spawn_x(unsigned piece, unsigned shape);
+/* The slot of stream piece index entering seat's preview now: odd while a
+ * Transformation runs. */
+struct ab_slot ab_entering(const struct ab_match *m, unsigned seat, uint32_t index);
 
-/* ---- the rules (actionblocks.c) ---- */
+/* ---- the rules ---- */
 
 /* Whether slot s at (x, y, rot) lies inside the board on empty cells. */
 bool ab_fits(const struct ab_player *p, const struct ab_slot *s, int x, int y, unsigned rot);
@@ -110,7 +120,7 @@ void ab_transform_end(struct ab_player *p);
  * that ended the piece, n when the completing drop did; *block_out when a
  * hold spawned onto a block. */
 unsigned ab_play_keys(struct ab_match *m, unsigned seat, const char *keys, unsigned n,
-    bool *block_out);
+    uint32_t *drop_points, bool *block_out);
 
 /* The seat `use T` (or a target key) names for user, AB_NOBODY if none. */
 unsigned ab_use_target(const struct ab_match *m, unsigned user, unsigned t);

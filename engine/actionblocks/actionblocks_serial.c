@@ -26,7 +26,7 @@
  * Workload: once per turn or per stored state; a decode recomputes five
  * bag shuffles and item rolls a seat.
  */
-#include "actionblocks.h"
+#include "actionblocks_serial.h"
 
 #include <string.h>
 

@@ -30,10 +30,11 @@
  * the countdown's end; lock_ticks < AB_LOCK_DELAY_TICKS between ticks;
  * gravity < AB_GRAVITY_ONE. Workload: one call a tick per match.
  */
-#include "actionblocks.h"
+#include "actionblocks_tick.h"
 
 #include <string.h>
 
+#include "actionblocks_gravity.h"
 #include "actionblocks_rules.h"
 
 struct tick_ctx {
