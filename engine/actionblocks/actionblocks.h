@@ -3,10 +3,10 @@
  * bots each playing a guideline falling-block game on a 10 x 40 board (SRS
  * rotation, lock resets, T-spins, back-to-back, combos), sending garbage to
  * each other and using versus-v1's six items. The rule book is seed 003
- * ("Game Rules (as implemented)"), with the choices of the actionblocks-v1
- * spec (shared/spec/actionblocks.md) and of the design notes that fix the
- * turn order and the key grammar; versus-v1 (docs/rules/versus.md) is the
- * model for items, targeting and the seeded streams.
+ * ("Game Rules (as implemented)"), with the actionblocks-v1 spec's binding
+ * choices where the seed is silent and the design notes that fix the turn
+ * order and the key grammar; versus-v1 (docs/rules/versus.md) is the model
+ * for items, targeting and the seeded streams.
  *
  * A match is one plain fixed-size struct, copyable by value; nothing here
  * allocates, reads a clock or keeps global state. It runs on one of two

@@ -6,7 +6,7 @@
  * the rates are computed once and kept here as integers: rows a tick in
  * AB_GRAVITY_ONE (65536) units, round(65536 / (60 * seconds)). Level 1 is
  * 1092 (one row every 60 ticks, 65536 / 60 = 1092.27); level 15 is 154742
- * (2.36 rows a tick). tests/actionblocks/test_gravity.c recomputes the
+ * (2.36 rows a tick). tests/actionblocks/test_tick.c recomputes the
  * table with pow() (in the test only) and checks every entry; no value is
  * within 0.1 of a rounding boundary, so any correct pow agrees.
  */
