@@ -1,7 +1,7 @@
 /*
- * actionblocks_match.h: the state of an actionblocks-v1 match and the records its
- * functions fill: constants, enums and fixed-size structs only (no
- * functions), so every module of the game can include it without
+ * actionblocks_match.h: the state of an actionblocks-v1 match and the
+ * records its functions fill: constants, enums and fixed-size structs only
+ * (no functions), so every module of the game can include it without
  * depending on another. actionblocks.h is the public header that gathers
  * the game; this one says what the numbers and fields mean.
  */
