@@ -4,10 +4,11 @@
  * Source: the Tetris Guideline's Super Rotation System, as published on the
  * Tetris Wiki's "Super Rotation System" page (the "Wall Kicks" tables for
  * J, L, S, T, Z and for I), with y upwards; the same values are written out
- * in the actionblocks-v1 spec, which makes them binding for the game. A rotation from state a to state b tries the five
- * offsets of row a->b in order and takes the first that fits; the O piece
- * (and the Dot) have the single test (0, 0); the other odd shapes use the
- * J L S T Z table (design notes). Nothing here changes at run time.
+ * in the actionblocks-v1 spec, which makes them binding for the game. A
+ * rotation from state a to state b tries the five offsets of row a->b in
+ * order and takes the first that fits; the O piece (and the Dot) have the
+ * single test (0, 0); the other odd shapes use the J L S T Z table (design
+ * notes). Nothing here changes at run time.
  */
 #include "actionblocks_kicks.h"
 
