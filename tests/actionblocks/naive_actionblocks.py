@@ -297,6 +297,7 @@ class Match:
         self.rolls = {}
         self.odds = {}
         self.blocks = 0
+        self.used = []           # item chars that acted, for coverage counts
         self.turn = 0
         self.over = False
         self.seats = [Seat(p) for p in range(players)]
@@ -756,6 +757,7 @@ class Match:
         for p, s in enumerate(seats):
             if active[p] and s.use is not None and s.inventory:
                 item = s.inventory.pop(0)
+                self.used.append(item)
                 self.apply_item(item, s, seats[s.use])
         # 2. attacks cancel the sender's own queue
         rest = [0] * self.n

@@ -1,0 +1,500 @@
+#!/usr/bin/env python3
+"""diff_actionblocks.py: the engine's trace tool against the naive model, as TAP.
+
+Usage: diff_actionblocks.py AB_TRACE [MATCHES [SEED [MIN_KEYS]]]
+
+Generates MATCHES random match scripts (2-4 players; items on with chance
+10-30 and random weights in most matches, off in some), reproducible from
+SEED, plays each through naive_actionblocks.py and through AB_TRACE (which
+reads the scripts on stdin, one JSON a line, and writes one JSON line a
+turn), and compares the turn lines as text. AB_TRACE "-" runs the model
+alone (generation, coverage and timing). A refusal's reason text is free on
+both sides, so it is blanked before comparing (the seat still counts).
+
+The bots play sensibly with noise: a greedy choice over the placements
+reachable by rotation, shifts and a drop (T pieces also try a soft drop
+then a turn at the bottom, with and without a tuck, so that spins happen),
+holds, item uses on chosen targets, random extra keys, lock-reset burning
+(L/R on the ground until the 15th reset locks), missed turns, resignations,
+and now and then a deliberately refused command (the turn is reported
+refused and played again). On the first difference of a match it prints
+the script, the turn, both lines and the fields that differ. At the end it
+prints how many key sequences (one seat's keys in one turn) were compared
+and coverage counts: spins, T-spins with lines, back-to-back, perfect
+clears, items used, eliminations by reason.
+"""
+import collections
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import naive_actionblocks as nb  # noqa: E402
+
+ROTATE_KEYS = ["", "X", "XX", "Z"]
+
+
+# ---- a fast placement planner over the model's shapes ------------------------------
+def fits_k(board, kind, x, y, r):
+    for dx, down in nb.CELLS[kind][r]:
+        cx = x + dx
+        cy = y - down
+        if cx < 0 or cx >= 10 or cy < 0 or cy >= 40 or board[cy][cx] != ".":
+            return False
+    return True
+
+
+def land(board, tops, kind, x, y, r):
+    """Box row where the piece at (x, y, r) comes to rest falling straight."""
+    cells = nb.CELLS[kind][r]
+    if all(y - down >= tops[x + dx] for dx, down in cells):
+        return y - min(y - down - tops[x + dx] for dx, down in cells)
+    while fits_k(board, kind, x, y - 1, r):
+        y -= 1
+    return y
+
+
+def evaluate(board, tops, counts, cells, style):
+    full = 0
+    rows = collections.Counter(cy for cx, cy in cells)
+    for cy, k in rows.items():
+        if counts[cy] + k == 10:
+            full += 1
+    t2 = list(tops)
+    low = {}
+    for cx, cy in cells:
+        if cy + 1 > t2[cx]:
+            t2[cx] = cy + 1
+        if cx not in low or cy < low[cx]:
+            low[cx] = cy
+    holes = sum(max(0, cy - tops[cx]) for cx, cy in low.items())
+    maxh = max(t2) - full
+    agg = sum(t2) - 10 * full
+    bump = sum(abs(t2[i] - t2[i + 1]) for i in range(9))
+    score = -6.0 * holes - 0.3 * agg - 0.25 * bump
+    if maxh > 12:
+        score -= 3.0 * (maxh - 12)
+        score += 6.0 * full
+    else:
+        score += style[full]
+    if style[5] and t2[9] > min(t2[:9]) + 1:
+        score -= 2.0   # the Tetris style keeps column 9 low
+    return score, full
+
+
+class Bot:
+    def __init__(self, rng, items_on):
+        self.rng = rng
+        self.skill = rng.choice([1.0, 1.0, 0.9, 0.7, 0.4])
+        self.noise = rng.choice([0.0, 0.05, 0.15, 0.3])
+        self.hold_rate = rng.choice([0.0, 0.1, 0.3])
+        self.use_rate = rng.choice([0.3, 0.6, 0.9]) if items_on else 0.0
+        self.miss_rate = rng.choice([0.0, 0.0, 0.01, 0.04])
+        self.burn_rate = rng.choice([0.0, 0.02, 0.08])
+        self.resign_rate = rng.choice([0.0, 0.0, 0.001, 0.004])
+        self.sleep_at = rng.randrange(5, 60) if rng.random() < 0.08 else -1
+        tetris = rng.random() < 0.5
+        # bonus by lines cleared when the stack is low; [5] = Tetris style
+        self.style = [0.0, -1.0 if tetris else 1.0, 2.0, 6.0, 20.0, tetris]
+
+    def plan(self, m, s, kind, tops, counts, spins):
+        """[(score, keys)] over simple placements of a piece of this kind
+        coming out at its spawn place."""
+        board = s.board
+        x0 = nb.spawn_x(kind)
+        y0 = 21
+        if not fits_k(board, kind, x0, y0, 0):
+            return []
+        if fits_k(board, kind, x0, y0 - 1, 0):
+            y0 -= 1
+        out = []
+        rots = [0] if kind in ("O", "D", "X") else [0, 1, 2, 3]
+        for r in rots:
+            if not fits_k(board, kind, x0, y0, r):
+                continue
+            for direction in (-1, 1):
+                x = x0
+                shift = 0
+                while True:
+                    if shift or direction == -1:
+                        yl = land(board, tops, kind, x, y0, r)
+                        cells = [(x + dx, yl - down) for dx, down in nb.CELLS[kind][r]]
+                        sc, full = evaluate(board, tops, counts, cells, self.style)
+                        base = ROTATE_KEYS[r] + ("L" if direction < 0 else "R") * shift
+                        out.append((sc, base + "D"))
+                        if spins:
+                            spins.append((x, yl, r, base + "S" * (y0 - yl)))
+                    if not fits_k(board, kind, x + direction, y0, r):
+                        break
+                    x += direction
+                    shift += 1
+        return out
+
+    def spin_plans(self, m, s, landings, tops, counts):
+        """T only: from each landing, a turn (with or without a one-cell tuck
+        first) that ends grounded with 3 corners blocked."""
+        out = []
+        saved = [getattr(s, f) for f in nb.Match.MOVE_FIELDS]
+        saved_next = list(s.next)
+        try:
+            for x, yl, r, keys in landings:
+                for tuck in ("", "L", "R"):
+                    for turn, key in ((1, "X"), (3, "Z")):
+                        s.x, s.y, s.r = x, yl, r
+                        if tuck:
+                            dx = -1 if tuck == "L" else 1
+                            if not m.fits(s, s.x + dx, s.y, s.r):
+                                continue
+                            s.x += dx
+                            if m.fits(s, s.x, s.y - 1, s.r):
+                                continue
+                        if not m.rotate(s, turn) or m.fits(s, s.x, s.y - 1, s.r):
+                            continue
+                        c = (m.blocked(s, s.x, s.y) + m.blocked(s, s.x + 2, s.y)
+                             + m.blocked(s, s.x, s.y - 2) + m.blocked(s, s.x + 2, s.y - 2))
+                        if c < 3:
+                            continue
+                        cells = m.cells(s, s.x, s.y, s.r)
+                        if any(cy >= 40 for cx, cy in cells):
+                            continue
+                        sc, full = evaluate(s.board, tops, counts, cells, self.style)
+                        sc += 4.0 + 12.0 * full
+                        out.append((sc, keys + tuck + key + "D"))
+        finally:
+            for f, v in zip(nb.Match.MOVE_FIELDS, saved):
+                setattr(s, f, v)
+            s.next = saved_next
+        return out
+
+    def keys_for(self, m, s):
+        rng = self.rng
+        board = s.board
+        tops = [0] * 10
+        for x in range(10):
+            for y in range(39, -1, -1):
+                if board[y][x] != ".":
+                    tops[x] = y + 1
+                    break
+        counts = [sum(1 for c in row if c != ".") for row in board]
+        kind = m.kind(s, s.cur)
+        landings = [] if kind != "T" else [None]
+        plans = self.plan(m, s, kind, tops, counts, landings)
+        if kind == "T":
+            plans += self.spin_plans(m, s, landings[1:], tops, counts)
+        if not s.hold_used and rng.random() < 0.5 + self.hold_rate:
+            other = s.hold if s.hold is not None else s.next[0]
+            okind = m.kind(s, other if (m.kind(s, other) in nb.ODD_LETTERS
+                                        or s.transform == 0) else other)
+            alt = [(sc - 0.5, "C" + k) for sc, k in self.plan(m, s, okind, tops, counts, None)]
+            if rng.random() < self.hold_rate:
+                plans += alt
+            elif alt and plans and max(alt)[0] > max(plans)[0] + 3:
+                plans += alt
+        if not plans:
+            return rng.choice(["D", "LD", "RD", "XD", "CD"])
+        if rng.random() < self.skill:
+            keys = max(plans)[1]
+        else:
+            keys = rng.choice(plans)[1]
+        # noise: extra keys before the end, no final D, lock-reset burning
+        if rng.random() < self.noise:
+            ks = list(keys[:-1])
+            for _ in range(rng.randint(1, 3)):
+                ks.insert(rng.randint(0, len(ks)), rng.choice("LRXZSSC"))
+            keys = "".join(ks) + "D"
+        if rng.random() < self.burn_rate:
+            keys = keys[:-1] + "S" * 22 + "".join(rng.choice("LRXZ") for _ in range(rng.randint(10, 40)))
+        if rng.random() < 0.15:
+            keys = keys[:-1]
+        return keys
+
+    def command(self, m, p, turn):
+        rng = self.rng
+        s = m.seats[p]
+        if 0 <= self.sleep_at <= turn < self.sleep_at + 3:
+            return "missed"
+        if rng.random() < self.miss_rate:
+            return "missed"
+        tall = max((y for y in range(40) if any(c != "." for c in s.board[y])), default=-1)
+        if rng.random() < self.resign_rate or (tall > 17 and rng.random() < 5 * self.resign_rate):
+            return "resign"
+        keys = self.keys_for(m, s)
+        got, i = m.dry_run(s, keys)
+        keys = keys[:i + 1]
+        use = ""
+        if m.chance > 0 and rng.random() < self.use_rate and (s.inventory or rng.random() < 0.05):
+            use = "use %d; " % self.target(m, p, tall)
+        if rng.random() < 0.3:
+            return use + keys if keys else use + "keys D"
+        return use + "keys " + keys if keys else use + "keys D"
+
+    def target(self, m, p, tall):
+        rng = self.rng
+        s = m.seats[p]
+        others = [q for q in range(m.n) if q != p]
+        living = [q for q in others if m.seats[q].alive]
+        item = s.inventory[0] if s.inventory else "a"
+        if item in "cn" and tall > 6 and rng.random() < 0.8:
+            q = p
+        elif not living or rng.random() < 0.1:
+            q = p
+        else:
+            q = rng.choice(living)
+        return 1 if q == p else 2 + others.index(q)
+
+
+BAD = ["keys DD", "keys LQD", "hop", "keys " + "L" * 257, "keys XXDL", "use 9; keys D",
+       "use 0; keys D", "use 2 keys D", "keys d", "use 2;keys D"]
+
+
+def bad_command(rng, m, p):
+    options = list(BAD)
+    if m.chance == 0:
+        options.append("use 2; keys D")
+        options.append("use 1; keys D")
+    options.append("use %d; keys D" % (m.n + 1))
+    others = [q for q in range(m.n) if q != p]
+    dead = [q for q in others if not m.seats[q].alive]
+    if dead and m.chance > 0:
+        options += ["use %d; keys D" % (2 + others.index(dead[0]))] * 3
+    for _ in range(10):
+        cmd = rng.choice(options)
+        if m.check(p, cmd) is not None:
+            return cmd
+    return None
+
+
+# ---- matches ---------------------------------------------------------------------
+class Coverage:
+    def __init__(self):
+        self.c = collections.Counter()
+
+    def turn(self, m, line, cmds, before_alive):
+        c = self.c
+        if line["refused"] is not None:
+            c["refused turns"] += 1
+            return
+        c["turns"] += 1
+        for p, ev in enumerate(line["events"]):
+            if ev is None:
+                continue
+            cmd = cmds[p]
+            if cmd not in ("resign", "missed"):
+                c["key sequences"] += 1
+                if "C" in cmd.split("keys ")[-1]:
+                    c["with hold"] += 1
+                if cmd.startswith("use"):
+                    c["use commands"] += 1
+            elif cmd == "missed":
+                c["missed turns"] += 1
+            if ev["spin"] != "none":
+                c["spins " + ev["spin"]] += 1
+                if ev["lines"]:
+                    c["T-spins with lines (%s %d)" % (ev["spin"], ev["lines"])] += 1
+            if ev["lines"]:
+                c["clears of %d" % ev["lines"]] += 1
+            if ev["b2b"]:
+                c["back-to-back"] += 1
+            if ev["combo"] >= 2:
+                c["combo >= 2"] += 1
+            if ev["perfect"]:
+                c["perfect clears"] += 1
+            if ev["cancelled"]:
+                c["cancels"] += 1
+            if ev["sent"]:
+                c["blocks sent"] += 1
+        for p, pl in enumerate(line["players"]):
+            if before_alive[p] and not pl["alive"]:
+                c["out: " + pl["end"]] += 1
+            if pl["piece"] in nb.ODD_LETTERS:
+                c["odd pieces in play"] += 1
+
+
+def gen_match(rng, cov):
+    players = rng.randint(2, 4)
+    items_on = rng.random() < 0.85
+    chance = rng.randint(10, 30) if items_on else 0
+    weights = [rng.choice([0, 1, 5, 20, 50, 100]) for _ in range(6)]
+    if rng.random() < 0.4 or not any(weights):
+        weights = [rng.randint(1, 100) for _ in range(6)]
+    seed = rng.choice([rng.randrange(1000), rng.randrange(2 ** 53)])
+    cap = rng.choice([60, 120, 200])
+    m = nb.Match(seed, players, chance, weights)
+    bots = [Bot(random.Random(rng.random()), items_on) for _ in range(players)]
+    script = {"seed": seed, "players": players, "chance": chance, "weights": weights,
+              "turns": []}
+    lines = []
+    while not m.over and len(script["turns"]) < cap:
+        t = m.turn
+        cmds = [bots[p].command(m, p, t) if m.seats[p].alive else None for p in range(players)]
+        alive = [s.alive for s in m.seats]
+        if rng.random() < 0.03:
+            p = rng.choice([q for q in range(players) if alive[q]])
+            bad = bad_command(rng, m, p)
+            if bad is not None:
+                wrong = list(cmds)
+                wrong[p] = bad
+                got = m.play_turn(wrong)
+                assert got["refused"] is not None, bad
+                script["turns"].append(wrong)
+                lines.append(nb.dumps(got))
+                cov.turn(m, got, wrong, alive)
+        got = m.play_turn(cmds)
+        assert got["refused"] is None, (cmds, got["refused"])
+        script["turns"].append(cmds)
+        lines.append(nb.dumps(got))
+        cov.turn(m, got, cmds, alive)
+    for k in m.used:
+        cov.c["items used: " + "add_line clear_line nuke swap blind transform".split()[
+            nb.ITEM_CHARS.index(k)]] += 1
+    return script, lines
+
+
+# ---- comparing ---------------------------------------------------------------------
+def blank_reason(line):
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return line
+    if isinstance(obj, dict) and isinstance(obj.get("refused"), dict):
+        obj["refused"]["reason"] = ""
+        return nb.dumps(obj)
+    return line
+
+
+def differences(a, b, path=""):
+    if type(a) is not type(b):
+        return [(path, a, b)]
+    if isinstance(a, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append((path + "." + k, a.get(k, "<absent>"), b.get(k, "<absent>")))
+            else:
+                out += differences(a[k], b[k], path + "." + k)
+        return out
+    if isinstance(a, list):
+        if len(a) != len(b) or (a and all(isinstance(v, str) for v in a)):
+            if a != b:
+                if all(isinstance(v, str) for v in a + b) and len(a) == len(b):
+                    return [(path + "[%d]" % i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y]
+                return [(path, a, b)]
+            return []
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += differences(x, y, path + "[%d]" % i)
+        return out
+    return [] if a == b else [(path, a, b)]
+
+
+def run_engine(tool, scripts):
+    text = "".join(json.dumps(s) + "\n" for s in scripts)
+    got = subprocess.run([tool], input=text, capture_output=True, text=True)
+    return got.returncode, got.stdout.split("\n")[:-1] if got.stdout else [], got.stderr
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        print("usage: diff_actionblocks.py AB_TRACE [MATCHES [SEED [MIN_KEYS]]]", file=sys.stderr)
+        return 2
+    tool = args[0]
+    matches = int(args[1]) if len(args) > 1 else 300
+    seed = int(args[2]) if len(args) > 2 else 1
+    min_keys = int(args[3]) if len(args) > 3 else 0
+    if tool != "-" and not os.access(tool, os.X_OK):
+        print("1..0 # SKIP no trace tool at %s" % tool)
+        return 0
+    started = time.time()
+    rng = random.Random(seed)
+    cov = Coverage()
+    scripts = []
+    model = []
+    for _ in range(matches):
+        script, lines = gen_match(rng, cov)
+        scripts.append(script)
+        model.append(lines)
+    generated = time.time()
+    n = 0
+    failed = 0
+    compared = collections.Counter()
+    reasons = 0
+    if tool != "-":
+        rc, out, err = run_engine(tool, scripts)
+        if rc != 0 or len(out) != sum(len(x) for x in model):
+            batch = None
+        else:
+            batch = out
+        pos = 0
+        for k, (script, lines) in enumerate(zip(scripts, model)):
+            if batch is not None:
+                theirs = batch[pos:pos + len(lines)]
+                pos += len(lines)
+            else:
+                rc, theirs, err = run_engine(tool, [script])
+            bad = None
+            for t, mine in enumerate(lines):
+                if t >= len(theirs):
+                    bad = (t, mine, "<no line>")
+                    break
+                if mine == theirs[t]:
+                    continue
+                if blank_reason(mine) == blank_reason(theirs[t]):
+                    reasons += 1
+                    continue
+                bad = (t, mine, theirs[t])
+                break
+            if bad is None and len(theirs) > len(lines):
+                bad = (len(lines), "<no line>", theirs[len(lines)])
+            n += 1
+            if bad is None:
+                print("ok %d - match %d: seed %d, %d players, chance %d, %d turns"
+                      % (n, k, script["seed"], script["players"], script["chance"], len(lines)))
+                for t, line in enumerate(lines):
+                    obj = json.loads(line)
+                    if obj["refused"] is None:
+                        compared["key sequences"] += sum(
+                            1 for p, c in enumerate(script["turns"][t])
+                            if obj["events"][p] is not None and c not in ("resign", "missed"))
+                continue
+            failed += 1
+            t, mine, theirs = bad
+            print("not ok %d - match %d differs at script turn %d (line %d)" % (n, k, t, t + 1))
+            print("# script: " + json.dumps(script, separators=(",", ":")))
+            print("# turn commands: " + json.dumps(script["turns"][t]))
+            print("# model:  " + mine)
+            print("# engine: " + theirs)
+            try:
+                for path, a, b in differences(json.loads(mine), json.loads(theirs))[:30]:
+                    print("#   %s: model %s, engine %s" % (path, json.dumps(a), json.dumps(b)))
+            except ValueError:
+                print("#   (the engine line is not JSON)")
+    ended = time.time()
+    c = cov.c
+    print("# matches %d, turns %d (refused %d), key sequences generated %d, compared %d"
+          % (matches, c["turns"], c["refused turns"], c["key sequences"], compared["key sequences"]))
+    if reasons:
+        print("# %d refused turns agreed but for the reason text" % reasons)
+    for key in sorted(c):
+        print("#   %-36s %d" % (key, c[key]))
+    print("# time: generation and model %.1f s, engine and compare %.1f s"
+          % (generated - started, ended - generated))
+    if min_keys:
+        n += 1
+        have = compared["key sequences"] if tool != "-" else c["key sequences"]
+        print("%s %d - at least %d key sequences compared (%d)"
+              % ("ok" if have >= min_keys else "not ok", n, min_keys, have))
+        if have < min_keys:
+            failed += 1
+    if tool == "-":
+        n += 1
+        print("ok %d - model alone: %d matches generated and played" % (n, matches))
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
