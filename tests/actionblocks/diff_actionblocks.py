@@ -309,7 +309,7 @@ class Coverage:
         for p, pl in enumerate(line["players"]):
             if before_alive[p] and not pl["alive"]:
                 c["out: " + pl["end"]] += 1
-            if pl["piece"] in nb.ODD_LETTERS:
+            if pl["piece"] and pl["piece"] in nb.ODD_LETTERS:
                 c["odd pieces in play"] += 1
 
 

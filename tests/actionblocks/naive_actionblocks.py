@@ -15,17 +15,20 @@ and prints one JSON line per turn, in the trace format of ab-design.md.
 
 Choices made where the three documents leave something open (each one is
 the most literal reading found; the C engine chooses independently):
- C1  Turn numbers: "turn" is the number of the turn being resolved, 1 for
-     the first. A refused turn is not played and prints the number the turn
-     would have had (the next line repeats it), events all null and the
-     players unchanged. When several commands of a turn are refused, the
-     first seat in match order is reported. The reason text is free.
+ C1  Turn numbers: "turn" is the script's turn, 1 for the first, refused
+     ones included (aligned with the engine's tool; the documents say "for
+     each turn one JSON line"). A refused turn is not played and prints
+     "events": null and the players unchanged. When several commands of a
+     turn are refused, the first seat in match order is reported. The
+     reason text is free.
  C2  A refused command: not a string / null for a living seat, a string
-     for a seat already out, a grammar error (only `resign`, `missed`,
-     `keys LETTERS`, `LETTERS`, optionally after `use T; `, T decimal
-     without sign), a letter outside LRXZSDC, more than 256 keys, keys left
-     after the piece locked (by D or by the 15th reset), `use` in a match
-     without items, T outside 1..players or naming a seat already out.
+     for a seat already out, a grammar error, a letter outside LRXZSDC
+     (upper case), more than 256 keys, keys left after the piece locked
+     (by D or by the 15th reset), `use` in a match without items, T outside
+     1..players or naming a seat already out. Grammar: Stackfall's (which
+     versus follows): keywords `resign`, `use`, `keys` in any case, blanks
+     around words, `;` between the use and the keys (empty parts skipped),
+     `keys LETTERS` or the letters alone; `missed` is the script's word.
  C3  A hold whose new piece spawns onto blocks is a block out: the seat is
      out (block_out) at once, keys after it are ignored (not refused: no
      lock happened), nothing locks.
@@ -44,8 +47,8 @@ the most literal reading found; the C engine chooses independently):
      stops: no rows removed, no points, no attack; combo and b2b stay; the
      event reports the spin check's result, lines 0, points 0.
  C9  A seat that goes out in step 1 (resigned, missed, lock_out, block_out
-     at a hold) takes no further part in the turn: no transform count
-     down, no item use, no attack, no rising, no spawn. It can still be the
+     at a hold) takes no further part in the turn: no item use, no attack,
+     no rising, no spawn. It can still be the
      target of garbage (lost with its queue) and of items (they act on its
      board), being alive when the turn began. A seat an item tops out in
      step 1b (overflow) plays on through steps 1b-4 (its own use, attack,
@@ -62,13 +65,11 @@ the most literal reading found; the C engine chooses independently):
      result) while it scores and attacks as a full spin.
  C13 The trace shows the true board and items even while blind; "blind"
      and "transform" are the turns left.
- C14 Blind counts down by one at the start of every played turn, for every
-     seat alive when the turn begins (versus.md). Transformation counts
-     down in step 1a.
- C15 A seat out keeps its last piece fields: the locked piece where it
-     locked (lock out, overflow), the piece at its spawn place for a
-     resignation or a third miss (after its move down), the piece that
-     could not spawn at its spawn place (x, 21, 0) for a block out.
+ C14 Blind counts down by one at the start of every played turn
+     (versus.md), transformation in step 1a, both for every seat, out or
+     not (the rules name no exception; aligned with the engine's tool).
+ C15 A seat out has no piece: "piece", "x", "y", "r" are null (aligned
+     with the engine's tool; the documents are silent); hold and next stay.
      "place" is 0 until decided. A seat out loses its queue (printed []).
  C16 The items of an odd shape are counted in its spawn state (rotation 0,
      bottom row first, left to right) and turn with it, as a tetromino's.
@@ -298,7 +299,8 @@ class Match:
         self.odds = {}
         self.blocks = 0
         self.used = []           # item chars that acted, for coverage counts
-        self.turn = 0
+        self.turn = 0            # turns played
+        self.lines_seen = 0      # script turns, refused ones included
         self.over = False
         self.seats = [Seat(p) for p in range(players)]
         for s in self.seats:
@@ -599,29 +601,41 @@ class Match:
 
     # ---- commands -----------------------------------------------------------
     def parse(self, cmd):
-        """(what, keys, use) or raises ValueError with the reason."""
+        """(what, keys, use) or raises ValueError with the reason. Stackfall's
+        syntax (stackfall.md "Grammar", which versus follows): keywords in any
+        case, blanks (spaces, tabs) before, between and after words, parts
+        separated by ';' (empty parts skipped); the key letters upper case."""
         if not isinstance(cmd, str):
             raise ValueError("no command")
-        if cmd == "resign":
+        parts = [part.strip(" \t") for part in cmd.split(";")]
+        parts = [part for part in parts if part]
+        if not parts:
+            raise ValueError("empty command")
+        words = parts[0].split()
+        if len(parts) == 1 and len(words) == 1 and words[0].lower() == "resign":
             return ("resign", None, None)
-        if cmd == "missed":
+        if len(parts) == 1 and cmd == "missed":
             return ("missed", "", None)
         use = None
-        rest = cmd
-        if rest.startswith("use "):
-            head, sep, tail = rest.partition("; ")
-            num = head[4:]
-            if not sep or not num.isdigit() or not num.isascii() or len(num) > 3:
+        if words and words[0].lower() == "use":
+            if len(words) != 2 or not words[1].isascii() or not words[1].isdigit():
                 raise ValueError("bad use")
-            use = int(num)
-            rest = tail
-        if rest.startswith("keys "):
-            rest = rest[5:]
-        if rest == "" or any(c not in KEY_LETTERS for c in rest):
+            use = int(words[1])
+            parts = parts[1:]
+        if len(parts) != 1:
             raise ValueError("not a move")
-        if len(rest) > MAX_KEYS:
+        words = parts[0].split()
+        if len(words) == 2 and words[0].lower() == "keys":
+            keys = words[1]
+        elif len(words) == 1:
+            keys = words[0]
+        else:
+            raise ValueError("not a move")
+        if any(c not in KEY_LETTERS for c in keys):
+            raise ValueError("not a move")
+        if len(keys) > MAX_KEYS:
             raise ValueError("more than 256 keys")
-        return ("keys", rest, use)
+        return ("keys", keys, use)
 
     def use_target(self, p, t):
         if t == 1:
@@ -698,13 +712,14 @@ class Match:
                 "drop_points": 0}
 
     def play_turn(self, cmds):
-        t = self.turn + 1
+        self.lines_seen += 1
+        t = self.lines_seen
         for p in range(self.n):
             reason = self.check(p, cmds[p] if p < len(cmds) else None)
             if reason is not None:
                 return {"turn": t, "refused": {"seat": p, "reason": reason},
-                        "events": [None] * self.n, "players": self.view()}
-        self.turn = t
+                        "events": None, "players": self.view()}
+        self.turn += 1
         seats = self.seats
         alive0 = [s.alive for s in seats]
         for s in seats:
@@ -715,7 +730,7 @@ class Match:
             s.use = None
             s.drop = 0
             s.event = self.new_event(s) if s.alive else None
-            if s.alive and s.blind > 0:
+            if s.blind > 0:
                 s.blind -= 1
         # 1. moves, locks, clears
         for p, s in enumerate(seats):
@@ -745,9 +760,9 @@ class Match:
             s.score += s.drop
             s.event["drop_points"] = s.drop
         active = [alive0[p] and not seats[p].out_step1 for p in range(self.n)]
-        # 1a. transformations count down
+        # 1a. transformations count down (every seat's, as blind's)
         for p, s in enumerate(seats):
-            if active[p] and s.transform > 0:
+            if s.transform > 0:
                 s.transform -= 1
                 if s.transform == 0:
                     s.next = [(i, False) for i, odd in s.next]
@@ -828,8 +843,10 @@ class Match:
             out.append({
                 "board": ["".join(row) for row in s.board],
                 "items": ["".join(row) for row in s.items],
-                "piece": self.kind(s, s.cur),
-                "x": s.x, "y": s.y, "r": s.r,
+                "piece": self.kind(s, s.cur) if s.alive else None,
+                "x": s.x if s.alive else None,
+                "y": s.y if s.alive else None,
+                "r": s.r if s.alive else None,
                 "hold": None if s.hold is None else self.kind(s, s.hold),
                 "next": [self.kind(s, q) for q in s.next],
                 "score": s.score, "lines": s.lines, "level": s.level(),

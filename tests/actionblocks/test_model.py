@@ -541,8 +541,8 @@ def test_missed():
     got = m.play_turn(["missed", "keys D"])
     eq(got["players"][0]["alive"], True, "a sent move resets the count")
     got = m.play_turn(["keys DD", "keys D"])
-    eq((got["refused"]["seat"], got["events"], m.turn), (0, [None, None], 4),
-       "a refused turn is not played")
+    eq((got["refused"]["seat"], got["events"], m.turn, got["turn"]), (0, None, 4, 5),
+       "a refused turn is not played (its line is the 5th)")
 
 
 def main():
