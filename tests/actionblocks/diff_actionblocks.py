@@ -58,23 +58,31 @@ def land(board, tops, kind, x, y, r):
 
 
 def evaluate(board, tops, counts, cells, style):
-    full = 0
-    rows = collections.Counter(cy for cx, cy in cells)
-    for cy, k in rows.items():
-        if counts[cy] + k == 10:
-            full += 1
-    t2 = list(tops)
+    per_row = {}
     low = {}
+    t2 = list(tops)
     for cx, cy in cells:
+        per_row[cy] = per_row.get(cy, 0) + 1
         if cy + 1 > t2[cx]:
             t2[cx] = cy + 1
-        if cx not in low or cy < low[cx]:
+        if cy < low.get(cx, 99):
             low[cx] = cy
-    holes = sum(max(0, cy - tops[cx]) for cx, cy in low.items())
+    full = 0
+    for cy, k in per_row.items():
+        if counts[cy] + k == 10:
+            full += 1
+    holes = 0
+    for cx, cy in low.items():
+        if cy > tops[cx]:
+            holes += cy - tops[cx]
     maxh = max(t2) - full
     agg = sum(t2) - 10 * full
-    bump = sum(abs(t2[i] - t2[i + 1]) for i in range(9))
-    score = -6.0 * holes - 0.3 * agg - 0.25 * bump
+    bump = 0
+    prev = t2[0]
+    for h in t2[1:]:
+        bump += h - prev if h > prev else prev - h
+        prev = h
+    score = -style[6] * holes - style[8] * agg - 0.25 * bump
     if maxh > 12:
         score -= 3.0 * (maxh - 12)
         score += 6.0 * full
@@ -82,23 +90,29 @@ def evaluate(board, tops, counts, cells, style):
         score += style[full]
     if style[5] and t2[9] > min(t2[:9]) + 1:
         score -= 2.0   # the Tetris style keeps column 9 low
+    if full and counts[40] + len(cells) == 10 * full:
+        score += 100.0  # a perfect clear
     return score, full
 
 
 class Bot:
-    def __init__(self, rng, items_on):
+    def __init__(self, rng, items_on, clean=False):
         self.rng = rng
-        self.skill = rng.choice([1.0, 1.0, 0.9, 0.7, 0.4])
-        self.noise = rng.choice([0.0, 0.05, 0.15, 0.3])
+        self.skill = 1.0 if clean else rng.choice([1.0, 1.0, 0.9, 0.7, 0.4])
+        self.noise = 0.0 if clean else rng.choice([0.0, 0.05, 0.15, 0.3])
         self.hold_rate = rng.choice([0.0, 0.1, 0.3])
         self.use_rate = rng.choice([0.3, 0.6, 0.9]) if items_on else 0.0
         self.miss_rate = rng.choice([0.0, 0.0, 0.01, 0.04])
         self.burn_rate = rng.choice([0.0, 0.02, 0.08])
         self.resign_rate = rng.choice([0.0, 0.0, 0.001, 0.004])
         self.sleep_at = rng.randrange(5, 60) if rng.random() < 0.08 else -1
-        tetris = rng.random() < 0.5
-        # bonus by lines cleared when the stack is low; [5] = Tetris style
-        self.style = [0.0, -1.0 if tetris else 1.0, 2.0, 6.0, 20.0, tetris]
+        tetris = rng.random() < (0.9 if clean else 0.6)
+        # bonus by lines cleared when the stack is low; [5] = Tetris style;
+        # [6] the cost of a hole (spinners leave overhangs); [7] spin bonus
+        self.spinner = rng.random() < 0.4
+        self.style = [0.0, -6.0 if tetris else 1.0, -1.0 if tetris else 2.0, 6.0, 30.0, tetris,
+                      2.0 if self.spinner else 6.0, 30.0 if self.spinner else 8.0,
+                      0.1 if tetris else 0.3]
 
     def plan(self, m, s, kind, tops, counts, spins):
         """[(score, keys)] over simple placements of a piece of this kind
@@ -111,7 +125,12 @@ class Bot:
         if fits_k(board, kind, x0, y0 - 1, 0):
             y0 -= 1
         out = []
-        rots = [0] if kind in ("O", "D", "X") else [0, 1, 2, 3]
+        if kind in ("O", "D", "X"):
+            rots = [0]
+        elif kind in ("I", "S", "Z"):
+            rots = [0, 1]   # 2 and 3 are the same cells shifted
+        else:
+            rots = [0, 1, 2, 3]
         for r in rots:
             if not fits_k(board, kind, x0, y0, r):
                 continue
@@ -141,17 +160,30 @@ class Bot:
         saved_next = list(s.next)
         try:
             for x, yl, r, keys in landings:
-                for tuck in ("", "L", "R"):
-                    for turn, key in ((1, "X"), (3, "Z")):
+                for tuck in ("", "L", "R", "LL", "RR"):
+                    for turns in ("X", "Z", "XX", "ZZ", "XSX", "ZSZ"):
                         s.x, s.y, s.r = x, yl, r
-                        if tuck:
-                            dx = -1 if tuck == "L" else 1
+                        bad = False
+                        for key in tuck:
+                            dx = -1 if key == "L" else 1
                             if not m.fits(s, s.x + dx, s.y, s.r):
-                                continue
+                                bad = True
+                                break
                             s.x += dx
-                            if m.fits(s, s.x, s.y - 1, s.r):
-                                continue
-                        if not m.rotate(s, turn) or m.fits(s, s.x, s.y - 1, s.r):
+                        if bad or (tuck and m.fits(s, s.x, s.y - 1, s.r)):
+                            continue
+                        key = ""
+                        for k in turns:
+                            if k == "S":
+                                while m.fits(s, s.x, s.y - 1, s.r):
+                                    s.y -= 1
+                                    key += "S"
+                            elif m.rotate(s, 1 if k == "X" else 3):
+                                key += k
+                            else:
+                                bad = True
+                                break
+                        if bad or m.fits(s, s.x, s.y - 1, s.r):
                             continue
                         c = (m.blocked(s, s.x, s.y) + m.blocked(s, s.x + 2, s.y)
                              + m.blocked(s, s.x, s.y - 2) + m.blocked(s, s.x + 2, s.y - 2))
@@ -161,7 +193,7 @@ class Bot:
                         if any(cy >= 40 for cx, cy in cells):
                             continue
                         sc, full = evaluate(s.board, tops, counts, cells, self.style)
-                        sc += 4.0 + 12.0 * full
+                        sc += self.style[7] * (0.2 + full)
                         out.append((sc, keys + tuck + key + "D"))
         finally:
             for f, v in zip(nb.Match.MOVE_FIELDS, saved):
@@ -179,12 +211,13 @@ class Bot:
                     tops[x] = y + 1
                     break
         counts = [sum(1 for c in row if c != ".") for row in board]
+        counts.append(sum(counts))      # [40]: every filled cell
         kind = m.kind(s, s.cur)
         landings = [] if kind != "T" else [None]
         plans = self.plan(m, s, kind, tops, counts, landings)
         if kind == "T":
             plans += self.spin_plans(m, s, landings[1:], tops, counts)
-        if not s.hold_used and rng.random() < 0.5 + self.hold_rate:
+        if not s.hold_used and rng.random() < 0.2 + self.hold_rate:
             other = s.hold if s.hold is not None else s.next[0]
             okind = m.kind(s, other if (m.kind(s, other) in nb.ODD_LETTERS
                                         or s.transform == 0) else other)
@@ -323,7 +356,8 @@ def gen_match(rng, cov):
     seed = rng.choice([rng.randrange(1000), rng.randrange(2 ** 53)])
     cap = rng.choice([60, 120, 200])
     m = nb.Match(seed, players, chance, weights)
-    bots = [Bot(random.Random(rng.random()), items_on) for _ in range(players)]
+    clean = not items_on and rng.random() < 0.6
+    bots = [Bot(random.Random(rng.random()), items_on, clean) for _ in range(players)]
     script = {"seed": seed, "players": players, "chance": chance, "weights": weights,
               "turns": []}
     lines = []
