@@ -102,6 +102,7 @@ class Bot:
         self.noise = 0.0 if clean else rng.choice([0.0, 0.05, 0.15, 0.3])
         self.hold_rate = rng.choice([0.0, 0.1, 0.3])
         self.use_rate = rng.choice([0.3, 0.6, 0.9]) if items_on else 0.0
+        self.siege = False
         self.miss_rate = rng.choice([0.0, 0.0, 0.01, 0.04])
         self.burn_rate = rng.choice([0.0, 0.02, 0.08])
         self.resign_rate = rng.choice([0.0, 0.0, 0.001, 0.004])
@@ -110,6 +111,9 @@ class Bot:
         # bonus by lines cleared when the stack is low; [5] = Tetris style;
         # [6] the cost of a hole (spinners leave overhangs); [7] spin bonus
         self.spinner = rng.random() < 0.4
+        # a side stacker fills columns 0-2 and 7-9 only, up into the buffer,
+        # so that rising garbage can push its cells out of the top (overflow)
+        self.side = rng.random() < 0.08
         self.style = [0.0, -6.0 if tetris else 1.0, -1.0 if tetris else 2.0, 6.0, 30.0, tetris,
                       2.0 if self.spinner else 6.0, 30.0 if self.spinner else 8.0,
                       0.1 if tetris else 0.3]
@@ -142,6 +146,12 @@ class Bot:
                         yl = land(board, tops, kind, x, y0, r)
                         cells = [(x + dx, yl - down) for dx, down in nb.CELLS[kind][r]]
                         sc, full = evaluate(board, tops, counts, cells, self.style)
+                        if self.side:
+                            sc = 0.0 if all(cx < 3 or cx > 6 for cx, cy in cells) else -100.0
+                            if min(cy for cx, cy in cells) >= 20:
+                                sc -= 500.0
+                            elif not (3 <= cells[0][0] <= 6):
+                                sc += max(cy for cx, cy in cells) * 0.5
                         base = ROTATE_KEYS[r] + ("L" if direction < 0 else "R") * shift
                         out.append((sc, base + "D"))
                         if spins:
@@ -258,7 +268,14 @@ class Bot:
         got, i = m.dry_run(s, keys)
         keys = keys[:i + 1]
         use = ""
-        if m.chance > 0 and rng.random() < self.use_rate and (s.inventory or rng.random() < 0.05):
+        if self.siege:
+            # hoard until the victim's sides reach into the buffer
+            victim = m.seats[0]
+            top = max((y for y in range(40) if victim.board[y] != ["."] * 10), default=0)
+            use_now = s.inventory and top >= 21 and victim.alive
+        else:
+            use_now = rng.random() < self.use_rate and (s.inventory or rng.random() < 0.05)
+        if m.chance > 0 and use_now:
             use = "use %d; " % self.target(m, p, tall)
         if rng.random() < 0.3:
             return use + keys if keys else use + "keys D"
@@ -270,7 +287,14 @@ class Bot:
         others = [q for q in range(m.n) if q != p]
         living = [q for q in others if m.seats[q].alive]
         item = s.inventory[0] if s.inventory else "a"
-        if item in "cn" and tall > 6 and rng.random() < 0.8:
+        if self.siege and m.seats[0].alive and p != 0:
+            q = 0
+        elif self.siege and living:
+            def height(q):
+                b = m.seats[q].board
+                return max((y for y in range(40) if b[y] != ["."] * 10), default=0)
+            q = max(living, key=height)
+        elif item in "cn" and tall > 6 and rng.random() < 0.8:
             q = p
         elif not living or rng.random() < 0.1:
             q = p
@@ -353,11 +377,24 @@ def gen_match(rng, cov):
     weights = [rng.choice([0, 1, 5, 20, 50, 100]) for _ in range(6)]
     if rng.random() < 0.4 or not any(weights):
         weights = [rng.randint(1, 100) for _ in range(6)]
+    # a siege: clean bots throw add_line at the tallest opponent, so that
+    # garbage overflows happen now and then
+    siege = items_on and rng.random() < 0.12
+    if siege:
+        players = 4
+        chance = 30
+        weights = [100, 0, 0, 0, 0, rng.choice([0, 0, 5])]
     seed = rng.choice([rng.randrange(1000), rng.randrange(2 ** 53)])
     cap = rng.choice([60, 120, 200])
     m = nb.Match(seed, players, chance, weights)
-    clean = not items_on and rng.random() < 0.6
+    clean = (not items_on and rng.random() < 0.6) or siege
     bots = [Bot(random.Random(rng.random()), items_on, clean) for _ in range(players)]
+    for b in bots:
+        b.siege = siege
+    if siege:
+        bots[0].side = True      # the besieged side stacker
+        bots[0].siege = False
+        bots[0].use_rate = 0.0
     script = {"seed": seed, "players": players, "chance": chance, "weights": weights,
               "turns": []}
     lines = []
