@@ -79,6 +79,7 @@ the most literal reading found; the C engine chooses independently):
  C18 The whole queue rises even after a filled cell was pushed out
      (overflow); the cells pushed out are lost.
 """
+import collections
 import json
 import random
 import sys
@@ -299,6 +300,8 @@ class Match:
         self.odds = {}
         self.blocks = 0
         self.used = []           # item chars that acted, for coverage counts
+        self.notes = collections.Counter()   # rare paths taken, for coverage
+        self.recording = False   # notes are taken while a turn resolves only
         self.turn = 0            # turns played
         self.lines_seen = 0      # script turns, refused ones included
         self.over = False
@@ -309,6 +312,10 @@ class Match:
                 s.next.append(self.enter(s))
             ok = self.spawn(s, first)
             assert ok
+
+    def note(self, what):
+        if self.recording:
+            self.notes[what] += 1
 
     # ---- random streams -------------------------------------------------
     def stream_letter(self, i):
@@ -430,6 +437,9 @@ class Match:
                 s.r = b
                 s.last_rot = True
                 s.last_kick = test
+                if test:
+                    self.note("kick test %d (%s)" % (test + 1, "I" if kind == "I" else
+                                                      "O/Dot" if kind in "OD" else "JLSTZ+odd"))
                 return True
         return False
 
@@ -483,6 +493,7 @@ class Match:
             elif key == "C":
                 if not s.hold_used:
                     if not self.do_hold(s):
+                        self.note("block out at a hold")
                         return ("block_out", i)
                     continue
             if moved and was_grounded:
@@ -491,6 +502,7 @@ class Match:
                 s.lowest = s.y
                 s.resets = 0
             if s.resets >= MAX_RESETS and self.grounded(s):
+                self.note("locked by the 15th reset")
                 return ("lock", i)
         self.hard_drop(s)
         return ("lock", len(keys))
@@ -537,6 +549,8 @@ class Match:
         s.locked = True
         s.hold_used = False
         # 2. lock out
+        if kind in ODD_LETTERS:
+            self.note("odd shapes locked")
         if all(cy >= BUFFER_BOTTOM for cx, cy in cells):
             s.out_now = "lock_out"
             s.out_step1 = True
@@ -548,8 +562,12 @@ class Match:
         while y < ROWS:
             if all(c != EMPTY for c in s.board[y]):
                 for c in s.items[y]:
-                    if c != EMPTY and len(s.inventory) < MAX_INVENTORY:
-                        s.inventory.append(c)
+                    if c != EMPTY:
+                        if len(s.inventory) < MAX_INVENTORY:
+                            s.inventory.append(c)
+                            self.note("items collected")
+                        else:
+                            self.note("items discarded (inventory full)")
                 del s.board[y]
                 del s.items[y]
                 s.board.append(empty_row())
@@ -564,6 +582,10 @@ class Match:
         else:
             s.combo = -1
         full = spin == "full" or (spin == "mini" and cleared == 3)
+        if spin == "mini" and cleared == 3:
+            self.note("mini spin triple")
+        if spin == "full" and s.last_kick == 4:
+            self.note("full spin by test 5")
         difficult = cleared == 4 or (spin != "none" and cleared > 0)
         b2b = cleared > 0 and difficult and s.b2b
         if cleared:
@@ -686,6 +708,7 @@ class Match:
     def apply_item(self, item, u, t):
         if item == "a":
             if self.rise_row(t, self.garbage_hole()):
+                self.note("overflow by add_line")
                 self.mark(t, "overflow")
         elif item == "c":
             del t.board[0]
@@ -720,6 +743,7 @@ class Match:
                 return {"turn": t, "refused": {"seat": p, "reason": reason},
                         "events": None, "players": self.view()}
         self.turn += 1
+        self.recording = True
         seats = self.seats
         alive0 = [s.alive for s in seats]
         for s in seats:
@@ -767,9 +791,15 @@ class Match:
                 if s.transform == 0:
                     s.next = [(i, False) for i, odd in s.next]
                     if s.hold is not None:
+                        if s.hold[1]:
+                            self.note("odd hold changed back")
                         s.hold = (s.hold[0], False)
         # 1b. item uses
         for p, s in enumerate(seats):
+            if active[p] and s.use is not None and not s.inventory:
+                self.note("use with an empty inventory")
+            if alive0[p] and s.out_step1 and s.use is not None:
+                self.note("use by a seat out in step 1 (dropped)")
             if active[p] and s.use is not None and s.inventory:
                 item = s.inventory.pop(0)
                 self.used.append(item)
@@ -833,6 +863,7 @@ class Match:
             self.over = True
             for s in left:
                 s.place = 1
+        self.recording = False
         return {"turn": t, "refused": None,
                 "events": [s.event if alive0[p] else None for p, s in enumerate(seats)],
                 "players": self.view()}
