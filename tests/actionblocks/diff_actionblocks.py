@@ -38,6 +38,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import naive_actionblocks as nb  # noqa: E402
 
 ROTATE_KEYS = ["", "X", "XX", "Z"]
+# Keys after a hold that blocked out: the model plays them as keys that
+# cannot act (choice C3); the engine's tool refuses them. Off by default so
+# that the rest stays comparable; AB_KEYS_AFTER_BLOCK_OUT=1 sends them.
+KEYS_AFTER_BLOCK_OUT = os.environ.get("AB_KEYS_AFTER_BLOCK_OUT") == "1"
 
 
 # ---- a fast placement planner over the model's shapes ------------------------------
@@ -269,7 +273,8 @@ class Bot:
             return "resign"
         keys = self.keys_for(m, s)
         got, i = m.dry_run(s, keys)
-        keys = keys[:i + 1]
+        if got == "lock" or not KEYS_AFTER_BLOCK_OUT or rng.random() < 0.5:
+            keys = keys[:i + 1]   # keys after a lock are refused
         use = ""
         if self.siege:
             # hoard until the victim's sides reach into the buffer

@@ -78,6 +78,17 @@ the most literal reading found; the C engine chooses independently):
      (not resign, not missed) can use.
  C18 The whole queue rises even after a filled cell was pushed out
      (overflow); the cells pushed out are lost.
+ C19 Transformation (versus.md): a hit turns the 5 preview pieces odd, not
+     the falling piece nor the held one; a piece entering the preview while
+     the count is above 0 is odd; at 0 the preview and the held piece
+     change back. A piece put in hold keeps its shape while a
+     Transformation runs, and is its tetromino again when none runs.
+ C20 Points: base (clear, spin or mini table) x 1.5 when back-to-back, plus
+     50 x combo when combo > 0, all times the level before the lock's
+     lines; back-to-back only for a lock that clears lines. Perfect clear
+     adds attack (+10) and no points.
+ C21 "x", "y" are the box's top-left cell (y up); after the spawn's move
+     down one row a J L S T Z O I piece on an empty board shows y = 20.
 """
 import collections
 import json
