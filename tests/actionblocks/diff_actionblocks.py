@@ -433,6 +433,40 @@ def gen_match(rng, cov):
     return script, lines
 
 
+# ---- hand-made scripts for paths random play seldom takes ---------------------------
+S19 = "S" * 19
+EDGE_SCRIPTS = [
+    # seed 0 starts with an O: on the floor, 15 turns in place are 15 resets
+    # (choice C4: an O turn succeeds), so a key after them is refused.
+    {"seed": 0, "players": 2, "chance": 0, "weights": [1] * 6,
+     "turns": [["keys " + S19 + "X" * 15 + "L", "keys D"], ["keys " + S19 + "X" * 15, "keys D"],
+               ["keys " + S19 + "Z" * 14 + "LD", "keys D"]]},
+    # everyone resigns at once: all share place 1
+    {"seed": 3, "players": 3, "chance": 0, "weights": [1] * 6,
+     "turns": [["resign", "resign", "resign"]]},
+    # two out together of four: places 3 and 3, then 2 and 1
+    {"seed": 4, "players": 4, "chance": 10, "weights": [1] * 6,
+     "turns": [["resign", "keys D", "resign", "keys D"], [None, "keys D", None, "resign"]]},
+    # Stackfall's grammar: keywords in any case, blanks and tabs, leading zeros
+    {"seed": 5, "players": 3, "chance": 10, "weights": [1] * 6,
+     "turns": [["KEYS D", "keys D", "D"], ["  keys  LLD  ", "Use 1; keys D", "use 2 ; keys RD"],
+               ["use 02; keys D", "keys\tD", "keys D"], ["resign ", "RESIGN", "keys D"]]},
+    # three missed turns in a row; a sent move resets the count
+    {"seed": 6, "players": 3, "chance": 0, "weights": [1] * 6,
+     "turns": [["missed", "missed", "keys D"], ["missed", "missed", "keys D"],
+               ["keys D", "missed", "keys D"], ["missed", None, "keys D"],
+               ["missed", None, "keys D"], ["keys LD", None, "keys D"]]},
+    # uses with an empty inventory; a use naming a seat out is refused
+    {"seed": 7, "players": 3, "chance": 10, "weights": [1] * 6,
+     "turns": [["use 1; keys D", "use 2; keys D", "resign"], ["use 3; keys D", "keys D", None],
+               ["use 2; keys D", "use 1; keys D", None]]},
+    # holds: a second hold for the same piece does nothing
+    {"seed": 12, "players": 2, "chance": 0, "weights": [1] * 6,
+     "turns": [["keys CCD", "keys CD"], ["keys CD", "keys CCCD"], ["keys XCZCD", "C"],
+               ["keys " + "S" * 30 + "D", "keys S"]]},
+]
+
+
 # ---- comparing ---------------------------------------------------------------------
 def blank_reason(line):
     try:
@@ -493,7 +527,17 @@ def main():
     cov = Coverage()
     scripts = []
     model = []
-    while len(scripts) < matches or cov.c["key sequences"] < min_keys:
+    for script in EDGE_SCRIPTS:
+        m = nb.Match(script["seed"], script["players"], script["chance"], script["weights"])
+        lines = []
+        for cmds in script["turns"]:
+            alive = [s.alive for s in m.seats]
+            got = m.play_turn(cmds)
+            lines.append(nb.dumps(got))
+            cov.turn(m, got, cmds, alive)
+        scripts.append(script)
+        model.append(lines)
+    while len(scripts) < matches + len(EDGE_SCRIPTS) or cov.c["key sequences"] < min_keys:
         script, lines = gen_match(rng, cov)
         scripts.append(script)
         model.append(lines)
