@@ -102,6 +102,37 @@ def evaluate(board, tops, counts, cells, style):
     return score, full
 
 
+def tsd_slots(board, tops, counts, cells):
+    """T-spin slots the board would have with cells added: a stem hole at
+    (c, h) on top of column c, the T's flat row h+1 open over c-1..c+1, and an
+    overhang at (c+-1, h+2) on one side, the other side open; counts the
+    rows h and h+1 that the T would fill (0 when no slot)."""
+    added = set(cells)
+
+    def filled(x, y):
+        if x < 0 or x > 9 or y < 0:
+            return True
+        return (x, y) in added or board[y][x] != "."
+    t2 = list(tops)
+    for cx, cy in cells:
+        if cy + 1 > t2[cx]:
+            t2[cx] = cy + 1
+    best = 0
+    for c in range(1, 9):
+        h = t2[c]
+        if h > 17 or filled(c, h) or filled(c, h + 1):
+            continue
+        for o, q in ((c + 1, c - 1), (c - 1, c + 1)):
+            if not (filled(q, h) and filled(o, h) and not filled(q, h + 1)
+                    and not filled(o, h + 1) and filled(o, h + 2) and not filled(q, h + 2)):
+                continue
+            row_h = counts[h] + sum(1 for x, y in cells if y == h)
+            row_h1 = counts[h + 1] + sum(1 for x, y in cells if y == h + 1)
+            lines = (row_h == 9) + (row_h1 == 7)
+            best = max(best, 1 + lines)
+    return best
+
+
 class Bot:
     def __init__(self, rng, items_on, clean=False):
         self.rng = rng
@@ -153,6 +184,8 @@ class Bot:
                         yl = land(board, tops, kind, x, y0, r)
                         cells = [(x + dx, yl - down) for dx, down in nb.CELLS[kind][r]]
                         sc, full = evaluate(board, tops, counts, cells, self.style)
+                        if self.spinner and kind != "T" and not full:
+                            sc += 8.0 * tsd_slots(board, tops, counts, cells)
                         if self.side:
                             sc = 0.0 if all(cx < 3 or cx > 6 for cx, cy in cells) else -100.0
                             if min(cy for cx, cy in cells) >= 20:
