@@ -483,7 +483,8 @@ EDGE_SCRIPTS = [
     # Stackfall's grammar: keywords in any case, blanks and tabs, leading zeros
     {"seed": 5, "players": 3, "chance": 10, "weights": [1] * 6,
      "turns": [["KEYS D", "keys D", "D"], ["  keys  LLD  ", "Use 1; keys D", "use 2 ; keys RD"],
-               ["use 02; keys D", "keys\tD", "keys D"], ["resign ", "RESIGN", "keys D"]]},
+               ["use 02; keys D", "keys\tD", "keys D"], ["keys", "keys ", "use 1; keys"],
+               ["resign ", "RESIGN", "keys D"]]},
     # three missed turns in a row; a sent move resets the count
     {"seed": 6, "players": 3, "chance": 0, "weights": [1] * 6,
      "turns": [["missed", "missed", "keys D"], ["missed", "missed", "keys D"],

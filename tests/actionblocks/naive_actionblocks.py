@@ -28,7 +28,9 @@ the most literal reading found; the C engine chooses independently):
      1..players or naming a seat already out. Grammar: Stackfall's (which
      versus follows): keywords `resign`, `use`, `keys` in any case, blanks
      around words, `;` between the use and the keys (empty parts skipped),
-     `keys LETTERS` or the letters alone; `missed` is the script's word.
+     `keys LETTERS` or the letters alone; `keys` with no letters is the
+     empty move (a hard drop, as a missed turn: "missed = empty keys");
+     `missed` is the script's word.
  C3  A hold whose new piece spawns onto blocks is a block out: the seat is
      out (block_out) at once, keys after it are ignored (not refused: no
      lock happened), nothing locks.
@@ -660,6 +662,8 @@ class Match:
         words = parts[0].split()
         if len(words) == 2 and words[0].lower() == "keys":
             keys = words[1]
+        elif len(words) == 1 and words[0].lower() == "keys":
+            keys = ""    # no keys: completed by a hard drop, as a missed turn's
         elif len(words) == 1:
             keys = words[0]
         else:

@@ -524,6 +524,8 @@ def test_items():
     eq(m.check(0, "keys Q") is not None, True, "an unknown key is refused")
     eq(m.check(0, "L" * 257) is not None, True, "257 keys are refused")
     eq(m.check(0, "LLXD"), None, "the letters alone are a move")
+    eq(m.check(0, "keys"), None, "keys with no letters: the empty move")
+    eq(m.check(0, "") is not None, True, "an empty command is refused")
 
 
 def test_missed():
