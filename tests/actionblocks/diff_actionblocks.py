@@ -400,6 +400,8 @@ class Coverage:
                 c["combo >= 2"] += 1
             if ev["perfect"]:
                 c["perfect clears"] += 1
+            if line["players"][p]["level"] == 15:
+                c["locks at level 15"] += 1
             if ev["cancelled"]:
                 c["cancels"] += 1
             if ev["sent"]:
@@ -427,11 +429,25 @@ def gen_match(rng, cov):
         weights = [100, 0, 0, 0, 0, rng.choice([0, 0, 5])]
     seed = rng.choice([rng.randrange(1000), rng.randrange(2 ** 53)])
     cap = rng.choice([60, 120, 200])
+    # a marathon: two clean bots without items for long enough that the
+    # level reaches its cap (15, at 140 lines)
+    marathon = not siege and rng.random() < 0.04
+    if marathon:
+        players = 2
+        items_on = False
+        chance = 0
+        cap = 500
     m = nb.Match(seed, players, chance, weights)
-    clean = (not items_on and rng.random() < 0.6) or siege
+    clean = (not items_on and rng.random() < 0.6) or siege or marathon
     bots = [Bot(random.Random(rng.random()), items_on, clean) for _ in range(players)]
     for b in bots:
         b.siege = siege
+        if marathon:
+            b.miss_rate = b.resign_rate = b.burn_rate = 0.0
+            b.sleep_at = -1
+            b.side = b.spinner = False
+            b.hold_rate = 0.1
+            b.style = [0.0, 2.0, 3.0, 6.0, 20.0, False, 6.0, 8.0, 0.5]
     if siege:
         bots[0].side = True      # the besieged side stacker
         bots[0].siege = False
