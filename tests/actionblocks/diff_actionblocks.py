@@ -3,28 +3,36 @@
 
 Usage: diff_actionblocks.py AB_TRACE [MATCHES [SEED [MIN_KEYS]]]
 
-With MIN_KEYS, matches go on being generated past MATCHES until that many
-key sequences are in the scripts, and a last test checks they were compared.
-
-Generates MATCHES random match scripts (2-4 players; items on with chance
-10-30 and random weights in most matches, off in some), reproducible from
-SEED, plays each through naive_actionblocks.py and through AB_TRACE (which
-reads the scripts on stdin, one JSON a line, and writes one JSON line a
-turn), and compares the turn lines as text. AB_TRACE "-" runs the model
-alone (generation, coverage and timing). A refusal's reason text is free on
-both sides, so it is blanked before comparing (the seat still counts).
+Plays a few hand-made scripts (EDGE_SCRIPTS: resets of an O, shared
+places, the command grammar, missed turns, empty inventories, holds), then
+MATCHES random match scripts (2-4 players; items on with chance 10-30 and
+random weights in most matches, off in some), reproducible from SEED,
+through naive_actionblocks.py and through AB_TRACE (which reads the scripts
+on stdin, one JSON a line, and writes one JSON line a turn), and compares
+the turn lines as text. With MIN_KEYS, matches go on being generated past
+MATCHES until that many key sequences (one seat's keys in one turn) are in
+the scripts, and a last test checks that they were all compared. AB_TRACE
+"-" runs the model alone (generation, coverage and timing). A refusal's
+reason text is free on both sides, so it is blanked before comparing (the
+refused seat still counts).
 
 The bots play sensibly with noise: a greedy choice over the placements
-reachable by rotation, shifts and a drop (T pieces also try a soft drop
-then a turn at the bottom, with and without a tuck, so that spins happen),
+reachable by rotation, shifts and a drop (a T also tries tucks and turns at
+the bottom, so that spins happen; "spinner" bots leave T-spin slots),
 holds, item uses on chosen targets, random extra keys, lock-reset burning
-(L/R on the ground until the 15th reset locks), missed turns, resignations,
-and now and then a deliberately refused command (the turn is reported
-refused and played again). On the first difference of a match it prints
-the script, the turn, both lines and the fields that differ. At the end it
-prints how many key sequences (one seat's keys in one turn) were compared
-and coverage counts: spins, T-spins with lines, back-to-back, perfect
-clears, items used, eliminations by reason.
+(moves on the ground until the 15th reset locks), missed turns (sometimes
+three in a row), resignations, and now and then a deliberately refused
+command (the turn is reported refused and played again). Some matches are
+"clean" (no items, no noise), a few are sieges (add_line thrown at a side
+stacker, so that garbage overflows) or marathons (long enough for the
+level cap). On the first difference of a match it prints the script, the
+turn, both lines and the fields that differ. At the end it prints the key
+sequences compared and coverage counts (spins, T-spins with lines,
+back-to-back, perfect clears, items used, eliminations by reason, and the
+model's notes on rare paths: kicks by test, 15th-reset locks, ...).
+
+AB_KEYS_AFTER_BLOCK_OUT=1 also sends keys after a hold that blocked out
+(see KEYS_AFTER_BLOCK_OUT: the one known disagreement).
 """
 import collections
 import json
