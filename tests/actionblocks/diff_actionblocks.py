@@ -31,8 +31,6 @@ sequences compared and coverage counts (spins, T-spins with lines,
 back-to-back, perfect clears, items used, eliminations by reason, and the
 model's notes on rare paths: kicks by test, 15th-reset locks, ...).
 
-AB_KEYS_AFTER_BLOCK_OUT=1 also sends keys after a hold that blocked out
-(see KEYS_AFTER_BLOCK_OUT: the one known disagreement).
 """
 import collections
 import json
@@ -46,10 +44,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import naive_actionblocks as nb  # noqa: E402
 
 ROTATE_KEYS = ["", "X", "XX", "Z"]
-# Keys after a hold that blocked out: the model plays them as keys that
-# cannot act (choice C3); the engine's tool refuses them. Off by default so
-# that the rest stays comparable; AB_KEYS_AFTER_BLOCK_OUT=1 sends them.
-KEYS_AFTER_BLOCK_OUT = os.environ.get("AB_KEYS_AFTER_BLOCK_OUT") == "1"
 
 
 # ---- a fast placement planner over the model's shapes ------------------------------
@@ -314,8 +308,10 @@ class Bot:
             return "resign"
         keys = self.keys_for(m, s)
         got, i = m.dry_run(s, keys)
-        if got == "lock" or not KEYS_AFTER_BLOCK_OUT or rng.random() < 0.5:
-            keys = keys[:i + 1]   # keys after a lock are refused
+        if got == "lock" or rng.random() < 0.5:
+            # keys after a lock are refused, and after a hold that blocked
+            # out (half of those are sent: both sides must refuse them)
+            keys = keys[:i + 1]
         use = ""
         if self.siege:
             # hoard until the victim's sides reach into the buffer

@@ -32,8 +32,9 @@ the most literal reading found; the C engine chooses independently):
      empty move (a hard drop, as a missed turn: "missed = empty keys");
      `missed` is the script's word.
  C3  A hold whose new piece spawns onto blocks is a block out: the seat is
-     out (block_out) at once, keys after it are ignored (not refused: no
-     lock happened), nothing locks.
+     out (block_out) at once and nothing locks. Keys after it are refused,
+     as keys after a lock are: the piece they were sent for is gone (the
+     rules page says so; an earlier reading ignored them).
  C4  The O, the Dot and the Plus rotate successfully (test (0,0) always
      fits since the shape does not change): the state r changes, the
      rotation counts as a successful action (a lock reset when grounded;
@@ -703,6 +704,8 @@ class Match:
             got, i = self.dry_run(s, keys)
             if got == "lock" and i < len(keys) - 1:
                 return "key %d after the lock" % (i + 1)
+            if got == "block_out" and i < len(keys) - 1:
+                return "key %d after the block out" % (i + 1)
         return None
 
     # ---- items -------------------------------------------------------------------

@@ -253,8 +253,9 @@ def test_block_out():
     for x in range(3, 7):
         s.board[20][x] = "G"
     put(m, s, "T", 0, 2, 0)
-    eq(m.check(0, "keys CLLD"), None, "keys after a blocked-out hold are not refused")
-    got = m.play_turn(["keys CLLD", "keys D"])
+    eq(m.check(0, "keys CLLD"), "key 1 after the block out",
+       "keys after a blocked-out hold are refused, as keys after a lock")
+    got = m.play_turn(["keys C", "keys D"])
     eq(got["players"][0]["end"], "block_out", "block out at a hold")
     eq(got["players"][0]["board"][0], "..........", "nothing locked")
 
