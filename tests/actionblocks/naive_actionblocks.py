@@ -64,8 +64,8 @@ the most literal reading found; the C engine chooses independently):
      = the last line clear was difficult. Event "combo" = the counter after
      the lock. Event "points" = the lock's points (level applied), drops
      apart in "drop_points"; "score" adds both.
- C12 A mini spin clearing 3 lines reports "spin": "mini" (the check's
-     result) while it scores and attacks as a full spin.
+ C12 A mini spin clearing 3 lines is a full spin (the spec: "scored and
+     attacks as a full spin"), and its event reports "spin": "full".
  C13 The trace shows the true board and items even while blind; "blind"
      and "transform" are the turns left.
  C14 Blind counts down by one at the start of every played turn
@@ -598,6 +598,8 @@ class Match:
         full = spin == "full" or (spin == "mini" and cleared == 3)
         if spin == "mini" and cleared == 3:
             self.note("mini spin triple")
+            ev["spin"] = "full"
+
         if spin == "full" and s.last_kick == 4:
             self.note("full spin by test 5")
         difficult = cleared == 4 or (spin != "none" and cleared > 0)
