@@ -883,7 +883,7 @@ handle_match_ratings(struct request *req)
 	/* The page's ranks follow the ratings before it; next is the last
 	 * account of a full page. */
 	jw_init(&w, RATINGS_TEXT_FIRST, RATINGS_TEXT_MAX);
-	match_ratings_write(&w, out, n, above, n == limit && n > 0 ? rows[n - 1].name : NULL);
+	match_ratings_write(&w, VERSUS_RULES, out, n, above, n == limit && n > 0 ? rows[n - 1].name : NULL);
 	text = jw_take(&w, &len);
 	request_reply_json_text(req, 200, text, len);
 }

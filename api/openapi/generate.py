@@ -193,7 +193,9 @@ def load():
     with open(os.path.join(API, 'games.txt'), encoding='utf-8') as f:
         for line in f:
             line = line.split('#', 1)[0].strip()
-            if line:
+            # "<folder> match" is a match ruleset: its contract is the
+            # shared sections' (the match routes), not a game's fragment.
+            if line and len(line.split()) == 1:
                 games.append(line)
     if not games or len(set(games)) != len(games):
         raise SourceError('games.txt: no games, or one twice')

@@ -257,7 +257,8 @@ def main():
     # its code (strings included, comments aside) as a word or a part of an
     # identifier between underscores (game_duskcourt, "hatetris-classic").
     with open(os.path.join(root, 'api', 'games.txt'), encoding='utf-8') as f:
-        games = [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith('#')]
+        games = [ln.strip() for ln in f
+                 if ln.strip() and not ln.lstrip().startswith('#') and len(ln.split()) == 1]
     named = []
     for f in files:
         if f.split(os.sep)[0] != 'server':
