@@ -61,6 +61,19 @@ enum match_rules_id {
 #define MATCH_TURN_CAP_MAX 100000  /* the largest turn cap a replay may name */
 #define MATCH_LOBBIES_MAX 10       /* matches in their lobby that one account may have created */
 
+/* A move of any ruleset as the server holds it (the ruleset's move_size
+ * bytes at its start), and the moves of a turn: nplayers of them, one
+ * every move_size bytes (so that a ruleset reads them as its own array). */
+typedef union {
+	max_align_t   align_;
+	unsigned char bytes[MATCH_MOVE_MAX];
+} match_move;
+
+typedef union {
+	max_align_t   align_;
+	unsigned char bytes[MATCH_PLAYERS_MAX * MATCH_MOVE_MAX];
+} match_moves;
+
 /* A ruleset's options of a match, as the row keeps them: whether they are
  * on, a percent and MATCH_OPTION_SHARES shares. What they mean is the
  * ruleset's (versus: items, their chance a mino and the items' shares).
