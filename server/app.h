@@ -33,7 +33,7 @@ struct app {
 	_Atomic(const struct keyring *) keys;
 	struct workers      *verify;  /* replay verification, off the HTTP threads */
 	struct sweeper      *sweeper; /* retention */
-	struct matches      *matches; /* versus matches: their clock, long polls and streams */
+	struct matches      *matches; /* matches: their clock, long polls and streams */
 	struct throttle     *throttle; /* rate limits, per address and per account */
 	struct holds        *holds;   /* long polls and streams held, per client and account */
 	struct quota        *quota;   /* what a client may store a day (quota_charge.h) */

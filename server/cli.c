@@ -15,7 +15,7 @@
 #include "config.h"
 #include "jsonbody.h"
 #include "keyfile.h"
-#include "match.h"
+#include "match_rules.h"
 #include "play.h"
 #include "replay.h"
 #include "replay_walk.h"
@@ -81,18 +81,17 @@ cli_keys(int argc, char **argv)
 	return 0;
 }
 
-/* A versus match's replay: the verifier of the verify route. */
+/* A match's replay, of the ruleset mr: the verifier of the verify route. */
 static int
-cli_verify_match(const char *file, const json_t *replay)
+cli_verify_match(const struct match_rules *mr, const json_t *replay)
 {
 	struct match_replay_check chk;
 	char *final;
-	int rc = match_replay_verify(replay, &chk);
+	int rc = mr->verify(replay, &chk);
 
-	(void)file;
 	final = chk.final ? json_dumps(chk.final, JSON_COMPACT) : NULL;
 	if (rc == 0)
-		printf("valid: %s match replay, %zu turns, final %s\n", VERSUS_RULES, chk.nturns,
+		printf("valid: %s match replay, %zu turns, final %s\n", mr->name, chk.nturns,
 		    final ? final : "?");
 	else if (chk.turn > 0)
 		printf("invalid at turn %zu: %s\n", chk.turn, chk.reason);
@@ -203,6 +202,7 @@ cli_verify(int argc, char **argv)
 {
 	struct replay_check chk;
 	struct game_env env = { .work = NULL, .shared = play_shared };
+	const struct match_rules *mr;
 	const struct game *g;
 	json_error_t jerr;
 	const json_t *replay;
@@ -234,8 +234,8 @@ cli_verify(int argc, char **argv)
 		json_decref(doc);
 		return 1;
 	}
-	if (match_replay_is(replay)) {
-		rc = cli_verify_match(argv[1], replay);
+	if ((mr = match_rules_by_name(json_string_value(json_object_get(replay, "rules")))) != NULL) {
+		rc = cli_verify_match(mr, replay);
 		json_decref(doc);
 		return rc;
 	}

@@ -101,7 +101,7 @@ static const struct {
 	    "replay verifications waiting at most; more are answered 503 with Retry-After",
 	    { 1, 4096, 16, false } },
 	[OPT_MATCH_TURN_CAP] = { "match-turn-cap", "ARCADED_MATCH_TURN_CAP", "N", false,
-	    "turns after which a versus match ends, the players still in sharing first place",
+	    "turns after which a match ends, the players still in sharing first place",
 	    { 1, 100000, 1000, false } },
 	[OPT_MATCH_STREAMS] = { "match-streams", "ARCADED_MATCH_STREAMS", "N", false,
 	    "match event streams open at most; more are answered 503 with Retry-After",
@@ -127,7 +127,7 @@ static const struct {
 	[OPT_REVIEWS_PER_DAY] = { "reviews-per-day", "ARCADED_REVIEWS_PER_DAY", "N", false,
 	    "runs finished with a review likewise (0: no quota)", { 0, 100000000, 10000, false } },
 	[OPT_MATCHES_PER_DAY] = { "matches-per-day", "ARCADED_MATCHES_PER_DAY", "N", false,
-	    "versus matches created likewise (0: no quota)", { 0, 100000000, 2000, false } },
+	    "matches created likewise (0: no quota)", { 0, 100000000, 2000, false } },
 	[OPT_MCP_ORIGIN]    = { "mcp-origin", "ARCADED_MCP_ORIGIN", "ORIGIN", true,
 	    "a web origin (scheme://host[:port]) whose pages may call POST /mcp, besides the loopback "
 	    "names on the daemon's own port (repeatable)", { 0 } },

@@ -55,13 +55,13 @@ struct config {
 	unsigned unplayed_retention; /* seconds a run that never got a move is kept */
 	unsigned verify_workers;     /* threads for replay verification */
 	unsigned verify_queue;       /* verifications waiting at most; more are answered 503 */
-	unsigned match_turn_cap;     /* turns after which a versus match ends, 1..100000 */
+	unsigned match_turn_cap;     /* turns after which a match ends, 1..100000 */
 	unsigned match_streams;      /* match event streams open at most */
 	unsigned waits_per_address;  /* long polls one client (or /64, or account) holds at most */
 	unsigned streams_per_address; /* event streams likewise; a /56 holds 4 times these */
 	unsigned runs_per_day;       /* runs one client (/64) or account begins a UTC day; 0: no quota */
 	unsigned reviews_per_day;    /* runs finished with a review likewise; a /56 4 times these */
-	unsigned matches_per_day;    /* versus matches created likewise */
+	unsigned matches_per_day;    /* matches created likewise */
 	struct ratelimit_config rate; /* per-address and per-account limits by class */
 	uint64_t cap_default;        /* a capped game's cap when init asks for none, in moves;
 	                                0 = none; at most cap_max */

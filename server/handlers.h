@@ -79,7 +79,7 @@ void handle_page_compare(struct request *req);
 void handle_static(struct request *req);
 void handle_openapi(struct request *req);
 
-/* handlers_matches.c: versus matches, their long polls and streams,
+/* handlers_matches.c: matches, their long polls and streams,
  * replays and ratings */
 void handle_match_create(struct request *req);
 void handle_match_join(struct request *req);

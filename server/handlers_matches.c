@@ -1,7 +1,8 @@
 /*
- * handlers_matches.c: versus matches over HTTP.
+ * handlers_matches.c: matches over HTTP, of every match ruleset (the
+ * descriptor a match's row names, match_rules.h).
  *
- *   POST /api/matches                    a match in the lobby; its creator sits
+ *   POST /api/matches                    a match in the lobby (of `rules`); its creator sits
  *   POST /api/matches/quick              the queue: the lobby with these settings, or a new one
  *   POST /api/matches/{id}/join          a seat; the last one starts the match
  *   POST /api/matches/{id}/move          {turn, command}: one move a turn
@@ -11,6 +12,10 @@
  *   GET  /api/matches/{id}/replay        a finished match's replay and certificate
  *   POST /api/matches/replays/verify     plays a replay again
  *   GET  /api/matches/ratings            Glicko-2 ratings, best first
+ *
+ * The quick-match queue and the ratings are the default ruleset's (the
+ * first of the list): the queue's lobbies and the ratings table carry no
+ * ruleset of their own.
  *
  * Writes go through one store job each (matches.h); reads take a reader
  * connection. A long poll and a stream hold no thread while they wait
@@ -30,9 +35,10 @@
 #include "holds.h"
 #include "jsonbody.h"
 #include "jw.h"
+#include "match_answers.h"
 #include "match_hub.h"
-#include "match_result.h"
 #include "match_play.h"
+#include "match_rules.h"
 #include "quota_charge.h"
 #include "workers.h"
 
@@ -156,80 +162,52 @@ reply_verdict_error(struct request *req, const struct match_play_op *op)
 	request_reply_error_text(req, e, msg, extra, len);
 }
 
-/* A new match's item settings, for POST /api/matches and the queue: `items`
- * (true or false), `item_chance` (0..100, 0 = off; 10 by default with items
- * on) and `item_weights` (six integers 0..100, one at least above 0; all 1
- * by default). Giving item_chance or item_weights turns items on unless
- * `items` is false (then they must not be given, or item_chance be 0).
- * Items off store chance 0 and weights all 1, so that the queue pairs every
- * lobby without items. False once a 400 is queued. */
-struct item_settings {
-	bool    items;
-	uint8_t item_chance, item_weights[VERSUS_ITEM_KINDS];
-};
-
-static bool
-read_item_settings(struct request *req, struct item_settings *op)
+/* The fields a table's route takes: fields (NULL-terminated), then the
+ * ruleset's options' (match_rules.h), into out (room for cap). */
+static const char *const *
+table_fields(const char *const *fields, const struct match_rules *mr, const char **out, size_t cap)
 {
-	const json_t *items = req->json ? json_object_get(req->json, "items") : NULL;
-	const json_t *weights = req->json ? json_object_get(req->json, "item_weights") : NULL;
+	size_t n = 0, i;
+
+	for (i = 0; fields[i] != NULL && n + 1 < cap; i++)
+		out[n++] = fields[i];
+	for (i = 0; mr->option_fields != NULL && mr->option_fields[i] != NULL && n + 1 < cap; i++)
+		out[n++] = mr->option_fields[i];
+	out[n] = NULL;
+	return out;
+}
+
+/* The ruleset's options of a new match from the body; false once a 400
+ * is queued. */
+static bool
+read_options(struct request *req, const struct match_rules *mr, struct match_options *o)
+{
 	char msg[JSONBODY_MSG_MAX];
-	int64_t chance = VERSUS_ITEM_CHANCE_DEFAULT;
-	bool has_chance = false, on;
-	unsigned total = 0;
-	size_t k;
 
-	if (items != NULL && !json_is_boolean(items)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'items' must be true or false");
-		return false;
-	}
-	if (!jsonbody_int(req->json, "item_chance", 0, 100, &has_chance, &chance, msg, sizeof msg)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
-		return false;
-	}
-	memset(op->item_weights, 1, sizeof op->item_weights);
-	if (weights != NULL) {
-		if (!json_is_array(weights) || json_array_size(weights) != VERSUS_ITEM_KINDS) {
-			request_reply_error(req, API_ERR_INVALID_REQUEST,
-			    "field 'item_weights' must list 6 integers (add_line, clear_line, nuke, swap, "
-			    "blind, transform)");
-			return false;
-		}
-		for (k = 0; k < VERSUS_ITEM_KINDS; k++) {
-			const json_t *w = json_array_get(weights, k);
-
-			if (!json_is_integer(w) || json_integer_value(w) < 0 ||
-			    json_integer_value(w) > VERSUS_ITEM_WEIGHT_MAX) {
-				snprintf(msg, sizeof msg,
-				    "field 'item_weights' item %zu must be an integer from 0 to %d", k,
-				    VERSUS_ITEM_WEIGHT_MAX);
-				request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
-				return false;
-			}
-			op->item_weights[k] = (uint8_t)json_integer_value(w);
-			total += op->item_weights[k];
-		}
-		if (total == 0) {
-			request_reply_error(req, API_ERR_INVALID_REQUEST,
-			    "field 'item_weights' must have at least one weight above 0");
-			return false;
-		}
-	}
-	if (json_is_false(items) && ((has_chance && chance > 0) || weights != NULL)) {
-		request_reply_error(req, API_ERR_INVALID_REQUEST,
-		    "fields 'item_chance' and 'item_weights' need items on: drop 'items': false");
-		return false;
-	}
-	on = json_is_true(items) || has_chance || weights != NULL;
-	if (!on || chance == 0) {
-		op->items = false;
-		op->item_chance = 0;
-		memset(op->item_weights, 1, sizeof op->item_weights);
+	if (mr->options_read(req->json, o, msg, sizeof msg))
 		return true;
+	request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
+	return false;
+}
+
+/* The ruleset a create names in `rules` (a string, one of the list's),
+ * else the default; NULL once a 400 is queued. */
+static const struct match_rules *
+read_rules(struct request *req)
+{
+	const json_t *rules = req->json ? json_object_get(req->json, "rules") : NULL;
+	const struct match_rules *mr;
+	char names[256], msg[JSONBODY_MSG_MAX + 256];
+
+	if (rules == NULL)
+		return match_rules_default();
+	mr = json_is_string(rules) ? match_rules_by_name(json_string_value(rules)) : NULL;
+	if (mr == NULL) {
+		snprintf(msg, sizeof msg, "field 'rules' must be one of: %s",
+		    match_rules_names(names, sizeof names));
+		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 	}
-	op->items = true;
-	op->item_chance = (uint8_t)chance;
-	return true;
+	return mr;
 }
 
 /* ---- POST /api/matches ---- */
@@ -248,20 +226,20 @@ create_done(struct request *req)
 	reply_view(req, 201, op, op->seat);
 }
 
-/* A new match's `players` (required) and `turn_seconds` (default
- * MATCH_PLAY_TURN_SECONDS_DEFAULT), for POST /api/matches and the queue;
- * false once a 400 is queued. */
+/* A new match's `players` (required, within the ruleset's) and
+ * `turn_seconds` (default MATCH_PLAY_TURN_SECONDS_DEFAULT), for POST
+ * /api/matches and the queue; false once a 400 is queued. */
 static bool
-read_table(struct request *req, int64_t *players, int64_t *seconds)
+read_table(struct request *req, const struct match_rules *mr, int64_t *players, int64_t *seconds)
 {
 	char msg[JSONBODY_MSG_MAX];
 	bool present = false;
 
-	if (!jsonbody_int(req->json, "players", VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX, &present,
+	if (!jsonbody_int(req->json, "players", mr->players_min, mr->players_max, &present,
 	    players, msg, sizeof msg) || !present) {
 		if (!present)
-			snprintf(msg, sizeof msg, "missing field 'players' (an integer from %d to %d)",
-			    VERSUS_PLAYERS_MIN, VERSUS_PLAYERS_MAX);
+			snprintf(msg, sizeof msg, "missing field 'players' (an integer from %u to %u)",
+			    mr->players_min, mr->players_max);
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return false;
 	}
@@ -275,11 +253,11 @@ read_table(struct request *req, int64_t *players, int64_t *seconds)
 }
 
 /* The key's account charged a match and an op of kind made for a table of
- * players, turn seconds and item settings; NULL with the refusal (401,
- * 429) answered and nothing charged. */
+ * the ruleset mr, players, turn seconds and options; NULL with the refusal
+ * (401, 429) answered and nothing charged. */
 static struct match_play_op *
-table_op(struct request *req, enum match_play_op_kind kind, int64_t players, int64_t seconds,
-    const struct item_settings *settings)
+table_op(struct request *req, enum match_play_op_kind kind, const struct match_rules *mr,
+    int64_t players, int64_t seconds, const struct match_options *options)
 {
 	struct account_ref acct;
 	struct match_play_op *op = NULL;
@@ -292,11 +270,10 @@ table_op(struct request *req, enum match_play_op_kind kind, int64_t players, int
 		goto done;
 	}
 	op->account_id = acct.id;
+	op->rules = mr;
 	op->players = (int)players;
 	op->turn_seconds = (int)seconds;
-	op->items = settings->items;
-	op->item_chance = settings->item_chance;
-	memcpy(op->item_weights, settings->item_weights, sizeof op->item_weights);
+	op->options = *options;
 done:
 	return op;
 }
@@ -304,18 +281,21 @@ done:
 void
 handle_match_create(struct request *req)
 {
-	static const char *const fields[] = { "players", "turn_seconds", "seed", "rated", "items",
-		"item_chance", "item_weights", NULL };
+	static const char *const fields[] = { "rules", "players", "turn_seconds", "seed", "rated",
+		NULL };
 	const json_t *rated = req->json ? json_object_get(req->json, "rated") : NULL;
-	struct item_settings settings;
+	const struct match_rules *mr;
+	const char *all[24];
+	struct match_options settings;
 	struct match_play_op *op;
 	char msg[JSONBODY_MSG_MAX];
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT, seed = 0;
 	bool has_seed = false;
 
-	if (!known(req, fields))
+	if ((mr = read_rules(req)) == NULL ||
+	    !known(req, table_fields(fields, mr, all, sizeof all / sizeof all[0])))
 		return;
-	if (!read_table(req, &players, &seconds))
+	if (!read_table(req, mr, &players, &seconds))
 		return;
 	if (!jsonbody_int(req->json, "seed", 0, ENGINE_ID_MAX, &has_seed, &seed, msg, sizeof msg)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
@@ -325,7 +305,7 @@ handle_match_create(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'rated' must be true or false");
 		return;
 	}
-	if (!read_item_settings(req, &settings))
+	if (!read_options(req, mr, &settings))
 		return;
 	if (json_is_true(rated)) {
 		/* A creator chooses who sits down (and a seed, every piece and
@@ -335,7 +315,7 @@ handle_match_create(struct request *req)
 		    "a created match is never rated: rated matches come from the queue, POST /api/matches/quick");
 		return;
 	}
-	if ((op = table_op(req, MATCH_PLAY_OP_CREATE, players, seconds, &settings)) == NULL)
+	if ((op = table_op(req, MATCH_PLAY_OP_CREATE, mr, players, seconds, &settings)) == NULL)
 		return;
 	op->rated = false;
 	op->seed_chosen = has_seed;
@@ -371,22 +351,25 @@ quick_done(struct request *req)
 void
 handle_match_quick(struct request *req)
 {
-	static const char *const fields[] = { "players", "turn_seconds", "items", "item_chance",
-		"item_weights", NULL };
-	struct item_settings settings;
+	static const char *const fields[] = { "players", "turn_seconds", NULL };
+	/* The queue is the default ruleset's: its lobbies carry no ruleset of
+	 * their own (index matches_queue). */
+	const struct match_rules *mr = match_rules_default();
+	const char *all[24];
+	struct match_options settings;
 	struct match_play_op *op;
 	int64_t players = 0, seconds = MATCH_PLAY_TURN_SECONDS_DEFAULT;
 	uint64_t r;
 
-	if (!known(req, fields))
+	if (!known(req, table_fields(fields, mr, all, sizeof all / sizeof all[0])))
 		return;
-	if (!read_table(req, &players, &seconds))
+	if (!read_table(req, mr, &players, &seconds))
 		return;
-	if (!read_item_settings(req, &settings))
+	if (!read_options(req, mr, &settings))
 		return;
 	/* Charged as a created match (it may open one), given back unless it
 	 * did. */
-	if ((op = table_op(req, MATCH_PLAY_OP_QUICK, players, seconds, &settings)) == NULL)
+	if ((op = table_op(req, MATCH_PLAY_OP_QUICK, mr, players, seconds, &settings)) == NULL)
 		return;
 	op->rated = true;
 	randombytes_buf(&r, sizeof r);
@@ -430,14 +413,14 @@ static void
 move_done(struct request *req)
 {
 	struct match_play_op *op = req->ctx;
-	char text[32], *answer;
+	char text[MATCH_MOVE_TEXT_MAX], *answer;
 	size_t len = 0;
 
 	if (!defer_committed(req) || (op->verdict != MATCH_PLAY_MOVED && op->verdict != MATCH_PLAY_RESOLVED)) {
 		reply_verdict_error(req, op);
 		return;
 	}
-	match_move_text(&op->mv, text, sizeof text);
+	op->rules->move_text(&op->mv, text, sizeof text);
 	/* The answer is written without a DOM, the whole view too (asked
 	 * with ?view=full); its "use" says what the mover's `use T` did: uses
 	 * act after the turn's placements (which may collect the item), so a
@@ -482,9 +465,10 @@ handle_match_move(struct request *req)
 	op->match_id = id;
 	op->turn = turn;
 	op->full_view = view != NULL && strcmp(view, "full") == 0;
-	/* Read now, judged in the job after the match's own checks. */
-	op->parsed = match_move_read(command, json_string_length(json_object_get(req->json, "command")),
-	    &op->mv, op->reason, sizeof op->reason);
+	/* Read in the job, by the match's ruleset, and judged after the
+	 * match's own checks. */
+	op->command = command;
+	op->ncommand = command != NULL ? json_string_length(json_object_get(req->json, "command")) : 0;
 	match_play_submit(req, op, move_done);
 }
 
@@ -601,8 +585,7 @@ waiting_free(void *arg)
 {
 	struct waiting *w = arg;
 
-	store_match_row_free(&w->op.row);
-	free(w->op.event);
+	match_play_op_cleanup(&w->op);
 	free(w);
 }
 
@@ -670,7 +653,7 @@ stream_catch_up(struct app *app, const struct store_match_row *seen)
 		    strcmp(again->row.status, "finished") == 0);
 		free(text);
 	}
-	store_match_row_free(&again->row);
+	match_play_op_cleanup(again);
 	free(again);
 }
 
@@ -786,8 +769,13 @@ match_verify_task(void *arg)
 {
 	struct match_verification *v = arg;
 	const char *claimed;
+	/* The verifier of the ruleset the replay names; a replay that names
+	 * none of ours gets the default's, whose refusal says what a replay
+	 * must be. */
+	const struct match_rules *mr = match_rules_by_name(json_string_value(json_object_get(v->replay,
+	    "rules")));
 
-	v->rc = match_replay_verify(v->replay, &v->chk);
+	v->rc = (mr != NULL ? mr : match_rules_default())->verify(v->replay, &v->chk);
 	if (v->rc != 0)
 		return;
 	certificate_json_hash(v->replay, v->hash);
@@ -883,7 +871,7 @@ handle_match_ratings(struct request *req)
 	/* The page's ranks follow the ratings before it; next is the last
 	 * account of a full page. */
 	jw_init(&w, RATINGS_TEXT_FIRST, RATINGS_TEXT_MAX);
-	match_ratings_write(&w, out, n, above, n == limit && n > 0 ? rows[n - 1].name : NULL);
+	match_ratings_write(&w, match_rules_default()->name, out, n, above, n == limit && n > 0 ? rows[n - 1].name : NULL);
 	text = jw_take(&w, &len);
 	request_reply_json_text(req, 200, text, len);
 }

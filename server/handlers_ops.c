@@ -199,7 +199,7 @@ handle_metrics(struct request *req)
 			    (double)ss.checkpoint_at_ms / 1e3 },
 			{ "arcaded_store_wal_bytes", "Size of the write-ahead log file now (SQLite).", "gauge",
 			    NULL, (double)ss.wal_bytes },
-			{ "arcaded_match_turns_total", "Versus match turns resolved.", "counter", NULL,
+			{ "arcaded_match_turns_total", "Match turns resolved.", "counter", NULL,
 			    (double)ms.turns },
 			{ "arcaded_match_turns_by_deadline_total", "Of those, resolved by their deadline.",
 			    "counter", NULL, (double)ms.by_deadline },

@@ -21,12 +21,12 @@
  * on the run's page); GET .../live shows its head alone, as its player
  * sees it: the answer a state request would give, without the token.
  *
- * A versus match's turns (GET /api/matches/{id}/turns) are walked the same
- * way: its stored turns from its seed (match_walk), on the same workers,
- * each turn answered as GET /api/matches/{id} showed it to a spectator
- * then. Every turn resolved is public, a playing match's too (boards,
- * meters and current pieces are shown to everyone in versus); nothing of
- * the seed, the previews or a block's hole before it rises gets out.
+ * A match's turns (GET /api/matches/{id}/turns) are walked the same way:
+ * its stored turns from its seed, by its ruleset's walk (match_rules.h),
+ * on the same workers, each turn answered as GET /api/matches/{id} showed
+ * it to a spectator then. Every turn resolved is public, a playing
+ * match's too (what the ruleset shows everyone); nothing the ruleset keeps
+ * secret (the seed, the previews) gets out.
  *
  * The answers themselves are api's (watch_json.c): this file reads the
  * request, reads the store and hands the walk to a worker, which writes
@@ -39,7 +39,7 @@
 #include "app.h"
 #include "handlers.h"
 #include "jsonbody.h"
-#include "match.h"
+#include "match_rules.h"
 #include "page_text.h"
 #include "play.h"
 #include "replay.h"
@@ -373,30 +373,30 @@ handle_run_steps(struct request *req, const struct game *g)
 struct turns_ctx {
 	struct walk_job   walk;
 	json_t           *turns;      /* the stored turns' moves (owned) */
-	struct match_walk *w;         /* while walking */
+	const struct match_rules *rules; /* the match's */
+	void             *w;          /* while walking: the ruleset's walk */
+	size_t            k;          /* turns walked */
 	uint64_t          seed;
 	unsigned          nplayers;
-	bool              items;      /* the row's item setting: the walk plays with items */
-	uint8_t           item_chance, item_weights[VERSUS_ITEM_KINDS];
+	struct match_options options; /* the row's: the walk plays with them */
 	uint32_t          turn_cap;
 	int64_t           nturns;     /* turns resolved, as read with them */
 	char              match[GAME_ID_TEXT_MAX];
 	char              status[12];
-	char              names[VERSUS_PLAYERS_MAX][STORE_NAME_MAX + 1];
+	char              names[MATCH_PLAYERS_MAX][STORE_NAME_MAX + 1];
 };
 
 static bool
 turn_entry(struct jw *out, void *arg)
 {
 	const struct turns_ctx *x = arg;
-	const char *names[VERSUS_PLAYERS_MAX];
-	uint32_t k = x->w->m.turn;
+	const char *names[MATCH_PLAYERS_MAX];
 	unsigned i;
 
-	for (i = 0; i < VERSUS_PLAYERS_MAX; i++)
+	for (i = 0; i < MATCH_PLAYERS_MAX; i++)
 		names[i] = x->names[i];
-	return watch_turn_write(out, x->w, x->turn_cap, names,
-	    k > 0 ? json_array_get(x->turns, k - 1) : NULL);
+	return x->rules->walk_write(out, x->w, x->turn_cap, names,
+	    x->k > 0 ? json_array_get(x->turns, x->k - 1) : NULL);
 }
 
 static void
@@ -407,18 +407,18 @@ turns_task(void *arg)
 	size_t k;
 
 	memset(&chk, 0, sizeof chk);
-	if ((x->w = malloc(sizeof *x->w)) == NULL || !walk_begin(&x->walk)) {
+	if ((x->w = malloc(x->rules->walk_size)) == NULL || !walk_begin(&x->walk)) {
 		x->walk.no_memory = true;
 		goto done;
 	}
-	if (!match_walk_start(x->w, x->seed, x->nplayers) ||
-	    (x->items && !match_state_items(&x->w->m, x->item_chance, x->item_weights))) {
+	if (!x->rules->walk_start(x->w, x->seed, x->nplayers, &x->options)) {
 		x->walk.failed = true;
 		snprintf(x->walk.reason, sizeof x->walk.reason, "its seed or players are out of range");
 		goto done;
 	}
-	for (k = 0; walk_keep(&x->walk, (int64_t)k, turn_entry, x) && k < json_array_size(x->turns); k++) {
-		if (match_walk_turn(x->w, json_array_get(x->turns, k), &chk) != 0) {
+	for (k = 0; x->k = k, walk_keep(&x->walk, (int64_t)k, turn_entry, x) &&
+	    k < json_array_size(x->turns); k++) {
+		if (x->rules->walk_turn(x->w, json_array_get(x->turns, k), &chk) != 0) {
 			x->walk.failed = true;
 			snprintf(x->walk.reason, sizeof x->walk.reason, "%s", chk.reason);
 			break;
@@ -460,6 +460,7 @@ void
 handle_match_turns(struct request *req)
 {
 	struct store_match_row row;
+	const struct match_rules *rules;
 	struct store_conn *c;
 	struct turns_ctx *x = NULL;
 	enum store_result found;
@@ -485,6 +486,10 @@ handle_match_turns(struct request *req)
 		    API_ERR_INTERNAL, NULL);
 		goto done;
 	}
+	if ((rules = match_rules_by_name(row.rules)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "the stored match names no ruleset of ours");
+		goto done;
+	}
 	if ((x = calloc(1, sizeof *x)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		goto done;
@@ -493,15 +498,16 @@ handle_match_turns(struct request *req)
 	req->ctx_free = turns_ctx_free;
 	x->turns = turns;
 	turns = NULL;
+	x->rules = rules;
 	x->seed = (uint64_t)row.seed;
 	x->nplayers = (unsigned)row.players;
-	x->items = row.items;
-	x->item_chance = row.item_chance;
-	memcpy(x->item_weights, row.item_weights, sizeof x->item_weights);
+	x->options.on = row.items;
+	x->options.chance = row.item_chance;
+	memcpy(x->options.shares, row.item_weights, sizeof x->options.shares);
 	x->turn_cap = (uint32_t)row.turn_cap;
 	play_id_text(id, x->match);
 	snprintf(x->status, sizeof x->status, "%s", row.status);
-	for (i = 0; i < row.nseats && i < VERSUS_PLAYERS_MAX; i++)
+	for (i = 0; i < row.nseats && i < MATCH_PLAYERS_MAX; i++)
 		snprintf(x->names[i], sizeof x->names[i], "%s", row.seats[i].name);
 	/* The turns as read: one resolved between the two reads is simply one
 	 * more turn. Turn 0, the start, is there once the match has begun. */

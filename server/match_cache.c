@@ -1,5 +1,7 @@
 /*
- * match_cache.c: see match_cache.h.
+ * match_cache.c: see match_cache.h. The entries and their decoded states
+ * are allocated once, at the size the cache was made for: its size stays
+ * fixed whatever it is given.
  */
 #include "match_cache.h"
 
@@ -11,8 +13,9 @@ struct entry {
 	int64_t             id;     /* 0: empty */
 	bool                has_state;
 	size_t              n;
-	uint8_t             state[VERSUS_SERIAL_MAX];
-	struct versus_match m;
+	uint8_t             state[STORE_MATCH_STATE_MAX];
+	unsigned char      *m;      /* the decoded state: the cache's state_size bytes */
+	size_t              msize;  /* of which the state kept is this many */
 	int                 nseats; /* -1: no seats kept */
 	struct store_match_seat seats[STORE_MATCH_SEATS];
 };
@@ -32,6 +35,8 @@ claim(struct entry *e, int64_t id)
 struct match_cache {
 	pthread_mutex_t mu;
 	uint64_t        hits, misses;
+	size_t          state_size;
+	unsigned char  *states;     /* MATCH_CACHE_ENTRIES * state_size bytes */
 	struct entry    e[MATCH_CACHE_ENTRIES];
 };
 
@@ -44,14 +49,22 @@ slot(struct match_cache *mc, int64_t id)
 }
 
 struct match_cache *
-match_cache_new(void)
+match_cache_new(size_t state_size)
 {
 	struct match_cache *mc = calloc(1, sizeof *mc);
+	size_t i;
 
-	if (mc != NULL && pthread_mutex_init(&mc->mu, NULL) != 0) {
+	if (mc == NULL)
+		return NULL;
+	mc->state_size = state_size;
+	if ((mc->states = calloc(MATCH_CACHE_ENTRIES, state_size > 0 ? state_size : 1)) == NULL ||
+	    pthread_mutex_init(&mc->mu, NULL) != 0) {
+		free(mc->states);
 		free(mc);
 		return NULL;
 	}
+	for (i = 0; i < MATCH_CACHE_ENTRIES; i++)
+		mc->e[i].m = mc->states + i * state_size;
 	return mc;
 }
 
@@ -61,12 +74,13 @@ match_cache_free(struct match_cache *mc)
 	if (mc == NULL)
 		return;
 	pthread_mutex_destroy(&mc->mu);
+	free(mc->states);
 	free(mc);
 }
 
 bool
 match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, size_t n,
-    struct versus_match *out)
+    void *out, size_t size)
 {
 	struct entry *e;
 	bool hit;
@@ -75,9 +89,10 @@ match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, size_t
 		return false;
 	pthread_mutex_lock(&mc->mu);
 	e = slot(mc, id);
-	hit = e->id == id && e->has_state && e->n == n && memcmp(e->state, state, n) == 0;
+	hit = e->id == id && e->has_state && e->msize == size && e->n == n &&
+	    memcmp(e->state, state, n) == 0;
 	if (hit) {
-		*out = e->m;
+		memcpy(out, e->m, size);
 		mc->hits++;
 	} else
 		mc->misses++;
@@ -87,11 +102,11 @@ match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, size_t
 
 void
 match_cache_put(struct match_cache *mc, int64_t id, const uint8_t *state, size_t n,
-    const struct versus_match *m)
+    const void *st, size_t size)
 {
 	struct entry *e;
 
-	if (mc == NULL || id == 0 || n > VERSUS_SERIAL_MAX)
+	if (mc == NULL || id == 0 || n > STORE_MATCH_STATE_MAX || size > mc->state_size)
 		return;
 	pthread_mutex_lock(&mc->mu);
 	e = slot(mc, id);
@@ -99,7 +114,8 @@ match_cache_put(struct match_cache *mc, int64_t id, const uint8_t *state, size_t
 	e->has_state = true;
 	e->n = n;
 	memcpy(e->state, state, n);
-	e->m = *m;
+	memcpy(e->m, st, size);
+	e->msize = size;
 	pthread_mutex_unlock(&mc->mu);
 }
 
@@ -158,5 +174,5 @@ match_cache_stats(struct match_cache *mc, struct match_cache_stats *out)
 	out->hits = mc->hits;
 	out->misses = mc->misses;
 	pthread_mutex_unlock(&mc->mu);
-	out->bytes = sizeof *mc;
+	out->bytes = sizeof *mc + MATCH_CACHE_ENTRIES * mc->state_size;
 }

@@ -1,8 +1,10 @@
 /*
- * match_cache.h: the decoded engine state of the matches this daemon
- * plays, kept between moves so that a move does not decode the stored
- * state again (match_state_decode deals every bag again: 114 k
- * instructions a move at 8 players).
+ * match_cache.h: the decoded state of the matches this daemon plays, kept
+ * between moves so that a move does not decode the stored state again
+ * (versus's decode, say, deals every bag again: 114 k instructions a move at 8
+ * players). A state is the ruleset's opaque struct (match_rules.h), of
+ * its state_size bytes: the cache holds any of at most the size it was
+ * made for, and copies it as bytes.
  *
  * The store stays the truth: a move still reads its row, and an entry
  * is used only when the row's state bytes are exactly the bytes the entry
@@ -22,7 +24,6 @@
 #include <stdint.h>
 
 #include "store.h"
-#include "versus.h"
 
 #define MATCH_CACHE_ENTRIES 128
 
@@ -33,18 +34,22 @@ struct match_cache_stats {
 	size_t   bytes;          /* the cache's fixed size */
 };
 
-struct match_cache *match_cache_new(void);
+/* A cache for decoded states of at most state_size bytes (the largest
+ * of the rulesets'). */
+struct match_cache *match_cache_new(size_t state_size);
 void match_cache_free(struct match_cache *mc);
 
-/* The state decoded from state[0..n) for match id into *out: true when
- * the entry for id was decoded from these very bytes. */
+/* The state (size bytes) decoded from state[0..n) for match id into
+ * out: true when the entry for id was decoded from these very bytes into
+ * a state of this size. */
 bool match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, size_t n,
-    struct versus_match *out);
+    void *out, size_t size);
 
-/* Keeps m as the decoding of state[0..n) for match id (n at most
- * VERSUS_SERIAL_MAX, else nothing is kept). */
+/* Keeps st (size bytes) as the decoding of state[0..n) for match id (n
+ * at most STORE_MATCH_STATE_MAX and size at most the cache's state size,
+ * else nothing is kept). */
 void match_cache_put(struct match_cache *mc, int64_t id, const uint8_t *state, size_t n,
-    const struct versus_match *m);
+    const void *st, size_t size);
 
 /* The seats of match id, kept beside its state: a playing match's seats
  * are fixed from its start to its end (seats are taken in the lobby;

@@ -1,11 +1,12 @@
 /*
- * match_play.c: the versus match pipeline (match_play.h).
+ * match_play.c: the match pipeline (match_play.h), for every ruleset: what
+ * a match's state, moves and totals are is its descriptor's (match_rules.h).
  *
  * Every job reads the match's row with the writer's own connection, so
  * that what it decides and what it writes are one transaction: a lobby
  * join is a compare-and-set on the seats taken, a move or a resolution a
  * compare-and-set on (turn, status). The row carries the match's state as
- * bytes (match_state_encode), so a turn costs one read and one write of
+ * bytes (the ruleset's encode), so a turn costs one read and one write of
  * the row, plus the insert of the turn's moves for the replay; nothing
  * replays earlier turns until the match ends (its certificate hashes the
  * replay).
@@ -16,7 +17,7 @@
  * caused it has gone.
  *
  * Workload: one job per move, one per deadline that finds moves missing;
- * a resolution costs a decode, match_turn_resolve, an encode and a few
+ * a resolution costs a decode, the ruleset's resolve, an encode and a few
  * JSON texts, some tens of microseconds on the writer.
  */
 #include "match_play.h"
@@ -33,14 +34,11 @@
 #include "log.h"
 #include "match_cache.h"
 #include "match_clock.h"
+#include "match_answers.h"
 #include "match_hub.h"
-#include "match_result.h"
-#include "match_view.h"
 
-_Static_assert(VERSUS_SERIAL_MAX <= STORE_MATCH_STATE_MAX, "a match's state fits its column");
-_Static_assert(MATCH_TOTALS_SIZE <= STORE_MATCH_TOTALS_MAX, "the totals fit their column");
-_Static_assert(5 * VERSUS_PLAYERS_MAX <= STORE_MATCH_PENDING_MAX, "the moves fit their column");
-_Static_assert(VERSUS_PLAYERS_MAX <= STORE_MATCH_SEATS, "every player has a seat");
+_Static_assert(MATCH_PLAYERS_MAX <= STORE_MATCH_SEATS, "every player has a seat");
+_Static_assert(MATCH_OPTION_SHARES == STORE_ITEM_KINDS, "the options' shares fit their column");
 
 struct matches {
 	struct app         *app;
@@ -50,54 +48,41 @@ struct matches {
 	atomic_uint_fast64_t turns, by_deadline;
 };
 
-/* ---- the pending moves: 5 bytes a seat (kind, hold, rotation, column, use) ----
- * A row written before `use` was kept holds 4 bytes a seat: it reads back
- * with no use (no match could have items then). */
+/* ---- what the ruleset keeps ---- */
 
-#define PENDING_SEAT 5
-
-static void
-pending_decode(const struct store_match_row *row, unsigned n, struct versus_move *mv,
-    uint8_t *moved)
+/* Whether rules's state, pending moves and totals fit the row's columns
+ * and the server's buffers: checked once at the start (match_play_start),
+ * so that no ruleset can overrun them later. */
+static bool
+rules_fit(const struct match_rules *mr)
 {
-	size_t w = row->npending == 4 * (size_t)n ? 4 : PENDING_SEAT;
-	unsigned i;
-
-	*moved = 0;
-	for (i = 0; i < n; i++) {
-		const uint8_t *p = row->pending + w * i;
-
-		memset(&mv[i], 0, sizeof mv[i]);
-		if (row->npending != w * n || p[0] == 0)
-			continue;
-		mv[i].kind = p[0];
-		mv[i].hold = p[1] != 0;
-		mv[i].rotation = p[2];
-		mv[i].column = p[3];
-		mv[i].use = w == PENDING_SEAT ? p[4] : 0;
-		*moved = (uint8_t)(*moved | 1u << i);
-	}
+	return mr->state_max <= STORE_MATCH_STATE_MAX && mr->pending_max <= STORE_MATCH_PENDING_MAX &&
+	    mr->totals_size <= STORE_MATCH_TOTALS_MAX && mr->move_size <= MATCH_MOVE_MAX &&
+	    mr->players_max <= MATCH_PLAYERS_MAX && mr->players_min >= 2 &&
+	    mr->players_min <= mr->players_max && mr->state_size > 0;
 }
 
-static size_t
-pending_encode(const struct versus_move *mv, uint8_t moved, unsigned n, uint8_t *out)
+/* op->st with room for its ruleset's state; false when out of memory. */
+static bool
+state_room(struct match_play_op *op)
 {
-	unsigned i;
+	void *st;
 
-	if (moved == 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		bool has = moved >> i & 1u;
-		uint8_t *p = out + PENDING_SEAT * i;
+	if (op->st != NULL && op->st_cap >= op->rules->state_size)
+		return true;
+	if ((st = malloc(op->rules->state_size)) == NULL)
+		return false;
+	free(op->st);
+	op->st = st;
+	op->st_cap = op->rules->state_size;
+	return true;
+}
 
-		p[0] = has ? mv[i].kind : 0;
-		p[1] = has && mv[i].hold;
-		p[2] = has ? (uint8_t)mv[i].rotation : 0;
-		p[3] = has ? (uint8_t)mv[i].column : 0;
-		/* a checked move names a seat of the match: at most VERSUS_PLAYERS_MAX */
-		p[4] = has ? (uint8_t)mv[i].use : 0;
-	}
-	return PENDING_SEAT * (size_t)n;
+/* The moves array's entry of seat. */
+static void *
+move_at(const struct match_rules *mr, match_moves *mv, unsigned seat)
+{
+	return mv->bytes + (size_t)seat * mr->move_size;
 }
 
 /* ---- reading a row ---- */
@@ -113,40 +98,53 @@ match_play_seat_of(const struct store_match_row *row, int64_t account_id)
 	return -1;
 }
 
-/* op->m from the row's state: the daemon's decoding of these very bytes
- * when it has one (match_cache.h), else match_state_decode, kept for the
+/* op->st from the row's state: the daemon's decoding of these very bytes
+ * when it has one (match_cache.h), else the ruleset's decode, kept for the
  * next move of a match still on. */
 static bool
 decode_state(struct match_play_op *op)
 {
 	struct match_cache *mc = op->mx != NULL ? op->mx->cache : NULL;
 	const struct store_match_row *r = &op->row;
+	const struct match_rules *mr = op->rules;
 
-	if (match_cache_get(mc, r->id, r->state, r->nstate, &op->m))
+	if (match_cache_get(mc, r->id, r->state, r->nstate, op->st, mr->state_size))
 		return true;
-	if (!match_state_decode(&op->m, r->state, r->nstate))
+	if (!mr->decode(op->st, r->state, r->nstate))
 		return false;
 	if (strcmp(r->status, "playing") == 0)
-		match_cache_put(mc, r->id, r->state, r->nstate, &op->m);
+		match_cache_put(mc, r->id, r->state, r->nstate, op->st, mr->state_size);
 	return true;
 }
 
 bool
 match_play_unpack(struct match_play_op *op)
 {
-	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	struct match_standing s;
+	match_moves mv;
 
-	memset(&op->totals, 0, sizeof op->totals);
-	op->moved = 0;
+	op->moved = op->alive = 0;
+	if ((op->rules = match_rules_by_name(op->row.rules)) == NULL) {
+		log_msg(LOG_ERROR, "match %lld: no ruleset is called '%s'", (long long)op->row.id,
+		    op->row.rules);
+		return false;
+	}
 	if (op->row.nstate == 0)
 		return strcmp(op->row.status, "lobby") == 0;
-	if (!decode_state(op) ||
-	    op->m.nplayers != op->row.players || op->m.turn != op->row.turn ||
-	    !match_totals_decode(&op->totals, op->row.totals, op->row.ntotals)) {
+	if (!state_room(op)) {
+		log_msg(LOG_ERROR, "match %lld: out of memory", (long long)op->row.id);
+		return false;
+	}
+	memset(&s, 0, sizeof s);
+	if (decode_state(op))
+		op->rules->standing(op->st, &s);
+	if (s.nplayers == 0 || s.nplayers != (unsigned)op->row.players || s.turn != op->row.turn ||
+	    op->row.ntotals != op->rules->totals_size) {
 		log_msg(LOG_ERROR, "match %lld: the stored state does not read back", (long long)op->row.id);
 		return false;
 	}
-	pending_decode(&op->row, op->m.nplayers, mv, &op->moved);
+	op->alive = s.alive;
+	op->rules->pending_read(op->row.pending, op->row.npending, s.nplayers, &mv, &op->moved);
 	return true;
 }
 
@@ -180,11 +178,11 @@ match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id
 	return rc;
 }
 
-/* ---- JSON (api/versus/match_view.c and api/versus/match_result.c format it) ---- */
+/* ---- JSON (the ruleset's hooks write it: match_rules.h) ---- */
 
 /* What op's row and state say, as api/ reads a match; borrows from op. */
 static void
-record_of(const struct match_play_op *op, struct match_record *rec)
+record_of(const struct match_play_op *op, struct match_rules_record *rec)
 {
 	const struct store_match_row *r = &op->row;
 	int i;
@@ -201,9 +199,9 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->turn_cap = r->turn_cap;
 	rec->seed_chosen = r->seed_chosen;
 	rec->rated = r->rated;
-	rec->items = r->items;
-	rec->item_chance = r->item_chance;
-	rec->item_weights = r->item_weights;
+	rec->options.on = r->items;
+	rec->options.chance = r->item_chance;
+	memcpy(rec->options.shares, r->item_weights, sizeof rec->options.shares);
 	rec->queue = r->queued;
 	rec->unrated_reason = r->unrated_reason;
 	rec->turn = r->turn;
@@ -213,15 +211,15 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 	rec->deadline_at = r->deadline_at;
 	rec->last_turn = r->last_turn;
 	rec->certificate = r->certificate;
-	rec->nseats = r->nseats < VERSUS_PLAYERS_MAX ? r->nseats : VERSUS_PLAYERS_MAX;
+	rec->nseats = r->nseats < MATCH_PLAYERS_MAX ? r->nseats : MATCH_PLAYERS_MAX;
 	for (i = 0; i < rec->nseats; i++) {
 		rec->seats[i].account = r->seats[i].name;
 		rec->seats[i].rating_before = r->seats[i].rating_before;
 		rec->seats[i].rating_after = r->seats[i].rating_after;
 	}
-	if (r->nstate > 0) {
-		rec->m = &op->m;
-		rec->totals = &op->totals;
+	if (r->nstate > 0 && op->st != NULL) {
+		rec->state = op->st;
+		rec->totals = r->totals;
 	}
 	rec->moved = op->moved;
 }
@@ -229,10 +227,10 @@ record_of(const struct match_play_op *op, struct match_record *rec)
 void
 match_play_view_write(const struct match_play_op *op, int viewer, struct jw *w)
 {
-	struct match_record rec;
+	struct match_rules_record rec;
 
 	record_of(op, &rec);
-	match_view_write(w, &rec, viewer, store_now_ms());
+	op->rules->view_write(w, &rec, viewer, store_now_ms());
 }
 
 #define MOVE_ANSWER_FIRST 2048      /* bytes: a seat with items is about 1.3 k */
@@ -252,24 +250,23 @@ char *
 match_play_move_answer(const struct match_play_op *op, const char *move, bool resolved,
     bool full, size_t *len)
 {
-	struct match_record rec;
+	struct match_rules_record rec;
 	struct jw w;
-	uint32_t use = op->mv.kind == VERSUS_MOVE_PLACE ? op->mv.use : 0;
 
 	record_of(op, &rec);
 	jw_init(&w, MOVE_ANSWER_FIRST, MOVE_ANSWER_MAX);
-	match_move_answer_write(&w, op->row.id, (uint32_t)op->turn, move, resolved, &rec, op->seat,
-	    store_now_ms(), full, use, op->use_empty);
+	op->rules->move_answer_write(&w, &rec, (uint32_t)op->turn, &op->mv, move, resolved, op->seat,
+	    store_now_ms(), full, op->use_empty);
 	return jw_take(&w, len);
 }
 
 char *
 match_play_event_text(const struct match_play_op *op, size_t *len)
 {
-	struct match_record rec;
+	struct match_rules_record rec;
 
 	record_of(op, &rec);
-	return match_view_event(&rec, store_now_ms(), len);
+	return match_rules_event(op->rules, &rec, store_now_ms(), len);
 }
 
 /* The event the match's streams get after this job. */
@@ -286,12 +283,12 @@ make_event(struct match_play_op *op)
 json_t *
 match_play_replay_of(struct store_conn *c, const struct match_play_op *op)
 {
-	struct match_record rec;
+	struct match_rules_record rec;
 
 	if (op->row.nstate == 0)
 		return NULL;
 	record_of(op, &rec);
-	return match_result_replay(&rec, store_match_turns(c, op->row.id));
+	return op->rules->replay(&rec, store_match_turns(c, op->row.id));
 }
 
 /* Signs the result of a finished match; turns (stolen) are every turn's
@@ -299,10 +296,10 @@ match_play_replay_of(struct store_conn *c, const struct match_play_op *op)
 static char *
 certify(const struct match_play_op *op, json_t *turns)
 {
-	struct match_record rec;
+	struct match_rules_record rec;
 
 	record_of(op, &rec);
-	return match_result_certificate(app_keys(op->mx->app), &rec, turns, (int64_t)time(NULL));
+	return op->rules->certificate(app_keys(op->mx->app), &rec, turns, (int64_t)time(NULL));
 }
 
 /* Why a queue match moves no rating, or NULL when it does: a player sent
@@ -335,37 +332,17 @@ unrated_reason(struct store_conn *c, const struct match_play_op *op, const int *
 	return NULL;
 }
 
-/* Each seat's moves sent in turns (every turn's moves, as stored). */
-static void
-count_sent(const json_t *turns, int n, int *sent)
-{
-	size_t t;
-	int i;
-
-	for (i = 0; i < n; i++)
-		sent[i] = 0;
-	for (t = 0; t < json_array_size(turns); t++) {
-		const json_t *moves = json_array_get(turns, t);
-
-		for (i = 0; i < n; i++) {
-			const char *m = json_string_value(json_array_get(moves, (size_t)i));
-
-			if (m != NULL && strcmp(m, "missed") != 0)
-				sent[i]++;
-		}
-	}
-}
-
 /* Results on the seats, and for a rated match every player's rating. */
 static enum store_result
 results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t now)
 {
 	struct store_match_row *r = &op->row;
-	struct store_match_result res[VERSUS_PLAYERS_MAX];
-	struct store_rating rt[VERSUS_PLAYERS_MAX];
-	struct match_rating before[VERSUS_PLAYERS_MAX], after[VERSUS_PLAYERS_MAX];
-	int64_t accounts[VERSUS_PLAYERS_MAX];
-	uint8_t places[VERSUS_PLAYERS_MAX];
+	struct store_match_result res[MATCH_PLAYERS_MAX];
+	struct store_rating rt[MATCH_PLAYERS_MAX];
+	struct match_rating before[MATCH_PLAYERS_MAX], after[MATCH_PLAYERS_MAX];
+	struct match_seat_result seat[MATCH_PLAYERS_MAX];
+	int64_t accounts[MATCH_PLAYERS_MAX];
+	uint8_t places[MATCH_PLAYERS_MAX];
 	int i, n = r->players;
 	bool rated = r->rated, failed = false;
 
@@ -381,11 +358,12 @@ results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t
 			snprintf(r->unrated_reason, sizeof r->unrated_reason, "%s", why);
 		}
 	}
-	match_places(&op->m, match_end_of(&op->m, (uint32_t)r->turn_cap), places);
+	op->rules->results(op->st, r->totals, (uint32_t)r->turn_cap, seat);
 	for (i = 0; i < n; i++) {
 		accounts[i] = r->seats[i].account_id;
-		res[i] = (struct store_match_result){ i, places[i], (int64_t)op->m.players[i].score,
-			op->totals.sent[i], op->totals.received[i], NAN, NAN };
+		places[i] = (uint8_t)seat[i].place;
+		res[i] = (struct store_match_result){ i, seat[i].place, seat[i].score,
+			seat[i].lines_sent, seat[i].lines_received, NAN, NAN };
 	}
 	if (rated) {
 		if (store_ratings_get(c, accounts, n, rt) != STORE_OK)
@@ -433,62 +411,59 @@ set_last_turn(struct store_match_row *r, char *text)
 /* Resolves the coming turn of op's match with the moves sent (mv, moved)
  * and the rest missed, and writes it. */
 static enum store_result
-resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, int64_t now)
+resolve(struct store_conn *c, struct match_play_op *op, match_moves *mv, int64_t now)
 {
 	struct store_match_row *r = &op->row;
-	struct versus_match before = op->m;
-	struct versus_events ev;
-	struct match_refused refused;
+	const struct match_rules *mr = op->rules;
+	struct match_turn_out out;
+	struct match_standing s;
 	struct store_match_update u;
-	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
+	uint8_t state[STORE_MATCH_STATE_MAX], totals[STORE_MATCH_TOTALS_MAX];
 	char *moves_text = NULL, *cert = NULL;
 	json_t *moves = NULL, *turns = NULL;
-	struct jw w;
-	int sent[VERSUS_PLAYERS_MAX] = { 0 };
-	enum match_end end;
+	struct jw w, ev;
+	int sent[MATCH_PLAYERS_MAX] = { 0 };
 	enum store_result rc = STORE_ERROR;
+	int64_t from_turn = r->turn;
 	unsigned i;
 	bool played;
 	size_t nstate;
 
-	/* A stored move the engine refuses misses the turn (match.h): said in
-	 * the log, as it should never happen. */
-	played = match_turn_resolve(&op->m, mv, op->moved, &ev, &refused);
-	for (i = 0; i < VERSUS_PLAYERS_MAX; i++)
-		if (refused.seats >> i & 1u)
-			log_msg(LOG_ERROR, "match %lld turn %lld: stored move of seat %u refused (%s); missed",
-			    (long long)r->id, (long long)r->turn + 1, i, refused.reason[i]);
-	if (!played)
-		return STORE_ERROR;
-	match_totals_add(&op->totals, &ev);
-	end = match_end_of(&op->m, (uint32_t)r->turn_cap);
 	/* The turn's moves (the replay's entry) and its events, as text
 	 * straight away: the row stores them so, and only the end of the
 	 * match needs the moves as a value. */
+	memcpy(totals, r->totals, mr->totals_size);
 	jw_init(&w, TURN_TEXT_FIRST, TURN_TEXT_MAX);
-	match_turn_write(&w, &before, mv);
-	if ((moves_text = jw_take(&w, NULL)) == NULL)
+	jw_init(&ev, TURN_TEXT_FIRST, TURN_TEXT_MAX);
+	played = mr->resolve(op->st, mv, op->moved, totals, (uint32_t)r->turn_cap, &w, &ev, &out);
+	/* A stored move the engine refuses misses the turn (match_rules.h):
+	 * said in the log, as it should never happen. */
+	for (i = 0; i < MATCH_PLAYERS_MAX; i++)
+		if (out.refused >> i & 1u)
+			log_msg(LOG_ERROR, "match %lld turn %lld: stored move of seat %u refused (%s); missed",
+			    (long long)r->id, (long long)r->turn + 1, i, out.reason[i]);
+	moves_text = jw_take(&w, NULL);
+	set_last_turn(r, jw_take(&ev, NULL));
+	if (!played || moves_text == NULL || r->last_turn == NULL)
 		goto done;
-	op->use_empty = op->seat >= 0 && match_use_empty(&ev, mv, (unsigned)op->seat);
-	jw_init(&w, TURN_TEXT_FIRST, TURN_TEXT_MAX);
-	match_events_write(&w, &ev, mv);
-	set_last_turn(r, jw_take(&w, NULL));
-	if (r->last_turn == NULL)
+	op->use_empty = op->seat >= 0 && out.use_empty >> op->seat & 1u;
+	mr->standing(op->st, &s);
+	op->alive = s.alive;
+	nstate = mr->encode(op->st, state, sizeof state);
+	if (nstate == 0 || nstate > mr->state_max)
 		goto done;
-	nstate = match_state_encode(&op->m, state, sizeof state);
-	match_totals_encode(&op->totals, totals);
 	op->moved = 0;
 	op->resolved = true;
-	op->finished = end != MATCH_END_NONE;
-	r->turn = op->m.turn;
+	op->finished = out.end != NULL;
+	r->turn = s.turn;
 	r->nstate = nstate;
 	memcpy(r->state, state, nstate);
 	r->npending = 0;
-	memcpy(r->totals, totals, sizeof totals);
-	r->ntotals = sizeof totals;
+	memcpy(r->totals, totals, mr->totals_size);
+	r->ntotals = mr->totals_size;
 	if (op->finished) {
 		snprintf(r->status, sizeof r->status, "finished");
-		snprintf(r->end_reason, sizeof r->end_reason, "%s", match_end_name(end));
+		snprintf(r->end_reason, sizeof r->end_reason, "%s", out.end);
 		r->finished_at = now;
 		r->deadline_at = 0;
 		/* The certificate hashes the replay: every turn stored so far and
@@ -497,7 +472,7 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		    (moves = json_loads(moves_text, 0, NULL)) == NULL ||
 		    json_array_append(turns, moves) != 0)
 			goto done;
-		count_sent(turns, r->players, sent);
+		match_rules_moves_sent(mr, turns, r->players, sent);
 		cert = certify(op, turns);
 		turns = NULL; /* certify took it */
 		if (cert == NULL)
@@ -509,14 +484,14 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 
 	memset(&u, 0, sizeof u);
 	u.id = r->id;
-	u.from_turn = before.turn;
+	u.from_turn = from_turn;
 	u.from_status = "playing";
 	u.status = r->status;
 	u.turn = r->turn;
 	u.state = state;
 	u.nstate = nstate;
 	u.totals = totals;
-	u.ntotals = sizeof totals;
+	u.ntotals = mr->totals_size;
 	u.last_turn = r->last_turn;
 	u.deadline_at = r->deadline_at;
 	u.end_reason = op->finished ? r->end_reason : NULL;
@@ -539,11 +514,12 @@ resolve(struct store_conn *c, struct match_play_op *op, struct versus_move *mv, 
 		goto done;
 	}
 	/* The next move reads these very bytes: keep the state they encode
-	 * (what match_state_decode would give back, in every field that means
-	 * something: tests/versus/test_serial.c), so that no move decodes. A
-	 * commit that fails leaves an entry no row holds: it simply misses. */
+	 * (what the ruleset's decode would give back, in every field that
+	 * means something, as its serial tests hold), so that no move
+	 * decodes. A commit that fails leaves an entry no row holds: it
+	 * simply misses. */
 	if (!op->finished && op->mx != NULL)
-		match_cache_put(op->mx->cache, r->id, state, nstate, &op->m);
+		match_cache_put(op->mx->cache, r->id, state, nstate, op->st, mr->state_size);
 	if (match_hub_has_streams(op->mx->hub, r->id))
 		make_event(op);
 	rc = STORE_OK;
@@ -562,13 +538,13 @@ create_job(struct store_conn *c, struct match_play_op *op)
 	struct store_match_new n = {
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
 		.turn_cap = (int)op->mx->app->cfg->match_turn_cap, .seed = op->seed,
-		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = VERSUS_RULES,
-		.items = op->items, .queued = op->kind == MATCH_PLAY_OP_QUICK, .item_chance = op->item_chance,
-		.now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
+		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = op->rules->name,
+		.items = op->options.on, .queued = op->kind == MATCH_PLAY_OP_QUICK,
+		.item_chance = op->options.chance, .now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
 	};
 	enum store_result rc;
 
-	memcpy(n.item_weights, op->item_weights, sizeof n.item_weights);
+	memcpy(n.item_weights, op->options.shares, sizeof n.item_weights);
 	rc = store_match_insert(c, &n);
 	if (rc == STORE_CONFLICT && n.queue_taken) {
 		op->verdict = MATCH_PLAY_FULL; /* the queue job looks again */
@@ -594,23 +570,29 @@ static enum store_result
 start(struct store_conn *c, struct match_play_op *op, int64_t now)
 {
 	struct store_match_row *r = &op->row;
+	const struct match_rules *mr = op->rules;
 	struct store_match_update u;
-	uint8_t state[VERSUS_SERIAL_MAX], totals[MATCH_TOTALS_SIZE];
+	struct match_options o = { .on = r->items, .chance = r->item_chance };
+	struct match_standing s;
+	uint8_t state[STORE_MATCH_STATE_MAX], totals[STORE_MATCH_TOTALS_MAX];
 	size_t nstate;
 
-	if (!match_state_start(&op->m, (uint64_t)r->seed, (unsigned)r->players, r->items,
-	    r->item_chance, r->item_weights))
+	memcpy(o.shares, r->item_weights, sizeof o.shares);
+	memset(totals, 0, sizeof totals);
+	if (!state_room(op) || !mr->start(op->st, (uint64_t)r->seed, (unsigned)r->players, &o, totals))
 		return STORE_ERROR;
-	memset(&op->totals, 0, sizeof op->totals);
-	nstate = match_state_encode(&op->m, state, sizeof state);
-	match_totals_encode(&op->totals, totals);
+	nstate = mr->encode(op->st, state, sizeof state);
+	if (nstate == 0 || nstate > mr->state_max)
+		return STORE_ERROR;
+	mr->standing(op->st, &s);
+	op->alive = s.alive;
 	snprintf(r->status, sizeof r->status, "playing");
 	r->started_at = now;
 	r->deadline_at = now + 1000 * (int64_t)r->turn_seconds;
 	memcpy(r->state, state, nstate);
 	r->nstate = nstate;
-	memcpy(r->totals, totals, sizeof totals);
-	r->ntotals = sizeof totals;
+	memcpy(r->totals, totals, mr->totals_size);
+	r->ntotals = mr->totals_size;
 	memset(&u, 0, sizeof u);
 	u.id = r->id;
 	u.from_turn = 0;
@@ -620,7 +602,7 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 	u.state = state;
 	u.nstate = nstate;
 	u.totals = totals;
-	u.ntotals = sizeof totals;
+	u.ntotals = mr->totals_size;
 	u.deadline_at = r->deadline_at;
 	u.started_at = now;
 	if (store_match_update(c, &u) != STORE_OK)
@@ -678,11 +660,15 @@ join_job(struct store_conn *c, struct match_play_op *op)
 	return STORE_OK;
 }
 
+/* Whether a and b are one move: the same canonical text. */
 static bool
-same_move(const struct versus_move *a, const struct versus_move *b)
+same_move(const struct match_rules *mr, const void *a, const void *b)
 {
-	return a->kind == b->kind && a->hold == b->hold && a->rotation == b->rotation &&
-	    a->column == b->column;
+	char ta[MATCH_MOVE_TEXT_MAX], tb[MATCH_MOVE_TEXT_MAX];
+
+	mr->move_text(a, ta, sizeof ta);
+	mr->move_text(b, tb, sizeof tb);
+	return strcmp(ta, tb) == 0;
 }
 
 /* A resend of a move already stored (its first answer was lost: a
@@ -694,17 +680,19 @@ static enum match_play_verdict
 resent(struct store_conn *c, const struct match_play_op *op)
 {
 	const struct store_match_row *r = &op->row;
-	struct versus_move mv[VERSUS_PLAYERS_MAX];
-	char text[32];
+	const struct match_rules *mr = op->rules;
+	match_moves mv;
+	char text[MATCH_MOVE_TEXT_MAX];
 	uint8_t moved;
 	json_t *turns, *seats, *mine;
 	enum match_play_verdict v = MATCH_PLAY_NOTHING;
 
-	if (op->parsed != VERSUS_PARSE_OK || op->seat < 0)
+	if (op->parsed != MATCH_PARSE_OK || op->seat < 0)
 		return v;
 	if (op->turn == r->turn + 1 && strcmp(r->status, "playing") == 0) {
-		pending_decode(r, op->m.nplayers, mv, &moved);
-		return moved >> op->seat & 1u && same_move(&mv[op->seat], &op->mv) ? MATCH_PLAY_MOVED : v;
+		mr->pending_read(r->pending, r->npending, (unsigned)r->players, &mv, &moved);
+		return moved >> op->seat & 1u && same_move(mr, move_at(mr, &mv, (unsigned)op->seat), &op->mv) ?
+		    MATCH_PLAY_MOVED : v;
 	}
 	if (op->turn > r->turn || op->turn < 1)
 		return v;
@@ -712,7 +700,7 @@ resent(struct store_conn *c, const struct match_play_op *op)
 		return v;
 	seats = json_array_get(turns, (size_t)(op->turn - 1));
 	mine = json_array_get(seats, (size_t)op->seat);
-	match_move_text(&op->mv, text, sizeof text);
+	mr->move_text(&op->mv, text, sizeof text);
 	if (json_is_string(mine) && strcmp(json_string_value(mine), text) == 0)
 		v = MATCH_PLAY_RESOLVED;
 	json_decref(turns);
@@ -723,16 +711,21 @@ static enum store_result
 move_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct store_match_row *r = &op->row;
-	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	const struct match_rules *mr;
+	match_moves mv;
 	uint8_t pending[STORE_MATCH_PENDING_MAX], moved;
 	enum store_result rc;
-	unsigned i;
 
 	rc = match_play_read(c, op, op->match_id);
 	if (rc != STORE_OK) {
 		op->verdict = rc == STORE_NOT_FOUND ? MATCH_PLAY_NOT_FOUND : MATCH_PLAY_ERROR;
 		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
 	}
+	/* The command reads as a move of the match's own ruleset; the verdict
+	 * on it comes after the match's checks. */
+	mr = op->rules;
+	op->parsed = mr->move_read(op->command != NULL ? op->command : "", op->ncommand, &op->mv,
+	    op->reason, sizeof op->reason);
 	op->seat = match_play_seat_of(r, op->account_id);
 	if (op->seat < 0) {
 		op->verdict = MATCH_PLAY_NOT_A_PLAYER;
@@ -754,7 +747,7 @@ move_job(struct store_conn *c, struct match_play_op *op)
 		op->verdict = MATCH_PLAY_WRONG_TURN;
 		return STORE_OK;
 	}
-	if (!op->m.players[op->seat].alive) {
+	if (!(op->alive >> op->seat & 1u)) {
 		op->verdict = MATCH_PLAY_PLAYER_OUT;
 		return STORE_OK;
 	}
@@ -762,26 +755,23 @@ move_job(struct store_conn *c, struct match_play_op *op)
 		op->verdict = MATCH_PLAY_ALREADY_MOVED;
 		return STORE_OK;
 	}
-	if (op->parsed != VERSUS_PARSE_OK) {
-		op->verdict = op->parsed == VERSUS_PARSE_EMPTY ? MATCH_PLAY_EMPTY_MOVE : MATCH_PLAY_INVALID_MOVE;
+	if (op->parsed != MATCH_PARSE_OK) {
+		op->verdict = op->parsed == MATCH_PARSE_EMPTY ? MATCH_PLAY_EMPTY_MOVE : MATCH_PLAY_INVALID_MOVE;
 		return STORE_OK;
 	}
-	if (!match_move_check(&op->m, (unsigned)op->seat, &op->mv, op->reason, sizeof op->reason)) {
+	if (!mr->move_check(op->st, (unsigned)op->seat, &op->mv, op->reason, sizeof op->reason)) {
 		op->verdict = MATCH_PLAY_ILLEGAL_MOVE;
 		return STORE_OK;
 	}
-	pending_decode(r, op->m.nplayers, mv, &moved);
-	mv[op->seat] = op->mv;
+	mr->pending_read(r->pending, r->npending, (unsigned)r->players, &mv, &moved);
+	memcpy(move_at(mr, &mv, (unsigned)op->seat), &op->mv, mr->move_size);
 	op->moved = moved = (uint8_t)(moved | 1u << op->seat);
-	for (i = 0; i < op->m.nplayers; i++)
-		if (op->m.players[i].alive && !(moved >> i & 1u))
-			break;
-	if (i == op->m.nplayers) {
+	if ((op->alive & ~moved) == 0) {
 		/* The last living player's move: the turn resolves now. */
 		op->verdict = MATCH_PLAY_RESOLVED;
-		return resolve(c, op, mv, store_now_ms());
+		return resolve(c, op, &mv, store_now_ms());
 	}
-	r->npending = pending_encode(mv, moved, op->m.nplayers, pending);
+	r->npending = mr->pending_write(&mv, moved, (unsigned)r->players, pending);
 	memcpy(r->pending, pending, r->npending);
 	/* Only the pending moves change (the compare-and-set on the turn as a
 	 * whole-row update would make it). */
@@ -799,7 +789,7 @@ move_job(struct store_conn *c, struct match_play_op *op)
 static enum store_result
 deadline_job(struct store_conn *c, struct match_play_op *op)
 {
-	struct versus_move mv[VERSUS_PLAYERS_MAX];
+	match_moves mv;
 	int64_t now = store_now_ms();
 	enum store_result rc;
 
@@ -813,9 +803,10 @@ deadline_job(struct store_conn *c, struct match_play_op *op)
 		return STORE_OK;
 	if (op->row.deadline_at > now)
 		return STORE_OK; /* fired early (the clock moved): effects() sets it again */
-	pending_decode(&op->row, op->m.nplayers, mv, &op->moved);
+	op->rules->pending_read(op->row.pending, op->row.npending, (unsigned)op->row.players, &mv,
+	    &op->moved);
 	op->verdict = MATCH_PLAY_RESOLVED;
-	return resolve(c, op, mv, now);
+	return resolve(c, op, &mv, now);
 }
 
 /* The queue: the lobby with the op's settings, joined, else a new one. A
@@ -829,8 +820,8 @@ quick_job(struct store_conn *c, struct match_play_op *op)
 	int tries;
 
 	for (tries = 0; tries < 16; tries++) {
-		rc = store_match_queue_find(c, op->players, op->turn_seconds, op->items,
-		    op->item_chance, op->item_weights, &op->match_id);
+		rc = store_match_queue_find(c, op->players, op->turn_seconds, op->options.on,
+		    op->options.chance, op->options.shares, &op->match_id);
 		if (rc == STORE_ERROR)
 			return STORE_ERROR;
 		if (rc == STORE_OK) {
@@ -918,13 +909,23 @@ struct match_job {
 	struct request    *req;   /* NULL for a deadline */
 };
 
+void
+match_play_op_cleanup(struct match_play_op *op)
+{
+	store_match_row_free(&op->row);
+	free(op->event);
+	op->event = NULL;
+	free(op->st);
+	op->st = NULL;
+	op->st_cap = 0;
+}
+
 static void
 op_free(void *arg)
 {
 	struct match_play_op *op = arg;
 
-	store_match_row_free(&op->row);
-	free(op->event);
+	match_play_op_cleanup(op);
 	free(op);
 }
 
@@ -1095,6 +1096,7 @@ match_play_start(struct app *app, char *err, size_t errcap)
 	struct matches *mx = calloc(1, sizeof *mx);
 	struct store_conn *c;
 	enum store_result rc;
+	size_t state_size = 0, i;
 
 	if (mx == NULL) {
 		snprintf(err, errcap, "out of memory");
@@ -1103,7 +1105,18 @@ match_play_start(struct app *app, char *err, size_t errcap)
 	mx->app = app;
 	mx->hub = match_hub_new(app->cfg->match_streams, MATCH_PLAY_STREAM_BYTES);
 	mx->clock = match_clock_new(fire, mx);
-	mx->cache = match_cache_new();
+	for (i = 0; i < MATCH_RULES__COUNT; i++) {
+		const struct match_rules *mr = match_rules_table[i];
+
+		if (!rules_fit(mr)) {
+			snprintf(err, errcap, "match ruleset %s does not fit the store's columns", mr->name);
+			match_play_free(mx);
+			return NULL;
+		}
+		if (mr->state_size > state_size)
+			state_size = mr->state_size;
+	}
+	mx->cache = match_cache_new(state_size);
 	if (mx->hub == NULL || mx->clock == NULL || mx->cache == NULL) {
 		snprintf(err, errcap, "cannot start the match clock");
 		match_play_free(mx);

@@ -1,10 +1,14 @@
 /*
- * match_play.h: versus matches on the server: the lobby, moves, deadlines and
+ * match_play.h: matches on the server: the lobby, moves, deadlines and
  * the resolution of a turn, each one store job that decides and writes in
  * one transaction (as play.h does for games), and what happens once it has
  * committed (the next deadline, waking long polls and streams).
  *
- * The match lives in its row (store.h): the engine's state, the moves sent
+ * A match plays by its ruleset, the descriptor its row's `rules` names
+ * (match_rules.h): the pipeline holds its state, moves and totals as the
+ * ruleset's opaque bytes and asks the ruleset everything about them.
+ *
+ * The match lives in its row (store.h): the ruleset's state, the moves sent
  * for the coming turn and the totals. A move's job reads the row, judges
  * the move, and either stores it (one compare-and-set write) or, when it
  * is the last living player's, resolves the turn at once; a deadline's job
@@ -26,9 +30,8 @@
 #include <jansson.h>
 
 #include "http.h"
-#include "match.h"   /* api/: the cap, totals and JSON of a match */
+#include "match_rules.h" /* api/: the ruleset's descriptor */
 #include "store.h"
-#include "versus.h"
 
 struct app;
 struct matches;
@@ -88,7 +91,7 @@ void match_play_stats(struct matches *mx, struct match_play_stats *out);
 enum match_play_op_kind { MATCH_PLAY_OP_CREATE, MATCH_PLAY_OP_JOIN, MATCH_PLAY_OP_MOVE, MATCH_PLAY_OP_DEADLINE,
 	MATCH_PLAY_OP_QUICK };
 
-/* The rating rules (docs/rules/versus.md, "Ratings"): a queue match in
+/* The rating rules (the rules pages' "Ratings"): a queue match in
  * which some player sent fewer than MATCH_PLAY_RATED_MOVES moves is
  * aborted, and a pair of accounts rates at most MATCH_PLAY_PAIR_CAP
  * matches in MATCH_PLAY_PAIR_WINDOW_MS. */
@@ -128,23 +131,31 @@ struct match_play_op {
 	int                players, turn_seconds; /* create */
 	int64_t            seed;
 	bool               seed_chosen, rated;
-	bool               items;             /* create, quick: the item setting */
-	uint8_t            item_chance;       /* create, quick: 1..100 with items, 0 without */
-	uint8_t            item_weights[VERSUS_ITEM_KINDS]; /* create, quick: all 1 without items */
+	struct match_options options;         /* create, quick: the ruleset's (options_read) */
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
-	enum versus_parse  parsed;            /* move, read on the HTTP thread (match_move_read) */
+	/* move: the request's command (borrowed from its body, which outlives
+	 * the job), read by the match's ruleset once the job has its row. */
+	const char        *command;
+	size_t             ncommand;
+	enum match_parse   parsed;            /* move: the command as read in the job */
 	bool               full_view;         /* move: answer the whole match view too (?view=full) */
-	bool               use_empty;         /* move that resolved the turn: its `use T` found the
-	                                       * mover's inventory empty and did nothing */
-	struct versus_move mv;
+	bool               use_empty;         /* move that resolved the turn: it asked something of
+	                                       * the turn that found nothing (the ruleset's answer) */
+	match_move         mv;                /* move: the ruleset's move read */
 	char               reason[ENGINE_REASON_MAX];
+
+	/* Set by the caller for create and quick, by the read of the row for
+	 * the others: the match's ruleset (NULL until then). */
+	const struct match_rules *rules;
 
 	/* Set by the job: the match as it stands after it. */
 	enum match_play_verdict verdict;
 	int                seat;              /* the account's seat, -1 for none */
 	struct store_match_row row;
-	struct versus_match m;                /* valid when row.nstate > 0 */
-	struct match_totals totals;
+	void              *st;                /* the ruleset's state (malloc'd, st_cap bytes): valid
+	                                       * when row.nstate > 0 */
+	size_t             st_cap;
+	uint8_t            alive;             /* a bit a seat: still in (when row.nstate > 0) */
 	uint8_t            moved;             /* a bit a seat: moved for the coming turn */
 	bool               started, resolved, finished;
 	char              *event;             /* the streams' text, malloc'd, or NULL */
@@ -155,16 +166,21 @@ struct match_play_op {
  * when out of memory. */
 struct match_play_op *match_play_op_new(struct request *req, enum match_play_op_kind kind);
 
+/* What an op holds besides itself (its row's texts, its state, its event):
+ * freed, op itself not. */
+void match_play_op_cleanup(struct match_play_op *op);
+
 /* Suspends req and runs op's job on the writer; once it has committed (or
  * failed), its effects happen and cont(req) answers from op. */
 void match_play_submit(struct request *req, struct match_play_op *op, request_cont cont);
 
-/* Reads the row of match_id into op (row, m, totals, moved) from a reader:
- * STORE_OK, STORE_NOT_FOUND or STORE_ERROR. */
+/* Reads the row of match_id into op (row, rules, st, alive, moved) from a
+ * reader: STORE_OK, STORE_NOT_FOUND or STORE_ERROR. */
 enum store_result match_play_read(struct store_conn *c, struct match_play_op *op, int64_t match_id);
 
-/* Decodes what op->row holds into op: the state, the totals and the moves
- * sent so far; false (logged) when the stored bytes do not read back. */
+/* Decodes what op->row holds into op by its ruleset: the state and the
+ * moves sent so far; false (logged) when the row names no ruleset of ours
+ * or the stored bytes do not read back. */
 bool match_play_unpack(struct match_play_op *op);
 
 /* The seat of account_id in row, or -1. */

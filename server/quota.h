@@ -1,6 +1,6 @@
 /*
  * quota.h: how much one client may store in a day -- runs begun, reviews
- * written, versus matches created -- per client address and per account.
+ * written, matches created -- per client address and per account.
  *
  * The rate limits (ratelimit.h) bound how fast things are stored; a quota
  * bounds how many a day, so that a client inside every rate limit still
@@ -40,7 +40,7 @@
 enum quota_class {
 	QUOTA_RUNS,    /* runs begun (an init that is stored) */
 	QUOTA_REVIEWS, /* reviews written (a finish that is stored) */
-	QUOTA_MATCHES, /* versus matches created */
+	QUOTA_MATCHES, /* matches created */
 	QUOTA_NCLASSES
 };
 

@@ -2,7 +2,7 @@
  * quota_charge.h: the day's storage quota (quota.h) applied to requests.
  *
  * A route that stores something a client could pile up -- an init that
- * begins a run, a finish that writes a review, a versus match created --
+ * begins a run, a finish that writes a review, a match created --
  * charges its client address (and /56) and, when an agent key is known,
  * its account, once, before its store job; the job's answer gives the
  * charge back when it stored nothing (a stale token, a finish too early,

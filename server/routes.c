@@ -81,7 +81,7 @@ const struct route routes[] = {
 	/* The game's outside format, written on the verification workers. */
 	GAME(HTTP_GET | HTTP_HEAD,   "/api/games/{game}/runs/{runId}/record",  handle_run_record,      "run_record",     false, VERIFY),
 
-	/* Versus matches: writes are moves, the rest reads (a long poll and a
+	/* Matches: writes are moves, the rest reads (a long poll and a
 	 * stream count once, when they begin). */
 	PLAIN(HTTP_POST,              "/api/matches",                           handle_match_create,    "match_create",   true,  MOVES),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/ratings",                   handle_match_ratings,   "match_ratings",  false, READS),

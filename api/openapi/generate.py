@@ -27,6 +27,8 @@ text, and the output is checked by the linter and the contract test):
                      "#> name: ..." (its summary for the overview, say)
   {{games}}          anywhere: every game's name, in order, comma-separated
   {{rules_list}}     anywhere: every game's rules version, the same way
+  {{match_rules}}    anywhere: every match ruleset's name (a line "<folder>
+                     match" of games.txt: <folder>-v1), the same way
   {{NAME}}           alone on a line: the game's block NAME, indented as the
                      placeholder is; {{NAME?}} when a game may have none
   {{>NAME}}          alone on a line: shared block NAME (common.yaml.in,
@@ -102,7 +104,8 @@ NAMES = ('game', 'Game', 'Title')
 # each written from column 0.
 SHARED = ('common.yaml.in', 'paths.yaml.in', 'schemas.yaml.in', 'responses.yaml.in')
 ORIGIN = {}
-LISTS = ('games', 'rules_list')
+LISTS = ('games', 'rules_list', 'match_rules')
+MATCH_RULES = []  # the match rulesets' names, in the list's order (load)
 INLINE = re.compile(r'\{\{([A-Za-z][A-Za-z0-9_]*)\}\}')
 ANY = re.compile(r'\{\{[^}]*\}\}')
 
@@ -127,6 +130,8 @@ def inline(line, here, ctx, game):
             return ', '.join(games)
         if name == 'rules_list':
             return ', '.join(rules_of(fragments[g][1]) for g in games)
+        if name == 'match_rules':
+            return ', '.join(MATCH_RULES)
         if game is None:
             raise SourceError('%s: {{%s}} outside {{#each}}' % (here, name))
         path, blocks = fragments[game]
@@ -193,8 +198,13 @@ def load():
     with open(os.path.join(API, 'games.txt'), encoding='utf-8') as f:
         for line in f:
             line = line.split('#', 1)[0].strip()
-            if line:
+            # "<folder> match" is a match ruleset: its contract is the
+            # shared sections' (the match routes), not a game's fragment;
+            # its name is <folder>-v1 ({{match_rules}}).
+            if line and len(line.split()) == 1:
                 games.append(line)
+            elif line.split()[1:] == ['match'] and line.split()[0] + '-v1' not in MATCH_RULES:
+                MATCH_RULES.append(line.split()[0] + '-v1')
     if not games or len(set(games)) != len(games):
         raise SourceError('games.txt: no games, or one twice')
     fragments = {}

@@ -104,15 +104,6 @@ place_or_null(unsigned place)
 	return place != 0 ? json_integer(place) : json_null();
 }
 
-void
-match_real_write(struct jw *w, double v)
-{
-	json_t *x = json_real(v);
-
-	jw_json(w, x); /* NULL (not finite) fails the writer, as it fails a tree */
-	json_decref(x);
-}
-
 bool
 match_use_empty(const struct versus_events *ev, const struct versus_move *moves, unsigned player)
 {

@@ -33,14 +33,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "match_answers.h" /* match_real_write */
+#include "match_rules.h" /* the replay's schema and cap, struct match_replay_check */
 #include "versus.h"
 
 struct jw;
 
-#define MATCH_REPLAY_SCHEMA 1
-#define MATCH_TURN_CAP_MAX 100000 /* the largest turn cap a replay may name */
 #define MATCH_TOTALS_SIZE (8 * VERSUS_PLAYERS_MAX) /* match_totals_encode's bytes */
-#define MATCH_LOBBIES_MAX 10      /* matches in their lobby that one account may have created */
 
 /* ---- what the server asks of the engine, by what it asks ----
  * The server keeps a match as its state's bytes in the match's row and
@@ -185,10 +184,7 @@ void match_turn_write(struct jw *w, const struct versus_match *before,
 void match_item_settings_write(struct jw *w, bool items, unsigned chance,
     const uint8_t *weights);
 
-/* A real as json_real() dumps it, through the writer: jansson's own
- * formatting (rare: ratings). A NaN or an infinity, which json_real
- * refuses, fails the writer. */
-void match_real_write(struct jw *w, double v);
+/* A real as json_real() dumps it: match_real_write (match_answers.h). */
 
 /* Whether player's move asked `use T` and found the inventory empty when
  * the uses acted (so it did nothing). */
@@ -215,13 +211,8 @@ json_t *match_replay_new(uint64_t seed, unsigned nplayers, uint32_t turn_cap, js
  * match_replay_verify() re-simulates the rolls from them and the seed. */
 int match_replay_set_items(json_t *replay, const struct versus_match *m);
 
-/* What verifying a match replay found. */
-struct match_replay_check {
-	size_t turn;         /* 1-based turn at fault; 0 when the fault is the replay's form */
-	size_t nturns;       /* turns in the replay */
-	char   reason[256];
-	json_t *final;       /* the re-simulated final summary (caller decrefs), or NULL */
-};
+/* What verifying a match replay found: struct match_replay_check
+ * (match_rules.h). */
 
 /* A match played turn by turn from its seed, as a replay's "turns" give
  * them: what the verifier walks, for a caller that wants every state on

@@ -1,5 +1,5 @@
 /*
- * store_matches.c: versus matches, their seats and turns, and ratings
+ * store_matches.c: matches, their seats and turns, and ratings
  * (store.h). Plain statements only, so that another backend can port each
  * function one for one.
  *

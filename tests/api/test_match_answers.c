@@ -692,7 +692,7 @@ ratings_page(const struct match_record *rec)
 		    30.0 + rnd(300) / 7.0, 0.06 + rnd(100) / 100000.0, (int64_t)rnd(5000) };
 	next = rnd(2) ? rows[n - 1].account : NULL;
 	jw_init(&w, 64, 1u << 20);
-	match_ratings_write(&w, rows, n, above, next);
+	match_ratings_write(&w, VERSUS_RULES, rows, n, above, next);
 	text = jw_text(&w, NULL);
 	v = text != NULL ? json_loads(text, 0, NULL) : NULL;
 	list = json_object_get(v, "ratings");

@@ -39,7 +39,7 @@ GAMES_TXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
 
 def listed_games():
     with open(GAMES_TXT, encoding='utf-8') as f:
-        return [x.strip() for x in f if x.strip() and not x.startswith('#')]
+        return [x.strip() for x in f if x.strip() and not x.startswith('#') and len(x.split()) == 1]
 
 
 def canonical_hash(v):

@@ -515,7 +515,15 @@ def errors(d):
     t.eq(d.get('/api/matches/123').error_code, 'match_not_found', 'an unknown match: 404')
     t.eq(d.get('/api/matches/abc').error_code, 'match_not_found', 'a malformed id: 404')
     t.eq(d.get('/api/matches/123/wait').error_code, 'invalid_request', 'wait without after: 400')
+    r = d.post('/api/matches', {'players': 2, 'rules': 'versus-v9'}, headers=key)
+    t.ok(r.error_code == 'invalid_request' and r.json['error']['message'] == "field 'rules' must be one of: versus-v1",
+         'rules no ruleset of ours has: 400, naming the rulesets (%s)' % r.json['error'].get('message'))
+    t.eq(d.post('/api/matches', {'players': 2, 'rules': 1}, headers=key).error_code, 'invalid_request',
+         'rules not a string: 400')
+    r = d.post('/api/matches', {'players': 2, 'rules': 'versus-v1'}, headers=key)
+    t.ok(r.status == 201 and r.json['rules'] == 'versus-v1', 'rules versus-v1 named: the match plays by it')
     mid = d.post('/api/matches', {'players': 2}, headers=key).json['match_id']
+    t.eq(d.get('/api/matches/%s' % mid).json['rules'], 'versus-v1', 'no rules: versus-v1, the default')
     t.eq(d.get('/api/matches/%s/replay' % mid).error_code, 'match_not_over', 'the replay of a lobby: 409')
     t.eq(d.post('/api/matches/replays/verify', {'schema': 1, 'rules': 'versus-v1'}).status, 422,
          'a replay without its fields: 422')

@@ -253,11 +253,13 @@ def main():
         for w in wrong:
             diag('%s opens with another name' % w)
 
-    # server/ names no game: no game of the list (api/games.txt) appears in
-    # its code (strings included, comments aside) as a word or a part of an
-    # identifier between underscores (game_duskcourt, "hatetris-classic").
+    # server/ names no game: no game or match ruleset of the list
+    # (api/games.txt; a ruleset's line is "<folder> match") appears in its
+    # code (strings included, comments aside) as a word or a part of an
+    # identifier between underscores (game_duskcourt, "hatetris-classic",
+    # versus_match).
     with open(os.path.join(root, 'api', 'games.txt'), encoding='utf-8') as f:
-        games = [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith('#')]
+        games = [ln.split()[0] for ln in f if ln.strip() and not ln.lstrip().startswith('#')]
     named = []
     for f in files:
         if f.split(os.sep)[0] != 'server':
@@ -272,6 +274,30 @@ def main():
        % len(games))
     for w in named:
         diag('%s names a game' % w)
+
+    # Nor does it include a header of a game's or a ruleset's own folders
+    # (api/<folder>/, engine/<folder>/: versus.h, match.h, ...): it reaches
+    # them through the descriptors (game.h, match_rules.h) alone.
+    own = {}
+    for g in games:
+        for top in ('api', 'engine'):
+            d = os.path.join(root, top, g.replace('-', '_'))
+            if os.path.isdir(d):
+                for h in os.listdir(d):
+                    if h.endswith('.h'):
+                        own[h] = '%s/%s' % (top, g.replace('-', '_'))
+    included = []
+    for f in files:
+        if f.split(os.sep)[0] != 'server':
+            continue
+        with open(os.path.join(root, f), encoding='utf-8') as fh:
+            for name in re.findall(r'^\s*#\s*include\s+"([^"]+)"', fh.read(), re.M):
+                if os.path.basename(name) in own:
+                    included.append('%s (%s of %s/)' % (f, name, own[os.path.basename(name)]))
+    ok(len(own) >= 2 and not included, 'no file in server/ includes a header of a game\'s or a ruleset\'s '
+       'own folders (%d headers)' % len(own))
+    for w in included:
+        diag('%s includes a header of a game' % w)
 
     print('1..%d' % n)
     return 1 if failed else 0

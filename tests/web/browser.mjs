@@ -70,6 +70,13 @@ async function open(label, url, width = 1280) {
   return page;
 }
 
+// Until the page has painted what it has: two animation frames, so that
+// a layout changed by a resize or a late fetch is on screen before it is
+// read (in place of a fixed sleep).
+async function settle(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 // The board as drawn: [{r, c, i, v, hl}] for every cell, and the frame.
 async function readBoard(page) {
   return page.evaluate(() => {
@@ -108,7 +115,7 @@ async function audit(page, name, width) {
   const entry = { name, width };
   try {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(200);
+    await settle(page);
     await page.evaluate(`${axeSource}\n;0`);
     const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     entry.axe = r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
@@ -473,7 +480,7 @@ for (const x of plan.extra || []) {
   try {
     const page = await open(`extra ${x.name}`, x.path);
     await page.waitForSelector(x.wait, { timeout: WAIT });
-    await page.waitForTimeout(300);
+    await settle(page);
     r.first = await readExtra(page);
     for (const k of x.steps || []) {
       await page.evaluate((kk) => { location.hash = `#step=${kk}`; }, k);
@@ -487,7 +494,7 @@ for (const x of plan.extra || []) {
         const before = await page.evaluate(() => document.getElementById('player').dataset.step);
         await page.keyboard.press(key);
         await page.waitForFunction((b) => document.getElementById('player').dataset.step !== b, before, { timeout: WAIT });
-        await page.waitForTimeout(100);
+        await settle(page);
         r.at.push({ key, ...(await readExtra(page)) });
       }
     }
@@ -501,14 +508,18 @@ for (const x of plan.extra || []) {
 // 8b. Weight and load time of the pages, each in a fresh context (nothing
 // cached): the bytes transferred (gzip) for the page and every file it
 // loads, and the time from navigation until ready (its plots drawn).
+let timingBrowser = null;
 for (const x of plan.timing || []) {
   const r = { name: x.name, runs: [] };
   out.timing.push(r);
   try {
-    for (let i = 0; i < (x.repeat || 5); i++) {
-      const c = await chromium.launch({ executablePath: plan.chromium, headless: true,
+    if (!timingBrowser) {
+      timingBrowser = await chromium.launch({ executablePath: plan.chromium, headless: true,
         args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-      const page = await c.newPage({ viewport: { width: 1280, height: 900 } });
+    }
+    for (let i = 0; i < (plan.timingRuns || 1); i++) {
+      const c = await timingBrowser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await c.newPage();
       const t0 = Date.now();
       await page.goto(plan.base + x.path, { waitUntil: 'load' });
       await page.waitForSelector(x.wait, { timeout: WAIT });
@@ -530,6 +541,7 @@ for (const x of plan.timing || []) {
   }
   save();
 }
+if (timingBrowser) await timingBrowser.close();
 
 // 8. Every named page at 360 and 1280 px: axe, overflow, screenshots.
 for (const p of plan.pages) {
@@ -537,7 +549,7 @@ for (const p of plan.pages) {
     try {
       const page = await open(`page ${p.name} ${width}`, p.path, width);
       if (p.wait) await page.waitForSelector(p.wait, { timeout: WAIT });
-      await page.waitForTimeout(300);
+      await settle(page);
       await audit(page, p.name, width);
       if (p.element && width === 1280) {
         const file = path.join(plan.out, `${p.name}-player.png`);

@@ -1,0 +1,294 @@
+/*
+ * match_rules.h: the match ruleset descriptor. Every multiplayer ruleset
+ * the match routes serve (POST /api/matches ..., "versus-v1") is one
+ * `struct match_rules`: its name and bounds, and hooks over its state held
+ * as opaque bytes. The match pipeline (server/match_play.c), its views,
+ * replays, certificates and verification are written once against this
+ * struct; the table (match_rules.c) lists the rulesets, made from the
+ * lines of api/games.txt marked `match`.
+ *
+ * Adding a ruleset: its folders engine/<folder>/ and api/<folder>/ (the
+ * latter defining `const struct match_rules match_<folder>`), its tests,
+ * its rules page and one line `<folder> match` in api/games.txt
+ * (docs/architecture.md, "Adding a game").
+ *
+ * What the server keeps of a match, and in which form:
+ *   - its state: the ruleset's own plain struct, state_size bytes, which
+ *     the server holds in memory it allocates (aligned as malloc aligns)
+ *     and never looks into; in the row, encode's bytes (state_max at most);
+ *   - a move: move_size bytes (a plain struct, at most MATCH_MOVE_MAX),
+ *     the moves of a turn an array of nplayers of them;
+ *   - the moves sent for the coming turn: pending_write's bytes in the row;
+ *   - the totals (what a match counts beside its state: versus's lines sent
+ *     and received): totals_size bytes, as the row keeps them, read by the
+ *     ruleset's own hooks.
+ * A ruleset's options of a new match (versus: its items) are read from
+ * the create request by the ruleset into a struct match_options, whose
+ * fields are the row's columns; the server only carries them.
+ *
+ * Every hook is pure CPU over plain data: none touches the network, a
+ * clock or the store. The parts of answers are written with the answer
+ * writer (jw.h); a failure is the writer's (sticky).
+ */
+#ifndef API_MATCH_RULES_H
+#define API_MATCH_RULES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+struct jw;
+struct keyring;
+
+/* The match rulesets' ids, MATCH_RULES_<FOLDER>, in the order of their
+ * lines in the list (games.txt). The first is the default: a match
+ * created without `rules`, the quick-match queue and the ratings. */
+enum match_rules_id {
+#define MATCH(folder, ID) MATCH_RULES_##ID,
+#include "games.def"
+#undef MATCH
+	MATCH_RULES__COUNT
+};
+
+#define MATCH_PLAYERS_MAX 8        /* seats of a match, at most (the row's) */
+#define MATCH_MOVE_MAX 64          /* a move's struct, at most */
+#define MATCH_MOVE_TEXT_MAX 64     /* a move's canonical text, NUL included */
+#define MATCH_OPTION_SHARES 6      /* the shares of a ruleset's option (the row's columns) */
+#define MATCH_REPLAY_SCHEMA 1
+#define MATCH_TURN_CAP_MAX 100000  /* the largest turn cap a replay may name */
+#define MATCH_LOBBIES_MAX 10       /* matches in their lobby that one account may have created */
+
+/* A move of any ruleset as the server holds it (the ruleset's move_size
+ * bytes at its start), and the moves of a turn: nplayers of them, one
+ * every move_size bytes (so that a ruleset reads them as its own array). */
+typedef union {
+	max_align_t   align_;
+	unsigned char bytes[MATCH_MOVE_MAX];
+} match_move;
+
+typedef union {
+	max_align_t   align_;
+	unsigned char bytes[MATCH_PLAYERS_MAX * MATCH_MOVE_MAX];
+} match_moves;
+
+/* A ruleset's options of a match, as the row keeps them: whether they are
+ * on, a percent and MATCH_OPTION_SHARES shares. What they mean is the
+ * ruleset's (versus: items, their chance a mino and the items' shares).
+ * Off: chance 0 and every share 1, so that equal settings compare equal. */
+struct match_options {
+	bool    on;
+	uint8_t chance;                       /* 1..100 when on, else 0 */
+	uint8_t shares[MATCH_OPTION_SHARES];
+};
+
+/* How a move sent as a request's "command" reads. */
+enum match_parse {
+	MATCH_PARSE_OK,
+	MATCH_PARSE_EMPTY,    /* no command at all */
+	MATCH_PARSE_INVALID,  /* not a move of the ruleset: reason says why */
+};
+
+/* What the server reads off a state: the turns resolved, the players and
+ * who is still in (a bit a seat). */
+struct match_standing {
+	uint32_t turn;
+	unsigned nplayers;
+	uint8_t  alive;
+};
+
+/* What resolving one turn did, for the server to write and tell. */
+struct match_turn_out {
+	const char *end;                /* the match's end ("last_standing", ...), NULL: plays on */
+	uint8_t     refused;            /* a bit a seat: a stored move the engine refused, which
+	                                   missed the turn instead (should never happen: logged) */
+	char        reason[MATCH_PLAYERS_MAX][ENGINE_REASON_MAX]; /* why, by seat */
+	uint8_t     use_empty;          /* a bit a seat: its move asked something of the turn that
+	                                   found nothing (versus: `use T` on an empty inventory) */
+};
+
+/* One seat's result at the end, as the match's seats keep it. */
+struct match_seat_result {
+	int     place;                  /* 1.. (ties share one) */
+	int64_t score, lines_sent, lines_received;
+};
+
+/* One seat taken, in seat order. */
+struct match_rules_seat {
+	const char *account;       /* the account's name (borrowed) */
+	double      rating_before; /* NaN unless the match is rated and finished */
+	double      rating_after;
+};
+
+/* A match as its row holds it, for the answers. Every pointer is
+ * borrowed for the call. */
+struct match_rules_record {
+	int64_t     id;
+	int64_t     seed;          /* 0..ENGINE_ID_MAX */
+	const char *rules;         /* the ruleset's name */
+	const char *status;        /* "lobby", "playing" or "finished" */
+	const char *end_reason;    /* the end once finished, "" before */
+	int         players, joined, turn_seconds, turn_cap;
+	bool        seed_chosen, rated, queue;
+	struct match_options options;
+	const char *unrated_reason; /* "aborted", "pair_cap"; "" or NULL else */
+	int64_t     turn;          /* turns resolved */
+	int64_t     created_at, started_at, finished_at, deadline_at; /* Unix ms, 0: none */
+	const char *last_turn;     /* the last turn's events (resolve's text), or NULL */
+	const char *certificate;   /* or NULL */
+	int         nseats;        /* 0..MATCH_PLAYERS_MAX */
+	struct match_rules_seat seats[MATCH_PLAYERS_MAX];
+	/* NULL in the lobby, before there is a state; else the state (the
+	 * ruleset's struct) and the totals' bytes after the last turn. */
+	const void    *state;
+	const uint8_t *totals;
+	uint8_t     moved;         /* a bit a seat: its move is in for the coming turn */
+};
+
+/* What verifying a match replay found. */
+struct match_replay_check {
+	size_t turn;         /* 1-based turn at fault; 0 when the fault is the replay's form */
+	size_t nturns;       /* turns in the replay */
+	char   reason[256];
+	json_t *final;       /* the re-simulated final summary (caller decrefs), or NULL */
+};
+
+/*
+ * What every match ruleset says: its data, and its hooks, each what the
+ * server really asks (a hook a question): the options of a new match,
+ * start, the state's bytes, what the state says, a move read, its text,
+ * checked, the pending moves' bytes, a turn resolved, the seats' results,
+ * the view, the move's answer, the replay, the certificate, a replay
+ * verified, and the walk of the turns page.
+ */
+struct match_rules {
+	enum match_rules_id id;
+	const char *name;          /* in rows, replays and certificates: "versus-v1" */
+	unsigned    players_min, players_max; /* 2..MATCH_PLAYERS_MAX */
+	size_t      state_size;    /* the state's struct */
+	size_t      state_max;     /* its encoded bytes, at most (the row's column holds them) */
+	size_t      move_size;     /* a move's struct, at most MATCH_MOVE_MAX */
+	size_t      pending_max;   /* the pending moves' bytes, at most */
+	size_t      totals_size;   /* the totals' bytes, exactly */
+	size_t      walk_size;     /* a walk of the turns (walk_start) */
+	const char *missed;        /* the canonical text of a turn the deadline took ("missed") */
+	/* The create request's fields options_read reads, NULL-terminated. */
+	const char *const *option_fields;
+
+	/* The options of a new match from the create (or queue) request's
+	 * body (borrowed; NULL when empty); false with msg for a 400. */
+	bool (*options_read)(const json_t *body, struct match_options *out, char *msg, size_t cap);
+
+	/* st at turn 0 of a match of nplayers on seed with the options; false
+	 * when any is out of range. totals: its totals (totals_size bytes). */
+	bool (*start)(void *st, uint64_t seed, unsigned nplayers, const struct match_options *o,
+	    uint8_t *totals);
+
+	/* The state's bytes, as the row stores them (nothing written and the
+	 * length needed when cap is too small); decode refuses what encode
+	 * would not have written, st unchanged. */
+	size_t (*encode)(const void *st, uint8_t *out, size_t cap);
+	bool   (*decode)(void *st, const uint8_t *in, size_t n);
+
+	void (*standing)(const void *st, struct match_standing *out);
+
+	/* A move from a request's "command" (text[0..len), borrowed) into mv;
+	 * INVALID and EMPTY with reason. Whether it is legal now is
+	 * move_check's business. */
+	enum match_parse (*move_read)(const char *text, size_t len, void *mv, char *reason, size_t cap);
+
+	/* The move's canonical text, as a replay's turns hold it; like
+	 * snprintf. */
+	size_t (*move_text)(const void *mv, char *buf, size_t cap);
+
+	/* Whether seat may send mv in st now. A move this accepts is stored,
+	 * and the turn's resolution accepts it too. Changes nothing. */
+	bool (*move_check)(const void *st, unsigned seat, const void *mv, char *reason, size_t cap);
+
+	/* The moves sent for the coming turn as the row keeps them: read from
+	 * in[0..n) into moves[0..nplayers) and *moved (a bit a seat; bytes
+	 * that are not a ruleset's read as none sent), and written from them
+	 * (at most pending_max bytes; 0 when nobody moved). */
+	void   (*pending_read)(const uint8_t *in, size_t n, unsigned nplayers, void *moves,
+	    uint8_t *moved);
+	size_t (*pending_write)(const void *moves, uint8_t moved, unsigned nplayers, uint8_t *out);
+
+	/* Resolves the coming turn of st with moves[i] for the seats moved
+	 * names and a missed turn for the others (moves is rewritten so). The
+	 * totals (totals_size bytes) count the turn, the turn's moves (a
+	 * replay's entry) are written into moves_text and its events (what
+	 * everyone may see: the view's last_turn) into events, and out says
+	 * the rest; turn_cap ends the match after so many turns (0: none).
+	 * False, st unchanged, when no turn could be played. */
+	bool (*resolve)(void *st, void *moves, uint8_t moved, uint8_t *totals, uint32_t turn_cap,
+	    struct jw *moves_text, struct jw *events, struct match_turn_out *out);
+
+	/* The seats' results of the match st ended (out[0..nplayers)). */
+	void (*results)(const void *st, const uint8_t *totals, uint32_t turn_cap,
+	    struct match_seat_result *out);
+
+	/* The match as viewer (a seat, or -1 for a spectator) sees it at
+	 * now_ms: GET /api/matches/{id}, the long poll, the event stream, a
+	 * refusal's `match`. */
+	void (*view_write)(struct jw *w, const struct match_rules_record *r, int viewer, int64_t now_ms);
+
+	/* POST .../move's answer: the move mv (its text move) taken in turn,
+	 * whether it resolved the turn, the mover's state, the whole view with
+	 * full, and what the move asked of the turn (use_empty: resolve's bit
+	 * for the mover). */
+	void (*move_answer_write)(struct jw *w, const struct match_rules_record *r, uint32_t turn,
+	    const void *mv, const char *move, bool resolved, int viewer, int64_t now_ms, bool full,
+	    bool use_empty);
+
+	/* The replay of the match r (its state set) played through turns
+	 * (every turn's moves, stolen); NULL on failure. */
+	json_t *(*replay)(const struct match_rules_record *r, json_t *turns);
+
+	/* Signs the result certificate of the finished match r, whose turns
+	 * (stolen) are every turn's moves; malloc'd text or NULL. */
+	char *(*certificate)(const struct keyring *kr, const struct match_rules_record *r,
+	    json_t *turns, int64_t now);
+
+	/* Plays a replay (borrowed) from its seed: 0 when every turn is legal
+	 * and the final summary reached is the one claimed; -1 with out->turn
+	 * and out->reason. out->final is set whenever the turns played. */
+	int (*verify)(const json_t *replay, struct match_replay_check *out);
+
+	/* The turns page (GET /api/matches/{id}/turns): walk (walk_size bytes)
+	 * at turn 0 of the row's match; one more turn from entry (a replay's,
+	 * borrowed), -1 with out->reason when it does not play; and the
+	 * match after the last turn walked as a spectator saw it then, with
+	 * the turn's moves (NULL for turn 0) and the seats' names. */
+	bool (*walk_start)(void *walk, uint64_t seed, unsigned nplayers, const struct match_options *o);
+	int  (*walk_turn)(void *walk, const json_t *entry, struct match_replay_check *out);
+	bool (*walk_write)(struct jw *w, const void *walk, uint32_t turn_cap, const char *const *names,
+	    const json_t *moves);
+};
+
+/* The rulesets, indexed by enum match_rules_id. */
+extern const struct match_rules *const match_rules_table[MATCH_RULES__COUNT];
+
+/* The default ruleset: the first of the list. */
+const struct match_rules *match_rules_default(void);
+
+/* The ruleset named rules ("versus-v1"), or NULL. */
+const struct match_rules *match_rules_by_name(const char *rules);
+
+/* "versus-v1, ...": the rulesets' names, for messages, into out (cut to
+ * cap); returns out. */
+const char *match_rules_names(char *out, size_t cap);
+
+/* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,
+ * `event: match`, the view's compact JSON as its data. malloc'd (caller
+ * frees), its length in *len; NULL when out of memory. */
+char *match_rules_event(const struct match_rules *mr, const struct match_rules_record *r,
+    int64_t now_ms, size_t *len);
+
+/* Each seat's moves in turns (every turn's moves, as stored): the entries
+ * that are strings other than the ruleset's missed text, into
+ * sent[0..n). */
+void match_rules_moves_sent(const struct match_rules *mr, const json_t *turns, int n, int *sent);
+
+#endif
