@@ -640,7 +640,7 @@ class Match:
     # ---- commands -----------------------------------------------------------
     def parse(self, cmd):
         """(what, keys, use) or raises ValueError with the reason. Stackfall's
-        syntax (stackfall.md "Grammar", which versus follows): keywords in any
+        syntax (docs/rules/stackfall.md "Grammar", which versus follows): keywords in any
         case, blanks (spaces, tabs) before, between and after words, parts
         separated by ';' (empty parts skipped); the key letters upper case."""
         if not isinstance(cmd, str):
