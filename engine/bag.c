@@ -12,15 +12,23 @@
 void
 bag_shuffle(uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE])
 {
-	static const char prefix[] = "stackcraft-v1:";
-	char text[sizeof prefix + 20 + 1 + 20];
+	bag_shuffle_named(BAG_RULES, seed, b, out);
+}
+
+void
+bag_shuffle_named(const char *rules, uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE])
+{
+	char text[BAG_RULES_NAME_MAX + 1 + 20 + 1 + 20];
 	struct pyrandom r;
-	size_t len = sizeof prefix - 1;
+	size_t len = 0;
 	uint8_t tmp;
 	int p, j;
 
-	for (p = 0; p < (int)len; p++)
-		text[p] = prefix[p];
+	/* A longer name is cut, as versus_stream_seed cuts a stream name: the
+	 * rules' names are short constants, so this never happens in use. */
+	for (; rules[len] != '\0' && len < BAG_RULES_NAME_MAX; len++)
+		text[len] = rules[len];
+	text[len++] = ':';
 	len += engine_put_decimal(text + len, seed);
 	text[len++] = ':';
 	len += engine_put_decimal(text + len, b);

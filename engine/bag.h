@@ -24,8 +24,19 @@
  * follow the same rule, but runs use only 0..BAG_SEED_MAX. */
 #define BAG_SEED_MAX ((uint64_t)ENGINE_ID_MAX)
 
+/* The rules name of the stream every function here but bag_shuffle_named
+ * draws from. */
+#define BAG_RULES "stackcraft-v1"
+/* The longest rules name bag_shuffle_named takes (a longer one is cut). */
+#define BAG_RULES_NAME_MAX 24
+
 /* Writes bag number b of seed into out[0..6]. */
 void bag_shuffle(uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE]);
+
+/* The same 7-bag rule on another ruleset's stream: the generator is seeded
+ * with "{rules}:{seed}:{b}" instead (actionblocks-v1 draws its pieces so).
+ * bag_shuffle(s, b, out) is bag_shuffle_named(BAG_RULES, s, b, out). */
+void bag_shuffle_named(const char *rules, uint64_t seed, uint64_t b, uint8_t out[BAG_SIZE]);
 
 /* Piece number i (0-based) of seed's stream. */
 uint8_t bag_piece(uint64_t seed, uint64_t i);

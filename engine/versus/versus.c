@@ -26,7 +26,6 @@
 
 #include "bag.h"
 #include "engine.h"
-#include "pyrandom.h"
 #include "stackfall.h"
 #include "stackfall_cmd.h"
 #include "versus_odd.h"
@@ -91,24 +90,8 @@ stream_at(const struct versus_match *m, struct versus_player *p, uint32_t i)
 uint16_t
 versus_item_roll(const struct versus_match *m, unsigned player, uint32_t index)
 {
-	struct pyrandom r;
-	unsigned total = 0, k, i, x;
-	uint16_t bits = 0;
-
-	if (m->item_chance == 0)
-		return 0;
-	for (i = 0; i < VERSUS_ITEM_KINDS; i++)
-		total += m->item_weights[i];
-	versus_stream_seed(&r, m->seed, "items", player, true, index);
-	for (k = 0; k < 4; k++) {
-		if (!(pyrandom_random(&r) * 100.0 < (double)m->item_chance))
-			continue;
-		x = (unsigned)(pyrandom_random(&r) * (double)total);
-		for (i = 0; i < VERSUS_ITEM_KINDS - 1 && x >= m->item_weights[i]; i++)
-			x -= m->item_weights[i];
-		bits = (uint16_t)(bits | (i + 1) << (4 * k));
-	}
-	return bits;
+	return versus_stream_items(VERSUS_RULES, m->seed, m->item_chance, m->item_weights, player,
+	    index);
 }
 
 static unsigned
@@ -316,11 +299,7 @@ versus_attack(unsigned lines, int combo, bool back_to_back, bool perfect)
 unsigned
 versus_garbage_hole(uint64_t seed, uint32_t k)
 {
-	struct pyrandom r;
-
-	versus_stream_seed(&r, seed, "garbage", k, false, 0);
-	/* random() < 1, so the product stays below 10. */
-	return (unsigned)(pyrandom_random(&r) * (double)TETROMINO_COLS);
+	return versus_stream_below(VERSUS_RULES, seed, "garbage", k, false, 0, TETROMINO_COLS);
 }
 
 /* ---- boards ---- */

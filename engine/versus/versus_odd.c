@@ -15,7 +15,6 @@
 
 #include <string.h>
 
-#include "pyrandom.h"
 #include "versus_stream.h"
 
 static const struct versus_odd_shape shapes[VERSUS_ODD_KINDS][TETROMINO_NROTATIONS] = {
@@ -210,8 +209,5 @@ versus_odd_items(uint16_t items, unsigned odd)
 unsigned
 versus_odd_roll(uint64_t seed, unsigned player, uint32_t index)
 {
-	struct pyrandom r;
-
-	versus_stream_seed(&r, seed, "odd", player, true, index);
-	return (unsigned)(pyrandom_random(&r) * VERSUS_ODD_KINDS);
+	return versus_stream_below("versus-v1", seed, "odd", player, true, index, VERSUS_ODD_KINDS);
 }
