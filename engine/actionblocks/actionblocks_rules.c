@@ -554,6 +554,38 @@ ab_rise(struct ab_player *p, unsigned n, uint16_t *lines)
 	return overflow;
 }
 
+unsigned
+ab_eliminate(struct ab_match *m, const bool *alive, const uint8_t *out_reason, uint32_t at)
+{
+	struct ab_player *p;
+	unsigned i, nout = 0;
+
+	for (i = 0; i < m->nplayers; i++)
+		if (alive[i] && out_reason[i] != AB_END_NONE)
+			nout++;
+	m->nalive = (uint8_t)(m->nalive - nout);
+	for (i = 0; i < m->nplayers; i++) {
+		if (!alive[i])
+			continue;
+		p = &m->players[i];
+		if (out_reason[i] != AB_END_NONE) {
+			p->alive = false;
+			p->end = out_reason[i];
+			p->place = (uint8_t)(m->nalive + 1);
+			p->out_at = at;
+			p->has_piece = false;
+			memset(&p->act, 0, sizeof p->act);
+			memset(p->queue, 0, sizeof p->queue);
+			p->nqueue = 0;
+			p->pending = 0;
+		} else if (m->nalive == 1) {
+			p->place = 1;
+		}
+	}
+	m->over = m->nalive <= 1;
+	return nout;
+}
+
 /* ---- items ---- */
 
 unsigned

@@ -212,34 +212,12 @@ ab_tick(struct ab_match *m, const struct ab_input *inputs, size_t n, struct ab_t
 	}
 
 	/* 5. Eliminations. */
-	nout = 0;
+	nout = ab_eliminate(m, c.alive, c.out_reason, m->tick);
 	for (i = 0; i < m->nplayers; i++)
-		if (c.alive[i] && c.out_reason[i] != AB_END_NONE)
-			nout++;
-	m->nalive = (uint8_t)(m->nalive - nout);
-	for (i = 0; i < m->nplayers; i++) {
-		if (!c.alive[i])
-			continue;
-		p = &m->players[i];
-		if (c.out_reason[i] != AB_END_NONE) {
-			p->alive = false;
-			p->end = c.out_reason[i];
-			p->place = (uint8_t)(m->nalive + 1);
-			p->out_at = m->tick;
-			p->has_piece = false;
-			memset(&p->act, 0, sizeof p->act);
-			memset(p->queue, 0, sizeof p->queue);
-			p->nqueue = 0;
-			p->pending = 0;
-			c.ev->eliminated[i] = true;
-		} else if (m->nalive == 1) {
-			p->place = 1;
-		}
-	}
+		c.ev->eliminated[i] = c.alive[i] && !m->players[i].alive;
 	for (i = 0; i < m->nplayers; i++)
 		if (!m->players[m->players[i].target].alive)
 			m->players[i].target = (uint8_t)i;
-	m->over = m->nalive <= 1;
 	c.ev->neliminated = (uint8_t)nout;
 	c.ev->over = m->over;
 	m->tick++;
