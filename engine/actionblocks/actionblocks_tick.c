@@ -81,45 +81,39 @@ input(struct tick_ctx *c, const struct ab_input *x, bool countdown)
 	struct ab_match *m = c->m;
 	struct ab_player *p;
 	unsigned t;
+	enum ab_key_result r;
+	bool piece; /* inputs to the piece wait for the countdown's end */
 
 	if (!in(c, x->seat))
 		return;
 	p = &m->players[x->seat];
+	piece = !countdown && p->has_piece;
 	switch (x->kind) {
 	case AB_IN_TARGET:
 		t = ab_use_target(m, x->seat, x->arg);
 		if (t != AB_NOBODY && m->players[t].alive)
 			p->target = (uint8_t)t;
-		return;
+		break;
 	case AB_IN_DISCONNECT:
 		c->out_reason[x->seat] = AB_END_DISCONNECTED;
-		return;
-	default:
 		break;
-	}
-	if (countdown || !p->has_piece)
-		return;
-	switch (x->kind) {
 	case AB_IN_KEY:
-		switch (ab_key(m, x->seat, (char)x->arg, &c->ev->drop_points[x->seat])) {
-		case AB_KEY_LOCK:
+		if (!piece)
+			break;
+		r = ab_key(m, x->seat, (char)x->arg, &c->ev->drop_points[x->seat]);
+		if (r == AB_KEY_LOCK)
 			lock(c, x->seat);
-			break;
-		case AB_KEY_BLOCK_OUT:
+		else if (r == AB_KEY_BLOCK_OUT)
 			c->out_reason[x->seat] = AB_END_BLOCK_OUT;
-			break;
-		default:
-			break;
-		}
 		break;
 	case AB_IN_SOFT_DOWN:
-		p->act.soft = true;
-		break;
 	case AB_IN_SOFT_UP:
-		p->act.soft = false;
+		if (piece)
+			p->act.soft = x->kind == AB_IN_SOFT_DOWN;
 		break;
 	case AB_IN_USE:
-		ab_use_item(m, x->seat, p->target, c->out_reason);
+		if (piece)
+			ab_use_item(m, x->seat, p->target, c->out_reason);
 		break;
 	default:
 		break;
