@@ -177,7 +177,7 @@ ab_resolve(struct ab_match *m, const struct ab_move *moves, struct ab_events *ev
 		if (!alive[i] || out_reason[i] != AB_END_NONE || moves[i].kind != AB_MOVE_KEYS ||
 		    moves[i].use == 0)
 			continue;
-		to = ab_use_target(m, i, moves[i].use);
+		to = engine_use_seat(m->nplayers, i, moves[i].use);
 		out->seats[i].used = (uint8_t)ab_use_item(m, i, to, out_reason);
 		if (out->seats[i].used != AB_ITEM_NONE)
 			out->seats[i].used_on = (uint8_t)to;

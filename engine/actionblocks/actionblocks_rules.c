@@ -23,6 +23,9 @@
 #include "bag.h"
 #include "versus_stream.h"
 
+/* engine_use_seat() answers ENGINE_NOBODY where the events say AB_NOBODY. */
+_Static_assert(AB_NOBODY == ENGINE_NOBODY, "one nobody for the item games");
+
 static const char *const end_names[] = {
 	"none", "lock_out", "block_out", "overflow", "missed", "resigned", "no_room",
 	"disconnected",
@@ -596,22 +599,6 @@ ab_eliminate(struct ab_match *m, const bool *alive, const uint8_t *out_reason, u
 }
 
 /* ---- items ---- */
-
-unsigned
-ab_use_target(const struct ab_match *m, unsigned user, unsigned t)
-{
-	unsigned i, n = 1;
-
-	if (t == 1)
-		return user;
-	for (i = 0; i < m->nplayers; i++) {
-		if (i == user)
-			continue;
-		if (++n == t)
-			return i;
-	}
-	return AB_NOBODY;
-}
 
 void
 ab_transform_end(struct ab_player *p)

@@ -130,7 +130,4 @@ unsigned ab_play_keys(struct ab_match *m, unsigned seat, const char *keys, unsig
 unsigned ab_eliminate(struct ab_match *m, const bool *alive, const uint8_t *out_reason,
     uint32_t at);
 
-/* The seat `use T` (or a target key) names for user, AB_NOBODY if none. */
-unsigned ab_use_target(const struct ab_match *m, unsigned user, unsigned t);
-
 #endif

@@ -90,7 +90,7 @@ input(struct tick_ctx *c, const struct ab_input *x, bool countdown)
 	piece = !countdown && p->has_piece;
 	switch (x->kind) {
 	case AB_IN_TARGET:
-		t = ab_use_target(m, x->seat, x->arg);
+		t = engine_use_seat(m->nplayers, x->seat, x->arg);
 		if (t != AB_NOBODY && m->players[t].alive)
 			p->target = (uint8_t)t;
 		break;
