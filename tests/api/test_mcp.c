@@ -11,6 +11,7 @@
 
 #include "game.h"
 #include "game_shared.h"
+#include "match_rules.h"
 #include "mcp.h"
 #include "mcp_tools.h"
 #include "tap.h"
@@ -314,6 +315,48 @@ test_tools_list(void)
 	ok(json_equal(t, e), "finish_run: game, stateToken, rating and review are required, as the route "
 	    "requires them");
 	json_decref(e);
+
+	/* create_match: no rated (the route refuses a rated created match),
+	 * and its rules from the rulesets' table. */
+	t = json_object_get(json_object_get(tool_named(list, "create_match"), "inputSchema"), "properties");
+	ok(json_object_get(t, "rated") == NULL, "create_match: no rated argument");
+	e = json_object_get(json_object_get(t, "rules"), "enum");
+	is_int(json_array_size(e), MATCH_RULES__COUNT, "create_match: rules is an enum of the rulesets");
+	for (j = 0; j < MATCH_RULES__COUNT; j++) {
+		is_str(json_string_value(json_array_get(e, j)), match_rules_table[j]->name, "... %s",
+		    match_rules_table[j]->name);
+		ok(strstr(json_string_value(json_object_get(tool_named(list, "create_match"), "description")),
+		    match_rules_table[j]->name) != NULL, "create_match's description names %s",
+		    match_rules_table[j]->name);
+	}
+	ok(strstr(json_string_value(json_object_get(tool_named(list, "create_match"), "description")),
+	    "rated") == NULL || strstr(json_string_value(json_object_get(tool_named(list, "create_match"),
+	    "description")), "never rated") != NULL, "create_match's description offers no rating");
+
+	/* No description names a game by hand: act's list of command games
+	 * is the table's, and no game's title appears anywhere. */
+	for (j = 0; j < GAME__COUNT; j++) {
+		const struct game *g = game_table[j];
+		const char *const *f;
+		bool commands = false;
+		json_t *tool;
+		size_t k;
+
+		for (f = g->action_fields; f != NULL && *f != NULL; f++)
+			commands = commands || strcmp(*f, "command") == 0;
+		ok((strstr(json_string_value(json_object_get(tool_named(list, "act"), "description")), g->name)
+		    != NULL) == commands, "act's description names %s only among the games that take commands",
+		    g->name);
+		json_array_foreach(json_object_get(list, "tools"), k, tool) {
+			char *dump = json_dumps(tool, 0);
+
+			if (dump != NULL && strstr(dump, g->title) != NULL)
+				diag("%s names %s", json_string_value(json_object_get(tool, "name")), g->title);
+			ok(dump != NULL && strstr(dump, g->title) == NULL, "%s: no hand-written %s",
+			    json_string_value(json_object_get(tool, "name")), g->title);
+			free(dump);
+		}
+	}
 	json_decref(list);
 }
 
@@ -398,10 +441,27 @@ test_plan(void)
 	    strcmp(c.path, "/api/matches/55/wait") == 0 && body_is(&c, "{\"after\":\"3\"}") && c.game == NULL,
 	    "wait_match: the match's long poll with after");
 	mcp_call_cleanup(&c);
-	ok(plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"turnSeconds\":5,\"rated\":false}}", &c,
-	    &code) && body_is(&c, "{\"players\":2,\"turn_seconds\":5,\"rated\":false}"),
+	ok(plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"turnSeconds\":5}}", &c,
+	    &code) && body_is(&c, "{\"players\":2,\"turn_seconds\":5}"),
 	    "create_match: turnSeconds becomes turn_seconds");
 	mcp_call_cleanup(&c);
+	{
+		char params[256];
+
+		snprintf(params, sizeof params, "{\"name\":\"create_match\",\"arguments\":{\"players\":2,"
+		    "\"rules\":\"%s\"}}", match_rules_table[MATCH_RULES__COUNT - 1]->name);
+		ok(plan(params, &c, &code) && strcmp(json_string_value(json_object_get(c.body, "rules")),
+		    match_rules_table[MATCH_RULES__COUNT - 1]->name) == 0,
+		    "create_match: rules, a ruleset of the table, goes to the body");
+		mcp_call_cleanup(&c);
+	}
+	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rules\":\"chess-v1\"}}", &c,
+	    &code) && code == MCP_INVALID_PARAMS, "create_match: a ruleset off the table is refused");
+	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":true}}", &c, &code) &&
+	    code == MCP_INVALID_PARAMS, "create_match: rated is no argument (the route never rates a created "
+	    "match): refused as unknown");
+	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":false}}", &c, &code) &&
+	    code == MCP_INVALID_PARAMS, "... even false");
 	ok(plan("{\"name\":\"list_games\"}", &c, &code) && strcmp(c.path, "/api/games") == 0,
 	    "list_games without arguments");
 	mcp_call_cleanup(&c);
