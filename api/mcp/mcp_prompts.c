@@ -303,6 +303,7 @@ struct text {
 	bool   cut;
 };
 
+__attribute__((format(printf, 2, 3)))
 static void
 put(struct text *t, const char *fmt, ...)
 {
