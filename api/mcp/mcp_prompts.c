@@ -108,7 +108,7 @@ match_args(struct parg *a)
 	    "when absent, a new match is created");
 	a[1] = (struct parg){ "players", PARG_NUMBER, lo, hi, "" };
 	snprintf(a[1].help, sizeof a[1].help, "the seats of a new match, a whole number from %" PRId64
-	    " to %" PRId64 " (2 when absent)", lo, hi);
+	    " to %" PRId64 " (%" PRId64 " when absent)", lo, hi, lo);
 	a[2] = (struct parg){ "rules", PARG_RULES, 0, 0, "" };
 	snprintf(a[2].help, sizeof a[2].help, "the ruleset of a new match, one of %s (%s when absent)",
 	    names, match_rules_default()->name);
@@ -397,7 +397,7 @@ match_text(struct text *t, const struct parg *a, const struct given *gv)
 		put(t, ". It takes the next seat of the match in its lobby; the last seat taken starts the "
 		    "match.\n");
 	} else {
-		players = 2;
+		players = lo;
 		if (gv->text[1] != NULL)
 			whole_number(gv->text[1], a[1].lo, a[1].hi, &players);
 		open = json_pack("{s:I}", "players", (json_int_t)players);
