@@ -19,6 +19,7 @@
 #include <sodium.h>
 
 #include "jw.h"
+#include "mcp_prompts.h"
 #include "mcp_tools.h"
 
 /* What server/discover and initialize tell an agent first: how a game is
@@ -31,7 +32,8 @@ const char mcp_instructions[] =
     "is over, finish_run with a rating (1-10) and a review gives its signed certificate. Where a "
     "game's agent check is on, a result carries a puzzle in agentCheck: answer it in the next "
     "call's agentCheck argument. A refusal is a result with isError true that still carries the "
-    "run as it stands. An agent key, when you have one, goes in the Authorization: Bearer header, "
+    "run as it stands. The prompts play_<game> (one a game) and play_match hold a game's rules and "
+    "this loop in one message. An agent key, when you have one, goes in the Authorization: Bearer header, "
     "never in an argument.";
 
 /* The legacy versions an initialize may ask for, newest first: the
@@ -495,8 +497,8 @@ mcp_message_cleanup(struct mcp_message *m)
 static json_t *
 capabilities(void)
 {
-	return json_pack("{s:{s:b}, s:{s:b, s:b}}", "tools", "listChanged", 0, "resources", "subscribe", 0,
-	    "listChanged", 0);
+	return json_pack("{s:{s:b}, s:{s:b, s:b}, s:{s:b}}", "tools", "listChanged", 0, "resources",
+	    "subscribe", 0, "listChanged", 0, "prompts", "listChanged", 0);
 }
 
 static json_t *
@@ -535,7 +537,7 @@ mcp_answer(const struct mcp_message *m, const struct mcp_server_info *info, int 
 {
 	const char *method = m->method;
 	json_t *result = NULL;
-	char msg[160];
+	char msg[256];
 	int code = 0;
 
 	*status = 200;
@@ -553,6 +555,10 @@ mcp_answer(const struct mcp_message *m, const struct mcp_server_info *info, int 
 		result = mcp_resource_templates_list();
 	else if (strcmp(method, "resources/read") == 0)
 		result = mcp_resources_read(m->params, &code, msg, sizeof msg);
+	else if (strcmp(method, "prompts/list") == 0)
+		result = mcp_prompts_list(m->params, m->era == MCP_ERA_MODERN, &code, msg, sizeof msg);
+	else if (strcmp(method, "prompts/get") == 0)
+		result = mcp_prompts_get(m->params, &code, msg, sizeof msg);
 	else {
 		snprintf(msg, sizeof msg, "Method not found: %.100s", method);
 		code = MCP_METHOD_NOT_FOUND;

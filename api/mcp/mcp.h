@@ -2,8 +2,9 @@
  * mcp.h: the Model Context Protocol's JSON-RPC side, as POST /mcp speaks it
  * (docs/mcp.md). Pure functions on jansson: reading one posted message and
  * judging it against the transport's headers, the answers that need no
- * route (initialize, server/discover, ping, the lists, resources/read), and
- * the envelopes of results and errors. What a tool runs is in mcp_tools.h;
+ * route (initialize, server/discover, ping, the lists, resources/read,
+ * prompts/get), and the envelopes of results and errors. What a tool runs
+ * is in mcp_tools.h, the prompts in mcp_prompts.h;
  * server/mcp.c wires both to the route table.
  *
  * Two eras of the protocol are served on one endpoint, without sessions:
@@ -112,8 +113,8 @@ json_t *mcp_http_error(int status, json_t *envelope);
 int mcp_error_status(int code, enum mcp_era era);
 
 /* The answer to every method but tools/call: initialize, ping,
- * server/discover, tools/list, resources/list, resources/read, or the
- * -32601 of an unknown method. *status is its HTTP status. A new
+ * server/discover, tools/list, resources/list, resources/read,
+ * prompts/list, prompts/get, or the -32601 of an unknown method. *status is its HTTP status. A new
  * reference, NULL when out of memory. */
 json_t *mcp_answer(const struct mcp_message *m, const struct mcp_server_info *info, int *status);
 

@@ -6,7 +6,11 @@
  * pattern, {game} and {id} filled from the arguments) and its arguments,
  * each with its JSON type and the REST field or query argument it becomes.
  * The game argument's values, the init options (cap, depth) and the rules
- * resources are read off the game table, so no line names a game.
+ * resources are read off the game table, and the ruleset argument's off
+ * the match rulesets' table, so no line names a game or a ruleset: where
+ * a description speaks of them, a placeholder ({command_games},
+ * {rulesets}, {default_rules}) is filled from the tables when the list is
+ * written.
  *
  * Arguments are checked here for their JSON types only; their ranges and
  * every rule of the game are the route's to judge, with the REST API's
@@ -22,6 +26,7 @@
 
 #include "engine.h"
 #include "game.h"
+#include "match_rules.h"
 
 /* The text block of a result, at most (the board, the legal list, the
  * puzzle and the token fit many times over). */
@@ -35,8 +40,9 @@ enum arg_type {
 	ARG_BOOLEAN,
 	ARG_ACTION,   /* an action object, or a short string (mcp_action_from_text) */
 	ARG_AGENT,    /* {token, answer}: the agent check's body fields */
-	ARG_ITEMS     /* true, false, or {chance?, weights?}: a match's item settings, sent as
+	ARG_ITEMS,    /* true, false, or {chance?, weights?}: a match's item settings, sent as
 	               * the body's items, or item_chance and item_weights */
+	ARG_RULES     /* a match ruleset's name, from its table */
 };
 
 enum arg_to { TO_PATH, TO_BODY, TO_QUERY };
@@ -89,10 +95,10 @@ static const struct tool tools[] = {
 	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal, 0 to 2^53 - 1 (random when absent; "
 	    "a game without a seed refuses one)" } } },
 	{ "act", "Play one action", "Plays an action on the run of the stateToken and answers the new "
-	    "state with a new stateToken. The action is the game's JSON object, or a short string: "
-	    "\"4x0\" (Duskcourt: capture from square 4 to square 0), \"next\", \"r1x4\" (a Stackcraft "
-	    "id), \"r0x0y7\" (a wells landing id), \"place 1 4\" (Stackfall and HATETRIS commands, ';' "
-	    "between several).",
+	    "state with a new stateToken. The action is the game's JSON object, or a short string: for "
+	    "{command_games}, a command as the game's rules write it; for the other games, a legal "
+	    "action as the result's text block writes it: its integer fields joined by 'x' (\"4x0\"), "
+	    "its type alone (\"next\") or its id.",
 	    true, "/api/games/{game}/action", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
 	    { "action", ARG_ACTION, TO_BODY, NULL, true, "the action: the game's object or a short string" },
 	    AGENT_ARG } },
@@ -113,13 +119,16 @@ static const struct tool tools[] = {
 	    { "seed", ARG_INTEGER, TO_QUERY, "seed", false, "only the runs of this seed" },
 	    { "limit", ARG_INTEGER, TO_QUERY, "limit", false, "entries per page, 1 to 100" },
 	    { "after", ARG_STRING, TO_QUERY, "after", false, "the 'next' cursor of the page before" } } },
-	{ "create_match", "Create a versus match", "Opens a Stackfall versus match in its lobby with "
-	    "the caller (the Bearer agent key's account) in seat 0.",
+	{ "create_match", "Create a versus match", "Opens a versus match in its lobby with the caller "
+	    "(the Bearer agent key's account) in seat 0, of the ruleset rules names (one of {rulesets}; "
+	    "{default_rules} when absent). A created match is never rated: rated matches come from "
+	    "the quick-match queue.",
 	    true, "/api/matches", RESULT_AS_IS, false, {
 	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
+	    { "rules", ARG_RULES, TO_BODY, "rules", false, "the match's ruleset ({default_rules} when "
+	      "absent)" },
 	    { "turnSeconds", ARG_INTEGER, TO_BODY, "turn_seconds", false, "seconds a turn lasts, 1 to 3600" },
-	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal (not with rated)" },
-	    { "rated", ARG_BOOLEAN, TO_BODY, "rated", false, "whether the match changes ratings" },
+	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal, 0 to 2^53 - 1 (random when absent)" },
 	    { "items", ARG_ITEMS, TO_BODY, NULL, false, "the item settings: true (10 % a mino, the six "
 	      "items equally likely), false (none, the default), or {chance, weights}: chance 0 to 100 "
 	      "(0 none), weights six shares 0 to 100 for add_line, clear_line, nuke, swap, blind, "
@@ -127,10 +136,10 @@ static const struct tool tools[] = {
 	{ "join_match", "Join a versus match", "Takes the next seat of a match in its lobby; the last "
 	    "seat starts it.", true, "/api/matches/{id}/join", RESULT_AS_IS, false, { MATCH_ARG } },
 	{ "match_move", "Move in a versus match", "One move for the turn open now: turn is the match's "
-	    "turn + 1, command 'place R C', 'hold; place R C' or 'resign'.",
+	    "turn + 1, command the move: " MCP_MATCH_MOVES ".",
 	    true, "/api/matches/{id}/move", RESULT_AS_IS, false, { MATCH_ARG,
 	    { "turn", ARG_INTEGER, TO_BODY, "turn", true, "the turn the move is for" },
-	    { "command", ARG_STRING, TO_BODY, "command", true, "the move, in Stackfall's syntax" } } },
+	    { "command", ARG_STRING, TO_BODY, "command", true, "the move, in the words of the match's ruleset" } } },
 	{ "wait_match", "Wait for a versus turn", "Answers the match once the turn after afterTurn has "
 	    "resolved, the match has ended or started, or after 25 seconds as it stands.",
 	    false, "/api/matches/{id}/wait", RESULT_AS_IS, false, { MATCH_ARG,
@@ -152,8 +161,64 @@ game_enum(void)
 }
 
 static json_t *
+rules_enum(void)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < MATCH_RULES__COUNT; i++)
+		json_array_append_new(a, json_string(match_rules_table[i]->name));
+	return a;
+}
+
+static bool has_field(const char *const *fields, const char *name);
+
+/* Whether game g's action route takes commands. */
+static bool
+takes_commands(const struct game *g)
+{
+	return has_field(g->action_fields, "command");
+}
+
+/* tmpl with its placeholders filled from the tables, into out (cut to
+ * cap): {command_games} the games whose action route takes commands,
+ * {rulesets} the match rulesets, {default_rules} the default one. */
+static const char *
+expand(const char *tmpl, char *out, size_t cap)
+{
+	size_t n = 0, i;
+	const char *p;
+
+	out[0] = '\0';
+	for (p = tmpl; *p != '\0' && n + 1 < cap; ) {
+		if (strncmp(p, "{command_games}", 15) == 0) {
+			size_t k = 0;
+
+			for (i = 0; i < GAME__COUNT; i++)
+				if (takes_commands(game_table[i]) && n < cap)
+					n += (size_t)snprintf(out + n, cap - n, "%s%s", k++ ? ", " : "",
+					    game_table[i]->name);
+			p += 15;
+		} else if (strncmp(p, "{rulesets}", 10) == 0) {
+			for (i = 0; i < MATCH_RULES__COUNT && n < cap; i++)
+				n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? ", " : "",
+				    match_rules_table[i]->name);
+			p += 10;
+		} else if (strncmp(p, "{default_rules}", 15) == 0) {
+			n += (size_t)snprintf(out + n, cap - n, "%s", match_rules_default()->name);
+			p += 15;
+		} else {
+			out[n++] = *p++;
+			out[n] = '\0';
+		}
+	}
+	return out;
+}
+
+static json_t *
 arg_schema(const struct arg *a)
 {
+	char help[512];
 	json_t *s = NULL;
 
 	switch (a->type) {
@@ -187,9 +252,12 @@ arg_schema(const struct arg *a)
 		    "weights", "type", "array", "minItems", 6, "maxItems", 6, "items", "type", "integer",
 		    "minimum", 0, "maximum", 100, "additionalProperties", 0);
 		break;
+	case ARG_RULES:
+		s = json_pack("{s:s, s:o}", "type", "string", "enum", rules_enum());
+		break;
 	}
 	if (s != NULL)
-		json_object_set_new(s, "description", json_string(a->help));
+		json_object_set_new(s, "description", json_string(expand(a->help, help, sizeof help)));
 	return s;
 }
 
@@ -279,9 +347,11 @@ mcp_tools_list(void)
 	for (i = 0; i < NTOOLS; i++) {
 		const struct tool *t = &tools[i];
 		bool readonly = !t->post;
+		char description[1024];
 
 		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:b, s:b}}", "name", t->name,
-		    "title", t->title, "description", t->description, "inputSchema", input_schema(t),
+		    "title", t->title, "description", expand(t->description, description, sizeof description),
+		    "inputSchema", input_schema(t),
 		    "outputSchema", t->result == RESULT_RUN ? run_output_schema() :
 		    json_pack("{s:s}", "type", "object"),
 		    "annotations", "readOnlyHint", readonly, "openWorldHint", 0));
@@ -480,6 +550,15 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 			json_object_set(c->body, "agent_answer", (json_t *)ans);
 			break;
 		}
+		case ARG_RULES:
+			if (!json_is_string(v) || match_rules_by_name(json_string_value(v)) == NULL) {
+				char names[256];
+
+				REFUSE("%s: argument '%s' must be one of %s", t->name, key, match_rules_names(names,
+				    sizeof names));
+			}
+			json_object_set(c->body, a->field, (json_t *)v);
+			break;
 		case ARG_ITEMS: {
 			const json_t *chance = json_object_get(v, "chance"), *w = json_object_get(v, "weights");
 

@@ -23,6 +23,13 @@ struct game;
 #define MCP_PATH_MAX 160
 #define MCP_RULES_URI "arcaded://rules/"
 
+/* The moves of a match, as match_move and the play_match prompt tell
+ * them: the one text about the match rulesets that is not read off their
+ * table, since a ruleset's descriptor (match_rules.h) carries no help of
+ * its moves. */
+#define MCP_MATCH_MOVES "'place R C' (the current piece turned to rotation R, 0-3, and dropped " \
+	"with its leftmost cell in column C), 'hold; place R C' (hold first, then place) or 'resign'"
+
 /* The inner REST request of one tools/call. */
 struct mcp_call {
 	int                tool;     /* index in the tool table */

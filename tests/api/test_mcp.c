@@ -2,16 +2,21 @@
  * test_mcp.c: the MCP endpoint's protocol side (api/mcp/mcp.c, api/mcp/mcp_tools.c)
  * without a daemon: reading messages and judging their headers in both
  * eras, the answers that need no route, the tool table and the inner
- * requests it plans, the short action strings, and the results built from
- * REST answers (the games' real answers, made by their descriptors).
+ * requests it plans, the short action strings, the results built from
+ * REST answers (the games' real answers, made by their descriptors), and
+ * the prompts (one a game of the table, and play_match).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "game.h"
 #include "game_shared.h"
+#include "match_rules.h"
 #include "mcp.h"
+#include "mcp_prompts.h"
 #include "mcp_tools.h"
 #include "tap.h"
 #include "xorshift.h"
@@ -314,7 +319,413 @@ test_tools_list(void)
 	ok(json_equal(t, e), "finish_run: game, stateToken, rating and review are required, as the route "
 	    "requires them");
 	json_decref(e);
+
+	/* create_match: no rated (the route refuses a rated created match),
+	 * and its rules from the rulesets' table. */
+	t = json_object_get(json_object_get(tool_named(list, "create_match"), "inputSchema"), "properties");
+	ok(json_object_get(t, "rated") == NULL, "create_match: no rated argument");
+	e = json_object_get(json_object_get(t, "rules"), "enum");
+	is_int(json_array_size(e), MATCH_RULES__COUNT, "create_match: rules is an enum of the rulesets");
+	for (j = 0; j < MATCH_RULES__COUNT; j++) {
+		is_str(json_string_value(json_array_get(e, j)), match_rules_table[j]->name, "... %s",
+		    match_rules_table[j]->name);
+		ok(strstr(json_string_value(json_object_get(tool_named(list, "create_match"), "description")),
+		    match_rules_table[j]->name) != NULL, "create_match's description names %s",
+		    match_rules_table[j]->name);
+	}
+	ok(strstr(json_string_value(json_object_get(tool_named(list, "create_match"), "description")),
+	    "rated") == NULL || strstr(json_string_value(json_object_get(tool_named(list, "create_match"),
+	    "description")), "never rated") != NULL, "create_match's description offers no rating");
+
+	/* No description names a game by hand: act's list of command games
+	 * is the table's, and no game's title appears anywhere. */
+	for (j = 0; j < GAME__COUNT; j++) {
+		const struct game *g = game_table[j];
+		const char *const *f;
+		bool commands = false;
+		json_t *tool;
+		size_t k;
+
+		for (f = g->action_fields; f != NULL && *f != NULL; f++)
+			commands = commands || strcmp(*f, "command") == 0;
+		ok((strstr(json_string_value(json_object_get(tool_named(list, "act"), "description")), g->name)
+		    != NULL) == commands, "act's description names %s only among the games that take commands",
+		    g->name);
+		json_array_foreach(json_object_get(list, "tools"), k, tool) {
+			char *dump = json_dumps(tool, 0);
+
+			if (dump != NULL && strstr(dump, g->title) != NULL)
+				diag("%s names %s", json_string_value(json_object_get(tool, "name")), g->title);
+			ok(dump != NULL && strstr(dump, g->title) == NULL, "%s: no hand-written %s",
+			    json_string_value(json_object_get(tool, "name")), g->title);
+			free(dump);
+		}
+	}
 	json_decref(list);
+}
+
+/* ---- prompts ---- */
+
+static int
+error_code(const json_t *a)
+{
+	return (int)json_integer_value(json_object_get(json_object_get(a, "error"), "code"));
+}
+
+/* prompts/get of name with the arguments' text (NULL: none) in the legacy
+ * era: the answer. */
+static json_t *
+prompt_get(const char *name, const char *args)
+{
+	char text[1024];
+	int status;
+
+	snprintf(text, sizeof text, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"prompts/get\",\"params\":"
+	    "{\"name\":\"%s\"%s%s}}", name, args != NULL ? ",\"arguments\":" : "", args != NULL ? args : "");
+	return answer(text, NULL, NULL, &status);
+}
+
+static const char *
+prompt_text(const json_t *a)
+{
+	const json_t *msgs = json_object_get(json_object_get(a, "result"), "messages");
+
+	return json_string_value(json_object_get(json_object_get(json_array_get(msgs, 0), "content"),
+	    "text"));
+}
+
+static const json_t *
+prompt_named(const json_t *list, const char *name)
+{
+	size_t i;
+	const json_t *p;
+
+	json_array_foreach(json_object_get(list, "prompts"), i, p)
+		if (strcmp(json_string_value(json_object_get(p, "name")), name) == 0)
+			return p;
+	return NULL;
+}
+
+static const json_t *
+argument_named(const json_t *prompt, const char *name)
+{
+	size_t i;
+	const json_t *a;
+
+	json_array_foreach(json_object_get(prompt, "arguments"), i, a)
+		if (strcmp(json_string_value(json_object_get(a, "name")), name) == 0)
+			return a;
+	return NULL;
+}
+
+/* A name the specification's rules for names take: 1 to 128 of
+ * A-Z a-z 0-9 _ - . */
+static bool
+good_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= 128 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_-.") == n;
+}
+
+static void
+test_prompts_list(void)
+{
+	json_t *a, *r, *tools = mcp_tools_list();
+	const json_t *p, *arg;
+	size_t i, j, n;
+	int status;
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+	    "\"2025-11-25\"}}", NULL, NULL, &status);
+	ok(json_is_object(json_object_get(json_object_get(json_object_get(a, "result"), "capabilities"),
+	    "prompts")), "initialize declares the prompts capability");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"server/discover\",\"params\":{" META "}}",
+	    "2026-07-28", "server/discover", &status);
+	ok(json_is_object(json_object_get(json_object_get(json_object_get(a, "result"), "capabilities"),
+	    "prompts")), "server/discover declares the prompts capability");
+	json_decref(a);
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\"}", NULL, NULL, &status);
+	r = json_object_get(a, "result");
+	is_int(status, 200, "prompts/list (legacy): 200");
+	n = json_array_size(json_object_get(r, "prompts"));
+	is_int(n, GAME__COUNT + 1, "prompts/list: one prompt a game, and play_match");
+	ok(json_object_get(r, "nextCursor") == NULL && json_object_get(r, "ttlMs") == NULL &&
+	    json_object_get(r, "resultType") == NULL, "... one page, no caching hints nor resultType (legacy)");
+	for (i = 0; i < n; i++) {
+		const char *name = json_string_value(json_object_get(json_array_get(json_object_get(r, "prompts"),
+		    i), "name"));
+
+		ok(name != NULL && good_name(name), "prompt name '%s' keeps the rules for names", name);
+	}
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+		char name[64], want[96];
+		size_t nargs;
+
+		snprintf(name, sizeof name, "play_%s", g->name);
+		p = prompt_named(r, name);
+		if (!ok(p != NULL, "%s is listed", name))
+			continue;
+		snprintf(want, sizeof want, "Play a game of %s", g->title);
+		is_str(json_string_value(json_object_get(p, "description")), want, "%s: its description", name);
+		ok(json_is_string(json_object_get(p, "title")), "%s: a title", name);
+		arg = argument_named(p, "seed");
+		ok((arg != NULL) == (!g->seedless && game_ext(g)->seed_of == NULL),
+		    "%s: a seed argument exactly when an init may name the seed", name);
+		nargs = arg != NULL ? 1 : 0;
+		for (j = 0; j < g->noptions; j++, nargs++)
+			ok(argument_named(p, g->options[j].name) != NULL, "%s: the option %s is an argument", name,
+			    g->options[j].name);
+		is_int(json_array_size(json_object_get(p, "arguments")), nargs, "%s: no other argument", name);
+		json_array_foreach(json_object_get(p, "arguments"), j, arg)
+			ok(json_is_false(json_object_get(arg, "required")) &&
+			    json_is_string(json_object_get(arg, "description")),
+			    "%s: %s is optional and described", name, json_string_value(json_object_get(arg, "name")));
+	}
+	p = prompt_named(r, "play_match");
+	ok(p != NULL && argument_named(p, "matchId") != NULL && argument_named(p, "players") != NULL &&
+	    argument_named(p, "rules") != NULL && json_array_size(json_object_get(p, "arguments")) == 3,
+	    "play_match: matchId, players and rules");
+	for (i = 0; i < MATCH_RULES__COUNT; i++)
+		ok(p != NULL && strstr(json_string_value(json_object_get(p, "description")),
+		    match_rules_table[i]->name) != NULL, "play_match's description names %s",
+		    match_rules_table[i]->name);
+	/* Every tool a prompt tells of is one of tools/list. */
+	{
+		static const char *const named[] = { "start_run", "act", "get_state", "get_rules",
+			"finish_run", "create_match", "join_match", "match_move", "wait_match" };
+
+		for (j = 0; j < sizeof named / sizeof named[0]; j++)
+			ok(tool_named(tools, named[j]) != NULL, "the prompts' tool %s is listed", named[j]);
+	}
+	json_decref(a);
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\",\"params\":{" META "}}",
+	    "2026-07-28", "prompts/list", &status);
+	r = json_object_get(a, "result");
+	ok(status == 200 && json_array_size(json_object_get(r, "prompts")) == GAME__COUNT + 1,
+	    "prompts/list (modern): the same list");
+	ok(json_integer_value(json_object_get(r, "ttlMs")) == MCP_PROMPTS_TTL_MS &&
+	    strcmp(json_string_value(json_object_get(r, "cacheScope")), "public") == 0 &&
+	    strcmp(json_string_value(json_object_get(r, "resultType")), "complete") == 0,
+	    "... with ttlMs, cacheScope public and resultType complete");
+	json_decref(a);
+
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\",\"params\":{\"cursor\":null}}",
+	    NULL, NULL, &status);
+	ok(json_array_size(json_object_get(json_object_get(a, "result"), "prompts")) == GAME__COUNT + 1,
+	    "prompts/list with a null cursor: the list");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\",\"params\":{\"cursor\":\"x\"}}",
+	    NULL, NULL, &status);
+	ok(error_code(a) == MCP_INVALID_PARAMS && status == 200, "a cursor never handed out: -32602");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\",\"params\":{\"cursor\":\"\"}}",
+	    NULL, NULL, &status);
+	ok(error_code(a) == MCP_INVALID_PARAMS, "an empty cursor is a cursor too: -32602");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\",\"params\":{\"cursor\":4}}",
+	    NULL, NULL, &status);
+	ok(error_code(a) == MCP_INVALID_PARAMS, "a cursor that is no string: -32602");
+	json_decref(a);
+	json_decref(tools);
+}
+
+static void
+test_prompts_get(void)
+{
+	json_t *a;
+	const json_t *r, *m;
+	const char *text;
+	char args[512], want[256], name[64];
+	size_t i, j;
+	int status;
+
+	for (i = 0; i < GAME__COUNT; i++) {
+		const struct game *g = game_table[i];
+		bool seed = !g->seedless && game_ext(g)->seed_of == NULL;
+
+		snprintf(name, sizeof name, "play_%s", g->name);
+		a = prompt_get(name, NULL);
+		r = json_object_get(a, "result");
+		m = json_array_get(json_object_get(r, "messages"), 0);
+		text = prompt_text(a);
+		snprintf(want, sizeof want, "Play a game of %s", g->title);
+		is_str(json_string_value(json_object_get(r, "description")), want, "%s: its description", name);
+		ok(json_array_size(json_object_get(r, "messages")) == 1 &&
+		    strcmp(json_string_value(json_object_get(m, "role")), "user") == 0 &&
+		    strcmp(json_string_value(json_object_get(json_object_get(m, "content"), "type")), "text") == 0,
+		    "%s: one user message of text", name);
+		ok(text != NULL && strstr(text, g->how_to_play) != NULL, "%s: the message holds the rules "
+		    "(how_to_play)", name);
+		snprintf(want, sizeof want, "start_run with {\"game\": \"%s\"}.", g->name);
+		ok(text != NULL && strstr(text, want) != NULL, "%s: start_run first, with the game alone", name);
+		snprintf(want, sizeof want, "act with {\"game\": \"%s\", \"stateToken\"", g->name);
+		ok(text != NULL && strstr(text, want) != NULL, "%s: then act with the newest stateToken", name);
+		snprintf(want, sizeof want, "finish_run with {\"game\": \"%s\", \"stateToken\"", g->name);
+		ok(text != NULL && strstr(text, want) != NULL && strstr(text, "\"rating\"") != NULL &&
+		    strstr(text, "\"review\"") != NULL, "%s: finish_run with a rating and a review", name);
+		ok(text != NULL && strlen(text) < MCP_PROMPT_TEXT_MAX, "%s: bounded (%zu bytes)", name,
+		    text != NULL ? strlen(text) : 0);
+		json_decref(a);
+
+		/* Every argument at its bounds reaches start_run's arguments. */
+		for (j = 0; j <= 1; j++) {
+			size_t k, n = 0;
+
+			n += (size_t)snprintf(args + n, sizeof args - n, "{");
+			if (seed)
+				n += (size_t)snprintf(args + n, sizeof args - n, "\"seed\":\"%s\"", j ? "9007199254740991" :
+				    "7");
+			for (k = 0; k < g->noptions; k++)
+				n += (size_t)snprintf(args + n, sizeof args - n, "%s\"%s\":\"%" PRId64 "\"",
+				    seed || k ? "," : "", g->options[k].name, j ? g->options[k].max : g->options[k].min);
+			snprintf(args + n, sizeof args - n, "}");
+			a = prompt_get(name, args);
+			text = prompt_text(a);
+			ok(text != NULL, "%s with %s: a prompt", name, args);
+			if (seed) {
+				snprintf(want, sizeof want, "\"seed\": %s", j ? "9007199254740991" : "7");
+				ok(text != NULL && strstr(text, want) != NULL, "... start_run takes %s", want);
+			}
+			for (k = 0; k < g->noptions; k++) {
+				snprintf(want, sizeof want, "\"%s\": %" PRId64, g->options[k].name,
+				    j ? g->options[k].max : g->options[k].min);
+				ok(text != NULL && strstr(text, want) != NULL, "... start_run takes %s", want);
+			}
+			json_decref(a);
+		}
+		/* Out of bounds, not a number, not a string, not an argument. */
+		for (j = 0; j < g->noptions; j++) {
+			snprintf(args, sizeof args, "{\"%s\":\"%" PRId64 "\"}", g->options[j].name,
+			    g->options[j].max + 1);
+			a = prompt_get(name, args);
+			ok(error_code(a) == MCP_INVALID_PARAMS && strstr(json_string_value(json_object_get(
+			    json_object_get(a, "error"), "message")), g->options[j].name) != NULL,
+			    "%s %s: -32602 naming the argument", name, args);
+			json_decref(a);
+			snprintf(args, sizeof args, "{\"%s\":\"%" PRId64 "\"}", g->options[j].name,
+			    g->options[j].min - 1);
+			a = prompt_get(name, args);
+			ok(error_code(a) == MCP_INVALID_PARAMS, "%s %s: -32602", name, args);
+			json_decref(a);
+		}
+		a = prompt_get(name, seed ? "{\"seed\":\"9007199254740992\"}" : "{\"seed\":\"7\"}");
+		ok(error_code(a) == MCP_INVALID_PARAMS, "%s: %s -32602", name, seed ? "a seed past 2^53 - 1" :
+		    "a seed for a game whose init names none");
+		json_decref(a);
+		a = prompt_get(name, "{\"colour\":\"red\"}");
+		ok(error_code(a) == MCP_INVALID_PARAMS && strstr(json_string_value(json_object_get(
+		    json_object_get(a, "error"), "message")), "colour") != NULL, "%s: an unknown argument, "
+		    "-32602 naming it", name);
+		json_decref(a);
+		if (seed) {
+			static const char *const bad[] = { "{\"seed\":\"seven\"}", "{\"seed\":\"-1\"}",
+				"{\"seed\":\"7 \"}", "{\"seed\":\"0x10\"}", "{\"seed\":\"1234567890123456789012\"}",
+				"{\"seed\":7}", "{\"seed\":null}", "{\"seed\":[\"7\"]}" };
+
+			for (j = 0; j < sizeof bad / sizeof bad[0]; j++) {
+				a = prompt_get(name, bad[j]);
+				ok(error_code(a) == MCP_INVALID_PARAMS, "%s %s: -32602", name, bad[j]);
+				json_decref(a);
+			}
+			a = prompt_get(name, "{\"seed\":\"\"}");
+			text = prompt_text(a);
+			snprintf(want, sizeof want, "start_run with {\"game\": \"%s\"}.", g->name);
+			ok(text != NULL && strstr(text, want) != NULL, "%s: a seed left blank is absent", name);
+			json_decref(a);
+		}
+	}
+
+	a = prompt_get("play_match", NULL);
+	text = prompt_text(a);
+	ok(text != NULL && strstr(text, "create_match with {\"players\": 2}") != NULL &&
+	    strstr(text, "match_move") != NULL && strstr(text, "wait_match") != NULL,
+	    "play_match: create_match, match_move, wait_match");
+	json_decref(a);
+	snprintf(args, sizeof args, "{\"players\":\"%u\",\"rules\":\"%s\"}", match_rules_default()->players_max,
+	    match_rules_default()->name);
+	a = prompt_get("play_match", args);
+	text = prompt_text(a);
+	snprintf(want, sizeof want, "create_match with {\"players\": %u, \"rules\": \"%s\"}",
+	    match_rules_default()->players_max, match_rules_default()->name);
+	ok(text != NULL && strstr(text, want) != NULL, "play_match %s: %s", args, want);
+	json_decref(a);
+	a = prompt_get("play_match", "{\"matchId\":\"12345\"}");
+	text = prompt_text(a);
+	ok(text != NULL && strstr(text, "join_match with {\"matchId\": \"12345\"}") != NULL &&
+	    strstr(text, "create_match with") == NULL, "play_match with a matchId: join_match");
+	json_decref(a);
+	{
+		static const char *const bad[] = { "{\"matchId\":\"12a\"}", "{\"matchId\":\"12\",\"players\":\"2\"}",
+			"{\"players\":\"1\"}", "{\"players\":\"9\"}", "{\"rules\":\"chess-v1\"}", "{\"seed\":\"1\"}",
+			"[]", "\"x\"" };
+
+		for (j = 0; j < sizeof bad / sizeof bad[0]; j++) {
+			a = prompt_get("play_match", bad[j]);
+			ok(error_code(a) == MCP_INVALID_PARAMS, "play_match %s: -32602 (%s)", bad[j],
+			    json_string_value(json_object_get(json_object_get(a, "error"), "message")));
+			json_decref(a);
+		}
+	}
+
+	a = prompt_get("play_chess", NULL);
+	ok(error_code(a) == MCP_INVALID_PARAMS && strstr(json_string_value(json_object_get(json_object_get(a,
+	    "error"), "message")), "play_chess") != NULL, "an unknown prompt: -32602 naming it");
+	json_decref(a);
+	a = prompt_get("play_", NULL);
+	ok(error_code(a) == MCP_INVALID_PARAMS, "play_ alone: -32602");
+	json_decref(a);
+	snprintf(name, sizeof name, "%s", game_table[0]->name);
+	a = prompt_get(name, NULL);
+	ok(error_code(a) == MCP_INVALID_PARAMS, "a game's name without play_: -32602");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"prompts/get\"}", NULL, NULL, &status);
+	ok(error_code(a) == MCP_INVALID_PARAMS && status == 200 &&
+	    strstr(json_string_value(json_object_get(json_object_get(a, "error"), "message")), "name") != NULL,
+	    "prompts/get without params: -32602 asking for the name");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"prompts/get\",\"params\":{\"name\":7}}", NULL, NULL,
+	    &status);
+	ok(error_code(a) == MCP_INVALID_PARAMS, "a name that is no string: -32602");
+	json_decref(a);
+
+	/* The modern era: Mcp-Name names the prompt, and the result says
+	 * resultType complete. */
+	snprintf(name, sizeof name, "play_%s", game_table[0]->name);
+	{
+		char text2[512];
+		struct mcp_headers h = { "2026-07-28", "prompts/get", name };
+		struct mcp_message msg;
+		json_t *e;
+
+		snprintf(text2, sizeof text2, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"prompts/get\",\"params\":"
+		    "{\"name\":\"%s\"," META "}}", name);
+		e = mcp_read(text2, strlen(text2), &h, &msg, &status);
+		ok(e == NULL, "a modern prompts/get with Mcp-Name is read");
+		if (e == NULL) {
+			a = mcp_answer(&msg, &info, &status);
+			ok(prompt_text(a) != NULL && strcmp(json_string_value(json_object_get(json_object_get(a,
+			    "result"), "resultType")), "complete") == 0, "... and answered, resultType complete");
+			json_decref(a);
+			mcp_message_cleanup(&msg);
+		}
+		json_decref(e);
+		h.name = "play_other";
+		e = mcp_read(text2, strlen(text2), &h, &msg, &status);
+		ok(e != NULL && error_code(e) == MCP_HEADER_MISMATCH && status == 400,
+		    "Mcp-Name naming another prompt: 400 -32020");
+		json_decref(e);
+		h.name = NULL;
+		e = mcp_read(text2, strlen(text2), &h, &msg, &status);
+		ok(e != NULL && error_code(e) == MCP_HEADER_MISMATCH, "a modern prompts/get without Mcp-Name: "
+		    "-32020");
+		json_decref(e);
+	}
 }
 
 /* Plans a call from its params' text. */
@@ -398,10 +809,27 @@ test_plan(void)
 	    strcmp(c.path, "/api/matches/55/wait") == 0 && body_is(&c, "{\"after\":\"3\"}") && c.game == NULL,
 	    "wait_match: the match's long poll with after");
 	mcp_call_cleanup(&c);
-	ok(plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"turnSeconds\":5,\"rated\":false}}", &c,
-	    &code) && body_is(&c, "{\"players\":2,\"turn_seconds\":5,\"rated\":false}"),
+	ok(plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"turnSeconds\":5}}", &c,
+	    &code) && body_is(&c, "{\"players\":2,\"turn_seconds\":5}"),
 	    "create_match: turnSeconds becomes turn_seconds");
 	mcp_call_cleanup(&c);
+	{
+		char params[256];
+
+		snprintf(params, sizeof params, "{\"name\":\"create_match\",\"arguments\":{\"players\":2,"
+		    "\"rules\":\"%s\"}}", match_rules_table[MATCH_RULES__COUNT - 1]->name);
+		ok(plan(params, &c, &code) && strcmp(json_string_value(json_object_get(c.body, "rules")),
+		    match_rules_table[MATCH_RULES__COUNT - 1]->name) == 0,
+		    "create_match: rules, a ruleset of the table, goes to the body");
+		mcp_call_cleanup(&c);
+	}
+	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rules\":\"chess-v1\"}}", &c,
+	    &code) && code == MCP_INVALID_PARAMS, "create_match: a ruleset off the table is refused");
+	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":true}}", &c, &code) &&
+	    code == MCP_INVALID_PARAMS, "create_match: rated is no argument (the route never rates a created "
+	    "match): refused as unknown");
+	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":false}}", &c, &code) &&
+	    code == MCP_INVALID_PARAMS, "... even false");
 	ok(plan("{\"name\":\"list_games\"}", &c, &code) && strcmp(c.path, "/api/games") == 0,
 	    "list_games without arguments");
 	mcp_call_cleanup(&c);
@@ -1080,6 +1508,8 @@ main(void)
 	test_answers();
 	test_headers_origins();
 	test_tools_list();
+	test_prompts_list();
+	test_prompts_get();
 	test_plan();
 	test_action_text();
 	test_results();

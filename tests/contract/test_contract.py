@@ -1252,6 +1252,8 @@ def play_mcp(d):
     mcp_modern(d, 'tools/call', {'name': 'start_run', 'arguments': {'game': 'duskcourt'}}, name='start_run')
     mcp_modern(d, 'tools/call', {'name': 'start_run', 'arguments': {'game': 'duskcourt'}}, name='act')
     mcp_modern(d, 'prompts/list', {})
+    mcp_modern(d, 'prompts/get', {'name': 'play_duskcourt', 'arguments': {'seed': '7'}}, name='play_duskcourt')
+    mcp_modern(d, 'initialize', {'protocolVersion': '2026-07-28'})
     mcp_modern(d, 'ping', {}, headers={'Origin': 'http://evil.example'})
     req(d, 'POST', '/mcp', raw=b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]', headers=JSON_TYPE)
     req(d, 'POST', '/mcp', raw=b'{"jsonrpc":"2.0",', headers=JSON_TYPE)

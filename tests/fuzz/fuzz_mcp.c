@@ -2,7 +2,8 @@
  * fuzz_mcp.c: the MCP endpoint's reading of outside input (api/mcp/mcp.h,
  * api/mcp/mcp_tools.h) as POST /mcp meets it: a body and the three transport
  * headers. Each input is read with mcp_read; a message that passes is
- * answered with mcp_answer, or, for tools/call, planned with
+ * answered with mcp_answer (prompts/get and prompts/list among them), or,
+ * for tools/call, planned with
  * mcp_tools_plan (the arguments turned into a route's request), then freed.
  * Nothing may crash, leak or be undefined, and every refusal must come as
  * an answer, never as NULL with nothing said.
@@ -151,7 +152,18 @@ request(char *out, size_t cap, bool *modern)
 	};
 	static const char *const methods[] = {
 		"tools/call", "tools/list", "initialize", "ping", "server/discover", "resources/list",
-		"resources/read", "notifications/initialized", "nope",
+		"resources/read", "notifications/initialized", "nope", "prompts/list", "prompts/get",
+	};
+	static const char *const prompts[] = {
+		"play_duskcourt", "play_stackcraft", "play_hatetris", "play_wells", "play_hatetris-classic",
+		"play_stackfall", "play_match", "play_", "play_chess", "duskcourt",
+	};
+	static const char *const prompt_args[] = {
+		"{}", "{\"seed\": \"7\"}", "{\"seed\": \"\"}", "{\"seed\": \"-3\"}", "{\"seed\": 7}",
+		"{\"cap\": \"99999999999999999999\"}", "{\"depth\": \"2\", \"cap\": \"1\"}",
+		"{\"width\": \"6\", \"height\": \"4\"}", "{\"supplier\": \"3\"}", "{\"matchId\": \"12\"}",
+		"{\"players\": \"8\", \"rules\": \"versus-v1\"}", "{\"matchId\": \"1\", \"players\": \"2\"}",
+		"{\"colour\": \"red\"}", "[]", "null", "\"x\"",
 	};
 	const char *meta = "", *method;
 	char id[32];
@@ -171,6 +183,14 @@ request(char *out, size_t cap, bool *modern)
 		return snprintf(out, cap, "{\"jsonrpc\": \"2.0\", \"id\": %s, \"method\": \"tools/call\", "
 		    "\"params\": {%s\"name\": \"%s\", \"arguments\": %s}}", id, meta,
 		    tools[rnd(sizeof tools / sizeof tools[0])], args[rnd(sizeof args / sizeof args[0])]);
+	if (strcmp(method, "prompts/get") == 0)
+		return snprintf(out, cap, "{\"jsonrpc\": \"2.0\", \"id\": %s, \"method\": \"prompts/get\", "
+		    "\"params\": {%s\"name\": \"%s\", \"arguments\": %s}}", id, meta,
+		    prompts[rnd(sizeof prompts / sizeof prompts[0])],
+		    prompt_args[rnd(sizeof prompt_args / sizeof prompt_args[0])]);
+	if (strcmp(method, "prompts/list") == 0 && rnd(2) == 0)
+		return snprintf(out, cap, "{\"jsonrpc\": \"2.0\", \"id\": %s, \"method\": \"prompts/list\", "
+		    "\"params\": {%s\"cursor\": %s}}", id, meta, rnd(2) ? "\"c\"" : "null");
 	if (strcmp(method, "resources/read") == 0)
 		return snprintf(out, cap, "{\"jsonrpc\": \"2.0\", \"id\": %s, \"method\": \"resources/read\", "
 		    "\"params\": {%s\"uri\": \"arcaded://rules/%s\"}}", id, meta, rnd(2) ? "duskcourt" : "x");

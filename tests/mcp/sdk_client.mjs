@@ -5,10 +5,12 @@
 //
 // URL is the daemon's /mcp; ARCADED the daemon's binary, whose `deal`
 // subcommand (the engine's solver) tells how each Duskcourt court of seed
-// 7 is cleared. Plays a Duskcourt run on seed 7 until a court is cleared,
+// 7 is cleared. Lists the prompts and gets every game's (its rules and
+// the loop of tools in the message), starts a run as the Stackcraft
+// prompt says; plays a Duskcourt run on seed 7 until a court is cleared,
 // ends and finishes it; plays a Stackcraft run with cap 10 to its end and
 // finishes it; provokes refusals (a stale token, an illegal action, an
-// unknown tool). Prints one JSON object on stdout: the checks made
+// unknown tool, an unknown prompt, a bad prompt argument). Prints one JSON object on stdout: the checks made
 // ({ok, name}) and the runs (ids, certificates) for test_mcp.py to
 // compare with the plain routes.
 import { execFileSync } from 'node:child_process';
@@ -67,6 +69,50 @@ async function main() {
 	const rules = await call(client, 'get_rules', { game: 'duskcourt' });
 	const res = await client.readResource({ uri: 'arcaded://rules/duskcourt' });
 	ok(res.contents[0].text === rules.s.howToPlay, 'arcaded://rules/duskcourt reads the rules\' howToPlay');
+
+	// ---- prompts: one a game, its rules and the loop of tools ----
+	ok(client.getServerCapabilities()?.prompts !== undefined, 'initialize: the prompts capability');
+	const { prompts } = await client.listPrompts();
+	ok(prompts.length === table.length + 1 && table.every((g) => prompts.some((p) => p.name === `play_${g}`)) &&
+		prompts.some((p) => p.name === 'play_match'), `prompts/list: play_<game> for every game, and play_match`);
+	for (const g of table) {
+		const p = prompts.find((x) => x.name === `play_${g}`);
+		if (!ok(p, `play_${g} is listed`))
+			continue;
+		const seed = p.arguments.some((a) => a.name === 'seed');
+		const howTo = (await call(client, 'get_rules', { game: g })).s.howToPlay;
+		const got = await client.getPrompt({ name: p.name, arguments: seed ? { seed: '7' } : {} });
+		const m = got.messages[0];
+		const text = m?.content?.text ?? '';
+		ok(got.description === p.description && p.description.startsWith('Play a game of ') &&
+			got.messages.length === 1 && m.role === 'user' && m.content.type === 'text',
+			`prompts/get ${p.name}: "${got.description}", one user message of text`);
+		ok(text.includes(howTo), `prompts/get ${p.name}: the message holds the game's rules`);
+		ok(text.includes(`start_run with {"game": "${g}"${seed ? ', "seed": 7' : ''}}`) &&
+			text.includes(`act with {"game": "${g}"`) && text.includes(`finish_run with {"game": "${g}"`),
+			`prompts/get ${p.name}${seed ? ' seed 7' : ''}: start_run, act and finish_run, with the game`);
+	}
+	// The start the Stackcraft prompt gives is a start_run that works.
+	const craft = await client.getPrompt({ name: 'play_stackcraft', arguments: { seed: '11', cap: '3' } });
+	const startArgs = JSON.parse(/start_run with (\{[^}]*\})/.exec(craft.messages[0].content.text)?.[1] ?? 'null');
+	const started = startArgs && await call(client, 'start_run', startArgs);
+	ok(started && !started.r.isError && started.s.state.cap === 3 && started.s.status === 'playing',
+		`the start_run play_stackcraft gives (${JSON.stringify(startArgs)}) starts that run`);
+	const match = await client.getPrompt({ name: 'play_match', arguments: { players: '3' } });
+	ok(/create_match with \{"players": 3\}/.test(match.messages[0].content.text) &&
+		match.messages[0].content.text.includes('match_move'), 'prompts/get play_match: create_match for 3, then match_move');
+	for (const [what, req, re] of [
+		['an unknown prompt', { name: 'play_chess' }, /Unknown prompt/],
+		['a seed that is no number', { name: 'play_duskcourt', arguments: { seed: 'seven' } }, /seed/],
+		['an argument the prompt does not take', { name: 'play_duskcourt', arguments: { colour: 'red' } }, /colour/],
+	]) {
+		try {
+			await client.getPrompt(req);
+			ok(false, `prompts/get with ${what} is a JSON-RPC error`);
+		} catch (e) {
+			ok(e.code === -32602 && re.test(e.message), `prompts/get with ${what}: JSON-RPC error ${e.code} (${e.message})`);
+		}
+	}
 
 	// ---- Duskcourt, seed 7, until a court is cleared ----
 	let r = await call(client, 'start_run', { game: 'duskcourt', seed: 7 });

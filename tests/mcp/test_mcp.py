@@ -5,14 +5,15 @@ Starts the real daemon (tests/e2e/harness.py) and:
 
 - runs sdk_client.mjs, the official TypeScript SDK's client (protocol
   2025-11-25, StreamableHTTPClientTransport) against it: the tools and
-  resources listed, a Duskcourt run on seed 7 played to a cleared court
+  resources listed, every game's prompt got (its rules and the loop of
+  tools) and a run started as one says, a Duskcourt run on seed 7 played to a cleared court
   and finished with a certificate, a Stackcraft run with cap 10 played to
   its end and finished, refusals as isError results; then checks those
   runs over the plain routes (GET the run, verify its replay and its
   certificate), which must know them as ordinary runs;
 - speaks the 2026-07-28 revision with raw HTTP: server/discover, the
-  header checks (-32020) and versions (-32022), a tool call, unknown tools
-  and methods, GET 405, a batch refused, Origin checks (403), and the
+  header checks (-32020) and versions (-32022), a tool call, prompts/list
+  and prompts/get with Mcp-Name, unknown tools, prompts and methods, GET 405, a batch refused, Origin checks (403), and the
   agent check, the Bearer key and the rate limits reaching the inner
   routes as they reach the REST ones;
 - a versus match's long poll (wait_match) answered through the tool after
@@ -112,8 +113,9 @@ res = r.json.get('result', {})
 tap.ok(r.status == 200 and r.header('Content-Type').startswith('application/json') and
        res.get('resultType') == 'complete' and MODERN in res.get('supportedVersions', []) and
        '2025-11-25' in res['supportedVersions'] and 'start_run' in res.get('instructions', '') and
-       res.get('serverInfo', {}).get('name') == 'arcaded' and 'tools' in res.get('capabilities', {}),
-       'server/discover: resultType complete, both eras, capabilities, serverInfo, instructions')
+       res.get('serverInfo', {}).get('name') == 'arcaded' and 'tools' in res.get('capabilities', {}) and
+       'prompts' in res['capabilities'],
+       'server/discover: resultType complete, both eras, capabilities (prompts too), serverInfo, instructions')
 tap.ok(r.header('Mcp-Session-Id') is None, 'no Mcp-Session-Id is handed out')
 
 r = rpc('tools/list')
@@ -194,8 +196,45 @@ r = call('start_run', {'game': 'duskcourt', 'seed': 'seven'})
 tap.ok(r.json.get('error', {}).get('code') == -32602, 'an argument of the wrong type: -32602')
 r = call('get_run', {'game': 'duskcourt', 'runId': '../../healthz'})
 tap.ok(r.json.get('error', {}).get('code') == -32602, 'an id that is no id never reaches a path: -32602')
-r = rpc('prompts/list')
+r = rpc('nothing/here')
 tap.ok(r.status == 404 and r.json['error']['code'] == -32601, 'an unknown method (modern): 404 -32601')
+
+# ---- prompts, in the modern era ----
+r = rpc('prompts/list')
+res = r.json.get('result', {})
+tap.ok(r.status == 200 and res.get('resultType') == 'complete' and
+       [p['name'] for p in res.get('prompts', [])] == ['play_' + g for g in games] + ['play_match'] and
+       isinstance(res.get('ttlMs'), int) and res.get('cacheScope') == 'public' and 'nextCursor' not in res,
+       'prompts/list (modern): play_<game> in the table\'s order and play_match, one page, caching hints')
+r = rpc('prompts/list', {'cursor': 'page-2'})
+tap.ok(r.status == 200 and r.json.get('error', {}).get('code') == -32602, 'a cursor never handed out: -32602')
+rules = d.get('/api/games/duskcourt/rules').json
+r = rpc('prompts/get', {'name': 'play_duskcourt', 'arguments': {'seed': '7'}}, name='play_duskcourt')
+res = r.json.get('result', {})
+text = ((res.get('messages') or [{}])[0].get('content') or {}).get('text', '')
+tap.ok(r.status == 200 and res.get('resultType') == 'complete' and res.get('description') ==
+       'Play a game of Duskcourt' and rules['howToPlay'] in text and
+       'start_run with {"game": "duskcourt", "seed": 7}' in text,
+       'prompts/get play_duskcourt seed 7 (modern): the rules, and start_run with the seed')
+r = rpc('prompts/get', {'name': 'play_duskcourt'}, name='play_stackfall')
+tap.ok(r.status == 400 and r.json['error']['code'] == -32020, 'Mcp-Name naming another prompt: 400 -32020')
+r = rpc('prompts/get', {'name': 'play_duskcourt'})
+tap.ok(r.status == 400 and r.json['error']['code'] == -32020, 'a modern prompts/get without Mcp-Name: 400 -32020')
+for label, params, word in (('an unknown prompt', {'name': 'play_chess'}, 'play_chess'),
+                            ('a seed out of range', {'name': 'play_duskcourt', 'arguments': {'seed': '-1'}}, 'seed'),
+                            ('a seed for a seedless game', {'name': 'play_hatetris', 'arguments': {'seed': '1'}},
+                             'seed'),
+                            ('an argument that is no string', {'name': 'play_wells', 'arguments': {'width': 4}},
+                             'width'),
+                            ('arguments that are no object', {'name': 'play_wells', 'arguments': ['4']}, 'arguments')):
+    r = rpc('prompts/get', params, name=params['name'])
+    e = r.json.get('error', {})
+    tap.ok(r.status == 200 and e.get('code') == -32602 and word in e.get('message', ''),
+           'prompts/get with %s: -32602 naming %s (%s)' % (label, word, e.get('message')))
+r = rpc('prompts/get', {}, modern=False)
+e = r.json.get('error', {})
+tap.ok(e.get('code') == -32602 and 'name' in e.get('message', ''), 'prompts/get without a name: -32602 (%s)'
+       % e.get('message'))
 r = rpc('initialize', {'protocolVersion': MODERN})
 tap.ok(r.status == 404 and r.json['error']['code'] == -32601, 'initialize is no 2026-07-28 method: 404 -32601')
 
@@ -314,6 +353,13 @@ k2 = {'Authorization': 'Bearer ' + d.post('/api/v1/accounts', {'name': 'mcp_vs_b
 r = call('create_match', {'players': 2, 'turnSeconds': 30, 'seed': 7}, headers=k1)
 mid = sc(r).get('match_id')
 tap.ok(r.json['result']['isError'] is False and mid, 'create_match: a lobby')
+r = call('create_match', {'players': 2, 'rated': True}, headers=k1)
+tap.ok(r.json.get('error', {}).get('code') == -32602 and 'rated' in r.json['error']['message'],
+       'create_match with rated: -32602, no such argument (a created match is never rated)')
+ruleset = tools['create_match']['inputSchema']['properties']['rules']['enum'][-1]
+r = call('create_match', {'players': 2, 'rules': ruleset}, headers=k1)
+tap.ok(r.json['result']['isError'] is False and sc(r).get('rules') == ruleset,
+       'create_match with rules %s (its enum\'s last): a lobby of that ruleset' % ruleset)
 
 # ---- create_match's items argument: the item settings, judged by the route ----
 ki = {'Authorization': 'Bearer ' + d.post('/api/v1/accounts', {'name': 'mcp_items'}).json['agentKey']}
