@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "match_limits.h" /* generated: the largest sizes of the rulesets (api/meson.build) */
 
 struct jw;
 struct keyring;
@@ -54,8 +55,8 @@ enum match_rules_id {
 };
 
 #define MATCH_PLAYERS_MAX 8        /* seats of a match, at most (the row's) */
-#define MATCH_MOVE_MAX 64          /* a move's struct, at most */
-#define MATCH_MOVE_TEXT_MAX 64     /* a move's canonical text, NUL included */
+#define MATCH_MOVE_MAX MATCH_MOVE_SIZE_ALL          /* a move's struct, at most */
+#define MATCH_MOVE_TEXT_MAX MATCH_MOVE_TEXT_MAX_ALL /* a move's canonical text, NUL included */
 #define MATCH_OPTION_SHARES 6      /* the shares of a ruleset's option (the row's columns) */
 #define MATCH_REPLAY_SCHEMA 1
 #define MATCH_TURN_CAP_MAX 100000  /* the largest turn cap a replay may name */

@@ -31,9 +31,11 @@
 #include "match_rules.h"
 #include "tap.h"
 
-#define STORE_STATE_MAX 3072   /* the store's columns (server/store/store.h) */
-#define STORE_PENDING_MAX 40
-#define STORE_TOTALS_MAX 64
+/* The store's columns (server/store/store.h): the largest of the
+ * rulesets', generated from the table (match_limits.h). */
+#define STORE_STATE_MAX MATCH_STATE_MAX_ALL
+#define STORE_PENDING_MAX MATCH_PENDING_MAX_ALL
+#define STORE_TOTALS_MAX MATCH_TOTALS_SIZE_ALL
 
 /* w's text as JSON, or NULL when it is not. */
 static json_t *
