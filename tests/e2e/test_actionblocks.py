@@ -102,6 +102,20 @@ def basics(d, keys):
          'and nothing changed: turn 1, seat 0 has not moved')
     r = move(d, mid, keys[0], 2, 'keys Q')
     t.ok(r.status == 422 and r.error_code == 'invalid_command', 'a key not of the grammar: 422 invalid_command')
+    r = move(d, mid, keys[0], 2, 'keys ' + 'L' * 256 + 'D')
+    t.ok(r.status == 422 and r.error_code == 'invalid_command', '257 keys: 422 invalid_command')
+    # The longest move, 256 keys, kept as the turn's pending move (a row's
+    # pending moves hold 8 of them), then played as sent.
+    longest = 'keys ' + 'L' * 255 + 'D'
+    r = move(d, mid, keys[0], 2, longest)
+    t.ok(r.status == 200 and r.json['move'] == longest and r.json['resolved'] is False and
+         r.json['state']['seat']['moved'] is True,
+         '256 keys (255 L against the wall, then D): taken and stored while the turn waits')
+    r = move(d, mid, keys[1], 2, 'keys D')
+    ev = r.json['match']['last_turn']['players'][0]
+    t.ok(r.status == 200 and r.json['resolved'] is True and ev['action'] == 'keys' and ev['locked'] and
+         r.json['match']['seats'][0]['piece'] is not None,
+         'and the turn resolves with it: its piece locked at the left wall')
     return mid
 
 
@@ -133,7 +147,7 @@ def main():
     try:
         keys = [account(d, 'abalice'), account(d, 'abbob')]
         mid = basics(d, keys)
-        m = play_out(d, mid, keys, 2)
+        m = play_out(d, mid, keys, 3)
         t.ok(m['status'] == 'finished' and m['end'] in ('last_standing', 'all_out'),
              'the match plays to its end (%s after %d turns)' % (m['end'], m['turn']))
         t.ok(m['seats'][1]['end_reason'] == 'block_out' and m['seats'][1]['alive'] is False and
@@ -144,7 +158,7 @@ def main():
         r = d.get('/api/matches/%s/replay' % mid)
         rep, cert = r.json['replay'], r.json['certificate']
         t.ok(r.status == 200 and rep['rules'] == RULES and len(rep['turns']) == m['turn'] and
-             rep['turns'][0] == ['keys SD', 'keys D'],
+             rep['turns'][0] == ['keys SD', 'keys D'] and rep['turns'][1][0] == 'keys ' + 'L' * 255 + 'D',
              'the replay names its rules and holds every turn as the moves\' canonical text')
         v = d.post('/api/matches/replays/verify', {'replay': rep, 'certificate': cert})
         t.ok(v.status == 200 and v.json['valid'] is True and v.json['certificate']['valid'] is True and
