@@ -4,7 +4,8 @@ end by simple bots; its replay verified over HTTP and with `arcaded
 verify`, its certificate checked; the view's shape (the 20 visible rows
 top first, the buffer's rows, the piece, hold, the preview for its owner
 only); soft and hard drop points; a move with keys after the lock refused
-422 in the error envelope with nothing changed; block out eliminating.
+422 in the error envelope with nothing changed; the longest move (256
+keys) stored and played; block out and lock out eliminating.
 
 Where the expectations come from: docs/rules/actionblocks.md. A piece
 spawns with its box's top row at y 21 and moves down one row at once, so
@@ -61,7 +62,9 @@ def shape_ok(seat, own):
 
 
 def basics(d, keys):
-    mid, r = new_match(d, keys)
+    # Seed 3: with the moves below, seat 1's 12th piece spawns onto its
+    # stack (block out); found by playing these bots on the engine.
+    mid, r = new_match(d, keys, seed=3)
     m = r.json
     t.ok(m['rules'] == RULES and m['status'] == 'playing' and m['turn'] == 0,
          'a match created with rules actionblocks-v1 and joined is playing at turn 0')
@@ -150,6 +153,7 @@ def main():
         m = play_out(d, mid, keys, 3)
         t.ok(m['status'] == 'finished' and m['end'] in ('last_standing', 'all_out'),
              'the match plays to its end (%s after %d turns)' % (m['end'], m['turn']))
+        t.eq(m['turn'], 12, 'seed 3: the end comes in turn 12')
         t.ok(m['seats'][1]['end_reason'] == 'block_out' and m['seats'][1]['alive'] is False and
              m['seats'][1]['place'] in (1, 2),
              'seat 1, dropping every piece at its spawn, is out by block out (%s)' % m['seats'][1]['end_reason'])
@@ -173,6 +177,18 @@ def main():
         v = d.post('/api/matches/replays/verify', {'replay': bad})
         t.ok(v.status == 422 and v.error_code == 'invalid_replay' and v.json.get('turn') == 2,
              'a replay with keys after a lock is refused at its turn 2 (%s)' % v.json.get('error', {}).get('message'))
+        # Seed 1 (found with the engine: these bots on it): seat 1's stack
+        # under the spawn reaches row 19, so its 12th piece cannot move down
+        # from its spawn and locks wholly in the buffer.
+        lo, _ = new_match(d, keys, seed=1)
+        m2 = play_out(d, lo, keys, 1)
+        last = m2['last_turn']['players'][1]
+        t.ok(m2['status'] == 'finished' and m2['turn'] == 12 and m2['end'] == 'last_standing' and
+             m2['seats'][1]['end_reason'] == 'lock_out' and last['eliminated'] and
+             last['end_reason'] == 'lock_out' and [s['place'] for s in m2['seats']] == [1, 2] and
+             m2['seats'][1]['buffer'] != [],
+             'lock out: a piece locked wholly in the buffer takes seat 1 out in turn 12, place 2 '
+             '(its buffer rows now shown: %s)' % m2['seats'][1]['buffer'])
         tw = d.get('/api/matches/%s/turns' % mid)
         t.ok(tw.status == 200 and tw.json['turns'][0]['view']['seats'][0]['score'] == 0 and
              tw.json['turns'][1]['view']['seats'][0]['score'] == 37,
