@@ -7,6 +7,7 @@
 #include "engine.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 _Bool
@@ -170,7 +171,7 @@ engine_crc32(const uint8_t *p, size_t n)
 struct engine_msg
 engine_msg_start(char *buf, size_t cap)
 {
-	struct engine_msg m = { buf, buf != NULL ? cap : 0, 0 };
+	struct engine_msg m = { buf, buf != NULL ? cap : 0, 0, 0 };
 
 	if (m.cap > 0)
 		buf[0] = '\0';
@@ -180,7 +181,7 @@ engine_msg_start(char *buf, size_t cap)
 void
 engine_msg_str(struct engine_msg *m, const char *s)
 {
-	for (; *s != '\0'; s++)
+	for (; *s != '\0'; s++, m->need++)
 		if (m->len + 1 < m->cap)
 			m->buf[m->len++] = *s;
 	if (m->cap > 0)
@@ -215,4 +216,43 @@ engine_msg_game_over(struct engine_msg *m, const char *end)
 	engine_msg_str(m, "; game over (");
 	engine_msg_str(m, end);
 	engine_msg_str(m, ")");
+}
+
+void
+engine_msg_use(struct engine_msg *m, uint64_t t)
+{
+	if (t == 0)
+		return;
+	engine_msg_str(m, "use ");
+	engine_msg_uint(m, t);
+	engine_msg_str(m, "; ");
+}
+
+unsigned
+engine_use_seat(unsigned nplayers, unsigned user, unsigned t)
+{
+	unsigned i, n = 1;
+
+	if (t == 1)
+		return user;
+	for (i = 0; i < nplayers; i++) {
+		if (i == user)
+			continue;
+		if (++n == t)
+			return i;
+	}
+	return ENGINE_NOBODY;
+}
+
+bool
+engine_check_use(unsigned nplayers, unsigned item_chance, unsigned user, unsigned t,
+    unsigned *seat, char *reason, size_t cap)
+{
+	if (item_chance == 0)
+		return engine_refuse(reason, cap, "this match has no items: use is not a move");
+	*seat = engine_use_seat(nplayers, user, t);
+	if (*seat == ENGINE_NOBODY)
+		return engine_refuse(reason, cap,
+		    "use %u names no seat: 1 is you, 2-%u the others in match order", t, nplayers);
+	return true;
 }

@@ -55,6 +55,7 @@ uint32_t engine_crc32(const uint8_t *p, size_t n);
 struct engine_msg {
 	char *buf;
 	size_t cap, len;
+	size_t need; /* what the whole text takes, written or cut (snprintf's count) */
 };
 
 struct engine_msg engine_msg_start(char *buf, size_t cap);
@@ -65,5 +66,21 @@ void engine_msg_char(struct engine_msg *m, char c);
 /* "; game over ({end})": how a move's sentence says that it ended the run,
  * end being the game's name of the end reason. */
 void engine_msg_game_over(struct engine_msg *m, const char *end);
+
+/* The item games' (versus, actionblocks) `use T`: seat numbers as a seat
+ * sees them, 1 itself and 2.. the others in match order. */
+#define ENGINE_NOBODY 0xff
+
+/* The seat t names for user among nplayers, ENGINE_NOBODY if none. */
+unsigned engine_use_seat(unsigned nplayers, unsigned user, unsigned t);
+
+/* Checks `use t` from user: refuses it (reason as engine_refuse) in a match
+ * without items (item_chance 0) or when t names no seat; else sets *seat.
+ * Whether that seat is still in is the game's to check. */
+_Bool engine_check_use(unsigned nplayers, unsigned item_chance, unsigned user, unsigned t,
+    unsigned *seat, char *reason, size_t cap);
+
+/* "use {t}; ", the prefix of a move text that uses an item; nothing for 0. */
+void engine_msg_use(struct engine_msg *m, uint64_t t);
 
 #endif

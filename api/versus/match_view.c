@@ -257,22 +257,3 @@ match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, i
 		jw_null(w);
 	jw_object_end(w);
 }
-
-char *
-match_view_event(const struct match_record *r, int64_t now_ms, size_t *len)
-{
-	struct jw w;
-	char *text, *event = NULL;
-	size_t n = 0, cap;
-
-	jw_init(&w, 4096, 4u << 20);
-	match_view_write(&w, r, -1, now_ms);
-	if ((text = jw_take(&w, &n)) == NULL)
-		return NULL;
-	cap = n + 64;
-	if ((event = malloc(cap)) != NULL)
-		*len = (size_t)snprintf(event, cap, "id: %lld\nevent: match\ndata: %s\n\n",
-		    (long long)r->turn, text);
-	free(text);
-	return event;
-}

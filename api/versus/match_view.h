@@ -102,9 +102,4 @@ void match_view_write(struct jw *w, const struct match_record *r, int viewer, in
  * Its cost does not grow with the number of players. */
 void match_view_mover_write(struct jw *w, const struct match_record *r, int viewer, int64_t now_ms);
 
-/* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,
- * `event: match`, the view's compact JSON as its data. malloc'd (caller
- * frees), its length in *len; NULL when out of memory. */
-char *match_view_event(const struct match_record *r, int64_t now_ms, size_t *len);
-
 #endif

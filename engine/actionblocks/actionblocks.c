@@ -177,7 +177,7 @@ ab_resolve(struct ab_match *m, const struct ab_move *moves, struct ab_events *ev
 		if (!alive[i] || out_reason[i] != AB_END_NONE || moves[i].kind != AB_MOVE_KEYS ||
 		    moves[i].use == 0)
 			continue;
-		to = ab_use_target(m, i, moves[i].use);
+		to = engine_use_seat(m->nplayers, i, moves[i].use);
 		out->seats[i].used = (uint8_t)ab_use_item(m, i, to, out_reason);
 		if (out->seats[i].used != AB_ITEM_NONE)
 			out->seats[i].used_on = (uint8_t)to;
@@ -221,36 +221,17 @@ ab_resolve(struct ab_match *m, const struct ab_move *moves, struct ab_events *ev
 			out_reason[i] = AB_END_BLOCK_OUT;
 
 	/* 6. Eliminations and places. */
-	nout = 0;
-	for (i = 0; i < m->nplayers; i++)
-		if (alive[i] && out_reason[i] != AB_END_NONE)
-			nout++;
 	m->turn++;
-	m->nalive = (uint8_t)(m->nalive - nout);
+	nout = ab_eliminate(m, alive, out_reason, m->turn);
 	for (i = 0; i < m->nplayers; i++) {
-		if (!alive[i])
-			continue;
-		p = &m->players[i];
 		e = &out->seats[i];
-		if (out_reason[i] != AB_END_NONE) {
-			p->alive = false;
-			p->end = out_reason[i];
-			p->place = (uint8_t)(m->nalive + 1);
-			p->out_at = m->turn;
-			p->has_piece = false;
-			memset(&p->act, 0, sizeof p->act);
-			memset(p->queue, 0, sizeof p->queue);
-			p->nqueue = 0;
-			p->pending = 0;
-			e->eliminated = true;
+		e->eliminated = alive[i] && !m->players[i].alive;
+		if (e->eliminated)
 			e->end = out_reason[i];
-			e->place = p->place;
-		} else if (m->nalive == 1) {
-			p->place = 1;
-			e->place = 1;
-		}
+		/* A seat still in holds a place only as the last one left. */
+		if (alive[i])
+			e->place = m->players[i].place;
 	}
-	m->over = m->nalive <= 1;
 	out->neliminated = (uint8_t)nout;
 	out->over = m->over;
 	return AB_OK;

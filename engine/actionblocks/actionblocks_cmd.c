@@ -136,41 +136,28 @@ size_t
 ab_move_text(const struct ab_move *mv, char *buf, size_t cap)
 {
 	struct engine_msg msg = engine_msg_start(buf, cap);
-	size_t len = 0, k;
-	char digits[21];
+	size_t k;
 
-	/* engine_msg truncates silently; the full length is counted beside it. */
 	switch (mv->kind) {
 	case AB_MOVE_KEYS:
-		if (mv->use != 0) {
-			engine_msg_str(&msg, "use ");
-			engine_msg_uint(&msg, mv->use);
-			engine_msg_str(&msg, "; ");
-			len += 6 + engine_put_decimal(digits, mv->use);
-		}
+		engine_msg_use(&msg, mv->use);
 		engine_msg_str(&msg, "keys");
-		len += 4;
-		if (mv->nkeys > 0) {
+		if (mv->nkeys > 0)
 			engine_msg_char(&msg, ' ');
-			len++;
-		}
-		for (k = 0; k < mv->nkeys && k < AB_KEYS_MAX; k++, len++)
+		for (k = 0; k < mv->nkeys && k < AB_KEYS_MAX; k++)
 			engine_msg_char(&msg, mv->keys[k]);
 		break;
 	case AB_MOVE_RESIGN:
 		engine_msg_str(&msg, "resign");
-		len = 6;
 		break;
 	case AB_MOVE_MISSED:
 		engine_msg_str(&msg, "missed");
-		len = 6;
 		break;
 	default:
 		engine_msg_str(&msg, "none");
-		len = 4;
 		break;
 	}
-	return len;
+	return msg.need;
 }
 
 bool
@@ -205,13 +192,8 @@ ab_check_move(const struct ab_match *m, unsigned seat, const struct ab_move *mv,
 			return engine_refuse(reason, cap, "key %u: '%c' is not a key (L R X Z S D C)",
 			    k, mv->keys[k] >= ' ' && mv->keys[k] < 127 ? mv->keys[k] : '?');
 	if (mv->use != 0) {
-		if (m->item_chance == 0)
-			return engine_refuse(reason, cap, "this match has no items: use is not a move");
-		t = ab_use_target(m, seat, mv->use);
-		if (t == AB_NOBODY)
-			return engine_refuse(reason, cap,
-			    "use %u names no seat: 1 is you, 2-%u the others in match order", mv->use,
-			    m->nplayers);
+		if (!engine_check_use(m->nplayers, m->item_chance, seat, mv->use, &t, reason, cap))
+			return false;
 		if (!m->players[t].alive)
 			return engine_refuse(reason, cap, "use %u names seat %u, who is out", mv->use, t);
 	}

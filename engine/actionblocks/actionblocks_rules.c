@@ -23,6 +23,9 @@
 #include "bag.h"
 #include "versus_stream.h"
 
+/* engine_use_seat() answers ENGINE_NOBODY where the events say AB_NOBODY. */
+_Static_assert(AB_NOBODY == ENGINE_NOBODY, "one nobody for the item games");
+
 static const char *const end_names[] = {
 	"none", "lock_out", "block_out", "overflow", "missed", "resigned", "no_room",
 	"disconnected",
@@ -287,12 +290,19 @@ ab_key(struct ab_match *m, unsigned seat, char key, uint32_t *drop_points)
 
 /* ---- the lock ---- */
 
-static const uint16_t clear_points[5] = { 0, 100, 300, 500, 800 };
-static const uint16_t full_points[5] = { 400, 800, 1200, 1600, 1600 };
-static const uint16_t mini_points[3] = { 100, 200, 400 };
-static const uint8_t clear_attack[5] = { 0, 0, 1, 2, 4 };
-static const uint8_t full_attack[5] = { 0, 2, 4, 6, 6 };
-static const uint8_t mini_attack[3] = { 0, 0, 1 };
+/* A clear's base points (times the level) and attack, by spin and lines. */
+struct clear_base {
+	uint16_t points;
+	uint8_t attack;
+};
+
+static const struct clear_base plain_base[5] = {
+	{ 0, 0 }, { 100, 0 }, { 300, 1 }, { 500, 2 }, { 800, 4 },
+};
+static const struct clear_base full_base[5] = {
+	{ 400, 0 }, { 800, 2 }, { 1200, 4 }, { 1600, 6 }, { 1600, 6 },
+};
+static const struct clear_base mini_base[3] = { { 100, 0 }, { 200, 0 }, { 400, 1 } };
 static const uint8_t combo_attack[13] = { 0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5 };
 
 /* A mini spin clearing 3 rows (no row in the seed's tables) counts as a
@@ -303,16 +313,22 @@ effective_spin(unsigned lines, unsigned spin)
 	return spin == AB_SPIN_MINI && lines >= 3 ? AB_SPIN_FULL : spin;
 }
 
-uint64_t
-ab_points(unsigned lines, unsigned spin, bool b2b, int combo, unsigned level)
+/* The row of the tables for a clear of lines (more than 4 count as 4). */
+static const struct clear_base *
+clear_row(unsigned lines, unsigned spin)
 {
-	uint64_t base;
-
 	if (lines > 4)
 		lines = 4;
 	spin = effective_spin(lines, spin);
-	base = spin == AB_SPIN_FULL ? full_points[lines]
-	    : spin == AB_SPIN_MINI ? mini_points[lines] : clear_points[lines];
+	return spin == AB_SPIN_FULL ? &full_base[lines]
+	    : spin == AB_SPIN_MINI ? &mini_base[lines] : &plain_base[lines];
+}
+
+uint64_t
+ab_points(unsigned lines, unsigned spin, bool b2b, int combo, unsigned level)
+{
+	uint64_t base = clear_row(lines, spin)->points;
+
 	if (b2b)
 		base = base * 3 / 2; /* every base is a multiple of 100: exact */
 	if (combo > 0)
@@ -327,11 +343,7 @@ ab_attack(unsigned lines, unsigned spin, bool b2b, int combo, bool perfect)
 
 	if (lines == 0)
 		return 0;
-	if (lines > 4)
-		lines = 4;
-	spin = effective_spin(lines, spin);
-	a = spin == AB_SPIN_FULL ? full_attack[lines]
-	    : spin == AB_SPIN_MINI ? mini_attack[lines] : clear_attack[lines];
+	a = clear_row(lines, spin)->attack;
 	if (b2b)
 		a += 1;
 	if (combo > 12)
@@ -554,23 +566,39 @@ ab_rise(struct ab_player *p, unsigned n, uint16_t *lines)
 	return overflow;
 }
 
-/* ---- items ---- */
-
 unsigned
-ab_use_target(const struct ab_match *m, unsigned user, unsigned t)
+ab_eliminate(struct ab_match *m, const bool *alive, const uint8_t *out_reason, uint32_t at)
 {
-	unsigned i, n = 1;
+	struct ab_player *p;
+	unsigned i, nout = 0;
 
-	if (t == 1)
-		return user;
+	for (i = 0; i < m->nplayers; i++)
+		if (alive[i] && out_reason[i] != AB_END_NONE)
+			nout++;
+	m->nalive = (uint8_t)(m->nalive - nout);
 	for (i = 0; i < m->nplayers; i++) {
-		if (i == user)
+		if (!alive[i])
 			continue;
-		if (++n == t)
-			return i;
+		p = &m->players[i];
+		if (out_reason[i] != AB_END_NONE) {
+			p->alive = false;
+			p->end = out_reason[i];
+			p->place = (uint8_t)(m->nalive + 1);
+			p->out_at = at;
+			p->has_piece = false;
+			memset(&p->act, 0, sizeof p->act);
+			memset(p->queue, 0, sizeof p->queue);
+			p->nqueue = 0;
+			p->pending = 0;
+		} else if (m->nalive == 1) {
+			p->place = 1;
+		}
 	}
-	return AB_NOBODY;
+	m->over = m->nalive <= 1;
+	return nout;
 }
+
+/* ---- items ---- */
 
 void
 ab_transform_end(struct ab_player *p)

@@ -122,7 +122,12 @@ void ab_transform_end(struct ab_player *p);
 unsigned ab_play_keys(struct ab_match *m, unsigned seat, const char *keys, unsigned n,
     uint32_t *drop_points, bool *block_out);
 
-/* The seat `use T` (or a target key) names for user, AB_NOBODY if none. */
-unsigned ab_use_target(const struct ab_match *m, unsigned user, unsigned t);
+/* Takes out, at turn or tick `at`, every seat in alive[] (the seats in
+ * when the turn or tick began) whose out_reason[] is not AB_END_NONE: they
+ * share place nalive + 1 (nalive counted after them), lose their piece and
+ * their queue; a lone survivor takes place 1. Updates nalive and over;
+ * returns how many went out. */
+unsigned ab_eliminate(struct ab_match *m, const bool *alive, const uint8_t *out_reason,
+    uint32_t at);
 
 #endif

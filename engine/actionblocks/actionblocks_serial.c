@@ -28,6 +28,7 @@
  */
 #include "actionblocks_serial.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "actionblocks_rules.h"
@@ -61,6 +62,89 @@ encoded_size(const struct ab_match *m)
 	return n;
 }
 
+/* The fixed-width numbers of the header and of a player, in their order
+ * in the bytes: one list that ab_encode writes and ab_decode reads, so the
+ * two cannot disagree. A field is a member of size bytes (1, 2, 4 or 8,
+ * unsigned or two's complement) written in n bytes; a wider member is cut
+ * to n bytes, a narrower one widened with zeros. */
+struct field {
+	uint16_t off;
+	uint8_t size, n;
+};
+
+#define FIELD(type, member, n) { offsetof(type, member), sizeof ((type *)0)->member, n }
+#define MATCH(member, n) FIELD(struct ab_match, member, n)
+#define PLAYER(member, n) FIELD(struct ab_player, member, n)
+
+static const struct field header_fields[] = {
+	MATCH(seed, 7), MATCH(clock, 1), MATCH(nplayers, 1), MATCH(turn, 4), MATCH(tick, 4),
+	MATCH(nblocks, 4), MATCH(item_chance, 1), MATCH(item_weights[0], 1),
+	MATCH(item_weights[1], 1), MATCH(item_weights[2], 1), MATCH(item_weights[3], 1),
+	MATCH(item_weights[4], 1), MATCH(item_weights[5], 1),
+};
+
+/* After the flags byte. */
+static const struct field player_fields[] = {
+	PLAYER(score, 8), PLAYER(lines, 4), PLAYER(combo, 4), PLAYER(drawn, 4),
+	PLAYER(blind, 4), PLAYER(transform, 4), PLAYER(out_at, 4), PLAYER(place, 1),
+	PLAYER(end, 1), PLAYER(cursor, 1), PLAYER(missed, 1), PLAYER(target, 1),
+	PLAYER(cur.piece, 1), PLAYER(cur.shape, 1), PLAYER(cur.items, 2),
+	PLAYER(hold.piece, 1), PLAYER(hold.shape, 1), PLAYER(hold.items, 2),
+	PLAYER(act.x, 1), PLAYER(act.y, 1), PLAYER(act.rot, 1), PLAYER(act.lowest, 1),
+	PLAYER(act.resets, 1), PLAYER(act.lock_ticks, 1), PLAYER(act.gravity, 4),
+};
+
+#define NFIELDS(a) (sizeof (a) / sizeof (a)[0])
+
+static uint64_t
+load(const void *obj, const struct field *f)
+{
+	const uint8_t *at = (const uint8_t *)obj + f->off;
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (f->size) {
+	case 1:
+		memcpy(&v8, at, 1);
+		return v8;
+	case 2:
+		memcpy(&v16, at, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, at, 4);
+		return v32;
+	default:
+		memcpy(&v64, at, 8);
+		return v64;
+	}
+}
+
+static void
+store(void *obj, const struct field *f, uint64_t v)
+{
+	uint8_t *at = (uint8_t *)obj + f->off;
+	uint8_t v8 = (uint8_t)v;
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	switch (f->size) {
+	case 1:
+		memcpy(at, &v8, 1);
+		break;
+	case 2:
+		memcpy(at, &v16, 2);
+		break;
+	case 4:
+		memcpy(at, &v32, 4);
+		break;
+	default:
+		memcpy(at, &v, 8);
+		break;
+	}
+}
+
 static uint8_t *
 put(uint8_t *at, uint64_t v, int n)
 {
@@ -69,11 +153,24 @@ put(uint8_t *at, uint64_t v, int n)
 }
 
 static uint8_t *
-put_slot(uint8_t *at, const struct ab_slot *s)
+put_fields(uint8_t *at, const void *obj, const struct field *f, size_t n)
 {
-	at = put(at, s->piece, 1);
-	at = put(at, s->shape, 1);
-	return put(at, s->items, 2);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		at = put(at, load(obj, &f[i]), f[i].n);
+	return at;
+}
+
+/* A row's ten 4-bit codes, column 0 in the low nibble of the first byte. */
+static uint8_t *
+put_nibbles(uint8_t *at, const uint8_t row[AB_COLS])
+{
+	unsigned x;
+
+	for (x = 0; x < AB_COLS; x += 2)
+		*at++ = (uint8_t)(row[x] | row[x + 1] << 4);
+	return at;
 }
 
 size_t
@@ -82,46 +179,18 @@ ab_encode(const struct ab_match *m, uint8_t *buf, size_t cap)
 	size_t need = encoded_size(m);
 	const struct ab_player *p;
 	uint8_t *at = buf;
-	unsigned i, k, y, x, rows;
+	unsigned i, k, y, rows;
 
 	if (buf == NULL || cap < need)
 		return need;
 	at = put(at, AB_SERIAL_VERSION, 1);
-	at = put(at, m->seed, 7);
-	at = put(at, m->clock, 1);
-	at = put(at, m->nplayers, 1);
-	at = put(at, m->turn, 4);
-	at = put(at, m->tick, 4);
-	at = put(at, m->nblocks, 4);
-	at = put(at, m->item_chance, 1);
-	memcpy(at, m->item_weights, AB_ITEM_KINDS);
-	at += AB_ITEM_KINDS;
+	at = put_fields(at, m, header_fields, NFIELDS(header_fields));
 	for (i = 0; i < m->nplayers; i++) {
 		p = &m->players[i];
 		at = put(at, (unsigned)p->alive | (unsigned)p->has_piece << 1 |
 		    (unsigned)p->hold_used << 2 | (unsigned)p->b2b << 3 | (unsigned)p->act.soft << 4 |
 		    (unsigned)p->act.last_rot << 5 | (unsigned)p->act.last_kick5 << 6, 1);
-		at = put(at, p->score, 8);
-		at = put(at, p->lines, 4);
-		at = put(at, (uint32_t)p->combo, 4);
-		at = put(at, p->drawn, 4);
-		at = put(at, p->blind, 4);
-		at = put(at, p->transform, 4);
-		at = put(at, p->out_at, 4);
-		at = put(at, p->place, 1);
-		at = put(at, p->end, 1);
-		at = put(at, p->cursor, 1);
-		at = put(at, p->missed, 1);
-		at = put(at, p->target, 1);
-		at = put_slot(at, &p->cur);
-		at = put_slot(at, &p->hold);
-		at = put(at, (uint8_t)p->act.x, 1);
-		at = put(at, (uint8_t)p->act.y, 1);
-		at = put(at, p->act.rot, 1);
-		at = put(at, (uint8_t)p->act.lowest, 1);
-		at = put(at, p->act.resets, 1);
-		at = put(at, p->act.lock_ticks, 1);
-		at = put(at, p->act.gravity, 4);
+		at = put_fields(at, p, player_fields, NFIELDS(player_fields));
 		for (k = 0; k < AB_NEXT; k++)
 			at = put(at, p->next[k].shape, 1);
 		at = put(at, p->ninventory, 1);
@@ -135,10 +204,8 @@ ab_encode(const struct ab_match *m, uint8_t *buf, size_t cap)
 		rows = nrows_of(p);
 		at = put(at, rows, 1);
 		for (y = 0; y < rows; y++) {
-			for (x = 0; x < AB_COLS; x += 2)
-				*at++ = (uint8_t)(p->cells[y][x] | p->cells[y][x + 1] << 4);
-			for (x = 0; x < AB_COLS; x += 2)
-				*at++ = (uint8_t)(p->items[y][x] | p->items[y][x + 1] << 4);
+			at = put_nibbles(at, p->cells[y]);
+			at = put_nibbles(at, p->items[y]);
 		}
 	}
 	put(at, engine_crc32(buf, (size_t)(at - buf)), 4);
@@ -181,20 +248,32 @@ slot_ok(const struct ab_slot *s, bool empty_ok)
 	return true;
 }
 
-static bool
-get_slot(struct reader *r, struct ab_slot *s, bool empty_ok)
+static void
+get_fields(struct reader *r, void *obj, const struct field *f, size_t n)
 {
-	s->piece = (uint8_t)get(r, 1);
-	s->shape = (uint8_t)get(r, 1);
-	s->items = (uint16_t)get(r, 2);
-	return slot_ok(s, empty_ok);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		store(obj, &f[i], get(r, f[i].n));
+}
+
+static void
+get_nibbles(struct reader *r, uint8_t row[AB_COLS])
+{
+	unsigned x, b;
+
+	for (x = 0; x < AB_COLS; x += 2) {
+		b = (unsigned)get(r, 1);
+		row[x] = (uint8_t)(b & 15);
+		row[x + 1] = (uint8_t)(b >> 4);
+	}
 }
 
 /* One player's bytes into p; false on anything out of range. */
 static bool
 get_player(struct reader *r, const struct ab_match *m, unsigned seat, struct ab_player *p)
 {
-	unsigned flags, k, y, x, rows, b, total;
+	unsigned flags, k, y, x, rows, total;
 	bool full;
 
 	flags = (unsigned)get(r, 1);
@@ -207,27 +286,9 @@ get_player(struct reader *r, const struct ab_match *m, unsigned seat, struct ab_
 	p->act.soft = flags >> 4 & 1;
 	p->act.last_rot = flags >> 5 & 1;
 	p->act.last_kick5 = flags >> 6 & 1;
-	p->score = get(r, 8);
-	p->lines = (uint32_t)get(r, 4);
-	p->combo = (int32_t)(uint32_t)get(r, 4);
-	p->drawn = (uint32_t)get(r, 4);
-	p->blind = (uint32_t)get(r, 4);
-	p->transform = (uint32_t)get(r, 4);
-	p->out_at = (uint32_t)get(r, 4);
-	p->place = (uint8_t)get(r, 1);
-	p->end = (uint8_t)get(r, 1);
-	p->cursor = (uint8_t)get(r, 1);
-	p->missed = (uint8_t)get(r, 1);
-	p->target = (uint8_t)get(r, 1);
-	if (!get_slot(r, &p->cur, false) || !get_slot(r, &p->hold, true))
+	get_fields(r, p, player_fields, NFIELDS(player_fields));
+	if (!slot_ok(&p->cur, false) || !slot_ok(&p->hold, true))
 		return false;
-	p->act.x = (int8_t)(uint8_t)get(r, 1);
-	p->act.y = (int8_t)(uint8_t)get(r, 1);
-	p->act.rot = (uint8_t)get(r, 1);
-	p->act.lowest = (int8_t)(uint8_t)get(r, 1);
-	p->act.resets = (uint8_t)get(r, 1);
-	p->act.lock_ticks = (uint8_t)get(r, 1);
-	p->act.gravity = (uint32_t)get(r, 4);
 	for (k = 0; k < AB_NEXT; k++) {
 		p->next[k].shape = (uint8_t)get(r, 1);
 		if (p->next[k].shape > AB_ODD_KINDS || (p->transform == 0 && p->next[k].shape != 0))
@@ -273,16 +334,8 @@ get_player(struct reader *r, const struct ab_match *m, unsigned seat, struct ab_
 	if (rows > AB_ROWS)
 		return false;
 	for (y = 0; y < rows; y++) {
-		for (x = 0; x < AB_COLS; x += 2) {
-			b = (unsigned)get(r, 1);
-			p->cells[y][x] = (uint8_t)(b & 15);
-			p->cells[y][x + 1] = (uint8_t)(b >> 4);
-		}
-		for (x = 0; x < AB_COLS; x += 2) {
-			b = (unsigned)get(r, 1);
-			p->items[y][x] = (uint8_t)(b & 15);
-			p->items[y][x + 1] = (uint8_t)(b >> 4);
-		}
+		get_nibbles(r, p->cells[y]);
+		get_nibbles(r, p->items[y]);
 		full = true;
 		for (x = 0; x < AB_COLS; x++) {
 			if (p->cells[y][x] > AB_CELL_GREY || p->items[y][x] > AB_ITEM_KINDS)
@@ -332,15 +385,8 @@ ab_decode(struct ab_match *out, const uint8_t *buf, size_t len)
 	r.bad = false;
 	if (get(&r, 1) != AB_SERIAL_VERSION)
 		return false;
-	m.seed = get(&r, 7);
-	m.clock = (uint8_t)get(&r, 1);
-	m.nplayers = (uint8_t)get(&r, 1);
-	m.turn = (uint32_t)get(&r, 4);
-	m.tick = (uint32_t)get(&r, 4);
-	m.nblocks = (uint32_t)get(&r, 4);
-	m.item_chance = (uint8_t)get(&r, 1);
+	get_fields(&r, &m, header_fields, NFIELDS(header_fields));
 	for (i = 0; i < AB_ITEM_KINDS; i++) {
-		m.item_weights[i] = (uint8_t)get(&r, 1);
 		if (m.item_weights[i] > AB_ITEM_WEIGHT_MAX)
 			return false;
 		total += m.item_weights[i];

@@ -81,45 +81,39 @@ input(struct tick_ctx *c, const struct ab_input *x, bool countdown)
 	struct ab_match *m = c->m;
 	struct ab_player *p;
 	unsigned t;
+	enum ab_key_result r;
+	bool piece; /* inputs to the piece wait for the countdown's end */
 
 	if (!in(c, x->seat))
 		return;
 	p = &m->players[x->seat];
+	piece = !countdown && p->has_piece;
 	switch (x->kind) {
 	case AB_IN_TARGET:
-		t = ab_use_target(m, x->seat, x->arg);
+		t = engine_use_seat(m->nplayers, x->seat, x->arg);
 		if (t != AB_NOBODY && m->players[t].alive)
 			p->target = (uint8_t)t;
-		return;
+		break;
 	case AB_IN_DISCONNECT:
 		c->out_reason[x->seat] = AB_END_DISCONNECTED;
-		return;
-	default:
 		break;
-	}
-	if (countdown || !p->has_piece)
-		return;
-	switch (x->kind) {
 	case AB_IN_KEY:
-		switch (ab_key(m, x->seat, (char)x->arg, &c->ev->drop_points[x->seat])) {
-		case AB_KEY_LOCK:
+		if (!piece)
+			break;
+		r = ab_key(m, x->seat, (char)x->arg, &c->ev->drop_points[x->seat]);
+		if (r == AB_KEY_LOCK)
 			lock(c, x->seat);
-			break;
-		case AB_KEY_BLOCK_OUT:
+		else if (r == AB_KEY_BLOCK_OUT)
 			c->out_reason[x->seat] = AB_END_BLOCK_OUT;
-			break;
-		default:
-			break;
-		}
 		break;
 	case AB_IN_SOFT_DOWN:
-		p->act.soft = true;
-		break;
 	case AB_IN_SOFT_UP:
-		p->act.soft = false;
+		if (piece)
+			p->act.soft = x->kind == AB_IN_SOFT_DOWN;
 		break;
 	case AB_IN_USE:
-		ab_use_item(m, x->seat, p->target, c->out_reason);
+		if (piece)
+			ab_use_item(m, x->seat, p->target, c->out_reason);
 		break;
 	default:
 		break;
@@ -212,34 +206,12 @@ ab_tick(struct ab_match *m, const struct ab_input *inputs, size_t n, struct ab_t
 	}
 
 	/* 5. Eliminations. */
-	nout = 0;
+	nout = ab_eliminate(m, c.alive, c.out_reason, m->tick);
 	for (i = 0; i < m->nplayers; i++)
-		if (c.alive[i] && c.out_reason[i] != AB_END_NONE)
-			nout++;
-	m->nalive = (uint8_t)(m->nalive - nout);
-	for (i = 0; i < m->nplayers; i++) {
-		if (!c.alive[i])
-			continue;
-		p = &m->players[i];
-		if (c.out_reason[i] != AB_END_NONE) {
-			p->alive = false;
-			p->end = c.out_reason[i];
-			p->place = (uint8_t)(m->nalive + 1);
-			p->out_at = m->tick;
-			p->has_piece = false;
-			memset(&p->act, 0, sizeof p->act);
-			memset(p->queue, 0, sizeof p->queue);
-			p->nqueue = 0;
-			p->pending = 0;
-			c.ev->eliminated[i] = true;
-		} else if (m->nalive == 1) {
-			p->place = 1;
-		}
-	}
+		c.ev->eliminated[i] = c.alive[i] && !m->players[i].alive;
 	for (i = 0; i < m->nplayers; i++)
 		if (!m->players[m->players[i].target].alive)
 			m->players[i].target = (uint8_t)i;
-	m->over = m->nalive <= 1;
 	c.ev->neliminated = (uint8_t)nout;
 	c.ev->over = m->over;
 	m->tick++;

@@ -406,7 +406,7 @@ enum stackcraft_outcome
 stackcraft_step(struct stackcraft *g, unsigned rotation, unsigned x,
     struct stackcraft_report *rep)
 {
-	struct engine_msg m = { NULL, 0, 0 };
+	struct engine_msg m = engine_msg_start(NULL, 0);
 	unsigned piece = g->current;
 	uint32_t points;
 	int y, n;

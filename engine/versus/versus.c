@@ -193,20 +193,12 @@ versus_set_items(struct versus_match *m, unsigned chance,
 	return true;
 }
 
+_Static_assert(VERSUS_NOBODY == ENGINE_NOBODY, "one nobody for the item games");
+
 unsigned
 versus_use_target(const struct versus_match *m, unsigned user, unsigned seat)
 {
-	unsigned i, n = 1;
-
-	if (seat == 1)
-		return user;
-	for (i = 0; i < m->nplayers; i++) {
-		if (i == user)
-			continue;
-		if (++n == seat)
-			return i;
-	}
-	return VERSUS_NOBODY;
+	return engine_use_seat(m->nplayers, user, seat);
 }
 
 unsigned
@@ -507,56 +499,27 @@ versus_move_parse(const char *text, size_t len, struct versus_move *mv, char *re
 	return VERSUS_PARSE_INVALID;
 }
 
-/* Appends like snprintf, counting what does not fit. */
-struct out {
-	char *buf;
-	size_t cap, len;
-};
-
-static void
-put_str(struct out *o, const char *s)
-{
-	for (; *s != '\0'; s++, o->len++)
-		if (o->len + 1 < o->cap)
-			o->buf[o->len] = *s;
-}
-
-static void
-put_uint(struct out *o, uint64_t v)
-{
-	char digits[21];
-
-	digits[engine_put_decimal(digits, v)] = '\0';
-	put_str(o, digits);
-}
-
 size_t
 versus_move_text(const struct versus_move *mv, char *buf, size_t cap)
 {
-	struct out o = { buf, buf != NULL ? cap : 0, 0 };
+	struct engine_msg msg = engine_msg_start(buf, cap);
 
 	switch (mv->kind) {
 	case VERSUS_MOVE_PLACE:
-		if (mv->use != 0) {
-			put_str(&o, "use ");
-			put_uint(&o, mv->use);
-			put_str(&o, "; ");
-		}
-		put_str(&o, mv->hold ? "hold; place " : "place ");
-		put_uint(&o, mv->rotation);
-		put_str(&o, " ");
-		put_uint(&o, mv->column);
+		engine_msg_use(&msg, mv->use);
+		engine_msg_str(&msg, mv->hold ? "hold; place " : "place ");
+		engine_msg_uint(&msg, mv->rotation);
+		engine_msg_str(&msg, " ");
+		engine_msg_uint(&msg, mv->column);
 		break;
 	case VERSUS_MOVE_RESIGN:
-		put_str(&o, "resign");
+		engine_msg_str(&msg, "resign");
 		break;
 	default:
-		put_str(&o, "missed");
+		engine_msg_str(&msg, "missed");
 		break;
 	}
-	if (o.cap > 0)
-		o.buf[o.len < o.cap ? o.len : o.cap - 1] = '\0';
-	return o.len;
+	return msg.need;
 }
 
 bool
@@ -583,13 +546,8 @@ versus_check_move(const struct versus_match *m, unsigned player,
 	if (mv->use != 0) {
 		unsigned t;
 
-		if (m->item_chance == 0)
-			return engine_refuse(reason, cap, "this match has no items: use is not a move");
-		t = versus_use_target(m, player, mv->use);
-		if (t == VERSUS_NOBODY)
-			return engine_refuse(reason, cap,
-			    "use %u names no seat: 1 is you, 2-%u the others in match order", mv->use,
-			    m->nplayers);
+		if (!engine_check_use(m->nplayers, m->item_chance, player, mv->use, &t, reason, cap))
+			return false;
 		if (!m->players[t].alive)
 			return engine_refuse(reason, cap, "use %u names player %u, who is out", mv->use,
 			    t);
