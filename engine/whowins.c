@@ -418,10 +418,11 @@ slot_value(const struct whowins *s, const uint64_t *slot)
 	return (enum whowins_result)(slot[s->slot_words - 1] >> FLAG_SHIFT & 3);
 }
 
+/* Fills key with the position's key and returns what the table already
+ * knows of it, counting a hit when it knows something. */
 static enum whowins_result
-lookup(struct whowins *s)
+known(struct whowins *s, uint64_t key[4])
 {
-	uint64_t key[4];
 	bool mirrored;
 	enum whowins_result r;
 
@@ -430,6 +431,14 @@ lookup(struct whowins *s)
 	if (r != WHOWINS_NONE)
 		s->hits++;
 	return r;
+}
+
+static enum whowins_result
+lookup(struct whowins *s)
+{
+	uint64_t key[4];
+
+	return known(s, key);
 }
 
 static enum whowins_result
@@ -611,16 +620,9 @@ static enum whowins_result
 search(struct whowins *s)
 {
 	uint64_t key[4];
-	bool mirrored;
-	enum whowins_result r;
+	enum whowins_result r = known(s, key);
 
-	make_key(s, key, &mirrored);
-	r = slot_value(s, probe(s, key));
-	if (r != WHOWINS_NONE) {
-		s->hits++;
-		return r;
-	}
-	return expand(s, key);
+	return r != WHOWINS_NONE ? r : expand(s, key);
 }
 
 bool
@@ -727,6 +729,35 @@ decision_of(const struct whowins *s, unsigned p, const uint32_t *l, struct whowi
 	}
 }
 
+static void walk_node(struct whowins *s, struct walk *w);
+
+/* Hands the visitor the decision for piece p (the lock l, or NULL for
+ * every lock); false, with the walk failed, when the visitor stops it. */
+static bool
+hand_over(const struct whowins *s, struct walk *w, unsigned p, const uint32_t *l)
+{
+	struct whowins_decision d;
+
+	decision_of(s, p, l, &d);
+	w->count++;
+	if (!w->visit(w->ctx, &d)) {
+		w->failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* Walks the position after piece p locks at l, then takes the lock back. */
+static void
+descend(struct whowins *s, struct walk *w, unsigned p, uint32_t l)
+{
+	toggle(s, p, l);
+	s->depth++;
+	walk_node(s, w);
+	s->depth--;
+	toggle(s, p, l);
+}
+
 static void
 walk_node(struct whowins *s, struct walk *w)
 {
@@ -735,7 +766,6 @@ walk_node(struct whowins *s, struct walk *w)
 	bool mirrored, line[WHOWINS_NPIECES];
 	unsigned depth = s->depth, p, i, nw = s->slot_words;
 	enum whowins_result want = s->result;
-	struct whowins_decision d;
 
 	if (w->failed)
 		return;
@@ -776,22 +806,12 @@ walk_node(struct whowins *s, struct walk *w)
 				w->failed = true;
 				return;
 			}
-			decision_of(s, p, &chosen[p], &d);
-			w->count++;
-			if (!w->visit(w->ctx, &d)) {
-				w->failed = true;
+			if (!hand_over(s, w, p, &chosen[p]))
 				return;
-			}
 		}
-		for (p = 0; p < WHOWINS_NPIECES && !w->failed; p++) {
-			if (line[p])
-				continue;
-			toggle(s, p, chosen[p]);
-			s->depth++;
-			walk_node(s, w);
-			s->depth--;
-			toggle(s, p, chosen[p]);
-		}
+		for (p = 0; p < WHOWINS_NPIECES && !w->failed; p++)
+			if (!line[p])
+				descend(s, w, p, chosen[p]);
 		return;
 	}
 
@@ -807,19 +827,10 @@ walk_node(struct whowins *s, struct walk *w)
 		}
 		if (!all)
 			continue;
-		decision_of(s, p, NULL, &d);
-		w->count++;
-		if (!w->visit(w->ctx, &d)) {
-			w->failed = true;
+		if (!hand_over(s, w, p, NULL))
 			return;
-		}
-		for (i = 0; i < n && !w->failed; i++) {
-			toggle(s, p, l[i]);
-			s->depth++;
-			walk_node(s, w);
-			s->depth--;
-			toggle(s, p, l[i]);
-		}
+		for (i = 0; i < n && !w->failed; i++)
+			descend(s, w, p, l[i]);
 		return;
 	}
 	w->failed = true;

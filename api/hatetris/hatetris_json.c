@@ -109,20 +109,12 @@ ht_write_fields(struct jw *w, const void *st)
 
 	hatetris_board_text(g, text);
 	jw_kstring(w, "status", hatetris_status_name(g->status));
-	jw_key(w, "end_reason");
-	if (end != NULL)
-		jw_string(w, end);
-	else
-		jw_null(w);
+	jw_kstring_or_null(w, "end_reason", end);
 	jw_kint(w, "lines", g->lines);
 	jw_kint(w, "pieces", g->pieces);
 	jw_kchar(w, "current", tetromino_letter(g->current));
 	jw_kint(w, "depth", g->depth);
-	jw_key(w, "cap");
-	if (g->cap == HATETRIS_NO_CAP)
-		jw_null(w);
-	else
-		jw_int(w, g->cap);
+	jw_kint_if(w, "cap", g->cap != HATETRIS_NO_CAP, g->cap);
 	jw_kstring(w, "board_text", text);
 }
 

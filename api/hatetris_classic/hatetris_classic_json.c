@@ -662,30 +662,14 @@ hcj_answer_write(struct jw *w, const void *st, const void *scratch)
 
 	hclassic_text(g, text);
 	jw_kstring(w, "status", g->over ? "over" : "playing");
-	jw_key(w, "end_reason");
-	if (g->over)
-		jw_string(w, "top_out");
-	else
-		jw_null(w);
+	jw_kstring_or_null(w, "end_reason", g->over ? "top_out" : NULL);
 	jw_kint(w, "lines", g->lines);
 	jw_kint(w, "pieces", g->pieces);
 	jw_kint(w, "keys", g->keys);
 	jw_kstring(w, "current", hclassic_piece_name(g->piece));
-	jw_key(w, "x");
-	if (g->over)
-		jw_null(w);
-	else
-		jw_int(w, g->x);
-	jw_key(w, "y");
-	if (g->over)
-		jw_null(w);
-	else
-		jw_int(w, g->y);
-	jw_key(w, "o");
-	if (g->over)
-		jw_null(w);
-	else
-		jw_int(w, g->o);
+	jw_kint_if(w, "x", !g->over, g->x);
+	jw_kint_if(w, "y", !g->over, g->y);
+	jw_kint_if(w, "o", !g->over, g->o);
 	jw_kstring(w, "supplier", hclassic_supplier_name(g->supplier));
 	jw_key(w, "board_text");
 	text_write(w, text);

@@ -88,6 +88,24 @@ static inline void jw_kstringn(struct jw *w, const char *key, const char *s, siz
 	jw_stringn(w, s, n);
 }
 static inline void jw_kchar(struct jw *w, const char *key, char c) { jw_key(w, key); jw_char(w, c); }
+/* Members that may be null: the string s, or null when s is NULL; v when
+ * has, null otherwise. */
+static inline void jw_kstring_or_null(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	if (s != NULL)
+		jw_string(w, s);
+	else
+		jw_null(w);
+}
+static inline void jw_kint_if(struct jw *w, const char *key, bool has, int64_t v)
+{
+	jw_key(w, key);
+	if (has)
+		jw_int(w, v);
+	else
+		jw_null(w);
+}
 
 /* Whether jansson takes n bytes of s as a string (valid UTF-8). */
 bool jw_utf8(const char *s, size_t n);

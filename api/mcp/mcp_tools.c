@@ -313,6 +313,18 @@ arg_named(const struct tool *t, const char *name)
 	return NULL;
 }
 
+/* For a string, integer or boolean argument: NULL when v has its type, or
+ * what it must be ("a string", ...) for the refusal. */
+static const char *
+plain_type_missed(enum arg_type type, const json_t *v)
+{
+	switch (type) {
+	case ARG_STRING: return json_is_string(v) ? NULL : "a string";
+	case ARG_INTEGER: return json_is_integer(v) ? NULL : "an integer";
+	default: return json_is_boolean(v) ? NULL : "a boolean";
+	}
+}
+
 /* Whether some game on the table takes an init option called name. */
 static bool
 is_option(const char *name)
@@ -435,14 +447,13 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 			id = json_string_value(v);
 			break;
 		case ARG_STRING:
-			if (!json_is_string(v))
-				REFUSE("%s: argument '%s' must be a string", t->name, key);
-			json_object_set(into, a->field, (json_t *)v);
-			break;
 		case ARG_INTEGER:
-			if (!json_is_integer(v))
-				REFUSE("%s: argument '%s' must be an integer", t->name, key);
-			if (a->to == TO_QUERY) {
+		case ARG_BOOLEAN: {
+			const char *want = plain_type_missed(a->type, v);
+
+			if (want != NULL)
+				REFUSE("%s: argument '%s' must be %s", t->name, key, want);
+			if (a->type == ARG_INTEGER && a->to == TO_QUERY) {
 				char text[GAME_ID_TEXT_MAX];
 
 				snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
@@ -450,11 +461,7 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 			} else
 				json_object_set(into, a->field, (json_t *)v);
 			break;
-		case ARG_BOOLEAN:
-			if (!json_is_boolean(v))
-				REFUSE("%s: argument '%s' must be a boolean", t->name, key);
-			json_object_set(into, a->field, (json_t *)v);
-			break;
+		}
 		case ARG_ACTION:
 			if (!json_is_string(v) && !json_is_object(v))
 				REFUSE("%s: argument 'action' must be a string or an object", t->name);

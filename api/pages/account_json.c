@@ -9,14 +9,15 @@
 /* Once only: an agent key is stored hashed, never shown again. */
 #define SHOWN_ONCE "store the agent key now: it is shown only once"
 
-/* A time these routes always have (unlike a run's end): never null. */
+/* A member whose value is a time to the second: these routes' times are
+ * always there (unlike a run's end), never null. */
 static void
-time_text(struct jw *w, int64_t ms)
+time_member(struct jw *w, const char *key, int64_t ms)
 {
 	char text[ISO8601_MAX];
 
 	iso8601_format(text, sizeof text, ms / 1000);
-	jw_string(w, text);
+	jw_kstring(w, key, text);
 }
 
 char *
@@ -28,8 +29,7 @@ account_created_text(const char *name, int64_t created_ms, const char *key, cons
 	page_text_start(&w);
 	jw_object(&w);
 	jw_kstring(&w, "name", name);
-	jw_key(&w, "createdAt");
-	time_text(&w, created_ms);
+	time_member(&w, "createdAt", created_ms);
 	jw_kstring(&w, "agentKey", key);
 	jw_kstring(&w, "keyId", key_id);
 	jw_kstring(&w, "note", SHOWN_ONCE);
@@ -47,20 +47,17 @@ account_view_text(const char *name, int64_t created_ms, const struct account_key
 	page_text_start(&w);
 	jw_object(&w);
 	jw_kstring(&w, "name", name);
-	jw_key(&w, "createdAt");
-	time_text(&w, created_ms);
+	time_member(&w, "createdAt", created_ms);
 	jw_key(&w, "keys");
 	jw_array(&w);
 	for (i = 0; i < n; i++) {
 		jw_object(&w);
 		jw_kstring(&w, "id", keys[i].id);
-		jw_key(&w, "createdAt");
-		time_text(&w, keys[i].created_ms);
-		jw_key(&w, "revokedAt");
+		time_member(&w, "createdAt", keys[i].created_ms);
 		if (keys[i].revoked_ms)
-			time_text(&w, keys[i].revoked_ms);
+			time_member(&w, "revokedAt", keys[i].revoked_ms);
 		else
-			jw_null(&w);
+			jw_knull(&w, "revokedAt");
 		jw_kbool(&w, "current", keys[i].current);
 		jw_object_end(&w);
 	}
@@ -78,8 +75,7 @@ account_key_added_text(const char *key, const char *key_id, int64_t created_ms, 
 	jw_object(&w);
 	jw_kstring(&w, "agentKey", key);
 	jw_kstring(&w, "keyId", key_id);
-	jw_key(&w, "createdAt");
-	time_text(&w, created_ms);
+	time_member(&w, "createdAt", created_ms);
 	jw_kstring(&w, "note", SHOWN_ONCE);
 	jw_object_end(&w);
 	return page_text_take(&w, len);
@@ -93,8 +89,7 @@ account_key_revoked_text(const char *key_id, int64_t revoked_ms, size_t *len)
 	page_text_start(&w);
 	jw_object(&w);
 	jw_kstring(&w, "revoked", key_id);
-	jw_key(&w, "revokedAt");
-	time_text(&w, revoked_ms);
+	time_member(&w, "revokedAt", revoked_ms);
 	jw_object_end(&w);
 	return page_text_take(&w, len);
 }

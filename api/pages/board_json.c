@@ -91,11 +91,7 @@ board_leaderboard_text(const struct game *g, bool by_seed, int64_t seed,
 	page_text_start(&w);
 	jw_object(&w);
 	jw_kstring(&w, "game", g->name);
-	jw_key(&w, "seed");
-	if (by_seed)
-		jw_int(&w, seed);
-	else
-		jw_null(&w);
+	jw_kint_if(&w, "seed", by_seed, seed);
 	jw_key(&w, "entries");
 	jw_array(&w);
 	for (i = 0; i < n; i++) {

@@ -24,19 +24,23 @@ real_or_null(struct jw *w, double v)
 		page_text_real(w, v);
 }
 
-/* A page's `next`: the cursor "at.id" of its last row when full, else null. */
-static void
-next_text(struct jw *w, bool full, int n, int64_t at, int64_t id)
+/* Closes a page's list and the page, whose `next` is the cursor "at.id" of
+ * its last row when full (null otherwise), and hands back its text. */
+static char *
+page_close(struct jw *w, bool full, int n, int64_t at, int64_t id, size_t *len)
 {
 	char next[48];
 
+	jw_array_end(w);
 	jw_key(w, "next");
-	if (!full || n <= 0) {
+	if (!full || n <= 0)
 		jw_null(w);
-		return;
+	else {
+		snprintf(next, sizeof next, "%" PRId64 ".%" PRId64, at, id);
+		jw_string(w, next);
 	}
-	snprintf(next, sizeof next, "%" PRId64 ".%" PRId64, at, id);
-	jw_string(w, next);
+	jw_object_end(w);
+	return page_text_take(w, len);
 }
 
 static void
@@ -74,16 +78,8 @@ match_text(struct jw *w, const struct history_match *m, bool mine)
 	jw_kbool(w, "queue", m->queue);
 	if (mine) {
 		jw_kint(w, "seat", m->seat);
-		jw_key(w, "place");
-		if (m->place > 0)
-			jw_int(w, m->place);
-		else
-			jw_null(w);
-		jw_key(w, "score");
-		if (m->score >= 0)
-			jw_int(w, m->score);
-		else
-			jw_null(w);
+		jw_kint_if(w, "place", m->place > 0, m->place);
+		jw_kint_if(w, "score", m->score >= 0, m->score);
 		jw_key(w, "rating_before");
 		real_or_null(w, m->rating_before);
 		jw_key(w, "rating_after");
@@ -92,24 +88,30 @@ match_text(struct jw *w, const struct history_match *m, bool mine)
 	jw_object_end(w);
 }
 
-char *
-history_open_matches_text(const char *status, const struct history_match *m, int n, bool full,
-    size_t *len)
+/* A page of matches under one leading member (key: value): an account's
+ * own, with its seat and result (mine), or the open ones of a status. */
+static char *
+matches_page_text(const char *key, const char *value, const struct history_match *m, int n,
+    bool mine, bool full, size_t *len)
 {
 	struct jw w;
 	int i;
 
 	page_text_start(&w);
 	jw_object(&w);
-	jw_kstring(&w, "status", status);
+	jw_kstring(&w, key, value);
 	jw_key(&w, "matches");
 	jw_array(&w);
 	for (i = 0; i < n; i++)
-		match_text(&w, &m[i], false);
-	jw_array_end(&w);
-	next_text(&w, full, n, n > 0 ? m[n - 1].created_at : 0, n > 0 ? m[n - 1].id : 0);
-	jw_object_end(&w);
-	return page_text_take(&w, len);
+		match_text(&w, &m[i], mine);
+	return page_close(&w, full, n, n > 0 ? m[n - 1].created_at : 0, n > 0 ? m[n - 1].id : 0, len);
+}
+
+char *
+history_open_matches_text(const char *status, const struct history_match *m, int n, bool full,
+    size_t *len)
+{
+	return matches_page_text("status", status, m, n, false, full, len);
 }
 
 char *
@@ -187,12 +189,8 @@ history_runs_text(const char *name, const struct game *g, const struct history_r
 		jw_object(&w);
 		jw_key(&w, "runId");
 		page_text_id(&w, r->id);
-		jw_key(&w, "seed");
-		/* A playing run of a game whose seed tells its future. */
-		if (g->hides_future && !r->over)
-			jw_null(&w);
-		else
-			jw_int(&w, r->seed);
+		/* null for a playing run of a game whose seed tells its future */
+		jw_kint_if(&w, "seed", !g->hides_future || r->over, r->seed);
 		jw_kbool(&w, "seedChosenByClient", r->seed_chosen);
 		jw_kstring(&w, "status", r->status);
 		jw_kbool(&w, "over", r->over);
@@ -207,28 +205,12 @@ history_runs_text(const char *name, const struct game *g, const struct history_r
 		page_text_figures(&w, g, &r->figures);
 		jw_object_end(&w);
 	}
-	jw_array_end(&w);
-	next_text(&w, full, n, n > 0 ? runs[n - 1].created_at : 0, n > 0 ? runs[n - 1].id : 0);
-	jw_object_end(&w);
-	return page_text_take(&w, len);
+	return page_close(&w, full, n, n > 0 ? runs[n - 1].created_at : 0, n > 0 ? runs[n - 1].id : 0, len);
 }
 
 char *
 history_matches_text(const char *name, const struct history_match *m, int n, bool full,
     size_t *len)
 {
-	struct jw w;
-	int i;
-
-	page_text_start(&w);
-	jw_object(&w);
-	jw_kstring(&w, "account", name);
-	jw_key(&w, "matches");
-	jw_array(&w);
-	for (i = 0; i < n; i++)
-		match_text(&w, &m[i], true);
-	jw_array_end(&w);
-	next_text(&w, full, n, n > 0 ? m[n - 1].created_at : 0, n > 0 ? m[n - 1].id : 0);
-	jw_object_end(&w);
-	return page_text_take(&w, len);
+	return matches_page_text("account", name, m, n, true, full, len);
 }

@@ -85,10 +85,6 @@ page_text_figures(struct jw *w, const struct game *g, const struct board_figures
 		int64_t v = strcmp(name, "lines") == 0 ? f->lines : strcmp(name, "pieces") == 0 ?
 		    f->pieces : strcmp(name, "rung") == 0 ? f->rung : f->lives;
 
-		jw_key(w, name);
-		if (v < 0)
-			jw_null(w);
-		else
-			jw_int(w, v);
+		jw_kint_if(w, name, v >= 0, v);
 	}
 }

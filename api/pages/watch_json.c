@@ -124,11 +124,7 @@ watch_step_write(struct jw *w, const struct game *g, size_t step, const json_t *
 static void
 next_text(struct jw *w, int64_t from, int64_t count, int64_t last)
 {
-	jw_key(w, "next");
-	if (from + count <= last && count > 0)
-		jw_int(w, from + count);
-	else
-		jw_null(w);
+	jw_kint_if(w, "next", from + count <= last && count > 0, from + count);
 }
 
 char *
@@ -168,11 +164,7 @@ turn_view(struct jw *w, const struct match_walk *walk, uint32_t turn_cap, const 
 	jw_object(w);
 	jw_kstring(w, "status", end != MATCH_END_NONE ? "finished" : "playing");
 	jw_kint(w, "turn", walk->m.turn);
-	jw_key(w, "end");
-	if (end != MATCH_END_NONE)
-		jw_string(w, match_end_name(end));
-	else
-		jw_null(w);
+	jw_kstring_or_null(w, "end", end != MATCH_END_NONE ? match_end_name(end) : NULL);
 	jw_key(w, "seats");
 	jw_array(w);
 	for (i = 0; i < walk->m.nplayers; i++) {

@@ -350,16 +350,8 @@ sc_answer_write(struct jw *w, const void *st, const void *scratch)
 	jw_kint(w, "lines", (json_int_t)g->lines);
 	jw_kint(w, "pieces", (json_int_t)g->pieces);
 	jw_kstring(w, "status", stackcraft_status_name(g->status));
-	jw_key(w, "end_reason");
-	if (end != NULL)
-		jw_string(w, end);
-	else
-		jw_null(w);
-	jw_key(w, "cap");
-	if (g->cap != 0)
-		jw_int(w, (json_int_t)g->cap);
-	else
-		jw_null(w);
+	jw_kstring_or_null(w, "end_reason", end);
+	jw_kint_if(w, "cap", g->cap != 0, (json_int_t)g->cap);
 	jw_object_end(w);
 
 	n = stackcraft_legal(g, acts, STACKCRAFT_LEGAL_MAX);

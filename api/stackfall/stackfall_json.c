@@ -71,11 +71,7 @@ sf_write_fields(struct jw *w, const void *st)
 
 	stackfall_board_text(g, text);
 	jw_kstring(w, "status", stackfall_status_name(g->status));
-	jw_key(w, "end_reason");
-	if (end != NULL)
-		jw_string(w, end);
-	else
-		jw_null(w);
+	jw_kstring_or_null(w, "end_reason", end);
 	jw_kint(w, "score", g->score);
 	jw_kint(w, "lines", g->lines);
 	jw_kint(w, "level", g->level);

@@ -239,17 +239,9 @@ state_write(struct jw *w, const struct wells *g)
 	jw_array_end(w);
 	jw_kstringn(w, "current", &c, 1);
 	jw_kint(w, "pieces", g->pieces);
-	jw_key(w, "line_in");
-	if (g->value == WELLS_NEVER)
-		jw_null(w);
-	else
-		jw_int(w, g->value);
+	jw_kint_if(w, "line_in", g->value != WELLS_NEVER, g->value);
 	jw_kstring(w, "status", wells_status_name(g->status));
-	jw_key(w, "end_reason");
-	if (end != NULL)
-		jw_string(w, end);
-	else
-		jw_null(w);
+	jw_kstring_or_null(w, "end_reason", end);
 	jw_kstring(w, "board_text", board);
 	jw_object_end(w);
 }

@@ -92,21 +92,19 @@ origins(const struct build *b, int t, uint8_t *out)
 	static const int dc[8] = { 0, 0, 1, -1, 1, -1, 1, -1 };
 	static const int jr[8] = { 1, 2, 2, 1, -1, -2, -2, -1 };
 	static const int jc[8] = { 2, 1, -1, -2, -2, -1, 1, 2 };
+	const int *vr = dr, *vc = dc;
 	int size = b->size, tr = t / size, tc = t % size, n = 0, d, r, c, dlo = 0, dhi = 8;
+	bool slides = true;
 
 	switch (b->cells[t]) {
 	case DUSKCOURT_K:
-		for (d = 0; d < 8; d++)
-			if (inside(tr + dr[d], tc + dc[d], size)
-			    && b->cells[(tr + dr[d]) * size + tc + dc[d]] == DUSKCOURT_EMPTY)
-				out[n++] = (uint8_t)((tr + dr[d]) * size + tc + dc[d]);
-		return n;
+		slides = false;
+		break;
 	case DUSKCOURT_N:
-		for (d = 0; d < 8; d++)
-			if (inside(tr + jr[d], tc + jc[d], size)
-			    && b->cells[(tr + jr[d]) * size + tc + jc[d]] == DUSKCOURT_EMPTY)
-				out[n++] = (uint8_t)((tr + jr[d]) * size + tc + jc[d]);
-		return n;
+		vr = jr;
+		vc = jc;
+		slides = false;
+		break;
 	case DUSKCOURT_P:
 		/* The beetle took diagonally forward, so it came from the row below. */
 		for (c = tc - 1; c <= tc + 1; c += 2)
@@ -122,12 +120,16 @@ origins(const struct build *b, int t, uint8_t *out)
 	default:
 		break;
 	}
-	/* A runner came along an empty line: every empty square up to the
+	/* The jackal and the camel came from an empty square one step away; a
+	 * runner came along an empty line, so every empty square up to the
 	 * first idol or boulder is a possible start. */
 	for (d = dlo; d < dhi; d++)
-		for (r = tr + dr[d], c = tc + dc[d]; inside(r, c, size)
-		    && b->cells[r * size + c] == DUSKCOURT_EMPTY; r += dr[d], c += dc[d])
+		for (r = tr + vr[d], c = tc + vc[d]; inside(r, c, size)
+		    && b->cells[r * size + c] == DUSKCOURT_EMPTY; r += vr[d], c += vc[d]) {
 			out[n++] = (uint8_t)(r * size + c);
+			if (!slides)
+				break;
+		}
 	return n;
 }
 

@@ -24,7 +24,7 @@ const plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
 const out = { launch: null, boards: [], keyboard: null, live: [], verify: [], index: null, pages: [], console: [],
   errors: [], match: null, matchLive: [], extra: [], timing: [] };
 const save = () => fs.writeFileSync(resultPath, JSON.stringify(out, null, 1));
-const WAIT = 15000;
+const WAIT = 30000;
 
 function note(task, err) {
   out.errors.push({ task, error: String(err && err.stack ? err.stack : err) });
