@@ -12,7 +12,7 @@
 #include "actionblocks_match.h"
 #include "actionblocks_serial.h"
 
-#define AB_TOTALS_SIZE (8 * AB_PLAYERS_MAX)   /* ab_totals_encode's bytes */
+#define AB_TOTALS_SIZE (8 * AB_PLAYERS_MAX)   /* the totals' bytes (match_totals_encode) */
 /* The pending moves' bytes: a seat's record is its seat, the move's kind,
  * use, key count (2 bytes) and keys; records of the seats moved only. */
 #define AB_PENDING_SEAT_MAX (5 + AB_KEYS_MAX)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "jw.h"
+#include "match.h"
 
 char *
 match_rules_event(const struct match_rules *mr, const struct match_rules_record *r, int64_t now_ms,
@@ -22,7 +23,7 @@ match_rules_event(const struct match_rules *mr, const struct match_rules_record 
 	size_t n = 0, cap;
 
 	jw_init(&w, 4096, 4u << 20);
-	mr->view_write(&w, r, -1, now_ms);
+	match_view_write(mr, &w, r, -1, now_ms);
 	if ((text = jw_take(&w, &n)) == NULL)
 		return NULL;
 	cap = n + 64;
