@@ -10,15 +10,6 @@
 
 #include "jw.h"
 
-static const char *const item_names[AB_ITEM_KINDS] = { "add_line", "clear_line", "nuke", "swap",
-	"blind", "transform" };
-
-static const char *
-item_name(unsigned item)
-{
-	return item >= 1 && item <= AB_ITEM_KINDS ? item_names[item - 1] : NULL;
-}
-
 /* ---- totals ---- */
 
 void
@@ -35,24 +26,6 @@ ab_totals_add(struct match_totals *t, const struct ab_events *ev)
 }
 
 /* ---- the parts of the answers ---- */
-
-static void
-string_or_null_write(struct jw *w, const char *s)
-{
-	if (s != NULL)
-		jw_string(w, s);
-	else
-		jw_null(w);
-}
-
-static void
-place_or_null_write(struct jw *w, unsigned place)
-{
-	if (place != 0)
-		jw_int(w, place);
-	else
-		jw_null(w);
-}
 
 static void
 letter_or_null_write(struct jw *w, char c)
@@ -91,12 +64,7 @@ ab_seat_write(struct jw *w, const struct ab_match *m, int viewer, unsigned seat,
 	for (top = AB_ROWS - 1; top >= AB_VISIBLE_ROWS; top--)
 		if (memcmp(v.board[top], "..........", AB_COLS) != 0)
 			break;
-	jw_kint(w, "seat", seat);
-	jw_kbool(w, "alive", v.alive);
-	jw_key(w, "place");
-	place_or_null_write(w, place);
-	jw_key(w, "end_reason");
-	string_or_null_write(w, p->end != AB_END_NONE ? v.end : NULL);
+	match_seat_head_write(w, seat, v.alive, place, p->end != AB_END_NONE ? v.end : NULL);
 	jw_key(w, "board");
 	rows_write(w, &v.board[0][0], AB_VISIBLE_ROWS - 1, 0, blind);
 	jw_key(w, "buffer");
@@ -121,27 +89,14 @@ ab_seat_write(struct jw *w, const struct ab_match *m, int viewer, unsigned seat,
 		jw_array_end(w);
 	} else
 		jw_null(w);
-	jw_kint(w, "score", (int64_t)v.score);
-	jw_kint(w, "lines", v.lines);
-	jw_kint(w, "level", v.level);
-	jw_kint(w, "combo", v.combo);
-	jw_kbool(w, "back_to_back", v.b2b);
-	jw_kint(w, "pending", p->pending);
-	jw_kint(w, "missed", v.missed);
-	jw_kint(w, "lines_sent", t->sent[seat]);
-	jw_kint(w, "lines_received", t->received[seat]);
+	match_seat_counts_write(w, &(struct match_seat_counts){ v.score, v.lines, v.level, v.combo,
+	    v.b2b, p->pending, v.missed }, t, seat);
 	if (m->item_chance == 0)
 		return;
 	jw_key(w, "item_board");
 	rows_write(w, &v.items[0][0], AB_VISIBLE_ROWS - 1, 0, blind);
-	jw_key(w, "inventory");
-	jw_array(w);
-	for (k = 0; k < p->ninventory && k < AB_INVENTORY_MAX; k++)
-		if (item_name(p->inventory[k]) != NULL)
-			jw_string(w, item_name(p->inventory[k]));
-	jw_array_end(w);
-	jw_kint(w, "blind", v.blind);
-	jw_kint(w, "transform", v.transform);
+	match_seat_items_write(w, p->inventory, p->ninventory < AB_INVENTORY_MAX ? p->ninventory :
+	    AB_INVENTORY_MAX, v.blind, v.transform);
 }
 
 static const char *
@@ -159,14 +114,10 @@ action_name(unsigned action)
 void
 ab_events_write(struct jw *w, const struct ab_events *ev, bool items)
 {
-	unsigned i, target, received[AB_PLAYERS_MAX] = { 0 };
+	struct match_totals turn = { { 0 }, { 0 } }; /* the turn's own: what each seat received */
+	unsigned i, target;
 
-	for (i = 0; i < ev->nplayers && i < AB_PLAYERS_MAX; i++) {
-		const struct ab_lock_events *l = &ev->seats[i].lock;
-
-		if (ev->seats[i].locked && l->sent > 0 && !l->sent_lost && l->target < AB_PLAYERS_MAX)
-			received[l->target] += l->sent;
-	}
+	ab_totals_add(&turn, ev);
 	jw_object(w);
 	jw_kint(w, "turn", ev->turn);
 	jw_kbool(w, "over", ev->over);
@@ -196,27 +147,16 @@ ab_events_write(struct jw *w, const struct ab_events *ev, bool items)
 			jw_kbool(w, "perfect_clear", l->perfect);
 			jw_kint(w, "combo", l->combo);
 			jw_kint(w, "points", (int64_t)l->points);
-			jw_kint(w, "attack", l->attack);
-			jw_kint(w, "cancelled", l->cancelled);
-			jw_kint(w, "sent", l->sent);
-			jw_key(w, "target");
-			if (l->sent > 0 && l->target < AB_PLAYERS_MAX)
-				jw_int(w, l->target);
-			else
-				jw_null(w);
-			jw_kbool(w, "lost", l->sent_lost);
+			match_attack_write(w, l->attack, l->cancelled, l->sent,
+			    l->sent > 0 && l->target < AB_PLAYERS_MAX, l->target, l->sent_lost);
 			if (items) {
 				jw_kint(w, "items_collected", l->collected);
 				jw_kint(w, "items_discarded", l->discarded);
 			}
 		}
-		jw_kint(w, "received", received[i]);
+		jw_kint(w, "received", turn.received[i]);
 		jw_kint(w, "risen_lines", e->risen_lines);
-		jw_kbool(w, "eliminated", e->eliminated);
-		jw_key(w, "end_reason");
-		string_or_null_write(w, e->eliminated ? ab_end_name(e->end) : NULL);
-		jw_key(w, "place");
-		place_or_null_write(w, e->place);
+		match_event_end_write(w, e->eliminated, ab_end_name(e->end), e->place);
 		jw_object_end(w);
 	}
 	jw_array_end(w);
@@ -225,11 +165,11 @@ ab_events_write(struct jw *w, const struct ab_events *ev, bool items)
 		jw_array(w);
 		for (target = 0; target < ev->nplayers && target < AB_PLAYERS_MAX; target++)
 			for (i = 0; i < ev->nplayers && i < AB_PLAYERS_MAX; i++) {
-				if (item_name(ev->seats[i].used) == NULL || ev->seats[i].used_on != target)
+				if (match_item_name(ev->seats[i].used) == NULL || ev->seats[i].used_on != target)
 					continue;
 				jw_object(w);
 				jw_kint(w, "target", target);
-				jw_kstring(w, "item", item_name(ev->seats[i].used));
+				jw_kstring(w, "item", match_item_name(ev->seats[i].used));
 				jw_object_end(w);
 			}
 		jw_array_end(w);

@@ -161,6 +161,48 @@ void match_move_answer_write(const struct match_rules *mr, struct jw *w,
     const struct match_rules_record *r, uint32_t turn, const void *mv, const char *move,
     bool resolved, int viewer, int64_t now_ms, bool full, bool use_empty);
 
+/* ---- the parts every ruleset's seat and turn events share ----
+ * A ruleset's seat_write and events_write write its own members around
+ * these, in the contract's order (MatchSeat, MatchTurn). */
+
+/* The name of item (1..MATCH_OPTION_SHARES: "add_line", "clear_line",
+ * "nuke", "swap", "blind", "transform", the item option's kinds in the
+ * order of its weights); NULL for any other. */
+const char *match_item_name(unsigned item);
+
+/* A seat's first members: seat, alive, place (null while 0) and
+ * end_reason (null while the seat is in). */
+void match_seat_head_write(struct jw *w, unsigned seat, bool alive, unsigned place,
+    const char *end_reason);
+
+/* What a seat counts, after its board: score, lines, level, combo,
+ * back_to_back, pending (lines queued), missed (turns missed in a row),
+ * and the seat's lines_sent and lines_received of the totals t. */
+struct match_seat_counts {
+	uint64_t score;
+	uint32_t lines, level;
+	int32_t  combo;
+	bool     back_to_back;
+	uint32_t pending, missed;
+};
+
+void match_seat_counts_write(struct jw *w, const struct match_seat_counts *c,
+    const struct match_totals *t, unsigned seat);
+
+/* A seat's last members in a match with items: inventory (the names of
+ * inventory[0..n), oldest first), blind and transform (turns left). */
+void match_seat_items_write(struct jw *w, const uint8_t *inventory, unsigned n, uint32_t blind,
+    uint32_t transform);
+
+/* What a placement or lock sent, in a turn's events: attack, cancelled,
+ * sent, target (null unless has_target) and lost. */
+void match_attack_write(struct jw *w, unsigned attack, unsigned cancelled, unsigned sent,
+    bool has_target, unsigned target, bool lost);
+
+/* A seat's end in a turn's events: eliminated, end_reason (null unless
+ * eliminated) and place (null while 0). */
+void match_event_end_write(struct jw *w, bool eliminated, const char *end_reason, unsigned place);
+
 /* ---- the replay: data, kept as trees ----
  * A replay and its final are not an answer but what one carries: the
  * certificate hashes the replay's canonical JSON (certificate_json_hash),

@@ -253,6 +253,77 @@ match_move_answer_write(const struct match_rules *mr, struct jw *w,
 	jw_object_end(w);
 }
 
+/* ---- the parts every ruleset's seat and turn events share ---- */
+
+const char *
+match_item_name(unsigned item)
+{
+	static const char *const names[MATCH_OPTION_SHARES] = { "add_line", "clear_line", "nuke",
+		"swap", "blind", "transform" };
+
+	return item >= 1 && item <= MATCH_OPTION_SHARES ? names[item - 1] : NULL;
+}
+
+void
+match_seat_head_write(struct jw *w, unsigned seat, bool alive, unsigned place,
+    const char *end_reason)
+{
+	jw_kint(w, "seat", seat);
+	jw_kbool(w, "alive", alive);
+	jw_kint_if(w, "place", place != 0, place);
+	jw_kstring_or_null(w, "end_reason", end_reason);
+}
+
+void
+match_seat_counts_write(struct jw *w, const struct match_seat_counts *c,
+    const struct match_totals *t, unsigned seat)
+{
+	jw_kint(w, "score", (int64_t)c->score);
+	jw_kint(w, "lines", c->lines);
+	jw_kint(w, "level", c->level);
+	jw_kint(w, "combo", c->combo);
+	jw_kbool(w, "back_to_back", c->back_to_back);
+	jw_kint(w, "pending", c->pending);
+	jw_kint(w, "missed", c->missed);
+	jw_kint(w, "lines_sent", t->sent[seat]);
+	jw_kint(w, "lines_received", t->received[seat]);
+}
+
+void
+match_seat_items_write(struct jw *w, const uint8_t *inventory, unsigned n, uint32_t blind,
+    uint32_t transform)
+{
+	unsigned k;
+
+	jw_key(w, "inventory");
+	jw_array(w);
+	for (k = 0; k < n; k++)
+		if (match_item_name(inventory[k]) != NULL) /* as json_array_append_new(NULL) */
+			jw_string(w, match_item_name(inventory[k]));
+	jw_array_end(w);
+	jw_kint(w, "blind", blind);
+	jw_kint(w, "transform", transform);
+}
+
+void
+match_attack_write(struct jw *w, unsigned attack, unsigned cancelled, unsigned sent,
+    bool has_target, unsigned target, bool lost)
+{
+	jw_kint(w, "attack", attack);
+	jw_kint(w, "cancelled", cancelled);
+	jw_kint(w, "sent", sent);
+	jw_kint_if(w, "target", has_target, target);
+	jw_kbool(w, "lost", lost);
+}
+
+void
+match_event_end_write(struct jw *w, bool eliminated, const char *end_reason, unsigned place)
+{
+	jw_kbool(w, "eliminated", eliminated);
+	jw_kstring_or_null(w, "end_reason", eliminated ? end_reason : NULL);
+	jw_kint_if(w, "place", place != 0, place);
+}
+
 /* ---- the turns page ---- */
 
 /* A turn's moves as the turns route shows them: each `use T; ` dropped, so

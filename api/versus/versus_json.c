@@ -54,15 +54,6 @@ string_or_null_write(struct jw *w, const char *s)
 }
 
 static void
-place_or_null_write(struct jw *w, unsigned place)
-{
-	if (place != 0)
-		jw_int(w, place);
-	else
-		jw_null(w);
-}
-
-static void
 mino_items_write(struct jw *w, unsigned bits)
 {
 	unsigned k;
@@ -81,12 +72,7 @@ versus_seat_write(struct jw *w, const struct versus_match *m, unsigned viewer, u
 	unsigned k;
 
 	versus_view(m, viewer, player, &v);
-	jw_kint(w, "seat", player);
-	jw_kbool(w, "alive", v.alive);
-	jw_key(w, "place");
-	place_or_null_write(w, place);
-	jw_key(w, "end_reason");
-	string_or_null_write(w, versus_end_name(v.end_reason));
+	match_seat_head_write(w, player, v.alive, place, versus_end_name(v.end_reason));
 	jw_kstring(w, "board_text", v.board_text);
 	jw_key(w, "current");
 	slot_write(w, v.current, v.current_shape);
@@ -100,15 +86,8 @@ versus_seat_write(struct jw *w, const struct versus_match *m, unsigned viewer, u
 		jw_array_end(w);
 	} else
 		jw_null(w);
-	jw_kint(w, "score", (int64_t)v.score);
-	jw_kint(w, "lines", v.lines);
-	jw_kint(w, "level", v.level);
-	jw_kint(w, "combo", v.combo);
-	jw_kbool(w, "back_to_back", v.back_to_back);
-	jw_kint(w, "pending", v.pending);
-	jw_kint(w, "missed", v.missed);
-	jw_kint(w, "lines_sent", t->sent[player]);
-	jw_kint(w, "lines_received", t->received[player]);
+	match_seat_counts_write(w, &(struct match_seat_counts){ v.score, v.lines, v.level, v.combo,
+	    v.back_to_back, v.pending, v.missed }, t, player);
 	if (m->item_chance == 0)
 		return;
 	jw_kstring(w, "items_text", v.items_text);
@@ -124,27 +103,16 @@ versus_seat_write(struct jw *w, const struct versus_match *m, unsigned viewer, u
 		jw_array_end(w);
 	} else
 		jw_null(w);
-	jw_key(w, "inventory");
-	jw_array(w);
-	for (k = 0; k < v.ninventory; k++)
-		if (versus_item_name(v.inventory[k]) != NULL) /* as json_array_append_new(NULL) */
-			jw_string(w, versus_item_name(v.inventory[k]));
-	jw_array_end(w);
-	jw_kint(w, "blind", v.blind);
-	jw_kint(w, "transform", v.transform);
+	match_seat_items_write(w, v.inventory, v.ninventory, v.blind, v.transform);
 }
 
 void
 versus_events_write(struct jw *w, const struct versus_events *ev, const struct versus_move *moves)
 {
-	unsigned i, k, target, received[VERSUS_PLAYERS_MAX] = { 0 };
+	struct match_totals turn = { { 0 }, { 0 } }; /* the turn's own: what each player received */
+	unsigned i, k, target;
 
-	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
-		const struct versus_player_events *e = &ev->players[i];
-
-		if (e->sent > 0 && !e->sent_lost && e->target < VERSUS_PLAYERS_MAX)
-			received[e->target] += e->sent;
-	}
+	versus_totals_add(&turn, ev);
 	jw_object(w);
 	jw_kint(w, "turn", ev->turn);
 	jw_kbool(w, "over", ev->over);
@@ -172,17 +140,10 @@ versus_events_write(struct jw *w, const struct versus_events *ev, const struct v
 			jw_kint(w, "combo", e->combo);
 			jw_kbool(w, "back_to_back", e->back_to_back);
 			jw_kbool(w, "perfect_clear", e->perfect_clear);
-			jw_kint(w, "attack", e->attack);
-			jw_kint(w, "cancelled", e->cancelled);
-			jw_kint(w, "sent", e->sent);
-			jw_key(w, "target");
-			if (e->sent > 0)
-				jw_int(w, e->target);
-			else
-				jw_null(w);
-			jw_kbool(w, "lost", e->sent_lost);
+			match_attack_write(w, e->attack, e->cancelled, e->sent, e->sent > 0, e->target,
+			    e->sent_lost);
 		}
-		jw_kint(w, "received", received[i]);
+		jw_kint(w, "received", turn.received[i]);
 		jw_key(w, "risen");
 		jw_array(w);
 		for (k = 0; k < e->nrisen && k < VERSUS_QUEUE_MAX; k++) {
@@ -192,11 +153,7 @@ versus_events_write(struct jw *w, const struct versus_events *ev, const struct v
 			jw_object_end(w);
 		}
 		jw_array_end(w);
-		jw_kbool(w, "eliminated", e->eliminated);
-		jw_key(w, "end_reason");
-		string_or_null_write(w, e->eliminated ? versus_end_name(e->end_reason) : NULL);
-		jw_key(w, "place");
-		place_or_null_write(w, e->place);
+		match_event_end_write(w, e->eliminated, versus_end_name(e->end_reason), e->place);
 		if (ev->items && placed) {
 			jw_kint(w, "items_collected", e->collected);
 			jw_kint(w, "items_discarded", e->discarded);
