@@ -13,7 +13,6 @@
  */
 #include "match.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "certificate.h"
 #include "jsonbody.h"
 #include "jw.h"
+#include "replay.h"
 
 const char *const match_item_fields[] = { "items", "item_chance", "item_weights", NULL };
 
@@ -395,38 +395,20 @@ done:
 	return cert;
 }
 
-/* ---- verification and the walk ---- */
+/* ---- verification and the walk ----
+ * The checks write a struct replay_check (replay.h), as every game's
+ * verifier does, with replay_fail: its step is the turn at fault (0: the
+ * replay's form), its nactions the turns; the answers' struct
+ * match_replay_check takes them at the end. */
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-fail(struct match_replay_check *out, size_t turn, const char *fmt, ...)
+_Static_assert(sizeof(((struct replay_check *)0)->reason) ==
+    sizeof(((struct match_replay_check *)0)->reason), "a refusal's reason fits either");
+
+static void
+check_give(const struct replay_check *c, struct match_replay_check *out)
 {
-	va_list ap;
-
-	out->turn = turn;
-	va_start(ap, fmt);
-	vsnprintf(out->reason, sizeof out->reason, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* Exactly keys (NULL-terminated), each present, and optional when it is
- * there (NULL: none). */
-static bool
-exact_keys(const json_t *o, const char *const *keys, const char *optional)
-{
-	size_t n = 0, i;
-
-	if (!json_is_object(o))
-		return false;
-	if (optional != NULL && json_object_get(o, optional) != NULL)
-		n++;
-	for (i = 0; keys[i] != NULL; i++, n++)
-		if (json_object_get(o, keys[i]) == NULL)
-			return false;
-	return json_object_size(o) == n;
+	out->turn = c->step;
+	memcpy(out->reason, c->reason, sizeof out->reason);
 }
 
 static bool
@@ -441,7 +423,7 @@ integer_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
 /* A replay's "items" (absent: none) into o: chance 1..100, six weights
  * 0..100. */
 static int
-read_items(const json_t *items, struct match_options *o, struct match_replay_check *out)
+read_items(const json_t *items, struct match_options *o, struct replay_check *c)
 {
 	static const char *const keys[] = { "chance", "weights", NULL };
 	const json_t *w;
@@ -451,16 +433,17 @@ read_items(const json_t *items, struct match_options *o, struct match_replay_che
 	memset(o, 0, sizeof *o);
 	if (items == NULL)
 		return 0;
-	if (!exact_keys(items, keys, NULL) || !integer_in(json_object_get(items, "chance"), 1, 100, &v))
-		return fail(out, 0, "items must hold exactly chance (1-100) and weights");
+	if (!replay_exact_keys(items, keys, NULL) ||
+	    !integer_in(json_object_get(items, "chance"), 1, 100, &v))
+		return replay_fail(c, 0, "items must hold exactly chance (1-100) and weights");
 	o->on = true;
 	o->chance = (uint8_t)v;
 	w = json_object_get(items, "weights");
 	if (!json_is_array(w) || json_array_size(w) != MATCH_OPTION_SHARES)
-		return fail(out, 0, "items.weights must list %d weights", MATCH_OPTION_SHARES);
+		return replay_fail(c, 0, "items.weights must list %d weights", MATCH_OPTION_SHARES);
 	for (k = 0; k < MATCH_OPTION_SHARES; k++) {
 		if (!integer_in(json_array_get(w, k), 0, MATCH_ITEM_WEIGHT_MAX, &v))
-			return fail(out, 0, "items.weights[%zu] must be an integer from 0 to %d", k,
+			return replay_fail(c, 0, "items.weights[%zu] must be an integer from 0 to %d", k,
 			    MATCH_ITEM_WEIGHT_MAX);
 		o->shares[k] = (uint8_t)v;
 	}
@@ -471,13 +454,13 @@ read_items(const json_t *items, struct match_options *o, struct match_replay_che
  * stands for: null for a seat out, "missed", or a move of the ruleset. */
 static int
 read_turn(const struct match_rules *mr, const struct match_standing *s, const json_t *entry,
-    size_t t, void *moves, struct match_replay_check *out)
+    size_t t, void *moves, struct replay_check *c)
 {
 	char reason[ENGINE_REASON_MAX];
 	unsigned i;
 
 	if (!json_is_array(entry) || json_array_size(entry) != s->nplayers)
-		return fail(out, t, "turn %zu must list %u moves, one a player", t, s->nplayers);
+		return replay_fail(c, t, "turn %zu must list %u moves, one a player", t, s->nplayers);
 	for (i = 0; i < s->nplayers; i++) {
 		const json_t *v = json_array_get(entry, i);
 		const char *text = json_string_value(v);
@@ -485,19 +468,20 @@ read_turn(const struct match_rules *mr, const struct match_standing *s, const js
 
 		if (!(s->alive >> i & 1u)) {
 			if (!json_is_null(v))
-				return fail(out, t, "turn %zu: player %u is out of the match: its move must be null",
-				    t, i);
+				return replay_fail(c, t, "turn %zu: player %u is out of the match: its move must "
+				    "be null", t, i);
 			mr->move_missed(mv, true);
 			continue;
 		}
 		if (text == NULL)
-			return fail(out, t, "turn %zu: player %u is playing: its move must be a string", t, i);
+			return replay_fail(c, t, "turn %zu: player %u is playing: its move must be a string",
+			    t, i);
 		if (strcmp(text, mr->missed) == 0) {
 			mr->move_missed(mv, false);
 			continue;
 		}
 		if (mr->move_read(text, json_string_length(v), mv, reason, sizeof reason) != MATCH_PARSE_OK)
-			return fail(out, t, "turn %zu: player %u's move is not a move: %s", t, i, reason);
+			return replay_fail(c, t, "turn %zu: player %u's move is not a move: %s", t, i, reason);
 	}
 	return 0;
 }
@@ -513,8 +497,8 @@ match_walk_start(struct match_walk *w, const struct match_rules *mr, uint64_t se
 	return mr->start(&w->st, seed, nplayers, o);
 }
 
-int
-match_walk_turn(struct match_walk *w, const json_t *entry, struct match_replay_check *out)
+static int
+walk_turn(struct match_walk *w, const json_t *entry, struct replay_check *c)
 {
 	const struct match_rules *mr = w->mr;
 	char reason[ENGINE_REASON_MAX];
@@ -526,70 +510,82 @@ match_walk_turn(struct match_walk *w, const json_t *entry, struct match_replay_c
 	mr->standing(&w->st, &s);
 	t = (size_t)s.turn + 1;
 	if (s.over)
-		return fail(out, t, "turn %zu comes after the end of the match (turn %u)", t, s.turn);
+		return replay_fail(c, t, "turn %zu comes after the end of the match (turn %u)", t, s.turn);
 	memset(&mv, 0, sizeof mv);
-	if (read_turn(mr, &s, entry, t, &mv, out) != 0)
+	if (read_turn(mr, &s, entry, t, &mv, c) != 0)
 		return -1;
 	if (mr->turn_play(&w->st, &mv, &w->ev, &bad, reason, sizeof reason) != MATCH_PLAYED)
-		return fail(out, t, "turn %zu: player %u's move is refused: %s", t, bad, reason);
+		return replay_fail(c, t, "turn %zu: player %u's move is refused: %s", t, bad, reason);
 	memcpy(&w->moves, &mv, sizeof mv);
 	mr->totals_add(&w->totals, &w->ev);
 	return 0;
 }
 
-static int
-compare_final(struct match_replay_check *out, const json_t *claimed)
+int
+match_walk_turn(struct match_walk *w, const json_t *entry, struct match_replay_check *out)
 {
-	const char *key;
-	json_t *want;
+	struct replay_check c;
 
-	if (out->final == NULL)
-		return fail(out, 0, "out of memory");
-	if (json_equal(out->final, claimed))
+	memset(&c, 0, sizeof c);
+	if (walk_turn(w, entry, &c) == 0)
 		return 0;
-	json_object_foreach(out->final, key, want) {
+	check_give(&c, out);
+	return -1;
+}
+
+/* A field of the claimed final that differs from the one reached, named
+ * (a player's by its index and field): -1 with the refusal. */
+static int
+final_differs(struct replay_check *c, const char *what, const json_t *claimed, const json_t *got)
+{
+	char *cs = json_dumps(claimed, JSON_ENCODE_ANY), *gs = json_dumps(got, JSON_ENCODE_ANY);
+
+	replay_fail(c, c->nactions, "final.%s is %s but the turns give %s", what, cs ? cs : "?",
+	    gs ? gs : "?");
+	free(cs);
+	free(gs);
+	return -1;
+}
+
+static int
+compare_final(struct replay_check *c, const json_t *claimed)
+{
+	const char *key, *field;
+	json_t *want, *w;
+	char what[96];
+	size_t i;
+
+	if (c->final == NULL)
+		return replay_fail(c, 0, "out of memory");
+	if (json_equal(c->final, claimed))
+		return 0;
+	json_object_foreach(c->final, key, want) {
 		const json_t *got = json_object_get(claimed, key);
 
 		if (strcmp(key, "players") == 0 && json_is_array(got) &&
-		    json_array_size(got) == json_array_size(want)) {
-			size_t i;
-
+		    json_array_size(got) == json_array_size(want))
 			for (i = 0; i < json_array_size(want); i++) {
-				const char *field;
-				json_t *w, *g = json_array_get(got, i);
+				const json_t *g = json_array_get(got, i);
 
-				json_object_foreach(json_array_get(want, i), field, w) {
+				json_object_foreach(json_array_get(want, i), field, w)
 					if (!json_equal(w, json_object_get(g, field))) {
-						char *gs = json_dumps(json_object_get(g, field), JSON_ENCODE_ANY);
-						char *ws = json_dumps(w, JSON_ENCODE_ANY);
-
-						fail(out, out->nturns, "final.players[%zu].%s is %s but the turns give %s",
-						    i, field, gs ? gs : "?", ws ? ws : "?");
-						free(gs);
-						free(ws);
-						return -1;
+						snprintf(what, sizeof what, "players[%zu].%s", i, field);
+						return final_differs(c, what, json_object_get(g, field), w);
 					}
-				}
 			}
-		}
-		if (!json_equal(want, got)) {
-			char *gs = json_dumps(got, JSON_ENCODE_ANY), *ws = json_dumps(want, JSON_ENCODE_ANY);
-
-			fail(out, out->nturns, "final.%s is %s but the turns give %s", key, gs ? gs : "?",
-			    ws ? ws : "?");
-			free(gs);
-			free(ws);
-			return -1;
-		}
+		if (!json_equal(want, got))
+			return final_differs(c, key, got, want);
 	}
-	return fail(out, out->nturns, "final does not match the turns");
+	return replay_fail(c, c->nactions, "final does not match the turns");
 }
 
-int
-match_verify(const struct match_rules *mr, const json_t *replay, struct match_replay_check *out)
+/* The checks of match_verify, into c. */
+static int
+verify(const struct match_rules *mr, const json_t *replay, struct replay_check *c)
 {
 	static const char *const keys[] = { "schema", "rules", "seed", "players", "turn_cap", "turns",
 		"final", NULL };
+	static const char *const items_key[] = { "items", NULL };
 	static const char *const final_keys[] = { "turns", "end", "players", NULL };
 	struct match_options o;
 	struct match_standing s;
@@ -600,53 +596,68 @@ match_verify(const struct match_rules *mr, const json_t *replay, struct match_re
 	size_t t;
 	int rc = -1;
 
-	memset(out, 0, sizeof *out);
 	if (!json_is_object(replay))
-		return fail(out, 0, "a replay is a JSON object");
+		return replay_fail(c, 0, "a replay is a JSON object");
 	if (!integer_in(json_object_get(replay, "schema"), MATCH_REPLAY_SCHEMA, MATCH_REPLAY_SCHEMA,
 	    &schema))
-		return fail(out, 0, "unknown replay schema (this server reads schema %d)",
+		return replay_fail(c, 0, "unknown replay schema (this server reads schema %d)",
 		    MATCH_REPLAY_SCHEMA);
 	rules = json_string_value(json_object_get(replay, "rules"));
 	if (rules == NULL || strcmp(rules, mr->name) != 0)
-		return fail(out, 0, "a match replay has rules \"%s\"", mr->name);
-	if (!exact_keys(replay, keys, "items"))
-		return fail(out, 0, "a match replay is an object with exactly schema, rules, seed, "
+		return replay_fail(c, 0, "a match replay has rules \"%s\"", mr->name);
+	if (!replay_exact_keys(replay, keys, json_object_get(replay, "items") ? items_key : NULL))
+		return replay_fail(c, 0, "a match replay is an object with exactly schema, rules, seed, "
 		    "players, turn_cap, turns and final, and items for a match with items");
-	if (read_items(json_object_get(replay, "items"), &o, out) != 0)
+	if (read_items(json_object_get(replay, "items"), &o, c) != 0)
 		return -1;
 	if (!integer_in(json_object_get(replay, "seed"), 0, (json_int_t)mr->seed_max, &seed))
-		return fail(out, 0, "seed must be an integer from 0 to %llu",
+		return replay_fail(c, 0, "seed must be an integer from 0 to %llu",
 		    (unsigned long long)mr->seed_max);
 	if (!integer_in(json_object_get(replay, "players"), mr->players_min, mr->players_max,
 	    &nplayers))
-		return fail(out, 0, "players must be an integer from %u to %u", mr->players_min,
+		return replay_fail(c, 0, "players must be an integer from %u to %u", mr->players_min,
 		    mr->players_max);
 	if (!integer_in(json_object_get(replay, "turn_cap"), 1, MATCH_TURN_CAP_MAX, &cap))
-		return fail(out, 0, "turn_cap must be an integer from 1 to %d", MATCH_TURN_CAP_MAX);
+		return replay_fail(c, 0, "turn_cap must be an integer from 1 to %d", MATCH_TURN_CAP_MAX);
 	turns = json_object_get(replay, "turns");
 	final = json_object_get(replay, "final");
 	if (!json_is_array(turns))
-		return fail(out, 0, "turns must be an array");
-	out->nturns = json_array_size(turns);
-	if (out->nturns > (size_t)cap)
-		return fail(out, 0, "%zu turns are more than the cap of %lld", out->nturns, (long long)cap);
-	if (!exact_keys(final, final_keys, NULL))
-		return fail(out, 0, "final must hold exactly turns, end and players");
+		return replay_fail(c, 0, "turns must be an array");
+	c->nactions = json_array_size(turns);
+	if (c->nactions > (size_t)cap)
+		return replay_fail(c, 0, "%zu turns are more than the cap of %lld", c->nactions,
+		    (long long)cap);
+	if (!replay_exact_keys(final, final_keys, NULL))
+		return replay_fail(c, 0, "final must hold exactly turns, end and players");
 
 	if ((w = malloc(sizeof *w)) == NULL)
-		return fail(out, 0, "out of memory");
+		return replay_fail(c, 0, "out of memory");
 	if (!match_walk_start(w, mr, (uint64_t)seed, (unsigned)nplayers, &o)) {
-		fail(out, 0, "items.weights: at least one must be above 0");
+		replay_fail(c, 0, "items.weights: at least one must be above 0");
 		goto done;
 	}
-	for (t = 1; t <= out->nturns; t++)
-		if (match_walk_turn(w, json_array_get(turns, t - 1), out) != 0)
+	for (t = 1; t <= c->nactions; t++)
+		if (walk_turn(w, json_array_get(turns, t - 1), c) != 0)
 			goto done;
 	mr->standing(&w->st, &s);
-	out->final = match_final_json(&s, match_end_of(&s, (uint32_t)cap), &w->totals);
-	rc = compare_final(out, final);
+	c->final = match_final_json(&s, match_end_of(&s, (uint32_t)cap), &w->totals);
+	rc = compare_final(c, final);
 done:
 	free(w);
+	return rc;
+}
+
+int
+match_verify(const struct match_rules *mr, const json_t *replay, struct match_replay_check *out)
+{
+	struct replay_check c;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	memset(out, 0, sizeof *out);
+	rc = verify(mr, replay, &c);
+	check_give(&c, out);
+	out->nturns = c.nactions;
+	out->final = c.final;
 	return rc;
 }
