@@ -118,22 +118,13 @@ ab_events_write(struct jw *w, const struct ab_events *ev, bool items)
 	unsigned i, target;
 
 	ab_totals_add(&turn, ev);
-	jw_object(w);
-	jw_kint(w, "turn", ev->turn);
-	jw_kbool(w, "over", ev->over);
-	jw_key(w, "players");
-	jw_array(w);
+	match_events_open(w, ev->turn, ev->over);
 	for (i = 0; i < ev->nplayers && i < AB_PLAYERS_MAX; i++) {
 		const struct ab_seat_events *e = &ev->seats[i];
 		const struct ab_lock_events *l = &e->lock;
 
-		jw_object(w);
-		jw_kint(w, "seat", i);
-		jw_kstring(w, "action", action_name(e->action));
-		if (e->action == AB_ACT_NONE) {
-			jw_object_end(w);
+		if (!match_event_seat_open(w, i, action_name(e->action), e->action != AB_ACT_NONE))
 			continue;
-		}
 		jw_kint(w, "drop_points", e->drop_points);
 		jw_kbool(w, "locked", e->locked);
 		if (e->locked) {

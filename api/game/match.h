@@ -194,6 +194,17 @@ void match_seat_counts_write(struct jw *w, const struct match_seat_counts *c,
 void match_seat_items_write(struct jw *w, const uint8_t *inventory, unsigned n, uint32_t blind,
     uint32_t transform);
 
+/* A turn's events open: {"turn", "over", "players": [ ... (the seats, each
+ * from match_event_seat_open, closed by the caller), and what the ruleset
+ * adds after the players (versus, ActionBlocks: its hits) before the
+ * object closes. */
+void match_events_open(struct jw *w, uint32_t turn, bool over);
+
+/* A seat's object in a turn's events, opened with seat and action: true
+ * when it acted, its members to follow (the caller closes it); false, the
+ * object closed already, for a seat out before the turn. */
+bool match_event_seat_open(struct jw *w, unsigned seat, const char *action, bool acted);
+
 /* What a placement or lock sent, in a turn's events: attack, cancelled,
  * sent, target (null unless has_target) and lost. */
 void match_attack_write(struct jw *w, unsigned attack, unsigned cancelled, unsigned sent,

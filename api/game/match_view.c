@@ -138,11 +138,7 @@ match_view_write(const struct match_rules *mr, struct jw *w, const struct match_
 	jw_kint_if(w, "seed", over, r->seed);
 	jw_kbool(w, "seed_chosen", r->seed_chosen);
 	jw_kint(w, "turn", r->turn);
-	jw_key(w, "deadline");
-	if (playing)
-		iso8601_ms_write(w, r->deadline_at);
-	else
-		jw_null(w);
+	iso8601_ms_member(w, "deadline", playing ? r->deadline_at : 0);
 	time_left_and_end_write(w, r, playing, now_ms);
 	jw_kint_if(w, "you", viewer >= 0, viewer);
 	jw_key(w, "seats");
@@ -171,12 +167,9 @@ match_view_write(const struct match_rules *mr, struct jw *w, const struct match_
 		jw_raw(w, r->last_turn, strlen(r->last_turn));
 	else
 		jw_null(w);
-	jw_key(w, "created_at");
-	iso8601_ms_write(w, r->created_at);
-	jw_key(w, "started_at");
-	iso8601_ms_write(w, r->started_at);
-	jw_key(w, "finished_at");
-	iso8601_ms_write(w, r->finished_at);
+	iso8601_ms_member(w, "created_at", r->created_at);
+	iso8601_ms_member(w, "started_at", r->started_at);
+	iso8601_ms_member(w, "finished_at", r->finished_at);
 	if (r->certificate != NULL)
 		string_field(w, "certificate", r->certificate);
 	else
@@ -303,6 +296,27 @@ match_seat_items_write(struct jw *w, const uint8_t *inventory, unsigned n, uint3
 	jw_array_end(w);
 	jw_kint(w, "blind", blind);
 	jw_kint(w, "transform", transform);
+}
+
+void
+match_events_open(struct jw *w, uint32_t turn, bool over)
+{
+	jw_object(w);
+	jw_kint(w, "turn", turn);
+	jw_kbool(w, "over", over);
+	jw_key(w, "players");
+	jw_array(w);
+}
+
+bool
+match_event_seat_open(struct jw *w, unsigned seat, const char *action, bool acted)
+{
+	jw_object(w);
+	jw_kint(w, "seat", seat);
+	jw_kstring(w, "action", action);
+	if (!acted)
+		jw_object_end(w);
+	return acted;
 }
 
 void

@@ -113,22 +113,14 @@ versus_events_write(struct jw *w, const struct versus_events *ev, const struct v
 	unsigned i, k, target;
 
 	versus_totals_add(&turn, ev);
-	jw_object(w);
-	jw_kint(w, "turn", ev->turn);
-	jw_kbool(w, "over", ev->over);
-	jw_key(w, "players");
-	jw_array(w);
+	match_events_open(w, ev->turn, ev->over);
 	for (i = 0; i < ev->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
 		const struct versus_player_events *e = &ev->players[i];
 		bool placed = e->action == VERSUS_ACT_PLACED || e->action == VERSUS_ACT_DROPPED;
 
-		jw_object(w);
-		jw_kint(w, "seat", i);
-		jw_kstring(w, "action", versus_action_name(e->action));
-		if (e->action == VERSUS_ACT_NONE) {
-			jw_object_end(w);
+		if (!match_event_seat_open(w, i, versus_action_name(e->action),
+		    e->action != VERSUS_ACT_NONE))
 			continue;
-		}
 		if (placed) {
 			jw_kbool(w, "held", e->held);
 			jw_key(w, "piece");
