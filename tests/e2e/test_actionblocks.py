@@ -14,40 +14,20 @@ has its lowest cells on the box's second row): a hard drop from there
 falls 19 rows (+2 each, 38 points), a soft drop first falls one (+1) and
 the hard drop 18 (+36), 37 points.
 """
+import functools
 import json
 
 from harness import Daemon, Tap, verify_cli
+import matches
+from matches import account
+from matches import get as view
 
 t = Tap()
 RULES = 'actionblocks-v1'
-
-
-def account(d, name):
-    r = d.post('/api/v1/accounts', {'name': name})
-    assert r.status == 201, r
-    return {'Authorization': 'Bearer ' + r.json['agentKey']}
-
-
-def new_match(d, keys, **body):
-    body.setdefault('players', len(keys))
-    body.setdefault('rules', RULES)
-    r = d.post('/api/matches', body, headers=keys[0])
-    assert r.status == 201, r
-    mid = r.json['match_id']
-    for k in keys[1:]:
-        r = d.post('/api/matches/%s/join' % mid, None, headers=k)
-        assert r.status == 200, r
-    return mid, r
-
-
-def move(d, mid, key, turn, command):
-    return d.post('/api/matches/%s/move?view=full' % mid, {'turn': turn, 'command': command}, headers=key)
-
-
-def view(d, mid, key=None):
-    r = d.get('/api/matches/%s' % mid, headers=key or {})
-    assert r.status == 200, r
-    return r.json
+# Every match here is an ActionBlocks one, and a move's answer carries the
+# whole view.
+new_match = functools.partial(matches.new_match, rules=RULES)
+move = functools.partial(matches.move, view='full')
 
 
 def shape_ok(seat, own):
