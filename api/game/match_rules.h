@@ -2,10 +2,11 @@
  * match_rules.h: the match ruleset descriptor. Every multiplayer ruleset
  * the match routes serve (POST /api/matches ..., "versus-v1") is one
  * `struct match_rules`: its name and bounds, and hooks over its state held
- * as opaque bytes. The match pipeline (server/match_play.c), its views,
- * replays, certificates and verification are written once against this
- * struct; the table (match_rules.c) lists the rulesets, made from the
- * lines of api/games.txt marked `match`.
+ * as opaque bytes. The match pipeline (server/match_play.c), and a turn
+ * resolved, the views, replays, certificates and verification (match.h,
+ * beside this header) are written once against this struct; the table
+ * (match_rules_table.c) lists the rulesets, made from the lines of
+ * api/games.txt marked `match`.
  *
  * Adding a ruleset: its folders engine/<folder>/ and api/<folder>/ (the
  * latter defining `const struct match_rules match_<folder>`), its tests,
@@ -19,9 +20,9 @@
  *   - a move: move_size bytes (a plain struct, at most MATCH_MOVE_MAX),
  *     the moves of a turn an array of nplayers of them;
  *   - the moves sent for the coming turn: pending_write's bytes in the row;
- *   - the totals (what a match counts beside its state: versus's lines sent
- *     and received): totals_size bytes, as the row keeps them, read by the
- *     ruleset's own hooks.
+ *   - the totals (what a match counts beside its state: the lines each
+ *     seat sent and received, struct match_totals): MATCH_TOTALS_SIZE
+ *     bytes, as the row keeps them, counted by the ruleset's totals_add.
  * A ruleset's options of a new match (versus: its items) are read from
  * the create request by the ruleset into a struct match_options, whose
  * fields are the row's columns; the server only carries them.
