@@ -65,7 +65,7 @@ standing(const void *st, struct match_standing *out)
 	*out = (struct match_standing){ .turn = m->turn, .nplayers = m->nplayers, .over = m->over,
 		.item_chance = m->item_chance };
 	memcpy(out->item_weights, m->item_weights, sizeof out->item_weights);
-	for (i = 0, p = m->players; i < m->nplayers; i++, p++) {
+	for (i = 0, p = m->players; i < m->nplayers && i < AB_PLAYERS_MAX; i++, p++) {
 		if (p->alive)
 			out->alive = (uint8_t)(out->alive | 1u << i);
 		out->seats[i].place = p->place;

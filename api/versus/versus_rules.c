@@ -63,7 +63,7 @@ standing(const void *st, struct match_standing *out)
 	out->item_chance = m->item_chance;
 	memcpy(out->item_weights, m->item_weights, sizeof out->item_weights);
 	out->alive = 0;
-	for (i = 0; i < m->nplayers; i++) {
+	for (i = 0; i < m->nplayers && i < VERSUS_PLAYERS_MAX; i++) {
 		const struct versus_player *p = &m->players[i];
 
 		out->alive = (uint8_t)(out->alive | (unsigned)p->alive << i);
