@@ -269,7 +269,7 @@ match_play_event_text(const struct match_play_op *op, size_t *len)
 	struct match_rules_record rec;
 
 	record_of(op, &rec);
-	return match_rules_event(op->rules, &rec, store_now_ms(), len);
+	return match_event_text(op->rules, &rec, store_now_ms(), len);
 }
 
 /* The event the match's streams get after this job. */

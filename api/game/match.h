@@ -148,6 +148,12 @@ void match_results(const struct match_rules *mr, const void *st, const uint8_t *
 void match_view_write(const struct match_rules *mr, struct jw *w,
     const struct match_rules_record *r, int viewer, int64_t now_ms);
 
+/* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,
+ * `event: match`, the view's compact JSON as its data. malloc'd (caller
+ * frees), its length in *len; NULL when out of memory. */
+char *match_event_text(const struct match_rules *mr, const struct match_rules_record *r,
+    int64_t now_ms, size_t *len);
+
 /* POST /api/matches/{id}/move: {match_id, turn, move, resolved, state}
  * with the move mv taken (its canonical text move) in turn, whether it
  * resolved the turn and the mover's state ({status, turn, deadline_in_ms,

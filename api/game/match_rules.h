@@ -311,12 +311,6 @@ const struct match_rules *match_rules_by_name(const char *rules);
  * cap); returns out. */
 const char *match_rules_names(char *out, size_t cap);
 
-/* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,
- * `event: match`, the view's compact JSON as its data. malloc'd (caller
- * frees), its length in *len; NULL when out of memory. */
-char *match_rules_event(const struct match_rules *mr, const struct match_rules_record *r,
-    int64_t now_ms, size_t *len);
-
 /* Each seat's moves in turns (every turn's moves, as stored): the entries
  * that are strings other than the ruleset's missed text, into
  * sent[0..n). */

@@ -1,8 +1,8 @@
 /*
  * match_view.c: a match as the answers show it, for every ruleset
- * (match.h): the view, the mover's state and the move's answer, and the
- * turns page's entries, each around the ruleset's seat_write, its
- * boardText when it has one, and its events.
+ * (match.h): the view and its event for the streams, the mover's state
+ * and the move's answer, and the turns page's entries, each around the
+ * ruleset's seat_write, its boardText when it has one, and its events.
  *
  * Every match answer carries a view, and the event streams send one after
  * each resolved turn: written straight into the answer's buffer (jw.h),
@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iso8601.h"
@@ -336,6 +337,26 @@ match_event_end_write(struct jw *w, bool eliminated, const char *end_reason, uns
 	jw_kbool(w, "eliminated", eliminated);
 	jw_kstring_or_null(w, "end_reason", eliminated ? end_reason : NULL);
 	jw_kint_if(w, "place", place != 0, place);
+}
+
+char *
+match_event_text(const struct match_rules *mr, const struct match_rules_record *r, int64_t now_ms,
+    size_t *len)
+{
+	struct jw w;
+	char *text, *event = NULL;
+	size_t n = 0, cap;
+
+	jw_init(&w, 4096, 4u << 20);
+	match_view_write(mr, &w, r, -1, now_ms);
+	if ((text = jw_take(&w, &n)) == NULL)
+		return NULL;
+	cap = n + 64;
+	if ((event = malloc(cap)) != NULL)
+		*len = (size_t)snprintf(event, cap, "id: %lld\nevent: match\ndata: %s\n\n",
+		    (long long)r->turn, text);
+	free(text);
+	return event;
 }
 
 /* ---- the turns page ---- */

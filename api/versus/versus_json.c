@@ -64,12 +64,31 @@ mino_items_write(struct jw *w, unsigned bits)
 	jw_array_end(w);
 }
 
+/* The preview as v's viewer sees it (null unless it is the seat's own):
+ * each slot's letter, or with items each slot's minos' items. */
+static void
+preview_write(struct jw *w, const struct versus_view *v, bool items)
+{
+	unsigned k;
+
+	if (!v->next_visible) {
+		jw_null(w);
+		return;
+	}
+	jw_array(w);
+	for (k = 0; k < VERSUS_NEXT; k++)
+		if (items)
+			mino_items_write(w, v->next_items[k]);
+		else
+			slot_write(w, v->next[k], v->next_shape[k]);
+	jw_array_end(w);
+}
+
 void
 versus_seat_write(struct jw *w, const struct versus_match *m, unsigned viewer, unsigned player,
     unsigned place, const struct match_totals *t)
 {
 	struct versus_view v;
-	unsigned k;
 
 	versus_view(m, viewer, player, &v);
 	match_seat_head_write(w, player, v.alive, place, versus_end_name(v.end_reason));
@@ -79,13 +98,7 @@ versus_seat_write(struct jw *w, const struct versus_match *m, unsigned viewer, u
 	jw_key(w, "hold");
 	slot_write(w, v.hold, v.hold_shape);
 	jw_key(w, "next");
-	if (v.next_visible) {
-		jw_array(w);
-		for (k = 0; k < VERSUS_NEXT; k++)
-			slot_write(w, v.next[k], v.next_shape[k]);
-		jw_array_end(w);
-	} else
-		jw_null(w);
+	preview_write(w, &v, false);
 	match_seat_counts_write(w, &(struct match_seat_counts){ v.score, v.lines, v.level, v.combo,
 	    v.back_to_back, v.pending, v.missed }, t, player);
 	if (m->item_chance == 0)
@@ -96,13 +109,7 @@ versus_seat_write(struct jw *w, const struct versus_match *m, unsigned viewer, u
 	jw_key(w, "hold_items");
 	mino_items_write(w, v.hold_items);
 	jw_key(w, "next_items");
-	if (v.next_visible) {
-		jw_array(w);
-		for (k = 0; k < VERSUS_NEXT; k++)
-			mino_items_write(w, v.next_items[k]);
-		jw_array_end(w);
-	} else
-		jw_null(w);
+	preview_write(w, &v, true);
 	match_seat_items_write(w, v.inventory, v.ninventory, v.blind, v.transform);
 }
 
