@@ -15,6 +15,7 @@
 #include "config.h"
 #include "jsonbody.h"
 #include "keyfile.h"
+#include "match.h"
 #include "match_rules.h"
 #include "play.h"
 #include "replay.h"
@@ -87,7 +88,7 @@ cli_verify_match(const struct match_rules *mr, const json_t *replay)
 {
 	struct match_replay_check chk;
 	char *final;
-	int rc = mr->verify(replay, &chk);
+	int rc = match_verify(mr, replay, &chk);
 
 	final = chk.final ? json_dumps(chk.final, JSON_COMPACT) : NULL;
 	if (rc == 0)

@@ -35,6 +35,7 @@
 #include "holds.h"
 #include "jsonbody.h"
 #include "jw.h"
+#include "match.h"
 #include "match_answers.h"
 #include "match_hub.h"
 #include "match_play.h"
@@ -775,7 +776,7 @@ match_verify_task(void *arg)
 	const struct match_rules *mr = match_rules_by_name(json_string_value(json_object_get(v->replay,
 	    "rules")));
 
-	v->rc = (mr != NULL ? mr : match_rules_default())->verify(v->replay, &v->chk);
+	v->rc = match_verify(mr != NULL ? mr : match_rules_default(), v->replay, &v->chk);
 	if (v->rc != 0)
 		return;
 	certificate_json_hash(v->replay, v->hash);

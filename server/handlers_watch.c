@@ -39,6 +39,7 @@
 #include "app.h"
 #include "handlers.h"
 #include "jsonbody.h"
+#include "match.h"
 #include "match_rules.h"
 #include "page_text.h"
 #include "play.h"
@@ -374,7 +375,7 @@ struct turns_ctx {
 	struct walk_job   walk;
 	json_t           *turns;      /* the stored turns' moves (owned) */
 	const struct match_rules *rules; /* the match's */
-	void             *w;          /* while walking: the ruleset's walk */
+	struct match_walk *w;         /* while walking */
 	size_t            k;          /* turns walked */
 	uint64_t          seed;
 	unsigned          nplayers;
@@ -395,7 +396,7 @@ turn_entry(struct jw *out, void *arg)
 
 	for (i = 0; i < MATCH_PLAYERS_MAX; i++)
 		names[i] = x->names[i];
-	return x->rules->walk_write(out, x->w, x->turn_cap, names,
+	return match_walk_write(out, x->w, x->turn_cap, names,
 	    x->k > 0 ? json_array_get(x->turns, x->k - 1) : NULL);
 }
 
@@ -407,18 +408,18 @@ turns_task(void *arg)
 	size_t k;
 
 	memset(&chk, 0, sizeof chk);
-	if ((x->w = malloc(x->rules->walk_size)) == NULL || !walk_begin(&x->walk)) {
+	if ((x->w = malloc(sizeof *x->w)) == NULL || !walk_begin(&x->walk)) {
 		x->walk.no_memory = true;
 		goto done;
 	}
-	if (!x->rules->walk_start(x->w, x->seed, x->nplayers, &x->options)) {
+	if (!match_walk_start(x->w, x->rules, x->seed, x->nplayers, &x->options)) {
 		x->walk.failed = true;
 		snprintf(x->walk.reason, sizeof x->walk.reason, "its seed or players are out of range");
 		goto done;
 	}
 	for (k = 0; x->k = k, walk_keep(&x->walk, (int64_t)k, turn_entry, x) &&
 	    k < json_array_size(x->turns); k++) {
-		if (x->rules->walk_turn(x->w, json_array_get(x->turns, k), &chk) != 0) {
+		if (match_walk_turn(x->w, json_array_get(x->turns, k), &chk) != 0) {
 			x->walk.failed = true;
 			snprintf(x->walk.reason, sizeof x->walk.reason, "%s", chk.reason);
 			break;

@@ -34,6 +34,7 @@
 #include "log.h"
 #include "match_cache.h"
 #include "match_clock.h"
+#include "match.h"
 #include "match_answers.h"
 #include "match_hub.h"
 
@@ -50,16 +51,18 @@ struct matches {
 
 /* ---- what the ruleset keeps ---- */
 
-/* Whether rules's state, pending moves and totals fit the row's columns
- * and the server's buffers: checked once at the start (match_play_start),
- * so that no ruleset can overrun them later. */
+/* Whether rules's state, pending moves and totals fit the row's columns,
+ * the server's buffers and the shared code's (match.h): checked once at
+ * the start (match_play_start), so that no ruleset can overrun them
+ * later. */
 static bool
 rules_fit(const struct match_rules *mr)
 {
 	return mr->state_max <= STORE_MATCH_STATE_MAX && mr->pending_max <= STORE_MATCH_PENDING_MAX &&
-	    mr->totals_size <= STORE_MATCH_TOTALS_MAX && mr->move_size <= MATCH_MOVE_MAX &&
-	    mr->players_max <= MATCH_PLAYERS_MAX && mr->players_min >= 2 &&
-	    mr->players_min <= mr->players_max && mr->state_size > 0;
+	    mr->totals_size == MATCH_TOTALS_SIZE && MATCH_TOTALS_SIZE <= STORE_MATCH_TOTALS_MAX &&
+	    mr->move_size <= MATCH_MOVE_MAX && mr->players_max <= MATCH_PLAYERS_MAX &&
+	    mr->players_min >= 2 && mr->players_min <= mr->players_max && mr->state_size > 0 &&
+	    mr->state_size <= sizeof(match_state) && mr->events_size <= sizeof(match_events);
 }
 
 /* op->st with room for its ruleset's state; false when out of memory. */
@@ -230,7 +233,7 @@ match_play_view_write(const struct match_play_op *op, int viewer, struct jw *w)
 	struct match_rules_record rec;
 
 	record_of(op, &rec);
-	op->rules->view_write(w, &rec, viewer, store_now_ms());
+	match_view_write(op->rules, w, &rec, viewer, store_now_ms());
 }
 
 #define MOVE_ANSWER_FIRST 2048      /* bytes: a seat with items is about 1.3 k */
@@ -255,8 +258,8 @@ match_play_move_answer(const struct match_play_op *op, const char *move, bool re
 
 	record_of(op, &rec);
 	jw_init(&w, MOVE_ANSWER_FIRST, MOVE_ANSWER_MAX);
-	op->rules->move_answer_write(&w, &rec, (uint32_t)op->turn, &op->mv, move, resolved, op->seat,
-	    store_now_ms(), full, op->use_empty);
+	match_move_answer_write(op->rules, &w, &rec, (uint32_t)op->turn, &op->mv, move, resolved,
+	    op->seat, store_now_ms(), full, op->use_empty);
 	return jw_take(&w, len);
 }
 
@@ -266,7 +269,7 @@ match_play_event_text(const struct match_play_op *op, size_t *len)
 	struct match_rules_record rec;
 
 	record_of(op, &rec);
-	return match_rules_event(op->rules, &rec, store_now_ms(), len);
+	return match_event_text(op->rules, &rec, store_now_ms(), len);
 }
 
 /* The event the match's streams get after this job. */
@@ -288,7 +291,7 @@ match_play_replay_of(struct store_conn *c, const struct match_play_op *op)
 	if (op->row.nstate == 0)
 		return NULL;
 	record_of(op, &rec);
-	return op->rules->replay(&rec, store_match_turns(c, op->row.id));
+	return match_replay(op->rules, &rec, store_match_turns(c, op->row.id));
 }
 
 /* Signs the result of a finished match; turns (stolen) are every turn's
@@ -299,7 +302,7 @@ certify(const struct match_play_op *op, json_t *turns)
 	struct match_rules_record rec;
 
 	record_of(op, &rec);
-	return op->rules->certificate(app_keys(op->mx->app), &rec, turns, (int64_t)time(NULL));
+	return match_certificate(op->rules, app_keys(op->mx->app), &rec, turns, (int64_t)time(NULL));
 }
 
 /* Why a queue match moves no rating, or NULL when it does: a player sent
@@ -358,7 +361,7 @@ results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t
 			snprintf(r->unrated_reason, sizeof r->unrated_reason, "%s", why);
 		}
 	}
-	op->rules->results(op->st, r->totals, (uint32_t)r->turn_cap, seat);
+	match_results(op->rules, op->st, r->totals, (uint32_t)r->turn_cap, seat);
 	for (i = 0; i < n; i++) {
 		accounts[i] = r->seats[i].account_id;
 		places[i] = (uint8_t)seat[i].place;
@@ -435,7 +438,7 @@ resolve(struct store_conn *c, struct match_play_op *op, match_moves *mv, int64_t
 	memcpy(totals, r->totals, mr->totals_size);
 	jw_init(&w, TURN_TEXT_FIRST, TURN_TEXT_MAX);
 	jw_init(&ev, TURN_TEXT_FIRST, TURN_TEXT_MAX);
-	played = mr->resolve(op->st, mv, op->moved, totals, (uint32_t)r->turn_cap, &w, &ev, &out);
+	played = match_resolve(mr, op->st, mv, op->moved, totals, (uint32_t)r->turn_cap, &w, &ev, &out);
 	/* A stored move the engine refuses misses the turn (match_rules.h):
 	 * said in the log, as it should never happen. */
 	for (i = 0; i < MATCH_PLAYERS_MAX; i++)
@@ -578,8 +581,8 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 	size_t nstate;
 
 	memcpy(o.shares, r->item_weights, sizeof o.shares);
-	memset(totals, 0, sizeof totals);
-	if (!state_room(op) || !mr->start(op->st, (uint64_t)r->seed, (unsigned)r->players, &o, totals))
+	memset(totals, 0, sizeof totals); /* no line sent yet: match_totals_encode's zeros */
+	if (!state_room(op) || !mr->start(op->st, (uint64_t)r->seed, (unsigned)r->players, &o))
 		return STORE_ERROR;
 	nstate = mr->encode(op->st, state, sizeof state);
 	if (nstate == 0 || nstate > mr->state_max)

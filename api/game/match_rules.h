@@ -2,10 +2,11 @@
  * match_rules.h: the match ruleset descriptor. Every multiplayer ruleset
  * the match routes serve (POST /api/matches ..., "versus-v1") is one
  * `struct match_rules`: its name and bounds, and hooks over its state held
- * as opaque bytes. The match pipeline (server/match_play.c), its views,
- * replays, certificates and verification are written once against this
- * struct; the table (match_rules.c) lists the rulesets, made from the
- * lines of api/games.txt marked `match`.
+ * as opaque bytes. The match pipeline (server/match_play.c), and a turn
+ * resolved, the views, replays, certificates and verification (match.h,
+ * beside this header) are written once against this struct; the table
+ * (match_rules_table.c) lists the rulesets, made from the lines of
+ * api/games.txt marked `match`.
  *
  * Adding a ruleset: its folders engine/<folder>/ and api/<folder>/ (the
  * latter defining `const struct match_rules match_<folder>`), its tests,
@@ -19,9 +20,9 @@
  *   - a move: move_size bytes (a plain struct, at most MATCH_MOVE_MAX),
  *     the moves of a turn an array of nplayers of them;
  *   - the moves sent for the coming turn: pending_write's bytes in the row;
- *   - the totals (what a match counts beside its state: versus's lines sent
- *     and received): totals_size bytes, as the row keeps them, read by the
- *     ruleset's own hooks.
+ *   - the totals (what a match counts beside its state: the lines each
+ *     seat sent and received, struct match_totals): MATCH_TOTALS_SIZE
+ *     bytes, as the row keeps them, counted by the ruleset's totals_add.
  * A ruleset's options of a new match (versus: its items) are read from
  * the create request by the ruleset into a struct match_options, whose
  * fields are the row's columns; the server only carries them.
@@ -39,6 +40,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "match_limits.h" /* generated: the largest sizes of the rulesets (api/meson.build) */
 
 struct jw;
 struct keyring;
@@ -54,8 +56,8 @@ enum match_rules_id {
 };
 
 #define MATCH_PLAYERS_MAX 8        /* seats of a match, at most (the row's) */
-#define MATCH_MOVE_MAX 64          /* a move's struct, at most */
-#define MATCH_MOVE_TEXT_MAX 64     /* a move's canonical text, NUL included */
+#define MATCH_MOVE_MAX MATCH_MOVE_SIZE_ALL          /* a move's struct, at most */
+#define MATCH_MOVE_TEXT_MAX MATCH_MOVE_TEXT_MAX_ALL /* a move's canonical text, NUL included */
 #define MATCH_OPTION_SHARES 6      /* the shares of a ruleset's option (the row's columns) */
 #define MATCH_REPLAY_SCHEMA 1
 #define MATCH_TURN_CAP_MAX 100000  /* the largest turn cap a replay may name */
@@ -91,12 +93,51 @@ enum match_parse {
 	MATCH_PARSE_INVALID,  /* not a move of the ruleset: reason says why */
 };
 
-/* What the server reads off a state: the turns resolved, the players and
- * who is still in (a bit a seat). */
+/* Lines each seat sent (after cancelling, blocks lost to a full queue
+ * included) and received (blocks queued for it): the totals every ruleset
+ * counts beside its state, kept in the row as MATCH_TOTALS_SIZE bytes
+ * (match_totals_encode, match.h). */
+struct match_totals {
+	uint32_t sent[MATCH_PLAYERS_MAX];
+	uint32_t received[MATCH_PLAYERS_MAX];
+};
+#define MATCH_TOTALS_SIZE (8 * MATCH_PLAYERS_MAX)
+
+/* How a match ended (match_end_of, match.h). */
+enum match_end {
+	MATCH_END_NONE,          /* still playing */
+	MATCH_END_LAST_STANDING, /* one player left: place 1 */
+	MATCH_END_ALL_OUT,       /* the last players went out together: they share place 1 */
+	MATCH_END_TURN_CAP,      /* turn_cap turns resolved: those still in share place 1 */
+};
+
+/* What the server and the shared answers (match.h) read off a state: the
+ * turns resolved, the players, who is still in (a bit a seat), whether
+ * the engine ended the match (at most one seat left), its item setting
+ * and each seat's place (the engine's: 0 while undecided), end reason
+ * (NULL while in), score and lines. */
+struct match_standing_seat {
+	uint8_t     place;
+	const char *end_reason;
+	uint64_t    score;
+	uint32_t    lines;
+};
+
 struct match_standing {
 	uint32_t turn;
 	unsigned nplayers;
 	uint8_t  alive;
+	bool     over;
+	uint8_t  item_chance;                         /* percent a mino; 0: no items */
+	uint8_t  item_weights[MATCH_OPTION_SHARES];
+	struct match_standing_seat seats[MATCH_PLAYERS_MAX];
+};
+
+/* What one try at a turn gave (turn_play). */
+enum match_play {
+	MATCH_PLAYED,   /* the turn was played */
+	MATCH_REFUSED,  /* a seat's move was refused: nothing changed */
+	MATCH_NO_TURN,  /* no turn is left to play */
 };
 
 /* What resolving one turn did, for the server to write and tell. */
@@ -156,23 +197,27 @@ struct match_replay_check {
 };
 
 /*
- * What every match ruleset says: its data, and its hooks, each what the
- * server really asks (a hook a question): the options of a new match,
+ * What every match ruleset says: its data, and its hooks, each a question
+ * about its own engine (a hook a question): the options of a new match,
  * start, the state's bytes, what the state says, a move read, its text,
- * checked, the pending moves' bytes, a turn resolved, the seats' results,
- * the view, the move's answer, the replay, the certificate, a replay
- * verified, and the walk of the turns page.
+ * checked, the pending moves' bytes, a turn played, a missed move, what a
+ * turn's events add to the totals and how they read, and a seat as the
+ * views show it. Everything the answers make of them (a turn resolved,
+ * the views, the move's answer, the results, the replay, the certificate,
+ * a replay verified, the turns page's walk) is written once for every
+ * ruleset over these hooks: match.h.
  */
 struct match_rules {
 	enum match_rules_id id;
 	const char *name;          /* in rows, replays and certificates: "versus-v1" */
 	unsigned    players_min, players_max; /* 2..MATCH_PLAYERS_MAX */
-	size_t      state_size;    /* the state's struct */
+	uint64_t    seed_max;      /* a seed, at most */
+	size_t      state_size;    /* the state's struct, at most MATCH_STATE_SIZE_ALL */
 	size_t      state_max;     /* its encoded bytes, at most (the row's column holds them) */
 	size_t      move_size;     /* a move's struct, at most MATCH_MOVE_MAX */
 	size_t      pending_max;   /* the pending moves' bytes, at most */
-	size_t      totals_size;   /* the totals' bytes, exactly */
-	size_t      walk_size;     /* a walk of the turns (walk_start) */
+	size_t      totals_size;   /* the totals' bytes, exactly: MATCH_TOTALS_SIZE */
+	size_t      events_size;   /* a turn's events' struct, at most MATCH_EVENTS_SIZE_ALL */
 	const char *missed;        /* the canonical text of a turn the deadline took ("missed") */
 	/* The create request's fields options_read reads, NULL-terminated. */
 	const char *const *option_fields;
@@ -182,9 +227,8 @@ struct match_rules {
 	bool (*options_read)(const json_t *body, struct match_options *out, char *msg, size_t cap);
 
 	/* st at turn 0 of a match of nplayers on seed with the options; false
-	 * when any is out of range. totals: its totals (totals_size bytes). */
-	bool (*start)(void *st, uint64_t seed, unsigned nplayers, const struct match_options *o,
-	    uint8_t *totals);
+	 * when any is out of range. */
+	bool (*start)(void *st, uint64_t seed, unsigned nplayers, const struct match_options *o);
 
 	/* The state's bytes, as the row stores them (nothing written and the
 	 * length needed when cap is too small); decode refuses what encode
@@ -215,56 +259,43 @@ struct match_rules {
 	    uint8_t *moved);
 	size_t (*pending_write)(const void *moves, uint8_t moved, unsigned nplayers, uint8_t *out);
 
-	/* Resolves the coming turn of st with moves[i] for the seats moved
-	 * names and a missed turn for the others (moves is rewritten so). The
-	 * totals (totals_size bytes) count the turn, the turn's moves (a
-	 * replay's entry) are written into moves_text and its events (what
-	 * everyone may see: the view's last_turn) into events, and out says
-	 * the rest; turn_cap ends the match after so many turns (0: none).
-	 * False, st unchanged, when no turn could be played. */
-	bool (*resolve)(void *st, void *moves, uint8_t moved, uint8_t *totals, uint32_t turn_cap,
-	    struct jw *moves_text, struct jw *events, struct match_turn_out *out);
+	/* mv as the move of a seat that sent none: a missed turn, or nothing
+	 * for a seat out of the match (out). */
+	void (*move_missed)(void *mv, bool out);
 
-	/* The seats' results of the match st ended (out[0..nplayers)). */
-	void (*results)(const void *st, const uint8_t *totals, uint32_t turn_cap,
-	    struct match_seat_result *out);
+	/* Plays st's coming turn with moves[0..nplayers) (every seat's set):
+	 * MATCH_PLAYED with ev (events_size bytes) saying what it did;
+	 * MATCH_REFUSED with the seat at fault in *bad and why in reason, st
+	 * unchanged; MATCH_NO_TURN when the match is over. */
+	enum match_play (*turn_play)(void *st, const void *moves, void *ev, unsigned *bad,
+	    char *reason, size_t cap);
 
-	/* The match as viewer (a seat, or -1 for a spectator) sees it at
-	 * now_ms: GET /api/matches/{id}, the long poll, the event stream, a
-	 * refusal's `match`. */
-	void (*view_write)(struct jw *w, const struct match_rules_record *r, int viewer, int64_t now_ms);
+	/* Adds a played turn's events to the totals. */
+	void (*totals_add)(struct match_totals *t, const void *ev);
 
-	/* POST .../move's answer: the move mv (its text move) taken in turn,
-	 * whether it resolved the turn, the mover's state, the whole view with
-	 * full, and what the move asked of the turn (use_empty: resolve's bit
-	 * for the mover). */
-	void (*move_answer_write)(struct jw *w, const struct match_rules_record *r, uint32_t turn,
-	    const void *mv, const char *move, bool resolved, int viewer, int64_t now_ms, bool full,
-	    bool use_empty);
+	/* A played turn as everyone may see it (the view's last_turn, as the
+	 * row keeps it): its events ev with st after the turn and the moves
+	 * it was played with. */
+	void (*events_write)(struct jw *w, const void *st, const void *ev, const void *moves);
 
-	/* The replay of the match r (its state set) played through turns
-	 * (every turn's moves, stolen); NULL on failure. */
-	json_t *(*replay)(const struct match_rules_record *r, json_t *turns);
+	/* Optional (NULL: none). The seats whose move asked something of the
+	 * turn that found nothing (versus: `use T` on an empty inventory), a
+	 * bit a seat; and the seat a move's request names (versus: `use T`'s
+	 * T, 1 the mover itself; 0 none), which the move's answer reports. */
+	uint8_t  (*use_empty)(const void *ev, const void *moves);
+	uint32_t (*move_use)(const void *mv);
 
-	/* Signs the result certificate of the finished match r, whose turns
-	 * (stolen) are every turn's moves; malloc'd text or NULL. */
-	char *(*certificate)(const struct keyring *kr, const struct match_rules_record *r,
-	    json_t *turns, int64_t now);
+	/* What viewer (a seat, or -1 for a spectator) sees of seat in st, the
+	 * fields only, inside an object the caller opened: "seat" first, then
+	 * the ruleset's own, with place (0: null) and the seat's totals. */
+	void (*seat_write)(struct jw *w, const void *st, int viewer, unsigned seat, unsigned place,
+	    const struct match_totals *t);
 
-	/* Plays a replay (borrowed) from its seed: 0 when every turn is legal
-	 * and the final summary reached is the one claimed; -1 with out->turn
-	 * and out->reason. out->final is set whenever the turns played. */
-	int (*verify)(const json_t *replay, struct match_replay_check *out);
-
-	/* The turns page (GET /api/matches/{id}/turns): walk (walk_size bytes)
-	 * at turn 0 of the row's match; one more turn from entry (a replay's,
-	 * borrowed), -1 with out->reason when it does not play; and the
-	 * match after the last turn walked as a spectator saw it then, with
-	 * the turn's moves (NULL for turn 0) and the seats' names. */
-	bool (*walk_start)(void *walk, uint64_t seed, unsigned nplayers, const struct match_options *o);
-	int  (*walk_turn)(void *walk, const json_t *entry, struct match_replay_check *out);
-	bool (*walk_write)(struct jw *w, const void *walk, uint32_t turn_cap, const char *const *names,
-	    const json_t *moves);
+	/* Optional (NULL: none). The view's "boardText": every board side by
+	 * side for a reader, headed by the seats' names (names[seat], NULL
+	 * read as "") and places (match_places), the value only. */
+	void (*board_text_write)(struct jw *w, const void *st, const uint8_t *places,
+	    const char *const *names);
 };
 
 /* The rulesets, indexed by enum match_rules_id. */
@@ -279,12 +310,6 @@ const struct match_rules *match_rules_by_name(const char *rules);
 /* "versus-v1, ...": the rulesets' names, for messages, into out (cut to
  * cap); returns out. */
 const char *match_rules_names(char *out, size_t cap);
-
-/* The Server-Sent Event of r as a spectator sees it at now_ms: `id: TURN`,
- * `event: match`, the view's compact JSON as its data. malloc'd (caller
- * frees), its length in *len; NULL when out of memory. */
-char *match_rules_event(const struct match_rules *mr, const struct match_rules_record *r,
-    int64_t now_ms, size_t *len);
 
 /* Each seat's moves in turns (every turn's moves, as stored): the entries
  * that are strings other than the ruleset's missed text, into

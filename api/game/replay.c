@@ -53,9 +53,8 @@ count(const char *const *keys)
 	return n;
 }
 
-/* Exactly the base keys and the extra ones, each present. */
-static bool
-exact_keys(const json_t *o, const char *const *base, const char *const *extra)
+bool
+replay_exact_keys(const json_t *o, const char *const *base, const char *const *extra)
 {
 	size_t i;
 
@@ -90,7 +89,7 @@ replay_read(const json_t *replay, const char *const *extra_keys, const char *con
 	const json_t *s;
 	char names[200];
 
-	if (!exact_keys(replay, base, extra_keys)) {
+	if (!replay_exact_keys(replay, base, extra_keys)) {
 		list_keys(names, sizeof names, base, extra_keys);
 		return replay_fail(out, 0, "a %s replay is an object with exactly %s", out->game->name, names);
 	}
@@ -103,7 +102,7 @@ replay_read(const json_t *replay, const char *const *extra_keys, const char *con
 	if (!json_is_array(*actions))
 		return replay_fail(out, 0, "actions must be an array");
 	out->nactions = json_array_size(*actions);
-	if (!exact_keys(*final, final_keys, NULL)) {
+	if (!replay_exact_keys(*final, final_keys, NULL)) {
 		list_keys(names, sizeof names, final_keys, NULL);
 		return replay_fail(out, 0, "final must hold exactly %s", names);
 	}

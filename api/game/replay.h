@@ -11,7 +11,8 @@
  * compares the summary reached with the one claimed. A replay of a partial
  * game is valid; a consistent replay is reproducible evidence of a game,
  * not of who played it (that is what a certificate adds, by naming the
- * replay's hash). This file holds the checks every game shares; each game
+ * replay's hash). This file holds the checks every game shares, and the
+ * match verifier (match.h) writes its refusals with them too; each game
  * supplies its start and its moves (game.h), and replay_walk.h the loop,
  * which finds a replay's game in the table of games.
  */
@@ -41,6 +42,10 @@ json_t *replay_new(const struct game *g, int64_t seed, json_t *actions, json_t *
 __attribute__((format(printf, 3, 4)))
 #endif
 int replay_fail(struct replay_check *out, size_t step, const char *fmt, ...);
+
+/* Whether o is an object with exactly the keys base and extra (both
+ * NULL-terminated, either may be NULL), each present. */
+bool replay_exact_keys(const json_t *o, const char *const *base, const char *const *extra);
 
 /* Checks the fields every replay has: exactly schema, rules, seed, actions,
  * final and the game's extra keys (NULL-terminated, may be NULL); a seed in

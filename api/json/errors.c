@@ -6,7 +6,7 @@
 #include "errors.h"
 
 #include "agentkey.h"
-#include "match.h"
+#include "match_rules.h"
 #include "stackfall_cmd.h"
 
 /* A limit's value in a message, from its constant. */

@@ -122,3 +122,10 @@ iso8601_ms_write(struct jw *w, int64_t ms)
 	iso8601_format(text, sizeof text, ms / 1000);
 	jw_string(w, text);
 }
+
+void
+iso8601_ms_member(struct jw *w, const char *key, int64_t ms)
+{
+	jw_key(w, key);
+	iso8601_ms_write(w, ms);
+}

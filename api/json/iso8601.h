@@ -18,9 +18,11 @@ void iso8601_format(char *out, size_t cap, int64_t secs);
  * (whole seconds), or JSON null for 0 or less (not yet, or never). */
 json_t *iso8601_ms_json(int64_t ms);
 
-/* The same written into w (the writers' form of it). */
+/* The same written into w (the writers' form of it), and as the member
+ * key of the object w is in. */
 struct jw;
 void iso8601_ms_write(struct jw *w, int64_t ms);
+void iso8601_ms_member(struct jw *w, const char *key, int64_t ms);
 
 /* Reads exactly the form iso8601_format writes (years 1970-9999, "+00:00"
  * or "Z" for UTC) into Unix seconds. False for anything else. */

@@ -47,6 +47,9 @@ text, and the output is checked by the linter and the contract test):
                      properties)
   {{#each}} ... {{/each}}  on lines of their own: the lines between, once per
                      game, in the order of games.txt
+  {{#each_match}} ... {{/each_match}}  the same, once per match ruleset that
+                     has a fragment (api/<folder>/<folder>.yaml: its own
+                     shapes, {{Game}}Match...), in the list's order
   $ref: KIND/NAME    $ref: '#/components/KIND/NAME' (KIND: schemas, responses,
                      parameters, headers), also inside {...}
   'NNN': NAME        alone on a line: the status NNN answered by the component
@@ -89,8 +92,9 @@ ARG = re.compile(r' ([a-z]+)=(\'(?:[^\']|\'\')*\'|"(?:[^"\\]|\\.)*"|\[[^\]]*\]'
 PARAM = re.compile(r'\{\{\$([a-z]+)(\??)\}\}')
 # {{#NAME A=V ...}} ... {{/NAME}}: the shared block NAME, its {{$body}} the
 # lines between (written at the depth of the two).
-WRAP = re.compile(r'^( *)\{\{#((?!each\}\})[A-Za-z][A-Za-z0-9_]*)((?: [a-z]+=.*)?)\}\}$')
-LOOP = ('{{#each}}', '{{/each}}')
+WRAP = re.compile(r'^( *)\{\{#((?!each(?:_match)?\}\})[A-Za-z][A-Za-z0-9_]*)((?: [a-z]+=.*)?)\}\}$')
+LOOP = ('{{#each}}', '{{/each}}', '{{#each_match}}', '{{/each_match}}')
+LOOPS = {'{{#each}}': '{{/each}}', '{{#each_match}}': '{{/each_match}}'}
 # - {{>NAME A=V ...}}: the shared block NAME as an item of a list.
 ITEM = re.compile(r'^( *)- \{\{>([A-Za-z][A-Za-z0-9_]*)((?: [a-z]+=.*)?)\}\}$')
 REPEAT = re.compile(r'^( *)\{\{([1-9][0-9]*) \* (.+)\}\}$')
@@ -106,6 +110,7 @@ SHARED = ('common.yaml.in', 'paths.yaml.in', 'schemas.yaml.in', 'responses.yaml.
 ORIGIN = {}
 LISTS = ('games', 'rules_list', 'match_rules')
 MATCH_RULES = []  # the match rulesets' names, in the list's order (load)
+MATCH_FRAGMENTS = []  # the keys of the rulesets' fragments in fragments (load)
 INLINE = re.compile(r'\{\{([A-Za-z][A-Za-z0-9_]*)\}\}')
 ANY = re.compile(r'\{\{[^}]*\}\}')
 
@@ -205,6 +210,11 @@ def load():
                 games.append(line)
             elif line.split()[1:] == ['match'] and line.split()[0] + '-v1' not in MATCH_RULES:
                 MATCH_RULES.append(line.split()[0] + '-v1')
+                # A ruleset's own shapes, where they are not versus's (the
+                # shared ones): its fragment, when it has one.
+                path = os.path.join(API, line.split()[0], line.split()[0] + '.yaml')
+                if os.path.exists(path):
+                    MATCH_FRAGMENTS.append((line.split()[0], path))
     if not games or len(set(games)) != len(games):
         raise SourceError('games.txt: no games, or one twice')
     fragments = {}
@@ -217,6 +227,13 @@ def load():
         if blocks['game'] != g:
             raise SourceError('%s: "#> game: %s" names another game' % (path, blocks['game']))
         fragments[g] = (path, blocks)
+    for folder, path in list(MATCH_FRAGMENTS):
+        blocks = read_blocks(path)
+        for n in NAMES:
+            if not isinstance(blocks.get(n), str) or not blocks[n]:
+                raise SourceError('%s: needs the one-line value "#> %s: ..."' % (path, n))
+        fragments['match:' + folder] = (path, blocks)
+    MATCH_FRAGMENTS[:] = ['match:' + folder for folder, _ in MATCH_FRAGMENTS]
     sections = read_blocks(os.path.join(HERE, 'game.yaml.in'))
     common = {}
     for name in SHARED:
@@ -247,22 +264,23 @@ def render(lines, where, ctx, game=None, depth=0):
     while i < len(lines):
         line = lines[i]
         here = '%s (line %d)' % (where, i + 1)
-        if line.strip() == '{{#each}}':
+        if line.strip() in LOOPS:
+            opening, closing = line.strip(), LOOPS[line.strip()]
             if game is not None:
-                raise SourceError('%s: {{#each}} inside a game' % here)
+                raise SourceError('%s: %s inside a game' % (here, opening))
             end = i + 1
-            while end < len(lines) and lines[end].strip() != '{{/each}}':
-                if lines[end].strip() == '{{#each}}':
-                    raise SourceError('%s: {{#each}} inside {{#each}}' % here)
+            while end < len(lines) and lines[end].strip() != closing:
+                if lines[end].strip() in LOOPS:
+                    raise SourceError('%s: a loop inside %s' % (here, opening))
                 end += 1
             if end == len(lines):
-                raise SourceError('%s: {{#each}} without {{/each}}' % here)
-            for g in games:
+                raise SourceError('%s: %s without %s' % (here, opening, closing))
+            for g in (games if opening == '{{#each}}' else MATCH_FRAGMENTS):
                 out += render(lines[i + 1:end], where, ctx, g, depth)
             i = end + 1
             continue
-        if line.strip() == '{{/each}}':
-            raise SourceError('%s: {{/each}} without {{#each}}' % here)
+        if line.strip() in LOOPS.values():
+            raise SourceError('%s: %s without its opening line' % (here, line.strip()))
         m = WRAP.match(line)
         if m:
             indent, name, given = m.groups()
@@ -425,7 +443,7 @@ def generate():
     for body in bodies:
         for line in body:
             words.update(INLINE.findall(line))
-    for g in games:
+    for g in games + MATCH_FRAGMENTS:
         path, blocks = fragments[g]
         unused = sorted(n for n, b in blocks.items() if isinstance(b, str) and n not in NAMES
                         and n not in ('rules', 'kind') and n not in words)

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match_view.h"
 #include "page_text.h"
 
 char *
@@ -142,84 +141,6 @@ watch_steps_text(const struct game *g, const struct watch_run *r, int64_t from,
 	next_text(&w, from, count, r->moves);
 	jw_object_end(&w);
 	return page_text_take(&w, len);
-}
-
-/* The match after turn walk->m.turn, as GET /api/matches/{id} showed it to
- * a spectator then: its status, turn and end, every seat (without
- * `moved`, which belongs to the turn being played, and the ratings, which
- * come with the end), the boards side by side and the turn's events. */
-static void
-turn_view(struct jw *w, const struct match_walk *walk, uint32_t turn_cap, const char *const *names)
-{
-	enum match_end end = match_end_of(&walk->m, turn_cap);
-	struct match_record r = { .turn_cap = (int)turn_cap, .nseats = (int)walk->m.nplayers,
-		.m = &walk->m, .totals = &walk->totals };
-	char text[MATCH_VIEW_TEXT_MAX];
-	size_t ntext;
-	unsigned i;
-
-	for (i = 0; i < walk->m.nplayers && i < VERSUS_PLAYERS_MAX; i++)
-		r.seats[i].account = names[i];
-	ntext = match_view_board_text(&r, text);
-	jw_object(w);
-	jw_kstring(w, "status", end != MATCH_END_NONE ? "finished" : "playing");
-	jw_kint(w, "turn", walk->m.turn);
-	jw_kstring_or_null(w, "end", end != MATCH_END_NONE ? match_end_name(end) : NULL);
-	jw_key(w, "seats");
-	jw_array(w);
-	for (i = 0; i < walk->m.nplayers; i++) {
-		jw_object(w);
-		match_player_write(w, &walk->m, end, VERSUS_NOBODY, i, &walk->totals);
-		jw_kstring(w, "account", names[i]);
-		jw_object_end(w);
-	}
-	jw_array_end(w);
-	jw_kstringn(w, "boardText", text, ntext);
-	jw_key(w, "last_turn");
-	if (walk->m.turn > 0)
-		match_events_write(w, &walk->ev, walk->mv);
-	else
-		jw_null(w);
-	jw_object_end(w);
-}
-
-/* A turn's moves as the turns route shows them: each `use T; ` dropped, so
- * nobody learns who used an item on whom (the view's hits say who was hit
- * by what); the replay, shown once the match is over, keeps them. */
-static void
-moves_hiding_users(struct jw *w, const json_t *moves)
-{
-	const json_t *m;
-	size_t i;
-
-	jw_array(w);
-	json_array_foreach(moves, i, m) {
-		const char *s = json_string_value(m);
-		const char *rest = s != NULL && strncmp(s, "use ", 4) == 0 ? strstr(s, "; ") : NULL;
-
-		if (rest != NULL)
-			jw_string(w, rest + 2);
-		else
-			jw_json(w, m);
-	}
-	jw_array_end(w);
-}
-
-bool
-watch_turn_write(struct jw *w, const struct match_walk *walk, uint32_t turn_cap,
-    const char *const *names, const json_t *moves)
-{
-	jw_object(w);
-	jw_kint(w, "turn", walk->m.turn);
-	jw_key(w, "moves");
-	if (json_is_array(moves))
-		moves_hiding_users(w, moves);
-	else
-		jw_null(w);
-	jw_key(w, "view");
-	turn_view(w, walk, turn_cap, names);
-	jw_object_end(w);
-	return !w->failed;
 }
 
 char *

@@ -10,8 +10,9 @@
  * (JSON_COMPACT), byte for byte. A whole answer comes back malloc'd,
  * NUL-terminated, its length in *len, NULL when it could not be written.
  * A page's items (a step, a turn) are written by the walk one by one into
- * a writer of its own, as the elements of one array; the page then takes
- * that array's text as it is.
+ * a writer of its own, as the elements of one array (a match's turn by
+ * match_walk_write, match.h); the page then takes that array's text as it
+ * is.
  */
 #ifndef API_WATCH_JSON_H
 #define API_WATCH_JSON_H
@@ -23,7 +24,6 @@
 
 #include "game.h"
 #include "jw.h"
-#include "match.h"
 
 /* GET /api/games: every game on the table, {games: [{name, rules,
  * boardFields, hidesFuture, seedless, marks}]}. */
@@ -54,13 +54,6 @@ bool watch_step_write(struct jw *w, const struct game *g, size_t step, const jso
  * steps (nitems bytes), with the `next` page. */
 char *watch_steps_text(const struct game *g, const struct watch_run *r, int64_t from,
     const char *items, size_t nitems, int64_t count, size_t *len);
-
-/* One turn of a match into w, as an array's element: the match after w's
- * last turn as a spectator saw it then (no `moved`, no ratings; its
- * boardText too), with the turn's moves (borrowed; NULL for turn 0).
- * names[i] is seat i's account. False when it could not be written. */
-bool watch_turn_write(struct jw *w, const struct match_walk *walk, uint32_t turn_cap,
-    const char *const *names, const json_t *moves);
 
 /* A page of turns from `from` (items and count as for the steps); nturns
  * is the turns resolved, as read. */

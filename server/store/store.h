@@ -36,6 +36,7 @@
 
 #include "agentkey.h"
 #include "game.h"
+#include "match_limits.h"
 #include "store_base.h"
 #include "store_target.h"
 
@@ -465,9 +466,12 @@ void store_reviews_free(struct store_review_row *rows, int n);
  * writer's connection inside a job; reads may take either. Times are ms.
  */
 #define STORE_MATCH_SEATS 8
-#define STORE_MATCH_STATE_MAX 3072   /* the engine's bytes, at most (VERSUS_SERIAL_MAX fits) */
-#define STORE_MATCH_PENDING_MAX 40   /* 5 bytes a seat (server/match_play.c) */
-#define STORE_MATCH_TOTALS_MAX 64    /* 8 bytes a seat */
+/* The largest of every match ruleset's (api/meson.build writes them from
+ * the table into match_limits.h; server/match_play.c checks each
+ * descriptor against them at the start). */
+#define STORE_MATCH_STATE_MAX MATCH_STATE_MAX_ALL     /* a state's bytes, at most */
+#define STORE_MATCH_PENDING_MAX MATCH_PENDING_MAX_ALL /* the pending moves' bytes, at most */
+#define STORE_MATCH_TOTALS_MAX MATCH_TOTALS_SIZE_ALL  /* the totals' bytes, at most */
 /* STORE_ITEM_KINDS: store_base.h */
 
 struct store_match_new {

@@ -1,25 +1,28 @@
 /*
- * test_match.c: api/versus/match.c, what the server adds to a versus match.
+ * test_match.c: what the shared match code (api/game/match.c) makes of a
+ * versus match, through versus's descriptor (api/versus/versus_rules.c).
  *
  *   - the totals' bytes round-trip, and only their exact length decodes;
  *   - how a match ends and its places: the engine's, and the cap's shared
  *     first place for those still in;
  *   - replays: matches played by bots on the engine, written as replays the
- *     way the server writes them (match_turn_write's text read back, as the
- *     stored turns are, and match_final_json),
+ *     way the server writes them (a turn's entry, null for a player out,
+ *     and match_final_json),
  *     verify; each kind of tampering is refused at the right turn (an
  *     illegal move, a move for a player out, a missing entry, a turn after
  *     the end, a changed final, a cap below the turns, a wrong form);
  *   - a turn's public events never carry the hole of a block on its way;
- *   - what the server asks of the engine through match.h gives what the
- *     engine gives (moves read and written, a match started, its bytes),
- *     and a turn resolves with a stored move the engine refuses missed.
+ *   - what the server asks of the engine through the descriptor gives what
+ *     the engine gives (moves read and written, a match started, its
+ *     bytes), and a turn resolves (match_resolve) with a stored move the
+ *     engine refuses missed.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "jw.h"
 #include "match.h"
+#include "versus_json.h"
 #include "versus_odd.h"
 #include "tap.h"
 
@@ -46,15 +49,40 @@ read_back(struct jw *w)
 	return v;
 }
 
-/* A turn's replay entry, as the row stores it. */
+/* A turn's replay entry, as the row stores it: each player's canonical
+ * move, null for a player out before the turn. */
 static json_t *
 turn_value(const struct versus_match *before, const struct versus_move *mv)
 {
-	struct jw w;
+	json_t *entry = json_array();
+	char text[32];
+	unsigned i;
 
-	jw_init(&w, 64, 1u << 20);
-	match_turn_write(&w, before, mv);
-	return read_back(&w);
+	for (i = 0; i < before->nplayers; i++) {
+		versus_move_text(&mv[i], text, sizeof text);
+		json_array_append_new(entry, before->players[i].alive ? json_string(text) : json_null());
+	}
+	return entry;
+}
+
+/* How m stands, and ends with the cap. */
+static enum match_end
+end_of(const struct versus_match *m, uint32_t cap)
+{
+	struct match_standing s;
+
+	match_versus.standing(m, &s);
+	return match_end_of(&s, cap);
+}
+
+/* The final summary of m, as a replay carries it. */
+static json_t *
+final_of(const struct versus_match *m, uint32_t cap, const struct match_totals *t)
+{
+	struct match_standing s;
+
+	match_versus.standing(m, &s);
+	return match_final_json(&s, match_end_of(&s, cap), t);
 }
 
 /* A turn's events, as the row stores them. */
@@ -64,7 +92,7 @@ events_value(const struct versus_events *ev, const struct versus_move *mv)
 	struct jw w;
 
 	jw_init(&w, 256, 1u << 20);
-	match_events_write(&w, ev, mv);
+	versus_events_write(&w, ev, mv);
 	return read_back(&w);
 }
 
@@ -124,17 +152,17 @@ play(uint64_t seed, unsigned nplayers, uint32_t cap)
 
 	versus_init(&m, seed, nplayers);
 	memset(&t, 0, sizeof t);
-	while (match_end_of(&m, cap) == MATCH_END_NONE) {
+	while (end_of(&m, cap) == MATCH_END_NONE) {
 		for (i = 0; i < nplayers; i++)
 			mv[i] = m.players[i].alive ? bot(&m.players[i]) :
 			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
 		before = m;
 		if (versus_resolve(&m, mv, &ev, NULL, NULL, 0) != VERSUS_OK)
 			break;
-		match_totals_add(&t, &ev);
+		versus_totals_add(&t, &ev);
 		json_array_append_new(turns, turn_value(&before, mv));
 	}
-	return match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
+	return match_replay_new(VERSUS_RULES, seed, nplayers, cap, turns, final_of(&m, cap, &t), 0, NULL);
 }
 
 /* Transformations used and odd shapes placed in play_items() matches. */
@@ -150,13 +178,13 @@ play_items(uint64_t seed, unsigned nplayers, uint32_t cap, long *uses)
 	struct versus_events ev;
 	struct versus_move mv[VERSUS_PLAYERS_MAX];
 	struct match_totals t;
-	json_t *turns = json_array(), *r;
+	json_t *turns = json_array();
 	unsigned i;
 
 	versus_init(&m, seed, nplayers);
 	versus_set_items(&m, 30, w);
 	memset(&t, 0, sizeof t);
-	while (match_end_of(&m, cap) == MATCH_END_NONE) {
+	while (end_of(&m, cap) == MATCH_END_NONE) {
 		for (i = 0; i < nplayers; i++) {
 			mv[i] = m.players[i].alive ? bot(&m.players[i]) :
 			    (struct versus_move){ VERSUS_MOVE_MISSED, false, 0, 0, 0 };
@@ -176,19 +204,18 @@ play_items(uint64_t seed, unsigned nplayers, uint32_t cap, long *uses)
 		for (i = 0; i < nplayers; i++)
 			odd_placed += (ev.players[i].action == VERSUS_ACT_PLACED ||
 			    ev.players[i].action == VERSUS_ACT_DROPPED) && ev.players[i].shape != 0;
-		match_totals_add(&t, &ev);
+		versus_totals_add(&t, &ev);
 		json_array_append_new(turns, turn_value(&before, mv));
 	}
-	r = match_replay_new(seed, nplayers, cap, turns, match_final_json(&m, match_end_of(&m, cap), &t));
-	match_replay_set_items(r, &m);
-	return r;
+	return match_replay_new(VERSUS_RULES, seed, nplayers, cap, turns, final_of(&m, cap, &t),
+	    m.item_chance, m.item_weights);
 }
 
 static int
 verify_turn(const json_t *replay, size_t *turn)
 {
 	struct match_replay_check chk;
-	int rc = match_replay_verify(replay, &chk);
+	int rc = match_verify(&match_versus, replay, &chk);
 
 	*turn = chk.turn;
 	json_decref(chk.final);
@@ -309,7 +336,8 @@ forms(void)
 	size_t turn;
 	struct match_replay_check chk;
 
-	ok(match_replay_is(r), "a match replay is recognised by its rules");
+	ok(match_rules_by_name(json_string_value(json_object_get(r, "rules"))) == &match_versus,
+	    "a match replay names its ruleset");
 	bad = json_deep_copy(r);
 	json_object_set_new(bad, "turn_cap", json_integer(1));
 	ok(verify_turn(bad, &turn) != 0 && turn == 0, "a cap below the turns is refused");
@@ -324,12 +352,13 @@ forms(void)
 	json_decref(bad);
 	bad = json_deep_copy(r);
 	json_object_set_new(bad, "schema", json_integer(2));
-	ok(match_replay_verify(bad, &chk) != 0 && strstr(chk.reason, "schema") != NULL,
+	ok(match_verify(&match_versus, bad, &chk) != 0 && strstr(chk.reason, "schema") != NULL,
 	    "schema 2 is refused");
 	json_decref(bad);
 	bad = json_deep_copy(r);
 	json_object_set_new(bad, "rules", json_string("stackfall-v1"));
-	ok(!match_replay_is(bad) && match_replay_verify(bad, &chk) != 0, "other rules are not a match's");
+	ok(match_verify(&match_versus, bad, &chk) != 0 && strstr(chk.reason, "versus-v1") != NULL,
+	    "other rules are not versus's");
 	json_decref(bad);
 	json_decref(r);
 }
@@ -341,22 +370,25 @@ ends_and_places(void)
 	struct versus_move mv[3] = { { VERSUS_MOVE_PLACE, false, 0, 0, 0 },
 		{ VERSUS_MOVE_RESIGN, false, 0, 0, 0 }, { VERSUS_MOVE_PLACE, false, 0, 6, 0 } };
 	uint8_t places[VERSUS_PLAYERS_MAX];
+	struct match_standing s;
 	struct match_totals t, back;
 	uint8_t bytes[MATCH_TOTALS_SIZE];
 	unsigned i;
 
 	versus_init(&m, 7, 3);
-	is_int(match_end_of(&m, 5), MATCH_END_NONE, "a new match is playing");
+	is_int(end_of(&m, 5), MATCH_END_NONE, "a new match is playing");
 	versus_resolve(&m, mv, NULL, NULL, NULL, 0);
-	match_places(&m, match_end_of(&m, 5), places);
+	match_versus.standing(&m, &s);
+	match_places(&s, match_end_of(&s, 5), places);
 	ok(places[0] == 0 && places[1] == 3 && places[2] == 0, "player 1 resigned: place 3, the others undecided");
 	mv[1].kind = VERSUS_MOVE_MISSED;
 	for (i = 0; i < 4; i++)
 		versus_resolve(&m, mv, NULL, NULL, NULL, 0);
 	ok(m.turn == 5 && !m.over, "five turns, two still in");
-	is_int(match_end_of(&m, 5), MATCH_END_TURN_CAP, "a cap of 5 ends it");
-	is_int(match_end_of(&m, 6), MATCH_END_NONE, "a cap of 6 does not");
-	match_places(&m, MATCH_END_TURN_CAP, places);
+	is_int(end_of(&m, 5), MATCH_END_TURN_CAP, "a cap of 5 ends it");
+	is_int(end_of(&m, 6), MATCH_END_NONE, "a cap of 6 does not");
+	match_versus.standing(&m, &s);
+	match_places(&s, MATCH_END_TURN_CAP, places);
 	ok(places[0] == 1 && places[1] == 3 && places[2] == 1, "at the cap those still in share place 1");
 	is_str(match_end_name(MATCH_END_ALL_OUT), "all_out", "end names");
 
@@ -423,59 +455,60 @@ server_calls(void)
 	static const uint8_t weights[VERSUS_ITEM_KINDS] = { 1, 2, 0, 3, 1, 1 };
 	static struct versus_match a, b, before;
 	static uint8_t x[VERSUS_SERIAL_MAX], y[VERSUS_SERIAL_MAX];
+	const struct match_rules *mr = &match_versus;
+	struct match_options off = { .on = false }, on = { .on = true, .chance = 30 }, over;
 	struct versus_move mv[VERSUS_PLAYERS_MAX], mw[VERSUS_PLAYERS_MAX];
-	struct versus_events ev, ew;
-	struct match_refused refused;
-	json_t *je, *jf;
+	struct versus_events ew;
+	struct match_turn_out out;
+	uint8_t totals[MATCH_TOTALS_SIZE] = { 0 };
+	struct jw wm, we;
+	json_t *je, *jf, *jm;
 	char reason[ENGINE_REASON_MAX], want[ENGINE_REASON_MAX], text[32];
 	size_t nx, ny;
 	unsigned bad = 9;
 
+	memcpy(on.shares, weights, sizeof on.shares);
+	over = on;
+	over.chance = 101;
 	/* Moves read and written as the engine reads and writes them. */
-	is_int(match_move_read("hold; place 1 4", 15, &mv[0], reason, sizeof reason), VERSUS_PARSE_OK,
-	    "match_move_read reads a move");
-	is_int(match_move_text(&mv[0], text, sizeof text), 15, "match_move_text: its length");
-	is_str(text, "hold; place 1 4", "match_move_text: the canonical text");
-	is_int(match_move_read("", 0, &mv[0], reason, sizeof reason), VERSUS_PARSE_EMPTY,
+	is_int(mr->move_read("hold; place 1 4", 15, &mv[0], reason, sizeof reason), MATCH_PARSE_OK,
+	    "move_read reads a move");
+	is_int(mr->move_text(&mv[0], text, sizeof text), 15, "move_text: its length");
+	is_str(text, "hold; place 1 4", "move_text: the canonical text");
+	is_int(mr->move_read("", 0, &mv[0], reason, sizeof reason), MATCH_PARSE_EMPTY,
 	    "no command is EMPTY");
-	ok(match_move_read("jump", 4, &mv[0], reason, sizeof reason) == VERSUS_PARSE_INVALID &&
+	ok(mr->move_read("jump", 4, &mv[0], reason, sizeof reason) == MATCH_PARSE_INVALID &&
 	    reason[0] != '\0', "a command that is no move is INVALID, with a reason");
 
 	/* A match started, without items and with. */
-	ok(match_state_start(&a, 42, 3, false, 0, NULL) && versus_init(&b, 42, 3),
-	    "match_state_start starts a match without items");
+	ok(mr->start(&a, 42, 3, &off) && versus_init(&b, 42, 3), "start starts a match without items");
 	nx = bytes(&a, x);
 	ny = bytes(&b, y);
 	ok(nx == ny && memcmp(x, y, nx) == 0, "... as versus_init does, byte for byte");
-	ok(match_state_start(&a, 42, 3, true, 30, weights) && versus_init(&b, 42, 3) &&
-	    versus_set_items(&b, 30, weights), "match_state_start starts a match with items");
+	ok(mr->start(&a, 42, 3, &on) && versus_init(&b, 42, 3) && versus_set_items(&b, 30, weights),
+	    "start starts a match with items");
 	nx = bytes(&a, x);
 	ny = bytes(&b, y);
 	ok(nx == ny && memcmp(x, y, nx) == 0, "... as versus_init and versus_set_items do");
-	ok(!match_state_start(&a, 42, 9, false, 0, NULL), "nine players are refused");
-	ok(!match_state_start(&a, 42, 3, true, 101, weights), "an item chance above 100 is refused");
-	ok(versus_init(&a, 42, 3) && match_state_items(&a, 30, weights), "match_state_items at turn 0");
-	nx = bytes(&a, x);
-	ok(match_state_start(&b, 42, 3, true, 30, weights), "match_state_start with the same items");
-	ny = bytes(&b, y);
-	ok(nx == ny && memcmp(x, y, nx) == 0, "... the same bytes");
+	ok(!mr->start(&a, 42, 9, &off), "nine players are refused");
+	ok(!mr->start(&a, 42, 3, &over), "an item chance above 100 is refused");
 
 	/* Its bytes, and back. */
-	match_state_start(&a, 42, 3, true, 30, weights);
-	nx = match_state_encode(&a, x, sizeof x);
+	mr->start(&a, 42, 3, &on);
+	nx = mr->encode(&a, x, sizeof x);
 	ny = bytes(&a, y);
-	ok(nx == ny && memcmp(x, y, nx) == 0, "match_state_encode writes the engine's bytes");
-	is_int(match_state_encode(&a, x, 3), nx, "too small a buffer: the length it needs");
-	nx = match_state_encode(&a, x, sizeof x);
-	ok(match_state_decode(&b, x, nx), "match_state_decode reads them");
+	ok(nx == ny && memcmp(x, y, nx) == 0, "encode writes the engine's bytes");
+	is_int(mr->encode(&a, x, 3), nx, "too small a buffer: the length it needs");
+	nx = mr->encode(&a, x, sizeof x);
+	ok(mr->decode(&b, x, nx), "decode reads them");
 	ny = bytes(&b, y);
 	ok(nx == ny && memcmp(x, y, nx) == 0, "... and they encode again to the same bytes");
 	x[nx / 2] ^= 1;
-	ok(!match_state_decode(&b, x, nx), "a flipped bit is refused");
+	ok(!mr->decode(&b, x, nx), "a flipped bit is refused");
 
 	/* A turn: seat 0 moved, seat 1's stored move the engine refuses, seat
 	 * 2 sent nothing. */
-	match_state_start(&a, 42, 3, false, 0, NULL);
+	mr->start(&a, 42, 3, &off);
 	before = a;
 	memset(mv, 0, sizeof mv);
 	do
@@ -484,20 +517,26 @@ server_calls(void)
 	mv[1] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 9, 0, 0 };
 	mv[2] = (struct versus_move){ VERSUS_MOVE_PLACE, false, 0, 0, 0 };
 	ok(!versus_check_move(&a, 1, &mv[1], want, sizeof want), "seat 1's move is refused by the engine");
-	ok(match_turn_resolve(&a, mv, 0x3, &ev, &refused), "the turn is played");
+	jw_init(&wm, 64, 1u << 20);
+	jw_init(&we, 256, 1u << 20);
+	ok(match_resolve(mr, &a, mv, 0x3, totals, 0, &wm, &we, &out), "the turn is played");
 	is_int(a.turn, 1, "... one turn");
-	ok(!match_state_items(&a, 30, weights), "match_state_items refuses a match begun");
-	is_int(refused.seats, 0x2, "seat 1's stored move is the one refused");
-	is_str(refused.reason[1], want, "... with the engine's reason");
+	is_int(out.refused, 0x2, "seat 1's stored move is the one refused");
+	is_str(out.reason[1], want, "... with the engine's reason");
 	ok(mv[0].kind == VERSUS_MOVE_PLACE && mv[1].kind == VERSUS_MOVE_MISSED &&
 	    mv[2].kind == VERSUS_MOVE_MISSED, "seats 1 and 2 missed the turn, seat 0 played");
+	jm = read_back(&wm);
+	jf = turn_value(&before, mv);
+	ok(jm != NULL && json_equal(jm, jf), "the turn's entry is its moves' text");
+	json_decref(jm);
+	json_decref(jf);
 	b = before;
 	memcpy(mw, mv, sizeof mw);
 	ok(versus_resolve(&b, mw, &ew, &bad, reason, sizeof reason) == VERSUS_OK,
 	    "the engine plays the same moves");
 	nx = bytes(&a, x);
 	ny = bytes(&b, y);
-	je = events_value(&ev, mv);
+	je = read_back(&we);
 	jf = events_value(&ew, mw);
 	ok(nx == ny && memcmp(x, y, nx) == 0 && je != NULL && json_equal(je, jf),
 	    "... to the same state and the same events");
@@ -505,16 +544,21 @@ server_calls(void)
 	json_decref(jf);
 
 	/* A turn of a match over: nothing played, nothing changed. */
-	match_state_start(&a, 5, 2, false, 0, NULL);
+	mr->start(&a, 5, 2, &off);
 	memset(mv, 0, sizeof mv);
 	mv[0].kind = VERSUS_MOVE_RESIGN;
-	ok(match_turn_resolve(&a, mv, 0x1, &ev, &refused) && a.over && refused.seats == 0,
+	jw_init(&wm, 64, 1u << 20);
+	jw_init(&we, 256, 1u << 20);
+	ok(match_resolve(mr, &a, mv, 0x1, totals, 0, &wm, &we, &out) && a.over && out.refused == 0 &&
+	    out.end != NULL && strcmp(out.end, "last_standing") == 0,
 	    "a resignation ends a match of two");
 	nx = bytes(&a, x);
-	ok(!match_turn_resolve(&a, mv, 0x3, &ev, &refused) && a.turn == 1,
+	ok(!match_resolve(mr, &a, mv, 0x3, totals, 0, &wm, &we, &out) && a.turn == 1,
 	    "a match over plays no turn");
 	ny = bytes(&a, y);
 	ok(nx == ny && memcmp(x, y, nx) == 0, "... and stays as it was");
+	jw_cleanup(&wm);
+	jw_cleanup(&we);
 }
 
 /* test_match FILE also writes a bot match with items as a replay to FILE,

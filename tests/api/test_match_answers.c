@@ -13,7 +13,7 @@
  *     mover's state, "use", now and then the whole view with ?view=full),
  *     for every seat of the match and a viewer who is none, as playing
  *     and finished, moved or not;
- *   - a resolved turn's events (match_events_write, MatchTurn) and the
+ *   - a resolved turn's events (versus_events_write, MatchTurn) and the
  *     replay's entry of its moves (match_turn_write), which the row
  *     stores as text;
  *   - at each match's end its replay's answer (match_replay_answer_write,
@@ -53,8 +53,7 @@
 #include "jw.h"
 #include "certificate.h"
 #include "match.h"
-#include "match_result.h"
-#include "match_view.h"
+#include "versus_json.h"
 #include "versus_odd.h"
 
 static uint64_t rng = 0x6a09e667f3bcc909ull;
@@ -520,9 +519,19 @@ static const char *const names[] = {
 
 static struct tally tv; /* whole views */
 
+/* How m ends with the cap. */
+static enum match_end
+end_of(const struct versus_match *m, uint32_t cap)
+{
+	struct match_standing s;
+
+	match_versus.standing(m, &s);
+	return match_end_of(&s, cap);
+}
+
 /* Every viewer's whole view of rec (a seat each, and a spectator). */
 static void
-views(const struct match_record *rec, int64_t now)
+views(const struct match_rules_record *rec, int64_t now)
 {
 	int v;
 
@@ -530,7 +539,7 @@ views(const struct match_record *rec, int64_t now)
 		struct jw w;
 
 		jw_init(&w, rnd(2) ? 64 : 8192, 1u << 22);
-		match_view_write(&w, rec, v, now);
+		match_view_write(&match_versus, &w, rec, v, now);
 		check("view", &match_view, &w, &tv);
 	}
 }
@@ -540,7 +549,8 @@ static void
 answers(const struct versus_match *m, const struct match_totals *totals, struct tally *t,
     unsigned long want, const char *last_turn)
 {
-	struct match_record rec;
+	struct match_rules_record rec;
+	uint8_t totals_bytes[MATCH_TOTALS_SIZE];
 	unsigned i, n = m->nplayers;
 	bool over = m->over || rnd(50) == 0;
 	int64_t now = 1764700000000 + rnd(100000);
@@ -555,9 +565,9 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 	rec.turn_seconds = 1 + (int)rnd(60);
 	rec.turn_cap = rnd(4) == 0 ? 0 : 1000;
 	rec.rated = rnd(2);
-	rec.items = m->item_chance > 0;
-	rec.item_chance = m->item_chance;
-	rec.item_weights = m->item_chance > 0 ? m->item_weights : NULL;
+	rec.options.on = m->item_chance > 0;
+	rec.options.chance = m->item_chance;
+	memcpy(rec.options.shares, m->item_weights, sizeof rec.options.shares);
 	rec.turn = m->turn;
 	rec.created_at = now - 100000;
 	rec.started_at = now - 90000;
@@ -571,8 +581,9 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 		rec.seats[i].rating_before = over && rec.rated ? 1500.0 + rnd(300) + rnd(1000) / 997.0 : NAN;
 		rec.seats[i].rating_after = over && rec.rated ? 1400.0 + rnd(300) + rnd(1000) / 991.0 : NAN;
 	}
-	rec.m = m;
-	rec.totals = totals;
+	match_totals_encode(totals, totals_bytes);
+	rec.state = m;
+	rec.totals = totals_bytes;
 	rec.moved = (uint8_t)rnd(256);
 	rec.last_turn = last_turn;
 	rec.queue = rnd(2);
@@ -583,11 +594,11 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 		views(&rec, now);
 		if (rnd(4) == 0) {
 			/* the same seats in the lobby, before there is a state */
-			struct match_record lobby = rec;
+			struct match_rules_record lobby = rec;
 
 			lobby.status = "lobby";
 			lobby.end_reason = "";
-			lobby.m = NULL;
+			lobby.state = NULL;
 			lobby.totals = NULL;
 			lobby.last_turn = NULL;
 			lobby.certificate = NULL;
@@ -600,7 +611,7 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 		/* n + 1: a viewer who is not a seat (the writer's null seat) */
 		int viewer = i < n ? (int)i : -1;
 		char move[32];
-		struct versus_move mv = bot(m, i < n ? i : 0);
+		struct versus_move mv = bot(m, i < n ? i : 0), used;
 		bool resolved = rnd(2), empty = rnd(2), full = rnd(32) == 0;
 		uint32_t use = mv.kind == VERSUS_MOVE_PLACE ? mv.use : 0;
 		struct jw w;
@@ -608,9 +619,14 @@ answers(const struct versus_match *m, const struct match_totals *totals, struct 
 		if (use == 0 && rnd(8) == 0)
 			use = 1 + rnd(n); /* the answer's shape for any use, even one not checked */
 		versus_move_text(&mv, move, sizeof move);
+		used = mv;
+		if (use != 0) {
+			used.kind = VERSUS_MOVE_PLACE;
+			used.use = use;
+		}
 		jw_init(&w, rnd(2) ? 32 : 4096, 1u << 22);
-		match_move_answer_write(&w, rec.id, (uint32_t)rec.turn + 1, move, resolved, &rec, viewer,
-		    now, full, use, empty);
+		match_move_answer_write(&match_versus, &w, &rec, (uint32_t)rec.turn + 1, &used, move,
+		    resolved, viewer, now, full, empty);
 		check("move answer", &move_answer, &w, t);
 	}
 }
@@ -624,14 +640,18 @@ struct run {
 static char *
 seats_text(const struct versus_match *m, const struct match_totals *t)
 {
+	uint8_t places[MATCH_PLAYERS_MAX];
+	struct match_standing s;
 	struct jw w;
 	unsigned v;
 
+	match_versus.standing(m, &s);
+	match_places(&s, match_end_of(&s, 0), places);
 	jw_init(&w, 1024, 1u << 22);
 	jw_array(&w);
 	for (v = 0; v < m->nplayers; v++) {
 		jw_object(&w);
-		match_player_write(&w, m, match_end_of(m, 0), v, v, t);
+		versus_seat_write(&w, m, v, v, places[v], t);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);
@@ -661,10 +681,10 @@ twins_alike(const struct versus_match *m, const struct versus_match *d, const st
 	nb = versus_encode(&b, bb, sizeof bb);
 	same = same && na == nb && memcmp(ba, bb, na) == 0;
 	jw_init(&w, 1024, 1u << 20);
-	match_events_write(&w, &ea, mv);
+	versus_events_write(&w, &ea, mv);
 	va = jw_take(&w, NULL);
 	jw_init(&w, 1024, 1u << 20);
-	match_events_write(&w, &eb, mv);
+	versus_events_write(&w, &eb, mv);
 	vb = jw_take(&w, NULL);
 	same = same && va != NULL && vb != NULL && strcmp(va, vb) == 0;
 	free(va);
@@ -677,7 +697,7 @@ static struct tally tr, tf, tx, tk; /* replay pages, verified, refused, ratings 
 /* A ratings page of the seats' names (rated as they were), ranked on from
  * a random rank: its rows ranked one after the other from there. */
 static void
-ratings_page(const struct match_record *rec)
+ratings_page(const struct match_rules_record *rec)
 {
 	struct match_rating_row rows[VERSUS_PLAYERS_MAX];
 	int64_t above = rnd(3) == 0 ? 0 : (int64_t)rnd(100000);
@@ -714,8 +734,9 @@ static void
 replay_answers(const struct versus_match *m, const struct match_totals *totals, uint32_t cap,
     json_t *turns)
 {
-	struct match_record rec;
+	struct match_rules_record rec;
 	struct match_replay_check chk;
+	uint8_t totals_bytes[MATCH_TOTALS_SIZE];
 	char hash[CERTIFICATE_HASH_TEXT];
 	json_t *replay, *final;
 	struct jw w;
@@ -726,12 +747,13 @@ replay_answers(const struct versus_match *m, const struct match_totals *totals, 
 	rec.seed = (int64_t)m->seed;
 	rec.players = (int)m->nplayers;
 	rec.turn_cap = (int)cap;
-	rec.m = m;
-	rec.totals = totals;
+	match_totals_encode(totals, totals_bytes);
+	rec.state = m;
+	rec.totals = totals_bytes;
 	rec.nseats = (int)m->nplayers;
 	for (i = 0; i < m->nplayers; i++)
 		rec.seats[i].account = names[rnd(sizeof names / sizeof names[0])];
-	if ((replay = match_result_replay(&rec, turns)) == NULL) {
+	if ((replay = match_replay(&match_versus, &rec, turns)) == NULL) {
 		tr.unwritten++;
 		return;
 	}
@@ -743,7 +765,7 @@ replay_answers(const struct versus_match *m, const struct match_totals *totals, 
 
 	memset(&chk, 0, sizeof chk);
 	jw_init(&w, 256, 1u << 26);
-	if (match_replay_verify(replay, &chk) == 0 && certificate_json_hash(replay, hash) == 0) {
+	if (match_verify(&match_versus, replay, &chk) == 0 && certificate_json_hash(replay, hash) == 0) {
 		match_verified_write(&w, chk.nturns, chk.final, hash, NULL);
 		check("verified", &verified, &w, &tf);
 	} else {
@@ -757,7 +779,7 @@ replay_answers(const struct versus_match *m, const struct match_totals *totals, 
 	json_object_set_new(final, "turns", json_integer(m->turn + 1));
 	memset(&chk, 0, sizeof chk);
 	jw_init(&w, 256, 1u << 26);
-	if (match_replay_verify(replay, &chk) != 0)
+	if (match_verify(&match_versus, replay, &chk) != 0)
 		match_verify_refusal_write(&w, chk.turn, chk.reason, chk.final);
 	else
 		match_verified_write(&w, chk.nturns, chk.final, "tampered", NULL);
@@ -797,7 +819,8 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 	memset(&totals, 0, sizeof totals);
 	run->matches++;
 	answers(&m, &totals, ta, want, NULL);
-	while (match_end_of(&m, cap) == MATCH_END_NONE && ta->checked < want) {
+	while (end_of(&m, cap) == MATCH_END_NONE && ta->checked < want) {
+		struct match_standing s;
 		struct jw w;
 		const char *text;
 
@@ -822,20 +845,21 @@ one_match(struct tally *ta, struct tally *te, struct tally *tt, struct run *run,
 		for (i = 0; i < n; i++) {
 			run->odd += (ev.players[i].action == VERSUS_ACT_PLACED ||
 			    ev.players[i].action == VERSUS_ACT_DROPPED) && ev.players[i].shape != 0;
-			run->uses_empty += match_use_empty(&ev, mv, i);
+			run->uses_empty += versus_use_empty(&ev, mv, i);
 		}
-		match_totals_add(&totals, &ev);
+		versus_totals_add(&totals, &ev);
 
 		/* The turn's events: the row's last_turn, as the daemon stores it. */
 		jw_init(&w, 64, 1u << 20);
-		match_events_write(&w, &ev, mv);
+		versus_events_write(&w, &ev, mv);
 		free(last);
 		last = (text = jw_text(&w, NULL)) != NULL ? strdup(text) : NULL;
 		check("events", &match_turn, &w, te);
 
 		/* The replay's entry, read back as the replay reads the stored one. */
 		jw_init(&w, 16, 1u << 20);
-		match_turn_write(&w, &before, mv);
+		match_versus.standing(&before, &s);
+		match_turn_write(&match_versus, &w, s.alive, s.nplayers, mv);
 		if ((text = jw_text(&w, NULL)) != NULL)
 			json_array_append_new(turns, json_loads(text, 0, NULL));
 		check("turn", &turn_entry, &w, tt);

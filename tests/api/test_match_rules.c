@@ -13,9 +13,9 @@
  *     options an empty body gives (all off), stands at turn 0 with every
  *     seat in, encodes within state_max, decodes to a state that encodes
  *     to the same bytes, and refuses those bytes cut short or changed;
- *     its totals are totals_size bytes;
+ *     its totals are the shared MATCH_TOTALS_SIZE bytes;
  *   - its pending moves: none sent write nothing and read back none;
- *   - a turn with every move missed resolves, writes its moves and
+ *   - a turn with every move missed resolves (match_resolve), writes its moves and
  *     events as JSON, and leaves a state that encodes and decodes;
  *   - its view (a spectator's and each seat's) and a lobby's view are
  *     JSON objects naming the ruleset;
@@ -28,12 +28,15 @@
 #include <jansson.h>
 
 #include "jw.h"
+#include "match.h"
 #include "match_rules.h"
 #include "tap.h"
 
-#define STORE_STATE_MAX 3072   /* the store's columns (server/store/store.h) */
-#define STORE_PENDING_MAX 40
-#define STORE_TOTALS_MAX 64
+/* The store's columns (server/store/store.h): the largest of the
+ * rulesets', generated from the table (match_limits.h). */
+#define STORE_STATE_MAX MATCH_STATE_MAX_ALL
+#define STORE_PENDING_MAX MATCH_PENDING_MAX_ALL
+#define STORE_TOTALS_MAX MATCH_TOTALS_SIZE_ALL
 
 /* w's text as JSON, or NULL when it is not. */
 static json_t *
@@ -68,13 +71,16 @@ one_ruleset(const struct match_rules *mr)
 	ok(mr->state_max <= STORE_STATE_MAX && mr->pending_max <= STORE_PENDING_MAX &&
 	    mr->totals_size <= STORE_TOTALS_MAX && mr->move_size > 0 && mr->move_size <= MATCH_MOVE_MAX &&
 	    mr->players_min >= 2 && mr->players_min <= mr->players_max &&
-	    mr->players_max <= MATCH_PLAYERS_MAX && mr->state_size > 0 && mr->walk_size > 0,
-	    "%s: its sizes fit the store's columns and the server's buffers", mr->name);
+	    mr->players_max <= MATCH_PLAYERS_MAX && mr->state_size > 0 &&
+	    mr->state_size <= sizeof(match_state) && mr->events_size > 0 &&
+	    mr->events_size <= sizeof(match_events) && mr->totals_size == MATCH_TOTALS_SIZE &&
+	    mr->seed_max > 0,
+	    "%s: its sizes fit the store's columns, the server's buffers and the shared code's",
+	    mr->name);
 	ok(mr->options_read && mr->start && mr->encode && mr->decode && mr->standing && mr->move_read &&
-	    mr->move_text && mr->move_check && mr->pending_read && mr->pending_write && mr->resolve &&
-	    mr->results && mr->view_write && mr->move_answer_write && mr->replay && mr->certificate &&
-	    mr->verify && mr->walk_start && mr->walk_turn && mr->walk_write && mr->missed != NULL &&
-	    mr->option_fields != NULL, "%s: every hook is set", mr->name);
+	    mr->move_text && mr->move_check && mr->pending_read && mr->pending_write &&
+	    mr->move_missed && mr->turn_play && mr->totals_add && mr->events_write && mr->seat_write &&
+	    mr->missed != NULL && mr->option_fields != NULL, "%s: every hook is set", mr->name);
 	ok(mr->options_read(NULL, &o, msg, sizeof msg) && !o.on,
 	    "%s: an empty body gives its options, all off", mr->name);
 	ok(mr->pending_write(&mv, 0, mr->players_max, pend) == 0, "%s: no move sent writes nothing",
@@ -88,10 +94,10 @@ one_ruleset(const struct match_rules *mr)
 		struct jw w, ev;
 		bool fine = true;
 
-		memset(totals, 0xee, sizeof totals);
-		if (!ok(st != NULL && st2 != NULL && mr->start(st, 42 + n, n, &o, totals),
+		if (!ok(st != NULL && st2 != NULL && mr->start(st, 42 + n, n, &o),
 		    "%s, %u players: starts", mr->name, n))
 			continue;
+		memset(totals, 0, sizeof totals);
 		mr->standing(st, &s);
 		ok(s.turn == 0 && s.nplayers == n && s.alive == (uint8_t)((1u << n) - 1),
 		    "%s, %u players: at turn 0, every seat in", mr->name, n);
@@ -118,7 +124,7 @@ one_ruleset(const struct match_rules *mr)
 		r.totals = totals;
 		for (viewer = -1; viewer < (int)n; viewer++) {
 			jw_init(&w, 256, 1u << 22);
-			mr->view_write(&w, &r, viewer, 0);
+			match_view_write(mr, &w, &r, viewer, 0);
 			v = taken(&w);
 			fine = fine && json_is_object(v) &&
 			    json_is_string(json_object_get(v, "rules")) &&
@@ -129,7 +135,7 @@ one_ruleset(const struct match_rules *mr)
 
 		jw_init(&w, 256, 1u << 22);
 		jw_init(&ev, 256, 1u << 22);
-		ok(mr->resolve(st, &mv, 0, totals, 1000, &w, &ev, &out), "%s, %u players: every move missed, "
+		ok(match_resolve(mr, st, &mv, 0, totals, 1000, &w, &ev, &out), "%s, %u players: every move missed, "
 		    "a turn resolves", mr->name, n);
 		t = taken(&w);
 		e = taken(&ev);
@@ -156,7 +162,7 @@ one_ruleset(const struct match_rules *mr)
 		json_t *v;
 
 		jw_init(&w, 256, 1u << 22);
-		mr->view_write(&w, &r, 0, 0);
+		match_view_write(mr, &w, &r, 0, 0);
 		v = taken(&w);
 		ok(json_is_object(v), "%s: a lobby's view is JSON", mr->name);
 		json_decref(v);
@@ -166,7 +172,7 @@ one_ruleset(const struct match_rules *mr)
 		json_t *no = json_integer(1);
 
 		memset(&chk, 0, sizeof chk);
-		ok(mr->verify(no, &chk) != 0 && chk.reason[0] != '\0', "%s: a replay that is no object is "
+		ok(match_verify(mr, no, &chk) != 0 && chk.reason[0] != '\0', "%s: a replay that is no object is "
 		    "refused (%s)", mr->name, chk.reason);
 		json_decref(chk.final);
 		json_decref(no);

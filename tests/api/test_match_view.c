@@ -1,6 +1,7 @@
 /*
- * test_match_view.c: api/versus/match_view.c, a served match as its answers show
- * it, and the boards side by side (`boardText`).
+ * test_match_view.c: a served versus match as its answers show it (the
+ * shared view, api/game/match_view.c), and versus's boards side by side
+ * (`boardText`, api/versus/versus_json.c).
  *
  *   - a known 3-seat state (a piece on one board, a grey garbage row and
  *     queued lines on another, a resigned player) gives exactly the text
@@ -16,7 +17,8 @@
 #include <string.h>
 
 #include "jw.h"
-#include "match_view.h"
+#include "match.h"
+#include "versus_json.h"
 #include "tap.h"
 
 /* Shows a text of several lines, each behind "# " (TAP comments) and
@@ -52,9 +54,12 @@ is_text(const char *got, const char *want, const char *name)
 	return 0;
 }
 
+/* No line sent: the totals' bytes of a match just begun. */
+static const uint8_t no_totals[MATCH_TOTALS_SIZE];
+
 static void
-record_init(struct match_record *r, const struct versus_match *m, const struct match_totals *t,
-    const char *const *names, const char *status)
+record_init(struct match_rules_record *r, const struct versus_match *m, const char *const *names,
+    const char *status)
 {
 	int i;
 
@@ -75,8 +80,27 @@ record_init(struct match_record *r, const struct versus_match *m, const struct m
 		r->seats[i].account = names[i];
 		r->seats[i].rating_before = r->seats[i].rating_after = NAN;
 	}
-	r->m = m;
-	r->totals = t;
+	r->state = m;
+	r->totals = m != NULL ? no_totals : NULL;
+}
+
+/* r's boardText as its view writes it; 0 (out "") in the lobby. */
+static size_t
+board_text(const struct match_rules_record *r, char out[VERSUS_BOARDS_TEXT_MAX])
+{
+	const char *names[MATCH_PLAYERS_MAX] = { NULL };
+	uint8_t places[MATCH_PLAYERS_MAX];
+	struct match_standing s;
+	int i;
+
+	out[0] = '\0';
+	if (r->state == NULL)
+		return 0;
+	for (i = 0; i < r->nseats; i++)
+		names[i] = r->seats[i].account;
+	match_versus.standing(r->state, &s);
+	match_places(&s, match_end_of(&s, (uint32_t)r->turn_cap), places);
+	return versus_boards_text(r->state, places, names, out);
 }
 
 /* Seed 7, three seats after one turn, written by hand rather than played:
@@ -131,21 +155,20 @@ test_known(void)
 	static const char capped[] = "0 alice     1 bob_the_l 2 carol\n"
 	    "#1 300      #1 1200     #3 resigned\n";
 	struct versus_match m;
-	struct match_totals t = { { 0 }, { 0 } };
-	struct match_record r;
-	char text[MATCH_VIEW_TEXT_MAX];
+	struct match_rules_record r;
+	char text[VERSUS_BOARDS_TEXT_MAX];
 	size_t n;
 
 	known_state(&m);
-	record_init(&r, &m, &t, names, "playing");
-	n = match_view_board_text(&r, text);
+	record_init(&r, &m, names, "playing");
+	n = board_text(&r, text);
 	is_text(text, known_text, "a known 3-seat state: names, scores, queued lines, a player out, "
 	    "the boards with a piece and a grey row");
 	is_int(n, strlen(known_text), "the length returned is the text's");
 
 	/* The cap stops the match after this turn: those still in share place 1. */
 	r.turn_cap = 1;
-	match_view_board_text(&r, text);
+	board_text(&r, text);
 	ok(strncmp(text, capped, strlen(capped)) == 0,
 	    "at the turn cap the players still in show \"#1 SCORE\"");
 }
@@ -157,9 +180,8 @@ test_widths(void)
 		"abcdefghijabcdefghijabcdefghij12", "b", "c\xc3\xa9z", "ddd", "eee", "fff", "ggg", "hhh",
 	};
 	struct versus_match m;
-	struct match_totals t = { { 0 }, { 0 } };
-	struct match_record r;
-	char text[MATCH_VIEW_TEXT_MAX];
+	struct match_rules_record r;
+	char text[VERSUS_BOARDS_TEXT_MAX];
 	const char *s;
 	size_t n, lines = 0, rows_ok = 0, widest = 0;
 	unsigned i;
@@ -174,14 +196,14 @@ test_widths(void)
 	}
 	m.nalive = 2;
 	m.turn = 1;
-	record_init(&r, &m, &t, names, "playing");
-	n = match_view_board_text(&r, text);
-	ok(n > 0 && n < MATCH_VIEW_TEXT_MAX && strlen(text) == n, "8 seats fit the buffer (%zu of %d)",
-	    n, MATCH_VIEW_TEXT_MAX);
+	record_init(&r, &m, names, "playing");
+	n = board_text(&r, text);
+	ok(n > 0 && n < VERSUS_BOARDS_TEXT_MAX && strlen(text) == n, "8 seats fit the buffer (%zu of %d)",
+	    n, VERSUS_BOARDS_TEXT_MAX);
 	for (s = text; ; lines++) {
 		size_t w = strcspn(s, "\n");
 
-		if (lines >= 2 && w == (size_t)MATCH_VIEW_COLUMN * 8 - 2)
+		if (lines >= 2 && w == (size_t)VERSUS_BOARDS_COLUMN * 8 - 2)
 			rows_ok++;
 		if (w > widest)
 			widest = w;
@@ -191,9 +213,9 @@ test_widths(void)
 		}
 		s += w + 1;
 	}
-	is_int(lines, MATCH_VIEW_TEXT_LINES, "22 lines: two of headers, twenty of boards");
+	is_int(lines, VERSUS_BOARDS_LINES, "22 lines: two of headers, twenty of boards");
 	is_int(rows_ok, TETROMINO_ROWS, "every board row is 8 * 12 - 2 characters wide");
-	ok(widest <= (size_t)MATCH_VIEW_COLUMN * 8 - 1, "no line is wider than 8 * 12 - 1 (%zu)", widest);
+	ok(widest <= (size_t)VERSUS_BOARDS_COLUMN * 8 - 1, "no line is wider than 8 * 12 - 1 (%zu)", widest);
 	ok(strncmp(text, "0 abcdefghi 1 b", 15) == 0, "a long name is cut to fit its column");
 	ok(strncmp(text + 24, "2 c??z", 6) == 0, "a name's bytes outside printable ASCII show as '?'");
 	ok(strstr(text, "#3 resigned #3 resigned") != NULL, "an 11-character state keeps one blank "
@@ -205,14 +227,14 @@ test_widths(void)
 /* The view as an answer writes it, read back as a value (NULL when the
  * writer fails). */
 static json_t *
-view_value(const struct match_record *r, int viewer, int64_t now_ms)
+view_value(const struct match_rules_record *r, int viewer, int64_t now_ms)
 {
 	struct jw w;
 	char *text;
 	json_t *v;
 
 	jw_init(&w, 4096, 1u << 22);
-	match_view_write(&w, r, viewer, now_ms);
+	match_view_write(&match_versus, &w, r, viewer, now_ms);
 	text = jw_take(&w, NULL);
 	v = text != NULL ? json_loads(text, 0, NULL) : NULL;
 	free(text);
@@ -224,20 +246,19 @@ test_json(void)
 {
 	static const char *const names[] = { "alice", "bob_the_long_named_bot", "carol" };
 	struct versus_match m;
-	struct match_totals t = { { 0 }, { 0 } };
-	struct match_record r;
+	struct match_rules_record r;
 	json_t *v;
 
-	record_init(&r, NULL, NULL, names, "lobby");
+	record_init(&r, NULL, names, "lobby");
 	r.nseats = r.joined = 1;
-	is_int(match_view_board_text(&r, (char[MATCH_VIEW_TEXT_MAX]){ 0 }), 0, "no text in the lobby");
+	is_int(board_text(&r, (char[VERSUS_BOARDS_TEXT_MAX]){ 0 }), 0, "no text in the lobby");
 	v = view_value(&r, 0, 1700000000000);
 	ok(v != NULL && json_is_null(json_object_get(v, "boardText")) &&
 	    json_array_size(json_object_get(v, "seats")) == 1, "the lobby's view: boardText null");
 	json_decref(v);
 
 	known_state(&m);
-	record_init(&r, &m, &t, names, "playing");
+	record_init(&r, &m, names, "playing");
 	r.moved = 1;
 	v = view_value(&r, -1, 1700000000000);
 	is_text(json_string_value(json_object_get(v, "boardText")) ? json_string_value(json_object_get(v,

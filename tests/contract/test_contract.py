@@ -1066,6 +1066,29 @@ def play_matches(d, acct):
     req(d, 'GET', p + '/turns?from=1', headers=c)                                    # playing: turn 1 so far
     lobby = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60}, headers=a).json['match_id']
     req(d, 'GET', m + '/' + lobby + '/turns')                                        # a lobby: no turn
+    # An ActionBlocks match (actionblocks-v1): its own shapes, the view,
+    # events, move answers, turns page and replay of its fragment
+    # (api/actionblocks/actionblocks.yaml).
+    ab = req(d, 'POST', m, {'players': 2, 'turn_seconds': 60, 'seed': 7, 'rules': 'actionblocks-v1'},
+             headers=a).json['match_id']
+    q = m + '/' + ab
+    req(d, 'GET', q)                                                                 # its lobby
+    req(d, 'POST', q + '/join', None, headers=b)                                     # starts it
+    req(d, 'POST', q + '/move', {'turn': 1, 'command': 'keys DL'}, headers=a)        # 422 after the lock
+    req(d, 'POST', q + '/move', {'turn': 1, 'command': 'keys Q'}, headers=a)         # 422 invalid
+    req(d, 'POST', q + '/move', {'turn': 1, 'command': 'keys SD'}, headers=a)        # waits for b
+    req(d, 'POST', q + '/move?view=full', {'turn': 1, 'command': 'D'}, headers=b)    # resolves turn 1
+    req(d, 'GET', q, headers=a)                                                      # you: 0, the previews
+    req(d, 'GET', q + '/wait?after=0', headers=b)
+    req(d, 'POST', q + '/move', {'turn': 2, 'command': 'resign'}, headers=a)
+    req(d, 'POST', q + '/move?view=full', {'turn': 2, 'command': 'keys LLD'}, headers=b)  # the end
+    req(d, 'GET', q + '/events')
+    req(d, 'GET', q + '/turns')
+    page = req(d, 'GET', q + '/replay').json
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': page['certificate']})
+    bad_replay = json.loads(json.dumps(page['replay']))
+    bad_replay['turns'][0][0] = 'keys DL'
+    req(d, 'POST', v, bad_replay)                                                    # 422 turn 1
     return {'finished': fin, 'playing': playing, 'lobby': lobby}
 
 

@@ -31,6 +31,7 @@ import subprocess
 import time
 
 from harness import Daemon, Tap, binary, verify_cli
+from matches import account, board, get, move
 
 t = Tap()
 
@@ -58,27 +59,6 @@ def roll(player, index, chance=10, weights=(1, 1, 1, 1, 1, 1)):
             j += 1
         out.append(ITEMS[j])
     return out
-
-
-def account(d, name):
-    r = d.post('/api/v1/accounts', {'name': name})
-    assert r.status == 201, r
-    return {'Authorization': 'Bearer ' + r.json['agentKey']}
-
-
-def move(d, mid, key, turn, command):
-    return d.post('/api/matches/%s/move' % mid, {'turn': turn, 'command': command}, headers=key)
-
-
-def get(d, mid, key=None):
-    r = d.get('/api/matches/%s' % mid, headers=key or {})
-    assert r.status == 200, r
-    return r.json
-
-
-def board(*rows):
-    """A board_text: the rows given (top first) at the bottom of 20."""
-    return '\n'.join(['.' * 10] * (20 - len(rows)) + list(rows))
 
 
 def board_items(seat):

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "match.h"
+#include "versus_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 0: /* a match replay */
 		v = json_loadb((const char *)data + 1, size - 1, JSON_DECODE_ANY, NULL);
 		if (v != NULL) {
-			match_replay_verify(v, &chk);
+			match_verify(&match_versus, v, &chk);
 			json_decref(chk.final);
 		}
 		json_decref(v);
