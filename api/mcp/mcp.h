@@ -24,6 +24,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mcp_codes.h"
+
 #define MCP_VERSION_MODERN "2026-07-28"
 #define MCP_VERSION_LEGACY "2025-11-25"
 
@@ -31,16 +33,6 @@
 #define MCP_META_VERSION      "io.modelcontextprotocol/protocolVersion"
 #define MCP_META_CAPABILITIES "io.modelcontextprotocol/clientCapabilities"
 
-/* JSON-RPC error codes: the standard ones, and the MCP range's. */
-enum mcp_code {
-	MCP_PARSE_ERROR      = -32700,
-	MCP_INVALID_REQUEST  = -32600,
-	MCP_METHOD_NOT_FOUND = -32601,
-	MCP_INVALID_PARAMS   = -32602,
-	MCP_INTERNAL_ERROR   = -32603,
-	MCP_HEADER_MISMATCH  = -32020,
-	MCP_UNSUPPORTED_VERSION = -32022
-};
 
 enum mcp_era { MCP_ERA_LEGACY, MCP_ERA_MODERN };
 

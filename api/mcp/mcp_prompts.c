@@ -22,7 +22,7 @@
 #include "engine.h"
 #include "game.h"
 #include "match_rules.h"
-#include "mcp.h"
+#include "mcp_codes.h"
 #include "mcp_tools.h"
 
 /* One argument of a prompt. */
