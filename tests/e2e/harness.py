@@ -105,6 +105,17 @@ class UnixHTTPConnection(http.client.HTTPConnection):
 BACKEND = 'postgresql' if os.environ.get('ARCADED_TEST_DATABASE') == 'postgresql' else 'sqlite'
 _cluster = None
 _keys = {}  # PostgreSQL URL -> the key file of the daemon that made it
+_running = set()  # Daemons started and not stopped yet
+_reaper = False
+
+
+def _stop_running():
+    """At exit: a daemon a test left running (it failed before its
+    cleanup) dies with the test rather than outliving its folder. Registered
+    on the first start, after the PostgreSQL cluster's stop, so it runs
+    first."""
+    for d in list(_running):
+        d.cleanup()
 
 
 def cluster():
@@ -176,10 +187,16 @@ class Daemon:
         env.update(self.env)
         cmd = [binary(), '--listen', self.listen, '--db', self.db] + self.args
         self.log = open(self.log_path, 'ab')
+        global _reaper
+        if not _reaper:
+            atexit.register(_stop_running)
+            _reaper = True
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, env=env)
+        _running.add(self)
         line = self._read_line(10.0)
         if 'serving on http://' not in line and 'serving on unix:' not in line:
             self.proc.kill()
+            _running.discard(self)
             raise RuntimeError('arcaded did not start: %r; log:\n%s' % (line, self.read_log()))
         url = line.split('serving on ')[1].split()[0]
         if url.startswith('unix:'):
@@ -305,6 +322,7 @@ class Daemon:
         self.proc.stdout.close()
         self.log.close()
         self.proc = None
+        _running.discard(self)
         return rc, elapsed
 
     def restart(self):
