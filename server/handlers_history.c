@@ -16,6 +16,7 @@
 #include "handlers.h"
 #include "history_json.h"
 #include "jsonbody.h"
+#include "quote.h"
 #include "store.h"
 
 #define BEST_SEEDS 20     /* seeds shown on an account's page, per game */
@@ -129,7 +130,7 @@ handle_matches_open(struct request *req)
 static struct store_conn *
 account_reader(struct request *req, int64_t *id, int64_t *created_at, char *name, size_t cap)
 {
-	char msg[96];
+	char msg[128], q[QUOTE_SHORT];
 	struct store_conn *c = store_reader(req->app->store);
 	enum store_result rc = store_account_by_name(c, req->params[0], id, created_at, name, cap);
 
@@ -137,7 +138,7 @@ account_reader(struct request *req, int64_t *id, int64_t *created_at, char *name
 		return c;
 	store_reader_release(req->app->store, c);
 	if (rc == STORE_NOT_FOUND) {
-		snprintf(msg, sizeof msg, "no account has this name: %.40s", req->params[0]);
+		snprintf(msg, sizeof msg, "no account has this name: %s", text_quote(q, sizeof q, req->params[0], 40));
 		request_reply_error(req, API_ERR_ACCOUNT_NOT_FOUND, msg);
 	} else
 		request_reply_error(req, API_ERR_INTERNAL, NULL);

@@ -637,6 +637,25 @@ error_in_outage(struct request *req, enum api_error e, const char **message)
 	return e;
 }
 
+/* e's answer from the table alone, its code and default message, when
+ * the answer with its own message could not be built (only when memory
+ * runs out: api_error_new makes any message valid text). Logged, since
+ * the client gets less than it should. */
+static void
+reply_fixed_error(struct request *req, enum api_error e)
+{
+	const struct api_error_info *info = api_error_info(e);
+	char text[512];
+	int n;
+
+	log_msg(LOG_WARN, "request %s: the %s answer could not be built; sent with its default message",
+	    req->id, info->code);
+	n = snprintf(text, sizeof text, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}",
+	    info->code, info->message);
+	request_reply_text(req, info->status, "application/json; charset=utf-8", text,
+	    n > 0 && (size_t)n < sizeof text ? (size_t)n : 0);
+}
+
 void
 request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra)
@@ -648,6 +667,10 @@ request_reply_error_with(struct request *req, enum api_error e, const char *mess
 	if (body != NULL && extra != NULL)
 		json_object_update(body, extra);
 	json_decref(extra);
+	if (body == NULL) {
+		reply_fixed_error(req, e);
+		return;
+	}
 	request_reply_json(req, api_error_status(e), body);
 }
 
@@ -660,7 +683,7 @@ request_reply_error_text(struct request *req, enum api_error e, const char *mess
 {
 	const struct api_error_info *info;
 	struct jw w;
-	char *text;
+	char *text, valid[API_ERROR_TEXT_MAX];
 	size_t n = 0;
 
 	e = error_in_outage(req, e, &message);
@@ -672,7 +695,8 @@ request_reply_error_text(struct request *req, enum api_error e, const char *mess
 	jw_key(&w, "error");
 	jw_object(&w);
 	jw_kstring(&w, "code", info->code);
-	jw_kstring(&w, "message", message != NULL ? message : info->message);
+	jw_kstring(&w, "message", message != NULL ? api_error_text(valid, sizeof valid, message) :
+	    info->message);
 	jw_object_end(&w);
 	if (extra != NULL && len > 2 && extra[0] == '{' && extra[len - 1] == '}')
 		jw_raw(&w, extra + 1, len - 2);

@@ -13,6 +13,7 @@
 #include "jsonbody.h"
 #include "replay.h"
 #include "numtext.h"
+#include "quote.h"
 
 static const char *const phases[] = { "playing", "break", "done" };
 
@@ -196,7 +197,10 @@ duskcourt_action_from_json(const json_t *v, struct duskcourt_action *out, char *
 		if (strcmp(type, names[i]) == 0)
 			break;
 	if (i == 4) {
-		snprintf(reason, cap, "unknown action type '%.40s': capture, reset, next or endRun", type);
+		char q[QUOTE_SHORT];
+
+		snprintf(reason, cap, "unknown action type '%s': capture, reset, next or endRun",
+		    text_quote(q, sizeof q, type, 40));
 		return false;
 	}
 	out->type = (int64_t)i;
@@ -206,7 +210,9 @@ duskcourt_action_from_json(const json_t *v, struct duskcourt_action *out, char *
 			continue;
 		if (i == DUSKCOURT_ACT_CAPTURE && (strcmp(key, "from") == 0 || strcmp(key, "to") == 0))
 			continue;
-		snprintf(reason, cap, "a %s action has no field '%.40s'", names[i], key);
+		char q[QUOTE_SHORT];
+
+		snprintf(reason, cap, "a %s action has no field '%s'", names[i], text_quote(q, sizeof q, key, 40));
 		return false;
 	}
 	if (i == DUSKCOURT_ACT_CAPTURE)

@@ -11,13 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quote.h"
+
 int
 replay_walk_start(struct replay_walk *w, const json_t *replay, const struct game *expect,
     const struct game_env *env, struct replay_check *out)
 {
 	const json_t *schema;
 	const char *rules;
-	char names[GAME_NAMES_MAX], reason[ENGINE_REASON_MAX];
+	char names[GAME_NAMES_MAX], reason[ENGINE_REASON_MAX], q[QUOTE_SHORT];
 	int64_t seed;
 
 	memset(w, 0, sizeof *w);
@@ -35,8 +37,9 @@ replay_walk_start(struct replay_walk *w, const json_t *replay, const struct game
 		for (i = 0; i < GAME__COUNT && n < sizeof names; i++)
 			n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
 			    game_table[i]->rules);
-		return replay_fail(out, 0, "unknown rules version %s%.40s%s (this server plays %s)",
-		    rules ? "'" : "", rules ? rules : "(not a string)", rules ? "'" : "", names);
+		return replay_fail(out, 0, "unknown rules version %s%s%s (this server plays %s)",
+		    rules ? "'" : "", rules ? text_quote(q, sizeof q, rules, 40) : "(not a string)",
+		    rules ? "'" : "", names);
 	}
 	if (expect != NULL && out->game != expect)
 		return replay_fail(out, 0, "rules %s are not %s's", rules, expect->name);

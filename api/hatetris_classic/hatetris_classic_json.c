@@ -28,6 +28,7 @@
 #include "hatetris_classic_replay.h"
 #include "jsonbody.h"
 #include "keyset.h"
+#include "quote.h"
 
 _Static_assert(HCJ_FACT_BYTES <= GAME_FACT_MAX, "a classic fact is a game fact");
 
@@ -461,7 +462,10 @@ read_object(const json_t *a, struct hcj_scratch *x)
 		if (strcmp(key, "type") == 0 || (strcmp(type, "keys") == 0 && strcmp(key, "keys") == 0) ||
 		    (strcmp(type, "place") == 0 && strcmp(key, "lock") == 0))
 			continue;
-		snprintf(x->reason, sizeof x->reason, "unknown field '%.40s' in a %.20s action", key, type);
+		char q[QUOTE_SHORT], qt[QUOTE_CAP(20)];
+
+		snprintf(x->reason, sizeof x->reason, "unknown field '%s' in a %s action",
+		    text_quote(q, sizeof q, key, 40), text_quote(qt, sizeof qt, type, 20));
 		return;
 	}
 	if (strcmp(type, "keys") == 0) {
@@ -485,8 +489,10 @@ read_object(const json_t *a, struct hcj_scratch *x)
 		x->kind = HCJ_PLACE;
 		x->lock = json_integer_value(v);
 	} else {
-		snprintf(x->reason, sizeof x->reason, "unknown action type '%.20s': keys, options or place",
-		    type);
+		char qt[QUOTE_CAP(20)];
+
+		snprintf(x->reason, sizeof x->reason, "unknown action type '%s': keys, options or place",
+		    text_quote(qt, sizeof qt, type, 20));
 		return;
 	}
 	x->valid = true;

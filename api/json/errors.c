@@ -5,8 +5,11 @@
  */
 #include "errors.h"
 
+#include <string.h>
+
 #include "agentkey.h"
 #include "match_rules.h"
+#include "quote.h"
 #include "stackfall_cmd.h"
 
 /* A limit's value in a message, from its constant. */
@@ -79,12 +82,23 @@ api_error_status(enum api_error e)
 	return api_error_info(e)->status;
 }
 
+const char *
+api_error_text(char *buf, size_t cap, const char *message)
+{
+	size_t n = strlen(message);
+
+	if (text_utf8_prefix(message, n) == n)
+		return message;
+	return text_quote(buf, cap, message, cap);
+}
+
 json_t *
 api_error_new(enum api_error e, const char *message)
 {
 	const struct api_error_info *info = api_error_info(e);
+	char valid[API_ERROR_TEXT_MAX];
 
 	return json_pack("{s:{s:s, s:s}}", "error",
 	    "code", info->code,
-	    "message", message != NULL ? message : info->message);
+	    "message", message != NULL ? api_error_text(valid, sizeof valid, message) : info->message);
 }

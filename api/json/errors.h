@@ -78,4 +78,13 @@ int api_error_status(enum api_error e);
  * memory). */
 json_t *api_error_new(enum api_error e, const char *message);
 
+/* The room api_error_text repairs a message in. */
+#define API_ERROR_TEXT_MAX 512
+
+/* message itself when it is valid UTF-8; otherwise (a client's bytes, or
+ * a byte cap that fell inside a character) the same text made valid in
+ * buf (text_quote: '?' for what is not a character, cut on a boundary
+ * with "..." past cap). Either way JSON can carry it. */
+const char *api_error_text(char *buf, size_t cap, const char *message);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "puzzle.h"
+#include "quote.h"
 #include "jw.h"
 
 static const char *const common[] = { JSONBODY_COMMON_FIELDS, NULL };
@@ -31,7 +32,9 @@ jsonbody_known(const json_t *obj, const char *const *allowed, char *msg, size_t 
 		return true;
 	json_object_foreach((json_t *)obj, key, v) {
 		if (!listed(key, allowed) && !listed(key, common)) {
-			snprintf(msg, cap, "unknown field '%.60s'", key);
+			char q[QUOTE_CAP(60)];
+
+			snprintf(msg, cap, "unknown field '%s'", text_quote(q, sizeof q, key, 60));
 			return false;
 		}
 	}

@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "numtext.h"
+#include "quote.h"
 
 static const struct {
 	const char *name;
@@ -95,7 +96,10 @@ command_action_from_json(const json_t *v, unsigned allowed, struct stackfall_cmd
 		if (strcmp(key, "type") == 0 || (action_types[i].coords &&
 		    (strcmp(key, "rotation") == 0 || strcmp(key, "column") == 0)))
 			continue;
-		snprintf(why, sizeof why, "a %s action has no field '%.40s'", action_types[i].name, key);
+		char q[QUOTE_SHORT];
+
+		snprintf(why, sizeof why, "a %s action has no field '%s'", action_types[i].name,
+		    text_quote(q, sizeof q, key, 40));
 		invalid(out, why);
 		return;
 	}
