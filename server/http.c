@@ -892,6 +892,7 @@ struct framing {
 	unsigned ncl, nte;
 	bool     te_other;   /* a transfer coding other than one "chunked" */
 	bool     bad_byte;   /* a CR, LF or NUL inside a name or a value */
+	bool     spaced;     /* whitespace in a name, as before its colon */
 };
 
 static enum MHD_Result
@@ -906,6 +907,8 @@ framing_of(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
 		return MHD_YES;
 	if (strlen(key) != key_size || (value != NULL && strlen(value) != value_size))
 		f->bad_byte = true;
+	if (strcspn(key, " \t") != strlen(key))
+		f->spaced = true;
 	for (i = 0; value != NULL && i < value_size; i++)
 		if (value[i] == '\r' || value[i] == '\n' || value[i] == '\0')
 			f->bad_byte = true;
@@ -938,6 +941,8 @@ refuse_framing(struct request *req)
 	MHD_get_connection_values_n(req->conn, MHD_HEADER_KIND, framing_of, &f);
 	if (f.bad_byte)
 		why = "a header holds a CR, LF or NUL byte";
+	else if (f.spaced)
+		why = "whitespace between a header's name and its colon (RFC 9112 section 5.1)";
 	else if (f.ncl > 1)
 		why = "more than one Content-Length";
 	else if (f.ncl > 0 && f.nte > 0)

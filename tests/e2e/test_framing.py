@@ -8,7 +8,8 @@ What libmicrohttpd never shows the daemon (docs/deploying-notes.md): an
 obs-fold line is joined to the header before it, a NUL inside a value is
 not seen, and a bare LF ends a line as CRLF does; each is pinned below as
 it behaves (one request, answered), and none can carry a message
-boundary: framing headers split by a bare LF are still refused. The
+boundary: framing headers split by a bare LF are still refused.
+Whitespace before a header's colon is refused 400 too. The
 cases are in framing_cases.py; tests/ops/test_nginx_framing.py sends them
 all through the shipped nginx site.
 """
@@ -64,6 +65,20 @@ try:
         buf, closed, _ = exchange(d.port, data)
         t.ok(envelope(buf)[0] == want and buf.count(b'HTTP/1.1 ') == 1,
              '%s: %d, one answer (%d)' % (name, want, envelope(buf)[0]))
+    # Whitespace between a header's name and its colon (RFC 9112 section
+    # 5.1: a server must reject it with 400): on Content-Length, where a
+    # front end that strips it and one that drops the line would frame the
+    # body differently, and on any other header.
+    accounts = d.sql('SELECT count(*) FROM accounts')[0][0]
+    for name, data in [
+            ('Content-Length : 2 (a space before the colon)',
+             POST + b'Content-Length : 2\r\n\r\n{}' + b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'),
+            ('X-A\\t: 1 (a tab before the colon)', b'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A\t: 1\r\n\r\n')]:
+        buf, closed, _ = exchange(d.port, data)
+        t.ok(envelope(buf) == (400, 'invalid_request') and closed and buf.count(b'HTTP/1.1 ') == 1
+             and b'colon' in buf,
+             '%s: 400 invalid_request naming it, closed, one answer (%s)' % (name, envelope(buf),))
+    t.eq(d.sql('SELECT count(*) FROM accounts')[0][0], accounts, 'and no account was made by them')
     status, ms = healthz_ms(d.port)
     t.ok(status == 200 and ms < 2000, 'a bystander\'s /healthz answered in %.1f ms' % ms)
 finally:
