@@ -28,7 +28,7 @@ enum opt {
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
 	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN,
 	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT_DB_RETRY, OPT_DB_STATEMENT_TIMEOUT,
-	OPT_RUNS_PER_DAY, OPT_REVIEWS_PER_DAY, OPT_MATCHES_PER_DAY, OPT__COUNT
+	OPT_RUNS_PER_DAY, OPT_REVIEWS_PER_DAY, OPT_MATCHES_PER_DAY, OPT_METRICS_ALLOW, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -62,6 +62,9 @@ static const struct {
 	    "largest request body, suffix k or m allowed", { 1024, 64ull << 20, 64 * 1024, true } },
 	[OPT_TRUSTED_PROXY] = { "trusted-proxy", "ARCADED_TRUSTED_PROXY", "ADDR[/BITS]", true,
 	    "a reverse proxy whose X-Forwarded-For and X-Request-Id are believed (repeatable)", { 0 } },
+	[OPT_METRICS_ALLOW] = { "metrics-allow", "ARCADED_METRICS_ALLOW", "ADDR[/BITS]", true,
+	    "a client range that may read /metrics (repeatable; default 127.0.0.0/8 and ::1, a unix "
+	    "socket's local peer always)", { 0 } },
 	[OPT_AGENT_CHECK]   = { "agent-check", "ARCADED_AGENT_CHECK", "GAME=on|off", true,
 	    "require agent-check answers for a game (repeatable; on by default for the games that "
 	    "ask for it: see GET /api/games/GAME/rules)", { 0 } },
@@ -460,15 +463,20 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			set_number(cfg, o, n);
 		break;
 	case OPT_TRUSTED_PROXY:
-		if (cfg->nproxies == CONFIG_MAX_PROXIES) {
-			snprintf(whybuf, sizeof whybuf, "too many trusted proxies (at most %d)", CONFIG_MAX_PROXIES);
+	case OPT_METRICS_ALLOW: {
+		struct cidr *list = o == OPT_TRUSTED_PROXY ? cfg->proxies : cfg->metrics_allow;
+		int *count = o == OPT_TRUSTED_PROXY ? &cfg->nproxies : &cfg->nmetrics_allow;
+
+		if (*count == CONFIG_MAX_PROXIES) {
+			snprintf(whybuf, sizeof whybuf, "too many ranges (at most %d)", CONFIG_MAX_PROXIES);
 			why = whybuf;
 		}
-		else if (!config_parse_cidr(v, &cfg->proxies[cfg->nproxies]))
+		else if (!config_parse_cidr(v, &list[*count]))
 			why = "expected an IPv4 or IPv6 address with an optional /BITS prefix";
 		else
-			cfg->nproxies++;
+			(*count)++;
 		break;
+	}
 	case OPT_MCP_ORIGIN:
 		/* Compared exactly with the Origin header, which never ends in
 		 * a slash nor carries a path. */
@@ -581,7 +589,8 @@ dir_of(const char *path, char *out, size_t cap)
 enum config_result
 config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap)
 {
-	bool key_set = false, proxies_from_flags = false, origins_from_flags = false;
+	bool key_set = false, proxies_from_flags = false, origins_from_flags = false,
+	    metrics_from_flags = false;
 	int i;
 
 	set_defaults(cfg);
@@ -627,12 +636,23 @@ config_parse(struct config *cfg, int argc, char **argv, char *err, size_t errcap
 			cfg->nproxies = 0;
 			proxies_from_flags = true;
 		}
+		if (o == OPT_METRICS_ALLOW && !metrics_from_flags) {
+			cfg->nmetrics_allow = 0;
+			metrics_from_flags = true;
+		}
 		if (o == OPT_MCP_ORIGIN && !origins_from_flags) {
 			cfg->nmcp_origins = 0;
 			origins_from_flags = true;
 		}
 		if (!apply(cfg, (enum opt)o, val, false, &key_set, err, errcap))
 			return CONFIG_ERROR;
+	}
+	if (cfg->nmetrics_allow == 0) {
+		/* Loopback, where a scraper beside the daemon (or the shipped
+		 * site's own location) reads it. */
+		config_parse_cidr("127.0.0.0/8", &cfg->metrics_allow[0]);
+		config_parse_cidr("::1/128", &cfg->metrics_allow[1]);
+		cfg->nmetrics_allow = 2;
 	}
 	/* The default is a cap the server gives without being asked: it may
 	 * not exceed what it would give when asked. */
@@ -681,6 +701,12 @@ config_from_args(struct config *cfg, int argc, char **argv)
 bool
 config_is_trusted_proxy(const struct config *cfg, int family, const uint8_t *addr)
 {
+	return config_cidr_has(cfg->proxies, cfg->nproxies, family, addr);
+}
+
+bool
+config_cidr_has(const struct cidr *list, int n, int family, const uint8_t *addr)
+{
 	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	int i;
 
@@ -688,8 +714,8 @@ config_is_trusted_proxy(const struct config *cfg, int family, const uint8_t *add
 		family = AF_INET;
 		addr += 12;
 	}
-	for (i = 0; i < cfg->nproxies; i++) {
-		const struct cidr *c = &cfg->proxies[i];
+	for (i = 0; i < n; i++) {
+		const struct cidr *c = &list[i];
 		int full = c->bits / 8, rest = c->bits % 8;
 
 		if (c->family != family)

@@ -42,6 +42,8 @@ struct config {
 	size_t   max_body;           /* bytes, 1 KiB .. 64 MiB */
 	struct cidr proxies[CONFIG_MAX_PROXIES];
 	int      nproxies;
+	struct cidr metrics_allow[CONFIG_MAX_PROXIES]; /* who may read /metrics; loopback by default */
+	int      nmetrics_allow;
 	bool     agent_check[GAME__COUNT];
 	enum log_level log_level;
 	bool     log_json;           /* one JSON object per log line */
@@ -90,6 +92,9 @@ int config_from_args(struct config *cfg, int argc, char **argv);
 /* Whether addr (family AF_INET/AF_INET6, raw bytes) lies in a trusted
  * proxy range. IPv4-mapped IPv6 addresses are compared as IPv4. */
 bool config_is_trusted_proxy(const struct config *cfg, int family, const uint8_t *addr);
+
+/* Whether addr lies in one of the n ranges of list, as above. */
+bool config_cidr_has(const struct cidr *list, int n, int family, const uint8_t *addr);
 
 /* Parses ADDR[/BITS] into c; false on a bad value. */
 bool config_parse_cidr(const char *s, struct cidr *c);

@@ -101,6 +101,11 @@ handle_metrics(struct request *req)
 	size_t len = 0;
 	char *text;
 
+	if (!request_client_in(req, req->app->cfg->metrics_allow, req->app->cfg->nmetrics_allow)) {
+		request_reply_error(req, API_ERR_FORBIDDEN, "/metrics is served only to the client ranges "
+		    "the operator names with --metrics-allow (loopback by default)");
+		return;
+	}
 	store_stats(req->app->store, &ss);
 	match_play_stats(req->app->matches, &ms);
 	http_connection_stats(req->app->http, &open, &refused, &timed_out, &shed);

@@ -338,6 +338,24 @@ request_client_key(struct request *req, struct client_key *out)
 		    (const uint8_t *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr);
 }
 
+bool
+request_client_in(struct request *req, const struct cidr *list, int n)
+{
+	const struct sockaddr *sa = peer_addr(req);
+	uint8_t raw[16];
+	int family;
+
+	if (forwarded_client(req, &family, raw))
+		return config_cidr_has(list, n, family, raw);
+	if (sa != NULL && sa->sa_family == AF_INET)
+		return config_cidr_has(list, n, AF_INET,
+		    (const uint8_t *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr);
+	if (sa != NULL && sa->sa_family == AF_INET6)
+		return config_cidr_has(list, n, AF_INET6,
+		    (const uint8_t *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr);
+	return true;
+}
+
 void
 client_key_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX])
 {

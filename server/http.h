@@ -202,6 +202,12 @@ struct client_key {
 };
 void request_client_key(struct request *req, struct client_key *out);
 
+/* Whether the client (the X-Forwarded-For client when the peer is a
+ * trusted proxy, else the peer) lies in one of the n ranges of list; a
+ * local peer with no address (the unix socket) always does. */
+struct cidr;
+bool request_client_in(struct request *req, const struct cidr *list, int n);
+
 /* "ip:1.2.3.4", "ip:2001:db8:1:2::/64" or "local". */
 #define CLIENT_KEY_TEXT_MAX 64
 void client_key_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX]);

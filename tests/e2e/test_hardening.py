@@ -265,6 +265,19 @@ try:
     log = d.read_log()
     t.ok('FORGED' not in log and 'from 127.0.0.1' in log and 'from 203.0.113.9' in log,
          'a forwarded-for value that is no address is not logged (the peer is); an address is')
+    # /metrics: loopback only by default, the forwarded client counting.
+    r = d.get('/metrics', headers={'X-Forwarded-For': '203.0.113.9'})
+    t.ok(r.status == 403 and r.json['error']['code'] == 'forbidden' and 'metrics-allow' in r.json['error']['message'],
+         '/metrics for a client on the internet behind the proxy: 403 forbidden naming --metrics-allow (%d)' % r.status)
+    t.ok(d.get('/metrics', headers={'X-Forwarded-For': '127.0.0.5'}).status == 200 and d.get('/metrics').status == 200,
+         '/metrics for a loopback client, forwarded or not: 200')
+finally:
+    d.cleanup()
+d = Daemon(args=['--metrics-allow', '10.0.0.0/8', '--metrics-allow', '2001:db8::/32'])
+try:
+    r = d.get('/metrics')
+    t.ok(r.status == 403 and r.json['error']['code'] == 'forbidden',
+         '--metrics-allow names the ranges served, replacing loopback: 403 to 127.0.0.1 (%d)' % r.status)
 finally:
     d.cleanup()
 
