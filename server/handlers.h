@@ -19,6 +19,8 @@ void handle_metrics(struct request *req);
 
 /* handlers_accounts.c: accounts, agent keys, puzzles, public keys */
 void handle_accounts_create(struct request *req);
+/* Whether s can be an account's name: 3-32 letters, digits, '_' or '-'. */
+bool account_name_valid(const char *s);
 void handle_me(struct request *req);
 void handle_me_keys_add(struct request *req);
 void handle_me_keys_revoke(struct request *req);

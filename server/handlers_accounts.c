@@ -20,8 +20,8 @@
 #include "keys.h"
 #include "play.h"
 
-static bool
-valid_name(const char *s)
+bool
+account_name_valid(const char *s)
 {
 	size_t n = strlen(s), i;
 
@@ -103,7 +103,7 @@ handle_accounts_create(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, msg);
 		return;
 	}
-	if (!valid_name(name)) {
+	if (!account_name_valid(name)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
 		    "field 'name' must be 3-32 letters, digits, '_' or '-'");
 		return;
@@ -210,11 +210,11 @@ handle_me_keys_revoke(struct request *req)
 
 	if (auth_bearer(req, true, &acct) != AUTH_OK || (x = ctx_new(req)) == NULL)
 		return;
-	if (strlen(req->params[0]) != AGENTKEY_ID_LEN) {
+	if (!agentkey_id_valid(req->params[0])) {
 		request_reply_error(req, API_ERR_NOT_FOUND, "this account has no live key with that id");
 		return;
 	}
-	snprintf(x->change.key_id, sizeof x->change.key_id, "%s", req->params[0]);
+	memcpy(x->change.key_id, req->params[0], AGENTKEY_ID_LEN + 1);
 	x->change.account_id = acct.id;
 	x->change.now = store_now_ms();
 	defer_to_store(req, store_key_revoke, &x->change, key_revoked);

@@ -131,12 +131,20 @@ static struct store_conn *
 account_reader(struct request *req, int64_t *id, int64_t *created_at, char *name, size_t cap)
 {
 	char msg[128], q[QUOTE_SHORT];
-	struct store_conn *c = store_reader(req->app->store);
-	enum store_result rc = store_account_by_name(c, req->params[0], id, created_at, name, cap);
+	struct store_conn *c;
+	enum store_result rc;
 
-	if (rc == STORE_OK)
-		return c;
-	store_reader_release(req->app->store, c);
+	/* A name no account can have is not looked up: PostgreSQL refuses
+	 * text that is not UTF-8 as an error, not as no row. */
+	if (!account_name_valid(req->params[0]))
+		rc = STORE_NOT_FOUND;
+	else {
+		c = store_reader(req->app->store);
+		rc = store_account_by_name(c, req->params[0], id, created_at, name, cap);
+		if (rc == STORE_OK)
+			return c;
+		store_reader_release(req->app->store, c);
+	}
 	if (rc == STORE_NOT_FOUND) {
 		snprintf(msg, sizeof msg, "no account has this name: %s", text_quote(q, sizeof q, req->params[0], 40));
 		request_reply_error(req, API_ERR_ACCOUNT_NOT_FOUND, msg);

@@ -61,6 +61,17 @@ in_alphabet(char c)
 	return memchr(ALPHABET, c, sizeof ALPHABET - 1) != NULL && c != '\0';
 }
 
+bool
+agentkey_id_valid(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < AGENTKEY_ID_LEN; i++)
+		if (!in_alphabet(id[i]))
+			return false;
+	return id[i] == '\0';
+}
+
 /* The 8 checksum characters of the first CHECK_POS characters of key. */
 static void
 checksum(char out[AGENTKEY_CHECK_LEN], const char *key)

@@ -64,6 +64,10 @@ void agentkey_generate(char key[AGENTKEY_LEN + 1], char id[AGENTKEY_ID_LEN + 1])
 void agentkey_from_random(char key[AGENTKEY_LEN + 1], char id[AGENTKEY_ID_LEN + 1],
     const uint8_t rnd[AGENTKEY_RANDOM_BYTES]);
 
+/* Whether id (NUL-terminated) has a key id's form: AGENTKEY_ID_LEN
+ * characters of the key alphabet. */
+bool agentkey_id_valid(const char *id);
+
 /*
  * Checks a presented key (len bytes, no NUL needed, nothing past len read):
  * prefix, length, separators, alphabet and checksum, in that order. On

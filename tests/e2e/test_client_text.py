@@ -97,6 +97,18 @@ try:
         status, data = raw(d, 'GET', path)
         t.ok(status == 404 and envelope(data) is not None,
              '%s (bytes that are no character): 404 with a UTF-8 error envelope (%d, %r)' % (path, status, data[:120]))
+    # Path text that is no UTF-8 never reaches the database (PostgreSQL
+    # refuses it with an error, which was a 500): a key id of the right
+    # length with a byte that is no character.
+    key = d.post('/api/v1/accounts', {'name': 'quoter'}).json['agentKey']
+    conn = d.connection()
+    conn.request('DELETE', '/api/v1/me/keys/%ff' + 'a' * 15, headers={'Authorization': 'Bearer ' + key})
+    r = conn.getresponse()
+    data = r.read()
+    conn.close()
+    t.ok(r.status == 404 and envelope(data) is not None,
+         'DELETE /api/v1/me/keys/%%ffaaa... (16 bytes, one no character): 404 in the envelope (%d, %r)'
+         % (r.status, data[:120]))
     t.ok(d.get('/healthz').status == 200 and d.proc.poll() is None, 'the daemon is up after all of it')
     t.ok('out of memory' not in d.read_log(), 'and its log never says "out of memory"')
 finally:
