@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ struct slot {
 	uint64_t key; /* the key's bits */
 	int64_t  t;   /* rate: theoretical arrival time; penalty: window start; ns */
 	uint32_t n;   /* penalty: events counted in the window */
-	uint16_t tag; /* 0: empty; else 1 + class * 4 + key kind */
+	uint16_t tag; /* 0: empty; else 1 + class * 8 + key kind */
 };
 
 /* A policy turned into the numbers a check needs. */
@@ -90,13 +91,17 @@ struct shard {
 struct ratelimit {
 	struct ratelimit_config cfg;
 	struct rule rules[RATELIMIT_NCLASSES][RATELIMIT_NSCOPES];
+	struct rule nets[RATELIMIT_NCLASSES][2]; /* an address's /56 and /48: scaled */
 	unsigned char hkey[crypto_shorthash_KEYBYTES];
 	size_t mask;           /* slots per shard - 1 */
 	struct shard *shards;  /* NSHARDS */
 	struct slot *slots;    /* NSHARDS * (mask + 1) */
 	pthread_mutex_t over_mu;
-	struct slot over[RATELIMIT_NCLASSES][RATELIMIT_NSCOPES]; /* the shared entries */
-	uint64_t nover_checks, nover_refused;
+	struct slot over[RATELIMIT_NCLASSES][RATELIMIT_NSCOPES + 2]; /* the shared entries; a /56's, a /48's */
+	uint64_t nover_checks, nover_refused, nover_shared;
+	/* Checks of IPv6 keys, counted once each here rather than in the
+	 * shards their three keys touch. */
+	_Atomic uint64_t nv6_checks, nv6_refused;
 };
 
 /* ---- keys ---- */
@@ -447,9 +452,21 @@ ratelimit_new(size_t capacity, const struct ratelimit_config *cfg)
 	if (rl == NULL)
 		goto fail;
 	rl->cfg = *cfg;
-	for (c = 0; c < RATELIMIT_NCLASSES; c++)
+	for (c = 0; c < RATELIMIT_NCLASSES; c++) {
+		struct ratelimit_policy wide = cfg->policy[c][RATELIMIT_BY_ADDR];
+
 		for (s = 0; s < RATELIMIT_NSCOPES; s++)
 			rl->rules[c][s] = rule_of((enum ratelimit_class)c, &cfg->policy[c][s]);
+		/* A /56 and a /48 get the address policy times their factor:
+		 * as many events a period, and as many at once. */
+		wide.count *= RATELIMIT_NET56_FACTOR;
+		wide.burst *= RATELIMIT_NET56_FACTOR;
+		rl->nets[c][0] = rule_of((enum ratelimit_class)c, &wide);
+		wide = cfg->policy[c][RATELIMIT_BY_ADDR];
+		wide.count *= RATELIMIT_NET48_FACTOR;
+		wide.burst *= RATELIMIT_NET48_FACTOR;
+		rl->nets[c][1] = rule_of((enum ratelimit_class)c, &wide);
+	}
 	randombytes_buf(rl->hkey, sizeof rl->hkey);
 	rl->mask = per_shard - 1;
 	rl->slots = calloc(NSHARDS * per_shard, sizeof *rl->slots);
@@ -497,15 +514,23 @@ ratelimit_policy(const struct ratelimit *rl, enum ratelimit_class cls, enum rate
 static uint16_t
 tag_of(enum ratelimit_class cls, enum ratelimit_kind kind)
 {
-	return (uint16_t)(1 + (int)cls * 4 + (int)kind);
+	return (uint16_t)(1 + (int)cls * 8 + (int)kind);
+}
+
+static const struct rule *
+rule_of_kind(const struct ratelimit *rl, int cls, int kind)
+{
+	if (kind == RATELIMIT_KEY_NET56)
+		return &rl->nets[cls][0];
+	if (kind == RATELIMIT_KEY_NET48)
+		return &rl->nets[cls][1];
+	return &rl->rules[cls][kind == RATELIMIT_KEY_ACCOUNT ? RATELIMIT_BY_ACCOUNT : RATELIMIT_BY_ADDR];
 }
 
 static const struct rule *
 rule_of_tag(const struct ratelimit *rl, uint16_t tag)
 {
-	int cls = (tag - 1) / 4, kind = (tag - 1) % 4;
-
-	return &rl->rules[cls][kind == RATELIMIT_KEY_ACCOUNT ? RATELIMIT_BY_ACCOUNT : RATELIMIT_BY_ADDR];
+	return rule_of_kind(rl, (tag - 1) / 8, (tag - 1) % 8);
 }
 
 /* Whether a stored state is the same as no state at all at now (ns). */
@@ -578,27 +603,21 @@ decide(const struct rule *r, struct slot *sl, bool is_new, int64_t now, bool tak
 	}
 }
 
+/* The check of one key, whatever its kind; counted in the stats when
+ * count. */
 static bool
-check(struct ratelimit *rl, enum ratelimit_class cls, const struct ratelimit_key *key,
-    int64_t now_us, bool take, struct ratelimit_result *res)
+check_one(struct ratelimit *rl, enum ratelimit_class cls, const struct ratelimit_key *key,
+    int64_t now, bool take, bool count, struct ratelimit_result *res)
 {
-	const struct rule *r;
+	const struct rule *r = rule_of_kind(rl, (int)cls, (int)key->kind);
 	struct shard *sh;
 	struct slot *found = NULL, *room = NULL, scratch;
 	uint8_t in[10];
 	uint64_t h;
 	uint16_t tag;
-	int64_t now = now_us * NS_PER_US;
 	size_t pos;
 
 	memset(res, 0, sizeof *res);
-	if ((int)cls < 0 || cls >= RATELIMIT_NCLASSES || key == NULL ||
-	    key->kind < RATELIMIT_KEY_IPV4 || key->kind > RATELIMIT_KEY_ACCOUNT) {
-		/* A programming error: refuse rather than let it through. */
-		refuse(res, NS_PER_S);
-		return false;
-	}
-	r = &rl->rules[cls][ratelimit_key_scope(key)];
 	if (!r->on) {
 		res->allowed = true;
 		res->off = true;
@@ -640,8 +659,8 @@ check(struct ratelimit *rl, enum ratelimit_class cls, const struct ratelimit_key
 		decide(r, room, true, now, true, res);
 	}
 	if (found != NULL || !take || room != NULL) {
-		sh->nchecks++;
-		sh->nrefused += !res->allowed;
+		sh->nchecks += count;
+		sh->nrefused += count && !res->allowed;
 		pthread_mutex_unlock(&sh->mu);
 		return res->allowed;
 	}
@@ -651,15 +670,86 @@ check(struct ratelimit *rl, enum ratelimit_class cls, const struct ratelimit_key
 	 * entry decides (ratelimit.h says why). */
 	pthread_mutex_lock(&rl->over_mu);
 	{
-		struct slot *sl = &rl->over[cls][ratelimit_key_scope(key)];
+		struct slot *sl = &rl->over[cls][key->kind == RATELIMIT_KEY_NET56 ? RATELIMIT_NSCOPES :
+		    key->kind == RATELIMIT_KEY_NET48 ? RATELIMIT_NSCOPES + 1 : (int)ratelimit_key_scope(key)];
 
 		decide(r, sl, sl->tag == 0, now, true, res);
 		sl->tag = tag;
 		res->shared = true;
-		rl->nover_checks++;
-		rl->nover_refused += !res->allowed;
+		rl->nover_shared++;
+		rl->nover_checks += count;
+		rl->nover_refused += count && !res->allowed;
 	}
 	pthread_mutex_unlock(&rl->over_mu);
+	return res->allowed;
+}
+
+/* What a request's keys say together: allowed when every one allows;
+ * the least room left and the longest wait of them. */
+static void
+combine(struct ratelimit_result *all, const struct ratelimit_result *one)
+{
+	all->shared |= one->shared;
+	if (!one->allowed) {
+		if (all->allowed || one->retry_after_us > all->retry_after_us) {
+			all->retry_after_us = one->retry_after_us;
+			all->retry_after_s = one->retry_after_s;
+		}
+		all->allowed = false;
+		all->remaining = 0;
+		all->reset_s = all->retry_after_s;
+		return;
+	}
+	if (!all->allowed)
+		return;
+	if (one->remaining < all->remaining)
+		all->remaining = one->remaining;
+	if (one->reset_s > all->reset_s)
+		all->reset_s = one->reset_s;
+}
+
+static bool
+check(struct ratelimit *rl, enum ratelimit_class cls, const struct ratelimit_key *key,
+    int64_t now_us, bool take, struct ratelimit_result *res)
+{
+	struct ratelimit_key nets[3];
+	struct ratelimit_result one;
+	int64_t now = now_us * NS_PER_US;
+	int i;
+
+	memset(res, 0, sizeof *res);
+	if ((int)cls < 0 || cls >= RATELIMIT_NCLASSES || key == NULL ||
+	    key->kind < RATELIMIT_KEY_IPV4 || key->kind > RATELIMIT_KEY_ACCOUNT) {
+		/* A programming error: refuse rather than let it through. */
+		refuse(res, NS_PER_S);
+		return false;
+	}
+	if (key->kind != RATELIMIT_KEY_IPV6)
+		return check_one(rl, cls, key, now, take, true, res);
+	/* An IPv6 /64 also pays its /56 and its /48 (ratelimit.h). Looked
+	 * at first, then taken only when all three pass, so that a refusal
+	 * still costs nothing; two requests racing between the look and the
+	 * take can each pass, as with one key under its lock they could not. */
+	nets[0] = *key;
+	nets[1] = (struct ratelimit_key){ RATELIMIT_KEY_NET56, key->bits & ~(uint64_t)0xff };
+	nets[2] = (struct ratelimit_key){ RATELIMIT_KEY_NET48, key->bits & ~(uint64_t)0xffff };
+	check_one(rl, cls, &nets[0], now, false, false, res);
+	if (res->off)
+		return true;
+	for (i = 1; i < 3; i++) {
+		check_one(rl, cls, &nets[i], now, false, false, &one);
+		combine(res, &one);
+	}
+	if (res->allowed && take) {
+		check_one(rl, cls, &nets[0], now, true, false, res);
+		for (i = 1; i < 3; i++) {
+			check_one(rl, cls, &nets[i], now, true, false, &one);
+			combine(res, &one);
+		}
+	}
+	atomic_fetch_add_explicit(&rl->nv6_checks, 1, memory_order_relaxed);
+	if (!res->allowed)
+		atomic_fetch_add_explicit(&rl->nv6_refused, 1, memory_order_relaxed);
 	return res->allowed;
 }
 
@@ -766,6 +856,8 @@ ratelimit_stats(struct ratelimit *rl, int64_t now_us, struct ratelimit_stats *ou
 	pthread_mutex_lock(&rl->over_mu);
 	out->checks += rl->nover_checks;
 	out->refused += rl->nover_refused;
-	out->shared = rl->nover_checks;
+	out->checks += atomic_load_explicit(&rl->nv6_checks, memory_order_relaxed);
+	out->refused += atomic_load_explicit(&rl->nv6_refused, memory_order_relaxed);
+	out->shared = rl->nover_shared;
 	pthread_mutex_unlock(&rl->over_mu);
 }

@@ -9,7 +9,9 @@
  * Keys. A client address is limited by its IPv4 address, or by the /64
  * prefix of its IPv6 address: one /64 is what a provider hands a single
  * customer, who can pick any of its 2^64 addresses at will, so hopping
- * inside it does not escape the limit. An IPv4-mapped IPv6 address
+ * inside it does not escape the limit; and since a customer may hold a
+ * /56 or a /48, its /56 and /48 are charged too, at the multiples below.
+ * An IPv4-mapped IPv6 address
  * (::ffff:a.b.c.d) counts as the IPv4 address. An account is its id. The
  * same class keeps separate states, and may have separate policies, for
  * addresses (RATELIMIT_BY_ADDR) and accounts (RATELIMIT_BY_ACCOUNT).
@@ -106,7 +108,17 @@ enum ratelimit_kind {
 	RATELIMIT_KEY_IPV4 = 1, /* bits: the address, network order in the low 4 bytes */
 	RATELIMIT_KEY_IPV6,     /* bits: the /64 prefix, network order */
 	RATELIMIT_KEY_ACCOUNT,  /* bits: the account id */
+	RATELIMIT_KEY_NET56,    /* internal: an IPv6 key's /56 (bits: the /64's, low byte zero) */
+	RATELIMIT_KEY_NET48,    /* internal: its /48 */
 };
+
+/* What an IPv6 key's wider networks may spend, in multiples of the
+ * address policy (count and burst alike): every request from a /64 is
+ * also charged to its /56 and its /48, so a client holding a /56 (256
+ * /64s, what many providers hand one customer) or a /48 gets 4 or 16
+ * times one address's allowance, not 256 or 65,536 times. */
+#define RATELIMIT_NET56_FACTOR 4
+#define RATELIMIT_NET48_FACTOR 16
 
 struct ratelimit_key {
 	enum ratelimit_kind kind;

@@ -357,6 +357,26 @@ try:
 finally:
     d.cleanup()
 
+# A /64's /56 and /48 pay too: 4 and 16 times one address's allowance
+# (server/ratelimit.h), so holding many /64s buys no more than that.
+d = Daemon(rate_limits=True, args=['--trusted-proxy', '127.0.0.1', '--rate-limit', 'accounts=1/h:2'])
+try:
+    def make(addr, name):
+        return d.post('/api/v1/accounts', {'name': name}, headers={'X-Forwarded-For': addr}).status
+    one = [make('2001:db8:a:200::1', 'solo%d' % i) for i in range(4)]
+    t.ok(one.count(201) == 2 and one.count(429) == 2, 'one /64: its 2 accounts, then 429 (%s)' % one)
+    made = [make('2001:db8:b:1%02x::1' % i, 'net%d_%d' % (i, j)) for i in range(16) for j in range(2)]
+    t.ok(made.count(201) == 2 * 4 and made.count(429) == 32 - 8,
+         '16 /64s of one /56, 2 tries each: 8 accounts, one /64\'s 2 times the /56 multiple 4 (%d made)'
+         % made.count(201))
+    wide = [make('2001:db8:c:%02x%02x::1' % (i, n), 'wide%d_%d_%d' % (i, n, j))
+            for i in range(16) for n in range(2) for j in range(2)]
+    t.ok(wide.count(201) == 2 * 16, '16 /56s of one /48, two /64s each trying twice (64 without the /48): '
+         '32 accounts, one /64\'s 2 times the /48 multiple 16 (%d made)' % wide.count(201))
+    t.eq(count(d, "SELECT count(*) FROM accounts"), 2 + 8 + 32, 'and exactly those are stored')
+finally:
+    d.cleanup()
+
 # Wrong agent-check answers: past the limit no answer is judged.
 d = Daemon(rate_limits=True, args=['--rate-limit', 'wrong=5/10m,moves=off,puzzles=off,runs=off,reads=off'])
 try:

@@ -269,6 +269,59 @@ test_independence(void)
 	ratelimit_free(rl);
 }
 
+/* An IPv6 client's /56 and /48 pay for every one of their /64s, at
+ * RATELIMIT_NET56_FACTOR and RATELIMIT_NET48_FACTOR times an address's
+ * allowance; IPv4 and accounts are untouched. */
+static void
+test_networks(void)
+{
+	struct ratelimit *rl = make("accounts=1/h:2,wrong=3/h", 1024);
+	struct ratelimit_key k;
+	struct ratelimit_result r;
+	char addr[64];
+	int total = 0, i, n;
+
+	if (!ok(rl != NULL, "limiter for accounts=1/h:2"))
+		return;
+	/* 16 /64s of 2001:db8:5:100::/56, each trying 3 times. */
+	for (i = 0; i < 16; i++) {
+		snprintf(addr, sizeof addr, "2001:db8:5:1%02x::%x", i, i + 1);
+		k = ip_text(addr);
+		total += passes(rl, RATELIMIT_ACCOUNTS, &k, T0, 3);
+	}
+	is_int(total, 2 * RATELIMIT_NET56_FACTOR, "16 /64s of one /56: %d pass in all, its factor %d times "
+	    "one /64's 2", total, RATELIMIT_NET56_FACTOR);
+	k = ip_text("2001:db8:5:1ff::99");
+	n = ratelimit_take(rl, RATELIMIT_ACCOUNTS, &k, T0, &r);
+	ok(!n && r.retry_after_s == 3600 / RATELIMIT_NET56_FACTOR && r.remaining == 0,
+	    "a /64 of that /56 that had passed nothing is refused, Retry-After the /56's interval (%u s)",
+	    r.retry_after_s);
+	/* Every /56 of 2001:db8:5::/48, 3 tries from 4 /64s each: the /48's 32. */
+	total = 0;
+	for (i = 0; i < 256; i++)
+		for (n = 0; n < 4; n++) {
+			snprintf(addr, sizeof addr, "2001:db8:5:%02x%02x::1", i, n);
+			k = ip_text(addr);
+			total += passes(rl, RATELIMIT_ACCOUNTS, &k, T0, 3);
+		}
+	is_int(total + 2 * RATELIMIT_NET56_FACTOR, 2 * RATELIMIT_NET48_FACTOR,
+	    "the whole /48 passes its factor %d times one /64's 2, the first /56's included",
+	    RATELIMIT_NET48_FACTOR);
+	k = ip_text("2001:db8:6::1");
+	is_int(passes(rl, RATELIMIT_ACCOUNTS, &k, T0, 3), 2, "the next /48 has its own allowance");
+	k = ip4(198, 51, 100, 1);
+	is_int(passes(rl, RATELIMIT_ACCOUNTS, &k, T0, 3), 2, "an IPv4 address its own 2");
+	/* The penalty: 3 wrong answers a /64, 12 a /56. */
+	total = 0;
+	for (i = 0; i < 8; i++) {
+		snprintf(addr, sizeof addr, "2001:db8:7:%x::1", i);
+		k = ip_text(addr);
+		total += passes(rl, RATELIMIT_WRONG, &k, T0, 5);
+	}
+	is_int(total, 3 * RATELIMIT_NET56_FACTOR, "wrong answers: 8 /64s of one /56 count %d in all", total);
+	ratelimit_free(rl);
+}
+
 static void
 test_keys(void)
 {
@@ -371,7 +424,9 @@ test_flood(void)
 		ratelimit_take(rl, RATELIMIT_ACCOUNTS, &k, T0, &r);
 		ratelimit_key_ip(&k, AF_INET6, v6);
 		ratelimit_take(rl, RATELIMIT_MOVES, &k, T0, &r);
-		shared += r.shared;
+		/* These /64s share 782 /56s and 4 /48s, whose allowance (16
+		 * times an address's) runs out before the table fills. */
+		shared += r.shared || !r.allowed;
 	}
 	ratelimit_stats(rl, T0, &after);
 	is_int(after.bytes, before.bytes, "memory is the same after the flood (%zu bytes for %zu states)",
@@ -379,7 +434,7 @@ test_flood(void)
 	ok(after.live <= after.capacity && after.live > after.capacity * 9 / 10,
 	    "the table is full of live states (%zu of %zu)", after.live, after.capacity);
 	ok(shared > 390000 && after.shared >= shared,
-	    "most of the flood went to the shared entries (%llu of 400000 moves)",
+	    "most of the flood went to the shared entries or was refused by its /48 (%llu of 400000 moves)",
 	    (unsigned long long)shared);
 	/* Its TAT is 180 s ahead, the tolerance 120 s: 60 s to wait. */
 	ok(!ratelimit_take(rl, RATELIMIT_MOVES, &victim, T0, &r) && !r.shared && r.retry_after_s == 60,
@@ -628,6 +683,7 @@ main(void)
 	test_gcra_model();
 	test_independence();
 	test_keys();
+	test_networks();
 	test_penalty();
 	test_flood();
 	test_shared_entry();
