@@ -1,5 +1,5 @@
 /*
- * holds.c: per-client, per-/56 and per-account counts of held requests
+ * holds.c: per-client, per-/56, per-/48 and per-account counts of held requests
  * (holds.h).
  *
  * One hash table of counts, keyed by (kind, scope, bytes); an entry lives
@@ -14,9 +14,9 @@
 #include <string.h>
 
 #define NBUCKETS 1024
-#define NET_FACTOR 4   /* a /56 holds this many times a client's bound */
 
-enum scope { SCOPE_CLIENT, SCOPE_NET, SCOPE_ACCOUNT, SCOPE__COUNT };
+/* A /56 and a /48 hold netgroup.h's multiples of a client's bound. */
+enum scope { SCOPE_CLIENT, SCOPE_NET, SCOPE_NET48, SCOPE_ACCOUNT, SCOPE__COUNT };
 
 struct key {
 	uint8_t kind, scope, family;
@@ -94,7 +94,8 @@ holds_new(const unsigned per_client[HOLDS__COUNT])
 	pthread_mutex_init(&h->mu, NULL);
 	for (k = 0; k < HOLDS__COUNT; k++) {
 		h->bound[k][SCOPE_CLIENT] = per_client[k];
-		h->bound[k][SCOPE_NET] = per_client[k] * NET_FACTOR;
+		h->bound[k][SCOPE_NET] = per_client[k] * NET56_FACTOR;
+		h->bound[k][SCOPE_NET48] = per_client[k] * NET48_FACTOR;
 		h->bound[k][SCOPE_ACCOUNT] = per_client[k];
 	}
 	return h;
@@ -144,9 +145,10 @@ holds_take(struct holds *h, enum holds_kind kind, const struct client_key *k, in
 		memcpy(keys[SCOPE_CLIENT].bytes, k->bytes, k->family == 4 ? 4 : 8);
 	}
 	if (k->family == 6) {
-		use[SCOPE_NET] = true;
-		keys[SCOPE_NET].family = 6;
+		use[SCOPE_NET] = use[SCOPE_NET48] = true;
+		keys[SCOPE_NET].family = keys[SCOPE_NET48].family = 6;
 		memcpy(keys[SCOPE_NET].bytes, k->bytes, 7); /* the /56 */
+		memcpy(keys[SCOPE_NET48].bytes, k->bytes, 6);
 	}
 	if (account_id > 0) {
 		use[SCOPE_ACCOUNT] = true;
@@ -161,7 +163,7 @@ holds_take(struct holds *h, enum holds_kind kind, const struct client_key *k, in
 		e = find(h, &keys[s], false);
 		if (e != NULL && e->n >= h->bound[kind][s])
 			ret = s == SCOPE_CLIENT ? HOLDS_BY_CLIENT : s == SCOPE_NET ? HOLDS_BY_NET :
-			    HOLDS_BY_ACCOUNT;
+			    s == SCOPE_NET48 ? HOLDS_BY_NET48 : HOLDS_BY_ACCOUNT;
 	}
 	for (s = 0; s < SCOPE__COUNT && ret == HOLDS_OK; s++) {
 		if (!use[s] || h->bound[kind][s] == 0)
@@ -243,7 +245,8 @@ holds_request(struct holds *h, struct request *req, enum holds_kind kind, int64_
 		return false;
 	}
 	snprintf(msg, sizeof msg, "this %s holds as many %s open as it may: close one, or retry later",
-	    rc == HOLDS_BY_ACCOUNT ? "account" : rc == HOLDS_BY_NET ? "IPv6 /56" : "address",
+	    rc == HOLDS_BY_ACCOUNT ? "account" : rc == HOLDS_BY_NET ? "IPv6 /56" :
+	    rc == HOLDS_BY_NET48 ? "IPv6 /48" : "address",
 	    what[kind]);
 	snprintf(retry, sizeof retry, "%d", HOLDS_RETRY_S);
 	request_add_header(req, "Retry-After", retry);

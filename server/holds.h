@@ -6,11 +6,11 @@
  * Such a request is legitimate and cheap while it waits, but it keeps a
  * connection: without a bound of its own, a few addresses holding many
  * of them take every connection and every stream of the daemon. Each
- * kind is counted three ways, and a request past any of them is refused
+ * kind is counted four ways, and a request past any of them is refused
  * (the caller answers 429 with Retry-After):
  *   - per client: an IPv4 address, or an IPv6 /64 (struct client_key);
- *   - per IPv6 /56 (256 /64s, what one home or cloud customer may hold),
- *     at four times the client's bound;
+ *   - per IPv6 /56 (256 /64s, what one home or cloud customer may hold)
+ *     and per /48, at 4 and 16 times the client's bound (netgroup.h);
  *   - per account, when the request carries an agent key.
  * A local peer with no address (the unix socket without X-Forwarded-For)
  * is not counted by address.
@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "http.h"
+#include "netgroup.h"
 
 enum holds_kind { HOLDS_WAIT, HOLDS_STREAM, HOLDS__COUNT };
 
@@ -33,6 +34,7 @@ enum holds_result {
 	HOLDS_OK,
 	HOLDS_BY_CLIENT,   /* the address (IPv4) or the /64 */
 	HOLDS_BY_NET,      /* the IPv6 /56 */
+	HOLDS_BY_NET48,    /* the IPv6 /48 */
 	HOLDS_BY_ACCOUNT,
 	HOLDS_NO_MEMORY,
 };
@@ -41,8 +43,8 @@ struct holds;
 struct hold;
 
 /* per_client[kind]: held requests of a kind one client may have open
- * (0: no bound); a /56 may hold four times that, an account as many as a
- * client. NULL when out of memory. */
+ * (0: no bound); a /56 and a /48 may hold netgroup.h's multiples of that
+ * (4 and 16 times), an account as many as a client. NULL when out of memory. */
 struct holds *holds_new(const unsigned per_client[HOLDS__COUNT]);
 void holds_free(struct holds *h);
 

@@ -40,7 +40,7 @@ struct quota {
 };
 
 size_t
-quota_keys(struct quota_key out[3], int family, const uint8_t *bytes, int64_t account_id)
+quota_keys(struct quota_key out[QUOTA_KEYS_MAX], int family, const uint8_t *bytes, int64_t account_id)
 {
 	size_t n = 0;
 	uint64_t v = 0;
@@ -55,6 +55,7 @@ quota_keys(struct quota_key out[3], int family, const uint8_t *bytes, int64_t ac
 			v = v << 8 | bytes[i];
 		out[n++] = (struct quota_key){ QUOTA_KEY_IPV6, v };
 		out[n++] = (struct quota_key){ QUOTA_KEY_NET56, v & ~(uint64_t)0xff };
+		out[n++] = (struct quota_key){ QUOTA_KEY_NET48, v & ~(uint64_t)0xffff };
 	}
 	if (account_id > 0)
 		out[n++] = (struct quota_key){ QUOTA_KEY_ACCOUNT, (uint64_t)account_id };
@@ -104,10 +105,9 @@ uint32_t
 quota_limit(const struct quota *q, enum quota_class cls, enum quota_kind kind)
 {
 	uint32_t v = q->per_day[cls];
+	uint32_t f = kind == QUOTA_KEY_NET56 ? NET56_FACTOR : kind == QUOTA_KEY_NET48 ? NET48_FACTOR : 1;
 
-	if (kind == QUOTA_KEY_NET56)
-		return v > UINT32_MAX / 4 ? UINT32_MAX : v * 4;
-	return v;
+	return v > UINT32_MAX / f ? UINT32_MAX : v * f;
 }
 
 /* The key's hash: shard in the high bits, window start in the low. */

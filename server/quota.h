@@ -9,9 +9,9 @@
  * a refusal's wait is the time until then.
  *
  * Keys: an IPv4 address, an IPv6 /64 (what one customer picks addresses
- * from at will), the IPv6 /56 around it at four times the address's
- * figure (256 /64s: what one home or cloud customer may be given, as
- * holds.h counts it), and an account. A charge names every key of the
+ * from at will), the IPv6 /56 and /48 around it at 4 and 16 times the
+ * address's figure (netgroup.h; a /56 is 256 /64s, what one home or cloud
+ * customer may be given), and an account. A charge names every key of the
  * request and is taken from all of them or none.
  *
  * The table: fixed at start, in shards with a mutex each, a key living in
@@ -37,6 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "netgroup.h"
+
 enum quota_class {
 	QUOTA_RUNS,    /* runs begun (an init that is stored) */
 	QUOTA_REVIEWS, /* reviews written (a finish that is stored) */
@@ -47,7 +49,8 @@ enum quota_class {
 enum quota_kind {
 	QUOTA_KEY_IPV4 = 1, /* bits: the address, network order in the low 4 bytes */
 	QUOTA_KEY_IPV6,     /* bits: the /64 prefix, network order */
-	QUOTA_KEY_NET56,    /* bits: the /56 prefix (the low 8 bits zero); four times the figure */
+	QUOTA_KEY_NET56,    /* bits: the /56 prefix (the low 8 bits zero); NET56_FACTOR times the figure */
+	QUOTA_KEY_NET48,    /* bits: the /48 prefix (the low 16 bits zero); NET48_FACTOR times */
 	QUOTA_KEY_ACCOUNT,  /* bits: the account id */
 	QUOTA_NKINDS
 };
@@ -59,15 +62,18 @@ struct quota_key {
 
 /* The keys of a client: kind 0 (none) for a local peer; 4 or 6 and the
  * address bytes otherwise (16 for 6, of which the /64 counts). Fills up to
- * three keys (address, /56 for IPv6, account when account_id > 0) and
- * returns how many. */
-size_t quota_keys(struct quota_key out[3], int family, const uint8_t *bytes, int64_t account_id);
+ * QUOTA_KEYS_MAX keys (the address; for IPv6 its /56 and /48 too; the
+ * account when account_id > 0) and returns how many. */
+#define QUOTA_KEYS_MAX 4
+size_t quota_keys(struct quota_key out[QUOTA_KEYS_MAX], int family, const uint8_t *bytes,
+    int64_t account_id);
 
 struct quota;
 
 /* A table of at least capacity keys (rounded up to fill its shards),
  * 1024 .. 2^24, with a day's figure per class (0: no quota; an account's
- * and an address's figure are the same, a /56's four times it). NULL on a
+ * and an address's figure are the same, a /56's and a /48's 4 and 16
+ * times it). NULL on a
  * bad capacity or no memory. sodium_init() must have succeeded. */
 struct quota *quota_new(size_t capacity, const uint32_t per_day[QUOTA_NCLASSES]);
 void quota_free(struct quota *q);

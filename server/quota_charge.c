@@ -34,7 +34,7 @@ quota_class_name(enum quota_class cls)
 }
 
 static size_t
-keys_of(struct request *req, int64_t account_id, struct quota_key keys[3])
+keys_of(struct request *req, int64_t account_id, struct quota_key keys[QUOTA_KEYS_MAX])
 {
 	struct client_key c;
 
@@ -46,7 +46,8 @@ static const char *
 key_name(enum quota_kind kind)
 {
 	switch (kind) {
-	case QUOTA_KEY_NET56: return "network";
+	case QUOTA_KEY_NET56:
+	case QUOTA_KEY_NET48: return "network";
 	case QUOTA_KEY_ACCOUNT: return "account";
 	default: return "address";
 	}
@@ -70,7 +71,7 @@ bool
 quota_charge(struct request *req, enum quota_class cls, int64_t account_id, uint32_t *day)
 {
 	struct quota *q = req->app->quota;
-	struct quota_key keys[3];
+	struct quota_key keys[QUOTA_KEYS_MAX];
 	uint32_t left;
 	size_t n, over = 0;
 	char retry[16], name[48], policy[96], state[96];
@@ -99,7 +100,7 @@ quota_charge(struct request *req, enum quota_class cls, int64_t account_id, uint
 void
 quota_refund(struct request *req, enum quota_class cls, int64_t account_id, uint32_t day)
 {
-	struct quota_key keys[3];
+	struct quota_key keys[QUOTA_KEYS_MAX];
 	size_t n;
 
 	if (req->app->quota != NULL && (n = keys_of(req, account_id, keys)) > 0)

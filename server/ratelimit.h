@@ -85,6 +85,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "netgroup.h"
+
 /* To add a class: a name before RATELIMIT_NCLASSES and a row in
  * ratelimit.c's CLASSES table (its flag name and whether it is a penalty). */
 enum ratelimit_class {
@@ -113,12 +115,10 @@ enum ratelimit_kind {
 };
 
 /* What an IPv6 key's wider networks may spend, in multiples of the
- * address policy (count and burst alike): every request from a /64 is
- * also charged to its /56 and its /48, so a client holding a /56 (256
- * /64s, what many providers hand one customer) or a /48 gets 4 or 16
- * times one address's allowance, not 256 or 65,536 times. */
-#define RATELIMIT_NET56_FACTOR 4
-#define RATELIMIT_NET48_FACTOR 16
+ * address policy (count and burst alike; netgroup.h): every request from
+ * a /64 is also charged to its /56 and its /48. */
+#define RATELIMIT_NET56_FACTOR NET56_FACTOR
+#define RATELIMIT_NET48_FACTOR NET48_FACTOR
 
 struct ratelimit_key {
 	enum ratelimit_kind kind;

@@ -32,14 +32,15 @@ test_keys(void)
 {
 	const uint8_t v4[4] = { 192, 0, 2, 7 };
 	uint8_t v6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, 2, 3 };
-	struct quota_key k[3];
+	struct quota_key k[QUOTA_KEYS_MAX];
 
 	is_int(quota_keys(k, 4, v4, 0), 1, "an IPv4 client: one key");
 	ok(k[0].kind == QUOTA_KEY_IPV4 && k[0].bits == 0xc0000207u, "its address");
-	is_int(quota_keys(k, 6, v6, 42), 3, "an IPv6 client with a key: /64, /56 and account");
+	is_int(quota_keys(k, 6, v6, 42), 4, "an IPv6 client with a key: /64, /56, /48 and account");
 	ok(k[0].kind == QUOTA_KEY_IPV6 && k[0].bits == UINT64_C(0x20010db800010203), "the /64");
 	ok(k[1].kind == QUOTA_KEY_NET56 && k[1].bits == UINT64_C(0x20010db800010200), "the /56");
-	ok(k[2].kind == QUOTA_KEY_ACCOUNT && k[2].bits == 42, "the account");
+	ok(k[2].kind == QUOTA_KEY_NET48 && k[2].bits == UINT64_C(0x20010db800010000), "the /48");
+	ok(k[3].kind == QUOTA_KEY_ACCOUNT && k[3].bits == 42, "the account");
 	is_int(quota_keys(k, 0, NULL, 0), 0, "a local peer without a key: none");
 	is_int(quota_keys(k, 0, NULL, 9), 1, "a local peer with a key: the account");
 	ok(make(1, 1, 1, 1000) == NULL && make(1, 1, 1, ((size_t)1 << 24) + 1) == NULL,
@@ -86,7 +87,7 @@ test_net56(void)
 {
 	struct quota *q = make(2, 0, 0, 1024);
 	uint8_t v6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0x12, 0 };
-	struct quota_key k[3];
+	struct quota_key k[QUOTA_KEYS_MAX];
 	int hop, n = 0;
 	size_t nk, over = 0;
 
@@ -104,6 +105,21 @@ test_net56(void)
 	v6[6] = 0x13;
 	nk = quota_keys(k, 6, v6, 0);
 	ok(quota_take(q, QUOTA_RUNS, k, nk, DAY, NULL), "the next /56 has its own");
+	/* Two /64s of each /56 of the same /48, 3 tries each: 2 a /64 (8 a
+	 * /56) would make 2048; the /48 stops them at 32, sixteen times the
+	 * figure, the 9 runs above counted in it. */
+	n = 0;
+	over = 0;
+	for (hop = 0; hop < 512; hop++) {
+		v6[6] = (uint8_t)(hop >> 1);
+		v6[7] = (uint8_t)(hop & 1);
+		nk = quota_keys(k, 6, v6, 0);
+		n += quota_take(q, QUOTA_RUNS, k, nk, DAY, &over);
+		n += quota_take(q, QUOTA_RUNS, k, nk, DAY, &over);
+		n += quota_take(q, QUOTA_RUNS, k, nk, DAY, &over);
+	}
+	is_int(n + 9, 32, "a whole /48 begins 32 runs, the 9 above included: sixteen times the figure");
+	is_int(quota_limit(q, QUOTA_RUNS, QUOTA_KEY_NET48), 32, "its figure");
 	quota_free(q);
 }
 
@@ -180,7 +196,7 @@ static void
 test_cost(void)
 {
 	struct quota *q = make(100000000, 0, 0, 262144);
-	struct quota_key k[3];
+	struct quota_key k[QUOTA_KEYS_MAX];
 	uint8_t v6[16] = { 0x20, 0x01, 0x0d, 0xb8 };
 	struct timespec a, b;
 	int i, n = 200000;
@@ -194,7 +210,7 @@ test_cost(void)
 		quota_take(q, QUOTA_RUNS, k, nk, DAY, NULL);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	diag("a charge of three keys (/64, /56, account): %.0f ns",
+	diag("a charge of four keys (/64, /56, /48, account): %.0f ns",
 	    ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / n);
 	quota_free(q);
 }
