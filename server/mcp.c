@@ -15,7 +15,8 @@
  * result, whenever the handler answers: at once, or after the store job or
  * the long poll resumed it.
  *
- * Every other method is answered from api/ alone and costs a read. No
+ * Every message costs a read before it is parsed (a tool call its route's
+ * class as well); every other method is answered from api/ alone. No
  * session is kept: each POST is judged alone, in either era.
  */
 #include <stdlib.h>
@@ -211,6 +212,12 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 		    "Forbidden: pages of this Origin may not call the MCP endpoint", NULL));
 		return;
 	}
+	/* Every message pays a read before it is parsed, notifications and
+	 * responses included: parsing is work the client makes, whatever the
+	 * message turns out to be. A tool call pays its route's class too. */
+	req->rate_class = RATELIMIT_READS;
+	if (!throttle_charge(req))
+		return;
 	if ((answer = mcp_read(req->body.data, req->body.len, &h, &m, &status)) != NULL) {
 		request_reply_json(req, status, answer);
 		return;
@@ -223,11 +230,8 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 		return;
 	}
 	if (strcmp(m.method, "tools/call") != 0) {
-		req->rate_class = RATELIMIT_READS;
-		if (throttle_charge(req)) {
-			answer = mcp_answer(&m, &info, &status);
-			request_reply_json(req, status, answer);
-		}
+		answer = mcp_answer(&m, &info, &status);
+		request_reply_json(req, status, answer);
 		mcp_message_cleanup(&m);
 		return;
 	}

@@ -377,6 +377,23 @@ try:
 finally:
     d.cleanup()
 
+# POST /mcp pays a read before its body is parsed, whatever the message:
+# notifications and responses, answered 202 with nothing to do, too.
+d = Daemon(rate_limits=True, args=['--rate-limit', 'reads=1/m:3,moves=off,runs=off,puzzles=off'])
+try:
+    hdrs = {'Accept': 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25'}
+    note = {'jsonrpc': '2.0', 'method': 'notifications/initialized'}
+    got = [d.post('/mcp', note, headers=hdrs).status for _ in range(3)]
+    got.append(d.post('/mcp', {'jsonrpc': '2.0', 'id': 7, 'result': {}}, headers=hdrs).status)
+    r = d.post('/mcp', {'jsonrpc': '2.0', 'id': 1, 'method': 'ping'}, headers=hdrs)
+    t.ok(got == [202, 202, 202, 429] and r.status == 429 and r.header('Retry-After'),
+         'MCP notifications and responses pay the reads class before parsing: 3 of a burst of 3 '
+         'accepted, then 429 for anything, a ping included (%s, %d)' % (got, r.status))
+    t.ok(isinstance(r.json, dict) and r.json.get('jsonrpc') == '2.0' and 'error' in r.json,
+         'the refusal is a JSON-RPC error (%s)' % r.body[:160])
+finally:
+    d.cleanup()
+
 # Wrong agent-check answers: past the limit no answer is judged.
 d = Daemon(rate_limits=True, args=['--rate-limit', 'wrong=5/10m,moves=off,puzzles=off,runs=off,reads=off'])
 try:
