@@ -222,8 +222,11 @@ bump_sequence(struct store_conn *dst, const struct table *x, char *err, size_t e
 		PQclear(res);
 		return 0; /* no sequence behind id */
 	}
-	snprintf(sql, sizeof sql, "SELECT setval('%s', max(id)) FROM %s HAVING max(id) IS NOT NULL",
-	    PQgetvalue(res, 0, 0), x->name);
+	/* Positive ids only: an unlisted review is stored under its run's id
+	 * negated, outside the sequence's range (1..), which only listed
+	 * ones draw from. */
+	snprintf(sql, sizeof sql, "SELECT setval('%s', max(id)) FROM %s WHERE id > 0 "
+	    "HAVING max(id) IS NOT NULL", PQgetvalue(res, 0, 0), x->name);
 	PQclear(res);
 	return store_conn_exec(dst, sql, err, errcap);
 }

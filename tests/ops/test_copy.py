@@ -9,7 +9,8 @@ must answer every one of those pages byte for byte as the SQLite daemon
 did, verify every finished run's replay and certificate, accept the old
 agent keys and stateTokens (an unfinished run goes on), and hand out new
 ids past the copied ones. Copying into a database that is not empty is
-refused.
+refused. A database whose only review is unlisted (stored under a
+negative id) copies too, and its copy lists the next review.
 """
 import os
 import random
@@ -149,6 +150,45 @@ def main():
         t.ok(r.status == 200 and r.body == before[paths[0]].body,
              'a daemon given postgresql:///%s finds the server and the role in PGHOST and PGUSER' % dbname)
         env_d.cleanup()
+
+        # A database whose only review is unlisted (an anonymous run ended
+        # early: its review is stored under the run's id negated). The copy
+        # used to fail moving the review sequence to that negative id.
+        h = Daemon()
+        try:
+            r, played = h.get('/api/games/duskcourt/init?seed=5'), 0
+            while r.json['state']['phase'] != 'done' and played < 60:
+                legal = r.json['legalActions']
+                act = {'type': 'endRun'} if any(a['type'] == 'endRun' for a in legal) else legal[0]
+                r = h.post('/api/games/duskcourt/action', {'stateToken': r.json['stateToken'], 'action': act})
+                played += 1
+            r = h.post('/api/games/duskcourt/finish', {'stateToken': r.json['stateToken'], 'rating': 3,
+                                                      'review': 'too short to list'})
+            hidden = h.sql('SELECT count(*) FROM reviews WHERE id < 0')[0][0]
+            t.ok(r.status == 200 and hidden == 1, 'a run ended at once: its review is unlisted (%d, %d)'
+                 % (r.status, hidden))
+            h.stop()
+            url2 = cluster.create_db('copyhidden')
+            rc, out, err = run_binary(['copy', '--from', h.db, '--to', url2], timeout=120)
+            t.ok(rc == 0, 'a database whose reviews are all unlisted copies: %s' % (out + err).strip()[-200:])
+            h2 = Daemon(args=['--db', url2, '--key-file', os.path.join(h.folder, 'arcaded.key')])
+            try:
+                r, played = h2.get('/api/games/duskcourt/init?seed=8'), 0
+                while r.json['state']['phase'] != 'done' and played < 200:
+                    caps = [a for a in r.json['legalActions'] if a['type'] == 'capture']
+                    act = rng.choice(caps) if caps else {'type': 'endRun' if played >= 10 else 'next'}
+                    r = h2.post('/api/games/duskcourt/action', {'stateToken': r.json['stateToken'],
+                                                                'action': act})
+                    played += 1
+                r = h2.post('/api/games/duskcourt/finish', {'stateToken': r.json['stateToken'], 'rating': 6,
+                                                           'review': 'listed on the copy'})
+                listed = h2.get('/api/games/duskcourt/reviews?limit=5').json['reviews']
+                t.ok(r.status == 200 and [x['runId'] for x in listed] == [r.json['runId']],
+                     'and a listed review on the copy takes a positive id and is the one listed')
+            finally:
+                h2.cleanup()
+        finally:
+            h.cleanup()
     finally:
         d.cleanup()
         if pg is not None:
