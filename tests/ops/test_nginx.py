@@ -743,8 +743,8 @@ def check_timeouts(c, n, res):
 
 
 def matches(port):
-    """A versus match through nginx, in threads (it takes 12 s): a long poll
-    and an event stream opened in the lobby, and the join that starts the
+    """A versus match through nginx, in threads (it takes 12 s): a long poll,
+    an event stream and an MCP wait_match opened in the lobby, and the join that starts the
     match 11.5 s later, past proxy_read_timeout. Returns a function that
     joins them and returns what they saw. Its requests come from addresses
     of their own, so that the per-address limits tested beside it are not
@@ -763,6 +763,16 @@ def matches(port):
         r = request(port, 'GET', '/api/matches/%s/wait?after=0' % mid, source='127.0.0.72',
                     timeout=60)
         res['poll'] = (r, time.monotonic() - t0)
+
+    def mcp_wait(mid):
+        t0 = time.monotonic()
+        body = {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call',
+                'params': {'name': 'wait_match', 'arguments': {'matchId': str(mid), 'afterTurn': 0}}}
+        r = request(port, 'POST', '/mcp', headers={
+            'Content-Type': 'application/json', 'Accept': 'application/json, text/event-stream',
+            'MCP-Protocol-Version': '2025-11-25'}, body=json.dumps(body).encode(), source='127.0.0.75',
+            timeout=60)
+        res['mcp'] = (r, time.monotonic() - t0)
 
     def stream(mid):
         s = socket.create_connection(('127.0.0.1', port), timeout=30, source_address=('127.0.0.73', 0))
@@ -790,7 +800,8 @@ def matches(port):
             keys = [post('/api/v1/accounts', {'name': n}).json['agentKey'] for n in ('nx_a', 'nx_b')]
             mid = post('/api/matches', {'players': 2, 'turn_seconds': 30}, keys[0]).json['match_id']
             threads = [threading.Thread(target=poll, args=(mid,)),
-                       threading.Thread(target=stream, args=(mid,))]
+                       threading.Thread(target=stream, args=(mid,)),
+                       threading.Thread(target=mcp_wait, args=(mid,))]
             for th in threads:
                 th.start()
             time.sleep(11.5)
@@ -819,6 +830,13 @@ def check_matches(c, res):
          r.json['status'] == 'playing' and took >= 11,
          'a long poll begun in the lobby outlasts proxy_read_timeout (10 s) and is answered by the '
          'start %.1f s later (%s)' % (took, r.status if r else None))
+    r, took = res.get('mcp', (None, 0))
+    result = (r.json or {}).get('result') if r is not None and isinstance(r.json, dict) else None
+    t.ok(r is not None and r.status == 200 and result is not None and result.get('isError') is False and
+         took >= 11,
+         'an MCP wait_match begun in the lobby outlasts proxy_read_timeout (10 s) through POST /mcp and '
+         'is answered by the start %.1f s later (%s %s)' % (took, r.status if r else None,
+                                                          r.body[:120] if r is not None else ''))
     buf, seen = res.get('stream', (b'', {}))
     lag = seen.get('playing', 1e9) - res['joined_at']
     t.ok('lobby' in seen and lag < 2, 'an event stream through nginx shows the lobby at once and '
