@@ -124,7 +124,8 @@ struct request_full {
 	bool            begun;    /* the headers have been seen */
 	bool            nul;      /* the raw path or query holds %00 */
 	enum api_error  early;    /* a refusal decided on the headers, or API_ERR__COUNT */
-	const char     *early_msg;   /* its message (static storage), NULL for the table's */
+	const char     *early_msg;   /* its message (static storage or hint), NULL for the table's */
+	char            hint[192];   /* a 404's message naming the closest route */
 	json_t         *early_extra; /* what it carries besides the envelope (owned) */
 	bool            late;     /* early waits for the body: the route answers it
 	                             (request_refuse_after_body) */
@@ -1011,6 +1012,9 @@ begin(struct request *req)
 	else if ((req->route = router->match(req, &allowed, &full(req)->json)) < 0) {
 		full(req)->early = allowed != 0 ? API_ERR_METHOD_NOT_ALLOWED : API_ERR_NOT_FOUND;
 		full(req)->allowed = allowed;
+		if (allowed == 0 && router->closest != NULL &&
+		    router->closest(req->path, full(req)->hint, sizeof full(req)->hint))
+			full(req)->early_msg = full(req)->hint;
 	} else if (router->admit != NULL && !router->admit(req)) {
 		/* Refused (a rate limit). A refusal that waits for the body waits
 		 * only for one the route can read: JSON within the limit. */

@@ -234,6 +234,10 @@ struct http_router {
 	 * API_ERR_OUTCOME_UNKNOWN or API_ERR_DATABASE_UNAVAILABLE. May be
 	 * NULL (no outage is ever told). */
 	enum api_error (*outage)(struct request *req);
+	/* A 404's hint: writes the message naming the route closest to path
+	 * into out and returns true, or false when none is close. May be
+	 * NULL. */
+	bool (*closest)(const char *path, char *out, size_t cap);
 	size_t nroutes;
 };
 

@@ -230,6 +230,105 @@ routes_allow_header(unsigned methods, char *out, size_t cap)
 	}
 }
 
+/* ---- the closest route, for a 404 ---- */
+
+#define HINT_SEG 32   /* a segment longer than this is compared by nothing */
+#define HINT_MAX 3    /* edits beyond which a route is not offered */
+
+/* Edit distance between two short strings (each < HINT_SEG), or
+ * HINT_MAX + 1 when it is over HINT_MAX or either is too long. */
+static unsigned
+edits(const char *a, size_t na, const char *b, size_t nb)
+{
+	unsigned row[HINT_SEG + 1], prev, cur, best;
+	size_t i, j;
+
+	if (na >= HINT_SEG || nb >= HINT_SEG)
+		return HINT_MAX + 1;
+	for (j = 0; j <= nb; j++)
+		row[j] = (unsigned)j;
+	for (i = 1; i <= na; i++) {
+		prev = row[0];
+		row[0] = (unsigned)i;
+		best = row[0];
+		for (j = 1; j <= nb; j++) {
+			cur = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > HINT_MAX)
+			return HINT_MAX + 1;
+	}
+	return row[nb];
+}
+
+/* The edits that turn path into a path of pattern: segment by segment
+ * (a {param} takes any segment), both with as many segments; above
+ * HINT_MAX when it is not close. */
+static unsigned
+distance(const char *pattern, const char *path)
+{
+	const char *p = pattern, *s = path;
+	unsigned total = 0;
+
+	while (*p == '/' && *s == '/') {
+		size_t plen, slen;
+
+		p++;
+		s++;
+		plen = strcspn(p, "/");
+		slen = strcspn(s, "/");
+		if (*p != '{' && slen > 0 && slen < plen && memcmp(p, s, slen) == 0)
+			total++; /* a segment cut short, "act" for "action": one edit */
+		else if (*p != '{')
+			total += edits(p, plen, s, slen);
+		else if (slen == 0)
+			total++;
+		if (total > HINT_MAX)
+			return HINT_MAX + 1;
+		p += plen;
+		s += slen;
+	}
+	return *p == '\0' && *s == '\0' ? total : HINT_MAX + 1;
+}
+
+/* A 404's hint: the route closest to path, "the closest route is METHODS
+ * PATTERN", when one is within HINT_MAX edits; false otherwise. A trailing
+ * slash is not counted. The cost is bounded: at most HINT_SEG squared
+ * steps a segment, and only for routes of as many segments. */
+static bool
+router_closest(const char *path, char *out, size_t cap)
+{
+	char trimmed[256], methods[64];
+	size_t n = strlen(path), i, best_i = 0;
+	unsigned best = HINT_MAX + 1, d;
+
+	if (n == 0 || n >= sizeof trimmed)
+		return false;
+	memcpy(trimmed, path, n + 1);
+	if (n > 1 && trimmed[n - 1] == '/')
+		trimmed[n - 1] = '\0';
+	for (i = 0; i < nroutes; i++) {
+		d = distance(routes[i].pattern, trimmed);
+		if (d < best) {
+			best = d;
+			best_i = i;
+		}
+	}
+	if (best > HINT_MAX)
+		return false;
+	routes_allow_header(routes[best_i].methods, methods, sizeof methods);
+	snprintf(out, cap, "no such route; the closest is %s %s (see /openapi.yaml)", methods,
+	    routes[best_i].pattern);
+	return true;
+}
+
 static int
 router_match(struct request *req, unsigned *allowed, bool *json)
 {
@@ -307,6 +406,7 @@ const struct http_router routes_router = {
 	.run = router_run,
 	.allow_header = routes_allow_header,
 	.outage = defer_outage,
+	.closest = router_closest,
 	.nroutes = sizeof routes / sizeof routes[0],
 };
 

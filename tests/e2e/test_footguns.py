@@ -4,7 +4,8 @@ that is no --trusted-proxy is ignored, as before, but now counted in
 set up without the flag (every client in one rate-limit bucket) shows.
 And reviews that the public feed would show as nothing, or that reorder
 the page's text, are refused 400: white space alone, control characters,
-bidirectional overrides and isolates.
+bidirectional overrides and isolates. A wrong path's 404 names the
+closest route when one is near.
 """
 import time
 
@@ -61,6 +62,28 @@ try:
          'is what refuses it: 409 run_not_over)')
 finally:
     r.cleanup()
+
+# A wrong path names the closest route (issue 44): a typo, a segment cut
+# short, a trailing slash; nothing close, no hint.
+h = Daemon()
+try:
+    cases = [('/api/game/duskcourt/init', 'GET, POST /api/games/{game}/init'),
+             ('/api/games/stackfall/act', 'POST /api/games/{game}/action'),
+             ('/api/v1/account', 'POST /api/v1/accounts'),
+             ('/api/matches/12/mov', 'POST /api/matches/{id}/move'),
+             ('/api/games/', 'GET, HEAD /api/games')]
+    for path, want in cases:
+        r = h.get(path)
+        t.ok(r.status == 404 and r.json['error']['code'] == 'not_found' and
+             ('the closest is %s ' % want) in r.json['error']['message'],
+             'GET %s: 404 naming the closest route, %s (%s)' % (path, want, r.json['error']['message']))
+    r = h.get('/nothing/like/a/route')
+    t.ok(r.status == 404 and r.json['error']['message'] == 'no such route',
+         'a path close to no route: 404 "no such route", no hint')
+    r = h.get('/api/' + 'x' * 300)
+    t.ok(r.status == 404 and r.json['error']['message'] == 'no such route', 'a long path: no hint either')
+finally:
+    h.cleanup()
 
 p = Daemon(args=['--trusted-proxy', '127.0.0.1'])
 try:
