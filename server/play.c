@@ -691,9 +691,14 @@ play_reply(struct request *req)
 	case PLAY_NO_RUN:
 		reply_plain(req, p, API_ERR_NO_CURRENT_RUN, NULL);
 		return;
-	case PLAY_NOT_OVER:
-		reply_plain(req, p, API_ERR_RUN_NOT_OVER, NULL);
+	case PLAY_NOT_OVER: {
+		char msg[256];
+
+		snprintf(msg, sizeof msg, "the run is not over yet: %s", p->game->how_to_end != NULL ?
+		    p->game->how_to_end : "play on until it ends");
+		reply_plain(req, p, API_ERR_RUN_NOT_OVER, msg);
 		return;
+	}
 	case PLAY_ALREADY_FINISHED:
 		reply_plain(req, p, API_ERR_ALREADY_FINISHED, NULL);
 		return;

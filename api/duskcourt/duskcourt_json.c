@@ -585,6 +585,7 @@ const struct game game_duskcourt = {
 	.id = GAME_DUSKCOURT,
 	.name = "duskcourt",
 	.title = "Duskcourt",
+	.how_to_end = "send {\"type\": \"endRun\"} at a break (phase \"break\") to end it now, or play until the lives run out",
 	.how_to_play = "Duskcourt: a ladder of capture puzzles. Each court is a square board "
 	    "(boardText draws it with the index of every square, index = row * size + column) "
 	    "holding idols: K jackal (the eight touching squares), Q scorpion (lines and diagonals), "

@@ -266,6 +266,8 @@ struct game {
 	const char *title;           /* for people: "Stackfall" */
 	const char *how_to_play;     /* the rules in one text a reader (an LLM) takes in at
 	                                once: the rules route's howToPlay */
+	const char *how_to_end;      /* how a run ends, for a finish sent too early: "send
+	                                {\"type\": \"resign\"}, or play until ..." */
 	bool        check_default;   /* the agent check is on unless the operator says otherwise */
 	bool        hides_future;    /* a playing run's seed would reveal what is to come: its
 	                                replay is withheld until it is over */

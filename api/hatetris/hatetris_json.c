@@ -454,6 +454,7 @@ const struct game game_hatetris = {
 	.id = GAME_HATETRIS,
 	.name = "hatetris",
 	.title = "HATETRIS",
+	.how_to_end = "it ends when the stack tops out or the run reaches its cap; it cannot be ended early",
 	.how_to_play = "HATETRIS: tetrominoes against a supplier that always hands you the piece "
 	    "that helps you least, and avoids giving back a board you have already had. Stackfall's "
 	    "10 x 20 board and placements: 'place R C' drops the current piece at rotation R with "

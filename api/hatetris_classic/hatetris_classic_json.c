@@ -1210,6 +1210,7 @@ const struct game game_hatetris_classic = {
 	.id = GAME_HATETRIS_CLASSIC,
 	.name = "hatetris-classic",
 	.title = "HATETRIS classic",
+	.how_to_end = "it ends when the stack tops out; it cannot be ended early",
 	.how_to_play = "HATETRIS classic: the original browser HATETRIS, key for key. A 10 x 20 well, "
 	    "rows 0-3 the bar where pieces spawn. Keys: L and R move the piece a column, U turns it "
 	    "clockwise, D moves it down a row or, when it cannot go down, locks it. There is no "

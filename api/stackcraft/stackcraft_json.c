@@ -512,6 +512,7 @@ const struct game game_stackcraft = {
 	.id = GAME_STACKCRAFT,
 	.name = "stackcraft",
 	.title = "Stackcraft",
+	.how_to_end = "it ends when the stack tops out or the run reaches its cap; it cannot be ended early",
 	.how_to_play = "Stackcraft: tetrominoes for research bots on a 10 x 20 well (boardText draws "
 	    "it, top row first). Each move is one of the listed legal placements of the current "
 	    "piece, sent by its id: 'r1x4' is rotation 1 with its box at column 4, dropped straight "

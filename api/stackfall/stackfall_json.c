@@ -399,6 +399,7 @@ const struct game game_stackfall = {
 	.id = GAME_STACKFALL,
 	.name = "stackfall",
 	.title = "Stackfall",
+	.how_to_end = "send the command resign (or {\"type\": \"resign\"}) to end it now, or play until the stack tops out",
 	.how_to_play = "Stackfall: tetrominoes on a 10 x 20 board, one request per move. Each answer "
 	    "shows the board (board_text, top row first), the current piece, the next three and the "
 	    "held one. Send commands as text, several separated by ';' or new lines: 'place R C' (or "

@@ -460,6 +460,7 @@ const struct game game_wells = {
 	.id = GAME_WELLS,
 	.name = "wells",
 	.title = "Wells",
+	.how_to_end = "it ends when a row is complete or the well tops out; it cannot be ended early",
 	.how_to_play = "Wells: complete one row of a small well against the perfect supplier. Pick "
 	    "the well at init ('width' x 'height': 4 x 4, 4 x 5, 4 x 6 or 6 x 4, under a 4-row "
 	    "buffer). Nothing is ever cleared. The supplier has solved the well: where you can force "
