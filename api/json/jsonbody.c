@@ -33,8 +33,16 @@ jsonbody_known(const json_t *obj, const char *const *allowed, char *msg, size_t 
 	json_object_foreach((json_t *)obj, key, v) {
 		if (!listed(key, allowed) && !listed(key, common)) {
 			char q[QUOTE_CAP(60)];
+			size_t n, i;
 
-			snprintf(msg, cap, "unknown field '%s'", text_quote(q, sizeof q, key, 60));
+			n = (size_t)snprintf(msg, cap, "unknown field '%s'", text_quote(q, sizeof q, key, 60));
+			/* What the route does take, so that `command` for `action`
+			 * (or a casing slip) says what to send instead. */
+			for (i = 0; allowed != NULL && allowed[i] != NULL && n < cap; i++)
+				n += (size_t)snprintf(msg + n, cap - n, "%s%s", i == 0 ? "; this route takes " : ", ",
+				    allowed[i]);
+			if (i == 0 && n < cap)
+				snprintf(msg + n, cap - n, "; this route takes no fields");
 			return false;
 		}
 	}

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JSONBODY_MSG_MAX 160
+#define JSONBODY_MSG_MAX 320
 
 /* Top-level fields every JSON route accepts besides its own: the agent
  * check's answer may travel in any body. */
@@ -25,7 +25,7 @@
  * (NULL-terminated) or a common field, and the common fields have their
  * types (agent_check a string, agent_answer a number or a string that
  * reads as one, see puzzle_answer_text); else writes a message naming the
- * field. */
+ * field and the fields the route takes. */
 bool jsonbody_known(const json_t *obj, const char *const *allowed, char *msg, size_t cap);
 
 /* The common fields' types alone, whatever else obj holds (the seed's

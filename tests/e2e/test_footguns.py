@@ -77,6 +77,11 @@ try:
         t.ok(r.status == 404 and r.json['error']['code'] == 'not_found' and
              ('the closest is %s ' % want) in r.json['error']['message'],
              'GET %s: 404 naming the closest route, %s (%s)' % (path, want, r.json['error']['message']))
+    r = h.post('/api/games/stackcraft/action', {'stateToken': 'x', 'command': 'left'})
+    t.ok(r.status == 400 and r.json['error']['message'] ==
+         "unknown field 'command'; this route takes stateToken, action",
+         'Stackcraft sent `command`: the unknown field is named with the fields the route takes (%s)'
+         % r.json['error']['message'])
     r = h.get('/nothing/like/a/route')
     t.ok(r.status == 404 and r.json['error']['message'] == 'no such route',
          'a path close to no route: 404 "no such route", no hint')
