@@ -1758,6 +1758,14 @@ def main():
             t.eq(rc, 0, 'daemon C stopped cleanly (exit status 0)')
         finally:
             c.cleanup()
+        # 403 from daemon M, whose /metrics is for another range than loopback.
+        m = Daemon(args=DAEMON_ARGS + ['--metrics-allow', '10.0.0.0/8'])
+        m.name = 'M'
+        try:
+            r = req(m, 'GET', '/metrics')
+            t.eq(r.status, 403, '/metrics for a client outside --metrics-allow: 403')
+        finally:
+            m.cleanup()
         # 503 busy from daemon D: one verifier, one waiting at most.
         dd = Daemon(args=DAEMON_ARGS + ['--verify-workers', '1', '--verify-queue', '1'])
         dd.name = 'D'
