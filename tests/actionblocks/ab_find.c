@@ -11,7 +11,8 @@
  *   ab_find tst FROM TO       a T-spin triple by seat 0, nothing else first
  *   ab_find b2b FROM TO       a mini T-spin single, then a T-spin triple
  *   ab_find kicks FROM TO     tests 2 to 5 of both SRS tables, each once
- *   ab_find overflow FROM TO  seat 1 sends seat 0's tower over row 39
+ *   ab_find overflow FROM TO  seat 1's perfect clears push seat 0's tower
+ *                             over row 39
  *
  * How: seat 0's pieces are its own (the stream is shared, the draws are per
  * seat), so a plan for it is searched on a copy of its player alone. A
@@ -19,7 +20,10 @@
  * builds a shape that a cell template scores; then a breadth-first search
  * over keys from the spawn (L R X Z S, C first) finds the keys whose lock
  * does the wanted thing. The other seat plays a placement that sends
- * nothing. Every result is played once more as the server plays it
+ * nothing. For the overflow the roles turn: seat 1 plays two perfect
+ * clears (a beam of its own over hard drops, rows clearing on the way),
+ * seat 0 builds a tower at the walls and keeps the spawn's columns low.
+ * Every result is played once more as the server plays it
  * (ab_resolve on the whole match, the moves as text) before it is printed.
  */
 #include <stdio.h>
@@ -300,6 +304,7 @@ struct beam_item {
 	int score;
 	uint8_t n;                /* placements so far */
 	uint8_t idx[DEPTH_MAX];   /* placement[] of each */
+	uint8_t lines;            /* rows cleared so far (perfect clears) */
 };
 
 static struct beam_item beam_a[BEAM], beam_b[BEAM * 2 * 4 * 11];
@@ -388,6 +393,74 @@ build(uint64_t seed, struct ab_player *p, struct plan *plan, const struct shape 
 			beam_a[n] = beam_b[i];
 			beam_a[n].score = shape_score(&beam_a[n].p, s);
 			n++;
+		}
+	}
+	return false;
+}
+
+/* A perfect clear of rows rows on *p's empty well by hard drops, rows
+ * clearing on the way allowed: the beam keeps wells whose cells all lie
+ * below rows less the rows cleared, with no covered hole, fullest first. */
+static bool
+pc_build(uint64_t seed, struct ab_player *p, struct plan *plan, int rows, int depth)
+{
+	int d, n = 1;
+	unsigned i, j;
+
+	if (depth > DEPTH_MAX)
+		depth = DEPTH_MAX;
+	beam_a[0].p = *p;
+	beam_a[0].n = 0;
+	beam_a[0].lines = 0;
+	for (d = 0; d < depth; d++) {
+		int m = 0;
+
+		for (i = 0; i < (unsigned)n; i++)
+			for (j = 0; j < nplacement; j++) {
+				struct beam_item *c = &beam_b[m];
+				struct ab_lock_events e;
+				int x, cells = 0;
+
+				c->p = beam_a[i].p;
+				if (!solo_play(seed, &c->p, placement[j], &e))
+					continue;
+				c->lines = (uint8_t)(beam_a[i].lines + e.lines);
+				c->n = beam_a[i].n;
+				memcpy(c->idx, beam_a[i].idx, sizeof c->idx);
+				c->idx[c->n++] = (uint8_t)j;
+				if (e.perfect) {
+					for (j = 0; j < c->n; j++)
+						strcpy(plan->keys[plan->n++], placement[c->idx[j]]);
+					*p = c->p;
+					return true;
+				}
+				if (top_row(&c->p) >= rows - c->lines || holes(&c->p) > 0)
+					continue;
+				for (x = 0; x < AB_COLS; x++)
+					cells += height(&c->p, x);
+				c->score = cells + 10 * c->lines;
+				m++;
+			}
+		if (m == 0)
+			return false;
+		for (i = 0; i < (unsigned)m; i++) {
+			int x, bump = 0;
+
+			for (x = 1; x < AB_COLS; x++)
+				bump += abs(height(&beam_b[i].p, x) - height(&beam_b[i].p, x - 1));
+			beam_b[i].score = beam_b[i].score * 100 - bump;
+		}
+		qsort(beam_b, (size_t)m, sizeof beam_b[0], by_score);
+		n = 0;
+		for (i = 0; i < (unsigned)m && n < BEAM; i++) {
+			bool dup = false;
+
+			for (j = 0; j < (unsigned)n && !dup; j++)
+				dup = memcmp(beam_a[j].p.cells, beam_b[i].p.cells, sizeof beam_b[i].p.cells) == 0 &&
+				    beam_a[j].p.hold.piece == beam_b[i].p.hold.piece &&
+				    beam_a[j].p.drawn == beam_b[i].p.drawn;
+			if (!dup)
+				beam_a[n++] = beam_b[i];
 		}
 	}
 	return false;
@@ -702,12 +775,14 @@ tower_move(const struct ab_match *m, char *out)
 		long v;
 		int x, y, mid = 0;
 
-		if (placement[j][0] == 'C' || !solo_play(m->seed, &p, placement[j], &e) || e.lines > 0)
+		if (placement[j][0] == 'C' || !solo_play(m->seed, &p, placement[j], &e))
 			continue;
+		/* The spawn's columns stay low, so that it never blocks out. */
 		for (x = 3; x <= 6; x++)
 			for (y = 0; y < AB_ROWS; y++)
-				mid += p.cells[y][x] != AB_CELL_EMPTY;
-		v = 100L * (top_row(&p) < 22 ? top_row(&p) : 22) - 1000L * mid;
+				if (p.cells[y][x] != AB_CELL_EMPTY)
+					mid += y >= 14 ? 100 : 1;
+		v = 100L * (top_row(&p) < 22 ? top_row(&p) : 22) - 1000L * mid - 500L * e.lines;
 		if (v > best) {
 			best = v;
 			strcpy(out, placement[j]);
@@ -729,55 +804,33 @@ pc_mover(const struct ab_match *m, unsigned seat, int turn, char *out, void *arg
 }
 
 static bool
-want_perfect(const struct ab_lock_events *e, const struct kick *k, void *arg)
-{
-	(void)k;
-	(void)arg;
-	return e->perfect;
-}
-
-static bool
 find_overflow(uint64_t seed)
 {
 	struct ab_match m0, m;
 	struct pc_run pr = { { 0 }, 0 };
 	struct ab_player p;
-	struct shape s;
 	struct script sc;
-	int x, y, k, rows;
+	int k;
 	char extra[64];
 
-	/* Seat 1's clears from the start: two perfect clears of 4 rows (14
-	 * lines each; the first takes long enough for seat 0's tower to grow),
-	 * or of 2 (11). */
+	/* Seat 1's clears from the start: two perfect clears of 4 rows (at
+	 * least 10 lines each; the first takes long enough for seat 0's tower
+	 * to grow), or of 2. */
 	ab_init(&m0, seed, 2, AB_CLOCK_TURNS, 0, NULL);
 	p = m0.players[1];
 	for (k = 0; k < 2; k++) {
-		bool found = false;
-
-		for (rows = 4; rows >= 2 && !found; rows -= 2) {
-			struct ab_player q = p;
-
-			memset(&s, 0, sizeof s);
-			s.nrows = 8;
-			s.cap = rows - 1;
-			for (y = 0; y < s.nrows; y++)
-				for (x = 0; x < AB_COLS; x++)
-					s.rows[y][x] = y < rows ? 'F' : 'E';
-			if (build(seed, &q, &pr.plan, &s, rows == 4 ? 10 : 5, 4, want_perfect, NULL)) {
-				p = q;
-				found = true;
-			}
-		}
-		if (!found)
+		if (!pc_build(seed, &p, &pr.plan, 4, 10) && !pc_build(seed, &p, &pr.plan, 2, 5))
 			return false;
 		fprintf(stderr, "seed %llu: perfect clear %d at turn %d\n", (unsigned long long)seed, k + 1,
 		    pr.plan.n);
 	}
 	if (!play_match(seed, pc_mover, &pr, pr.plan.n + 4, &sc, &m))
 		return false;
-	if (m.players[0].end != AB_END_OVERFLOW)
+	if (m.players[0].end != AB_END_OVERFLOW) {
+		fprintf(stderr, "seed %llu: seat 0 out by %s instead\n", (unsigned long long)seed,
+		    ab_end_name(m.players[0].end));
 		return false;
+	}
 	snprintf(extra, sizeof extra, "\"clears\": %d, ", pr.plan.n);
 	script_print(seed, "overflow", &sc, extra);
 	return true;

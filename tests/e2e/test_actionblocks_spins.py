@@ -2,7 +2,8 @@
 scripted 2-player turn-clock matches in which seat 0's keys set up and
 play a T-spin triple (1600 x level, 6 lines sent, the opponent's board
 rising by them), a mini T-spin single followed by a back-to-back T-spin
-triple (x1.5, 7 lines sent), and tests 2 to 5 of both SRS kick tables.
+triple (x1.5, 7 lines sent), tests 2 to 5 of both SRS kick tables, and a
+garbage overflow taking a player out.
 
 Where the expectations come from: docs/rules/actionblocks.md. The test
 carries its own small model of a piece under the keys, written from that
@@ -22,7 +23,10 @@ the engine's search tool tests/actionblocks/ab_find.c (built on demand:
 hard drops on seat 0's pieces alone and then searches the keys of the
 wanted lock, while seat 1 plays placements that send nothing:
 `ab_find tst 2 2`, `ab_find b2b 1 1` and `ab_find kicks 4 4` print the
-seeds and moves below.
+seeds and moves below. For the garbage overflow the roles turn
+(`ab_find overflow 3 3`): seat 1 plays two perfect clears, each sending at
+least 10 lines, while seat 0 builds a tower at the walls that the rising
+garbage pushes over row 39.
 """
 import functools
 
@@ -64,6 +68,15 @@ KICKS = {'seed': 4, 'turns': [
     ['keys LLD', 'keys XLLLD'], ['keys RRRRD', 'keys XXD'], ['keys RRD', 'keys RRRRD'],
     ['keys D', 'keys ZRRD'], ['keys ZRRRRRD', 'keys LLLLLD'], ['keys RRRD', 'keys XXRRD'],
     ['keys LLD', 'keys XXLD'], ['keys SSSSSSSSSSZZD', 'keys RRRRD']]}
+
+OVERFLOW = {'seed': 3, 'turns': [
+    ['keys XLLLLLD', 'keys CZRRRD'], ['keys XLLLLLD', 'keys XRD'], ['keys XLLLLLD', 'keys LLD'],
+    ['keys XLLLLD', 'keys CD'], ['keys LLLLLD', 'keys XXLLLLLD'], ['keys XLLLLLD', 'keys ZRRRRRD'],
+    ['keys XLLLLLD', 'keys XRRRRD'], ['keys RRRRD', 'keys RD'], ['keys XLLLLLD', 'keys CLLD'],
+    ['keys RRRRD', 'keys LLLLLD'], ['keys RRRD', 'keys RD'], ['keys RRRRD', 'keys LLLLLD'],
+    ['keys RRRRD', 'keys XLLD'], ['keys D', 'keys CD'], ['keys XLLLLLD', 'keys XLLLLLD'],
+    ['keys D', 'keys CLLD'], ['keys LLLLLD', 'keys XXRRRRD'], ['keys XXRRRRD', 'keys RD'],
+    ['keys RD', 'keys RRRRD'], ['keys XRRD', 'keys CXXRRRRD'], ['keys XXLLLLLD', 'keys LLLLLD']]}
 
 # ---- MODEL: a piece under the keys, from the rules page ----
 
@@ -312,6 +325,37 @@ def spin_checks(d, keys, mid, records, script, b2b):
          '(%s)' % (want_attack, bottom))
 
 
+def overflow(d, keys):
+    mid, _ = new_match(d, keys, seed=OVERFLOW['seed'])
+    sent, last = [], None
+    for turn, (m0, m1) in enumerate(OVERFLOW['turns'], 1):
+        before = view(d, mid, keys[0])
+        a = move(d, mid, keys[0], turn, m0)
+        b = move(d, mid, keys[1], turn, m1)
+        assert a.status == 200 and b.status == 200 and b.json['resolved'], (a, b)
+        evs = b.json['match']['last_turn']['players']
+        if evs[1].get('perfect_clear'):
+            sent.append((turn, evs[1]['sent']))
+        last = (before, evs, b.json['match'])
+    before, evs, m = last
+    s0 = before['seats'][0]
+    p = s0['piece']
+    model = play_keys(well_of(s0), [p['letter'], p['x'], p['y'], p['rotation']], s0['hold'], s0['next'],
+                      OVERFLOW['turns'][-1][0].split()[1])
+    top = max(y for _, y in model['well'])
+    t.ok(len(sent) == 2 and all(n >= 10 for _, n in sent),
+         'overflow (seed %d): seat 1 sends two perfect clears to seat 0 (turn, lines: %s)' % (
+             OVERFLOW['seed'], sent))
+    t.ok(evs[0]['lines'] == 0 and evs[0]['risen_lines'] == s0['pending'] and top + s0['pending'] > 39,
+         'turn %d: seat 0 locks without a clear, so its queue of %d lines rises under a well whose '
+         'highest cell is on row %d: a cell goes above row 39' % (m['turn'], s0['pending'], top))
+    t.ok(evs[0]['eliminated'] and evs[0]['end_reason'] == 'overflow' and m['status'] == 'finished' and
+         m['end'] == 'last_standing' and m['seats'][0]['end_reason'] == 'overflow' and
+         not m['seats'][0]['alive'] and [s['place'] for s in m['seats']] == [2, 1],
+         'and it is out by garbage overflow (end_reason %s), place 2; seat 1 wins (%s)' % (
+             evs[0]['end_reason'], m['end']))
+
+
 def main():
     d = Daemon()
     d.start()
@@ -354,6 +398,8 @@ def main():
                      'daemon\'s well agrees' % (name, n, r['turn'], rot[5][0], rot[1], rot[2], rot[5][1],
                                                  rot[5][2], 'test 1' if n == 2 else 'tests 1-%d' % (n - 1), lock,
                                                  m['fallen']))
+
+        overflow(d, keys)
     finally:
         d.stop()
         d.cleanup()
