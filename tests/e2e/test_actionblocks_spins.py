@@ -265,7 +265,6 @@ def play_script(d, keys, script, name):
                 name, turn, m0, ev, model['drop'], model['lines']))
         agree.append(same)
         records.append({'turn': turn, 'model': model, 'ev': ev, 'before': before, 'after': after,
-                        'opp_ev': b.json['match']['last_turn']['players'][1],
                         'well_before': well_of(s0), 'agree': same})
     t.ok(all(agree), '%s: each of seat 0\'s %d moves locked where the keys take it by the rules '
          '(cells, drop points, rows cleared)' % (name, len(agree)))
@@ -311,9 +310,8 @@ def spin_checks(d, keys, mid, records, script, b2b):
          'seat 1\'s queue holds them (pending %d) and the view counts them sent and received' % opp['pending'])
     # One more turn: seat 1's lock clears nothing, so its queue rises.
     turn = len(script['turns']) + 1
-    m1 = 'keys D'
     a = move(d, mid, keys[0], turn, 'keys D')
-    b = move(d, mid, keys[1], turn, m1)
+    b = move(d, mid, keys[1], turn, 'keys D')
     ev1 = b.json['match']['last_turn']['players'][1]
     board = b.json['match']['seats'][1]['board']
     bottom = board[20 - want_attack:]
