@@ -10,7 +10,9 @@
  *
  *   ab_find tst FROM TO       a T-spin triple by seat 0, nothing else first
  *   ab_find b2b FROM TO       a mini T-spin single, then a T-spin triple
- *   ab_find kicks FROM TO     tests 2 to 5 of both SRS tables, each once
+ *   ab_find kicks FROM TO     tests 2 to 5 of both SRS tables, each once, and
+ *                             as many other (quarter turn, test) pairs as
+ *                             250 turns find
  *   ab_find overflow FROM TO  seat 1's perfect clears push seat 0's tower
  *                             over row 39
  *
@@ -676,79 +678,87 @@ find_tst(uint64_t seed, bool b2b)
 
 /* ---- kicks ---- */
 
-struct kick_goal {
-	unsigned table, test;
+/* Kicks: every (table, quarter turn, test 2..5), 64 in all, is a goal;
+ * each turn seat 0 takes one not yet taken if its keys can (a test of a
+ * table not yet taken in any quarter turn first), right before a hard drop
+ * that clears nothing, and otherwise a quiet placement. The script ends at
+ * the last new one; it must hold every test of both tables. */
+struct all_run {
+	bool done[3][4][4][6];
+	bool done_test[3][6];
+	bool any_turn;  /* the search of the moment: a new test in any turn */
+	int ndone, last_new;
 };
 
 static bool
-want_kick(const struct ab_lock_events *e, const struct kick *k, void *arg)
+want_new_kick(const struct ab_lock_events *e, const struct kick *k, void *arg)
 {
-	const struct kick_goal *g = arg;
+	const struct all_run *ar = arg;
 
-	return e->lines == 0 && k->table == g->table && k->test == g->test;
+	if (e->lines != 0 || k->table == 0 || k->test < 2)
+		return false;
+	return ar->any_turn ? !ar->done_test[k->table][k->test] : !ar->done[k->table][k->from][k->to][k->test];
 }
 
-struct kick_run {
-	bool done[3][6];
-	int turn_of[3][6];
-	char found[3][6][KEYS_MAX + 1];
-};
-
 static void
-kick_mover(const struct ab_match *m, unsigned seat, int turn, char *out, void *arg)
+all_mover(const struct ab_match *m, unsigned seat, int turn, char *out, void *arg)
 {
-	struct kick_run *kr = arg;
-	unsigned t, k;
+	struct all_run *ar = arg;
 
-	if (seat == 0)
-		for (t = 1; t <= 2; t++)
-			for (k = 2; k <= 5; k++) {
-				struct kick_goal g = { t, k };
+	bool found = false;
 
-				if (kr->done[t][k] || !find_keys(m->seed, &m->players[0], want_kick, &g, out))
-					continue;
-				kr->done[t][k] = true;
-				kr->turn_of[t][k] = turn + 1;
-				return;
-			}
+	if (seat == 0) {
+		ar->any_turn = true;
+		found = find_keys(m->seed, &m->players[0], want_new_kick, ar, out);
+		ar->any_turn = false;
+		found = found || find_keys(m->seed, &m->players[0], want_new_kick, ar, out);
+	}
+	if (found) {
+		struct ab_player p = m->players[0];
+		struct kick k = { 0, 0, 0, 0 };
+		size_t n = strlen(out);
+		unsigned i;
+
+		/* The kick of the rotation before the D, found again. */
+		solo_load(m->seed, &p);
+		for (i = 0; i + 1 < n; i++) {
+			struct ab_player before = solo_m.players[0];
+			uint32_t drop = 0;
+
+			ab_key(&solo_m, 0, out[i], &drop);
+			if (i + 2 == n)
+				k = kick_of(&before, &solo_m.players[0]);
+		}
+		if (k.table != 0 && !ar->done[k.table][k.from][k.to][k.test]) {
+			ar->done[k.table][k.from][k.to][k.test] = true;
+			ar->done_test[k.table][k.test] = true;
+			ar->ndone++;
+			ar->last_new = turn + 1;
+		}
+		return;
+	}
 	quiet_move(m, seat, out);
 }
 
 static bool
-find_kicks(uint64_t seed, int nturns)
+find_all_kicks(uint64_t seed, int nturns)
 {
-	struct kick_run kr;
+	struct all_run ar;
 	struct script sc;
 	struct ab_match m;
-	unsigned t, k;
-	char extra[400];
-	size_t n = 0;
+	char extra[64];
 
-	memset(&kr, 0, sizeof kr);
-	if (!play_match(seed, kick_mover, &kr, nturns, &sc, &m))
+	unsigned t, k;
+
+	memset(&ar, 0, sizeof ar);
+	if (!play_match(seed, all_mover, &ar, nturns, &sc, &m))
 		return false;
 	for (t = 1; t <= 2; t++)
 		for (k = 2; k <= 5; k++)
-			if (!kr.done[t][k])
+			if (!ar.done_test[t][k])
 				return false;
-	n += (size_t)snprintf(extra + n, sizeof extra - n, "\"kick_turns\": {");
-	for (t = 1; t <= 2; t++)
-		for (k = 2; k <= 5; k++)
-			n += (size_t)snprintf(extra + n, sizeof extra - n, "%s\"%s %u\": %d",
-			    t == 1 && k == 2 ? "" : ", ", t == 1 ? "JLSTZ" : "I", k, kr.turn_of[t][k]);
-	snprintf(extra + n, sizeof extra - n, "}, ");
-	/* The match stops once every kick is found. */
-	for (n = 0; n < (size_t)sc.nturns; n++) {
-		bool all = true;
-
-		for (t = 1; t <= 2; t++)
-			for (k = 2; k <= 5; k++)
-				all = all && kr.turn_of[t][k] <= (int)n + 1;
-		if (all) {
-			sc.nturns = (int)n + 1;
-			break;
-		}
-	}
+	sc.nturns = ar.last_new;
+	snprintf(extra, sizeof extra, "\"kicks\": %d, ", ar.ndone);
 	script_print(seed, "kicks", &sc, extra);
 	return true;
 }
@@ -856,7 +866,7 @@ main(int argc, char **argv)
 		else if (strcmp(argv[1], "b2b") == 0)
 			ok = find_tst(seed, true);
 		else if (strcmp(argv[1], "kicks") == 0)
-			ok = find_kicks(seed, 40);
+			ok = find_all_kicks(seed, 250);
 		else if (strcmp(argv[1], "overflow") == 0)
 			ok = find_overflow(seed);
 		if (!ok)

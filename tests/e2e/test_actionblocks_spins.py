@@ -2,7 +2,8 @@
 scripted 2-player turn-clock matches in which seat 0's keys set up and
 play a T-spin triple (1600 x level, 6 lines sent, the opponent's board
 rising by them), a mini T-spin single followed by a back-to-back T-spin
-triple (x1.5, 7 lines sent), tests 2 to 5 of both SRS kick tables, and a
+triple (x1.5, 7 lines sent), tests 2 to 5 of both SRS kick tables (and
+with them 26 of the 64 pairs of a quarter turn and a test 2 to 5), and a
 garbage overflow taking a player out.
 
 Where the expectations come from: docs/rules/actionblocks.md. The test
@@ -22,7 +23,7 @@ the engine's search tool tests/actionblocks/ab_find.c (built on demand:
 `ninja -C build tests/actionblocks/ab_find`), which builds a shape with
 hard drops on seat 0's pieces alone and then searches the keys of the
 wanted lock, while seat 1 plays placements that send nothing:
-`ab_find tst 2 2`, `ab_find b2b 1 1` and `ab_find kicks 4 4` print the
+`ab_find tst 2 2`, `ab_find b2b 1 1` and `ab_find kicks 5 5` print the
 seeds and moves below. For the garbage overflow the roles turn
 (`ab_find overflow 3 3`): seat 1 plays two perfect clears, each sending at
 least 10 lines, while seat 0 builds a tower at the walls that the rising
@@ -57,17 +58,26 @@ B2B = {'seed': 1, 'mini_turn': 6, 'tst_turn': 16, 'turns': [
     ['keys XXRRRD', 'keys XRRRRD'], ['keys CRRD', 'keys XXLLLLLD'],
     ['keys LSSSSSSSSSSSSSSRZD', 'keys XXRRRD']]}
 
-KICKS = {'seed': 4, 'turns': [
-    ['keys LLLSSSSSSSSSSSSSSSSSSSXD', 'keys LLLLLD'], ['keys LLLSSSSSSSSSSSSSSSZD', 'keys D'],
-    ['keys LLLXLSSSSSSSSSSSSSXD', 'keys RRRRD'], ['keys LLLSSSSSSSSSSSXD', 'keys LD'],
-    ['keys XLD', 'keys RRD'], ['keys RD', 'keys LLLD'], ['keys RRRRD', 'keys RD'],
-    ['keys CLLSSSSSSSSSSSXD', 'keys XXRRRD'], ['keys XXRD', 'keys XLD'],
-    ['keys LXSSSSSSSSSSSXD', 'keys XXRRD'], ['keys XLD', 'keys XLLLLLD'], ['keys RRD', 'keys XRRRRD'],
-    ['keys RRRRD', 'keys XXLLD'], ['keys RRRRD', 'keys RD'], ['keys XXRD', 'keys LD'],
-    ['keys LD', 'keys XRRRD'], ['keys RRRRD', 'keys XLLLLLD'], ['keys LLLSSSSSSSSSZD', 'keys ZRRRRRD'],
-    ['keys LLD', 'keys XLLLD'], ['keys RRRRD', 'keys XXD'], ['keys RRD', 'keys RRRRD'],
-    ['keys D', 'keys ZRRD'], ['keys ZRRRRRD', 'keys LLLLLD'], ['keys RRRD', 'keys XXRRD'],
-    ['keys LLD', 'keys XXLD'], ['keys SSSSSSSSSSZZD', 'keys RRRRD']]}
+KICKS = {'seed': 5, 'turns': [
+    ['keys LLLSSSSSSSSSSSSSSSSSSSXD', 'keys LLLLLD'], ['keys CLLZSSSSSSSSSSSSSSSSZD', 'keys D'],
+    ['keys CLLXSSSSSSSSSSSSSSSXD', 'keys RRRD'], ['keys CRSSSSSSSSSSSSSSSSSZD', 'keys XXLLLLLD'],
+    ['keys SSSSSSSSSSSSSSSSSZXD', 'keys RRD'], ['keys SSSSSSSSSSSSSSZD', 'keys XLD'],
+    ['keys LSSSSSSSSSSSSXD', 'keys XRRRRD'], ['keys LLLSSSSSSSSSSXSXD', 'keys XXRD'],
+    ['keys RRRD', 'keys XRRRD'], ['keys LLLSSSSSSSSSXZD', 'keys LLLD'],
+    ['keys XSSSSSSSSSSSSXD', 'keys XLLLLLD'], ['keys LXSSSSSSSSXD', 'keys LD'],
+    ['keys RRRSSSSSSSSSSSSSZRZD', 'keys RD'], ['keys ZSSSSSSSSSSSZD', 'keys XRRRRD'],
+    ['keys ZRRRRRD', 'keys RD'], ['keys RRRSSSSSSSSSSZD', 'keys LLLLLD'],
+    ['keys RD', 'keys ZRRRRRD'], ['keys XLD', 'keys LLLD'], ['keys XXLD', 'keys XLD'],
+    ['keys RRD', 'keys XRD'], ['keys D', 'keys XRD'], ['keys RRRSSSSSSSZRSXD', 'keys XRRRD'],
+    ['keys XLLLD', 'keys XXLLLLLD'], ['keys D', 'keys XLD'], ['keys LLLLLD', 'keys LLLLLD'],
+    ['keys LLLSSSSSZD', 'keys LD'], ['keys XRRD', 'keys XRRRRD'], ['keys RD', 'keys XXRRD'],
+    ['keys ZRRRRD', 'keys XRRRD'], ['keys RRRD', 'keys XXLD'], ['keys XXLLD', 'keys RRRRD'],
+    ['keys SSSSXD', 'keys ZRRD'], ['keys XSSSSSZD', 'keys LD'], ['keys LLLD', 'keys XLLLLLD'],
+    ['keys ZRRRRRD', 'keys LLLD'], ['keys LLLD', 'keys ZRRRRRD'], ['keys RRRRD', 'keys LD'],
+    ['keys RRRRD', 'keys RRD'], ['keys XXD', 'keys RRD'], ['keys SXD', 'keys XLLLLLD'],
+    ['keys RRXXD', 'keys XRRRD'], ['keys LD', 'keys XRRD'], ['keys XLLLLLD', 'keys LLD'],
+    ['keys LZSZD', 'keys XD'], ['keys LLLXSSZD', 'keys XLLLD'], ['keys RRRXXXD', 'keys ZRRRRRD'],
+    ['keys RRRRZSZD', 'keys XRRD'], ['keys RRXD', 'keys XXD']]}
 
 OVERFLOW = {'seed': 3, 'turns': [
     ['keys XLLLLLD', 'keys CZRRRD'], ['keys XLLLLLD', 'keys XRD'], ['keys XLLLLLD', 'keys LLD'],
@@ -271,17 +281,19 @@ def play_script(d, keys, script, name):
     return mid, records
 
 
-def kicks_of(records):
-    """(table, test) -> (record, rotation) of the first move whose rotation
-    right before its hard drop took that kick test (2 to 5)."""
+def kicks_of(records, per_turn=False):
+    """(table, test), or (table, from, to, test) with per_turn, -> (record,
+    rotation) of the first move whose rotation right before its hard drop
+    took that kick test (2 to 5)."""
     seen = {}
     for r in records:
         m = r['model']
         if not m['rotations']:
             continue
         rot = m['rotations'][-1]
-        if rot[4] == m['nkeys'] - 2 and rot[3] > 1 and (rot[0], rot[3]) not in seen:
-            seen[(rot[0], rot[3])] = (r, rot)
+        key = rot[:4] if per_turn else (rot[0], rot[3])
+        if rot[4] == m['nkeys'] - 2 and rot[3] > 1 and key not in seen:
+            seen[key] = (r, rot)
     return seen
 
 
@@ -359,11 +371,12 @@ def main():
     d.start()
     try:
         keys = [account(d, 'abspin0'), account(d, 'abspin1')]
-        covered = {}
+        covered, turns = {}, {}
 
         mid, recs = play_script(d, keys, TST, 'T-spin triple (seed 2)')
         spin_checks(d, keys, mid, recs, TST, False)
         covered.update({k: v for k, v in kicks_of(recs).items() if k not in covered})
+        turns.update({k: v for k, v in kicks_of(recs, True).items() if k not in turns})
 
         mid, recs = play_script(d, keys, B2B, 'mini spin, then back to back (seed 1)')
         r = recs[B2B['mini_turn'] - 1]
@@ -378,9 +391,11 @@ def main():
              'no clear between the mini spin and the triple: back to back stands, the combo starts over')
         spin_checks(d, keys, mid, recs, B2B, True)
         covered.update({k: v for k, v in kicks_of(recs).items() if k not in covered})
+        turns.update({k: v for k, v in kicks_of(recs, True).items() if k not in turns})
 
-        mid, recs = play_script(d, keys, KICKS, 'kicks (seed 4)')
+        mid, recs = play_script(d, keys, KICKS, 'kicks (seed 5)')
         covered.update({k: v for k, v in kicks_of(recs).items() if k not in covered})
+        turns.update({k: v for k, v in kicks_of(recs, True).items() if k not in turns})
         for name in ('JLSTZ', 'I'):
             for n in (2, 3, 4, 5):
                 got = covered.get((name, n))
@@ -396,6 +411,12 @@ def main():
                      'daemon\'s well agrees' % (name, n, r['turn'], rot[5][0], rot[1], rot[2], rot[5][1],
                                                  rot[5][2], 'test 1' if n == 2 else 'tests 1-%d' % (n - 1), lock,
                                                  m['fallen']))
+        proven = sorted(k for k, (r, rot) in turns.items()
+                        if r['agree'] and kick_proven(r['well_before'], rot, r['model']))
+        t.ok(len(proven) == len(turns) >= 25,
+             '%d of the 64 pairs of a quarter turn and a kick test 2-5 are each taken right before a hard '
+             'drop, and each lock tells its test apart: %s' % (
+                 len(proven), ', '.join('%s %d->%d test %d' % k for k in proven)))
 
         overflow(d, keys)
     finally:
