@@ -4,7 +4,9 @@ a subprocess against the real daemon with the shipped default rate limits
 the end of its game. Afterwards the plain routes must show what the bot
 claims: the run over and finished with its review, a score and a
 certificate, its replay verified by the server with that certificate; for
-versus, the match finished with a place for every seat and a certificate.
+versus, the match finished with a place for every seat and a certificate;
+for ActionBlocks on the turn clock, a short match played by keys and ended
+by a resignation, its replay verified with its certificate.
 A bot that met a rate limit (429) or misread a puzzle (428) says so on
 stderr, which fails the test. Last, a bot with a bad key, or no daemon to
 talk to, exits 1 with a message naming the problem.
@@ -108,6 +110,44 @@ try:
     t.ok((view.get('certificate') or '').startswith('v4.public.'), 'versus_bot: the match has a certificate')
     t.ok('match over after %s turns' % view.get('turn') in out1 + out2,
          'versus_bot: the bots report the same end as the server')
+
+    # ActionBlocks on the turn clock: the same two-shell dance; the joiner
+    # resigns after 30 turns, so the match is a short one (played out, two
+    # of these bots go on for hundreds of turns).
+    t0 = time.monotonic()
+    first = subprocess.Popen([sys.executable, os.path.join(EXAMPLES, 'actionblocks_turns.py'), '--seed', '7'],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = first.stdout.readline()
+    m = re.match(r'match (\d+), seat 0', line)
+    t.ok(m is not None, 'actionblocks_turns: creates a match and prints its id (%r)' % line.strip())
+    rc2, out2, err2, _ = bot('actionblocks_turns.py', '--join', m.group(1) if m else '0', '--resign-after', '30',
+                             url=url)
+    try:
+        out1, err1 = first.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        first.kill()
+        out1, err1 = first.communicate()
+    secs = time.monotonic() - t0
+    t.ok(first.returncode == 0 and rc2 == 0 and '429' not in err1 + err2,
+         'actionblocks_turns: both bots exit 0 and meet no rate limit (%.1f s)' % secs) or \
+        t.diag(line + out1 + err1 + out2 + err2)
+    view = d.get('/api/matches/%s' % m.group(1)).json if m else {}
+    seats = view.get('seats') or []
+    t.ok(view.get('rules') == 'actionblocks-v1' and view.get('status') == 'finished' and
+         view.get('end') == 'last_standing' and view.get('turn') == 31 and
+         [s.get('place') for s in seats] == [1, 2] and seats[1].get('end_reason') == 'resigned' and
+         seats[0].get('lines_sent', 0) + seats[0].get('lines', 0) > 0,
+         'actionblocks_turns: an actionblocks-v1 match played 30 turns by keys, clearing rows (%s), then the '
+         'joiner resigned: %s, places %s' % (seats[0].get('lines') if seats else None, view.get('end'),
+                                            [s.get('place') for s in seats]))
+    r = d.get('/api/matches/%s/replay' % m.group(1)) if m else None
+    v = d.post('/api/matches/replays/verify', {'replay': r.json['replay'], 'certificate': r.json['certificate']}) \
+        if r is not None and r.status == 200 else None
+    t.ok(v is not None and v.status == 200 and v.json.get('valid') is True and
+         v.json['certificate'].get('valid') is True,
+         'actionblocks_turns: the match has a certificate, and its replay verifies with it')
+    t.ok('match over after %s turns' % view.get('turn') in out1 + out2,
+         'actionblocks_turns: the bots report the same end as the server')
 
     # Errors: a clear message and exit status 1.
     rc, out, err, _ = bot('stackfall_bot.py', '--key', 'arcd_not_a_key', url=url)
