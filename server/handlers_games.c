@@ -273,8 +273,8 @@ rules_body(struct request *req, const struct game *g)
 		return NULL;
 	json_object_set_new(o, "agentCheck", json_boolean(req->app->cfg->agent_check[g->id]));
 	json_object_set_new(o, "howToPlay", json_string(g->how_to_play));
-	if (req->app->cfg->agent_check[g->id])
-		json_object_set_new(o, "agentCheckHelp", json_string(PUZZLE_HELP));
+	/* Every game's: an operator may turn the check on for any of them. */
+	json_object_set_new(o, "agentCheckHelp", json_string(PUZZLE_HELP));
 	return o;
 }
 

@@ -41,7 +41,9 @@
 	"with the puzzle's token as the headers X-Agent-Check: <token> and X-Agent-Answer: <number>, " \
 	"or in the body as agent_check and agent_answer. Each puzzle works once and lives 10 minutes; " \
 	"every answer hands out the next one in agent_check. An answer that is no number is 400 and " \
-	"spends nothing; a wrong one spends the puzzle."
+	"spends nothing; a wrong one spends the puzzle. Whether a game asks for it is its rules' " \
+	"agentCheck (the operator's choice, --agent-check GAME=on|off); the grammar of the puzzles is " \
+	"in docs/api.md, section \"The agent check\"."
 
 #define PUZZLE_SEED_BYTES 32
 #define PUZZLE_PLAIN_MAX  256  /* room for the unscrambled text, NUL included */
