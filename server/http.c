@@ -1052,11 +1052,14 @@ dispatch(struct request *req)
 	}
 	/* All in: from here the deadline is the handler's business. */
 	connguard_received(full(req)->guard);
-	if (full(req)->json && takes_body(req->method) && !parse_json_body(req, !late)) {
-		if (late)
-			refuse_early(req); /* a body the route cannot read: the refusal as it is */
+	if (late) {
+		/* Refused already (a rate limit), the route answering to show the
+		 * run: its token is read, nothing else of the body is parsed, so
+		 * that a refused client costs no parse of what it sent. */
+		if (full(req)->json && takes_body(req->method))
+			req->json = jsonbody_token_only(req->body.data, req->body.len);
+	} else if (full(req)->json && takes_body(req->method) && !parse_json_body(req, true))
 		return;
-	}
 	full(req)->server->router->run(req);
 }
 

@@ -775,16 +775,21 @@ refusal_reply(struct request *req)
 		request_reply_error_with(req, p->refusal, p->refusal_msg, extra);
 }
 
+static json_t *limited_body(struct request *req, struct play *p, const struct account_ref *known);
+
 /* A refusal with auth's status (401, 429, 500) when status is not 0. */
 static void
 refuse(struct request *req, struct play *p, enum api_error e, int status, const char *message)
 {
 	struct agent_who who;
 
-	/* Over its address's rate limit, a request whose body does not
-	 * reach its token gets the 429 as it is, whatever else is wrong. */
+	/* Over its address's rate limit: only the body's token was read
+	 * (http.c), so the rest of the request is not judged. The 429 shows
+	 * the run when the token was there to read, and is the 429 as it is
+	 * otherwise. */
 	if (request_refusal_pending(req)) {
-		request_reply_refusal(req, NULL);
+		request_reply_refusal(req, p->sent_token != NULL || p->by_account ? limited_body(req, p, NULL) :
+		    NULL);
 		return;
 	}
 

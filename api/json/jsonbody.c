@@ -194,6 +194,46 @@ skip_lit(const char *s, size_t len, size_t *i, const char *lit, size_t n)
 	return true;
 }
 
+/* Whether text opens with {"stateToken":"TOKEN" (JSON whitespace between
+ * the parts), TOKEN plain ASCII (no control character, quote or
+ * backslash): then TOKEN is text[*t0..*t1) and *i is just past its
+ * closing quote. */
+static bool
+token_opens(const char *text, size_t len, size_t *t0, size_t *t1, size_t *i)
+{
+	size_t at = 0, end;
+
+	if (!skip_lit(text, len, &at, "{", 1) || !skip_lit(text, len, &at, "\"stateToken\"", 12) ||
+	    !skip_lit(text, len, &at, ":", 1) || !skip_lit(text, len, &at, "\"", 1))
+		return false;
+	for (end = at; len - end >= 8 && jw_plain8(text + end); end += 8)
+		;
+	while (end < len && text[end] != '"' && text[end] != '\\' && (unsigned char)text[end] >= 0x20 &&
+	    (unsigned char)text[end] < 0x80)
+		end++;
+	if (end == len || text[end] != '"')
+		return false;
+	*t0 = at;
+	*t1 = end;
+	*i = end + 1;
+	return true;
+}
+
+json_t *
+jsonbody_token_only(const char *text, size_t len)
+{
+	size_t t0, t1, i;
+	json_t *out;
+
+	if (!token_opens(text, len, &t0, &t1, &i) || (out = json_object()) == NULL)
+		return NULL;
+	if (json_object_set_new(out, "stateToken", json_stringn(text + t0, t1 - t0)) != 0) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
 json_t *
 jsonbody_load_token_first(char *text, size_t len)
 {
@@ -201,16 +241,7 @@ jsonbody_load_token_first(char *text, size_t len)
 	const char *key;
 	size_t i = 0, t, t0, t1;
 
-	if (!skip_lit(text, len, &i, "{", 1) || !skip_lit(text, len, &i, "\"stateToken\"", 12) ||
-	    !skip_lit(text, len, &i, ":", 1) || !skip_lit(text, len, &i, "\"", 1))
-		return NULL;
-	for (t0 = t1 = i; len - t1 >= 8 && jw_plain8(text + t1); t1 += 8)
-		;
-	while (t1 < len && text[t1] != '"' && text[t1] != '\\' && (unsigned char)text[t1] >= 0x20 &&
-	    (unsigned char)text[t1] < 0x80)
-		t1++;
-	i = t1 + 1;
-	if (t1 == len || text[t1] != '"' || !skip_lit(text, len, &i, ",", 1))
+	if (!token_opens(text, len, &t0, &t1, &i) || !skip_lit(text, len, &i, ",", 1))
 		return NULL;
 	/* A key must follow the comma: {"stateToken":"...",} is not JSON,
 	 * though {} is. */

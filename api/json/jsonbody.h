@@ -66,4 +66,10 @@ json_t *jsonbody_load(char *text, size_t len, json_error_t *err);
  * refuses what follows the token (jsonbody_load then reads it whole). */
 json_t *jsonbody_load_token_first(char *text, size_t len);
 
+/* The token alone, nothing after it read: {"stateToken": TOKEN} when the
+ * body opens as the shorter road asks, else NULL. For a request refused
+ * before it is served (a rate limit), whose refusal shows the run: what
+ * the client sent beyond its token is never parsed. */
+json_t *jsonbody_token_only(const char *text, size_t len);
+
 #endif

@@ -197,8 +197,20 @@ try:
     r = d.post(DC + 'action', raw=b'{"stateToken": ', headers=answer)
     t.ok(is_429(r, 'address') and 'stateToken' not in r.json,
          'a body that is not JSON: the plain 429 too (not 400: over the limit comes first)')
+    # Over the limit nothing past the token is parsed (issue 42: a refused
+    # client costs no parse of what it sent), so a body whose rest would
+    # be refused still gets the run it names; one whose token does not
+    # come first gets the plain 429.
     r = d.post(DC + 'action', {'stateToken': tok1, 'action': 'x', 'extra': 1}, headers=answer)
-    t.ok(is_429(r, 'address') and 'stateToken' not in r.json, 'and so does a body with an unknown field')
+    t.ok(is_429(r, 'address') and r.json.get('stateToken') == tok1,
+         'a body whose rest is not read (an unknown field): the 429 with its run all the same')
+    r = d.post(DC + 'action', raw=('{"action": "x", "stateToken": "%s"}' % tok1).encode(), headers=answer)
+    t.ok(is_429(r, 'address') and 'stateToken' not in r.json,
+         'a body whose token does not come first: the plain 429 (its body is not parsed)')
+    big = ('{"stateToken": "%s", "action": {%s}}' % (tok1, ', '.join('"k%d": %d' % (i, i) for i in range(4000))))
+    r = d.post(DC + 'action', raw=big.encode(), headers=answer)
+    t.ok(is_429(r, 'address') and r.json.get('stateToken') == tok1,
+         'a 58 KB body of 4,000 keys over the limit: the 429 with the run, its keys never parsed')
     fin = d.post(DC + 'finish', {'stateToken': tok1, 'rating': 5, 'review': 'early'}, headers=answer)
     t.ok(is_429(fin, 'address') and fin.json.get('stateToken') == tok1 and fin.json.get('state') == r1.json['state'],
          'finish over the limit (a move too): 429 with the run')
