@@ -26,15 +26,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "netgroup.h"
+
 #define SCAN_MS 250
 #define NBUCKETS 1024
 
 /* An address as counted: IPv4 (mapped IPv6 included) by its 4 bytes, IPv6
- * by its /64. */
+ * by its /64, and an IPv6 address's /56 and /48 as well (scope 1 and 2),
+ * which may hold netgroup.h's multiples of the per-address bound. */
 struct addr_key {
 	uint8_t family;
+	uint8_t scope;
 	uint8_t bytes[16];
 };
+
+#define SCOPES 3
 
 struct addr_count {
 	struct addr_count *next;
@@ -44,7 +50,7 @@ struct addr_count {
 
 struct connguard_conn {
 	struct connguard_conn *prev, *next;
-	struct addr_count     *addr;       /* NULL: not counted (a trusted peer) */
+	struct addr_count     *addr[SCOPES]; /* NULL: not counted (a trusted peer; IPv4's nets) */
 	int                    fd;
 	bool                   timed;      /* the deadline applies */
 	bool                   overflow;   /* over the connection limit: cut at opened_ms + CONNGUARD_OVERFLOW_MS */
@@ -80,30 +86,43 @@ now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static bool
-key_of(const struct sockaddr *sa, struct addr_key *k)
+/* The keys a peer is counted under: its address (or /64), and for IPv6
+ * its /56 and /48; how many (0: not an address). */
+static int
+keys_of(const struct sockaddr *sa, struct addr_key k[SCOPES])
 {
 	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
-	memset(k, 0, sizeof *k);
+	memset(k, 0, SCOPES * sizeof *k);
 	if (sa->sa_family == AF_INET) {
-		k->family = 4;
-		memcpy(k->bytes, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
-		return true;
+		k[0].family = 4;
+		memcpy(k[0].bytes, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+		return 1;
 	}
 	if (sa->sa_family == AF_INET6) {
 		const uint8_t *a = (const uint8_t *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
 
 		if (memcmp(a, mapped, sizeof mapped) == 0) {
-			k->family = 4;
-			memcpy(k->bytes, a + 12, 4);
-		} else {
-			k->family = 6;
-			memcpy(k->bytes, a, 8); /* the /64 */
+			k[0].family = 4;
+			memcpy(k[0].bytes, a + 12, 4);
+			return 1;
 		}
-		return true;
+		k[0].family = k[1].family = k[2].family = 6;
+		k[1].scope = 1;
+		k[2].scope = 2;
+		memcpy(k[0].bytes, a, 8); /* the /64 */
+		memcpy(k[1].bytes, a, 7); /* the /56 */
+		memcpy(k[2].bytes, a, 6); /* the /48 */
+		return SCOPES;
 	}
-	return false;
+	return 0;
+}
+
+/* What a key of scope may hold. */
+static unsigned
+bound(const struct connguard *g, int scope)
+{
+	return g->per_address * (scope == 0 ? 1 : scope == 1 ? NET56_FACTOR : NET48_FACTOR);
 }
 
 static size_t
@@ -113,6 +132,7 @@ bucket(const struct addr_key *k)
 	size_t i;
 
 	h = (h ^ k->family) * 1099511628211u;
+	h = (h ^ k->scope) * 1099511628211u;
 	for (i = 0; i < sizeof k->bytes; i++)
 		h = (h ^ k->bytes[i]) * 1099511628211u;
 	return (size_t)(h % NBUCKETS);
@@ -151,16 +171,17 @@ release(struct connguard *g, struct addr_count *a)
 bool
 connguard_admit(struct connguard *g, const struct sockaddr *peer)
 {
-	struct addr_key k;
+	struct addr_key k[SCOPES];
 	struct addr_count *a;
 	bool ok = true;
+	int n, i;
 
-	if (g->per_address == 0 || g->trusted(g->ctx, peer) || !key_of(peer, &k))
+	if (g->per_address == 0 || g->trusted(g->ctx, peer) || (n = keys_of(peer, k)) == 0)
 		return true;
 	pthread_mutex_lock(&g->mu);
-	a = find(g, &k, false);
-	if (a != NULL && a->open >= g->per_address)
-		ok = false;
+	for (i = 0; i < n && ok; i++)
+		if ((a = find(g, &k[i], false)) != NULL && a->open >= bound(g, i))
+			ok = false;
 	pthread_mutex_unlock(&g->mu);
 	if (!ok)
 		atomic_fetch_add_explicit(&g->refused, 1, memory_order_relaxed);
@@ -171,8 +192,9 @@ struct connguard_conn *
 connguard_opened(struct connguard *g, const struct sockaddr *peer, int fd, bool overflow)
 {
 	struct connguard_conn *c;
-	struct addr_key k;
-	bool counted = peer != NULL && !g->trusted(g->ctx, peer) && key_of(peer, &k);
+	struct addr_key k[SCOPES];
+	int n = peer != NULL && !g->trusted(g->ctx, peer) ? keys_of(peer, k) : 0, i;
+	bool counted = n > 0;
 
 	if (!counted && !overflow)
 		return NULL;
@@ -183,8 +205,9 @@ connguard_opened(struct connguard *g, const struct sockaddr *peer, int fd, bool 
 	c->overflow = overflow;
 	c->opened_ms = now_ms();
 	pthread_mutex_lock(&g->mu);
-	if (counted && g->per_address > 0 && (c->addr = find(g, &k, true)) != NULL)
-		c->addr->open++;
+	for (i = 0; i < n && g->per_address > 0; i++)
+		if ((c->addr[i] = find(g, &k[i], true)) != NULL)
+			c->addr[i]->open++;
 	c->next = g->head.next;
 	c->prev = &g->head;
 	g->head.next->prev = c;
@@ -202,8 +225,9 @@ connguard_closed(struct connguard *g, struct connguard_conn *c)
 	pthread_mutex_lock(&g->mu);
 	c->prev->next = c->next;
 	c->next->prev = c->prev;
-	if (c->addr != NULL)
-		release(g, c->addr);
+	for (int i = 0; i < SCOPES; i++)
+		if (c->addr[i] != NULL)
+			release(g, c->addr[i]);
 	pthread_mutex_unlock(&g->mu);
 	atomic_fetch_sub_explicit(&g->open, 1, memory_order_relaxed);
 	free(c);

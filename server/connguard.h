@@ -5,7 +5,8 @@
  * socket or in a --trusted-proxy range speaks for many clients and keeps
  * its own limits):
  *   - at most per_address connections open from one address (an IPv6
- *     client counts by its /64, so hopping inside it does not help);
+ *     client counts by its /64, so hopping inside it does not help), and
+ *     4 and 16 times that from one IPv6 /56 and /48 (netgroup.h);
  *   - a request must arrive whole, headers and body, within a deadline
  *     counted from its first byte, however slowly the bytes trickle in.
  *     libmicrohttpd's idle timeout restarts on every byte; this does not.
