@@ -33,7 +33,7 @@ duskcourt_cells_json(const uint8_t *cells, int size)
 }
 
 /* The court as text, for a reader rather than a program: one line a row,
- * top row first, '.' an empty square and '#' a boulder, then the squares'
+ * row 0 first, '.' an empty square and '#' a boulder, then the squares'
  * indices (what "from" and "to" name) beside it. Written a character at a
  * time: every answer carries it. */
 #define DC_TEXT_MAX 256
@@ -590,7 +590,8 @@ const struct game game_duskcourt = {
 	    "(boardText draws it with the index of every square, index = row * size + column) "
 	    "holding idols: K jackal (the eight touching squares), Q scorpion (lines and diagonals), "
 	    "R cobra (lines), B vulture (diagonals), N camel (jumps of 2 and 1, over anything), P "
-	    "beetle (the two squares diagonally down a row); # is a boulder, which blocks and cannot "
+	    "beetle (the two squares diagonally one row down the drawing, row + 1; boardText's first "
+	    "line is row 0); # is a boulder, which blocks and cannot "
 	    "be taken. Every move is a capture, {\"type\": \"capture\", \"from\": i, \"to\": j}: "
 	    "an idol takes another within its reach. Leave one idol alone to clear the court and "
 	    "reach a break, where 'next' deals the next rung and 'endRun' stops with the score. A "
