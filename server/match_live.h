@@ -47,8 +47,8 @@
 struct app;
 struct match_live;
 
-#define MATCH_LIVE_KEYS_MAX 16        /* inputs one request may send */
-#define MATCH_LIVE_TICK_INPUTS 32     /* inputs one seat may have waiting for one tick */
+#define MATCH_LIVE_KEYS_MAX 32        /* inputs one request may send */
+#define MATCH_LIVE_TICK_INPUTS 64     /* inputs one seat may have waiting for one tick */
 #define MATCH_LIVE_STREAMS 16         /* streams open on one match at once */
 #define MATCH_LIVE_GRACE_S 2          /* a seat without a stream this long is disconnected */
 #define MATCH_LIVE_RESULT_S 4         /* the result shown before the match is finished */
