@@ -18,6 +18,10 @@
  * Streams are match_hub streams under the key match_id * 16 + viewer + 1
  * (viewer -1 a spectator, else a seat), each viewer's frames its own.
  *
+ * The thread sleeps until the next tick of any match is due (each match
+ * keeps the time of its own tick 0), so a tick's lateness is the
+ * machine's wake-up delay, not a grid's phase.
+ *
  * Workload: some tens of matches of a few seats; a tick is a few
  * microseconds of the ruleset's, a frame a few KB of JSON a viewer with a
  * stream open, and at most one store job a match in flight.
@@ -39,7 +43,6 @@
 
 #define KEYS_PER_MATCH 16          /* stream keys a match: MATCH_PLAYERS_MAX + 1 of them used */
 #define NO_TICK UINT32_MAX
-#define PROBE_TICKS 15             /* the streams' sockets looked at four times a second */
 #define STREAM_BYTES (256 * 1024)  /* what one stream may hold unsent */
 
 struct ack {
@@ -380,12 +383,14 @@ run_tick(struct match_live *h, struct live *l, int64_t now)
 	flush(h, l);
 }
 
+/* The host's loop: asleep until the next tick of any match is due (or
+ * a result has been shown long enough), so that a tick runs as soon after
+ * its time as the machine wakes the thread; then every tick due. */
 static void *
 host_main(void *arg)
 {
 	struct match_live *h = arg;
-	int64_t next = mono_ns(), period = 1000000000 / 60, now;
-	unsigned wakes = 0;
+	int64_t idle = 1000000000 / 60, next = mono_ns() + idle, now, probe = 0, due;
 	struct live *l;
 	struct timespec ts;
 
@@ -400,6 +405,7 @@ host_main(void *arg)
 			pthread_mutex_unlock(&h->mu);
 			break;
 		}
+		next = now + idle;
 		for (l = h->list; l != NULL; l = l->next) {
 			int64_t p = period_ns(l);
 			int n;
@@ -412,13 +418,16 @@ host_main(void *arg)
 				run_tick(h, l, now);
 			if (l->over && now >= l->end_at_ns)
 				end(h, l);
+			due = l->over ? (now >= l->end_at_ns ? now + idle : l->end_at_ns) :
+			    l->t0_ns + (int64_t)l->tick * p;
+			if (due < next)
+				next = due;
 		}
 		pthread_mutex_unlock(&h->mu);
-		if (++wakes % PROBE_TICKS == 0)
+		if (now - probe >= 250000000) {
 			match_hub_probe(h->hub);
-		next += period;
-		if (now - next > 1000000000)
-			next = now; /* asleep for a second: the matches catch up, the grid starts again */
+			probe = now;
+		}
 	}
 	return NULL;
 }
