@@ -1121,6 +1121,7 @@ def play_realtime(d, m, a, b, c, f, v):
     req(d, 'GET', m + '/1/stream')                                                   # 404
     req(d, 'GET', r + '/stream', headers={'Authorization': 'Bearer nope'})           # 401
     req(d, 'GET', r, headers=a)                                                      # the live view
+    req(d, 'GET', r + '/turns')                                                      # 409 wrong_clock
     for _ in range(100):
         if d.get(r).json['status'] == 'finished':
             break
