@@ -5,7 +5,9 @@ its certificate; gravity at level 1 moves a piece one row every 60 ticks
 (within one tick); a grounded piece locks in its 30th grounded tick (0.5
 s), and at once after its 15th lock reset; a seat whose stream is closed is
 out 2 s later (`disconnected`), and the match's result shows 4 s before it
-is finished; keys and clocks refused where they do not belong.
+is finished; a daemon restarted while a match plays resumes it from the
+seed and the stored inputs, every acknowledged key in it; keys and clocks
+refused where they do not belong.
 
 Timing: every assertion about time is on tick numbers the server wrote
 (the stream's frames, the keys' answers, the recorded inputs), never on
@@ -231,6 +233,42 @@ def bots(d):
     check_replay(d, page, 'the bots\' match')
 
 
+def restart(d):
+    """A daemon stopped while a match plays: at its start it plays the
+    match again from the seed and the stored inputs, every acknowledged
+    key in it, and goes on; the seats open their streams again."""
+    k0, k1 = account(d, 'rt_eve'), account(d, 'rt_fay')
+    mid = d.post(M, {'rules': 'actionblocks-v1', 'clock': 'ticks', 'players': 2, 'seed': 5},
+                 headers=k0).json['match_id']
+    s0 = Stream(d, mid, k0)
+    d.post('%s/%s/join' % (M, mid), None, headers=k1)
+    s1 = Stream(d, mid, k1)
+    s0.until(lambda f: f['phase'] == 'playing' and f['seats'][0]['piece'] is not None)
+    a = keys(d, mid, k0, 'LLLLD')
+    f = s0.until(lambda f: filled(f['seats'][0]) > 0)
+    cells = filled(f['seats'][0]) if f else None
+    s0.close()
+    s1.close()
+    d.restart()
+    s0, s1 = Stream(d, mid, k0), Stream(d, mid, k1)
+    f = s0.until(lambda f: f['phase'] == 'playing', timeout=10)
+    t.ok(a.status == 200 and f is not None and filled(f['seats'][0]) == cells and f['tick'] > a.json['tick'],
+         'after a restart the match plays on from its stored inputs: the piece its keys dropped is '
+         'there (tick %s)' % (f and f['tick']))
+    b = keys(d, mid, k0, 'RRRRD')
+    f = s0.until(lambda f: filled(f['seats'][0]) > cells)
+    t.ok(b.status == 200 and f is not None and b.json['tick'] >= a.json['tick'],
+         'and takes keys again (tick %s)' % (b.json.get('tick') if b.status == 200 else b))
+    s1.close()
+    fin = s0.until(lambda f: f['phase'] == 'finished', timeout=30)
+    t.ok(fin is not None and fin['seats'][1]['end_reason'] == 'disconnected',
+         'then ends as any match (seat 1 closed its stream: out)')
+    page = d.get('%s/%s/replay' % (M, mid)).json
+    ins = [x[2] for x in page['replay']['inputs'] if x[1] == 0]
+    t.eq(''.join(ins), 'LLLLDRRRRD', 'its replay holds the keys sent before and after the restart')
+    check_replay(d, page, 'the restarted match')
+
+
 def refusals(d):
     k = account(d, 'rt_dan')
     r = d.post(M, {'rules': 'versus-v1', 'clock': 'ticks', 'players': 2}, headers=k)
@@ -249,6 +287,7 @@ d = Daemon()
 try:
     refusals(d)
     timing(d)
+    restart(d)
     bots(d)
 finally:
     d.stop()
