@@ -44,6 +44,7 @@
 #define KEYS_PER_MATCH 16          /* stream keys a match: MATCH_PLAYERS_MAX + 1 of them used */
 #define NO_TICK UINT32_MAX
 #define STREAM_BYTES (256 * 1024)  /* what one stream may hold unsent */
+#define STALE_NS INT64_C(15000000000) /* streams looked after: heartbeat, over or gone */
 
 struct ack {
 	struct request        *req;
@@ -383,6 +384,39 @@ run_tick(struct match_live *h, struct live *l, int64_t now)
 	flush(h, l);
 }
 
+/* Streams of matches not live here that are over or gone (a lobby swept,
+ * a match another daemon finished) end; every stream gets a comment line,
+ * so that proxies keep those that wait in a lobby. Every STALE_NS, on the
+ * host's thread, outside its mutex (a read on a reader connection). */
+static void
+tidy_streams(struct match_live *h)
+{
+	int64_t keys[256], id;
+	size_t n = match_hub_streamed(h->hub, keys, sizeof keys / sizeof keys[0]), i;
+	struct store_match_row *row = malloc(sizeof *row);
+	struct store_conn *c;
+	enum store_result rc;
+
+	match_hub_heartbeat(h->hub);
+	if (row == NULL || n == 0) {
+		free(row);
+		return;
+	}
+	c = store_reader(h->app->store);
+	for (i = 0; i < n; i++) {
+		id = keys[i] / KEYS_PER_MATCH;
+		if (match_live_has(h, id))
+			continue;
+		rc = store_match_get_row(c, id, row);
+		if (rc == STORE_NOT_FOUND || (rc == STORE_OK && strcmp(row->status, "finished") == 0))
+			match_hub_end(h->hub, keys[i]);
+		if (rc == STORE_OK)
+			store_match_row_free(row);
+	}
+	store_reader_release(h->app->store, c);
+	free(row);
+}
+
 /* The host's loop: asleep until the next tick of any match is due (or
  * a result has been shown long enough), so that a tick runs as soon after
  * its time as the machine wakes the thread; then every tick due. */
@@ -390,7 +424,7 @@ static void *
 host_main(void *arg)
 {
 	struct match_live *h = arg;
-	int64_t idle = 1000000000 / 60, next = mono_ns() + idle, now, probe = 0, due;
+	int64_t idle = 1000000000 / 60, next = mono_ns() + idle, now, probe = 0, stale = next, due;
 	struct live *l;
 	struct timespec ts;
 
@@ -427,6 +461,10 @@ host_main(void *arg)
 		if (now - probe >= 250000000) {
 			match_hub_probe(h->hub);
 			probe = now;
+		}
+		if (now - stale >= STALE_NS) {
+			tidy_streams(h);
+			stale = now;
 		}
 	}
 	return NULL;
