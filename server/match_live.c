@@ -270,7 +270,10 @@ end(struct match_live *h, struct live *l)
 	e.inputs = l->recorded;
 	e.ninputs = l->nrecorded;
 	e.committed = l->committed;
-	h->finish(h->finish_ctx, &e);
+	if (!h->finish(h->finish_ctx, &e)) {
+		l->ending = false;
+		l->end_at_ns = mono_ns() + 1000000000;
+	}
 }
 
 /* ---- frames ---- */

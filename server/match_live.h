@@ -65,9 +65,11 @@ struct match_live_end {
 	size_t                    committed; /* inputs[0..committed) are stored already */
 };
 
-/* The end's store job is match_play's: finish(ctx, end) submits it, and
- * its done callback calls match_live_finished. */
-typedef void (*match_live_finish)(void *ctx, const struct match_live_end *end);
+/* The end's store job is match_play's: finish(ctx, end) submits it (false
+ * when it cannot: tried again in a second), and its done callback calls
+ * match_live_finished. Called with the host's mutex held: it must not
+ * call back into the host. */
+typedef bool (*match_live_finish)(void *ctx, const struct match_live_end *end);
 
 /* Starts the host and its thread. NULL when out of memory. */
 struct match_live *match_live_new(struct app *app, match_live_finish finish, void *ctx);

@@ -1172,16 +1172,14 @@ live_end_done(struct store_job *job)
 }
 
 /* The host's end of a real-time match (match_live_finish): its job. */
-static void
+static bool
 live_finish(void *ctx, const struct match_live_end *e)
 {
 	struct matches *mx = ctx;
 	struct live_end_job *j = calloc(1, sizeof *j);
 
-	if (j == NULL) {
-		match_live_finished(mx->live, e->id, false, NULL, 0);
-		return;
-	}
+	if (j == NULL)
+		return false;
 	j->mx = mx;
 	j->op.mx = mx;
 	j->op.seat = -1;
@@ -1191,6 +1189,7 @@ live_finish(void *ctx, const struct match_live_end *e)
 	j->job.arg = j;
 	j->job.done = live_end_done;
 	store_submit(mx->app->store, &j->job);
+	return true;
 }
 
 /* A real-time match left playing (by a daemon that stopped): read with
