@@ -741,7 +741,8 @@ store_match_inputs_insert(struct store_conn *c, int64_t id, int64_t from_seq,
     const struct store_match_input *in, size_t n)
 {
 	static const char sql[] =
-	    "INSERT INTO match_inputs (match_id, seq, tick, seat, input) VALUES (?1, ?2, ?3, ?4, ?5)";
+	    "INSERT INTO match_inputs (match_id, seq, tick, seat, input) VALUES (?1, ?2, ?3, ?4, ?5) "
+	    "ON CONFLICT DO NOTHING";
 	struct store_q *st;
 	size_t k;
 
