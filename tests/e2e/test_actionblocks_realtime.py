@@ -3,7 +3,7 @@ two starter bots (examples/actionblocks_realtime.py) play a match to its
 end, whose replay verifies over HTTP and with `arcaded verify` and carries
 its certificate; gravity at level 1 moves a piece one row every 60 ticks
 (within one tick); a grounded piece locks in its 30th grounded tick (0.5
-s), and at once after its 15th lock reset; a seat whose stream is closed is
+s), and at once after its 15th lock reset (not after 14); a seat whose stream is closed is
 out 2 s later (`disconnected`), and the match's result shows 4 s before it
 is finished; a daemon restarted while a match plays resumes it from the
 seed and the stored inputs, every acknowledged key in it; keys and clocks
@@ -171,6 +171,17 @@ def timing(d):
          'the 15th reset on the ground locks the piece at once: keys at tick %s, lock at tick %s' %
          (c.json['tick'] if c.status == 200 else c, f and f['tick'] - 1))
 
+    # 14 resets do not lock at once: the third piece (a J with seed 11,
+    # whose step left clears the O) grounded and moved 14 times in one
+    # tick locks 29 ticks after it, its timer started again by each move.
+    before = filled(f['seats'][0]) if f else 0
+    a = keys(d, mid, k0, 'S' * 12)
+    c = keys(d, mid, k0, 'S' * 8 + 'LR' * 7)
+    f = s0.until(lambda f: filled(f['seats'][0]) > before)
+    t.ok(a.status == c.status == 200 and f is not None and f['tick'] - 1 - c.json['tick'] == 29,
+         'after 14 resets the lock waits its 0.5 s: keys at tick %s, lock at tick %s' %
+         (c.json['tick'] if c.status == 200 else c, f and f['tick'] - 1))
+
     # A seat whose stream closes is out 2 s (120 ticks) later.
     closed_at = s0.latest()
     s1.close()
@@ -191,7 +202,7 @@ def timing(d):
          'the disconnect is recorded for seat 1 at tick %s, 120 or more after the stream closed (after tick '
          '%s)' % (disc and disc[0][0], closed_at))
     recorded = [x for x in page['replay']['inputs'] if x[1] == 0]
-    t.ok(len(recorded) == 24 + 16 + 23 and recorded[0][2] == 'L',
+    t.ok(len(recorded) == 24 + 16 + 23 + 12 + 22 and recorded[0][2] == 'L',
          'every acknowledged key is in the replay with its tick (%d)' % len(recorded))
     check_replay(d, page, 'timing match')
 
