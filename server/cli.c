@@ -16,6 +16,7 @@
 #include "jsonbody.h"
 #include "keyfile.h"
 #include "match.h"
+#include "match_ticks.h"
 #include "match_rules.h"
 #include "play.h"
 #include "replay.h"
@@ -88,14 +89,18 @@ cli_verify_match(const struct match_rules *mr, const json_t *replay)
 {
 	struct match_replay_check chk;
 	char *final;
-	int rc = match_verify(mr, replay, &chk);
+	int rc = match_replay_verify(mr, replay, &chk);
+	bool ticks = json_object_get(replay, "clock") != NULL; /* real time: inputs, not turns */
 
 	final = chk.final ? json_dumps(chk.final, JSON_COMPACT) : NULL;
-	if (rc == 0)
+	if (rc == 0 && ticks)
+		printf("valid: %s real-time match replay, %zu inputs, final %s\n", mr->name, chk.nturns,
+		    final ? final : "?");
+	else if (rc == 0)
 		printf("valid: %s match replay, %zu turns, final %s\n", mr->name, chk.nturns,
 		    final ? final : "?");
 	else if (chk.turn > 0)
-		printf("invalid at turn %zu: %s\n", chk.turn, chk.reason);
+		printf("invalid at %s %zu: %s\n", ticks ? "input" : "turn", chk.turn, chk.reason);
 	else
 		printf("invalid: %s\n", chk.reason);
 	free(final);

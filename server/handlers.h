@@ -89,6 +89,9 @@ void handle_match_move(struct request *req);
 void handle_match_get(struct request *req);
 void handle_match_wait(struct request *req);
 void handle_match_events(struct request *req);
+/* handlers_live.c: a real-time match's keys and stream */
+void handle_match_keys(struct request *req);
+void handle_match_stream(struct request *req);
 void handle_match_replay(struct request *req);
 void handle_match_verify(struct request *req);
 void handle_match_ratings(struct request *req);

@@ -6,6 +6,8 @@
  *   POST /api/matches/quick              the queue: the lobby with these settings, or a new one
  *   POST /api/matches/{id}/join          a seat; the last one starts the match
  *   POST /api/matches/{id}/move          {turn, command}: one move a turn
+ *   POST /api/matches/{id}/keys          {keys}: a real-time match's keys (handlers_live.c)
+ *   GET  /api/matches/{id}/stream        a real-time match's frames (handlers_live.c)
  *   GET  /api/matches/{id}               the match as the caller may see it
  *   GET  /api/matches/{id}/wait?after=T  the same, once turn T has resolved
  *   GET  /api/matches/{id}/events        the same as Server-Sent Events
@@ -38,8 +40,10 @@
 #include "match.h"
 #include "match_answers.h"
 #include "match_hub.h"
+#include "match_live.h"
 #include "match_play.h"
 #include "match_rules.h"
+#include "match_ticks.h"
 #include "quota_charge.h"
 #include "workers.h"
 
@@ -143,6 +147,10 @@ reply_verdict_error(struct request *req, const struct match_play_op *op)
 	case MATCH_PLAY_EMPTY_MOVE: e = API_ERR_EMPTY_COMMAND; msg = op->reason; break;
 	case MATCH_PLAY_INVALID_MOVE: e = API_ERR_INVALID_COMMAND; msg = op->reason; break;
 	case MATCH_PLAY_ILLEGAL_MOVE: e = API_ERR_ILLEGAL_ACTION; msg = op->reason; break;
+	case MATCH_PLAY_WRONG_CLOCK:
+		e = API_ERR_WRONG_CLOCK;
+		msg = "the match is played in real time: send its keys to POST /api/matches/{id}/keys";
+		break;
 	default: e = API_ERR_INTERNAL; msg = "the request could not be stored; nothing changed"; break;
 	}
 	/* Refusals of a seated player show the match as it stands. */
@@ -282,8 +290,9 @@ done:
 void
 handle_match_create(struct request *req)
 {
-	static const char *const fields[] = { "rules", "players", "turn_seconds", "seed", "rated",
-		NULL };
+	static const char *const fields[] = { "rules", "clock", "players", "turn_seconds", "seed",
+		"rated", NULL };
+	const json_t *clock = req->json ? json_object_get(req->json, "clock") : NULL;
 	const json_t *rated = req->json ? json_object_get(req->json, "rated") : NULL;
 	const struct match_rules *mr;
 	const char *all[24];
@@ -306,6 +315,20 @@ handle_match_create(struct request *req)
 		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'rated' must be true or false");
 		return;
 	}
+	if (clock != NULL && (!json_is_string(clock) || (strcmp(json_string_value(clock), "turns") != 0 &&
+	    strcmp(json_string_value(clock), "ticks") != 0))) {
+		request_reply_error(req, API_ERR_INVALID_REQUEST, "field 'clock' must be \"turns\" (the "
+		    "default: turn by turn) or \"ticks\" (real time)");
+		return;
+	}
+	if (json_is_string(clock) && strcmp(json_string_value(clock), "ticks") == 0 && mr->ticks == NULL) {
+		char msg2[JSONBODY_MSG_MAX + 64];
+
+		snprintf(msg2, sizeof msg2, "%s is played turn by turn only: leave out 'clock', or choose "
+		    "a ruleset with a real-time clock", mr->name);
+		request_reply_error(req, API_ERR_CLOCK_UNSUPPORTED, msg2);
+		return;
+	}
 	if (!read_options(req, mr, &settings))
 		return;
 	if (json_is_true(rated)) {
@@ -319,6 +342,7 @@ handle_match_create(struct request *req)
 	if ((op = table_op(req, MATCH_PLAY_OP_CREATE, mr, players, seconds, &settings)) == NULL)
 		return;
 	op->rated = false;
+	op->ticks = json_is_string(clock) && strcmp(json_string_value(clock), "ticks") == 0;
 	op->seed_chosen = has_seed;
 	if (!has_seed) {
 		uint64_t r;
@@ -484,6 +508,11 @@ handle_match_get(struct request *req)
 	if (!path_id(req, &id) || !viewer_account(req, &account_id) ||
 	    (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL || !read_match(req, op, id))
 		return;
+	/* A real-time match in play: its state is the tick host's, not the
+	 * row's (which keeps the start until the end). */
+	if (op->row.ticks && op->st != NULL &&
+	    match_live_snapshot(match_play_live(req->app->matches), id, op->st, op->st_cap, op->row.totals))
+		op->row.ntotals = MATCH_TOTALS_SIZE;
 	reply_view(req, 200, op, account_id ? match_play_seat_of(&op->row, account_id) : -1);
 }
 
@@ -776,7 +805,7 @@ match_verify_task(void *arg)
 	const struct match_rules *mr = match_rules_by_name(json_string_value(json_object_get(v->replay,
 	    "rules")));
 
-	v->rc = match_verify(mr != NULL ? mr : match_rules_default(), v->replay, &v->chk);
+	v->rc = match_replay_verify(mr != NULL ? mr : match_rules_default(), v->replay, &v->chk);
 	if (v->rc != 0)
 		return;
 	certificate_json_hash(v->replay, v->hash);

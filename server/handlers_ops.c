@@ -14,6 +14,7 @@
 #include "handlers.h"
 #include "holds.h"
 #include "quota.h"
+#include "match_live.h"
 #include "match_play.h"
 #include "metrics.h"
 #include "migrations.h"
@@ -95,6 +96,7 @@ handle_metrics(struct request *req)
 {
 	struct store_stats ss;
 	struct match_play_stats ms;
+	struct match_live_stats ls;
 	struct holds_stats hs;
 	struct quota_stats qs;
 	uint64_t open, refused, timed_out, shed, puzzles, runs, lobbies;
@@ -108,6 +110,7 @@ handle_metrics(struct request *req)
 	}
 	store_stats(req->app->store, &ss);
 	match_play_stats(req->app->matches, &ms);
+	match_live_stats(match_play_live(req->app->matches), &ls);
 	http_connection_stats(req->app->http, &open, &refused, &timed_out, &shed);
 	holds_stats(req->app->holds, &hs);
 	quota_stats(req->app->quota, &qs);
@@ -221,14 +224,39 @@ handle_metrics(struct request *req)
 			{ "arcaded_match_held_gone_total",
 			    "Long polls and event streams let go because their client had closed the connection.",
 			    "counter", NULL, (double)ms.gone },
+			{ "arcaded_live_matches", "Real-time matches the tick host plays now.", "gauge", NULL,
+			    (double)ls.matches },
+			{ "arcaded_live_ticks_total", "Ticks run by the tick host.", "counter", NULL,
+			    (double)ls.ticks },
+			{ "arcaded_live_ticks_late_total", "Of those, run a whole tick (1/60 s) or more after "
+			    "their time.", "counter", NULL, (double)ls.late_ticks },
+			{ "arcaded_live_inputs_total", "Real-time inputs applied and recorded.", "counter", NULL,
+			    (double)ls.inputs },
+			{ "arcaded_live_disconnects_total", "Seats out of a real-time match: no stream for 2 s.",
+			    "counter", NULL, (double)ls.disconnects },
+			{ "arcaded_live_store_jobs_total", "Store jobs of recorded inputs.", "counter", NULL,
+			    (double)ls.flushes },
+			{ "arcaded_live_store_failures_total", "Of those (and the ends), failed: tried again.",
+			    "counter", NULL, (double)ls.flush_failures },
 		};
+		/* The ticks by lateness, cumulative (a histogram's buckets). */
+		static const char *const le[12] = { "le=\"0.0001\"", "le=\"0.0002\"", "le=\"0.0005\"",
+			"le=\"0.001\"", "le=\"0.002\"", "le=\"0.005\"", "le=\"0.01\"", "le=\"0.02\"",
+			"le=\"0.05\"", "le=\"0.1\"", "le=\"0.2\"", "le=\"+Inf\"" };
+		double below = 0;
 
-		struct metrics_value all[sizeof extra / sizeof extra[0] + RATELIMIT_NCLASSES * RATELIMIT_NSCOPES];
+		struct metrics_value all[sizeof extra / sizeof extra[0] + RATELIMIT_NCLASSES * RATELIMIT_NSCOPES +
+		    12];
 		char labels[RATELIMIT_NCLASSES * RATELIMIT_NSCOPES][64];
 		size_t n = sizeof extra / sizeof extra[0];
 		int c, sc;
 
 		memcpy(all, extra, sizeof extra);
+		for (c = 0; c < 12; c++) {
+			below += (double)ls.lateness_us[c];
+			all[n++] = (struct metrics_value){ "arcaded_live_tick_lateness_seconds_bucket",
+			    "Ticks run by how late after their time, cumulative.", "counter", le[c], below };
+		}
 		for (c = 0; c < RATELIMIT_NCLASSES; c++)
 			for (sc = 0; sc < RATELIMIT_NSCOPES; sc++) {
 				snprintf(labels[c * RATELIMIT_NSCOPES + sc], sizeof labels[0],

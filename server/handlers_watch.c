@@ -491,6 +491,11 @@ handle_match_turns(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "the stored match names no ruleset of ours");
 		goto done;
 	}
+	if (row.ticks) {
+		request_reply_error(req, API_ERR_WRONG_CLOCK, "a real-time match has no turns: its stream "
+		    "shows it live, its replay lists its inputs");
+		goto done;
+	}
 	if ((x = calloc(1, sizeof *x)) == NULL) {
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		goto done;

@@ -316,6 +316,21 @@ match_hub_has_streams(struct match_hub *h, int64_t match_id)
 	return any;
 }
 
+unsigned
+match_hub_streams(struct match_hub *h, int64_t match_id)
+{
+	struct stream *s;
+	struct node *n;
+	unsigned k = 0;
+
+	pthread_mutex_lock(&h->mu);
+	if ((n = node_find(h, match_id, false)) != NULL)
+		for (s = n->streams; s != NULL; s = s->next)
+			k++;
+	pthread_mutex_unlock(&h->mu);
+	return k;
+}
+
 void
 match_hub_notify(struct match_hub *h, int64_t match_id, const char *text, size_t len, bool last)
 {

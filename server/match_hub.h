@@ -60,6 +60,9 @@ enum match_hub_stream match_hub_stream(struct match_hub *h, struct request *req,
  * building). */
 bool match_hub_has_streams(struct match_hub *h, int64_t match_id);
 
+/* How many streams match_id has open (ending ones included). */
+unsigned match_hub_streams(struct match_hub *h, int64_t match_id);
+
 /* An event of match_id: every waiter of it is resumed; text (len bytes,
  * copied; may be NULL) is appended to every stream of it; with last set,
  * those streams end once it is sent. */

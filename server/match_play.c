@@ -37,6 +37,8 @@
 #include "match.h"
 #include "match_answers.h"
 #include "match_hub.h"
+#include "match_live.h"
+#include "match_ticks.h"
 
 _Static_assert(MATCH_PLAYERS_MAX <= STORE_MATCH_SEATS, "every player has a seat");
 _Static_assert(MATCH_OPTION_SHARES == STORE_ITEM_KINDS, "the options' shares fit their column");
@@ -46,6 +48,7 @@ struct matches {
 	struct match_hub   *hub;
 	struct match_clock *clock;
 	struct match_cache *cache;  /* decoded states between moves (match_cache.h) */
+	struct match_live  *live;   /* the real-time matches (match_live.h) */
 	atomic_uint_fast64_t turns, by_deadline;
 };
 
@@ -206,6 +209,7 @@ record_of(const struct match_play_op *op, struct match_rules_record *rec)
 	rec->options.chance = r->item_chance;
 	memcpy(rec->options.shares, r->item_weights, sizeof rec->options.shares);
 	rec->queue = r->queued;
+	rec->ticks = r->ticks;
 	rec->unrated_reason = r->unrated_reason;
 	rec->turn = r->turn;
 	rec->created_at = r->created_at;
@@ -283,15 +287,56 @@ make_event(struct match_play_op *op)
 
 /* ---- the end of a match: results, ratings, replay, certificate ---- */
 
+/* The recorded inputs of a real-time match as the tick hooks read them,
+ * into *out (malloc'd) and *n; false when they do not read back. */
+static bool
+inputs_of(struct store_conn *c, const struct match_play_op *op, struct match_input **out, size_t *n)
+{
+	struct store_match_input *in = NULL;
+	struct match_input *list = NULL;
+	size_t k, m = 0;
+	bool ok = false;
+
+	*out = NULL;
+	*n = 0;
+	if (op->rules->ticks == NULL || store_match_inputs(c, op->row.id, &in, &m) != STORE_OK)
+		return false;
+	if ((list = calloc(m > 0 ? m : 1, sizeof *list)) == NULL)
+		goto done;
+	for (k = 0; k < m; k++) {
+		if (!op->rules->ticks->input_read(in[k].text, &list[k]) || in[k].tick < 0 || in[k].seat < 0)
+			goto done;
+		list[k].tick = (uint32_t)in[k].tick;
+		list[k].seat = (uint8_t)in[k].seat;
+	}
+	*out = list;
+	*n = m;
+	list = NULL;
+	ok = true;
+done:
+	free(in);
+	free(list);
+	return ok;
+}
+
 json_t *
 match_play_replay_of(struct store_conn *c, const struct match_play_op *op)
 {
 	struct match_rules_record rec;
+	struct match_input *in;
+	json_t *replay;
+	size_t n;
 
 	if (op->row.nstate == 0)
 		return NULL;
 	record_of(op, &rec);
-	return match_replay(op->rules, &rec, store_match_turns(c, op->row.id));
+	if (!op->row.ticks)
+		return match_replay(op->rules, &rec, store_match_turns(c, op->row.id));
+	if (!inputs_of(c, op, &in, &n))
+		return NULL;
+	replay = match_ticks_replay(op->rules, &rec, in, n);
+	free(in);
+	return replay;
 }
 
 /* Signs the result of a finished match; turns (stolen) are every turn's
@@ -540,7 +585,8 @@ create_job(struct store_conn *c, struct match_play_op *op)
 {
 	struct store_match_new n = {
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
-		.turn_cap = (int)op->mx->app->cfg->match_turn_cap, .seed = op->seed,
+		.turn_cap = op->ticks ? (int)op->rules->ticks->tick_cap : (int)op->mx->app->cfg->match_turn_cap,
+		.ticks = op->ticks, .seed = op->seed,
 		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = op->rules->name,
 		.items = op->options.on, .queued = op->kind == MATCH_PLAY_OP_QUICK,
 		.item_chance = op->options.chance, .now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
@@ -582,7 +628,10 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 
 	memcpy(o.shares, r->item_weights, sizeof o.shares);
 	memset(totals, 0, sizeof totals); /* no line sent yet: match_totals_encode's zeros */
-	if (!state_room(op) || !mr->start(op->st, (uint64_t)r->seed, (unsigned)r->players, &o))
+	/* A real-time match starts on its ruleset's tick clock, without a
+	 * deadline: the tick host plays it once this commits. */
+	if (!state_room(op) || (r->ticks && mr->ticks == NULL) ||
+	    !(r->ticks ? mr->ticks->start : mr->start)(op->st, (uint64_t)r->seed, (unsigned)r->players, &o))
 		return STORE_ERROR;
 	nstate = mr->encode(op->st, state, sizeof state);
 	if (nstate == 0 || nstate > mr->state_max)
@@ -591,7 +640,7 @@ start(struct store_conn *c, struct match_play_op *op, int64_t now)
 	op->alive = s.alive;
 	snprintf(r->status, sizeof r->status, "playing");
 	r->started_at = now;
-	r->deadline_at = now + 1000 * (int64_t)r->turn_seconds;
+	r->deadline_at = r->ticks ? 0 : now + 1000 * (int64_t)r->turn_seconds;
 	memcpy(r->state, state, nstate);
 	r->nstate = nstate;
 	memcpy(r->totals, totals, mr->totals_size);
@@ -742,6 +791,10 @@ move_job(struct store_conn *c, struct match_play_op *op)
 			return STORE_OK;
 		}
 	}
+	if (r->ticks) {
+		op->verdict = MATCH_PLAY_WRONG_CLOCK; /* its keys go to POST .../keys */
+		return STORE_OK;
+	}
 	if (strcmp(r->status, "playing") != 0) {
 		op->verdict = strcmp(r->status, "lobby") == 0 ? MATCH_PLAY_NOT_STARTED : MATCH_PLAY_OVER;
 		return STORE_OK;
@@ -802,7 +855,7 @@ deadline_job(struct store_conn *c, struct match_play_op *op)
 		return rc == STORE_ERROR ? STORE_ERROR : STORE_OK;
 	/* Only the deadline of the turn it was set for: a turn the last move
 	 * resolved first has set its own. */
-	if (strcmp(op->row.status, "playing") != 0 || op->row.turn != op->turn)
+	if (strcmp(op->row.status, "playing") != 0 || op->row.turn != op->turn || op->row.ticks)
 		return STORE_OK;
 	if (op->row.deadline_at > now)
 		return STORE_OK; /* fired early (the clock moved): effects() sets it again */
@@ -895,7 +948,11 @@ effects(struct match_play_op *op, bool committed)
 		match_clock_cancel(mx->clock, MATCH_PLAY_TIMER_DEADLINE, (uint64_t)r->id);
 		match_cache_drop(mx->cache, r->id);
 	}
-	else if (op->started || op->resolved ||
+	else if (op->started && r->ticks) {
+		if (!match_live_add(mx->live, op->rules, r, op->st, NULL, 0))
+			log_msg(LOG_ERROR, "match %lld: the real-time match cannot start (out of memory)",
+			    (long long)r->id);
+	} else if (op->started || op->resolved ||
 	    (op->kind == MATCH_PLAY_OP_DEADLINE && op->verdict == MATCH_PLAY_NOTHING &&
 	    strcmp(r->status, "playing") == 0 && r->turn == op->turn))
 		match_clock_set(mx->clock, MATCH_PLAY_TIMER_DEADLINE, (uint64_t)r->id, r->deadline_at, r->turn);
@@ -980,6 +1037,206 @@ match_play_submit(struct request *req, struct match_play_op *op, request_cont co
 	j->job.done = job_done;
 	request_suspend(req, cont);
 	store_submit(req->app->store, &j->job);
+}
+
+/* ---- the end of a real-time match ---- */
+
+struct live_end_job {
+	struct store_job        job;
+	struct matches         *mx;
+	struct match_play_op    op;
+	struct match_live_end   e;      /* borrowed from the host until match_live_finished */
+	char                   *frame;  /* the streams' last frame, malloc'd */
+	size_t                  nframe;
+};
+
+/* The inputs e holds from from on, as the store keeps them. */
+static enum store_result
+store_rest(struct store_conn *c, const struct match_live_end *e)
+{
+	struct store_match_input *in;
+	enum store_result rc;
+	size_t k, n = e->ninputs - e->committed;
+
+	if (n == 0)
+		return STORE_OK;
+	if ((in = calloc(n, sizeof *in)) == NULL)
+		return STORE_ERROR;
+	for (k = 0; k < n; k++) {
+		const struct match_input *x = &e->inputs[e->committed + k];
+
+		in[k].tick = x->tick;
+		in[k].seat = x->seat;
+		e->mr->ticks->input_text(x, in[k].text, sizeof in[k].text);
+	}
+	rc = store_match_inputs_insert(c, e->id, (int64_t)e->committed, in, n);
+	free(in);
+	return rc;
+}
+
+static enum store_result
+live_end_run(struct store_conn *c, void *arg)
+{
+	struct live_end_job *j = arg;
+	struct match_play_op *op = &j->op;
+	struct store_match_row *r = &op->row;
+	const struct match_rules *mr = j->e.mr;
+	struct match_rules_record rec;
+	struct match_standing s;
+	struct store_match_update u;
+	uint8_t state[STORE_MATCH_STATE_MAX];
+	int sent[MATCH_PLAYERS_MAX];
+	int64_t now = store_now_ms();
+	enum match_end end;
+	size_t nstate;
+	int i;
+
+	op->verdict = MATCH_PLAY_ERROR;
+	free(j->frame);
+	j->frame = NULL;
+	if (match_play_read(c, op, j->e.id) != STORE_OK || !r->ticks || op->rules != mr)
+		return STORE_ERROR;
+	if (strcmp(r->status, "playing") != 0) {
+		op->verdict = MATCH_PLAY_NOTHING; /* stored as finished already */
+		return STORE_OK;
+	}
+	if (store_rest(c, &j->e) != STORE_OK)
+		return STORE_ERROR;
+	memcpy(op->st, j->e.st, mr->state_size);
+	mr->standing(op->st, &s);
+	end = match_end_of(&s, (uint32_t)r->turn_cap);
+	nstate = mr->encode(op->st, state, sizeof state);
+	if (nstate == 0 || nstate > mr->state_max || match_end_name(end) == NULL)
+		return STORE_ERROR;
+	op->alive = s.alive;
+	r->turn = s.turn;
+	memcpy(r->state, state, nstate);
+	r->nstate = nstate;
+	memcpy(r->totals, j->e.totals, MATCH_TOTALS_SIZE);
+	r->ntotals = MATCH_TOTALS_SIZE;
+	snprintf(r->status, sizeof r->status, "finished");
+	snprintf(r->end_reason, sizeof r->end_reason, "%s", match_end_name(end));
+	r->finished_at = now;
+	r->deadline_at = 0;
+	record_of(op, &rec);
+	free(r->certificate);
+	r->certificate = match_ticks_certificate(mr, app_keys(j->mx->app), &rec, j->e.inputs,
+	    j->e.ninputs, (int64_t)time(NULL));
+	if (r->certificate == NULL)
+		return STORE_ERROR;
+	memset(&u, 0, sizeof u);
+	u.id = r->id;
+	u.from_turn = 0; /* a real-time row keeps turn 0 until its end */
+	u.from_status = "playing";
+	u.status = r->status;
+	u.turn = r->turn;
+	u.state = state;
+	u.nstate = nstate;
+	u.totals = r->totals;
+	u.ntotals = MATCH_TOTALS_SIZE;
+	u.end_reason = r->end_reason;
+	u.started_at = r->started_at;
+	u.finished_at = r->finished_at;
+	u.certificate = r->certificate;
+	/* Real-time matches are never rated (only the queue's are): every
+	 * seat counts as having played. */
+	for (i = 0; i < MATCH_PLAYERS_MAX; i++)
+		sent[i] = MATCH_PLAY_RATED_MOVES;
+	if (store_match_update(c, &u) != STORE_OK || results(c, op, sent, now) != STORE_OK)
+		return STORE_ERROR;
+	op->finished = true;
+	op->verdict = MATCH_PLAY_RESOLVED;
+	record_of(op, &rec);
+	j->frame = match_live_event_text(mr, &rec, -1, s.turn, "finished", NULL, &j->nframe);
+	make_event(op);
+	return STORE_OK;
+}
+
+static void
+live_end_done(struct store_job *job)
+{
+	struct live_end_job *j = (struct live_end_job *)job;
+	struct matches *mx = j->mx;
+	bool committed = job->status == STORE_JOB_COMMITTED;
+	int64_t id = j->e.id;
+
+	if (committed && j->op.finished)
+		match_hub_notify(mx->hub, id, j->op.event, j->op.nevent, true);
+	if (!committed)
+		log_msg(LOG_WARN, "match %lld: the end of the real-time match is not stored: again in a "
+		    "second", (long long)id);
+	match_live_finished(mx->live, id, committed, j->frame, j->nframe);
+	match_play_op_cleanup(&j->op);
+	free(j->frame);
+	free(j);
+}
+
+/* The host's end of a real-time match (match_live_finish): its job. */
+static bool
+live_finish(void *ctx, const struct match_live_end *e)
+{
+	struct matches *mx = ctx;
+	struct live_end_job *j = calloc(1, sizeof *j);
+
+	if (j == NULL)
+		return false;
+	j->mx = mx;
+	j->op.mx = mx;
+	j->op.seat = -1;
+	j->op.kind = MATCH_PLAY_OP_DEADLINE;
+	j->e = *e;
+	j->job.run = live_end_run;
+	j->job.arg = j;
+	j->job.done = live_end_done;
+	store_submit(mx->app->store, &j->job);
+	return true;
+}
+
+/* A real-time match left playing (by a daemon that stopped): read with
+ * its inputs and handed to the host, which plays it again to where its
+ * stored inputs end and goes on from there. */
+static void
+resume(struct matches *mx, int64_t id)
+{
+	struct match_play_op *op = calloc(1, sizeof *op);
+	struct store_match_input *in = NULL;
+	struct store_conn *c;
+	size_t n = 0;
+	bool ok = false;
+
+	if (op == NULL)
+		return;
+	op->mx = mx;
+	op->seat = -1;
+	c = store_reader(mx->app->store);
+	if (match_play_read(c, op, id) == STORE_OK && op->row.ticks && op->rules->ticks != NULL &&
+	    store_match_inputs(c, id, &in, &n) == STORE_OK)
+		ok = match_live_add(mx->live, op->rules, &op->row, op->st, in, n);
+	store_reader_release(mx->app->store, c);
+	if (!ok)
+		log_msg(LOG_ERROR, "match %lld: the real-time match left playing cannot resume",
+		    (long long)id);
+	free(in);
+	match_play_op_cleanup(op);
+	free(op);
+}
+
+#define RESUME_MAX 1024
+
+struct live_ids {
+	int64_t ids[RESUME_MAX];
+	size_t  n;
+};
+
+static void
+live_id(void *ctx, int64_t id, int64_t turn, int64_t deadline_at)
+{
+	struct live_ids *l = ctx;
+
+	(void)turn;
+	(void)deadline_at;
+	if (l->n < RESUME_MAX)
+		l->ids[l->n++] = id;
 }
 
 /* ---- the clock ---- */
@@ -1097,6 +1354,7 @@ struct matches *
 match_play_start(struct app *app, char *err, size_t errcap)
 {
 	struct matches *mx = calloc(1, sizeof *mx);
+	struct live_ids *ids;
 	struct store_conn *c;
 	enum store_result rc;
 	size_t state_size = 0, i;
@@ -1120,14 +1378,25 @@ match_play_start(struct app *app, char *err, size_t errcap)
 			state_size = mr->state_size;
 	}
 	mx->cache = match_cache_new(state_size);
-	if (mx->hub == NULL || mx->clock == NULL || mx->cache == NULL) {
+	mx->live = match_live_new(app, live_finish, mx);
+	if (mx->hub == NULL || mx->clock == NULL || mx->cache == NULL || mx->live == NULL) {
 		snprintf(err, errcap, "cannot start the match clock");
+		match_play_free(mx);
+		return NULL;
+	}
+	if ((ids = calloc(1, sizeof *ids)) == NULL) {
+		snprintf(err, errcap, "out of memory");
 		match_play_free(mx);
 		return NULL;
 	}
 	c = store_reader(app->store);
 	rc = store_matches_playing(c, arm, mx);
+	if (rc == STORE_OK)
+		rc = store_matches_live(c, live_id, ids);
 	store_reader_release(app->store, c);
+	for (i = 0; rc == STORE_OK && i < ids->n; i++)
+		resume(mx, ids->ids[i]);
+	free(ids);
 	if (rc != STORE_OK) {
 		snprintf(err, errcap, "cannot read the matches in play");
 		match_play_free(mx);
@@ -1146,6 +1415,7 @@ match_play_quiesce(struct matches *mx)
 		return;
 	match_clock_stop(mx->clock);
 	match_hub_close(mx->hub);
+	match_live_quiesce(mx->live);
 }
 
 void
@@ -1154,6 +1424,7 @@ match_play_free(struct matches *mx)
 	if (mx == NULL)
 		return;
 	match_clock_free(mx->clock);
+	match_live_free(mx->live);
 	match_hub_free(mx->hub);
 	match_cache_free(mx->cache);
 	free(mx);
@@ -1163,6 +1434,12 @@ struct match_hub *
 match_play_hub(struct matches *mx)
 {
 	return mx->hub;
+}
+
+struct match_live *
+match_play_live(struct matches *mx)
+{
+	return mx->live;
 }
 
 void

@@ -20,6 +20,13 @@
  * One timer thread (match_clock.h) keeps every deadline; there is no
  * thread per match. After a restart, match_play_start arms the deadlines of
  * every playing match from the store.
+ *
+ * A real-time match (its row's clock 'ticks') goes through the same
+ * create, join and start; once its start has committed, the tick host
+ * (match_live.h) plays it, and its end is one job here (live_end_run):
+ * the inputs not stored yet, the state at the end, results and
+ * certificate in one transaction. After a restart, match_play_start hands
+ * the host every real-time match left playing, with its stored inputs.
  */
 #ifndef SERVER_MATCHES_H
 #define SERVER_MATCHES_H
@@ -73,6 +80,9 @@ void match_play_free(struct matches *mx);
 
 struct match_hub *match_play_hub(struct matches *mx);
 
+/* The tick host of the real-time matches (match_live.h). */
+struct match_live *match_play_live(struct matches *mx);
+
 /* Arms a long poll's timeout (its ticket, on match_id). */
 void match_play_wait_timer(struct matches *mx, uint64_t ticket, int64_t match_id, int64_t when_ms);
 void match_play_wait_cancel(struct matches *mx, uint64_t ticket);
@@ -117,6 +127,7 @@ enum match_play_verdict {
 	MATCH_PLAY_EMPTY_MOVE,     /* 422 */
 	MATCH_PLAY_INVALID_MOVE,   /* 422: not a move */
 	MATCH_PLAY_ILLEGAL_MOVE,   /* 422: the engine refuses it */
+	MATCH_PLAY_WRONG_CLOCK,    /* 409: a move to a real-time match */
 	MATCH_PLAY_NOTHING,        /* a deadline found nothing to do */
 	MATCH_PLAY_ERROR,          /* 500 */
 };
@@ -132,6 +143,7 @@ struct match_play_op {
 	int64_t            seed;
 	bool               seed_chosen, rated;
 	struct match_options options;         /* create, quick: the ruleset's (options_read) */
+	bool               ticks;             /* create: on the ruleset's tick clock (real time) */
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */
 	/* move: the request's command (borrowed from its body, which outlives
 	 * the job), read by the match's ruleset once the job has its row. */

@@ -94,6 +94,8 @@ const struct route routes[] = {
 	PLAIN(HTTP_POST,              "/api/matches/{id}/move",                 handle_match_move,      "match_move",     true,  MOVES),
 	PLAIN(HTTP_GET,               "/api/matches/{id}/wait",                 handle_match_wait,      "match_wait",     false, READS),
 	PLAIN(HTTP_GET,               "/api/matches/{id}/events",               handle_match_events,    "match_events",   false, READS),
+	PLAIN(HTTP_POST,              "/api/matches/{id}/keys",                 handle_match_keys,      "match_keys",     true,  MOVES),
+	PLAIN(HTTP_GET,               "/api/matches/{id}/stream",               handle_match_stream,    "match_stream",   false, READS),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}/replay",               handle_match_replay,    "match_replay",   false, READS),
 	PLAIN(HTTP_GET | HTTP_HEAD,   "/api/matches/{id}/turns",                handle_match_turns,     "match_turns",    false, VERIFY),
 

@@ -10,13 +10,15 @@
  * moved, in seat order: seat, kind, use, key count (2 bytes,
  * little-endian) and the keys. Its options are versus-v1's items
  * (docs/rules/actionblocks.md, "Items"), read by the same function
- * (match_items_read).
+ * (match_items_read). Its standing's turn is the ticks run on the tick
+ * clock, whose hooks are ab_ticks.c's.
  *
  * Pure CPU.
  */
 #include <string.h>
 
 #include "ab_json.h"
+#include "ab_ticks.h"
 #include "jw.h"
 #include "match.h"
 
@@ -27,7 +29,7 @@ _Static_assert(AB_TOTALS_SIZE == MATCH_TOTALS_SIZE, "the row's totals are the sh
 _Static_assert(AB_ITEM_KINDS == MATCH_OPTION_SHARES && AB_ITEM_WEIGHT_MAX == MATCH_ITEM_WEIGHT_MAX,
     "the item weights are the option's shares");
 
-/* A match on the turn clock, the only one the server serves. */
+/* A match on the turn clock; the tick clock's start is ab_ticks.c's. */
 static bool
 start(void *st, uint64_t seed, unsigned nplayers, const struct match_options *o)
 {
@@ -46,8 +48,9 @@ decode(void *st, const uint8_t *in, size_t n)
 {
 	struct ab_match m;
 
-	/* The server serves the turn clock only. */
-	if (!ab_decode(&m, in, n) || m.clock != AB_CLOCK_TURNS)
+	/* Either clock: a real-time match's row holds its state at the
+	 * start and at the end (server/match_live.c). */
+	if (!ab_decode(&m, in, n))
 		return false;
 	memcpy(st, &m, sizeof m);
 	return true;
@@ -62,7 +65,8 @@ standing(const void *st, struct match_standing *out)
 	const struct ab_player *p;
 	unsigned i;
 
-	*out = (struct match_standing){ .turn = m->turn, .nplayers = m->nplayers, .over = m->over,
+	*out = (struct match_standing){ .turn = m->clock == AB_CLOCK_TICKS ? m->tick : m->turn,
+		.nplayers = m->nplayers, .over = m->over,
 		.item_chance = m->item_chance };
 	memcpy(out->item_weights, m->item_weights, sizeof out->item_weights);
 	for (i = 0, p = m->players; i < m->nplayers && i < AB_PLAYERS_MAX; i++, p++) {
@@ -216,4 +220,5 @@ const struct match_rules match_actionblocks = {
 	.totals_add = totals_add,
 	.events_write = events_write,
 	.seat_write = seat_write,
+	.ticks = &ab_ticks,
 };

@@ -422,8 +422,8 @@ integer_in(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
 
 /* A replay's "items" (absent: none) into o: chance 1..100, six weights
  * 0..100. */
-static int
-read_items(const json_t *items, struct match_options *o, struct replay_check *c)
+int
+match_replay_items(const json_t *items, struct match_options *o, struct replay_check *c)
 {
 	static const char *const keys[] = { "chance", "weights", NULL };
 	const json_t *w;
@@ -608,7 +608,7 @@ verify(const struct match_rules *mr, const json_t *replay, struct replay_check *
 	if (!replay_exact_keys(replay, keys, json_object_get(replay, "items") ? items_key : NULL))
 		return replay_fail(c, 0, "a match replay is an object with exactly schema, rules, seed, "
 		    "players, turn_cap, turns and final, and items for a match with items");
-	if (read_items(json_object_get(replay, "items"), &o, c) != 0)
+	if (match_replay_items(json_object_get(replay, "items"), &o, c) != 0)
 		return -1;
 	if (!integer_in(json_object_get(replay, "seed"), 0, (json_int_t)mr->seed_max, &seed))
 		return replay_fail(c, 0, "seed must be an integer from 0 to %llu",

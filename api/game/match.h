@@ -250,6 +250,11 @@ json_t *match_replay(const struct match_rules *mr, const struct match_rules_reco
 char *match_certificate(const struct match_rules *mr, const struct keyring *kr,
     const struct match_rules_record *r, json_t *turns, int64_t now);
 
+/* A replay's "items" (absent: none) into o: chance 1..100, six weights
+ * 0..100; -1 with the refusal in c (replay.h's replay_fail). */
+struct replay_check;
+int match_replay_items(const json_t *items, struct match_options *o, struct replay_check *c);
+
 /* Plays a replay (borrowed) of mr's from its seed: 0 when every turn is
  * legal and the final summary reached is the one claimed; -1 with
  * out->turn and out->reason otherwise. out->final is set whenever the

@@ -173,6 +173,7 @@ struct match_rules_record {
 	const char *end_reason;    /* the end once finished, "" before */
 	int         players, joined, turn_seconds, turn_cap;
 	bool        seed_chosen, rated, queue;
+	bool        ticks;         /* played on the tick clock (real time) */
 	struct match_options options;
 	const char *unrated_reason; /* "aborted", "pair_cap"; "" or NULL else */
 	int64_t     turn;          /* turns resolved */
@@ -194,6 +195,67 @@ struct match_replay_check {
 	size_t nturns;       /* turns in the replay */
 	char   reason[256];
 	json_t *final;       /* the re-simulated final summary (caller decrefs), or NULL */
+};
+
+/* ---- real time: the optional tick clock ----
+ * A ruleset that can also be played in real time (actionblocks-v1) gives
+ * a struct match_ticks; one that cannot leaves match_rules.ticks NULL,
+ * and a create that asks for the tick clock is refused. On the tick
+ * clock the server (server/match_live.c) runs the match at `rate` ticks a
+ * second, hands each tick the inputs that arrived since the last one, in
+ * arrival order, and records every input with its tick; the match is its
+ * seed, options and that list, from which it replays exactly
+ * (match_ticks.h). What the standing calls `turn` is the ticks run. */
+
+/* One input as the server holds and records it: the tick it is applied
+ * at, the seat that sent it, and the ruleset's own kind and argument. */
+struct match_input {
+	uint32_t tick;
+	uint8_t  seat;
+	uint8_t  kind;
+	uint8_t  arg;
+};
+
+#define MATCH_INPUT_TEXT_MAX 16 /* an input's canonical text, NUL included */
+
+struct match_ticks {
+	unsigned rate;          /* ticks a second */
+	uint32_t countdown;     /* ticks 0..countdown-1 are the countdown */
+	uint32_t tick_cap;      /* ticks at most: then those still in share place 1 */
+	size_t   events_size;   /* a tick's events' struct */
+
+	/* st at tick 0 of a match on the tick clock (as match_rules.start). */
+	bool (*start)(void *st, uint64_t seed, unsigned nplayers, const struct match_options *o);
+
+	/* The inputs a request's "keys" (text[0..len), borrowed) sends, their
+	 * tick and seat left 0: how many (1..cap), or 0 with reason when the
+	 * text is empty or holds anything that is no key of the ruleset (or
+	 * more than cap keys). Never an input only the server sends. */
+	size_t (*keys_read)(const char *text, size_t len, struct match_input *out, size_t cap,
+	    char *reason, size_t rcap);
+
+	/* An input's canonical text (as recorded and replayed; like
+	 * snprintf), and back: false for a text that is no input. */
+	size_t (*input_text)(const struct match_input *in, char *buf, size_t cap);
+	bool   (*input_read)(const char *text, struct match_input *in);
+
+	/* The input the server sends for a seat whose stream stayed closed:
+	 * kind and arg (tick and seat are the caller's). */
+	void (*disconnect)(struct match_input *in);
+
+	/* Runs st's next tick with in[0..n) (in arrival order, every tick the
+	 * same as st's): ev (events_size bytes) says what it did; false when
+	 * the match is over (nothing ran). */
+	bool (*tick)(void *st, const struct match_input *in, size_t n, void *ev);
+
+	/* What a tick's events add to the totals, and whether the tick changed
+	 * anything a view shows (so that the streams hear of it). */
+	void (*totals_add)(struct match_totals *t, const void *ev);
+	bool (*changed)(const void *ev);
+
+	/* The tick's events as a stream frame shows them, the value only
+	 * (an object). */
+	void (*events_write)(struct jw *w, const void *st, const void *ev);
 };
 
 /*
@@ -296,6 +358,9 @@ struct match_rules {
 	 * read as "") and places (match_places), the value only. */
 	void (*board_text_write)(struct jw *w, const void *st, const uint8_t *places,
 	    const char *const *names);
+
+	/* Optional (NULL: the turn clock only). The tick clock (above). */
+	const struct match_ticks *ticks;
 };
 
 /* The rulesets, indexed by enum match_rules_id. */

@@ -126,6 +126,8 @@ match_view_write(const struct match_rules *mr, struct jw *w, const struct match_
 	snprintf(id, sizeof id, "%lld", (long long)r->id);
 	jw_kstring(w, "match_id", id);
 	string_field(w, "rules", r->rules);
+	if (r->ticks)
+		jw_kstring(w, "clock", "ticks"); /* the turn clock's views say nothing */
 	string_field(w, "status", r->status);
 	jw_kint(w, "players", r->players);
 	jw_kint(w, "joined", r->joined);

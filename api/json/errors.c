@@ -65,6 +65,8 @@ static const struct api_error_info table[API_ERR__COUNT] = {
 	[API_ERR_QUOTA_EXCEEDED]      = { "quota_exceeded", 429, "a day's storage quota is used: retry after the time given (00:00 UTC)" },
 	[API_ERR_NOT_IMPLEMENTED]     = { "not_implemented", 501, "the request uses a transfer coding this server does not implement (only chunked)" },
 	[API_ERR_DATABASE_UNAVAILABLE] = { "database_unavailable", 503, "the database cannot be reached now: nothing was stored; retry after the time given" },
+	[API_ERR_CLOCK_UNSUPPORTED]   = { "clock_unsupported", 422, "this ruleset is played turn by turn only: leave out 'clock' or choose another ruleset" },
+	[API_ERR_WRONG_CLOCK]         = { "wrong_clock", 409, "the match runs on the other clock: moves are for turn-by-turn matches, keys for real-time ones" },
 	[API_ERR_OUTCOME_UNKNOWN]     = { "outcome_unknown", 503, "the database went away while storing the request: it may or may not have been stored; resend the same request to get its answer" },
 };
 

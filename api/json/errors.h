@@ -58,6 +58,8 @@ enum api_error {
 	API_ERR_DATABASE_UNAVAILABLE, /* 503 no writable database reached within --db-retry-seconds; Retry-After */
 	API_ERR_OUTCOME_UNKNOWN,     /* 503 the commit's connection was lost: resend the same request; Retry-After */
 	API_ERR_QUOTA_EXCEEDED,      /* 429 a day's storage quota is used; Retry-After until 00:00 UTC */
+	API_ERR_CLOCK_UNSUPPORTED,   /* 422 the ruleset has no real-time clock */
+	API_ERR_WRONG_CLOCK,         /* 409 a move to a real-time match, keys to a turn-by-turn one */
 	API_ERR__COUNT
 };
 

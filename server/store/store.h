@@ -483,6 +483,7 @@ struct store_match_new {
 	uint8_t item_chance;            /* 1..100 with items, 0 without */
 	uint8_t item_weights[STORE_ITEM_KINDS]; /* all 1 without items */
 	const char *rules;
+	bool    ticks;                  /* played on the tick clock (migration 0011) */
 	int64_t now;
 	int     lobbies_max;            /* the creator's matches in their lobby, at most */
 	int64_t id;                     /* out: the new match's random id */
@@ -523,6 +524,7 @@ struct store_match_row {
 	bool    items, queued;                           /* migration 0009 */
 	uint8_t item_chance, item_weights[STORE_ITEM_KINDS]; /* migration 0010 */
 	char    unrated_reason[16];                      /* "aborted", "pair_cap" or "" (0009) */
+	bool    ticks;                                   /* clock 'ticks': real time (0011) */
 	char    rules[16], status[12], end_reason[16];  /* end_reason "" while playing */
 	uint8_t state[STORE_MATCH_STATE_MAX];
 	size_t  nstate;                                  /* 0 in the lobby */
@@ -659,10 +661,33 @@ enum store_result store_matches_open(struct store_conn *c, const char *status, b
 enum store_result store_account_matches(struct store_conn *c, int64_t account_id, bool has_before,
     int64_t before_at, int64_t before_id, int limit, struct store_match_brief *out, int *n);
 
-/* Calls each(ctx, id, turn, deadline_at) for every playing match: the
- * deadlines to arm when the daemon starts. */
+/* Calls each(ctx, id, turn, deadline_at) for every playing match on the
+ * turn clock: the deadlines to arm when the daemon starts. */
 enum store_result store_matches_playing(struct store_conn *c,
     void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx);
+
+/* The same for every playing match on the tick clock (deadline_at 0):
+ * those store_matches_playing leaves out. */
+enum store_result store_matches_live(struct store_conn *c,
+    void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx);
+
+/* One recorded input of a real-time match (match_inputs, migration 0011):
+ * its tick, seat and the ruleset's text of it. */
+#define STORE_INPUT_TEXT_MAX 16
+struct store_match_input {
+	int64_t tick;
+	int     seat;
+	char    text[STORE_INPUT_TEXT_MAX];
+};
+
+/* Appends in[0..n) as the inputs from_seq, from_seq + 1, ... of match id. */
+enum store_result store_match_inputs_insert(struct store_conn *c, int64_t id, int64_t from_seq,
+    const struct store_match_input *in, size_t n);
+
+/* Every input of match id in order, into *out (malloc'd, caller frees;
+ * NULL when none) and *n. */
+enum store_result store_match_inputs(struct store_conn *c, int64_t id, struct store_match_input **out,
+    size_t *n);
 
 /* The same for the playing matches whose deadline is before before_ms, the
  * oldest first, at most limit of them. */

@@ -110,8 +110,9 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 {
 	static const char sql[] =
 	    "INSERT INTO matches (id, rules, status, players, joined, turn_seconds, turn_cap, seed, "
-	    "seed_chosen, rated, turn, created_by, created_at, items, queued, item_chance, item_weights) "
-	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?12, ?13, ?14) "
+	    "seed_chosen, rated, turn, created_by, created_at, items, queued, item_chance, item_weights, "
+	    "clock) "
+	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
 	    "ON CONFLICT DO NOTHING";
 	static const char seat[] =
 	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) VALUES (?1, 0, ?2, ?3)";
@@ -165,6 +166,7 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 		store_q_int(st, 13, m->item_chance);
 		weights_text(m->item_weights, weights);
 		store_q_text(st, 14, weights);
+		store_q_text(st, 15, m->ticks ? "ticks" : "turns");
 		if (store_q_exec(st) != STORE_OK)
 			return STORE_ERROR;
 		if (store_q_changes(st) == 1)
@@ -325,7 +327,7 @@ store_match_get_row(struct store_conn *c, int64_t id, struct store_match_row *ou
 	    "coalesce(finished_at, 0), coalesce(deadline_at, 0), players, joined, turn_seconds, "
 	    "turn_cap, seed_chosen, rated, rules, status, coalesce(end_reason, ''), state, pending, "
 	    "totals, last_turn, certificate, items, queued, item_chance, item_weights, "
-	    "coalesce(unrated_reason, '') FROM matches WHERE id = ?1";
+	    "coalesce(unrated_reason, ''), clock FROM matches WHERE id = ?1";
 	struct store_q *st = store_q(c, sql);
 	enum store_result ret = STORE_ERROR;
 	bool failed = false;
@@ -366,6 +368,7 @@ store_match_get_row(struct store_conn *c, int64_t id, struct store_match_row *ou
 		if (!weights_read(store_q_col_text(st, 25), out->item_weights))
 			failed = true;
 		store_q_col_copy(st, 26, out->unrated_reason, sizeof out->unrated_reason);
+		out->ticks = store_q_col_text(st, 27) != NULL && strcmp(store_q_col_text(st, 27), "ticks") == 0;
 		ret = failed ? STORE_ERROR : STORE_OK;
 		if (failed)
 			store_log_msg(STORE_LOG_ERROR, "store: match %lld does not read back", (long long)id);
@@ -715,9 +718,91 @@ store_matches_playing(struct store_conn *c,
     void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx)
 {
 	static const char sql[] =
-	    "SELECT id, turn, coalesce(deadline_at, 0) FROM matches WHERE status = 'playing'";
+	    "SELECT id, turn, coalesce(deadline_at, 0) FROM matches WHERE status = 'playing' "
+	    "AND clock = 'turns'";
 
 	return each_playing(c, store_q(c, sql), each, ctx);
+}
+
+enum store_result
+store_matches_live(struct store_conn *c,
+    void (*each)(void *ctx, int64_t id, int64_t turn, int64_t deadline_at), void *ctx)
+{
+	static const char sql[] =
+	    "SELECT id, turn, 0 FROM matches WHERE status = 'playing' AND clock = 'ticks'";
+
+	return each_playing(c, store_q(c, sql), each, ctx);
+}
+
+/* ---- the inputs of a real-time match (migration 0011) ---- */
+
+enum store_result
+store_match_inputs_insert(struct store_conn *c, int64_t id, int64_t from_seq,
+    const struct store_match_input *in, size_t n)
+{
+	static const char sql[] =
+	    "INSERT INTO match_inputs (match_id, seq, tick, seat, input) VALUES (?1, ?2, ?3, ?4, ?5) "
+	    "ON CONFLICT DO NOTHING";
+	struct store_q *st;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if ((st = store_q(c, sql)) == NULL)
+			return STORE_ERROR;
+		store_q_int(st, 1, id);
+		store_q_int(st, 2, from_seq + (int64_t)k);
+		store_q_int(st, 3, in[k].tick);
+		store_q_int(st, 4, in[k].seat);
+		store_q_text(st, 5, in[k].text);
+		if (store_q_exec(st) != STORE_OK)
+			return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_match_inputs(struct store_conn *c, int64_t id, struct store_match_input **out, size_t *n)
+{
+	static const char sql[] =
+	    "SELECT seq, tick, seat, input FROM match_inputs WHERE match_id = ?1 ORDER BY seq";
+	struct store_q *st = store_q(c, sql);
+	struct store_match_input *list = NULL, *more;
+	size_t cap = 0, k = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, id);
+	while ((rc = store_q_step(st)) == STORE_Q_ROW) {
+		/* seq runs 0, 1, ... without gaps. */
+		if (store_q_col_int(st, 0) != (int64_t)k) {
+			rc = STORE_Q_FAIL;
+			break;
+		}
+		if (k == cap) {
+			cap = cap ? 2 * cap : 256;
+			if ((more = realloc(list, cap * sizeof *list)) == NULL) {
+				rc = STORE_Q_FAIL;
+				break;
+			}
+			list = more;
+		}
+		list[k].tick = store_q_col_int(st, 1);
+		list[k].seat = (int)store_q_col_int(st, 2);
+		store_q_col_copy(st, 3, list[k].text, sizeof list[k].text);
+		k++;
+	}
+	store_q_reset(st);
+	if (rc != STORE_Q_DONE) {
+		store_log_msg(STORE_LOG_ERROR, "store: cannot read the inputs of match %lld", (long long)id);
+		free(list);
+		return STORE_ERROR;
+	}
+	*out = list;
+	*n = k;
+	return STORE_OK;
 }
 
 enum store_result

@@ -64,9 +64,13 @@ NOT_PROVOKABLE = [
              'GET /api/matches/open', 'GET /api/matches', 'GET /api/v1/accounts/{name}', 'GET /api/v1/accounts/{name}/runs',
              'GET /api/v1/accounts/{name}/matches',
              'POST /api/matches/replays/verify', 'GET /api/matches/{id}', 'GET /api/matches/{id}/wait',
-             'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay', 'GET /api/matches/{id}/turns'],
+             'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay', 'GET /api/matches/{id}/turns',
+             'GET /api/matches/{id}/stream'],
      'these routes only read (reader connections, which a held write lock does not block) or '
      'compute: a 500 needs an allocation to fail'),
+    ('500', ['POST /api/matches/{id}/keys'],
+     'keys are applied at the next tick before they are stored: a store that fails them answers '
+     '503 (they were applied), so a 500 needs an allocation to fail'),
 ]
 
 # Promises of docs/api.md that the daemon breaks today (see the checks at
@@ -1089,7 +1093,47 @@ def play_matches(d, acct):
     bad_replay = json.loads(json.dumps(page['replay']))
     bad_replay['turns'][0][0] = 'keys DL'
     req(d, 'POST', v, bad_replay)                                                    # 422 turn 1
-    return {'finished': fin, 'playing': playing, 'lobby': lobby}
+    rt = play_realtime(d, m, a, b, c, f, v)
+    return {'finished': fin, 'playing': playing, 'lobby': lobby, 'realtime': rt}
+
+
+def play_realtime(d, m, a, b, c, f, v):
+    """An ActionBlocks match in real time ("clock": "ticks"): its keys, its
+    stream and its replay. Nobody opens a stream, so both seats are out
+    together 2 s after the start; the result shows for 4 s, then it is
+    finished."""
+    req(d, 'POST', m, {'players': 2, 'rules': 'versus-v1', 'clock': 'ticks'}, headers=a)  # 422
+    req(d, 'POST', m, {'players': 2, 'rules': 'actionblocks-v1', 'clock': 'now'}, headers=a)  # 400
+    rt = req(d, 'POST', m, {'players': 2, 'seed': 7, 'rules': 'actionblocks-v1', 'clock': 'ticks'},
+             headers=a).json['match_id']
+    r = m + '/' + rt
+    req(d, 'POST', r + '/keys', {'keys': 'L'}, headers=a)                           # 409 not started
+    req(d, 'POST', r + '/join', None, headers=b)                                     # starts it
+    req(d, 'POST', r + '/keys', {'keys': 'LLXD'}, headers=a)                        # 200 with its tick
+    req(d, 'POST', r + '/keys', {'keys': 'LQ'}, headers=a)                          # 422
+    req(d, 'POST', r + '/keys', {'keys': 'L'}, headers=c)                           # 403
+    req(d, 'POST', r + '/keys', {'keys': 'L'})                                      # 401
+    req(d, 'POST', r + '/keys', {'kees': 'L'}, headers=a)                           # 400
+    req(d, 'POST', m + '/1/keys', {'keys': 'L'}, headers=a)                         # 404
+    req(d, 'POST', f + '/keys', {'keys': 'L'}, headers=a)                           # 409 wrong_clock
+    req(d, 'POST', r + '/move', {'turn': 1, 'command': 'D'}, headers=a)              # 409 wrong_clock
+    req(d, 'GET', f + '/stream')                                                     # 409 wrong_clock
+    req(d, 'GET', m + '/1/stream')                                                   # 404
+    req(d, 'GET', r + '/stream', headers={'Authorization': 'Bearer nope'})           # 401
+    req(d, 'GET', r, headers=a)                                                      # the live view
+    req(d, 'GET', r + '/turns')                                                      # 409 wrong_clock
+    for _ in range(100):
+        if d.get(r).json['status'] == 'finished':
+            break
+        time.sleep(0.2)
+    req(d, 'GET', r + '/stream')                                                     # one frame, the end
+    req(d, 'POST', r + '/keys', {'keys': 'L'}, headers=a)                           # 409 match_over
+    page = req(d, 'GET', r + '/replay').json
+    req(d, 'POST', v, {'replay': page['replay'], 'certificate': page['certificate']})
+    bad_replay = json.loads(json.dumps(page['replay']))
+    bad_replay['inputs'][0][2] = 'Q'
+    req(d, 'POST', v, bad_replay)                                                    # 422 input 1
+    return rt
 
 
 # ---------------------------------------------------------------------------
@@ -1235,6 +1279,10 @@ def operations(acct, tokens):
         ('GET /api/matches/{id}/wait', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/wait?after=0',
          None),
         ('GET /api/matches/{id}/events', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/events',
+         None),
+        ('POST /api/matches/{id}/keys', 'POST', '/api/matches/' + tokens['matches']['realtime'] + '/keys',
+         {'keys': 'L'}),
+        ('GET /api/matches/{id}/stream', 'GET', '/api/matches/' + tokens['matches']['realtime'] + '/stream',
          None),
         ('GET /api/matches/{id}/replay', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/replay',
          None),

@@ -9,7 +9,10 @@
  *     of a move: a stale turn, a match no longer playing; what they write
  *     and what they leave as it was;
  * then the turns in order, results, ratings (absent ones reported as not
- * found, the list best first) and the playing matches.
+ * found, the list best first) and the playing matches; a real-time
+ * match's inputs (migration 0011) in order, a batch stored again (a
+ * commit whose outcome was unknown) taken as done, and the clock read
+ * back.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -154,6 +157,20 @@ results_job(struct store_conn *c, void *arg)
 	if (store_match_results(c, M, r, 2) != STORE_OK)
 		return STORE_ERROR;
 	return store_ratings_put(c, rt, 2, 4000);
+}
+
+struct inputs {
+	int64_t from;
+	const struct store_match_input *in;
+	size_t n;
+};
+
+static enum store_result
+inputs_job(struct store_conn *c, void *arg)
+{
+	struct inputs *x = arg;
+
+	return store_match_inputs_insert(c, M, x->from, x->in, x->n);
 }
 
 static struct store_match_row row;
@@ -326,6 +343,27 @@ main(void)
 		free(text);
 	}
 	json_decref(turns);
+
+	{
+		static const struct store_match_input in[3] = { { 0, 1, "L" }, { 0, 0, "v" }, { 7, 1,
+			"disconnect" } };
+		struct inputs first = { 0, in, 2 }, again = { 0, in, 3 };
+		struct store_match_input *got_in = NULL;
+		size_t ngot = 0;
+
+		ok(call(inputs_job, &first) == STORE_OK && call(inputs_job, &again) == STORE_OK,
+		    "inputs stored, and a batch stored again from the start (its first two there already)");
+		c = store_reader(S);
+		ok(store_match_inputs(c, M, &got_in, &ngot) == STORE_OK && ngot == 3 && got_in[0].seat == 1 &&
+		    strcmp(got_in[1].text, "v") == 0 && got_in[2].tick == 7 &&
+		    strcmp(got_in[2].text, "disconnect") == 0, "the inputs come back in order, once each");
+		free(got_in);
+		ok(store_match_inputs(c, M + 1, &got_in, &ngot) == STORE_OK && ngot == 0 && got_in == NULL,
+		    "a match without inputs has none");
+		store_reader_release(S, c);
+		read_row();
+		ok(!row.ticks, "a match created without the tick clock reads back as turn by turn");
+	}
 
 	ok(call(results_job, NULL) == STORE_OK, "results and ratings stored");
 	read_row();

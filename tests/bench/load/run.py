@@ -19,7 +19,11 @@ request; then the daemon's peak resident memory. With --million it keeps
 playing Duskcourt until a million moves are stored and reports the peak
 resident memory after that. Then it plays versus matches (versus.py: 100
 matches of 4 bots at once by default, every bot moving as fast as it can)
-and prints resolved turns per second and the latency of a move.
+and prints resolved turns per second and the latency of a move. Last, it
+plays ActionBlocks in real time (realtime.py: 50 matches of 2 bots at once
+by default, each bot with its stream open and a piece a quarter second
+after it appears) and prints the tick clock's lateness (p50, p99, from the
+daemon's histogram) and the daemon's CPU time per match-second.
 
 After the table, for the HATETRIS scenarios: how many runs reached 2 lines
 (after which the supplier asks about seen boards) and how many board keys
@@ -38,6 +42,7 @@ usage: run.py ARCADED [--duration S] [--connections N] [--threads N] [--million]
               [--db sqlite|postgresql|URL] [--daemons N]
               [--only NAME]...   (healthz, the ceiling, always runs; versus is a NAME too)
               [--matches N] [--players N] [--no-versus] [--items]
+              [--realtime-matches N] [--no-realtime]   (realtime is a NAME too)
 """
 import argparse
 import glob
@@ -154,6 +159,8 @@ def main():
     ap.add_argument('--matches', type=int, default=100)
     ap.add_argument('--players', type=int, default=4)
     ap.add_argument('--no-versus', action='store_true')
+    ap.add_argument('--realtime-matches', type=int, default=50)
+    ap.add_argument('--no-realtime', action='store_true')
     ap.add_argument('--items', action='store_true',
                     help='versus twice: without items, then with them (10 %%, bots use what they collect)')
     args = ap.parse_args()
@@ -182,6 +189,8 @@ def main():
               '--connections-per-address', '100000',
               # The versus driver's bots all hold a long poll from one address.
               '--long-polls-per-address', '100000',
+              # The real-time driver's bots all hold a stream from one address.
+              '--streams-per-address', '100000',
               # The day's quotas likewise: counted on every init and finish, never reached.
               '--runs-per-day', '100000000', '--reviews-per-day', '100000000',
               '--matches-per-day', '100000000']
@@ -299,6 +308,24 @@ def main():
                     'on' if items else 'off', v['turns'], v['moves'], v['move_p50'], v['move_p99'], v['waits'],
                     v['wait_p50'], v['wait_p99'], v['by_deadline'], v['daemon_us_per_turn'],
                     100 * v['daemon_cpu'], 100 * v['client_cpu']))
+        if not args.no_realtime and (not args.only or 'realtime' in args.only):
+            out = subprocess.run([sys.executable, os.path.join(HERE, 'realtime.py'), url,
+                                  '--matches', str(args.realtime_matches), '--duration',
+                                  str(max(args.duration, 20)), '--pid', str(proc.pid)],
+                                 capture_output=True, text=True, check=True).stdout
+            v = json.loads(out)
+            print()
+            print('realtime: %d ActionBlocks matches of 2 bots at once, in real time (realtime.py), a '
+                  '%.0f s window after a 5 s warm-up; %.0f match-seconds in it; load average %.1f'
+                  % (v['matches'], v['window'], v['match_seconds'], v['load']))
+            print()
+            print('| ticks/s | tick late p50 ms | tick late p99 ms | ticks a tick late | keys/s | keys p50 ms | '
+                  'keys p99 ms | daemon CPU ms/match-second | daemon CPU | driver CPU |')
+            print('|---|---|---|---|---|---|---|---|---|---|')
+            print('| %.0f | %.1f | %.1f | %.2f%% | %.0f | %.1f | %.1f | %.2f | %.0f%% | %.0f%% |' % (
+                v['ticks_per_s'], v['late_p50_ms'], v['late_p99_ms'], 100 * v['late_share'],
+                v['keys'] / v['window'], v['keys_p50_ms'], v['keys_p99_ms'], v['daemon_ms_per_match_second'],
+                100 * v['daemon_cpu'], 100 * v['client_cpu']))
         if args.million:
             t0 = time.time()
             while stored < 1000000:
