@@ -357,33 +357,36 @@ match_replay(const struct match_rules *mr, const struct match_rules_record *r, j
 }
 
 char *
-match_certificate(const struct match_rules *mr, const struct keyring *kr,
-    const struct match_rules_record *r, json_t *turns, int64_t now)
+match_certificate_sign(const struct keyring *kr, const struct match_rules_record *r, json_t *replay,
+    const struct match_standing *s, enum match_end end, bool ticks, int64_t now)
 {
 	uint8_t places[MATCH_PLAYERS_MAX];
 	char hash[CERTIFICATE_HASH_TEXT], id[24], *cert = NULL;
-	json_t *replay = match_replay(mr, r, turns), *claims = NULL;
-	json_t *names = json_array(), *pl = json_array(), *scores = json_array();
-	struct match_standing s;
-	struct match_totals t;
-	enum match_end end;
+	json_t *names = json_array(), *pl = json_array(), *scores = json_array(), *claims = NULL;
 	int i;
 
-	if (replay == NULL || record_standing(mr, r, &t, &s, &end) == NULL ||
-	    certificate_json_hash(replay, hash) != 0)
+	if (replay == NULL || certificate_json_hash(replay, hash) != 0)
 		goto done;
-	match_places(&s, end, places);
+	match_places(s, end, places);
 	for (i = 0; i < r->players && i < MATCH_PLAYERS_MAX; i++) {
 		json_array_append_new(names, json_string(i < r->nseats && r->seats[i].account != NULL ?
 		    r->seats[i].account : ""));
 		json_array_append_new(pl, json_integer(places[i]));
-		json_array_append_new(scores, json_integer((json_int_t)s.seats[i].score));
+		json_array_append_new(scores, json_integer((json_int_t)s->seats[i].score));
 	}
 	snprintf(id, sizeof id, "%lld", (long long)r->id);
-	claims = json_pack("{s:s, s:s, s:I, s:O, s:O, s:O, s:I, s:s, s:b, s:s}", "match", id,
-	    "rules", r->rules, "seed", (json_int_t)r->seed, "players", names, "places", pl,
-	    "scores", scores, "turns", (json_int_t)s.turn, "end", match_end_name(end),
-	    "rated", r->rated, "replay", hash);
+	/* A tick match says its clock, and counts ticks where a turn match
+	 * counts turns (s->turn holds either). */
+	if (ticks)
+		claims = json_pack("{s:s, s:s, s:s, s:I, s:O, s:O, s:O, s:I, s:s, s:b, s:s}", "match", id,
+		    "rules", r->rules, "clock", "ticks", "seed", (json_int_t)r->seed, "players", names,
+		    "places", pl, "scores", scores, "ticks", (json_int_t)s->turn, "end", match_end_name(end),
+		    "rated", r->rated, "replay", hash);
+	else
+		claims = json_pack("{s:s, s:s, s:I, s:O, s:O, s:O, s:I, s:s, s:b, s:s}", "match", id,
+		    "rules", r->rules, "seed", (json_int_t)r->seed, "players", names, "places", pl,
+		    "scores", scores, "turns", (json_int_t)s->turn, "end", match_end_name(end),
+		    "rated", r->rated, "replay", hash);
 	if (claims != NULL)
 		cert = certificate_sign(kr, claims, now);
 done:
@@ -391,6 +394,21 @@ done:
 	json_decref(pl);
 	json_decref(scores);
 	json_decref(claims);
+	return cert;
+}
+
+char *
+match_certificate(const struct match_rules *mr, const struct keyring *kr,
+    const struct match_rules_record *r, json_t *turns, int64_t now)
+{
+	json_t *replay = match_replay(mr, r, turns);
+	struct match_standing s;
+	struct match_totals t;
+	enum match_end end;
+	char *cert = NULL;
+
+	if (replay != NULL && record_standing(mr, r, &t, &s, &end) != NULL)
+		cert = match_certificate_sign(kr, r, replay, &s, end, false, now);
 	json_decref(replay);
 	return cert;
 }

@@ -247,6 +247,13 @@ json_t *match_replay(const struct match_rules *mr, const struct match_rules_reco
  * accounts in seat order), places, scores, turns, end, rated, and the
  * hash of the replay GET /api/matches/{id}/replay gives. The certificate
  * text (caller frees), or NULL on failure. */
+/* The certificate of a finished match r (whose standing s and end are
+ * computed) for its replay: the claims (match, rules, for a tick match
+ * its clock, seed, players, places, scores, turns or ticks, end, rated,
+ * the replay's hash) signed with kr's key. NULL when out of memory. */
+char *match_certificate_sign(const struct keyring *kr, const struct match_rules_record *r, json_t *replay,
+    const struct match_standing *s, enum match_end end, bool ticks, int64_t now);
+
 char *match_certificate(const struct match_rules *mr, const struct keyring *kr,
     const struct match_rules_record *r, json_t *turns, int64_t now);
 

@@ -187,37 +187,14 @@ char *
 match_ticks_certificate(const struct match_rules *mr, const struct keyring *kr,
     const struct match_rules_record *r, const struct match_input *inputs, size_t n, int64_t now)
 {
-	uint8_t places[MATCH_PLAYERS_MAX];
-	char hash[CERTIFICATE_HASH_TEXT], id[24], *cert = NULL;
-	json_t *replay = match_ticks_replay(mr, r, inputs, n), *claims = NULL;
-	json_t *names = json_array(), *pl = json_array(), *scores = json_array();
+	json_t *replay = match_ticks_replay(mr, r, inputs, n);
 	struct match_standing s;
 	struct match_totals t;
 	enum match_end end;
-	int i;
+	char *cert = NULL;
 
-	if (replay == NULL || !record_standing(mr, r, &t, &s, &end) ||
-	    certificate_json_hash(replay, hash) != 0)
-		goto done;
-	match_places(&s, end, places);
-	for (i = 0; i < r->players && i < MATCH_PLAYERS_MAX; i++) {
-		json_array_append_new(names, json_string(i < r->nseats && r->seats[i].account != NULL ?
-		    r->seats[i].account : ""));
-		json_array_append_new(pl, json_integer(places[i]));
-		json_array_append_new(scores, json_integer((json_int_t)s.seats[i].score));
-	}
-	snprintf(id, sizeof id, "%lld", (long long)r->id);
-	claims = json_pack("{s:s, s:s, s:s, s:I, s:O, s:O, s:O, s:I, s:s, s:b, s:s}", "match", id,
-	    "rules", r->rules, "clock", "ticks", "seed", (json_int_t)r->seed, "players", names,
-	    "places", pl, "scores", scores, "ticks", (json_int_t)s.turn, "end", match_end_name(end),
-	    "rated", r->rated, "replay", hash);
-	if (claims != NULL)
-		cert = certificate_sign(kr, claims, now);
-done:
-	json_decref(names);
-	json_decref(pl);
-	json_decref(scores);
-	json_decref(claims);
+	if (replay != NULL && record_standing(mr, r, &t, &s, &end))
+		cert = match_certificate_sign(kr, r, replay, &s, end, true, now);
 	json_decref(replay);
 	return cert;
 }

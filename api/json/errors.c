@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "agentkey.h"
+#include "jw.h"
 #include "match_rules.h"
 #include "quote.h"
 #include "stackfall_cmd.h"
@@ -87,9 +88,7 @@ api_error_status(enum api_error e)
 const char *
 api_error_text(char *buf, size_t cap, const char *message)
 {
-	size_t n = strlen(message);
-
-	if (text_utf8_prefix(message, n) == n)
+	if (jw_utf8(message, strlen(message)))
 		return message;
 	return text_quote(buf, cap, message, cap);
 }

@@ -210,8 +210,8 @@ jw_null(struct jw *w)
 
 /* The length of the UTF-8 sequence at s (at most n bytes), 0 when jansson
  * would refuse it. */
-static size_t
-utf8_seq(const unsigned char *s, size_t n)
+size_t
+jw_utf8_seq(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0];
 	size_t len, i;
@@ -256,7 +256,7 @@ jw_utf8(const char *s, size_t n)
 			i++;
 			continue;
 		}
-		if ((k = utf8_seq(p + i, n - i)) == 0)
+		if ((k = jw_utf8_seq(p + i, n - i)) == 0)
 			return false;
 		i += k;
 	}
@@ -312,7 +312,7 @@ jw_stringn(struct jw *w, const char *s, size_t n)
 		}
 		c = p[i];
 		if (c >= 0x80) {
-			if ((k = utf8_seq(p + i, n - i)) == 0) {
+			if ((k = jw_utf8_seq(p + i, n - i)) == 0) {
 				w->failed = true;
 				return;
 			}

@@ -110,6 +110,11 @@ static inline void jw_kint_if(struct jw *w, const char *key, bool has, int64_t v
 /* Whether jansson takes n bytes of s as a string (valid UTF-8). */
 bool jw_utf8(const char *s, size_t n);
 
+/* The length of the valid UTF-8 character at s (n > 0 bytes readable),
+ * or 0 when its bytes are not one (a stray continuation, an overlong
+ * form, a surrogate, past U+10FFFF, cut short). */
+size_t jw_utf8_seq(const unsigned char *s, size_t n);
+
 /* Whether the 8 bytes at p are all ASCII from 0x20 other than " and \
  * (what a JSON string holds as it is: no escape, no UTF-8), a word at a
  * time with the byte tests of "Bit Twiddling Hacks" (haszero, hasless),

@@ -27,7 +27,5 @@
  * and NUL-terminated; src NULL reads as "". Returns dst. */
 const char *text_quote(char *dst, size_t cap, const char *src, size_t max);
 
-/* The length of src's valid UTF-8 prefix, at most n bytes. */
-size_t text_utf8_prefix(const char *src, size_t n);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * test_quote.c: client text quoted in messages (api/json/quote.h). The
- * UTF-8 check against jansson's, which refuses any string that is not
- * valid UTF-8: on random bytes, a prefix text_utf8_prefix calls valid is
- * one json_stringn takes, and one byte more that it calls invalid is not.
+ * UTF-8 check the quote and the error envelope use (jw_utf8, jw_utf8_seq)
+ * against jansson's, which refuses any string that is not valid UTF-8, on
+ * random bytes.
  * Every quote is text jansson takes, at most the characters and bytes
  * asked for; and the cases the hardening issue met: a two- or three-byte
  * character at the cap, bytes that are no character, control characters.
@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "errors.h"
+#include "jw.h"
 #include "quote.h"
 #include "tap.h"
 #include "xorshift.h"
@@ -49,20 +50,18 @@ main(void)
 		0x90, 0xf4, 0x8f, 0xf5, 0xff };
 
 	for (i = 0; i < 200000; i++) {
-		size_t n = 1 + xorshift_below(&rng, sizeof s - 1), k, p, max;
+		size_t n = 1 + xorshift_below(&rng, sizeof s - 1), k, max;
 
 		for (k = 0; k < n; k++)
 			s[k] = (char)pool[xorshift_below(&rng, sizeof pool)];
 		s[n] = '\0';
-		p = text_utf8_prefix(s, n);
-		/* Valid up to p, and (if p < n) no valid character starts at p. */
-		prefix_apart += !jansson_takes(s, p) || (p < n && jansson_takes(s, n));
+		prefix_apart += jw_utf8(s, n) != jansson_takes(s, n);
 		max = 1 + xorshift_below(&rng, 12);
 		text_quote(q, sizeof q, s, max);
 		quote_bad += !jansson_takes(q, strlen(q));
 		quote_long += chars(q) > max + 3 || strlen(q) >= sizeof q;
 	}
-	is_int(prefix_apart, 0, "text_utf8_prefix agrees with jansson's UTF-8 check on 200,000 random byte strings");
+	is_int(prefix_apart, 0, "jw_utf8 agrees with jansson's UTF-8 check on 200,000 random byte strings");
 	is_int(quote_bad, 0, "every quote of them is text jansson takes");
 	is_int(quote_long, 0, "no quote holds more than its characters and \"...\", nor fills its room");
 
