@@ -57,8 +57,9 @@ struct arg {
 };
 
 /* What the result shows: a run (the game answers, reshaped as one run
- * result), or the route's JSON as it is. */
-enum result_kind { RESULT_RUN, RESULT_AS_IS };
+ * result), the route's JSON as it is, or that JSON as structuredContent
+ * with a match drawn as text (the match routes' answers). */
+enum result_kind { RESULT_RUN, RESULT_AS_IS, RESULT_MATCH };
 
 #define TOOL_ARGS_MAX 7
 
@@ -123,7 +124,7 @@ static const struct tool tools[] = {
 	    "(the Bearer agent key's account) in seat 0, of the ruleset rules names (one of {rulesets}; "
 	    "{default_rules} when absent). A created match is never rated: rated matches come from "
 	    "the quick-match queue.",
-	    true, "/api/matches", RESULT_AS_IS, false, {
+	    true, "/api/matches", RESULT_MATCH, false, {
 	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
 	    { "rules", ARG_RULES, TO_BODY, "rules", false, "the match's ruleset ({default_rules} when "
 	      "absent)" },
@@ -134,15 +135,15 @@ static const struct tool tools[] = {
 	      "(0 none), weights six shares 0 to 100 for add_line, clear_line, nuke, swap, blind, "
 	      "transform (one above 0)" } } },
 	{ "join_match", "Join a versus match", "Takes the next seat of a match in its lobby; the last "
-	    "seat starts it.", true, "/api/matches/{id}/join", RESULT_AS_IS, false, { MATCH_ARG } },
+	    "seat starts it.", true, "/api/matches/{id}/join", RESULT_MATCH, false, { MATCH_ARG } },
 	{ "match_move", "Move in a versus match", "One move for the turn open now: turn is the match's "
 	    "turn + 1, command the move: " MCP_MATCH_MOVES ".",
-	    true, "/api/matches/{id}/move", RESULT_AS_IS, false, { MATCH_ARG,
+	    true, "/api/matches/{id}/move", RESULT_MATCH, false, { MATCH_ARG,
 	    { "turn", ARG_INTEGER, TO_BODY, "turn", true, "the turn the move is for" },
 	    { "command", ARG_STRING, TO_BODY, "command", true, "the move, in the words of the match's ruleset" } } },
 	{ "wait_match", "Wait for a versus turn", "Answers the match once the turn after afterTurn has "
 	    "resolved, the match has ended or started, or after 25 seconds as it stands.",
-	    false, "/api/matches/{id}/wait", RESULT_AS_IS, false, { MATCH_ARG,
+	    false, "/api/matches/{id}/wait", RESULT_MATCH, false, { MATCH_ARG,
 	    { "afterTurn", ARG_INTEGER, TO_QUERY, "after", true, "the last turn seen" } } },
 };
 #define NTOOLS (sizeof tools / sizeof tools[0])
@@ -875,6 +876,8 @@ struct run_view {
 	size_t      nlegal;
 	void      (*legal_text)(const void *ctx, size_t i, char *out, size_t cap);
 	const void *legal_ctx;
+	char        facts[512];  /* the game's figures in one line (game_ext facts), or "" */
+	const json_t *results;   /* the commands' results (an array), or NULL */
 	const char *final;       /* the final summary, compact JSON, when an object */
 	const char *certificate;
 	bool        check;       /* an agent check: puzzle and token */
@@ -887,6 +890,171 @@ static void
 say_str(char *buf, size_t *n, const char *s)
 {
 	say_raw(buf, n, s, strlen(s));
+}
+
+/* One value of a fact, from its compact JSON text (p, n bytes), as the
+ * text block writes it: a string without its quotes, an array's items
+ * one after another ("none" when empty), null as "none", anything else as
+ * written. */
+static void
+fact_value(const char *p, size_t n, char *out, size_t cap)
+{
+	size_t i, k = 0;
+
+	if (cap == 0)
+		return;
+	if (n == 4 && memcmp(p, "null", 4) == 0)
+		p = "none", n = 4;
+	else if (n == 2 && memcmp(p, "[]", 2) == 0)
+		p = "none", n = 4;
+	for (i = 0; i < n && k + 1 < cap; i++) {
+		char c = p[i];
+
+		if (c == '"' || c == '[' || c == ']' || c == '\\')
+			continue;
+		out[k++] = c == ',' ? ' ' : c;
+	}
+	out[k] = '\0';
+}
+
+/* The compact JSON text of a state member, for the facts: get(ctx, key)
+ * gives its bytes in *p and *n, false when the state has none. */
+typedef bool (*fact_get_fn)(const void *ctx, const char *key, const char **p, size_t *n);
+
+/* The facts line of game g (its game_ext facts) into out: "piece T, next
+ * L O Z, score 0"; "" when the game lists none or the state has none. */
+static void
+facts_line(const struct game *g, fact_get_fn get, const void *ctx, char *out, size_t cap)
+{
+	const struct game_fact *f = g != NULL ? game_ext(g)->facts : NULL;
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (; f != NULL && f->key != NULL && len + 1 < cap; f++) {
+		const char *p, *text = NULL;
+		char val[160];
+		size_t n;
+
+		if (!get(ctx, f->key, &p, &n))
+			continue;
+		if ((n == 4 && memcmp(p, "true", 4) == 0) || (n == 5 && memcmp(p, "false", 5) == 0)) {
+			bool on = n == 4;
+
+			if (f->if_true != NULL || f->if_false != NULL) {
+				if ((text = on ? f->if_true : f->if_false) == NULL)
+					continue;
+				len += (size_t)snprintf(out + len, cap - len, "%s%s", len > 0 ? ", " : "", text);
+				continue;
+			}
+			snprintf(val, sizeof val, "%s", on ? "yes" : "no");
+		} else
+			fact_value(p, n, val, sizeof val);
+		len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s %s", len > 0 ? ", " : "",
+		    f->label != NULL ? f->label : f->key, val);
+	}
+	if (len >= cap)
+		out[cap - 1] = '\0';
+}
+
+/* The words of an option's figure, in the order they are written; the
+ * option's own coordinates and board are left to its command. */
+static const char *const option_figures[][2] = {
+	{ "lines", "lines" }, { "holes", "holes" }, { "max_height", "height" },
+	{ "bumpiness", "bumpiness" }, { "top", "top" },
+};
+
+/* The commands' results (an array of command results: command, ok,
+ * message, and options for an options command), a line each; an
+ * options command's then as a table: a header naming the figures the
+ * first option has, and a line an option, the command that plays it
+ * and its figures in that order. */
+static void
+results_text(const json_t *results, char *buf, size_t *n)
+{
+	const json_t *r, *o;
+	size_t i, j, k;
+
+	json_array_foreach(results, i, r) {
+		const char *cmd = json_string_value(json_object_get(r, "command"));
+		const char *msg = json_string_value(json_object_get(r, "message"));
+		const json_t *opts = json_object_get(r, "options");
+		bool has[sizeof option_figures / sizeof option_figures[0]];
+
+		say(buf, n, "%s %s: %s\n", cmd != NULL ? cmd : "?",
+		    json_is_false(json_object_get(r, "ok")) ? "refused" : "ok", msg != NULL ? msg : "");
+		if (json_array_size(opts) == 0)
+			continue;
+		say(buf, n, "option:");
+		for (k = 0; k < sizeof has / sizeof has[0]; k++)
+			if ((has[k] = json_is_integer(json_object_get(json_array_get(opts, 0),
+			    option_figures[k][0]))))
+				say(buf, n, " %s", option_figures[k][1]);
+		say(buf, n, "\n");
+		json_array_foreach(opts, j, o) {
+			const json_t *c = json_object_get(o, "command"), *lock = json_object_get(o, "lock");
+
+			if (json_is_string(c))
+				say(buf, n, "%s:", json_string_value(c));
+			else if (json_is_integer(lock))
+				say(buf, n, "place %" JSON_INTEGER_FORMAT ":", json_integer_value(lock));
+			else
+				say(buf, n, "option %zu:", j);
+			for (k = 0; k < sizeof has / sizeof has[0]; k++)
+				if (has[k])
+					say(buf, n, " %" JSON_INTEGER_FORMAT,
+					    json_integer_value(json_object_get(o, option_figures[k][0])));
+			if (json_is_true(json_object_get(o, "over")))
+				say(buf, n, " (ends the run)");
+			say(buf, n, "\n");
+		}
+	}
+}
+
+/* A grid drawing (every line of one width, no space in it: a well) with
+ * each run of two or more empty rows ('.' only) said in one line, and a
+ * ruler of its columns under it; any other drawing as it is. */
+static void
+say_board(char *buf, size_t *n, const char *board)
+{
+	size_t width = strcspn(board, "\n"), run = 0, i;
+	const char *p, *line;
+	bool grid = width > 0 && width <= 40;
+
+	for (p = board; grid && *p != '\0'; ) {
+		size_t w = strcspn(p, "\n");
+
+		if (w != width || memchr(p, ' ', w) != NULL)
+			grid = false;
+		p += w;
+		if (*p == '\n')
+			p++;
+	}
+	if (!grid) {
+		say_str(buf, n, board);
+		say_raw(buf, n, "\n", 1);
+		return;
+	}
+	for (p = board; ; ) {
+		line = p;
+		if (*p != '\0' && strspn(p, ".") >= width) {
+			run++;
+			p += width + (p[width] == '\n');
+			continue;
+		}
+		if (run == 1)
+			say_raw(buf, n, line - width - 1, width + 1);
+		else if (run > 1)
+			say(buf, n, "(%zu empty rows)\n", run);
+		run = 0;
+		if (*p == '\0')
+			break;
+		say_raw(buf, n, p, width);
+		say_raw(buf, n, "\n", 1);
+		p += width + (p[width] == '\n');
+	}
+	for (i = 0; i < width; i++)
+		say(buf, n, "%zu", i % 10);
+	say_raw(buf, n, "\n", 1);
 }
 
 /* The text block of a run result: what a reader needs to play on. The
@@ -910,10 +1078,14 @@ run_text(const struct run_view *v)
 	say_raw(buf, &n, ": ", 2);
 	say_str(buf, &n, v->status != NULL ? v->status : "-");
 	say_raw(buf, &n, "\n", 1);
-	if (v->board_text != NULL) {
-		say_str(buf, &n, v->board_text);
+	if (v->facts[0] != '\0') {
+		say_str(buf, &n, v->facts);
 		say_raw(buf, &n, "\n", 1);
 	}
+	if (v->board_text != NULL)
+		say_board(buf, &n, v->board_text);
+	if (v->results != NULL)
+		results_text(v->results, buf, &n);
 	if (v->legal) {
 		say_raw(buf, &n, "legal actions:", 14);
 		for (i = 0; i < v->nlegal; i++) {
@@ -947,10 +1119,32 @@ tree_legal_text(const void *ctx, size_t i, char *out, size_t cap)
 	mcp_action_text(json_array_get(ctx, i), out, cap);
 }
 
-/* run_text of the result tree r. */
-static char *
-run_text_of(const json_t *r)
+/* A fact's text read off a state tree. */
+struct tree_facts {
+	const json_t *state;
+	char         *dump;  /* the last value's text, freed on the next */
+};
+
+static bool
+tree_fact(const void *ctx, const char *key, const char **p, size_t *n)
 {
+	struct tree_facts *t = (struct tree_facts *)ctx;
+	const json_t *v = json_object_get(t->state, key);
+
+	free(t->dump);
+	t->dump = NULL;
+	if (v == NULL || (t->dump = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)) == NULL)
+		return false;
+	*p = t->dump;
+	*n = strlen(t->dump);
+	return true;
+}
+
+/* run_text of the result tree r, of game g. */
+static char *
+run_text_of(const struct game *g, const json_t *r)
+{
+	struct tree_facts tf = { json_object_get(r, "state"), NULL };
 	const json_t *e = json_object_get(r, "error"), *legal = json_object_get(r, "legalActions");
 	const json_t *ac = json_object_get(r, "agentCheck"), *final = json_object_get(r, "final");
 	struct run_view v;
@@ -982,9 +1176,267 @@ run_text_of(const json_t *r)
 		v.check_token = json_string_value(json_object_get(ac, "token"));
 	}
 	v.state_token = json_string_value(json_object_get(r, "stateToken"));
+	facts_line(g, tree_fact, &tf, v.facts, sizeof v.facts);
+	free(tf.dump);
+	if (json_is_array(json_object_get(r, "results")))
+		v.results = json_object_get(r, "results");
 	text = run_text(&v);
 	free(dump);
 	return text;
+}
+
+/* ---- a match as text ---- */
+
+/* The words of a seat's or a turn's member where its key is not plain. */
+static const char *const match_words[][2] = {
+	{ "current", "piece" }, { "pending", "pending garbage" }, { "lines_sent", "sent" },
+	{ "lines_received", "received" }, { "end_reason", "ended by" },
+};
+
+/* Members the seat line leaves out: drawn below, or said before. */
+static const char *const seat_drawn[] = {
+	"seat", "account", "board_text", "board", "buffer", "item_board", "moved", "items_text",
+	"rating_before", "rating_after", NULL
+};
+
+/* Whether v holds nothing but nulls (an item per cell of a piece, where
+ * no cell carries one). */
+static bool
+all_null(const json_t *v)
+{
+	const json_t *x;
+	size_t i;
+
+	if (!json_is_array(v))
+		return json_is_null(v);
+	json_array_foreach(v, i, x)
+		if (!all_null(x))
+			return false;
+	return true;
+}
+
+static const char *
+match_word(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof match_words / sizeof match_words[0]; i++)
+		if (strcmp(match_words[i][0], key) == 0)
+			return match_words[i][1];
+	return key;
+}
+
+/* A member's value in a line: a scalar as written, an array's items
+ * one after another, an object's members "key value" in parentheses. */
+static void
+say_value(char *buf, size_t *n, const json_t *v)
+{
+	const char *key;
+	const json_t *x;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		say(buf, n, "%s", json_string_value(v));
+		break;
+	case JSON_INTEGER:
+		say(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_TRUE:
+		say(buf, n, "yes");
+		break;
+	case JSON_FALSE:
+		say(buf, n, "no");
+		break;
+	case JSON_NULL:
+		say(buf, n, "none");
+		break;
+	case JSON_ARRAY:
+		if (json_array_size(v) == 0)
+			say(buf, n, "none");
+		json_array_foreach(v, i, x) {
+			say(buf, n, "%s", i > 0 ? " " : "");
+			say_value(buf, n, x);
+		}
+		break;
+	case JSON_OBJECT:
+		say(buf, n, "(");
+		i = 0;
+		json_object_foreach((json_t *)v, key, x) {
+			say(buf, n, "%s%s ", i++ > 0 ? ", " : "", key);
+			say_value(buf, n, x);
+		}
+		say(buf, n, ")");
+		break;
+	default: {
+		char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		say(buf, n, "%s", d != NULL ? d : "?");
+		free(d);
+	}
+	}
+}
+
+/* One seat: "seat 0 frank (you): alive yes, piece Z, hold none, next O J
+ * T, score 0, ..."; a member null is left out but the hold's. */
+static void
+seat_text(const json_t *seat, const json_t *you, char *buf, size_t *n)
+{
+	const json_t *num = json_object_get(seat, "seat"), *v;
+	const char *acc = json_string_value(json_object_get(seat, "account")), *key;
+	size_t k = 0;
+
+	say(buf, n, "seat %" JSON_INTEGER_FORMAT "%s%s%s:", json_integer_value(num), acc != NULL ? " " : "",
+	    acc != NULL ? acc : "", json_is_integer(you) && json_equal(you, num) ? " (you)" : "");
+	json_object_foreach((json_t *)seat, key, v) {
+		if (has_field(seat_drawn, key) || (json_is_null(v) && strcmp(key, "hold") != 0) ||
+		    (json_is_array(v) && json_array_size(v) > 0 && all_null(v)))
+			continue;
+		say(buf, n, "%s %s ", k++ > 0 ? "," : "", match_word(key));
+		say_value(buf, n, v);
+	}
+	say(buf, n, "\n");
+}
+
+/* A seat's board: its drawing, or its rows. */
+static void
+seat_board(const json_t *seat, char *buf, size_t *n)
+{
+	const json_t *rows = json_object_get(seat, "board"), *r;
+	size_t i;
+
+	if (json_is_string(json_object_get(seat, "board_text"))) {
+		say(buf, n, "%s\n", json_string_value(json_object_get(seat, "board_text")));
+		return;
+	}
+	json_array_foreach(rows, i, r)
+		if (json_is_string(r))
+			say(buf, n, "%s\n", json_string_value(r));
+}
+
+/* What each seat did in a turn: the members that say something (not
+ * null, no, 0 or empty). */
+static void
+turn_text(const json_t *turn, char *buf, size_t *n)
+{
+	const json_t *p, *v;
+	const char *key;
+	size_t i, k;
+
+	say(buf, n, "last turn %" JSON_INTEGER_FORMAT ":\n", json_integer_value(json_object_get(turn, "turn")));
+	json_array_foreach(json_object_get(turn, "players"), i, p) {
+		say(buf, n, "  seat %" JSON_INTEGER_FORMAT ":", json_integer_value(json_object_get(p, "seat")));
+		k = 0;
+		json_object_foreach((json_t *)p, key, v) {
+			if (strcmp(key, "seat") == 0 || json_is_null(v) || json_is_false(v) ||
+			    (json_is_integer(v) && json_integer_value(v) == 0 && strcmp(key, "rotation") != 0 &&
+			    strcmp(key, "column") != 0) ||
+			    (json_is_array(v) && json_array_size(v) == 0))
+				continue;
+			say(buf, n, "%s %s ", k++ > 0 ? "," : "", match_word(key));
+			say_value(buf, n, v);
+		}
+		say(buf, n, "\n");
+	}
+}
+
+/* The text block of a match answer (a match's view, a join, a move, a
+ * wait): the match in one line, every seat's figures, the boards side by
+ * side, what the last turn did, and what to send next. */
+static char *
+match_text(const char *tool, int status, const json_t *b)
+{
+	char *buf = malloc(MCP_TEXT_MAX + 1);
+	const json_t *st = json_object_get(b, "state"), *view = b, *you, *seats, *seat, *v;
+	const char *id = json_string_value(json_object_get(b, "match_id"));
+	json_int_t turn;
+	size_t n = 0, i;
+
+	if (buf == NULL)
+		return NULL;
+	buf[0] = '\0';
+	if (status >= 400) {
+		const json_t *e = json_object_get(b, "error");
+
+		say(buf, &n, "refused: %d %s: %s\n", status, json_string_value(json_object_get(e, "code")) != NULL ?
+		    json_string_value(json_object_get(e, "code")) : "error",
+		    json_string_value(json_object_get(e, "message")) != NULL ?
+		    json_string_value(json_object_get(e, "message")) : "");
+	}
+	if (json_is_string(json_object_get(b, "move")))
+		/* A move's answer: the move, then the match as the mover sees it. */
+		say(buf, &n, "move for turn %" JSON_INTEGER_FORMAT ": %s (%s)\n",
+		    json_integer_value(json_object_get(b, "turn")), json_string_value(json_object_get(b, "move")),
+		    json_is_true(json_object_get(b, "resolved")) ? "the turn has resolved" :
+		    "waiting for the other seats");
+	if (json_is_object(st))
+		view = st;
+	else if (json_is_object(json_object_get(b, "match")))
+		view = json_object_get(b, "match"); /* a refusal shows the match as it stands */
+	if (!json_is_string(json_object_get(view, "status")) && status >= 400) {
+		/* A refusal with no match in it: the rest is its own JSON. */
+		char *d = json_dumps(b, JSON_COMPACT);
+
+		say(buf, &n, "%s\n", d != NULL ? d : "");
+		free(d);
+		return buf;
+	}
+	turn = json_integer_value(json_object_get(view, "turn"));
+	you = json_object_get(view, "you");
+	if (id == NULL)
+		id = json_string_value(json_object_get(view, "match_id"));
+	say(buf, &n, "%s%smatch %s: %s", json_string_value(json_object_get(view, "rules")) != NULL ?
+	    json_string_value(json_object_get(view, "rules")) : "",
+	    json_string_value(json_object_get(view, "rules")) != NULL ? " " : "", id != NULL ? id : "-",
+	    json_string_value(json_object_get(view, "status")) != NULL ?
+	    json_string_value(json_object_get(view, "status")) : "-");
+	if (json_is_integer(json_object_get(view, "players")))
+		say(buf, &n, ", %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT " seats taken",
+		    json_integer_value(json_object_get(view, "joined")),
+		    json_integer_value(json_object_get(view, "players")));
+	say(buf, &n, ", turn %" JSON_INTEGER_FORMAT, turn);
+	if (json_is_integer(v = json_object_get(view, "deadline_in_ms")))
+		say(buf, &n, ", next turn due in %" JSON_INTEGER_FORMAT " s", (json_integer_value(v) + 999) / 1000);
+	if (json_is_integer(you))
+		say(buf, &n, ", you are seat %" JSON_INTEGER_FORMAT, json_integer_value(you));
+	say(buf, &n, "\n");
+	if (json_is_object(v = json_object_get(view, "end"))) {
+		say(buf, &n, "end: ");
+		say_value(buf, &n, v);
+		say(buf, &n, "\n");
+	}
+	seats = json_object_get(view, "seats");
+	json_array_foreach(seats, i, seat)
+		seat_text(seat, you, buf, &n);
+	if (json_is_object(seat = json_object_get(view, "seat"))) {
+		seat_text(seat, json_object_get(seat, "seat"), buf, &n);
+		seat_board(seat, buf, &n);
+	} else if (json_is_string(v = json_object_get(view, "boardText")))
+		say(buf, &n, "%s\n", json_string_value(v));
+	else
+		json_array_foreach(seats, i, seat) {
+			say(buf, &n, "seat %" JSON_INTEGER_FORMAT "'s board:\n",
+			    json_integer_value(json_object_get(seat, "seat")));
+			seat_board(seat, buf, &n);
+		}
+	if (json_is_object(v = json_object_get(view, "last_turn")))
+		turn_text(v, buf, &n);
+	if (id == NULL || (status >= 400 && view == b))
+		return buf;
+	if (strcmp(json_string_value(json_object_get(view, "status")) != NULL ?
+	    json_string_value(json_object_get(view, "status")) : "", "playing") != 0) {
+		if (strcmp(json_string_value(json_object_get(view, "status")) != NULL ?
+		    json_string_value(json_object_get(view, "status")) : "", "lobby") == 0)
+			say(buf, &n, "next: wait_match {\"matchId\": \"%s\", \"afterTurn\": 0} until it plays\n", id);
+		return buf;
+	}
+	if (strcmp(tool, "match_move") == 0 && status < 400 && !json_is_true(json_object_get(b, "resolved")))
+		say(buf, &n, "next: wait_match {\"matchId\": \"%s\", \"afterTurn\": %" JSON_INTEGER_FORMAT "}\n",
+		    id, json_integer_value(json_object_get(b, "turn")) - 1);
+	else
+		say(buf, &n, "next: match_move {\"matchId\": \"%s\", \"turn\": %" JSON_INTEGER_FORMAT
+		    ", \"command\": <your move>}\n", id, turn + 1);
+	return buf;
 }
 
 json_t *
@@ -998,7 +1450,7 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 		return NULL;
 	if (t->result == RESULT_RUN) {
 		sc = run_result(c, status, body);
-		text = sc != NULL ? run_text_of(sc) : NULL;
+		text = sc != NULL ? run_text_of(c->game, sc) : NULL;
 	} else {
 		sc = json_is_object(body) ? json_incref(body) : json_pack("{s:O}", "items", body);
 		if (sc != NULL && status >= 400) {
@@ -1007,8 +1459,12 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 			if (json_is_object(e))
 				json_object_set_new(e, "status", json_integer(status));
 		}
-		/* The answer as JSON text too, for clients that read only text. */
-		text = sc != NULL ? json_dumps(sc, JSON_COMPACT) : NULL;
+		/* The answer as JSON text too, for clients that read only text;
+		 * a match drawn. */
+		if (sc != NULL && t->result == RESULT_MATCH)
+			text = match_text(t->name, status, sc);
+		else
+			text = sc != NULL ? json_dumps(sc, JSON_COMPACT) : NULL;
 	}
 	json_decref(body);
 	if (sc == NULL || text == NULL) {
@@ -1446,13 +1902,32 @@ status_of(const struct member *m, int n, const char *key, const char *alt)
 	return span_is_string(s) ? s : NULL;
 }
 
+/* A fact's text read off a state's members, as written. */
+struct span_facts {
+	const struct member *m;
+	int                  n;
+};
+
+static bool
+span_fact(const void *ctx, const char *key, const char **p, size_t *n)
+{
+	const struct span_facts *sf = ctx;
+	const struct member *m = find(sf->m, sf->n, key);
+
+	if (m == NULL)
+		return false;
+	*p = m->val.p;
+	*n = m->val.n;
+	return true;
+}
+
 /* A written answer (body, len bytes) as one run result (run_result's
  * tree, member for member) into w, with its view v for the text block
  * (v->game set by the caller: the result's game).
  * False when the answer is not one this way takes. */
 static bool
-run_result_write(struct jw *w, int status, const char *body, size_t len, struct run_view *v,
-    struct span_list *list, char **arena)
+run_result_write(struct jw *w, const struct game *g, int status, const char *body, size_t len,
+    struct run_view *v, struct span_list *list, char **arena)
 {
 	struct member top[MEMBERS_MAX], sm[MEMBERS_MAX], fm[MEMBERS_MAX], em[MEMBERS_MAX];
 	const struct member *state, *legal, *ac, *final, *err, *bt, *stm = NULL, *bt_state = NULL, *m;
@@ -1508,6 +1983,9 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 		v->state_token = string_of(m, arena);
 	}
 	if (span_is_object(state)) {
+		struct span_facts sf = { sm, ns };
+
+		facts_line(g, span_fact, &sf, v->facts, sizeof v->facts);
 		put(w, "state", state);
 		stm = status_of(sm, ns, "status", "phase");
 		if (span_is_string(m = find(sm, ns, "board_text")))
@@ -1527,6 +2005,9 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 			put_member(w, &top[i]);
 		}
 		if (flat) {
+			struct span_facts sf = { top, n };
+
+			facts_line(g, span_fact, &sf, v->facts, sizeof v->facts);
 			jw_object_end(w);
 			stm = status_of(top, n, "status", "phase");
 			if (span_is_string(m = find(top, n, "board_text")))
@@ -1565,8 +2046,13 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 		} else if (span_is_object(ac))
 			return false;
 	}
-	if (span_given(m = find(top, n, "results")))
+	if (span_given(m = find(top, n, "results"))) {
 		put(w, "results", m);
+		/* Few answers have results, and they are short but for an
+		 * options command's: read as a tree for the text. */
+		if (m->val.p[0] == '[')
+			v->results = json_loadb(m->val.p, m->val.n, 0, NULL);
+	}
 	if (span_given(final)) {
 		put(w, "final", final);
 		if (span_is_object(final)) {
@@ -1627,7 +2113,7 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	/* structuredContent first, into its own writer: the text block that
 	 * comes before it in the result is made from what it found. */
 	jw_init(&sc, len + 512, 2 * len + 65536);
-	if (!run_result_write(&sc, status, body, len, &v, &list, &a)) {
+	if (!run_result_write(&sc, c->game, status, body, len, &v, &list, &a)) {
 		jw_cleanup(&sc);
 		goto done;
 	}
@@ -1665,6 +2151,7 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	jw_object_end(w);
 	jw_object_end(w);
 done:
+	json_decref((json_t *)v.results);
 	free(text);
 	free(sctext);
 	free(list.items);

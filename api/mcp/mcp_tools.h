@@ -27,8 +27,12 @@ struct game;
  * them: the one text about the match rulesets that is not read off their
  * table, since a ruleset's descriptor (match_rules.h) carries no help of
  * its moves. */
-#define MCP_MATCH_MOVES "'place R C' (the current piece turned to rotation R, 0-3, and dropped " \
-	"with its leftmost cell in column C), 'hold; place R C' (hold first, then place) or 'resign'"
+#define MCP_MATCH_MOVES "in versus-v1, 'place R C' (the current piece turned to rotation R, 0-3, " \
+	"and dropped with its leftmost cell in column C), 'hold; place R C' (hold first, then place) " \
+	"or 'resign'; in actionblocks-v1, 'keys LETTERS', the keys of the current piece up to its " \
+	"lock (L, R: a column left, right; X, Z: rotate clockwise, counter-clockwise; S: soft drop; " \
+	"D: hard drop and lock; C: hold), or 'resign'. Over MCP ActionBlocks plays by turns only: " \
+	"its real time (60 steps a second) is for bots on the REST routes"
 
 /* The inner REST request of one tools/call. */
 struct mcp_call {

@@ -944,6 +944,63 @@ result_of(const char *tool, const struct game *g, int status, json_t *body)
 	return r;
 }
 
+/* Whether every row of board that is not all empty is a line of text
+ * (empty rows may be said in one line). */
+static bool
+board_drawn(const char *board, const char *text)
+{
+	const char *p = board;
+	char line[128];
+
+	while (*p != '\0') {
+		size_t w = strcspn(p, "\n");
+
+		if (w < sizeof line - 2 && strspn(p, ".") < w) {
+			line[0] = '\n';
+			memcpy(line + 1, p, w);
+			line[w + 1] = '\n';
+			line[w + 2] = '\0';
+			if (strstr(text, line) == NULL)
+				return false;
+		}
+		p += w + (p[w] == '\n');
+	}
+	return true;
+}
+
+/* Whether the text names each of g's facts that its state has. */
+static bool
+facts_named(const struct game *g, const json_t *state, const char *text)
+{
+	const struct game_fact *f = game_ext(g)->facts;
+	char want[256];
+
+	if (f == NULL)
+		return false;
+	for (; f->key != NULL; f++) {
+		const json_t *v = json_object_get(state, f->key);
+
+		if (v == NULL)
+			continue;
+		if (json_is_boolean(v) && (f->if_true != NULL || f->if_false != NULL)) {
+			const char *w = json_is_true(v) ? f->if_true : f->if_false;
+
+			if (w != NULL && strstr(text, w) == NULL)
+				return false;
+			continue;
+		}
+		if (json_is_string(v))
+			snprintf(want, sizeof want, "%s %s", f->label, json_string_value(v));
+		else if (json_is_integer(v))
+			snprintf(want, sizeof want, "%s %" JSON_INTEGER_FORMAT, f->label, json_integer_value(v));
+		else
+			snprintf(want, sizeof want, "%s ", f->label);
+		if (strstr(text, want) == NULL)
+			return false;
+	}
+	return true;
+}
+
 static void
 test_results(void)
 {
@@ -966,8 +1023,10 @@ test_results(void)
 		is_str(json_string_value(json_object_get(s, "status")), "playing", "%s: status playing", g->name);
 		ok(json_is_object(json_object_get(s, "state")), "%s: a state object", g->name);
 		ok(json_is_string(json_object_get(s, "boardText")) && text != NULL &&
-		    strstr(text, json_string_value(json_object_get(s, "boardText"))) != NULL,
+		    board_drawn(json_string_value(json_object_get(s, "boardText")), text),
 		    "%s: boardText, drawn in the text block", g->name);
+		ok(text != NULL && facts_named(g, json_object_get(s, "state"), text),
+		    "%s: the text names the game's figures (piece, score...)", g->name);
 		ok(text != NULL && strstr(text, "stateToken: v4.local.T") != NULL, "%s: the token in the text",
 		    g->name);
 		ok(json_object_get(s, "error") == NULL, "%s: no error", g->name);

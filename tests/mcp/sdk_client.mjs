@@ -114,6 +114,21 @@ async function main() {
 		}
 	}
 
+	// ---- every game's text names what a player needs ----
+	const figures = {
+		stackfall: /piece [IJLOSTZ], next [IJLOSTZ ]+, hold \w+.*score \d+, lines \d+, level \d+/,
+		duskcourt: /rung \d+, lives \d+, score \d+, streak \d+, boulders on squares [0-9 a-z]+.*jackal rule/,
+		stackcraft: /piece [IJLOSTZ], next [IJLOSTZ], score \d+, lines \d+/,
+		hatetris: /piece [IJLOSTZ], lines \d+, pieces \d+/,
+		wells: /piece [IJLOSTZ], pieces \d+/,
+		'hatetris-classic': /piece [IJLOSTZ], lines \d+, pieces \d+/,
+	};
+	for (const g of table) {
+		const s = await call(client, 'start_run', { game: g });
+		ok(!s.r.isError && figures[g] && figures[g].test(s.text), `start_run ${g}: the text names its figures: ` +
+			s.text.split('\n')[1]);
+	}
+
 	// ---- Duskcourt, seed 7, until a court is cleared ----
 	let r = await call(client, 'start_run', { game: 'duskcourt', seed: 7 });
 	ok(!r.r.isError && r.s.status === 'playing' && r.s.state.seed === 7 && r.s.runId,

@@ -422,6 +422,12 @@ w = waited.get('r')
 tap.ok(w is not None and w.status == 200 and w.json['result']['isError'] is False and
        w.json['result']['structuredContent']['turn'] == 1,
        'wait_match answers after the turn resolved, through the tool: %s' % (w.body[:160] if w else None))
+text = w.json['result']['content'][0]['text'] if w is not None else ''
+tap.ok('versus-v1 match %s: playing' % mid in text and 'you are seat 0' in text and
+       'seat 0 mcp_vs_a (you):' in text and 'pending garbage 0' in text and 'last turn 1:' in text and
+       '"turn": 2' in text and '{"match_id"' not in text,
+       'the wait_match text is the match drawn: the turn, your seat, every seat\'s figures, the last turn, '
+       'what to send: %r' % text[:400])
 
 d.stop()
 
