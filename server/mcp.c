@@ -20,16 +20,20 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app.h"
 #include "arcaded_version.h"
 #include "config.h"
+#include "handle.h"
 #include "handlers.h"
 #include "jw.h"
 #include "mcp.h"
 #include "mcp_tools.h"
 #include "ratelimit.h"
+#include "store.h"
 #include "throttle.h"
+#include "token.h"
 
 static const struct mcp_server_info info = {
 	.name = "arcaded",
@@ -86,6 +90,7 @@ tool_answer(struct request *req, int *status, json_t *body)
 	m.era = t->era;
 	c.tool = t->tool;
 	c.game = t->game;
+	c.keys = app_keys(req->app);
 	req->route = t->route;
 	req->method = HTTP_POST;
 	req->rate_class = t->rate_class;
@@ -119,6 +124,7 @@ tool_answer_text(struct request *req, int *status, char *text, size_t *len)
 	memset(&c, 0, sizeof c);
 	c.tool = t->tool;
 	c.game = t->game;
+	c.keys = app_keys(req->app);
 	if (*status < 500) {
 		jw_init(&w, 2 * *len + 1024, RESULT_MAX);
 		if (mcp_tools_result_write(&w, &c, t->id, t->era == MCP_ERA_MODERN, *status, text, *len)) {
@@ -138,6 +144,82 @@ tool_answer_text(struct request *req, int *status, char *text, size_t *len)
 	json_decref(result);
 	*len = out != NULL ? strlen(out) : 0;
 	return out;
+}
+
+/* A refusal of a tool call before its route runs, answered through the
+ * wrap as the route's own refusal would be: a result with isError. */
+static void
+refuse_tool(struct request *req, int status, const char *code, const char *message)
+{
+	request_reply_json(req, status, json_pack("{s:{s:s, s:s}}", "error", "code", code, "message",
+	    message));
+}
+
+/*
+ * The handle argument of c read into the body's stateToken: the run's
+ * newest state, read from the store (a reader, on this thread) and
+ * sealed as the route's own answer would seal it. The route then judges
+ * the token as any other: the run's owner, a finish of a run not over.
+ * Nothing is kept between calls. False after answering the refusal (a
+ * handle that does not check, a run not stored).
+ */
+static bool
+handle_to_token(struct request *req, struct mcp_call *c)
+{
+	const struct keyring *kr = app_keys(req->app);
+	struct store_run_head *head = NULL;
+	struct state_token *t = NULL;
+	struct store_conn *conn;
+	enum store_result found;
+	enum handle_err he;
+	char msg[512], *sealed = NULL;
+	int64_t run;
+	bool ret = false;
+
+	he = handle_read(kr, c->game->name, c->handle, strlen(c->handle), &run);
+	if (he != HANDLE_OK) {
+		snprintf(msg, sizeof msg, "the handle '%.40s' does not name a %s run: %s. Send the handle "
+		    "exactly as the run's results write it (runId-xxxxxxxx, in the 'next:' line and in "
+		    "structuredContent.handle), or the newest stateToken", c->handle, c->game->name,
+		    handle_strerror(he));
+		refuse_tool(req, 400, "invalid_handle", msg);
+		goto done;
+	}
+	if ((head = malloc(sizeof *head)) == NULL || (t = calloc(1, sizeof *t)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		goto done;
+	}
+	conn = store_reader(req->app->store);
+	found = store_run_head(conn, run, head);
+	store_reader_release(req->app->store, conn);
+	if (found == STORE_OK && strcmp(head->game, c->game->name) != 0)
+		found = STORE_NOT_FOUND;
+	if (found == STORE_NOT_FOUND) {
+		refuse_tool(req, 404, "run_not_found", "no run of this game has that handle's id");
+		goto done;
+	}
+	if (found != STORE_OK || head->nstate > sizeof t->state) {
+		request_reply_error(req, API_ERR_INTERNAL, "the run could not be read");
+		goto done;
+	}
+	t->game = c->game->id;
+	t->rules = c->game->rules_version;
+	t->run = head->id;
+	t->step = head->step;
+	t->issued_at = (int64_t)time(NULL);
+	memcpy(t->state, head->state, head->nstate);
+	t->nstate = head->nstate;
+	if ((sealed = token_seal(kr, t)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		goto done;
+	}
+	json_object_set_new(c->body, "stateToken", json_string(sealed));
+	ret = true;
+done:
+	free(sealed);
+	free(t);
+	free(head);
+	return ret;
 }
 
 static void
@@ -175,6 +257,11 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	if (routes->show_run_when_limited(route))
 		(void)throttle_admit(req, true);
 	else if (!throttle_charge(req))
+		return;
+	/* A handle is read once the route's class has paid: a guess costs
+	 * what a request costs. A stateToken sent beside it wins. */
+	if (c->handle[0] != '\0' && c->game != NULL && json_object_get(c->body, "stateToken") == NULL &&
+	    !handle_to_token(req, c))
 		return;
 	json_decref(req->json);
 	req->json = c->body;

@@ -26,6 +26,7 @@
 
 #include "engine.h"
 #include "game.h"
+#include "handle.h"
 #include "match_rules.h"
 
 /* The text block of a result, at most (the board, the legal list, the
@@ -42,7 +43,8 @@ enum arg_type {
 	ARG_AGENT,    /* {token, answer}: the agent check's body fields */
 	ARG_ITEMS,    /* true, false, or {chance?, weights?}: a match's item settings, sent as
 	               * the body's items, or item_chance and item_weights */
-	ARG_RULES     /* a match ruleset's name, from its table */
+	ARG_RULES,    /* a match ruleset's name, from its table */
+	ARG_HANDLE    /* a run's handle (handle.h): the server reads its newest token */
 };
 
 enum arg_to { TO_PATH, TO_BODY, TO_QUERY };
@@ -75,8 +77,11 @@ struct tool {
 };
 
 #define GAME_ARG { "game", ARG_GAME, TO_PATH, NULL, true, "the game (one of the table's names)" }
-#define TOKEN_ARG { "stateToken", ARG_STRING, TO_BODY, "stateToken", true, \
-	"the newest stateToken of the run, from the last result" }
+#define TOKEN_ARG { "stateToken", ARG_STRING, TO_BODY, "stateToken", false, \
+	"the newest stateToken of the run (structuredContent.stateToken); or send handle instead" }
+#define HANDLE_ARG { "handle", ARG_HANDLE, TO_BODY, NULL, false, \
+	"the run's handle, as every result of the run writes it (runId-xxxxxxxx): the server " \
+	"continues the run from its newest state; send it or stateToken" }
 #define AGENT_ARG { "agentCheck", ARG_AGENT, TO_BODY, NULL, false, \
 	"the answer to the puzzle of the last result's agentCheck, where the game's check is on: " \
 	"{\"token\": its token, \"answer\": the number}" }
@@ -95,19 +100,21 @@ static const struct tool tools[] = {
 	    true, "/api/games/{game}/init", RESULT_RUN, true, { GAME_ARG,
 	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal, 0 to 2^53 - 1 (random when absent; "
 	    "a game without a seed refuses one)" } } },
-	{ "act", "Play one action", "Plays an action on the run of the stateToken and answers the new "
-	    "state with a new stateToken. The action is the game's JSON object, or a short string: for "
+	{ "act", "Play one action", "Plays an action on the run named by its handle (or a stateToken) "
+	    "and answers the new state. The action is the game's JSON object, or a short string: for "
 	    "{command_games}, a command as the game's rules write it; for the other games, a legal "
 	    "action as the result's text block writes it: its integer fields joined by 'x' (\"4x0\"), "
 	    "its type alone (\"next\") or its id.",
-	    true, "/api/games/{game}/action", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
+	    true, "/api/games/{game}/action", RESULT_RUN, false, { GAME_ARG, HANDLE_ARG, TOKEN_ARG,
 	    { "action", ARG_ACTION, TO_BODY, NULL, true, "the action: the game's object or a short string" },
 	    AGENT_ARG } },
-	{ "get_state", "Read a run's state", "The run as it stands, from its newest stateToken.",
-	    true, "/api/games/{game}/state", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG, AGENT_ARG } },
+	{ "get_state", "Read a run's state", "The run as it stands, named by its handle (or its "
+	    "newest stateToken).",
+	    true, "/api/games/{game}/state", RESULT_RUN, false, { GAME_ARG, HANDLE_ARG, TOKEN_ARG,
+	    AGENT_ARG } },
 	{ "finish_run", "Finish a run", "Finishes a run that is over with a rating and a review, and "
 	    "answers its final summary and its signed result certificate.",
-	    true, "/api/games/{game}/finish", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
+	    true, "/api/games/{game}/finish", RESULT_RUN, false, { GAME_ARG, HANDLE_ARG, TOKEN_ARG,
 	    { "rating", ARG_INTEGER, TO_BODY, "rating", true, "your rating of the game, 1 to 10" },
 	    { "review", ARG_STRING, TO_BODY, "review", true, "your review of the game, 1 to 2000 "
 	    "characters" }, AGENT_ARG } },
@@ -256,6 +263,9 @@ arg_schema(const struct arg *a)
 	case ARG_RULES:
 		s = json_pack("{s:s, s:o}", "type", "string", "enum", rules_enum());
 		break;
+	case ARG_HANDLE:
+		s = json_pack("{s:s, s:i}", "type", "string", "maxLength", MCP_HANDLE_ARG_MAX);
+		break;
 	}
 	if (s != NULL)
 		json_object_set_new(s, "description", json_string(expand(a->help, help, sizeof help)));
@@ -321,11 +331,12 @@ static json_t *
 run_output_schema(void)
 {
 	return json_pack("{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s},"
-	    " s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}}}, s:[s]}",
+	    " s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}}}, s:[s]}",
 	    "type", "object", "properties",
 	    "game", "type", "string",
 	    "runId", "type", "string",
 	    "stateToken", "type", "string",
+	    "handle", "type", "string",
 	    "status", "type", "string",
 	    "boardText", "type", "string",
 	    "state", "type", "object",
@@ -533,6 +544,13 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 				json_object_set(into, a->field, (json_t *)v);
 			break;
 		}
+		case ARG_HANDLE:
+			if (!json_is_string(v) || json_string_length(v) > MCP_HANDLE_ARG_MAX)
+				REFUSE("%s: argument 'handle' must be the run's handle, a string of at most %d "
+				    "characters (runId-xxxxxxxx, as the run's results write it)", t->name,
+				    MCP_HANDLE_ARG_MAX);
+			snprintf(c->handle, sizeof c->handle, "%s", json_string_value(v));
+			break;
 		case ARG_ACTION:
 			if (!json_is_string(v) && !json_is_object(v))
 				REFUSE("%s: argument 'action' must be a string or an object", t->name);
@@ -582,6 +600,10 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 		}
 		}
 	}
+	if (arg_named(t, "handle") != NULL && c->handle[0] == '\0' &&
+	    !json_is_string(json_object_get(args, "stateToken")))
+		REFUSE("%s: name the run: send 'handle', as the run's results write it (runId-xxxxxxxx), "
+		    "or its newest 'stateToken'", t->name);
 	if ((v = json_object_get(args, "action")) != NULL) {
 		if (json_is_object(v))
 			json_object_set(c->body, "action", (json_t *)v);
@@ -775,6 +797,13 @@ run_result(const struct mcp_call *c, int status, const json_t *body)
 	json_t *v, *flat = NULL;
 
 	copy(o, "runId", body, "runId");
+	if (c->keys != NULL && c->game != NULL && json_is_string(json_object_get(body, "runId"))) {
+		char h[HANDLE_TEXT_MAX + 1];
+
+		handle_make(c->keys, c->game->name, strtoll(json_string_value(json_object_get(body, "runId")),
+		    NULL, 10), h);
+		json_object_set_new(o, "handle", json_string(h));
+	}
 	copy(o, "stateToken", body, "stateToken");
 	if (!json_is_object(state)) {
 		flat = json_object();
@@ -883,6 +912,7 @@ struct run_view {
 	bool        check;       /* an agent check: puzzle and token */
 	const char *puzzle, *check_token;
 	const char *state_token;
+	const char *handle;      /* the run's handle; NULL: none made (then the token is shown) */
 };
 
 /* say(buf, n, "%s", s): s's bytes, without the format's cost. */
@@ -1057,6 +1087,23 @@ say_board(char *buf, size_t *n, const char *board)
 	say_raw(buf, n, "\n", 1);
 }
 
+/* The call to make next, with the run's handle: act while the run
+ * plays, finish_run once it is over, nothing once it is finished. */
+static void
+next_line(const struct run_view *v, char *buf, size_t *n)
+{
+	const char *st = v->status != NULL ? v->status : "";
+
+	if (strcmp(st, "finished") == 0)
+		return;
+	if (strcmp(st, "over") == 0 || strcmp(st, "done") == 0)
+		say(buf, n, "next: finish_run with {\"game\": \"%s\", \"handle\": \"%s\", \"rating\": <1-10>, "
+		    "\"review\": <your review>}\n", v->game, v->handle);
+	else
+		say(buf, n, "next: act with {\"game\": \"%s\", \"handle\": \"%s\", \"action\": <your move>}\n",
+		    v->game, v->handle);
+}
+
 /* The text block of a run result: what a reader needs to play on. The
  * lines every result has are put together from their parts (say_raw
  * cuts as one say of the whole line would). */
@@ -1105,7 +1152,12 @@ run_text(const struct run_view *v)
 		say(buf, &n, "agent check: %s -- answer with agentCheck {\"token\": \"%s\", \"answer\": "
 		    "<the number>}\n", v->puzzle != NULL ? v->puzzle : "",
 		    v->check_token != NULL ? v->check_token : "");
-	if (v->state_token != NULL) {
+	if (v->error && v->err_code != NULL && strcmp(v->err_code, "invalid_state_token") == 0)
+		say_str(buf, &n, "the stateToken does not open: name the run by its handle instead, as "
+		    "its results write it (runId-xxxxxxxx)\n");
+	if (v->handle != NULL)
+		next_line(v, buf, &n);
+	else if (v->state_token != NULL) {
 		say_raw(buf, &n, "stateToken: ", 12);
 		say_str(buf, &n, v->state_token);
 		say_raw(buf, &n, "\n", 1);
@@ -1176,6 +1228,7 @@ run_text_of(const struct game *g, const json_t *r)
 		v.check_token = json_string_value(json_object_get(ac, "token"));
 	}
 	v.state_token = json_string_value(json_object_get(r, "stateToken"));
+	v.handle = json_string_value(json_object_get(r, "handle"));
 	facts_line(g, tree_fact, &tf, v.facts, sizeof v.facts);
 	free(tf.dump);
 	if (json_is_array(json_object_get(r, "results")))
@@ -1926,8 +1979,8 @@ span_fact(const void *ctx, const char *key, const char **p, size_t *n)
  * (v->game set by the caller: the result's game).
  * False when the answer is not one this way takes. */
 static bool
-run_result_write(struct jw *w, const struct game *g, int status, const char *body, size_t len,
-    struct run_view *v, struct span_list *list, char **arena)
+run_result_write(struct jw *w, const struct game *g, const struct keyring *keys, int status,
+    const char *body, size_t len, struct run_view *v, struct span_list *list, char **arena)
 {
 	struct member top[MEMBERS_MAX], sm[MEMBERS_MAX], fm[MEMBERS_MAX], em[MEMBERS_MAX];
 	const struct member *state, *legal, *ac, *final, *err, *bt, *stm = NULL, *bt_state = NULL, *m;
@@ -1977,6 +2030,14 @@ run_result_write(struct jw *w, const struct game *g, int status, const char *bod
 	if (span_given(m = find(top, n, "runId"))) {
 		put(w, "runId", m);
 		v->run_id = string_of(m, arena);
+		if (keys != NULL && g != NULL && v->run_id != NULL) {
+			char *h = *arena;
+
+			handle_make(keys, g->name, strtoll(v->run_id, NULL, 10), h);
+			*arena += strlen(h) + 1;
+			jw_kstring(w, "handle", h);
+			v->handle = h;
+		}
 	}
 	if (span_given(m = find(top, n, "stateToken"))) {
 		put(w, "stateToken", m);
@@ -2104,16 +2165,16 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	size_t sclen = 0;
 	bool ok = false;
 
-	if (tools[c->tool].result != RESULT_RUN || (arena = malloc(3 * len + 3)) == NULL)
+	if (tools[c->tool].result != RESULT_RUN || (arena = malloc(3 * len + 3 + 2 * HANDLE_TEXT_MAX)) == NULL)
 		return false;
 	a = arena;
-	list.arena = arena + 2 * len + 2;
+	list.arena = arena + 2 * len + 2 + 2 * HANDLE_TEXT_MAX;
 	memset(&v, 0, sizeof v);
 	v.game = c->game != NULL ? c->game->name : "";
 	/* structuredContent first, into its own writer: the text block that
 	 * comes before it in the result is made from what it found. */
 	jw_init(&sc, len + 512, 2 * len + 65536);
-	if (!run_result_write(&sc, c->game, status, body, len, &v, &list, &a)) {
+	if (!run_result_write(&sc, c->game, c->keys, status, body, len, &v, &list, &a)) {
 		jw_cleanup(&sc);
 		goto done;
 	}

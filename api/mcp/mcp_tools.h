@@ -34,6 +34,10 @@ struct game;
 	"D: hard drop and lock; C: hold), or 'resign'. Over MCP ActionBlocks plays by turns only: " \
 	"its real time (60 steps a second) is for bots on the REST routes"
 
+#define MCP_HANDLE_ARG_MAX 64  /* a handle argument's characters, at most (a handle has 25) */
+
+struct keyring;
+
 /* The inner REST request of one tools/call. */
 struct mcp_call {
 	int                tool;     /* index in the tool table */
@@ -43,6 +47,9 @@ struct mcp_call {
 	char               path[MCP_PATH_MAX];
 	json_t            *body;     /* POST: the JSON body (owned) */
 	json_t            *query;    /* GET: the query arguments, an object of strings (owned) */
+	char               handle[MCP_HANDLE_ARG_MAX + 1]; /* the handle argument, "" when absent:
+	                                 the server reads it (handle.h) into the body's stateToken */
+	const struct keyring *keys;  /* for the results: the handle of a run they show; NULL: none */
 };
 
 /* {"tools": [...]}: every tool with its inputSchema and outputSchema. */

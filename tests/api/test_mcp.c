@@ -315,8 +315,9 @@ test_tools_list(void)
 	    strstr(json_string_value(json_object_get(json_object_get(t, "cap"), "description")), "hatetris"),
 	    "... cap names the games that take it");
 	t = json_object_get(json_object_get(tool_named(list, "finish_run"), "inputSchema"), "required");
-	e = json_pack("[s,s,s,s]", "game", "stateToken", "rating", "review");
-	ok(json_equal(t, e), "finish_run: game, stateToken, rating and review are required, as the route "
+	e = json_pack("[s,s,s]", "game", "rating", "review");
+	ok(json_equal(t, e), "finish_run: game, rating and review are required (and a handle or a "
+	    "stateToken, which the plan checks), as the route "
 	    "requires them");
 	json_decref(e);
 
@@ -564,9 +565,9 @@ test_prompts_get(void)
 		    "(how_to_play)", name);
 		snprintf(want, sizeof want, "start_run with {\"game\": \"%s\"}.", g->name);
 		ok(text != NULL && strstr(text, want) != NULL, "%s: start_run first, with the game alone", name);
-		snprintf(want, sizeof want, "act with {\"game\": \"%s\", \"stateToken\"", g->name);
-		ok(text != NULL && strstr(text, want) != NULL, "%s: then act with the newest stateToken", name);
-		snprintf(want, sizeof want, "finish_run with {\"game\": \"%s\", \"stateToken\"", g->name);
+		snprintf(want, sizeof want, "act with {\"game\": \"%s\", \"handle\"", g->name);
+		ok(text != NULL && strstr(text, want) != NULL, "%s: then act with the run's handle", name);
+		snprintf(want, sizeof want, "finish_run with {\"game\": \"%s\", \"handle\"", g->name);
 		ok(text != NULL && strstr(text, want) != NULL && strstr(text, "\"rating\"") != NULL &&
 		    strstr(text, "\"review\"") != NULL, "%s: finish_run with a rating and a review", name);
 		ok(text != NULL && strlen(text) < MCP_PROMPT_TEXT_MAX, "%s: bounded (%zu bytes)", name,

@@ -13,7 +13,10 @@
 // unknown tool, an unknown prompt, a bad prompt argument). Prints one JSON object on stdout: the checks made
 // ({ok, name}) and the runs (ids, certificates) for test_mcp.py to
 // compare with the plain routes.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -31,6 +34,64 @@ function ok(cond, name) {
 async function call(client, name, args) {
 	const r = await client.callTool({ name, arguments: args });
 	return { r, s: r.structuredContent, text: r.content?.[0]?.text ?? '' };
+}
+
+// The agent check's puzzles, read off the text by the blind reader of
+// tests/e2e/puzzle_solver.py (one python process, a puzzle a line).
+let solver = null;
+const solved = [];
+function solve(puzzle) {
+	if (solver === null) {
+		const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'e2e');
+		solver = spawn('python3', ['-u', '-c', 'import sys\nsys.path.insert(0, sys.argv[1])\n' +
+			'from puzzle_solver import solve\nfor line in sys.stdin:\n    try:\n' +
+			'        print(solve(line.strip()), flush=True)\n    except ValueError:\n' +
+			'        print(0, flush=True)\n', dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+		createInterface({ input: solver.stdout }).on('line', (l) => solved.shift()(Number(l)));
+	}
+	return new Promise((resolve) => {
+		solved.push(resolve);
+		solver.stdin.write(puzzle.replace(/\n/g, ' ') + '\n');
+	});
+}
+
+// What a player reads off a run's text block, and nothing else.
+function read(text) {
+	const lines = text.split('\n');
+	const out = {
+		status: /^\S+ run \S+: (\S+)/.exec(lines.find((l) => / run /.test(l)) ?? '')?.[1],
+		handle: /"handle": "([^"]+)"/.exec(text)?.[1],
+		next: /^next: (act|finish_run) /m.exec(text)?.[1],
+		legal: /^legal actions: (.*)$/m.exec(text)?.[1].split(' ').filter((a) => a !== 'none'),
+		check: /^agent check: (.*) -- answer with agentCheck \{"token": "([^"]+)"/m.exec(text),
+		options: null,
+	};
+	const h = lines.findIndex((l) => l.startsWith('option:'));
+	if (h >= 0) {
+		const names = lines[h].slice(7).trim().split(' ');
+		out.options = [];
+		for (const l of lines.slice(h + 1)) {
+			const m = /^(place [\d ]+?): ([\d ]+?)( \(ends the run\))?$/.exec(l);
+			if (!m)
+				break;
+			const f = Object.fromEntries(m[2].split(' ').map((v, i) => [names[i], Number(v)]));
+			out.options.push({ command: m[1], ends: Boolean(m[3]), ...f });
+		}
+	}
+	return out;
+}
+
+// The option a simple player takes: no run-ending lock, most lines, then
+// fewest holes, the lowest stack (or the deepest lock).
+function choose(options) {
+	const key = (o) => [o.ends ? 1 : 0, -(o.lines ?? 0), o.holes ?? 0, o.height ?? -(o.top ?? 0), o.bumpiness ?? 0];
+	return options.slice().sort((a, b) => {
+		const x = key(a), y = key(b);
+		for (let i = 0; i < x.length; i++)
+			if (x[i] !== y[i])
+				return x[i] - y[i];
+		return 0;
+	})[0];
 }
 
 function deal(rung, k) {
@@ -129,12 +190,73 @@ async function main() {
 			s.text.split('\n')[1]);
 	}
 
+	// ---- every game to its end, from the text alone, by handle ----
+	out.sizes = {};
+	const starts = { stackfall: { seed: 5 }, duskcourt: { seed: 7 }, stackcraft: { seed: 5, cap: 20 } };
+	for (const g of table) {
+		let t = await call(client, 'start_run', { game: g, ...(starts[g] ?? {}) });
+		let seen = read(t.text);
+		const handle = seen.handle;
+		let calls = 1, bytes = t.text.length, refused = 0;
+		const act = async (action) => {
+			const args = { game: g, handle, action };
+			if (seen.check)
+				args.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+			const r = await call(client, 'act', args);
+			calls++;
+			bytes += r.text.length;
+			if (r.r.isError)
+				refused++;
+			seen = read(r.text);
+			return r;
+		};
+		if (g === table[0]) {
+			// One wrong character of the handle: a result that says what to
+			// send, and the run goes on with the handle as written.
+			const slip = handle.slice(0, -1) + (handle.endsWith('a') ? 'b' : 'a');
+			const bad = await call(client, 'get_state', { game: g, handle: slip });
+			ok(bad.r.isError === true && bad.s.error?.code === 'invalid_handle' &&
+				/Send the handle exactly as the run's results write it/.test(bad.text),
+				`a handle with one wrong character: isError invalid_handle, saying what to send: ${bad.text.split('\n')[0]}`);
+			const again = { game: g, handle: handle.toUpperCase() };
+			if (seen.check)
+				again.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+			const upper = await call(client, 'get_state', again);
+			ok(!upper.r.isError && read(upper.text).handle === handle, 'the handle in upper case reads the run');
+			seen = read(upper.text);
+		}
+		while (seen.next === 'act' && calls < 700) {
+			if (seen.legal === undefined) {
+				await act('options');
+				if (!seen.options?.length)
+					break;
+				await act(choose(seen.options).command);
+			} else {
+				const pick = seen.legal.filter((a) => a !== 'endRun' && a !== 'reset');
+				await act(pick[0] ?? seen.legal[0] ?? 'endRun');
+			}
+		}
+		ok(seen.next === 'finish_run' && refused === 0 && seen.handle === handle,
+			`${g}: played to its end by handle from the text alone (${calls} calls, ${refused} refused, ` +
+			`then ${seen.next})`);
+		const args = { game: g, handle, rating: 6, review: `${g} played over MCP by a text-reading policy` };
+		if (seen.check)
+			args.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+		const f = await call(client, 'finish_run', args);
+		ok(!f.r.isError && /^certificate: v4\.public\./m.test(f.text) && read(f.text).next === undefined,
+			`${g}: finish_run by handle answers the certificate in the text`);
+		out.sizes[g] = { calls, bytes };
+	}
+	if (solver !== null)
+		solver.stdin.end();
+
 	// ---- Duskcourt, seed 7, until a court is cleared ----
 	let r = await call(client, 'start_run', { game: 'duskcourt', seed: 7 });
 	ok(!r.r.isError && r.s.status === 'playing' && r.s.state.seed === 7 && r.s.runId,
 		`start_run duskcourt seed 7: playing, run ${r.s.runId}`);
-	ok(r.text.includes(r.s.boardText) && r.text.includes('legal actions:') && r.text.includes(r.s.stateToken),
-		'the text block holds the board, the legal actions and the token');
+	ok(r.text.includes(r.s.boardText) && r.text.includes('legal actions:') && !r.text.includes(r.s.stateToken) &&
+		r.text.includes(`"handle": "${r.s.handle}"`),
+		'the text block holds the board, the legal actions and the handle, not the token');
 	const first = r.s.stateToken;
 	const dc = r.s.runId;
 

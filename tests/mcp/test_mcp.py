@@ -81,6 +81,9 @@ except (ValueError, IndexError):
 for c in sdk['checks']:
     tap.ok(c['ok'], 'SDK: ' + c['name'])
 tap.ok(len(sdk['checks']) >= 40, 'the SDK client made its checks (%d)' % len(sdk['checks']))
+for game, size in sorted(sdk.get('sizes', {}).items()):
+    tap.diag('%s: %d calls, %d bytes of text, %d a call' % (game, size['calls'], size['bytes'],
+                                                          size['bytes'] // max(size['calls'], 1)))
 
 # The SDK's runs are ordinary runs: the plain routes know them.
 for game in ('duskcourt', 'stackcraft'):
@@ -131,8 +134,11 @@ res = r.json.get('result', {})
 s = res.get('structuredContent', {})
 tap.ok(r.status == 200 and res.get('resultType') == 'complete' and res.get('isError') is False and
        s.get('status') == 'playing' and s['state']['seed'] == 7 and len(res['content']) == 1 and
-       res['content'][0]['type'] == 'text' and s['stateToken'] in res['content'][0]['text'],
-       'tools/call start_run (modern): a run result and one text block with the token')
+       res['content'][0]['type'] == 'text' and s['stateToken'] not in res['content'][0]['text'] and
+       s['handle'].startswith(s['runId'] + '-') and len(s['handle']) <= 32 and
+       ('"handle": "%s"' % s['handle']) in res['content'][0]['text'],
+       'tools/call start_run (modern): a run result, its handle, and one text block with the handle, '
+       'not the token')
 plain = d.get('/api/games/duskcourt/runs/%s' % s['runId'])
 tap.ok(plain.status == 200 and plain.json['status'] == 'playing', 'the plain route knows the MCP run')
 tok = s['stateToken']
