@@ -49,6 +49,8 @@ struct tool_pending {
 	enum mcp_era       era;
 	int                tool;
 	const struct game *game;
+	char               handle[MCP_HANDLE_ARG_MAX + 1]; /* the handle read, "" when none */
+	char               refused[MCP_REFUSAL_MAX];       /* the call's refusal (mcp_tools.h) */
 	int                route;
 	int                rate_class;
 };
@@ -91,6 +93,8 @@ tool_answer(struct request *req, int *status, json_t *body)
 	c.tool = t->tool;
 	c.game = t->game;
 	c.keys = app_keys(req->app);
+	memcpy(c.handle, t->handle, sizeof c.handle);
+	memcpy(c.refused, t->refused, sizeof c.refused);
 	req->route = t->route;
 	req->method = HTTP_POST;
 	req->rate_class = t->rate_class;
@@ -125,6 +129,8 @@ tool_answer_text(struct request *req, int *status, char *text, size_t *len)
 	c.tool = t->tool;
 	c.game = t->game;
 	c.keys = app_keys(req->app);
+	memcpy(c.handle, t->handle, sizeof c.handle);
+	memcpy(c.refused, t->refused, sizeof c.refused);
 	if (*status < 500) {
 		jw_init(&w, 2 * *len + 1024, RESULT_MAX);
 		if (mcp_tools_result_write(&w, &c, t->id, t->era == MCP_ERA_MODERN, *status, text, *len)) {
@@ -244,6 +250,7 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	t->era = m->era;
 	t->tool = c->tool;
 	t->game = c->game;
+	memcpy(t->refused, c->refused, sizeof t->refused);
 	t->route = self;
 	t->rate_class = req->rate_class;
 	req->wrap_ctx = t;
@@ -260,9 +267,11 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 		return;
 	/* A handle is read once the route's class has paid: a guess costs
 	 * what a request costs. A stateToken sent beside it wins. */
-	if (c->handle[0] != '\0' && c->game != NULL && json_object_get(c->body, "stateToken") == NULL &&
-	    !handle_to_token(req, c))
-		return;
+	if (c->handle[0] != '\0' && c->game != NULL && json_object_get(c->body, "stateToken") == NULL) {
+		if (!handle_to_token(req, c))
+			return;
+		memcpy(t->handle, c->handle, sizeof t->handle);
+	}
 	json_decref(req->json);
 	req->json = c->body;
 	req->query = c->query;
@@ -286,7 +295,7 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 	struct mcp_message m;
 	struct mcp_call c;
 	json_t *answer;
-	char msg[256];
+	char msg[MCP_REFUSAL_MAX];
 	int status, code, i;
 
 	/* Pages of other sites must not drive a local daemon (DNS rebinding). */
@@ -318,9 +327,18 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 		mcp_message_cleanup(&m);
 		return;
 	}
-	if (!mcp_tools_plan(m.params, &c, &code, msg, sizeof msg))
+	if (!mcp_tools_plan(m.params, &c, &code, msg, sizeof msg) && code != 0)
 		request_reply_json(req, mcp_error_status(code, m.era), mcp_error_new(m.id, code, msg, NULL));
-	else
+	else if (code == 0 && c.refused[0] == '\0') {
+		/* Arguments the tool refuses, naming no run to show: a tool
+		 * error the model reads (SEP-1303, 2025-11-25), costing a read. */
+		req->rate_class = RATELIMIT_READS;
+		if (throttle_charge(req)) {
+			c.keys = app_keys(req->app);
+			request_reply_json(req, 200, mcp_result_new(&m, mcp_tools_result(&c, 400,
+			    json_pack("{s:{s:s, s:s}}", "error", "code", "invalid_arguments", "message", msg))));
+		}
+	} else
 		call_tool(req, routes, &m, &c);
 	mcp_call_cleanup(&c);
 	mcp_message_cleanup(&m);

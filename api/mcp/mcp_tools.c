@@ -28,6 +28,7 @@
 #include "game.h"
 #include "handle.h"
 #include "match_rules.h"
+#include "mcp_codes.h"
 
 /* The text block of a result, at most (the board, the legal list, the
  * puzzle and the token fit many times over). */
@@ -471,7 +472,86 @@ fill_path(const char *pattern, const char *game, const char *id, char *out, size
 	return true;
 }
 
-#define REFUSE(...) do { snprintf(msg, cap, __VA_ARGS__); goto refused; } while (0)
+/* A refusal of the call itself (a protocol error: no tool, a malformed
+ * request), and one of its arguments (a tool error the model reads and
+ * corrects). */
+#define PROTOCOL(...) do { snprintf(msg, cap, __VA_ARGS__); *code = MCP_INVALID_PARAMS; \
+	goto refused; } while (0)
+#define REFUSE(...) do { snprintf(msg, cap, __VA_ARGS__); *code = 0; goto refused; } while (0)
+
+/* "game, handle (or stateToken), action, agentCheck (optional)": the
+ * arguments of t as a refusal lists them. */
+static void
+arg_list(const struct tool *t, char *out, size_t cap)
+{
+	size_t i, n = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL && n < cap; i++) {
+		const struct arg *a = &t->args[i];
+
+		if (strcmp(a->name, "stateToken") == 0)
+			continue;
+		n += (size_t)snprintf(out + n, cap - n, "%s'%s'%s", n > 0 ? ", " : "", a->name,
+		    a->type == ARG_HANDLE ? " (or 'stateToken')" : a->required ? "" : " (optional)");
+	}
+	if (t->options && n < cap)
+		snprintf(out + n, cap - n, ", and the game's options");
+}
+
+/* The argument of t that an unknown key most likely meant: one the
+ * arguments did not send, the required first. */
+static const char *
+meant(const struct tool *t, const json_t *args)
+{
+	size_t i, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL; i++)
+			if (t->args[i].required == (pass == 0) && json_object_get(args, t->args[i].name) == NULL &&
+			    strcmp(t->args[i].name, "stateToken") != 0)
+				return t->args[i].name;
+	return NULL;
+}
+
+/*
+ * A run tool's call refused for its arguments, made the state route's
+ * call for the run it names (by a handle or a stateToken, with the agent
+ * check's answer when one came well formed), so that the refusal shows
+ * the run as it stands: c->refused says why, and the result is isError
+ * whatever the route answers. False when the call names no run.
+ */
+static bool
+refused_with_run(const struct tool *t, const json_t *args, struct mcp_call *c, const char *why)
+{
+	const json_t *h = json_object_get(args, "handle"), *tok = json_object_get(args, "stateToken");
+	const json_t *ac = json_object_get(args, "agentCheck");
+	const json_t *act = json_object_get(ac, "token"), *ans = json_object_get(ac, "answer");
+	const json_t *g = json_object_get(args, "game");
+
+	/* The refusal may have come before the game was read. */
+	if (c->game == NULL && json_is_string(g))
+		c->game = game_by_name(json_string_value(g), json_string_length(g));
+	if (t->result != RESULT_RUN || c->game == NULL || arg_named(t, "handle") == NULL)
+		return false;
+	if (!json_is_string(tok) && !(json_is_string(h) && json_string_length(h) <= MCP_HANDLE_ARG_MAX))
+		return false;
+	mcp_call_cleanup(c);
+	if ((c->body = json_object()) == NULL)
+		return false;
+	c->handle[0] = '\0';
+	if (json_is_string(tok))
+		json_object_set(c->body, "stateToken", (json_t *)tok);
+	else
+		snprintf(c->handle, sizeof c->handle, "%s", json_string_value(h));
+	if (json_is_string(act) && (json_is_integer(ans) || json_is_string(ans))) {
+		json_object_set(c->body, "agent_check", (json_t *)act);
+		json_object_set(c->body, "agent_answer", (json_t *)ans);
+	}
+	c->post = true;
+	snprintf(c->refused, sizeof c->refused, "%s", why);
+	return fill_path("/api/games/{game}/state", c->game->name, "", c->path, sizeof c->path);
+}
 
 bool
 mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, size_t cap)
@@ -483,13 +563,14 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 	size_t i;
 
 	memset(c, 0, sizeof *c);
-	*code = -32602;
+	*code = MCP_INVALID_PARAMS;
+	t = NULL;
 	if (name == NULL)
-		REFUSE("tools/call needs params.name, a string");
+		PROTOCOL("tools/call needs params.name, a string");
 	if ((t = tool_named(name)) == NULL)
-		REFUSE("Unknown tool: %.80s", name);
+		PROTOCOL("Unknown tool: %.80s", name);
 	if (args != NULL && !json_is_object(args))
-		REFUSE("%s: 'arguments' must be an object", t->name);
+		PROTOCOL("%s: 'arguments' must be an object", t->name);
 	c->tool = (int)(t - tools);
 	c->name = t->name;
 	c->post = t->post;
@@ -497,6 +578,13 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 		c->body = json_object();
 	else
 		c->query = json_object();
+	json_object_foreach((json_t *)args, key, v)
+		if (arg_named(t, key) == NULL && !(t->options && is_option(key))) {
+			const char *m = meant(t, args);
+
+			REFUSE("%s: unknown argument '%.60s'%s%s%s", t->name, key, m != NULL ?
+			    " (did you mean '" : "", m != NULL ? m : "", m != NULL ? "'?)" : "");
+		}
 	for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL; i++)
 		if (t->args[i].required && json_object_get(args, t->args[i].name) == NULL)
 			REFUSE("%s: missing argument '%s'", t->name, t->args[i].name);
@@ -608,12 +696,21 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 		if (json_is_object(v))
 			json_object_set(c->body, "action", (json_t *)v);
 		else if (!mcp_action_from_text(c->game, json_string_value(v), c->body))
-			REFUSE("out of memory");
+			PROTOCOL("out of memory");
 	}
 	if (!fill_path(t->path, game != NULL ? game : "", id != NULL ? id : "", c->path, sizeof c->path))
-		REFUSE("%s: the path does not fit", t->name);
+		PROTOCOL("%s: the path does not fit", t->name);
 	return true;
 refused:
+	if (*code == 0 && t != NULL) {
+		char list[256];
+		size_t n = strlen(msg);
+
+		arg_list(t, list, sizeof list);
+		snprintf(msg + n, n < cap ? cap - n : 0, ". %s takes %s", t->name, list);
+		if (refused_with_run(t, args, c, msg))
+			return true;
+	}
 	mcp_call_cleanup(c);
 	return false;
 }
@@ -803,6 +900,10 @@ run_result(const struct mcp_call *c, int status, const json_t *body)
 		handle_make(c->keys, c->game->name, strtoll(json_string_value(json_object_get(body, "runId")),
 		    NULL, 10), h);
 		json_object_set_new(o, "handle", json_string(h));
+	} else if (c->handle[0] != '\0') {
+		/* A refusal that shows no run (a wrong puzzle answer): the
+		 * handle the call named, which the server has read. */
+		json_object_set_new(o, "handle", json_string(c->handle));
 	}
 	copy(o, "stateToken", body, "stateToken");
 	if (!json_is_object(state)) {
@@ -1119,12 +1220,14 @@ run_text(const struct run_view *v)
 	if (v->error)
 		say(buf, &n, "refused: %" PRId64 " %s: %s\n", v->err_status,
 		    v->err_code != NULL ? v->err_code : "error", v->err_message != NULL ? v->err_message : "");
-	say_str(buf, &n, v->game);
-	say_raw(buf, &n, " run ", 5);
-	say_str(buf, &n, v->run_id != NULL ? v->run_id : "-");
-	say_raw(buf, &n, ": ", 2);
-	say_str(buf, &n, v->status != NULL ? v->status : "-");
-	say_raw(buf, &n, "\n", 1);
+	if (v->game[0] != '\0' || v->run_id != NULL) {
+		say_str(buf, &n, v->game);
+		say_raw(buf, &n, " run ", 5);
+		say_str(buf, &n, v->run_id != NULL ? v->run_id : "-");
+		say_raw(buf, &n, ": ", 2);
+		say_str(buf, &n, v->status != NULL ? v->status : "-");
+		say_raw(buf, &n, "\n", 1);
+	}
 	if (v->facts[0] != '\0') {
 		say_str(buf, &n, v->facts);
 		say_raw(buf, &n, "\n", 1);
@@ -1209,7 +1312,7 @@ run_text_of(const struct game *g, const json_t *r)
 		v.err_code = json_string_value(json_object_get(e, "code"));
 		v.err_message = json_string_value(json_object_get(e, "message"));
 	}
-	v.game = json_string_value(json_object_get(r, "game"));
+	v.game = json_string_value(json_object_get(r, "game")) != NULL ? json_string_value(json_object_get(r, "game")) : "";
 	v.run_id = json_string_value(json_object_get(r, "runId"));
 	v.status = json_string_value(json_object_get(r, "status"));
 	v.board_text = json_string_value(json_object_get(r, "boardText"));
@@ -1501,6 +1604,18 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 
 	if (body == NULL)
 		return NULL;
+	if (c->refused[0] != '\0' && json_is_object(body)) {
+		/* The call's arguments were refused, and the route read the run
+		 * they named: the reason, beside the run as it stands. */
+		const char *also = json_string_value(json_object_get(json_object_get(body, "error"), "message"));
+		char why[MCP_REFUSAL_MAX + 256];
+
+		snprintf(why, sizeof why, "%s%s%s", c->refused, also != NULL ? "; and: " : "",
+		    also != NULL ? also : "");
+		json_object_set_new(body, "error", json_pack("{s:s, s:s}", "code", "invalid_arguments",
+		    "message", why));
+		status = 400;
+	}
 	if (t->result == RESULT_RUN) {
 		sc = run_result(c, status, body);
 		text = sc != NULL ? run_text_of(c->game, sc) : NULL;
@@ -2165,7 +2280,8 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	size_t sclen = 0;
 	bool ok = false;
 
-	if (tools[c->tool].result != RESULT_RUN || (arena = malloc(3 * len + 3 + 2 * HANDLE_TEXT_MAX)) == NULL)
+	if (tools[c->tool].result != RESULT_RUN || c->refused[0] != '\0' ||
+	    (arena = malloc(3 * len + 3 + 2 * HANDLE_TEXT_MAX)) == NULL)
 		return false;
 	a = arena;
 	list.arena = arena + 2 * len + 2 + 2 * HANDLE_TEXT_MAX;

@@ -729,17 +729,35 @@ test_prompts_get(void)
 	}
 }
 
+/* The last refusal's message. */
+static char last_msg[MCP_REFUSAL_MAX];
+
 /* Plans a call from its params' text. */
 static bool
 plan(const char *params, struct mcp_call *c, int *code)
 {
 	json_t *p = json_loads(params, 0, NULL);
-	char msg[256];
-	bool r = mcp_tools_plan(p, c, code, msg, sizeof msg);
+	bool r = mcp_tools_plan(p, c, code, last_msg, sizeof last_msg);
 
 	if (!r)
-		diag("refused: %s", msg);
+		diag("refused: %s", last_msg);
 	json_decref(p);
+	return r;
+}
+
+/* Whether a run tool's call refused for its arguments is planned as the
+ * state route's call for the run it names, its refusal naming what. */
+static bool
+shows_run(const char *params, const char *what)
+{
+	struct mcp_call c;
+	int code;
+	bool r = plan(params, &c, &code) && code == 0 && strstr(c.refused, what) != NULL &&
+	    strncmp(c.path, "/api/games/", 11) == 0 && strstr(c.path, "/state") != NULL && c.post;
+
+	if (!r)
+		diag("refused '%s', path %s", c.refused, c.path);
+	mcp_call_cleanup(&c);
 	return r;
 }
 
@@ -825,12 +843,12 @@ test_plan(void)
 		mcp_call_cleanup(&c);
 	}
 	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rules\":\"chess-v1\"}}", &c,
-	    &code) && code == MCP_INVALID_PARAMS, "create_match: a ruleset off the table is refused");
+	    &code) && code == 0, "create_match: a ruleset off the table is refused (a tool error)");
 	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":true}}", &c, &code) &&
-	    code == MCP_INVALID_PARAMS, "create_match: rated is no argument (the route never rates a created "
+	    code == 0, "create_match: rated is no argument (the route never rates a created "
 	    "match): refused as unknown");
 	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":false}}", &c, &code) &&
-	    code == MCP_INVALID_PARAMS, "... even false");
+	    code == 0, "... even false");
 	ok(plan("{\"name\":\"list_games\"}", &c, &code) && strcmp(c.path, "/api/games") == 0,
 	    "list_games without arguments");
 	mcp_call_cleanup(&c);
@@ -839,11 +857,17 @@ test_plan(void)
 	ok(!plan("{\"arguments\":{}}", &c, &code), "no name");
 	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"action\":\"next\"}}", &c, &code),
 	    "act without its stateToken");
-	ok(!plan("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
-	    "\"rating\":7}}", &c, &code) && code == MCP_INVALID_PARAMS,
-	    "finish_run without its review (the route requires both)");
-	ok(!plan("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
-	    "\"review\":\"fine\"}}", &c, &code) && code == MCP_INVALID_PARAMS, "finish_run without its rating");
+	ok(shows_run("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
+	    "\"rating\":7}}", "review"), "finish_run without its review (the route requires both): the "
+	    "run's state read instead, the refusal naming review");
+	ok(shows_run("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
+	    "\"review\":\"fine\"}}", "rating"), "finish_run without its rating: the same, naming rating");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"handle\":\"12-abcdefgh\","
+	    "\"move\":\"4x0\"}}", "did you mean 'action'"), "act with move for action, by handle: the run "
+	    "read by its handle, the refusal naming action");
+	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"move\":\"4x0\"}}", &c, &code) &&
+	    code == 0 && strstr(last_msg, "'action'") != NULL, "act naming no run, with move: a tool error "
+	    "naming action");
 	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"chess\",\"stateToken\":\"t\",\"action\":\"e4\"}}",
 	    &c, &code), "a game off the table");
 	ok(!plan("{\"name\":\"start_run\",\"arguments\":{\"game\":\"duskcourt\",\"seed\":\"7\"}}", &c, &code),
@@ -856,12 +880,12 @@ test_plan(void)
 	    "a run id with a slash");
 	ok(!plan("{\"name\":\"get_run\",\"arguments\":{\"game\":\"duskcourt\",\"runId\":\"12345678901234567890\"}}",
 	    &c, &code), "a run id of 20 digits");
-	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":3}}", &c,
-	    &code), "an action that is a number");
-	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
-	    "\"agentCheck\":{\"token\":\"ac_x\"}}}", &c, &code), "agentCheck without an answer");
-	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
-	    "\"agentCheck\":{\"token\":\"ac_x\",\"answer\":1,\"more\":2}}}", &c, &code), "agentCheck with more");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":3}}",
+	    "action"), "an action that is a number");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
+	    "\"agentCheck\":{\"token\":\"ac_x\"}}}", "agentCheck"), "agentCheck without an answer");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
+	    "\"agentCheck\":{\"token\":\"ac_x\",\"answer\":1,\"more\":2}}}", "agentCheck"), "agentCheck with more");
 	ok(!plan("{\"name\":\"act\",\"arguments\":[1]}", &c, &code), "arguments as an array");
 }
 

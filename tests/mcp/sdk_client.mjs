@@ -224,6 +224,26 @@ async function main() {
 			const upper = await call(client, 'get_state', again);
 			ok(!upper.r.isError && read(upper.text).handle === handle, 'the handle in upper case reads the run');
 			seen = read(upper.text);
+			// A misnamed argument: a result the model reads, naming the right
+			// one, with the board and the call to make.
+			const misnamed = { game: g, handle, move: 'options' };
+			if (seen.check)
+				misnamed.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+			const wrong = await call(client, 'act', misnamed);
+			ok(wrong.r.isError === true && /unknown argument 'move' \(did you mean 'action'\?\)/.test(wrong.text) &&
+				/^piece [A-Z]/m.test(wrong.text) && /^0123456789$/m.test(wrong.text) && read(wrong.text).next === 'act',
+				'act with move for action: isError, "did you mean \'action\'", the board and the next call');
+			seen = read(wrong.text);
+			// A wrong answer to the agent check: refused, a new puzzle and the
+			// call to make again.
+			if (seen.check) {
+				const spent = await call(client, 'act', { game: g, handle, action: 'options',
+					agentCheck: { token: seen.check[2], answer: (await solve(seen.check[1])) + 1 } });
+				ok(spent.r.isError === true && spent.s.error?.status === 428 && read(spent.text).check &&
+					read(spent.text).next === 'act' && read(spent.text).handle === handle,
+					'a wrong puzzle answer: isError 428, a new puzzle and the call to make again, by handle');
+				seen = read(spent.text);
+			}
 		}
 		while (seen.next === 'act' && calls < 700) {
 			if (seen.legal === undefined) {
@@ -331,12 +351,10 @@ async function main() {
 	} catch (e) {
 		ok(e.code === -32602 && /Unknown tool/.test(e.message), `an unknown tool is JSON-RPC error ${e.code}`);
 	}
-	try {
-		await client.callTool({ name: 'act', arguments: { game: 'chess', stateToken: 'x', action: 'e4' } });
-		ok(false, 'a game off the table is a JSON-RPC error');
-	} catch (e) {
-		ok(e.code === -32602 && /game/.test(e.message), `a game off the table is JSON-RPC error ${e.code}`);
-	}
+	const chess = await call(client, 'act', { game: 'chess', stateToken: 'x', action: 'e4' });
+	ok(chess.r.isError === true && chess.s.error?.code === 'invalid_arguments' &&
+		/argument 'game' must be one of stackfall/.test(chess.text),
+		`a game off the table is a tool error naming the games: ${chess.text.split('\n')[0]}`);
 	await client.close();
 }
 
