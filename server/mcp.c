@@ -24,6 +24,7 @@
 
 #include "app.h"
 #include "arcaded_version.h"
+#include "auth.h"
 #include "config.h"
 #include "handle.h"
 #include "handlers.h"
@@ -235,13 +236,8 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	enum http_method method = c->post ? HTTP_POST : HTTP_GET;
 	int self = req->route, route;
 	struct tool_pending *t;
+	char *me = strstr(c->path, "{me}");
 
-	route = routes->match(c->path, method, req);
-	if (route < 0) {
-		request_reply_json(req, 500, mcp_error_new(m->id, MCP_INTERNAL_ERROR,
-		    "the tool's route is not on the route table", NULL));
-		return;
-	}
 	if ((t = calloc(1, sizeof *t)) == NULL) {
 		request_reply_json(req, 500, NULL);
 		return;
@@ -257,6 +253,24 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	req->wrap_ctx_free = pending_free;
 	req->wrap = tool_answer;
 	req->wrap_text = tool_answer_text;
+	if (me != NULL) {
+		/* The caller's own account (my_runs): its name, from the Bearer
+		 * key, where the route takes one; a refusal is the tool's. */
+		struct account_ref acct;
+		char path[MCP_PATH_MAX];
+
+		req->rate_class = RATELIMIT_READS;
+		if (auth_bearer(req, true, &acct) != AUTH_OK)
+			return;
+		snprintf(path, sizeof path, "%.*s%s%s", (int)(me - c->path), c->path, acct.name, me + 4);
+		snprintf(c->path, sizeof c->path, "%s", path);
+	}
+	route = routes->match(c->path, method, req);
+	if (route < 0) {
+		request_reply_json(req, 500, mcp_error_new(m->id, MCP_INTERNAL_ERROR,
+		    "the tool's route is not on the route table", NULL));
+		return;
+	}
 	/* As if the route itself had been asked: its class pays, and a route
 	 * that shows the run when over its limit answers the 429 itself (the
 	 * refusal stays pending until its token is open: play.c). */

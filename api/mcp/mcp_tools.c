@@ -71,7 +71,8 @@ struct tool {
 	const char      *title;
 	const char      *description;
 	bool             post;
-	const char      *path;
+	const char      *path;      /* {game}, {id} filled from the arguments; {me}: the Bearer
+	                               key's account name, which the server fills */
 	enum result_kind result;
 	bool             options;   /* takes every init option of the table */
 	struct arg       args[TOOL_ARGS_MAX];
@@ -128,6 +129,17 @@ static const struct tool tools[] = {
 	    { "seed", ARG_INTEGER, TO_QUERY, "seed", false, "only the runs of this seed" },
 	    { "limit", ARG_INTEGER, TO_QUERY, "limit", false, "entries per page, 1 to 100" },
 	    { "after", ARG_STRING, TO_QUERY, "after", false, "the 'next' cursor of the page before" } } },
+	{ "quick_match", "Join the quick-match queue", "Joins the rated quick-match queue of the default "
+	    "ruleset ({default_rules}) with the caller (the Bearer agent key's account): the queue's "
+	    "lobby with exactly these settings, or a new one with you in seat 0. The seat that fills it "
+	    "starts the match. It answers at once; then call wait_match with afterTurn 0, which waits "
+	    "up to 25 seconds a call, until the match plays, and play it with match_move.",
+	    true, "/api/matches/quick", RESULT_MATCH, false, {
+	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
+	    { "turnSeconds", ARG_INTEGER, TO_BODY, "turn_seconds", false, "seconds a turn lasts, 1 to 3600 "
+	      "(10 when absent)" },
+	    { "items", ARG_ITEMS, TO_BODY, NULL, false, "the item settings, as create_match takes them "
+	      "(none when absent)" } } },
 	{ "create_match", "Create a versus match", "Opens a versus match in its lobby with the caller "
 	    "(the Bearer agent key's account) in seat 0, of the ruleset rules names (one of {rulesets}; "
 	    "{default_rules} when absent). A created match is never rated: rated matches come from "
@@ -150,11 +162,37 @@ static const struct tool tools[] = {
 	    { "turn", ARG_INTEGER, TO_BODY, "turn", true, "the turn the move is for" },
 	    { "command", ARG_STRING, TO_BODY, "command", true, "the move, in the words of the match's ruleset" } } },
 	{ "wait_match", "Wait for a versus turn", "Answers the match once the turn after afterTurn has "
-	    "resolved, the match has ended or started, or after 25 seconds as it stands.",
+	    "resolved, the match has ended or started, or after 25 seconds as it stands. Over MCP a "
+	    "match plays by turns: ActionBlocks' real time (60 steps a second) is for bots on the REST "
+	    "routes.",
 	    false, "/api/matches/{id}/wait", RESULT_MATCH, false, { MATCH_ARG,
 	    { "afterTurn", ARG_INTEGER, TO_QUERY, "after", true, "the last turn seen" } } },
+	{ "create_account", "Create an account", "Creates an account and answers its first agent key, "
+	    "shown only this once. Matches, and runs that count for an account, need the key in the "
+	    "MCP connection's Authorization: Bearer header (the host's configuration), never in an "
+	    "argument.",
+	    true, "/api/v1/accounts", RESULT_AS_IS, false, {
+	    { "name", ARG_STRING, TO_BODY, "name", true, "the account's name: 3 to 32 letters, digits, "
+	      "'_' or '-'" } } },
+	{ "my_runs", "List my runs", "Your account's runs of one game, newest first (the Bearer agent "
+	    "key's account): ids, seeds, scores and figures, status, one page at a time.",
+	    false, "/api/v1/accounts/{me}/runs", RESULT_AS_IS, false, {
+	    { "game", ARG_GAME, TO_QUERY, "game", true, "the game (one of the table's names)" },
+	    { "limit", ARG_INTEGER, TO_QUERY, "limit", false, "entries per page, 1 to 100" },
+	    { "before", ARG_STRING, TO_QUERY, "before", false, "the 'next' cursor of the page before" } } },
 };
 #define NTOOLS (sizeof tools / sizeof tools[0])
+
+/* A line a tool's text block ends with on success, or NULL. */
+static const char *
+tool_after(const struct tool *t)
+{
+	if (strcmp(t->name, "create_account") == 0)
+		return "The agent key above is shown only this once. Put it in your MCP host's "
+		    "configuration for this server as the header Authorization: Bearer <the key>, then "
+		    "reconnect: the calls after that act for the account.";
+	return NULL;
+}
 
 /* ---- schemas ---- */
 
@@ -609,7 +647,10 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 				REFUSE("%s: argument 'game' must be one of %s", t->name, game_names(names,
 				    sizeof names));
 			}
-			game = c->game->name;
+			if (a->to == TO_QUERY)
+				json_object_set_new(into, a->field, json_string(c->game->name));
+			else
+				game = c->game->name;
 			break;
 		case ARG_ID:
 			if (!json_is_string(v) || !is_id(json_string_value(v)))
@@ -1556,7 +1597,7 @@ match_text(const char *tool, int status, const json_t *b)
 	if (json_is_integer(you))
 		say(buf, &n, ", you are seat %" JSON_INTEGER_FORMAT, json_integer_value(you));
 	say(buf, &n, "\n");
-	if (json_is_object(v = json_object_get(view, "end"))) {
+	if ((v = json_object_get(view, "end")) != NULL && !json_is_null(v)) {
 		say(buf, &n, "end: ");
 		say_value(buf, &n, v);
 		say(buf, &n, "\n");
@@ -1571,6 +1612,8 @@ match_text(const char *tool, int status, const json_t *b)
 		say(buf, &n, "%s\n", json_string_value(v));
 	else
 		json_array_foreach(seats, i, seat) {
+			if (json_object_get(seat, "board_text") == NULL && json_object_get(seat, "board") == NULL)
+				continue;
 			say(buf, &n, "seat %" JSON_INTEGER_FORMAT "'s board:\n",
 			    json_integer_value(json_object_get(seat, "seat")));
 			seat_board(seat, buf, &n);
@@ -1633,6 +1676,15 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 			text = match_text(t->name, status, sc);
 		else
 			text = sc != NULL ? json_dumps(sc, JSON_COMPACT) : NULL;
+		if (text != NULL && tool_after(t) != NULL && status < 400) {
+			size_t len = strlen(text) + strlen(tool_after(t)) + 2;
+			char *more = malloc(len);
+
+			if (more != NULL)
+				snprintf(more, len, "%s\n%s", text, tool_after(t));
+			free(text);
+			text = more;
+		}
 	}
 	json_decref(body);
 	if (sc == NULL || text == NULL) {

@@ -294,7 +294,7 @@ test_tools_list(void)
 	json_t *list = mcp_tools_list(), *t, *e;
 	size_t i, j;
 
-	is_int(json_array_size(json_object_get(list, "tools")), 12, "12 tools");
+	is_int(json_array_size(json_object_get(list, "tools")), 15, "15 tools");
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		t = tool_named(list, names[i]);
 		ok(t != NULL && json_is_object(json_object_get(t, "inputSchema")) &&

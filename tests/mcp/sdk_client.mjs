@@ -110,7 +110,8 @@ async function main() {
 	const { tools } = await client.listTools();
 	const names = tools.map((t) => t.name);
 	const want = ['list_games', 'get_rules', 'start_run', 'act', 'get_state', 'finish_run', 'get_run',
-		'leaderboard', 'create_match', 'join_match', 'match_move', 'wait_match'];
+		'leaderboard', 'quick_match', 'create_match', 'join_match', 'match_move', 'wait_match', 'create_account',
+		'my_runs'];
 	ok(want.every((n) => names.includes(n)), `tools/list names every tool: ${names.join(' ')}`);
 	ok(tools.every((t) => t.inputSchema?.type === 'object' && t.outputSchema?.type === 'object'),
 		'every tool has an inputSchema and an outputSchema');
@@ -356,6 +357,77 @@ async function main() {
 		/argument 'game' must be one of stackfall/.test(chess.text),
 		`a game off the table is a tool error naming the games: ${chess.text.split('\n')[0]}`);
 	await client.close();
+	await versus(url);
+}
+
+// A REST request of the bot's, with its agent key.
+async function rest(base, key, method, path, body) {
+	const r = await fetch(base + path, { method, headers: { 'Content-Type': 'application/json',
+		...(key ? { Authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+	return { status: r.status, json: await r.json() };
+}
+
+// An account made with create_action, a second client with its key in the
+// header, my_runs, and a rated quick match against a REST bot played to
+// its end from the text alone.
+async function versus(url) {
+	const base = url.replace(/\/mcp$/, '');
+	const anon = new Client({ name: 'arcaded-mcp-test', version: '1.0.0' });
+	await anon.connect(new StreamableHTTPClientTransport(new URL(url)));
+	const made = await call(anon, 'create_account', { name: 'sdk_agent' });
+	const key = /"agentKey":"(arcd_[0-9a-z_]+)"/.exec(made.text)?.[1];
+	ok(!made.r.isError && key && /Authorization: Bearer <the key>/.test(made.text),
+		'create_account: the key in the text, with how to put it in the host\'s configuration');
+	const mine = await call(anon, 'my_runs', { game: 'duskcourt' });
+	ok(mine.r.isError === true && mine.s.error?.status === 401, 'my_runs without a key: isError 401');
+	await anon.close();
+
+	const agent = new Client({ name: 'arcaded-mcp-test', version: '1.0.0' });
+	await agent.connect(new StreamableHTTPClientTransport(new URL(url),
+		{ requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+	const run = await call(agent, 'start_run', { game: 'duskcourt', seed: 3 });
+	const runs = await call(agent, 'my_runs', { game: 'duskcourt' });
+	ok(!runs.r.isError && runs.text.includes(run.s.runId) && runs.s.account === 'sdk_agent',
+		'my_runs lists the run the account just started');
+
+	const bot = (await rest(base, null, 'POST', '/api/v1/accounts', { name: 'rest_bot' })).json.agentKey;
+	let t = await call(agent, 'quick_match', { players: 2, turnSeconds: 60 });
+	const mid = /match (\d+): lobby/.exec(t.text)?.[1];
+	ok(!t.r.isError && mid && /next: wait_match/.test(t.text), `quick_match: a lobby of the queue (${mid}), then wait_match`);
+	const joined = await rest(base, bot, 'POST', '/api/matches/quick', { players: 2, turn_seconds: 60 });
+	ok(joined.json.match_id === mid, 'the REST bot\'s quick match is the same match');
+	t = await call(agent, 'wait_match', { matchId: mid, afterTurn: 0 });
+	let turns = 0, bytes = 0, refusals = 0;
+	ok(/: playing, 2 of 2 seats taken/.test(t.text) && /seat 0 sdk_agent \(you\)/.test(t.text) &&
+		/next: match_move/.test(t.text), 'wait_match: the match plays, your seat, then match_move');
+	while (turns < 200) {
+		const next = /^next: match_move \{"matchId": "(\d+)", "turn": (\d+)/m.exec(t.text);
+		if (!next)
+			break;
+		const turn = Number(next[2]);
+		// A placement that does not fit is refused with the reason: try the
+		// next one, and resign when none fits.
+		let move = null;
+		for (let k = 0; k < 40 && (move === null || move.r.isError); k++) {
+			const command = k < 39 ? `place ${Math.floor(k / 10)} ${(turn + k) % 10}` : 'resign';
+			move = await call(agent, 'match_move', { matchId: mid, turn, command });
+			bytes += move.text.length;
+			if (move.r.isError)
+				refusals++;
+		}
+		if (!ok(!move.r.isError, `match_move turn ${turn}: ${move.text.split('\n')[0]}`))
+			break;
+		await rest(base, bot, 'POST', `/api/matches/${mid}/move`, { turn, command: `place 1 ${(turn * 3) % 8}` });
+		t = await call(agent, 'wait_match', { matchId: mid, afterTurn: turn - 1 });
+		bytes += t.text.length;
+		turns++;
+	}
+	ok(/: finished/.test(t.text) && /^end: /m.test(t.text) && !/^next:/m.test(t.text),
+		`the quick match played to its end over MCP against the REST bot: ${turns} turns, ${refusals} refused, ` +
+		`${Math.round(bytes / Math.max(1, 2 * turns))} bytes of text a call`);
+	const view = await rest(base, null, 'GET', `/api/matches/${mid}`);
+	ok(view.json.status === 'finished' && view.json.queue === true, 'the plain route knows the match, finished, from the queue');
+	await agent.close();
 }
 
 main().then(() => {

@@ -123,8 +123,8 @@ tap.ok(r.header('Mcp-Session-Id') is None, 'no Mcp-Session-Id is handed out')
 
 r = rpc('tools/list')
 tools = {t['name']: t for t in r.json['result']['tools']}
-tap.ok(r.status == 200 and r.json['result']['resultType'] == 'complete' and len(tools) == 12,
-       'tools/list (modern): 12 tools, resultType complete')
+tap.ok(r.status == 200 and r.json['result']['resultType'] == 'complete' and len(tools) == 15,
+       'tools/list (modern): 15 tools, resultType complete')
 games = [g['name'] for g in d.get('/api/games').json['games']]
 tap.eq(tools['start_run']['inputSchema']['properties']['game']['enum'], games,
        "the game enum is GET /api/games's list")
