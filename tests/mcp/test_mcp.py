@@ -377,6 +377,14 @@ ruleset = tools['create_match']['inputSchema']['properties']['rules']['enum'][-1
 r = call('create_match', {'players': 2, 'rules': ruleset}, headers=k1)
 tap.ok(r.json['result']['isError'] is False and sc(r).get('rules') == ruleset,
        'create_match with rules %s (its enum\'s last): a lobby of that ruleset' % ruleset)
+other = sc(r).get('match_id')
+r = call('join_match', {'matchId': other}, headers=k2)
+text = r.json['result']['content'][0]['text']
+tap.ok(r.json['result']['isError'] is False and ('%s match %s: playing' % (ruleset, other)) in text and
+       'seat 1 mcp_vs_b (you):' in text and "seat 0's board:" in text and 'pending garbage 0' in text and
+       ('"turn": 1' in text) and '{"match_id"' not in text,
+       'join_match of the %s match: its text draws the match, each seat\'s board, what to send: %r'
+       % (ruleset, text[:300]))
 
 # ---- create_match's items argument: the item settings, judged by the route ----
 ki = {'Authorization': 'Bearer ' + d.post('/api/v1/accounts', {'name': 'mcp_items'}).json['agentKey']}
