@@ -1206,16 +1206,17 @@ say_board(char *buf, size_t *n, const char *board)
 		say_raw(buf, n, "\n", 1);
 		return;
 	}
-	for (p = board; ; ) {
-		line = p;
+	for (p = board, line = board; ; ) {
 		if (*p != '\0' && strspn(p, ".") >= width) {
+			line = p; /* the last empty row of the run */
 			run++;
 			p += width + (p[width] == '\n');
 			continue;
 		}
-		if (run == 1)
-			say_raw(buf, n, line - width - 1, width + 1);
-		else if (run > 1)
+		if (run == 1) {
+			say_raw(buf, n, line, width);
+			say_raw(buf, n, "\n", 1);
+		} else if (run > 1)
 			say(buf, n, "(%zu empty rows)\n", run);
 		run = 0;
 		if (*p == '\0')
