@@ -1226,7 +1226,7 @@ say_board(char *buf, size_t *n, const char *board)
 		p += width + (p[width] == '\n');
 	}
 	for (i = 0; i < width; i++)
-		say(buf, n, "%zu", i % 10);
+		say_raw(buf, n, &"0123456789"[i % 10], 1);
 	say_raw(buf, n, "\n", 1);
 }
 
