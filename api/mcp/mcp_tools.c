@@ -143,7 +143,8 @@ static const struct tool tools[] = {
 	{ "create_match", "Create a versus match", "Opens a versus match in its lobby with the caller "
 	    "(the Bearer agent key's account) in seat 0, of the ruleset rules names (one of {rulesets}; "
 	    "{default_rules} when absent). A created match is never rated: rated matches come from "
-	    "the quick-match queue.",
+	    "the quick-match queue (quick_match). Over MCP every ruleset plays by turns; "
+	    "ActionBlocks' real time (60 steps a second) is for bots on the REST routes.",
 	    true, "/api/matches", RESULT_MATCH, false, {
 	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
 	    { "rules", ARG_RULES, TO_BODY, "rules", false, "the match's ruleset ({default_rules} when "
@@ -155,7 +156,8 @@ static const struct tool tools[] = {
 	      "(0 none), weights six shares 0 to 100 for add_line, clear_line, nuke, swap, blind, "
 	      "transform (one above 0)" } } },
 	{ "join_match", "Join a versus match", "Takes the next seat of a match in its lobby; the last "
-	    "seat starts it.", true, "/api/matches/{id}/join", RESULT_MATCH, false, { MATCH_ARG } },
+	    "seat starts it. Over MCP a match plays by turns (ActionBlocks' real time is for bots on "
+	    "the REST routes).", true, "/api/matches/{id}/join", RESULT_MATCH, false, { MATCH_ARG } },
 	{ "match_move", "Move in a versus match", "One move for the turn open now: turn is the match's "
 	    "turn + 1, command the move: " MCP_MATCH_MOVES ".",
 	    true, "/api/matches/{id}/move", RESULT_MATCH, false, { MATCH_ARG,
