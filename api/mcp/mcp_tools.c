@@ -1095,8 +1095,11 @@ fact_value(const char *p, size_t n, char *out, size_t cap)
  * gives its bytes in *p and *n, false when the state has none. */
 typedef bool (*fact_get_fn)(const void *ctx, const char *key, const char **p, size_t *n);
 
+static void append_cut(char *out, size_t cap, size_t *len, const char *s, size_t n);
+
 /* The facts line of game g (its game_ext facts) into out: "piece T, next
- * L O Z, score 0"; "" when the game lists none or the state has none. */
+ * L O Z, score 0"; "" when the game lists none or the state has none.
+ * Put together without printf: it is in every run result. */
 static void
 facts_line(const struct game *g, fact_get_fn get, const void *ctx, char *out, size_t cap)
 {
@@ -1105,7 +1108,7 @@ facts_line(const struct game *g, fact_get_fn get, const void *ctx, char *out, si
 
 	out[0] = '\0';
 	for (; f != NULL && f->key != NULL && len + 1 < cap; f++) {
-		const char *p, *text = NULL;
+		const char *p, *text, *label;
 		char val[160];
 		size_t n;
 
@@ -1117,17 +1120,21 @@ facts_line(const struct game *g, fact_get_fn get, const void *ctx, char *out, si
 			if (f->if_true != NULL || f->if_false != NULL) {
 				if ((text = on ? f->if_true : f->if_false) == NULL)
 					continue;
-				len += (size_t)snprintf(out + len, cap - len, "%s%s", len > 0 ? ", " : "", text);
+				if (len > 0)
+					append_cut(out, cap, &len, ", ", 2);
+				append_cut(out, cap, &len, text, strlen(text));
 				continue;
 			}
-			snprintf(val, sizeof val, "%s", on ? "yes" : "no");
+			memcpy(val, on ? "yes" : "no", on ? 4 : 3);
 		} else
 			fact_value(p, n, val, sizeof val);
-		len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s %s", len > 0 ? ", " : "",
-		    f->label != NULL ? f->label : f->key, val);
+		label = f->label != NULL ? f->label : f->key;
+		if (len > 0)
+			append_cut(out, cap, &len, ", ", 2);
+		append_cut(out, cap, &len, label, strlen(label));
+		append_cut(out, cap, &len, " ", 1);
+		append_cut(out, cap, &len, val, strlen(val));
 	}
-	if (len >= cap)
-		out[cap - 1] = '\0';
 }
 
 /* The words of an option's figure, in the order they are written; the
@@ -1241,12 +1248,18 @@ next_line(const struct run_view *v, char *buf, size_t *n)
 
 	if (strcmp(st, "finished") == 0)
 		return;
+	/* In parts, without printf: every run result has it. */
 	if (strcmp(st, "over") == 0 || strcmp(st, "done") == 0)
-		say(buf, n, "next: finish_run with {\"game\": \"%s\", \"handle\": \"%s\", \"rating\": <1-10>, "
-		    "\"review\": <your review>}\n", v->game, v->handle);
+		say_str(buf, n, "next: finish_run with {\"game\": \"");
 	else
-		say(buf, n, "next: act with {\"game\": \"%s\", \"handle\": \"%s\", \"action\": <your move>}\n",
-		    v->game, v->handle);
+		say_str(buf, n, "next: act with {\"game\": \"");
+	say_str(buf, n, v->game);
+	say_str(buf, n, "\", \"handle\": \"");
+	say_str(buf, n, v->handle);
+	if (strcmp(st, "over") == 0 || strcmp(st, "done") == 0)
+		say_str(buf, n, "\", \"rating\": <1-10>, \"review\": <your review>}\n");
+	else
+		say_str(buf, n, "\", \"action\": <your move>}\n");
 }
 
 /* The text block of a run result: what a reader needs to play on. The

@@ -10,6 +10,8 @@
 
 #include <sodium.h>
 
+#include "numtext.h"
+
 static const char ALPHABET[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
 #define TAG_BYTES 5
@@ -33,10 +35,16 @@ tag(const struct keyring *kr, const char *game, int64_t run, char out[HANDLE_TAG
 	uint8_t h[crypto_generichash_BYTES_MIN];
 	char msg[96];
 	uint64_t v = 0;
-	int n, j;
+	size_t n = strlen(game);
+	int j;
 
-	n = snprintf(msg, sizeof msg, "%s:%lld", game, (long long)run);
-	crypto_generichash(h, sizeof h, (const uint8_t *)msg, (size_t)n, kr->handle, sizeof kr->handle);
+	/* "game:run", without printf: every run result makes one. */
+	if (n > sizeof msg - 24)
+		n = sizeof msg - 24;
+	memcpy(msg, game, n);
+	msg[n++] = ':';
+	n += numtext_i64(msg + n, run);
+	crypto_generichash(h, sizeof h, (const uint8_t *)msg, n, kr->handle, sizeof kr->handle);
 	for (j = 0; j < TAG_BYTES; j++)
 		v = v << 8 | h[j];
 	for (j = 0; j < HANDLE_TAG_LEN; j++)
@@ -46,8 +54,9 @@ tag(const struct keyring *kr, const char *game, int64_t run, char out[HANDLE_TAG
 void
 handle_make(const struct keyring *kr, const char *game, int64_t run, char out[HANDLE_TEXT_MAX + 1])
 {
-	int n = snprintf(out, HANDLE_TEXT_MAX + 1, "%lld-", (long long)run);
+	size_t n = numtext_i64(out, run);
 
+	out[n++] = '-';
 	tag(kr, game, run, out + n);
 	out[n + HANDLE_TAG_LEN] = '\0';
 }
