@@ -417,7 +417,13 @@ async function versus(url) {
 		}
 		if (!ok(!move.r.isError, `match_move turn ${turn}: ${move.text.split('\n')[0]}`))
 			break;
-		await rest(base, bot, 'POST', `/api/matches/${mid}/move`, { turn, command: `place 1 ${(turn * 3) % 8}` });
+		// The bot tries its placements in turn until one fits, else resigns.
+		for (let k = 0; k < 40; k++) {
+			const command = k < 39 ? `place ${(1 + Math.floor(k / 10)) % 4} ${(turn * 3 + k) % 10}` : 'resign';
+			const b = await rest(base, bot, 'POST', `/api/matches/${mid}/move`, { turn, command });
+			if (b.status !== 422)
+				break;
+		}
 		t = await call(agent, 'wait_match', { matchId: mid, afterTurn: turn - 1 });
 		bytes += t.text.length;
 		turns++;
