@@ -21,16 +21,21 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app.h"
 #include "arcaded_version.h"
+#include "auth.h"
 #include "config.h"
+#include "handle.h"
 #include "handlers.h"
 #include "jw.h"
 #include "mcp.h"
 #include "mcp_tools.h"
 #include "ratelimit.h"
+#include "store.h"
 #include "throttle.h"
+#include "token.h"
 
 static const struct mcp_server_info info = {
 	.name = "arcaded",
@@ -46,6 +51,8 @@ struct tool_pending {
 	enum mcp_era       era;
 	int                tool;
 	const struct game *game;
+	char               handle[MCP_HANDLE_ARG_MAX + 1]; /* the handle read, "" when none */
+	char               refused[MCP_REFUSAL_MAX];       /* the call's refusal (mcp_tools.h) */
 	int                route;
 	int                rate_class;
 };
@@ -87,6 +94,9 @@ tool_answer(struct request *req, int *status, json_t *body)
 	m.era = t->era;
 	c.tool = t->tool;
 	c.game = t->game;
+	c.keys = app_keys(req->app);
+	memcpy(c.handle, t->handle, sizeof c.handle);
+	memcpy(c.refused, t->refused, sizeof c.refused);
 	req->route = t->route;
 	req->method = HTTP_POST;
 	req->rate_class = t->rate_class;
@@ -120,6 +130,9 @@ tool_answer_text(struct request *req, int *status, char *text, size_t *len)
 	memset(&c, 0, sizeof c);
 	c.tool = t->tool;
 	c.game = t->game;
+	c.keys = app_keys(req->app);
+	memcpy(c.handle, t->handle, sizeof c.handle);
+	memcpy(c.refused, t->refused, sizeof c.refused);
 	if (*status < 500) {
 		jw_init(&w, 2 * *len + 1024, RESULT_MAX);
 		if (mcp_tools_result_write(&w, &c, t->id, t->era == MCP_ERA_MODERN, *status, text, *len)) {
@@ -141,6 +154,82 @@ tool_answer_text(struct request *req, int *status, char *text, size_t *len)
 	return out;
 }
 
+/* A refusal of a tool call before its route runs, answered through the
+ * wrap as the route's own refusal would be: a result with isError. */
+static void
+refuse_tool(struct request *req, int status, const char *code, const char *message)
+{
+	request_reply_json(req, status, json_pack("{s:{s:s, s:s}}", "error", "code", code, "message",
+	    message));
+}
+
+/*
+ * The handle argument of c read into the body's stateToken: the run's
+ * newest state, read from the store (a reader, on this thread) and
+ * sealed as the route's own answer would seal it. The route then judges
+ * the token as any other: the run's owner, a finish of a run not over.
+ * Nothing is kept between calls. False after answering the refusal (a
+ * handle that does not check, a run not stored).
+ */
+static bool
+handle_to_token(struct request *req, struct mcp_call *c)
+{
+	const struct keyring *kr = app_keys(req->app);
+	struct store_run_head *head = NULL;
+	struct state_token *t = NULL;
+	struct store_conn *conn;
+	enum store_result found;
+	enum handle_err he;
+	char msg[512], *sealed = NULL;
+	int64_t run;
+	bool ret = false;
+
+	he = handle_read(kr, c->game->name, c->handle, strlen(c->handle), &run);
+	if (he != HANDLE_OK) {
+		snprintf(msg, sizeof msg, "the handle '%.40s' does not name a %s run: %s. Send the handle "
+		    "exactly as the run's results write it (runId-xxxxxxxx, in the 'next:' line and in "
+		    "structuredContent.handle), or the newest stateToken", c->handle, c->game->name,
+		    handle_strerror(he));
+		refuse_tool(req, 400, "invalid_handle", msg);
+		goto done;
+	}
+	if ((head = malloc(sizeof *head)) == NULL || (t = calloc(1, sizeof *t)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		goto done;
+	}
+	conn = store_reader(req->app->store);
+	found = store_run_head(conn, run, head);
+	store_reader_release(req->app->store, conn);
+	if (found == STORE_OK && strcmp(head->game, c->game->name) != 0)
+		found = STORE_NOT_FOUND;
+	if (found == STORE_NOT_FOUND) {
+		refuse_tool(req, 404, "run_not_found", "no run of this game has that handle's id");
+		goto done;
+	}
+	if (found != STORE_OK || head->nstate > sizeof t->state) {
+		request_reply_error(req, API_ERR_INTERNAL, "the run could not be read");
+		goto done;
+	}
+	t->game = c->game->id;
+	t->rules = c->game->rules_version;
+	t->run = head->id;
+	t->step = head->step;
+	t->issued_at = (int64_t)time(NULL);
+	memcpy(t->state, head->state, head->nstate);
+	t->nstate = head->nstate;
+	if ((sealed = token_seal(kr, t)) == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		goto done;
+	}
+	json_object_set_new(c->body, "stateToken", json_string(sealed));
+	ret = true;
+done:
+	free(sealed);
+	free(t);
+	free(head);
+	return ret;
+}
+
 static void
 call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp_message *m,
     struct mcp_call *c)
@@ -148,13 +237,8 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	enum http_method method = c->post ? HTTP_POST : HTTP_GET;
 	int self = req->route, route;
 	struct tool_pending *t;
+	char *me = strstr(c->path, "{me}");
 
-	route = routes->match(c->path, method, req);
-	if (route < 0) {
-		request_reply_json(req, 500, mcp_error_new(m->id, MCP_INTERNAL_ERROR,
-		    "the tool's route is not on the route table", NULL));
-		return;
-	}
 	if ((t = calloc(1, sizeof *t)) == NULL) {
 		request_reply_json(req, 500, NULL);
 		return;
@@ -163,12 +247,31 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	t->era = m->era;
 	t->tool = c->tool;
 	t->game = c->game;
+	memcpy(t->refused, c->refused, sizeof t->refused);
 	t->route = self;
 	t->rate_class = req->rate_class;
 	req->wrap_ctx = t;
 	req->wrap_ctx_free = pending_free;
 	req->wrap = tool_answer;
 	req->wrap_text = tool_answer_text;
+	if (me != NULL) {
+		/* The caller's own account (my_runs): its name, from the Bearer
+		 * key, where the route takes one; a refusal is the tool's. */
+		struct account_ref acct;
+		char path[MCP_PATH_MAX];
+
+		req->rate_class = RATELIMIT_READS;
+		if (auth_bearer(req, true, &acct) != AUTH_OK)
+			return;
+		snprintf(path, sizeof path, "%.*s%s%s", (int)(me - c->path), c->path, acct.name, me + 4);
+		snprintf(c->path, sizeof c->path, "%s", path);
+	}
+	route = routes->match(c->path, method, req);
+	if (route < 0) {
+		request_reply_json(req, 500, mcp_error_new(m->id, MCP_INTERNAL_ERROR,
+		    "the tool's route is not on the route table", NULL));
+		return;
+	}
 	/* As if the route itself had been asked: its class pays, and a route
 	 * that shows the run when over its limit answers the 429 itself (the
 	 * refusal stays pending until its token is open: play.c). */
@@ -177,6 +280,13 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 		(void)throttle_admit(req, true);
 	else if (!throttle_charge(req))
 		return;
+	/* A handle is read once the route's class has paid: a guess costs
+	 * what a request costs. A stateToken sent beside it wins. */
+	if (c->handle[0] != '\0' && c->game != NULL && json_object_get(c->body, "stateToken") == NULL) {
+		if (!handle_to_token(req, c))
+			return;
+		memcpy(t->handle, c->handle, sizeof t->handle);
+	}
 	json_decref(req->json);
 	req->json = c->body;
 	req->query = c->query;
@@ -200,7 +310,7 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 	struct mcp_message m;
 	struct mcp_call c;
 	json_t *answer;
-	char msg[256];
+	char msg[MCP_REFUSAL_MAX];
 	int status, code, i;
 
 	/* Pages of other sites must not drive a local daemon (DNS rebinding). */
@@ -235,9 +345,18 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 		mcp_message_cleanup(&m);
 		return;
 	}
-	if (!mcp_tools_plan(m.params, &c, &code, msg, sizeof msg))
+	if (!mcp_tools_plan(m.params, &c, &code, msg, sizeof msg) && code != 0)
 		request_reply_json(req, mcp_error_status(code, m.era), mcp_error_new(m.id, code, msg, NULL));
-	else
+	else if (code == 0 && c.refused[0] == '\0') {
+		/* Arguments the tool refuses, naming no run to show: a tool
+		 * error the model reads (SEP-1303, 2025-11-25), costing a read. */
+		req->rate_class = RATELIMIT_READS;
+		if (throttle_charge(req)) {
+			c.keys = app_keys(req->app);
+			request_reply_json(req, 200, mcp_result_new(&m, mcp_tools_result(&c, 400,
+			    json_pack("{s:{s:s, s:s}}", "error", "code", "invalid_arguments", "message", msg))));
+		}
+	} else
 		call_tool(req, routes, &m, &c);
 	mcp_call_cleanup(&c);
 	mcp_message_cleanup(&m);

@@ -577,7 +577,24 @@ static const struct game_subcommand dc_subcommands[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+/* What an agent's text names each turn (game.h): the figures of the
+ * ladder, the boulders' squares and whether this court's jackal rule is
+ * on. */
+static const struct game_fact dc_facts[] = {
+	{ "rung", "rung", NULL, NULL },
+	{ "lives", "lives", NULL, NULL },
+	{ "score", "score", NULL, NULL },
+	{ "streak", "streak", NULL, NULL },
+	{ "boulders", "boulders on squares", NULL, NULL },
+	{ "resetUsed", NULL, "reset used", "reset unused" },
+	{ "kingSurvives", NULL, "jackal rule: the single K can never be taken and must make the last "
+	  "take", "no jackal rule" },
+	{ "lastResult", "last court", NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
 static const struct game_ext dc_ext = {
+	.facts = dc_facts,
 	.subcommands = dc_subcommands,
 };
 

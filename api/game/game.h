@@ -184,6 +184,21 @@ struct game_subcommand {
 };
 
 /*
+ * One figure of a run that a player needs each turn, as an agent's text
+ * (the MCP text block, docs/mcp.md) names it: the member key of the
+ * answer's state (or of the flat answer), and its words. A figure is
+ * written "label value" (null as "none", an array's items one after another,
+ * "none" when empty); a boolean is written if_true when true and if_false
+ * when false (NULL: left out), or "label yes"/"label no" when both are
+ * NULL.
+ */
+struct game_fact {
+	const char *key;
+	const char *label;
+	const char *if_true, *if_false;
+};
+
+/*
  * What a game may leave out: every member NULL or 0 means the game has no
  * such thing, and a game with none of them leaves struct game's ext NULL
  * (game_ext() then gives an empty one, so callers ask without a test).
@@ -250,6 +265,11 @@ struct game_ext {
 	/* The game's own command line tools (cli.c), ended by one with a NULL
 	 * name; NULL: none. */
 	const struct game_subcommand *subcommands;
+
+	/* The figures an agent's text names each turn (the piece in hand and
+	 * next, score, lines, lives...), in order, ended by one with a NULL
+	 * key; NULL: none beyond the board. */
+	const struct game_fact *facts;
 };
 
 /*

@@ -442,7 +442,19 @@ static const char *const ht_replay_keys[] = { "depth", "cap", NULL };
 static const char *const ht_final_keys[] = { "lines", "pieces", "status", "end_reason", NULL };
 static const char *const ht_board_fields[] = { "lines", "pieces", NULL };
 
+/* What an agent's text names each turn (game.h): no next piece, the
+ * supplier picks it after the lock. */
+static const struct game_fact ht_facts[] = {
+	{ "current", "piece", NULL, NULL },
+	{ "lines", "lines", NULL, NULL },
+	{ "pieces", "pieces", NULL, NULL },
+	{ "depth", "supplier depth", NULL, NULL },
+	{ "cap", "cap", NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
 static const struct game_ext ht_ext = {
+	.facts = ht_facts,
 	.fact_bytes = HATETRIS_KEY_BYTES,
 	.scratch_init = ht_scratch_init,
 	.replay_options = ht_replay_options,

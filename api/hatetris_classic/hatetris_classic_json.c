@@ -1197,7 +1197,19 @@ hcj_record_text(const json_t *o, char *out, size_t cap)
 	    json_string_value(json_object_get(o, "status")));
 }
 
+/* What an agent's text names each turn (game.h): the piece drawn as @
+ * on the board, by its name. */
+static const struct game_fact hcj_facts[] = {
+	{ "current", "piece", NULL, NULL },
+	{ "lines", "lines", NULL, NULL },
+	{ "pieces", "pieces", NULL, NULL },
+	{ "keys", "keys", NULL, NULL },
+	{ "supplier", "supplier", NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
 static const struct game_ext hcj_ext = {
+	.facts = hcj_facts,
 	.fact_bytes = HCJ_FACT_BYTES,
 	.replay_options = hcj_replay_options,
 	.replay_end = hcj_replay_end,

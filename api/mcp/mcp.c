@@ -27,8 +27,9 @@
 const char mcp_instructions[] =
     "arcaded plays turn-based puzzle games (list_games names them; get_rules or the resource "
     "arcaded://rules/<game> explains one). Start a run with start_run, then send each action with "
-    "act, always with the stateToken of the newest result: every result carries the state, the "
-    "board as text, the legal actions where the game lists them, and a new stateToken. When a run "
+    "act and the run's handle (runId-xxxxxxxx, the same for the whole run): every result's text "
+    "carries the figures, the board, the legal actions where the game lists them, and the next "
+    "call to make. When a run "
     "is over, finish_run with a rating (1-10) and a review gives its signed certificate. Where a "
     "game's agent check is on, a result carries a puzzle in agentCheck: answer it in the next "
     "call's agentCheck argument. A refusal is a result with isError true that still carries the "

@@ -351,24 +351,26 @@ game_text(struct text *t, const struct game *g, const struct parg *a, size_t n, 
 	put(t, "The rules of %s:\n\n%s\n\n", g->title, g->how_to_play);
 	put(t, "How to play it here:\n\n1. Start: call start_run with ");
 	put_json(t, start);
-	put(t, ". Its result holds the run's state, boardText (the board drawn as text)%s and a "
-	    "stateToken.\n", takes_commands(g) ? "" : ", legalActions (every action legal now)");
+	put(t, ". Its text block holds the run's figures, the board drawn as text%s and the run's "
+	    "handle (runId-xxxxxxxx), in a last line that says what to call next.\n",
+	    takes_commands(g) ? "" : ", the legal actions");
 	put(t, "2. Move: choose your move by the rules, then call act with {\"game\": \"%s\", "
-	    "\"stateToken\": <the stateToken of the newest result>, \"action\": <your move>}. ", g->name);
+	    "\"handle\": <the run's handle>, \"action\": <your move>}. ", g->name);
 	if (takes_commands(g))
 		put(t, "The action is a command as the rules above write it, sent as a string.");
 	else
 		put(t, "The action is one of the result's legalActions: the object as it is listed, or its "
 		    "short form as the result's text block writes it.");
-	put(t, " Every result hands out a new stateToken: always send the newest one. Go on move after "
-	    "move; get_state reads the run again from its token, get_rules gives the rules as JSON.\n");
-	put(t, "3. Refusals: a result with isError true refused the call (an illegal move, an old "
-	    "token); it still carries the run as it stands and the newest stateToken, so read its error "
-	    "and go on from there. When a result carries agentCheck, answer its puzzle in the next "
+	put(t, " The handle stays the same for the whole run: the server plays on its newest state "
+	    "(a stateToken, in structuredContent, works too). Go on move after move; get_state reads "
+	    "the run again, get_rules gives the rules as JSON.\n");
+	put(t, "3. Refusals: a result with isError true refused the call (an illegal move, a "
+	    "misnamed argument, a mistyped handle); its text says why and what to send, and shows the "
+	    "run as it stands where there is one, so read it and go on from there. When a result carries agentCheck, answer its puzzle in the next "
 	    "call's agentCheck argument: {\"token\": <its token>, \"answer\": <the number>}%s.\n",
 	    g->check_default ? " (this game's agent check is on unless the operator turned it off)" : "");
 	put(t, "4. Finish: once the run is over by the rules, call finish_run with {\"game\": \"%s\", "
-	    "\"stateToken\": <the newest stateToken>, \"rating\": <1 to 10>, \"review\": <your review of "
+	    "\"handle\": <the run's handle>, \"rating\": <1 to 10>, \"review\": <your review of "
 	    "the game, 1 to 2000 characters>}. It answers the final summary and the run's signed "
 	    "certificate. finish_run refuses a run that is not over yet: then play on.\n", g->name);
 	json_decref(start);

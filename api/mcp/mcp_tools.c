@@ -26,7 +26,9 @@
 
 #include "engine.h"
 #include "game.h"
+#include "handle.h"
 #include "match_rules.h"
+#include "mcp_codes.h"
 
 /* The text block of a result, at most (the board, the legal list, the
  * puzzle and the token fit many times over). */
@@ -42,7 +44,8 @@ enum arg_type {
 	ARG_AGENT,    /* {token, answer}: the agent check's body fields */
 	ARG_ITEMS,    /* true, false, or {chance?, weights?}: a match's item settings, sent as
 	               * the body's items, or item_chance and item_weights */
-	ARG_RULES     /* a match ruleset's name, from its table */
+	ARG_RULES,    /* a match ruleset's name, from its table */
+	ARG_HANDLE    /* a run's handle (handle.h): the server reads its newest token */
 };
 
 enum arg_to { TO_PATH, TO_BODY, TO_QUERY };
@@ -57,8 +60,9 @@ struct arg {
 };
 
 /* What the result shows: a run (the game answers, reshaped as one run
- * result), or the route's JSON as it is. */
-enum result_kind { RESULT_RUN, RESULT_AS_IS };
+ * result), the route's JSON as it is, or that JSON as structuredContent
+ * with a match drawn as text (the match routes' answers). */
+enum result_kind { RESULT_RUN, RESULT_AS_IS, RESULT_MATCH };
 
 #define TOOL_ARGS_MAX 7
 
@@ -67,15 +71,19 @@ struct tool {
 	const char      *title;
 	const char      *description;
 	bool             post;
-	const char      *path;
+	const char      *path;      /* {game}, {id} filled from the arguments; {me}: the Bearer
+	                               key's account name, which the server fills */
 	enum result_kind result;
 	bool             options;   /* takes every init option of the table */
 	struct arg       args[TOOL_ARGS_MAX];
 };
 
 #define GAME_ARG { "game", ARG_GAME, TO_PATH, NULL, true, "the game (one of the table's names)" }
-#define TOKEN_ARG { "stateToken", ARG_STRING, TO_BODY, "stateToken", true, \
-	"the newest stateToken of the run, from the last result" }
+#define TOKEN_ARG { "stateToken", ARG_STRING, TO_BODY, "stateToken", false, \
+	"the newest stateToken of the run (structuredContent.stateToken); or send handle instead" }
+#define HANDLE_ARG { "handle", ARG_HANDLE, TO_BODY, NULL, false, \
+	"the run's handle, as every result of the run writes it (runId-xxxxxxxx): the server " \
+	"continues the run from its newest state; send it or stateToken" }
 #define AGENT_ARG { "agentCheck", ARG_AGENT, TO_BODY, NULL, false, \
 	"the answer to the puzzle of the last result's agentCheck, where the game's check is on: " \
 	"{\"token\": its token, \"answer\": the number}" }
@@ -94,19 +102,21 @@ static const struct tool tools[] = {
 	    true, "/api/games/{game}/init", RESULT_RUN, true, { GAME_ARG,
 	    { "seed", ARG_INTEGER, TO_BODY, "seed", false, "the deal, 0 to 2^53 - 1 (random when absent; "
 	    "a game without a seed refuses one)" } } },
-	{ "act", "Play one action", "Plays an action on the run of the stateToken and answers the new "
-	    "state with a new stateToken. The action is the game's JSON object, or a short string: for "
+	{ "act", "Play one action", "Plays an action on the run named by its handle (or a stateToken) "
+	    "and answers the new state. The action is the game's JSON object, or a short string: for "
 	    "{command_games}, a command as the game's rules write it; for the other games, a legal "
 	    "action as the result's text block writes it: its integer fields joined by 'x' (\"4x0\"), "
 	    "its type alone (\"next\") or its id.",
-	    true, "/api/games/{game}/action", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
+	    true, "/api/games/{game}/action", RESULT_RUN, false, { GAME_ARG, HANDLE_ARG, TOKEN_ARG,
 	    { "action", ARG_ACTION, TO_BODY, NULL, true, "the action: the game's object or a short string" },
 	    AGENT_ARG } },
-	{ "get_state", "Read a run's state", "The run as it stands, from its newest stateToken.",
-	    true, "/api/games/{game}/state", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG, AGENT_ARG } },
+	{ "get_state", "Read a run's state", "The run as it stands, named by its handle (or its "
+	    "newest stateToken).",
+	    true, "/api/games/{game}/state", RESULT_RUN, false, { GAME_ARG, HANDLE_ARG, TOKEN_ARG,
+	    AGENT_ARG } },
 	{ "finish_run", "Finish a run", "Finishes a run that is over with a rating and a review, and "
 	    "answers its final summary and its signed result certificate.",
-	    true, "/api/games/{game}/finish", RESULT_RUN, false, { GAME_ARG, TOKEN_ARG,
+	    true, "/api/games/{game}/finish", RESULT_RUN, false, { GAME_ARG, HANDLE_ARG, TOKEN_ARG,
 	    { "rating", ARG_INTEGER, TO_BODY, "rating", true, "your rating of the game, 1 to 10" },
 	    { "review", ARG_STRING, TO_BODY, "review", true, "your review of the game, 1 to 2000 "
 	    "characters" }, AGENT_ARG } },
@@ -119,11 +129,23 @@ static const struct tool tools[] = {
 	    { "seed", ARG_INTEGER, TO_QUERY, "seed", false, "only the runs of this seed" },
 	    { "limit", ARG_INTEGER, TO_QUERY, "limit", false, "entries per page, 1 to 100" },
 	    { "after", ARG_STRING, TO_QUERY, "after", false, "the 'next' cursor of the page before" } } },
+	{ "quick_match", "Join the quick-match queue", "Joins the rated quick-match queue of the default "
+	    "ruleset ({default_rules}) with the caller (the Bearer agent key's account): the queue's "
+	    "lobby with exactly these settings, or a new one with you in seat 0. The seat that fills it "
+	    "starts the match. It answers at once; then call wait_match with afterTurn 0, which waits "
+	    "up to 25 seconds a call, until the match plays, and play it with match_move.",
+	    true, "/api/matches/quick", RESULT_MATCH, false, {
+	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
+	    { "turnSeconds", ARG_INTEGER, TO_BODY, "turn_seconds", false, "seconds a turn lasts, 1 to 3600 "
+	      "(10 when absent)" },
+	    { "items", ARG_ITEMS, TO_BODY, NULL, false, "the item settings, as create_match takes them "
+	      "(none when absent)" } } },
 	{ "create_match", "Create a versus match", "Opens a versus match in its lobby with the caller "
 	    "(the Bearer agent key's account) in seat 0, of the ruleset rules names (one of {rulesets}; "
 	    "{default_rules} when absent). A created match is never rated: rated matches come from "
-	    "the quick-match queue.",
-	    true, "/api/matches", RESULT_AS_IS, false, {
+	    "the quick-match queue (quick_match). Over MCP every ruleset plays by turns; "
+	    "ActionBlocks' real time (60 steps a second) is for bots on the REST routes.",
+	    true, "/api/matches", RESULT_MATCH, false, {
 	    { "players", ARG_INTEGER, TO_BODY, "players", true, "seats, 2 to 8" },
 	    { "rules", ARG_RULES, TO_BODY, "rules", false, "the match's ruleset ({default_rules} when "
 	      "absent)" },
@@ -134,18 +156,45 @@ static const struct tool tools[] = {
 	      "(0 none), weights six shares 0 to 100 for add_line, clear_line, nuke, swap, blind, "
 	      "transform (one above 0)" } } },
 	{ "join_match", "Join a versus match", "Takes the next seat of a match in its lobby; the last "
-	    "seat starts it.", true, "/api/matches/{id}/join", RESULT_AS_IS, false, { MATCH_ARG } },
+	    "seat starts it. Over MCP a match plays by turns (ActionBlocks' real time is for bots on "
+	    "the REST routes).", true, "/api/matches/{id}/join", RESULT_MATCH, false, { MATCH_ARG } },
 	{ "match_move", "Move in a versus match", "One move for the turn open now: turn is the match's "
 	    "turn + 1, command the move: " MCP_MATCH_MOVES ".",
-	    true, "/api/matches/{id}/move", RESULT_AS_IS, false, { MATCH_ARG,
+	    true, "/api/matches/{id}/move", RESULT_MATCH, false, { MATCH_ARG,
 	    { "turn", ARG_INTEGER, TO_BODY, "turn", true, "the turn the move is for" },
 	    { "command", ARG_STRING, TO_BODY, "command", true, "the move, in the words of the match's ruleset" } } },
 	{ "wait_match", "Wait for a versus turn", "Answers the match once the turn after afterTurn has "
-	    "resolved, the match has ended or started, or after 25 seconds as it stands.",
-	    false, "/api/matches/{id}/wait", RESULT_AS_IS, false, { MATCH_ARG,
+	    "resolved, the match has ended or started, or after 25 seconds as it stands. Over MCP a "
+	    "match plays by turns: ActionBlocks' real time (60 steps a second) is for bots on the REST "
+	    "routes.",
+	    false, "/api/matches/{id}/wait", RESULT_MATCH, false, { MATCH_ARG,
 	    { "afterTurn", ARG_INTEGER, TO_QUERY, "after", true, "the last turn seen" } } },
+	{ "create_account", "Create an account", "Creates an account and answers its first agent key, "
+	    "shown only this once. Matches, and runs that count for an account, need the key in the "
+	    "MCP connection's Authorization: Bearer header (the host's configuration), never in an "
+	    "argument.",
+	    true, "/api/v1/accounts", RESULT_AS_IS, false, {
+	    { "name", ARG_STRING, TO_BODY, "name", true, "the account's name: 3 to 32 letters, digits, "
+	      "'_' or '-'" } } },
+	{ "my_runs", "List my runs", "Your account's runs of one game, newest first (the Bearer agent "
+	    "key's account): ids, seeds, scores and figures, status, one page at a time.",
+	    false, "/api/v1/accounts/{me}/runs", RESULT_AS_IS, false, {
+	    { "game", ARG_GAME, TO_QUERY, "game", true, "the game (one of the table's names)" },
+	    { "limit", ARG_INTEGER, TO_QUERY, "limit", false, "entries per page, 1 to 100" },
+	    { "before", ARG_STRING, TO_QUERY, "before", false, "the 'next' cursor of the page before" } } },
 };
 #define NTOOLS (sizeof tools / sizeof tools[0])
+
+/* A line a tool's text block ends with on success, or NULL. */
+static const char *
+tool_after(const struct tool *t)
+{
+	if (strcmp(t->name, "create_account") == 0)
+		return "The agent key above is shown only this once. Put it in your MCP host's "
+		    "configuration for this server as the header Authorization: Bearer <the key>, then "
+		    "reconnect: the calls after that act for the account.";
+	return NULL;
+}
 
 /* ---- schemas ---- */
 
@@ -255,6 +304,9 @@ arg_schema(const struct arg *a)
 	case ARG_RULES:
 		s = json_pack("{s:s, s:o}", "type", "string", "enum", rules_enum());
 		break;
+	case ARG_HANDLE:
+		s = json_pack("{s:s, s:i}", "type", "string", "maxLength", MCP_HANDLE_ARG_MAX);
+		break;
 	}
 	if (s != NULL)
 		json_object_set_new(s, "description", json_string(expand(a->help, help, sizeof help)));
@@ -320,11 +372,12 @@ static json_t *
 run_output_schema(void)
 {
 	return json_pack("{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s},"
-	    " s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}}}, s:[s]}",
+	    " s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s, s:{s:{s:s}, s:{s:s}, s:{s:s}}}}, s:[s]}",
 	    "type", "object", "properties",
 	    "game", "type", "string",
 	    "runId", "type", "string",
 	    "stateToken", "type", "string",
+	    "handle", "type", "string",
 	    "status", "type", "string",
 	    "boardText", "type", "string",
 	    "state", "type", "object",
@@ -459,7 +512,86 @@ fill_path(const char *pattern, const char *game, const char *id, char *out, size
 	return true;
 }
 
-#define REFUSE(...) do { snprintf(msg, cap, __VA_ARGS__); goto refused; } while (0)
+/* A refusal of the call itself (a protocol error: no tool, a malformed
+ * request), and one of its arguments (a tool error the model reads and
+ * corrects). */
+#define PROTOCOL(...) do { snprintf(msg, cap, __VA_ARGS__); *code = MCP_INVALID_PARAMS; \
+	goto refused; } while (0)
+#define REFUSE(...) do { snprintf(msg, cap, __VA_ARGS__); *code = 0; goto refused; } while (0)
+
+/* "game, handle (or stateToken), action, agentCheck (optional)": the
+ * arguments of t as a refusal lists them. */
+static void
+arg_list(const struct tool *t, char *out, size_t cap)
+{
+	size_t i, n = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL && n < cap; i++) {
+		const struct arg *a = &t->args[i];
+
+		if (strcmp(a->name, "stateToken") == 0)
+			continue;
+		n += (size_t)snprintf(out + n, cap - n, "%s'%s'%s", n > 0 ? ", " : "", a->name,
+		    a->type == ARG_HANDLE ? " (or 'stateToken')" : a->required ? "" : " (optional)");
+	}
+	if (t->options && n < cap)
+		snprintf(out + n, cap - n, ", and the game's options");
+}
+
+/* The argument of t that an unknown key most likely meant: one the
+ * arguments did not send, the required first. */
+static const char *
+meant(const struct tool *t, const json_t *args)
+{
+	size_t i, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL; i++)
+			if (t->args[i].required == (pass == 0) && json_object_get(args, t->args[i].name) == NULL &&
+			    strcmp(t->args[i].name, "stateToken") != 0)
+				return t->args[i].name;
+	return NULL;
+}
+
+/*
+ * A run tool's call refused for its arguments, made the state route's
+ * call for the run it names (by a handle or a stateToken, with the agent
+ * check's answer when one came well formed), so that the refusal shows
+ * the run as it stands: c->refused says why, and the result is isError
+ * whatever the route answers. False when the call names no run.
+ */
+static bool
+refused_with_run(const struct tool *t, const json_t *args, struct mcp_call *c, const char *why)
+{
+	const json_t *h = json_object_get(args, "handle"), *tok = json_object_get(args, "stateToken");
+	const json_t *ac = json_object_get(args, "agentCheck");
+	const json_t *act = json_object_get(ac, "token"), *ans = json_object_get(ac, "answer");
+	const json_t *g = json_object_get(args, "game");
+
+	/* The refusal may have come before the game was read. */
+	if (c->game == NULL && json_is_string(g))
+		c->game = game_by_name(json_string_value(g), json_string_length(g));
+	if (t->result != RESULT_RUN || c->game == NULL || arg_named(t, "handle") == NULL)
+		return false;
+	if (!json_is_string(tok) && !(json_is_string(h) && json_string_length(h) <= MCP_HANDLE_ARG_MAX))
+		return false;
+	mcp_call_cleanup(c);
+	if ((c->body = json_object()) == NULL)
+		return false;
+	c->handle[0] = '\0';
+	if (json_is_string(tok))
+		json_object_set(c->body, "stateToken", (json_t *)tok);
+	else
+		snprintf(c->handle, sizeof c->handle, "%s", json_string_value(h));
+	if (json_is_string(act) && (json_is_integer(ans) || json_is_string(ans))) {
+		json_object_set(c->body, "agent_check", (json_t *)act);
+		json_object_set(c->body, "agent_answer", (json_t *)ans);
+	}
+	c->post = true;
+	snprintf(c->refused, sizeof c->refused, "%s", why);
+	return fill_path("/api/games/{game}/state", c->game->name, "", c->path, sizeof c->path);
+}
 
 bool
 mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, size_t cap)
@@ -471,13 +603,14 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 	size_t i;
 
 	memset(c, 0, sizeof *c);
-	*code = -32602;
+	*code = MCP_INVALID_PARAMS;
+	t = NULL;
 	if (name == NULL)
-		REFUSE("tools/call needs params.name, a string");
+		PROTOCOL("tools/call needs params.name, a string");
 	if ((t = tool_named(name)) == NULL)
-		REFUSE("Unknown tool: %.80s", name);
+		PROTOCOL("Unknown tool: %.80s", name);
 	if (args != NULL && !json_is_object(args))
-		REFUSE("%s: 'arguments' must be an object", t->name);
+		PROTOCOL("%s: 'arguments' must be an object", t->name);
 	c->tool = (int)(t - tools);
 	c->name = t->name;
 	c->post = t->post;
@@ -485,6 +618,13 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 		c->body = json_object();
 	else
 		c->query = json_object();
+	json_object_foreach((json_t *)args, key, v)
+		if (arg_named(t, key) == NULL && !(t->options && is_option(key))) {
+			const char *m = meant(t, args);
+
+			REFUSE("%s: unknown argument '%.60s'%s%s%s", t->name, key, m != NULL ?
+			    " (did you mean '" : "", m != NULL ? m : "", m != NULL ? "'?)" : "");
+		}
 	for (i = 0; i < TOOL_ARGS_MAX && t->args[i].name != NULL; i++)
 		if (t->args[i].required && json_object_get(args, t->args[i].name) == NULL)
 			REFUSE("%s: missing argument '%s'", t->name, t->args[i].name);
@@ -509,7 +649,10 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 				REFUSE("%s: argument 'game' must be one of %s", t->name, game_names(names,
 				    sizeof names));
 			}
-			game = c->game->name;
+			if (a->to == TO_QUERY)
+				json_object_set_new(into, a->field, json_string(c->game->name));
+			else
+				game = c->game->name;
 			break;
 		case ARG_ID:
 			if (!json_is_string(v) || !is_id(json_string_value(v)))
@@ -532,6 +675,13 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 				json_object_set(into, a->field, (json_t *)v);
 			break;
 		}
+		case ARG_HANDLE:
+			if (!json_is_string(v) || json_string_length(v) > MCP_HANDLE_ARG_MAX)
+				REFUSE("%s: argument 'handle' must be the run's handle, a string of at most %d "
+				    "characters (runId-xxxxxxxx, as the run's results write it)", t->name,
+				    MCP_HANDLE_ARG_MAX);
+			snprintf(c->handle, sizeof c->handle, "%s", json_string_value(v));
+			break;
 		case ARG_ACTION:
 			if (!json_is_string(v) && !json_is_object(v))
 				REFUSE("%s: argument 'action' must be a string or an object", t->name);
@@ -581,16 +731,29 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 		}
 		}
 	}
+	if (arg_named(t, "handle") != NULL && c->handle[0] == '\0' &&
+	    !json_is_string(json_object_get(args, "stateToken")))
+		REFUSE("%s: name the run: send 'handle', as the run's results write it (runId-xxxxxxxx), "
+		    "or its newest 'stateToken'", t->name);
 	if ((v = json_object_get(args, "action")) != NULL) {
 		if (json_is_object(v))
 			json_object_set(c->body, "action", (json_t *)v);
 		else if (!mcp_action_from_text(c->game, json_string_value(v), c->body))
-			REFUSE("out of memory");
+			PROTOCOL("out of memory");
 	}
 	if (!fill_path(t->path, game != NULL ? game : "", id != NULL ? id : "", c->path, sizeof c->path))
-		REFUSE("%s: the path does not fit", t->name);
+		PROTOCOL("%s: the path does not fit", t->name);
 	return true;
 refused:
+	if (*code == 0 && t != NULL) {
+		char list[256];
+		size_t n = strlen(msg);
+
+		arg_list(t, list, sizeof list);
+		snprintf(msg + n, n < cap ? cap - n : 0, ". %s takes %s", t->name, list);
+		if (refused_with_run(t, args, c, msg))
+			return true;
+	}
 	mcp_call_cleanup(c);
 	return false;
 }
@@ -774,6 +937,17 @@ run_result(const struct mcp_call *c, int status, const json_t *body)
 	json_t *v, *flat = NULL;
 
 	copy(o, "runId", body, "runId");
+	if (c->keys != NULL && c->game != NULL && json_is_string(json_object_get(body, "runId"))) {
+		char h[HANDLE_TEXT_MAX + 1];
+
+		handle_make(c->keys, c->game->name, strtoll(json_string_value(json_object_get(body, "runId")),
+		    NULL, 10), h);
+		json_object_set_new(o, "handle", json_string(h));
+	} else if (c->handle[0] != '\0') {
+		/* A refusal that shows no run (a wrong puzzle answer): the
+		 * handle the call named, which the server has read. */
+		json_object_set_new(o, "handle", json_string(c->handle));
+	}
 	copy(o, "stateToken", body, "stateToken");
 	if (!json_is_object(state)) {
 		flat = json_object();
@@ -875,11 +1049,14 @@ struct run_view {
 	size_t      nlegal;
 	void      (*legal_text)(const void *ctx, size_t i, char *out, size_t cap);
 	const void *legal_ctx;
+	char        facts[512];  /* the game's figures in one line (game_ext facts), or "" */
+	const json_t *results;   /* the commands' results (an array), or NULL */
 	const char *final;       /* the final summary, compact JSON, when an object */
 	const char *certificate;
 	bool        check;       /* an agent check: puzzle and token */
 	const char *puzzle, *check_token;
 	const char *state_token;
+	const char *handle;      /* the run's handle; NULL: none made (then the token is shown) */
 };
 
 /* say(buf, n, "%s", s): s's bytes, without the format's cost. */
@@ -887,6 +1064,202 @@ static void
 say_str(char *buf, size_t *n, const char *s)
 {
 	say_raw(buf, n, s, strlen(s));
+}
+
+/* One value of a fact, from its compact JSON text (p, n bytes), as the
+ * text block writes it: a string without its quotes, an array's items
+ * one after another ("none" when empty), null as "none", anything else as
+ * written. */
+static void
+fact_value(const char *p, size_t n, char *out, size_t cap)
+{
+	size_t i, k = 0;
+
+	if (cap == 0)
+		return;
+	if (n == 4 && memcmp(p, "null", 4) == 0)
+		p = "none", n = 4;
+	else if (n == 2 && memcmp(p, "[]", 2) == 0)
+		p = "none", n = 4;
+	for (i = 0; i < n && k + 1 < cap; i++) {
+		char c = p[i];
+
+		if (c == '"' || c == '[' || c == ']' || c == '\\')
+			continue;
+		out[k++] = c == ',' ? ' ' : c;
+	}
+	out[k] = '\0';
+}
+
+/* The compact JSON text of a state member, for the facts: get(ctx, key)
+ * gives its bytes in *p and *n, false when the state has none. */
+typedef bool (*fact_get_fn)(const void *ctx, const char *key, const char **p, size_t *n);
+
+static void append_cut(char *out, size_t cap, size_t *len, const char *s, size_t n);
+
+/* The facts line of game g (its game_ext facts) into out: "piece T, next
+ * L O Z, score 0"; "" when the game lists none or the state has none.
+ * Put together without printf: it is in every run result. */
+static void
+facts_line(const struct game *g, fact_get_fn get, const void *ctx, char *out, size_t cap)
+{
+	const struct game_fact *f = g != NULL ? game_ext(g)->facts : NULL;
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (; f != NULL && f->key != NULL && len + 1 < cap; f++) {
+		const char *p, *text, *label;
+		char val[160];
+		size_t n;
+
+		if (!get(ctx, f->key, &p, &n))
+			continue;
+		if ((n == 4 && memcmp(p, "true", 4) == 0) || (n == 5 && memcmp(p, "false", 5) == 0)) {
+			bool on = n == 4;
+
+			if (f->if_true != NULL || f->if_false != NULL) {
+				if ((text = on ? f->if_true : f->if_false) == NULL)
+					continue;
+				if (len > 0)
+					append_cut(out, cap, &len, ", ", 2);
+				append_cut(out, cap, &len, text, strlen(text));
+				continue;
+			}
+			memcpy(val, on ? "yes" : "no", on ? 4 : 3);
+		} else
+			fact_value(p, n, val, sizeof val);
+		label = f->label != NULL ? f->label : f->key;
+		if (len > 0)
+			append_cut(out, cap, &len, ", ", 2);
+		append_cut(out, cap, &len, label, strlen(label));
+		append_cut(out, cap, &len, " ", 1);
+		append_cut(out, cap, &len, val, strlen(val));
+	}
+}
+
+/* The words of an option's figure, in the order they are written; the
+ * option's own coordinates and board are left to its command. */
+static const char *const option_figures[][2] = {
+	{ "lines", "lines" }, { "holes", "holes" }, { "max_height", "height" },
+	{ "bumpiness", "bumpiness" }, { "top", "top" },
+};
+
+/* The commands' results (an array of command results: command, ok,
+ * message, and options for an options command), a line each; an
+ * options command's then as a table: a header naming the figures the
+ * first option has, and a line an option, the command that plays it
+ * and its figures in that order. */
+static void
+results_text(const json_t *results, char *buf, size_t *n)
+{
+	const json_t *r, *o;
+	size_t i, j, k;
+
+	json_array_foreach(results, i, r) {
+		const char *cmd = json_string_value(json_object_get(r, "command"));
+		const char *msg = json_string_value(json_object_get(r, "message"));
+		const json_t *opts = json_object_get(r, "options");
+		bool has[sizeof option_figures / sizeof option_figures[0]];
+
+		say(buf, n, "%s %s: %s\n", cmd != NULL ? cmd : "?",
+		    json_is_false(json_object_get(r, "ok")) ? "refused" : "ok", msg != NULL ? msg : "");
+		if (json_array_size(opts) == 0)
+			continue;
+		say(buf, n, "option:");
+		for (k = 0; k < sizeof has / sizeof has[0]; k++)
+			if ((has[k] = json_is_integer(json_object_get(json_array_get(opts, 0),
+			    option_figures[k][0]))))
+				say(buf, n, " %s", option_figures[k][1]);
+		say(buf, n, "\n");
+		json_array_foreach(opts, j, o) {
+			const json_t *c = json_object_get(o, "command"), *lock = json_object_get(o, "lock");
+
+			if (json_is_string(c))
+				say(buf, n, "%s:", json_string_value(c));
+			else if (json_is_integer(lock))
+				say(buf, n, "place %" JSON_INTEGER_FORMAT ":", json_integer_value(lock));
+			else
+				say(buf, n, "option %zu:", j);
+			for (k = 0; k < sizeof has / sizeof has[0]; k++)
+				if (has[k])
+					say(buf, n, " %" JSON_INTEGER_FORMAT,
+					    json_integer_value(json_object_get(o, option_figures[k][0])));
+			if (json_is_true(json_object_get(o, "over")))
+				say(buf, n, " (ends the run)");
+			say(buf, n, "\n");
+		}
+	}
+}
+
+/* A grid drawing (every line of one width, no space in it: a well) with
+ * each run of two or more empty rows ('.' only) said in one line, and a
+ * ruler of its columns under it; any other drawing as it is. */
+static void
+say_board(char *buf, size_t *n, const char *board)
+{
+	size_t width = strcspn(board, "\n"), run = 0, i;
+	const char *p, *line;
+	bool grid = width > 0 && width <= 40;
+
+	for (p = board; grid && *p != '\0'; ) {
+		size_t w = strcspn(p, "\n");
+
+		if (w != width || memchr(p, ' ', w) != NULL)
+			grid = false;
+		p += w;
+		if (*p == '\n')
+			p++;
+	}
+	if (!grid) {
+		say_str(buf, n, board);
+		say_raw(buf, n, "\n", 1);
+		return;
+	}
+	for (p = board, line = board; ; ) {
+		if (*p != '\0' && strspn(p, ".") >= width) {
+			line = p; /* the last empty row of the run */
+			run++;
+			p += width + (p[width] == '\n');
+			continue;
+		}
+		if (run == 1) {
+			say_raw(buf, n, line, width);
+			say_raw(buf, n, "\n", 1);
+		} else if (run > 1)
+			say(buf, n, "(%zu empty rows)\n", run);
+		run = 0;
+		if (*p == '\0')
+			break;
+		say_raw(buf, n, p, width);
+		say_raw(buf, n, "\n", 1);
+		p += width + (p[width] == '\n');
+	}
+	for (i = 0; i < width; i++)
+		say_raw(buf, n, &"0123456789"[i % 10], 1);
+	say_raw(buf, n, "\n", 1);
+}
+
+/* The call to make next, with the run's handle: act while the run
+ * plays, finish_run once it is over, nothing once it is finished. */
+static void
+next_line(const struct run_view *v, char *buf, size_t *n)
+{
+	const char *st = v->status != NULL ? v->status : "";
+
+	if (strcmp(st, "finished") == 0)
+		return;
+	/* In parts, without printf: every run result has it. */
+	if (strcmp(st, "over") == 0 || strcmp(st, "done") == 0)
+		say_str(buf, n, "next: finish_run with {\"game\": \"");
+	else
+		say_str(buf, n, "next: act with {\"game\": \"");
+	say_str(buf, n, v->game);
+	say_str(buf, n, "\", \"handle\": \"");
+	say_str(buf, n, v->handle);
+	if (strcmp(st, "over") == 0 || strcmp(st, "done") == 0)
+		say_str(buf, n, "\", \"rating\": <1-10>, \"review\": <your review>}\n");
+	else
+		say_str(buf, n, "\", \"action\": <your move>}\n");
 }
 
 /* The text block of a run result: what a reader needs to play on. The
@@ -904,16 +1277,22 @@ run_text(const struct run_view *v)
 	if (v->error)
 		say(buf, &n, "refused: %" PRId64 " %s: %s\n", v->err_status,
 		    v->err_code != NULL ? v->err_code : "error", v->err_message != NULL ? v->err_message : "");
-	say_str(buf, &n, v->game);
-	say_raw(buf, &n, " run ", 5);
-	say_str(buf, &n, v->run_id != NULL ? v->run_id : "-");
-	say_raw(buf, &n, ": ", 2);
-	say_str(buf, &n, v->status != NULL ? v->status : "-");
-	say_raw(buf, &n, "\n", 1);
-	if (v->board_text != NULL) {
-		say_str(buf, &n, v->board_text);
+	if (v->game[0] != '\0' || v->run_id != NULL) {
+		say_str(buf, &n, v->game);
+		say_raw(buf, &n, " run ", 5);
+		say_str(buf, &n, v->run_id != NULL ? v->run_id : "-");
+		say_raw(buf, &n, ": ", 2);
+		say_str(buf, &n, v->status != NULL ? v->status : "-");
 		say_raw(buf, &n, "\n", 1);
 	}
+	if (v->facts[0] != '\0') {
+		say_str(buf, &n, v->facts);
+		say_raw(buf, &n, "\n", 1);
+	}
+	if (v->board_text != NULL)
+		say_board(buf, &n, v->board_text);
+	if (v->results != NULL)
+		results_text(v->results, buf, &n);
 	if (v->legal) {
 		say_raw(buf, &n, "legal actions:", 14);
 		for (i = 0; i < v->nlegal; i++) {
@@ -933,7 +1312,12 @@ run_text(const struct run_view *v)
 		say(buf, &n, "agent check: %s -- answer with agentCheck {\"token\": \"%s\", \"answer\": "
 		    "<the number>}\n", v->puzzle != NULL ? v->puzzle : "",
 		    v->check_token != NULL ? v->check_token : "");
-	if (v->state_token != NULL) {
+	if (v->error && v->err_code != NULL && strcmp(v->err_code, "invalid_state_token") == 0)
+		say_str(buf, &n, "the stateToken does not open: name the run by its handle instead, as "
+		    "its results write it (runId-xxxxxxxx)\n");
+	if (v->handle != NULL)
+		next_line(v, buf, &n);
+	else if (v->state_token != NULL) {
 		say_raw(buf, &n, "stateToken: ", 12);
 		say_str(buf, &n, v->state_token);
 		say_raw(buf, &n, "\n", 1);
@@ -947,10 +1331,32 @@ tree_legal_text(const void *ctx, size_t i, char *out, size_t cap)
 	mcp_action_text(json_array_get(ctx, i), out, cap);
 }
 
-/* run_text of the result tree r. */
-static char *
-run_text_of(const json_t *r)
+/* A fact's text read off a state tree. */
+struct tree_facts {
+	const json_t *state;
+	char         *dump;  /* the last value's text, freed on the next */
+};
+
+static bool
+tree_fact(const void *ctx, const char *key, const char **p, size_t *n)
 {
+	struct tree_facts *t = (struct tree_facts *)ctx;
+	const json_t *v = json_object_get(t->state, key);
+
+	free(t->dump);
+	t->dump = NULL;
+	if (v == NULL || (t->dump = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)) == NULL)
+		return false;
+	*p = t->dump;
+	*n = strlen(t->dump);
+	return true;
+}
+
+/* run_text of the result tree r, of game g. */
+static char *
+run_text_of(const struct game *g, const json_t *r)
+{
+	struct tree_facts tf = { json_object_get(r, "state"), NULL };
 	const json_t *e = json_object_get(r, "error"), *legal = json_object_get(r, "legalActions");
 	const json_t *ac = json_object_get(r, "agentCheck"), *final = json_object_get(r, "final");
 	struct run_view v;
@@ -963,7 +1369,7 @@ run_text_of(const json_t *r)
 		v.err_code = json_string_value(json_object_get(e, "code"));
 		v.err_message = json_string_value(json_object_get(e, "message"));
 	}
-	v.game = json_string_value(json_object_get(r, "game"));
+	v.game = json_string_value(json_object_get(r, "game")) != NULL ? json_string_value(json_object_get(r, "game")) : "";
 	v.run_id = json_string_value(json_object_get(r, "runId"));
 	v.status = json_string_value(json_object_get(r, "status"));
 	v.board_text = json_string_value(json_object_get(r, "boardText"));
@@ -982,9 +1388,270 @@ run_text_of(const json_t *r)
 		v.check_token = json_string_value(json_object_get(ac, "token"));
 	}
 	v.state_token = json_string_value(json_object_get(r, "stateToken"));
+	v.handle = json_string_value(json_object_get(r, "handle"));
+	facts_line(g, tree_fact, &tf, v.facts, sizeof v.facts);
+	free(tf.dump);
+	if (json_is_array(json_object_get(r, "results")))
+		v.results = json_object_get(r, "results");
 	text = run_text(&v);
 	free(dump);
 	return text;
+}
+
+/* ---- a match as text ---- */
+
+/* The words of a seat's or a turn's member where its key is not plain. */
+static const char *const match_words[][2] = {
+	{ "current", "piece" }, { "pending", "pending garbage" }, { "lines_sent", "sent" },
+	{ "lines_received", "received" }, { "end_reason", "ended by" },
+};
+
+/* Members the seat line leaves out: drawn below, or said before. */
+static const char *const seat_drawn[] = {
+	"seat", "account", "board_text", "board", "buffer", "item_board", "moved", "items_text",
+	"rating_before", "rating_after", NULL
+};
+
+/* Whether v holds nothing but nulls (an item per cell of a piece, where
+ * no cell carries one). */
+static bool
+all_null(const json_t *v)
+{
+	const json_t *x;
+	size_t i;
+
+	if (!json_is_array(v))
+		return json_is_null(v);
+	json_array_foreach(v, i, x)
+		if (!all_null(x))
+			return false;
+	return true;
+}
+
+static const char *
+match_word(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof match_words / sizeof match_words[0]; i++)
+		if (strcmp(match_words[i][0], key) == 0)
+			return match_words[i][1];
+	return key;
+}
+
+/* A member's value in a line: a scalar as written, an array's items
+ * one after another, an object's members "key value" in parentheses. */
+static void
+say_value(char *buf, size_t *n, const json_t *v)
+{
+	const char *key;
+	const json_t *x;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		say(buf, n, "%s", json_string_value(v));
+		break;
+	case JSON_INTEGER:
+		say(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_TRUE:
+		say(buf, n, "yes");
+		break;
+	case JSON_FALSE:
+		say(buf, n, "no");
+		break;
+	case JSON_NULL:
+		say(buf, n, "none");
+		break;
+	case JSON_ARRAY:
+		if (json_array_size(v) == 0)
+			say(buf, n, "none");
+		json_array_foreach(v, i, x) {
+			say(buf, n, "%s", i > 0 ? " " : "");
+			say_value(buf, n, x);
+		}
+		break;
+	case JSON_OBJECT:
+		say(buf, n, "(");
+		i = 0;
+		json_object_foreach((json_t *)v, key, x) {
+			say(buf, n, "%s%s ", i++ > 0 ? ", " : "", key);
+			say_value(buf, n, x);
+		}
+		say(buf, n, ")");
+		break;
+	default: {
+		char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		say(buf, n, "%s", d != NULL ? d : "?");
+		free(d);
+	}
+	}
+}
+
+/* One seat: "seat 0 frank (you): alive yes, piece Z, hold none, next O J
+ * T, score 0, ..."; a member null is left out but the hold's. */
+static void
+seat_text(const json_t *seat, const json_t *you, char *buf, size_t *n)
+{
+	const json_t *num = json_object_get(seat, "seat"), *v;
+	const char *acc = json_string_value(json_object_get(seat, "account")), *key;
+	size_t k = 0;
+
+	say(buf, n, "seat %" JSON_INTEGER_FORMAT "%s%s%s:", json_integer_value(num), acc != NULL ? " " : "",
+	    acc != NULL ? acc : "", json_is_integer(you) && json_equal(you, num) ? " (you)" : "");
+	json_object_foreach((json_t *)seat, key, v) {
+		if (has_field(seat_drawn, key) || (json_is_null(v) && strcmp(key, "hold") != 0) ||
+		    (json_is_array(v) && json_array_size(v) > 0 && all_null(v)))
+			continue;
+		say(buf, n, "%s %s ", k++ > 0 ? "," : "", match_word(key));
+		say_value(buf, n, v);
+	}
+	say(buf, n, "\n");
+}
+
+/* A seat's board: its drawing, or its rows. */
+static void
+seat_board(const json_t *seat, char *buf, size_t *n)
+{
+	const json_t *rows = json_object_get(seat, "board"), *r;
+	size_t i;
+
+	if (json_is_string(json_object_get(seat, "board_text"))) {
+		say(buf, n, "%s\n", json_string_value(json_object_get(seat, "board_text")));
+		return;
+	}
+	json_array_foreach(rows, i, r)
+		if (json_is_string(r))
+			say(buf, n, "%s\n", json_string_value(r));
+}
+
+/* What each seat did in a turn: the members that say something (not
+ * null, no, 0 or empty). */
+static void
+turn_text(const json_t *turn, char *buf, size_t *n)
+{
+	const json_t *p, *v;
+	const char *key;
+	size_t i, k;
+
+	say(buf, n, "last turn %" JSON_INTEGER_FORMAT ":\n", json_integer_value(json_object_get(turn, "turn")));
+	json_array_foreach(json_object_get(turn, "players"), i, p) {
+		say(buf, n, "  seat %" JSON_INTEGER_FORMAT ":", json_integer_value(json_object_get(p, "seat")));
+		k = 0;
+		json_object_foreach((json_t *)p, key, v) {
+			if (strcmp(key, "seat") == 0 || json_is_null(v) || json_is_false(v) ||
+			    (json_is_integer(v) && json_integer_value(v) == 0 && strcmp(key, "rotation") != 0 &&
+			    strcmp(key, "column") != 0) ||
+			    (json_is_array(v) && json_array_size(v) == 0))
+				continue;
+			say(buf, n, "%s %s ", k++ > 0 ? "," : "", match_word(key));
+			say_value(buf, n, v);
+		}
+		say(buf, n, "\n");
+	}
+}
+
+/* The text block of a match answer (a match's view, a join, a move, a
+ * wait): the match in one line, every seat's figures, the boards side by
+ * side, what the last turn did, and what to send next. */
+static char *
+match_text(const char *tool, int status, const json_t *b)
+{
+	char *buf = malloc(MCP_TEXT_MAX + 1);
+	const json_t *st = json_object_get(b, "state"), *view = b, *you, *seats, *seat, *v;
+	const char *id = json_string_value(json_object_get(b, "match_id"));
+	json_int_t turn;
+	size_t n = 0, i;
+
+	if (buf == NULL)
+		return NULL;
+	buf[0] = '\0';
+	if (status >= 400) {
+		const json_t *e = json_object_get(b, "error");
+
+		say(buf, &n, "refused: %d %s: %s\n", status, json_string_value(json_object_get(e, "code")) != NULL ?
+		    json_string_value(json_object_get(e, "code")) : "error",
+		    json_string_value(json_object_get(e, "message")) != NULL ?
+		    json_string_value(json_object_get(e, "message")) : "");
+	}
+	if (json_is_string(json_object_get(b, "move")))
+		/* A move's answer: the move, then the match as the mover sees it. */
+		say(buf, &n, "move for turn %" JSON_INTEGER_FORMAT ": %s (%s)\n",
+		    json_integer_value(json_object_get(b, "turn")), json_string_value(json_object_get(b, "move")),
+		    json_is_true(json_object_get(b, "resolved")) ? "the turn has resolved" :
+		    "waiting for the other seats");
+	if (json_is_object(st))
+		view = st;
+	else if (json_is_object(json_object_get(b, "match")))
+		view = json_object_get(b, "match"); /* a refusal shows the match as it stands */
+	if (!json_is_string(json_object_get(view, "status")) && status >= 400) {
+		/* A refusal with no match in it: the rest is its own JSON. */
+		char *d = json_dumps(b, JSON_COMPACT);
+
+		say(buf, &n, "%s\n", d != NULL ? d : "");
+		free(d);
+		return buf;
+	}
+	turn = json_integer_value(json_object_get(view, "turn"));
+	you = json_object_get(view, "you");
+	if (id == NULL)
+		id = json_string_value(json_object_get(view, "match_id"));
+	say(buf, &n, "%s%smatch %s: %s", json_string_value(json_object_get(view, "rules")) != NULL ?
+	    json_string_value(json_object_get(view, "rules")) : "",
+	    json_string_value(json_object_get(view, "rules")) != NULL ? " " : "", id != NULL ? id : "-",
+	    json_string_value(json_object_get(view, "status")) != NULL ?
+	    json_string_value(json_object_get(view, "status")) : "-");
+	if (json_is_integer(json_object_get(view, "players")))
+		say(buf, &n, ", %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT " seats taken",
+		    json_integer_value(json_object_get(view, "joined")),
+		    json_integer_value(json_object_get(view, "players")));
+	say(buf, &n, ", turn %" JSON_INTEGER_FORMAT, turn);
+	if (json_is_integer(v = json_object_get(view, "deadline_in_ms")))
+		say(buf, &n, ", next turn due in %" JSON_INTEGER_FORMAT " s", (json_integer_value(v) + 999) / 1000);
+	if (json_is_integer(you))
+		say(buf, &n, ", you are seat %" JSON_INTEGER_FORMAT, json_integer_value(you));
+	say(buf, &n, "\n");
+	if ((v = json_object_get(view, "end")) != NULL && !json_is_null(v)) {
+		say(buf, &n, "end: ");
+		say_value(buf, &n, v);
+		say(buf, &n, "\n");
+	}
+	seats = json_object_get(view, "seats");
+	json_array_foreach(seats, i, seat)
+		seat_text(seat, you, buf, &n);
+	if (json_is_object(seat = json_object_get(view, "seat"))) {
+		seat_text(seat, json_object_get(seat, "seat"), buf, &n);
+		seat_board(seat, buf, &n);
+	} else if (json_is_string(v = json_object_get(view, "boardText")))
+		say(buf, &n, "%s\n", json_string_value(v));
+	else
+		json_array_foreach(seats, i, seat) {
+			if (json_object_get(seat, "board_text") == NULL && json_object_get(seat, "board") == NULL)
+				continue;
+			say(buf, &n, "seat %" JSON_INTEGER_FORMAT "'s board:\n",
+			    json_integer_value(json_object_get(seat, "seat")));
+			seat_board(seat, buf, &n);
+		}
+	if (json_is_object(v = json_object_get(view, "last_turn")))
+		turn_text(v, buf, &n);
+	if (id == NULL || (status >= 400 && view == b))
+		return buf;
+	if (strcmp(json_string_value(json_object_get(view, "status")) != NULL ?
+	    json_string_value(json_object_get(view, "status")) : "", "playing") != 0) {
+		if (strcmp(json_string_value(json_object_get(view, "status")) != NULL ?
+		    json_string_value(json_object_get(view, "status")) : "", "lobby") == 0)
+			say(buf, &n, "next: wait_match {\"matchId\": \"%s\", \"afterTurn\": 0} until it plays\n", id);
+		return buf;
+	}
+	if (strcmp(tool, "match_move") == 0 && status < 400 && !json_is_true(json_object_get(b, "resolved")))
+		say(buf, &n, "next: wait_match {\"matchId\": \"%s\", \"afterTurn\": %" JSON_INTEGER_FORMAT "}\n",
+		    id, json_integer_value(json_object_get(b, "turn")) - 1);
+	else
+		say(buf, &n, "next: match_move {\"matchId\": \"%s\", \"turn\": %" JSON_INTEGER_FORMAT
+		    ", \"command\": <your move>}\n", id, turn + 1);
+	return buf;
 }
 
 json_t *
@@ -996,9 +1663,21 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 
 	if (body == NULL)
 		return NULL;
+	if (c->refused[0] != '\0' && json_is_object(body)) {
+		/* The call's arguments were refused, and the route read the run
+		 * they named: the reason, beside the run as it stands. */
+		const char *also = json_string_value(json_object_get(json_object_get(body, "error"), "message"));
+		char why[MCP_REFUSAL_MAX + 256];
+
+		snprintf(why, sizeof why, "%s%s%s", c->refused, also != NULL ? "; and: " : "",
+		    also != NULL ? also : "");
+		json_object_set_new(body, "error", json_pack("{s:s, s:s}", "code", "invalid_arguments",
+		    "message", why));
+		status = 400;
+	}
 	if (t->result == RESULT_RUN) {
 		sc = run_result(c, status, body);
-		text = sc != NULL ? run_text_of(sc) : NULL;
+		text = sc != NULL ? run_text_of(c->game, sc) : NULL;
 	} else {
 		sc = json_is_object(body) ? json_incref(body) : json_pack("{s:O}", "items", body);
 		if (sc != NULL && status >= 400) {
@@ -1007,8 +1686,21 @@ mcp_tools_result(const struct mcp_call *c, int status, json_t *body)
 			if (json_is_object(e))
 				json_object_set_new(e, "status", json_integer(status));
 		}
-		/* The answer as JSON text too, for clients that read only text. */
-		text = sc != NULL ? json_dumps(sc, JSON_COMPACT) : NULL;
+		/* The answer as JSON text too, for clients that read only text;
+		 * a match drawn. */
+		if (sc != NULL && t->result == RESULT_MATCH)
+			text = match_text(t->name, status, sc);
+		else
+			text = sc != NULL ? json_dumps(sc, JSON_COMPACT) : NULL;
+		if (text != NULL && tool_after(t) != NULL && status < 400) {
+			size_t len = strlen(text) + strlen(tool_after(t)) + 2;
+			char *more = malloc(len);
+
+			if (more != NULL)
+				snprintf(more, len, "%s\n%s", text, tool_after(t));
+			free(text);
+			text = more;
+		}
 	}
 	json_decref(body);
 	if (sc == NULL || text == NULL) {
@@ -1446,13 +2138,32 @@ status_of(const struct member *m, int n, const char *key, const char *alt)
 	return span_is_string(s) ? s : NULL;
 }
 
+/* A fact's text read off a state's members, as written. */
+struct span_facts {
+	const struct member *m;
+	int                  n;
+};
+
+static bool
+span_fact(const void *ctx, const char *key, const char **p, size_t *n)
+{
+	const struct span_facts *sf = ctx;
+	const struct member *m = find(sf->m, sf->n, key);
+
+	if (m == NULL)
+		return false;
+	*p = m->val.p;
+	*n = m->val.n;
+	return true;
+}
+
 /* A written answer (body, len bytes) as one run result (run_result's
  * tree, member for member) into w, with its view v for the text block
  * (v->game set by the caller: the result's game).
  * False when the answer is not one this way takes. */
 static bool
-run_result_write(struct jw *w, int status, const char *body, size_t len, struct run_view *v,
-    struct span_list *list, char **arena)
+run_result_write(struct jw *w, const struct game *g, const struct keyring *keys, int status,
+    const char *body, size_t len, struct run_view *v, struct span_list *list, char **arena)
 {
 	struct member top[MEMBERS_MAX], sm[MEMBERS_MAX], fm[MEMBERS_MAX], em[MEMBERS_MAX];
 	const struct member *state, *legal, *ac, *final, *err, *bt, *stm = NULL, *bt_state = NULL, *m;
@@ -1502,12 +2213,23 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 	if (span_given(m = find(top, n, "runId"))) {
 		put(w, "runId", m);
 		v->run_id = string_of(m, arena);
+		if (keys != NULL && g != NULL && v->run_id != NULL) {
+			char *h = *arena;
+
+			handle_make(keys, g->name, strtoll(v->run_id, NULL, 10), h);
+			*arena += strlen(h) + 1;
+			jw_kstring(w, "handle", h);
+			v->handle = h;
+		}
 	}
 	if (span_given(m = find(top, n, "stateToken"))) {
 		put(w, "stateToken", m);
 		v->state_token = string_of(m, arena);
 	}
 	if (span_is_object(state)) {
+		struct span_facts sf = { sm, ns };
+
+		facts_line(g, span_fact, &sf, v->facts, sizeof v->facts);
 		put(w, "state", state);
 		stm = status_of(sm, ns, "status", "phase");
 		if (span_is_string(m = find(sm, ns, "board_text")))
@@ -1527,6 +2249,9 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 			put_member(w, &top[i]);
 		}
 		if (flat) {
+			struct span_facts sf = { top, n };
+
+			facts_line(g, span_fact, &sf, v->facts, sizeof v->facts);
 			jw_object_end(w);
 			stm = status_of(top, n, "status", "phase");
 			if (span_is_string(m = find(top, n, "board_text")))
@@ -1565,8 +2290,13 @@ run_result_write(struct jw *w, int status, const char *body, size_t len, struct 
 		} else if (span_is_object(ac))
 			return false;
 	}
-	if (span_given(m = find(top, n, "results")))
+	if (span_given(m = find(top, n, "results"))) {
 		put(w, "results", m);
+		/* Few answers have results, and they are short but for an
+		 * options command's: read as a tree for the text. */
+		if (m->val.p[0] == '[')
+			v->results = json_loadb(m->val.p, m->val.n, 0, NULL);
+	}
 	if (span_given(final)) {
 		put(w, "final", final);
 		if (span_is_object(final)) {
@@ -1618,16 +2348,17 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	size_t sclen = 0;
 	bool ok = false;
 
-	if (tools[c->tool].result != RESULT_RUN || (arena = malloc(3 * len + 3)) == NULL)
+	if (tools[c->tool].result != RESULT_RUN || c->refused[0] != '\0' ||
+	    (arena = malloc(3 * len + 3 + 2 * HANDLE_TEXT_MAX)) == NULL)
 		return false;
 	a = arena;
-	list.arena = arena + 2 * len + 2;
+	list.arena = arena + 2 * len + 2 + 2 * HANDLE_TEXT_MAX;
 	memset(&v, 0, sizeof v);
 	v.game = c->game != NULL ? c->game->name : "";
 	/* structuredContent first, into its own writer: the text block that
 	 * comes before it in the result is made from what it found. */
 	jw_init(&sc, len + 512, 2 * len + 65536);
-	if (!run_result_write(&sc, status, body, len, &v, &list, &a)) {
+	if (!run_result_write(&sc, c->game, c->keys, status, body, len, &v, &list, &a)) {
 		jw_cleanup(&sc);
 		goto done;
 	}
@@ -1665,6 +2396,7 @@ mcp_tools_result_write(struct jw *w, const struct mcp_call *c, const json_t *id,
 	jw_object_end(w);
 	jw_object_end(w);
 done:
+	json_decref((json_t *)v.results);
 	free(text);
 	free(sctext);
 	free(list.items);

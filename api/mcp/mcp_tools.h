@@ -27,8 +27,17 @@ struct game;
  * them: the one text about the match rulesets that is not read off their
  * table, since a ruleset's descriptor (match_rules.h) carries no help of
  * its moves. */
-#define MCP_MATCH_MOVES "'place R C' (the current piece turned to rotation R, 0-3, and dropped " \
-	"with its leftmost cell in column C), 'hold; place R C' (hold first, then place) or 'resign'"
+#define MCP_MATCH_MOVES "in versus-v1, 'place R C' (the current piece turned to rotation R, 0-3, " \
+	"and dropped with its leftmost cell in column C), 'hold; place R C' (hold first, then place) " \
+	"or 'resign'; in actionblocks-v1, 'keys LETTERS', the keys of the current piece up to its " \
+	"lock (L, R: a column left, right; X, Z: rotate clockwise, counter-clockwise; S: soft drop; " \
+	"D: hard drop and lock; C: hold), or 'resign'. Over MCP ActionBlocks plays by turns only: " \
+	"its real time (60 steps a second) is for bots on the REST routes"
+
+#define MCP_REFUSAL_MAX 1024  /* a refusal's reason, NUL included */
+#define MCP_HANDLE_ARG_MAX 64  /* a handle argument's characters, at most (a handle has 25) */
+
+struct keyring;
 
 /* The inner REST request of one tools/call. */
 struct mcp_call {
@@ -39,15 +48,26 @@ struct mcp_call {
 	char               path[MCP_PATH_MAX];
 	json_t            *body;     /* POST: the JSON body (owned) */
 	json_t            *query;    /* GET: the query arguments, an object of strings (owned) */
+	char               handle[MCP_HANDLE_ARG_MAX + 1]; /* the handle argument, "" when absent:
+	                                 the server reads it (handle.h) into the body's stateToken */
+	const struct keyring *keys;  /* for the results: the handle of a run they show; NULL: none */
+	char               refused[MCP_REFUSAL_MAX]; /* "": a call as asked; else why its arguments
+	                                 were refused: the call reads the run they name instead,
+	                                 and its result is isError with this reason */
 };
 
 /* {"tools": [...]}: every tool with its inputSchema and outputSchema. */
 json_t *mcp_tools_list(void);
 
 /* Reads a tools/call's params ({name, arguments}) into c. False with a
- * JSON-RPC code (-32602: unknown tool, an argument missing, unknown or of
- * the wrong type) and msg; c holds nothing then. Ranges and the game's own
- * rules are left to the route, which refuses them as the REST API does. */
+ * JSON-RPC code and msg: -32602 for a call the protocol refuses (no name,
+ * an unknown tool, arguments that are no object); 0 for arguments the
+ * tool refuses (one missing, unknown or of the wrong type), a tool error
+ * whose msg says what the tool takes, c->tool and c->game kept for its
+ * result. A run tool's call refused for its arguments but naming its run
+ * is planned (true) as the state route's call, with c->refused set: its
+ * result shows the run beside the reason. Ranges and the game's own rules
+ * are left to the route, which refuses them as the REST API does. */
 bool mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, size_t cap);
 void mcp_call_cleanup(struct mcp_call *c);
 

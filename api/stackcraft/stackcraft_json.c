@@ -503,7 +503,19 @@ static const char *const sc_replay_keys[] = { "cap", NULL };
 
 static const char *const sc_final_keys[] = { "score", "lines", "pieces", "status", "end_reason", NULL };
 
+/* What an agent's text names each turn (game.h). */
+static const struct game_fact sc_facts[] = {
+	{ "current", "piece", NULL, NULL },
+	{ "next", "next", NULL, NULL },
+	{ "score", "score", NULL, NULL },
+	{ "lines", "lines", NULL, NULL },
+	{ "pieces", "pieces", NULL, NULL },
+	{ "cap", "cap", NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
 static const struct game_ext sc_ext = {
+	.facts = sc_facts,
 	.replay_options = sc_replay_options,
 	.move_marks = sc_marks,
 };

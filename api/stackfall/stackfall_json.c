@@ -389,7 +389,23 @@ static const char *const sf_action_fields[] = { "command", "action", NULL };
 static const char *const sf_final_keys[] = { "score", "lines", "pieces", "status", NULL };
 static const char *const sf_board_fields[] = { "lines", "pieces", NULL };
 
+/* What an agent's text names each turn (game.h). */
+static const struct game_fact sf_facts[] = {
+	{ "current", "piece", NULL, NULL },
+	{ "next", "next", NULL, NULL },
+	{ "hold", "hold", NULL, NULL },
+	{ "can_hold", NULL, NULL, "hold used for this piece" },
+	{ "score", "score", NULL, NULL },
+	{ "lines", "lines", NULL, NULL },
+	{ "level", "level", NULL, NULL },
+	{ "pieces", "pieces", NULL, NULL },
+	{ "combo", "combo", NULL, NULL },
+	{ "back_to_back", NULL, "back-to-back on", NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
 static const struct game_ext sf_ext = {
+	.facts = sf_facts,
 	.scratch_init = sf_scratch_init,
 	.abandon = sf_abandon,
 	.move_marks = sf_marks,

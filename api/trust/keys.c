@@ -4,7 +4,9 @@
  * Changing either number or the context would orphan every issued token
  * and certificate, so they are fixed forever. The puzzle key is subkey 1
  * of the pepper under the context "arcpuzzl" (fixed too: changing it
- * would only void the puzzles handed out, which live 10 minutes).
+ * would only void the puzzles handed out, which live 10 minutes). The
+ * handle key is subkey 1 of the pepper under "archandl" (fixed: changing
+ * it would void every run handle handed out).
  */
 #include "keys.h"
 
@@ -17,6 +19,8 @@
 #define SUBKEY_SIGN 2
 #define PUZZLE_CONTEXT "arcpuzzl"
 #define SUBKEY_PUZZLE 1
+#define HANDLE_CONTEXT "archandl"
+#define SUBKEY_HANDLE 1
 
 int
 keyring_init(struct keyring *kr, const uint8_t pepper[32], const uint8_t (*masters)[32], int n)
@@ -28,6 +32,7 @@ keyring_init(struct keyring *kr, const uint8_t pepper[32], const uint8_t (*maste
 		return -1;
 	memcpy(kr->pepper, pepper, sizeof kr->pepper);
 	crypto_kdf_derive_from_key(kr->puzzle, sizeof kr->puzzle, SUBKEY_PUZZLE, PUZZLE_CONTEXT, pepper);
+	crypto_kdf_derive_from_key(kr->handle, sizeof kr->handle, SUBKEY_HANDLE, HANDLE_CONTEXT, pepper);
 	for (i = 0; i < n; i++) {
 		struct keyring_key *k = &kr->keys[i];
 		uint8_t seed[crypto_sign_SEEDBYTES];

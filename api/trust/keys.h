@@ -7,7 +7,9 @@
  * their footers. The last key is current: it seals and signs; every key
  * opens and verifies. The pepper keys agent-key hashes and never rotates;
  * the puzzle key, derived from it, keys agent-check tokens (server/
- * agent_check.c), so every daemon sharing a key file reads the others'.
+ * agent_check.c), so every daemon sharing a key file reads the others';
+ * the handle key, derived from it too, keys run handles (handle.h), which
+ * therefore never rotate either.
  */
 #ifndef API_KEYS_H
 #define API_KEYS_H
@@ -31,6 +33,7 @@ struct keyring_key {
 struct keyring {
 	uint8_t            pepper[32];
 	uint8_t            puzzle[32]; /* from the pepper: keys agent-check tokens */
+	uint8_t            handle[32]; /* from the pepper: keys run handles (handle.h) */
 	struct keyring_key keys[KEYRING_MAX];
 	int                nkeys; /* 1..KEYRING_MAX; keys[nkeys - 1] is current */
 };

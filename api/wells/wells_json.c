@@ -448,7 +448,16 @@ static const char *const wl_replay_keys[] = { "width", "height", NULL };
 static const char *const wl_final_keys[] = { "lines", "pieces", "status", "end_reason", "width", "height",
 	NULL };
 
+/* What an agent's text names each turn (game.h). */
+static const struct game_fact wl_facts[] = {
+	{ "current", "piece", NULL, NULL },
+	{ "pieces", "pieces", NULL, NULL },
+	{ "line_in", "landings to a full row under best play", NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
 static const struct game_ext wl_ext = {
+	.facts = wl_facts,
 	.nshared = WELLS_NSIZES,
 	.shared_size = wl_shared_size,
 	.shared_build = wl_shared_build,

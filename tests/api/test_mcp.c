@@ -294,7 +294,7 @@ test_tools_list(void)
 	json_t *list = mcp_tools_list(), *t, *e;
 	size_t i, j;
 
-	is_int(json_array_size(json_object_get(list, "tools")), 12, "12 tools");
+	is_int(json_array_size(json_object_get(list, "tools")), 15, "15 tools");
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		t = tool_named(list, names[i]);
 		ok(t != NULL && json_is_object(json_object_get(t, "inputSchema")) &&
@@ -315,8 +315,9 @@ test_tools_list(void)
 	    strstr(json_string_value(json_object_get(json_object_get(t, "cap"), "description")), "hatetris"),
 	    "... cap names the games that take it");
 	t = json_object_get(json_object_get(tool_named(list, "finish_run"), "inputSchema"), "required");
-	e = json_pack("[s,s,s,s]", "game", "stateToken", "rating", "review");
-	ok(json_equal(t, e), "finish_run: game, stateToken, rating and review are required, as the route "
+	e = json_pack("[s,s,s]", "game", "rating", "review");
+	ok(json_equal(t, e), "finish_run: game, rating and review are required (and a handle or a "
+	    "stateToken, which the plan checks), as the route "
 	    "requires them");
 	json_decref(e);
 
@@ -564,9 +565,9 @@ test_prompts_get(void)
 		    "(how_to_play)", name);
 		snprintf(want, sizeof want, "start_run with {\"game\": \"%s\"}.", g->name);
 		ok(text != NULL && strstr(text, want) != NULL, "%s: start_run first, with the game alone", name);
-		snprintf(want, sizeof want, "act with {\"game\": \"%s\", \"stateToken\"", g->name);
-		ok(text != NULL && strstr(text, want) != NULL, "%s: then act with the newest stateToken", name);
-		snprintf(want, sizeof want, "finish_run with {\"game\": \"%s\", \"stateToken\"", g->name);
+		snprintf(want, sizeof want, "act with {\"game\": \"%s\", \"handle\"", g->name);
+		ok(text != NULL && strstr(text, want) != NULL, "%s: then act with the run's handle", name);
+		snprintf(want, sizeof want, "finish_run with {\"game\": \"%s\", \"handle\"", g->name);
 		ok(text != NULL && strstr(text, want) != NULL && strstr(text, "\"rating\"") != NULL &&
 		    strstr(text, "\"review\"") != NULL, "%s: finish_run with a rating and a review", name);
 		ok(text != NULL && strlen(text) < MCP_PROMPT_TEXT_MAX, "%s: bounded (%zu bytes)", name,
@@ -728,17 +729,35 @@ test_prompts_get(void)
 	}
 }
 
+/* The last refusal's message. */
+static char last_msg[MCP_REFUSAL_MAX];
+
 /* Plans a call from its params' text. */
 static bool
 plan(const char *params, struct mcp_call *c, int *code)
 {
 	json_t *p = json_loads(params, 0, NULL);
-	char msg[256];
-	bool r = mcp_tools_plan(p, c, code, msg, sizeof msg);
+	bool r = mcp_tools_plan(p, c, code, last_msg, sizeof last_msg);
 
 	if (!r)
-		diag("refused: %s", msg);
+		diag("refused: %s", last_msg);
 	json_decref(p);
+	return r;
+}
+
+/* Whether a run tool's call refused for its arguments is planned as the
+ * state route's call for the run it names, its refusal naming what. */
+static bool
+shows_run(const char *params, const char *what)
+{
+	struct mcp_call c;
+	int code;
+	bool r = plan(params, &c, &code) && code == 0 && strstr(c.refused, what) != NULL &&
+	    strncmp(c.path, "/api/games/", 11) == 0 && strstr(c.path, "/state") != NULL && c.post;
+
+	if (!r)
+		diag("refused '%s', path %s", c.refused, c.path);
+	mcp_call_cleanup(&c);
 	return r;
 }
 
@@ -824,12 +843,12 @@ test_plan(void)
 		mcp_call_cleanup(&c);
 	}
 	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rules\":\"chess-v1\"}}", &c,
-	    &code) && code == MCP_INVALID_PARAMS, "create_match: a ruleset off the table is refused");
+	    &code) && code == 0, "create_match: a ruleset off the table is refused (a tool error)");
 	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":true}}", &c, &code) &&
-	    code == MCP_INVALID_PARAMS, "create_match: rated is no argument (the route never rates a created "
+	    code == 0, "create_match: rated is no argument (the route never rates a created "
 	    "match): refused as unknown");
 	ok(!plan("{\"name\":\"create_match\",\"arguments\":{\"players\":2,\"rated\":false}}", &c, &code) &&
-	    code == MCP_INVALID_PARAMS, "... even false");
+	    code == 0, "... even false");
 	ok(plan("{\"name\":\"list_games\"}", &c, &code) && strcmp(c.path, "/api/games") == 0,
 	    "list_games without arguments");
 	mcp_call_cleanup(&c);
@@ -838,11 +857,17 @@ test_plan(void)
 	ok(!plan("{\"arguments\":{}}", &c, &code), "no name");
 	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"action\":\"next\"}}", &c, &code),
 	    "act without its stateToken");
-	ok(!plan("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
-	    "\"rating\":7}}", &c, &code) && code == MCP_INVALID_PARAMS,
-	    "finish_run without its review (the route requires both)");
-	ok(!plan("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
-	    "\"review\":\"fine\"}}", &c, &code) && code == MCP_INVALID_PARAMS, "finish_run without its rating");
+	ok(shows_run("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
+	    "\"rating\":7}}", "review"), "finish_run without its review (the route requires both): the "
+	    "run's state read instead, the refusal naming review");
+	ok(shows_run("{\"name\":\"finish_run\",\"arguments\":{\"game\":\"duskcourt\",\"stateToken\":\"t\","
+	    "\"review\":\"fine\"}}", "rating"), "finish_run without its rating: the same, naming rating");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"handle\":\"12-abcdefgh\","
+	    "\"move\":\"4x0\"}}", "did you mean 'action'"), "act with move for action, by handle: the run "
+	    "read by its handle, the refusal naming action");
+	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"duskcourt\",\"move\":\"4x0\"}}", &c, &code) &&
+	    code == 0 && strstr(last_msg, "'action'") != NULL, "act naming no run, with move: a tool error "
+	    "naming action");
 	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"chess\",\"stateToken\":\"t\",\"action\":\"e4\"}}",
 	    &c, &code), "a game off the table");
 	ok(!plan("{\"name\":\"start_run\",\"arguments\":{\"game\":\"duskcourt\",\"seed\":\"7\"}}", &c, &code),
@@ -855,12 +880,12 @@ test_plan(void)
 	    "a run id with a slash");
 	ok(!plan("{\"name\":\"get_run\",\"arguments\":{\"game\":\"duskcourt\",\"runId\":\"12345678901234567890\"}}",
 	    &c, &code), "a run id of 20 digits");
-	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":3}}", &c,
-	    &code), "an action that is a number");
-	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
-	    "\"agentCheck\":{\"token\":\"ac_x\"}}}", &c, &code), "agentCheck without an answer");
-	ok(!plan("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
-	    "\"agentCheck\":{\"token\":\"ac_x\",\"answer\":1,\"more\":2}}}", &c, &code), "agentCheck with more");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":3}}",
+	    "action"), "an action that is a number");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
+	    "\"agentCheck\":{\"token\":\"ac_x\"}}}", "agentCheck"), "agentCheck without an answer");
+	ok(shows_run("{\"name\":\"act\",\"arguments\":{\"game\":\"stackfall\",\"stateToken\":\"t\",\"action\":\"x\","
+	    "\"agentCheck\":{\"token\":\"ac_x\",\"answer\":1,\"more\":2}}}", "agentCheck"), "agentCheck with more");
 	ok(!plan("{\"name\":\"act\",\"arguments\":[1]}", &c, &code), "arguments as an array");
 }
 
@@ -944,6 +969,63 @@ result_of(const char *tool, const struct game *g, int status, json_t *body)
 	return r;
 }
 
+/* Whether every row of board that is not all empty is a line of text
+ * (empty rows may be said in one line). */
+static bool
+board_drawn(const char *board, const char *text)
+{
+	const char *p = board;
+	char line[128];
+
+	while (*p != '\0') {
+		size_t w = strcspn(p, "\n");
+
+		if (w < sizeof line - 2 && strspn(p, ".") < w) {
+			line[0] = '\n';
+			memcpy(line + 1, p, w);
+			line[w + 1] = '\n';
+			line[w + 2] = '\0';
+			if (strstr(text, line) == NULL)
+				return false;
+		}
+		p += w + (p[w] == '\n');
+	}
+	return true;
+}
+
+/* Whether the text names each of g's facts that its state has. */
+static bool
+facts_named(const struct game *g, const json_t *state, const char *text)
+{
+	const struct game_fact *f = game_ext(g)->facts;
+	char want[256];
+
+	if (f == NULL)
+		return false;
+	for (; f->key != NULL; f++) {
+		const json_t *v = json_object_get(state, f->key);
+
+		if (v == NULL)
+			continue;
+		if (json_is_boolean(v) && (f->if_true != NULL || f->if_false != NULL)) {
+			const char *w = json_is_true(v) ? f->if_true : f->if_false;
+
+			if (w != NULL && strstr(text, w) == NULL)
+				return false;
+			continue;
+		}
+		if (json_is_string(v))
+			snprintf(want, sizeof want, "%s %s", f->label, json_string_value(v));
+		else if (json_is_integer(v))
+			snprintf(want, sizeof want, "%s %" JSON_INTEGER_FORMAT, f->label, json_integer_value(v));
+		else
+			snprintf(want, sizeof want, "%s ", f->label);
+		if (strstr(text, want) == NULL)
+			return false;
+	}
+	return true;
+}
+
 static void
 test_results(void)
 {
@@ -966,8 +1048,10 @@ test_results(void)
 		is_str(json_string_value(json_object_get(s, "status")), "playing", "%s: status playing", g->name);
 		ok(json_is_object(json_object_get(s, "state")), "%s: a state object", g->name);
 		ok(json_is_string(json_object_get(s, "boardText")) && text != NULL &&
-		    strstr(text, json_string_value(json_object_get(s, "boardText"))) != NULL,
+		    board_drawn(json_string_value(json_object_get(s, "boardText")), text),
 		    "%s: boardText, drawn in the text block", g->name);
+		ok(text != NULL && facts_named(g, json_object_get(s, "state"), text),
+		    "%s: the text names the game's figures (piece, score...)", g->name);
 		ok(text != NULL && strstr(text, "stateToken: v4.local.T") != NULL, "%s: the token in the text",
 		    g->name);
 		ok(json_object_get(s, "error") == NULL, "%s: no error", g->name);

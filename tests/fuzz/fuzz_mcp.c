@@ -6,7 +6,8 @@
  * for tools/call, planned with
  * mcp_tools_plan (the arguments turned into a route's request), then freed.
  * Nothing may crash, leak or be undefined, and every refusal must come as
- * an answer, never as NULL with nothing said.
+ * an answer, never as NULL with nothing said: a protocol error, or a
+ * tool's refusal of its arguments made into a result with isError.
  *
  * Input layout: a first byte choosing the headers (a modern request's,
  * none, or mismatched ones), then the body. Built as a libFuzzer target
@@ -41,7 +42,7 @@ one(const char *body, size_t len, const struct mcp_headers *h)
 	struct mcp_call c;
 	json_t *answer;
 	int status = 0, code = 0;
-	char msg[256];
+	char msg[MCP_REFUSAL_MAX];
 
 	if ((answer = mcp_read(body, len, h, &m, &status)) != NULL) {
 		nrefused++;
@@ -63,10 +64,18 @@ one(const char *body, size_t len, const struct mcp_headers *h)
 			nplanned++;
 			if (c.post ? c.body == NULL : c.query == NULL)
 				nbad++;
-		} else if (code == 0 || msg[0] == '\0') {
+		} else if (msg[0] == '\0' || (code != 0 && code != MCP_INVALID_PARAMS)) {
 			nbad++;
 			if (getenv("FUZZ_MCP_SHOW"))
 				fprintf(stderr, "plan refused without a word (%d): %.*s\n", code, (int)len, body);
+		} else if (code == 0) {
+			/* Arguments the tool refuses: a tool result that says why. */
+			json_t *r = mcp_tools_result(&c, 400, json_pack("{s:{s:s, s:s}}", "error", "code",
+			    "invalid_arguments", "message", msg));
+
+			if (r == NULL || !json_is_true(json_object_get(r, "isError")))
+				nbad++;
+			json_decref(r);
 		}
 		mcp_call_cleanup(&c);
 	} else if (m.method != NULL && m.id != NULL) {

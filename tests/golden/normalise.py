@@ -11,6 +11,8 @@ What is replaced, and why it varies:
 - run and match ids: random integers drawn when stored (docs/api.md,
   runId); registered from the fields that carry them, then replaced
   wherever their digits stand alone (paths, cursors, MCP text blocks);
+- a run's handle (MCP, `<run:3>-k3f9q2ab`): its tag is keyed by the
+  daemon's pepper, new in every recording;
 - agent keys (`arcd_...`) and their public key ids: random;
 - stateTokens (`v4.local...`): sealed with a random nonce;
 - result certificates (`v4.public...`): signed over claims holding the
@@ -50,6 +52,9 @@ JSON_DURATION_RE = re.compile(r'"(deadline_in_ms|expires_in)": ?[0-9]+')
 # A cursor's time: milliseconds since 1970 (a page's `next`, a `before=`).
 EPOCH_MS_RE = re.compile(r'(?<![0-9])1[0-9]{12}(?=\.)')
 DIGITS_RE = re.compile(r'(?<![0-9])[0-9]{4,16}(?![0-9])')
+# A run's handle (MCP): its id, already a placeholder, then a tag keyed by
+# the daemon's pepper, which is new in every recording.
+HANDLE_RE = re.compile(r'(<run:[0-9]+>)-[0-9a-z]{8}(?![0-9a-z])')
 
 # Fields that hold a run's or a match's id (as decimal text, or a number).
 RUN_FIELDS = {'runId', 'run', 'run_id'}
@@ -142,6 +147,7 @@ class Normaliser:
         s = JSON_DURATION_RE.sub(lambda m: '"%s":"<duration>"' % m.group(1), s)
         s = EPOCH_MS_RE.sub('<ms>', s)
         s = DIGITS_RE.sub(lambda m: self.ids.get(m.group(0), m.group(0)), s)
+        s = HANDLE_RE.sub(r'\1-<handle>', s)
         for raw, name in self.maps.get('keyId', {}).items():
             if raw in s:
                 s = s.replace(raw, name)

@@ -13,7 +13,10 @@
 // unknown tool, an unknown prompt, a bad prompt argument). Prints one JSON object on stdout: the checks made
 // ({ok, name}) and the runs (ids, certificates) for test_mcp.py to
 // compare with the plain routes.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -33,6 +36,64 @@ async function call(client, name, args) {
 	return { r, s: r.structuredContent, text: r.content?.[0]?.text ?? '' };
 }
 
+// The agent check's puzzles, read off the text by the blind reader of
+// tests/e2e/puzzle_solver.py (one python process, a puzzle a line).
+let solver = null;
+const solved = [];
+function solve(puzzle) {
+	if (solver === null) {
+		const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'e2e');
+		solver = spawn('python3', ['-u', '-c', 'import sys\nsys.path.insert(0, sys.argv[1])\n' +
+			'from puzzle_solver import solve\nfor line in sys.stdin:\n    try:\n' +
+			'        print(solve(line.strip()), flush=True)\n    except ValueError:\n' +
+			'        print(0, flush=True)\n', dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+		createInterface({ input: solver.stdout }).on('line', (l) => solved.shift()(Number(l)));
+	}
+	return new Promise((resolve) => {
+		solved.push(resolve);
+		solver.stdin.write(puzzle.replace(/\n/g, ' ') + '\n');
+	});
+}
+
+// What a player reads off a run's text block, and nothing else.
+function read(text) {
+	const lines = text.split('\n');
+	const out = {
+		status: /^\S+ run \S+: (\S+)/.exec(lines.find((l) => / run /.test(l)) ?? '')?.[1],
+		handle: /"handle": "([^"]+)"/.exec(text)?.[1],
+		next: /^next: (act|finish_run) /m.exec(text)?.[1],
+		legal: /^legal actions: (.*)$/m.exec(text)?.[1].split(' ').filter((a) => a !== 'none'),
+		check: /^agent check: (.*) -- answer with agentCheck \{"token": "([^"]+)"/m.exec(text),
+		options: null,
+	};
+	const h = lines.findIndex((l) => l.startsWith('option:'));
+	if (h >= 0) {
+		const names = lines[h].slice(7).trim().split(' ');
+		out.options = [];
+		for (const l of lines.slice(h + 1)) {
+			const m = /^(place [\d ]+?): ([\d ]+?)( \(ends the run\))?$/.exec(l);
+			if (!m)
+				break;
+			const f = Object.fromEntries(m[2].split(' ').map((v, i) => [names[i], Number(v)]));
+			out.options.push({ command: m[1], ends: Boolean(m[3]), ...f });
+		}
+	}
+	return out;
+}
+
+// The option a simple player takes: no run-ending lock, most lines, then
+// fewest holes, the lowest stack (or the deepest lock).
+function choose(options) {
+	const key = (o) => [o.ends ? 1 : 0, -(o.lines ?? 0), o.holes ?? 0, o.height ?? -(o.top ?? 0), o.bumpiness ?? 0];
+	return options.slice().sort((a, b) => {
+		const x = key(a), y = key(b);
+		for (let i = 0; i < x.length; i++)
+			if (x[i] !== y[i])
+				return x[i] - y[i];
+		return 0;
+	})[0];
+}
+
 function deal(rung, k) {
 	return JSON.parse(execFileSync(arcaded, ['deal', '7', String(rung), String(k)], { encoding: 'utf8' }));
 }
@@ -49,7 +110,8 @@ async function main() {
 	const { tools } = await client.listTools();
 	const names = tools.map((t) => t.name);
 	const want = ['list_games', 'get_rules', 'start_run', 'act', 'get_state', 'finish_run', 'get_run',
-		'leaderboard', 'create_match', 'join_match', 'match_move', 'wait_match'];
+		'leaderboard', 'quick_match', 'create_match', 'join_match', 'match_move', 'wait_match', 'create_account',
+		'my_runs'];
 	ok(want.every((n) => names.includes(n)), `tools/list names every tool: ${names.join(' ')}`);
 	ok(tools.every((t) => t.inputSchema?.type === 'object' && t.outputSchema?.type === 'object'),
 		'every tool has an inputSchema and an outputSchema');
@@ -114,12 +176,108 @@ async function main() {
 		}
 	}
 
+	// ---- every game's text names what a player needs ----
+	const figures = {
+		stackfall: /piece [IJLOSTZ], next [IJLOSTZ ]+, hold \w+.*score \d+, lines \d+, level \d+/,
+		duskcourt: /rung \d+, lives \d+, score \d+, streak \d+, boulders on squares [0-9 a-z]+.*jackal rule/,
+		stackcraft: /piece [IJLOSTZ], next [IJLOSTZ], score \d+, lines \d+/,
+		hatetris: /piece [IJLOSTZ], lines \d+, pieces \d+/,
+		wells: /piece [IJLOSTZ], pieces \d+/,
+		'hatetris-classic': /piece [IJLOSTZ], lines \d+, pieces \d+/,
+	};
+	for (const g of table) {
+		const s = await call(client, 'start_run', { game: g });
+		ok(!s.r.isError && figures[g] && figures[g].test(s.text), `start_run ${g}: the text names its figures: ` +
+			s.text.split('\n')[1]);
+	}
+
+	// ---- every game to its end, from the text alone, by handle ----
+	out.sizes = {};
+	const starts = { stackfall: { seed: 5 }, duskcourt: { seed: 7 }, stackcraft: { seed: 5, cap: 20 } };
+	for (const g of table) {
+		let t = await call(client, 'start_run', { game: g, ...(starts[g] ?? {}) });
+		let seen = read(t.text);
+		const handle = seen.handle;
+		let calls = 1, bytes = t.text.length, refused = 0;
+		const act = async (action) => {
+			const args = { game: g, handle, action };
+			if (seen.check)
+				args.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+			const r = await call(client, 'act', args);
+			calls++;
+			bytes += r.text.length;
+			if (r.r.isError)
+				refused++;
+			seen = read(r.text);
+			return r;
+		};
+		if (g === table[0]) {
+			// One wrong character of the handle: a result that says what to
+			// send, and the run goes on with the handle as written.
+			const slip = handle.slice(0, -1) + (handle.endsWith('a') ? 'b' : 'a');
+			const bad = await call(client, 'get_state', { game: g, handle: slip });
+			ok(bad.r.isError === true && bad.s.error?.code === 'invalid_handle' &&
+				/Send the handle exactly as the run's results write it/.test(bad.text),
+				`a handle with one wrong character: isError invalid_handle, saying what to send: ${bad.text.split('\n')[0]}`);
+			const again = { game: g, handle: handle.toUpperCase() };
+			if (seen.check)
+				again.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+			const upper = await call(client, 'get_state', again);
+			ok(!upper.r.isError && read(upper.text).handle === handle, 'the handle in upper case reads the run');
+			seen = read(upper.text);
+			// A misnamed argument: a result the model reads, naming the right
+			// one, with the board and the call to make.
+			const misnamed = { game: g, handle, move: 'options' };
+			if (seen.check)
+				misnamed.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+			const wrong = await call(client, 'act', misnamed);
+			ok(wrong.r.isError === true && /unknown argument 'move' \(did you mean 'action'\?\)/.test(wrong.text) &&
+				/^piece [A-Z]/m.test(wrong.text) && /^0123456789$/m.test(wrong.text) && read(wrong.text).next === 'act',
+				'act with move for action: isError, "did you mean \'action\'", the board and the next call');
+			seen = read(wrong.text);
+			// A wrong answer to the agent check: refused, a new puzzle and the
+			// call to make again.
+			if (seen.check) {
+				const spent = await call(client, 'act', { game: g, handle, action: 'options',
+					agentCheck: { token: seen.check[2], answer: (await solve(seen.check[1])) + 1 } });
+				ok(spent.r.isError === true && spent.s.error?.status === 428 && read(spent.text).check &&
+					read(spent.text).next === 'act' && read(spent.text).handle === handle,
+					'a wrong puzzle answer: isError 428, a new puzzle and the call to make again, by handle');
+				seen = read(spent.text);
+			}
+		}
+		while (seen.next === 'act' && calls < 700) {
+			if (seen.legal === undefined) {
+				await act('options');
+				if (!seen.options?.length)
+					break;
+				await act(choose(seen.options).command);
+			} else {
+				const pick = seen.legal.filter((a) => a !== 'endRun' && a !== 'reset');
+				await act(pick[0] ?? seen.legal[0] ?? 'endRun');
+			}
+		}
+		ok(seen.next === 'finish_run' && refused === 0 && seen.handle === handle,
+			`${g}: played to its end by handle from the text alone (${calls} calls, ${refused} refused, ` +
+			`then ${seen.next})`);
+		const args = { game: g, handle, rating: 6, review: `${g} played over MCP by a text-reading policy` };
+		if (seen.check)
+			args.agentCheck = { token: seen.check[2], answer: await solve(seen.check[1]) };
+		const f = await call(client, 'finish_run', args);
+		ok(!f.r.isError && /^certificate: v4\.public\./m.test(f.text) && read(f.text).next === undefined,
+			`${g}: finish_run by handle answers the certificate in the text`);
+		out.sizes[g] = { calls, bytes };
+	}
+	if (solver !== null)
+		solver.stdin.end();
+
 	// ---- Duskcourt, seed 7, until a court is cleared ----
 	let r = await call(client, 'start_run', { game: 'duskcourt', seed: 7 });
 	ok(!r.r.isError && r.s.status === 'playing' && r.s.state.seed === 7 && r.s.runId,
 		`start_run duskcourt seed 7: playing, run ${r.s.runId}`);
-	ok(r.text.includes(r.s.boardText) && r.text.includes('legal actions:') && r.text.includes(r.s.stateToken),
-		'the text block holds the board, the legal actions and the token');
+	ok(r.text.includes(r.s.boardText) && r.text.includes('legal actions:') && !r.text.includes(r.s.stateToken) &&
+		r.text.includes(`"handle": "${r.s.handle}"`),
+		'the text block holds the board, the legal actions and the handle, not the token');
 	const first = r.s.stateToken;
 	const dc = r.s.runId;
 
@@ -194,13 +352,88 @@ async function main() {
 	} catch (e) {
 		ok(e.code === -32602 && /Unknown tool/.test(e.message), `an unknown tool is JSON-RPC error ${e.code}`);
 	}
-	try {
-		await client.callTool({ name: 'act', arguments: { game: 'chess', stateToken: 'x', action: 'e4' } });
-		ok(false, 'a game off the table is a JSON-RPC error');
-	} catch (e) {
-		ok(e.code === -32602 && /game/.test(e.message), `a game off the table is JSON-RPC error ${e.code}`);
-	}
+	const chess = await call(client, 'act', { game: 'chess', stateToken: 'x', action: 'e4' });
+	ok(chess.r.isError === true && chess.s.error?.code === 'invalid_arguments' &&
+		/argument 'game' must be one of stackfall/.test(chess.text),
+		`a game off the table is a tool error naming the games: ${chess.text.split('\n')[0]}`);
 	await client.close();
+	await versus(url);
+}
+
+// A REST request of the bot's, with its agent key.
+async function rest(base, key, method, path, body) {
+	const r = await fetch(base + path, { method, headers: { 'Content-Type': 'application/json',
+		...(key ? { Authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+	return { status: r.status, json: await r.json() };
+}
+
+// An account made with create_action, a second client with its key in the
+// header, my_runs, and a rated quick match against a REST bot played to
+// its end from the text alone.
+async function versus(url) {
+	const base = url.replace(/\/mcp$/, '');
+	const anon = new Client({ name: 'arcaded-mcp-test', version: '1.0.0' });
+	await anon.connect(new StreamableHTTPClientTransport(new URL(url)));
+	const made = await call(anon, 'create_account', { name: 'sdk_agent' });
+	const key = /"agentKey":"(arcd_[0-9a-z_]+)"/.exec(made.text)?.[1];
+	ok(!made.r.isError && key && /Authorization: Bearer <the key>/.test(made.text),
+		'create_account: the key in the text, with how to put it in the host\'s configuration');
+	const mine = await call(anon, 'my_runs', { game: 'duskcourt' });
+	ok(mine.r.isError === true && mine.s.error?.status === 401, 'my_runs without a key: isError 401');
+	await anon.close();
+
+	const agent = new Client({ name: 'arcaded-mcp-test', version: '1.0.0' });
+	await agent.connect(new StreamableHTTPClientTransport(new URL(url),
+		{ requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+	const run = await call(agent, 'start_run', { game: 'duskcourt', seed: 3 });
+	const runs = await call(agent, 'my_runs', { game: 'duskcourt' });
+	ok(!runs.r.isError && runs.text.includes(run.s.runId) && runs.s.account === 'sdk_agent',
+		'my_runs lists the run the account just started');
+
+	const bot = (await rest(base, null, 'POST', '/api/v1/accounts', { name: 'rest_bot' })).json.agentKey;
+	let t = await call(agent, 'quick_match', { players: 2, turnSeconds: 60 });
+	const mid = /match (\d+): lobby/.exec(t.text)?.[1];
+	ok(!t.r.isError && mid && /next: wait_match/.test(t.text), `quick_match: a lobby of the queue (${mid}), then wait_match`);
+	const joined = await rest(base, bot, 'POST', '/api/matches/quick', { players: 2, turn_seconds: 60 });
+	ok(joined.json.match_id === mid, 'the REST bot\'s quick match is the same match');
+	t = await call(agent, 'wait_match', { matchId: mid, afterTurn: 0 });
+	let turns = 0, bytes = 0, refusals = 0;
+	ok(/: playing, 2 of 2 seats taken/.test(t.text) && /seat 0 sdk_agent \(you\)/.test(t.text) &&
+		/next: match_move/.test(t.text), 'wait_match: the match plays, your seat, then match_move');
+	while (turns < 200) {
+		const next = /^next: match_move \{"matchId": "(\d+)", "turn": (\d+)/m.exec(t.text);
+		if (!next)
+			break;
+		const turn = Number(next[2]);
+		// A placement that does not fit is refused with the reason: try the
+		// next one, and resign when none fits.
+		let move = null;
+		for (let k = 0; k < 40 && (move === null || move.r.isError); k++) {
+			const command = k < 39 ? `place ${Math.floor(k / 10)} ${(turn + k) % 10}` : 'resign';
+			move = await call(agent, 'match_move', { matchId: mid, turn, command });
+			bytes += move.text.length;
+			if (move.r.isError)
+				refusals++;
+		}
+		if (!ok(!move.r.isError, `match_move turn ${turn}: ${move.text.split('\n')[0]}`))
+			break;
+		// The bot tries its placements in turn until one fits, else resigns.
+		for (let k = 0; k < 40; k++) {
+			const command = k < 39 ? `place ${(1 + Math.floor(k / 10)) % 4} ${(turn * 3 + k) % 10}` : 'resign';
+			const b = await rest(base, bot, 'POST', `/api/matches/${mid}/move`, { turn, command });
+			if (b.status !== 422)
+				break;
+		}
+		t = await call(agent, 'wait_match', { matchId: mid, afterTurn: turn - 1 });
+		bytes += t.text.length;
+		turns++;
+	}
+	ok(/: finished/.test(t.text) && /^end: /m.test(t.text) && !/^next:/m.test(t.text),
+		`the quick match played to its end over MCP against the REST bot: ${turns} turns, ${refusals} refused, ` +
+		`${Math.round(bytes / Math.max(1, 2 * turns))} bytes of text a call`);
+	const view = await rest(base, null, 'GET', `/api/matches/${mid}`);
+	ok(view.json.status === 'finished' && view.json.queue === true, 'the plain route knows the match, finished, from the queue');
+	await agent.close();
 }
 
 main().then(() => {

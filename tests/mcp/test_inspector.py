@@ -25,7 +25,8 @@ from harness import Daemon, Tap
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.join(HERE, 'node_modules', '@modelcontextprotocol', 'inspector')
 TOOLS = ['list_games', 'get_rules', 'start_run', 'act', 'get_state', 'finish_run', 'get_run',
-         'leaderboard', 'create_match', 'join_match', 'match_move', 'wait_match']
+         'leaderboard', 'quick_match', 'create_match', 'join_match', 'match_move', 'wait_match',
+         'create_account', 'my_runs']
 
 tap = Tap()
 

@@ -81,6 +81,9 @@ except (ValueError, IndexError):
 for c in sdk['checks']:
     tap.ok(c['ok'], 'SDK: ' + c['name'])
 tap.ok(len(sdk['checks']) >= 40, 'the SDK client made its checks (%d)' % len(sdk['checks']))
+for game, size in sorted(sdk.get('sizes', {}).items()):
+    tap.diag('%s: %d calls, %d bytes of text, %d a call' % (game, size['calls'], size['bytes'],
+                                                          size['bytes'] // max(size['calls'], 1)))
 
 # The SDK's runs are ordinary runs: the plain routes know them.
 for game in ('duskcourt', 'stackcraft'):
@@ -120,8 +123,8 @@ tap.ok(r.header('Mcp-Session-Id') is None, 'no Mcp-Session-Id is handed out')
 
 r = rpc('tools/list')
 tools = {t['name']: t for t in r.json['result']['tools']}
-tap.ok(r.status == 200 and r.json['result']['resultType'] == 'complete' and len(tools) == 12,
-       'tools/list (modern): 12 tools, resultType complete')
+tap.ok(r.status == 200 and r.json['result']['resultType'] == 'complete' and len(tools) == 15,
+       'tools/list (modern): 15 tools, resultType complete')
 games = [g['name'] for g in d.get('/api/games').json['games']]
 tap.eq(tools['start_run']['inputSchema']['properties']['game']['enum'], games,
        "the game enum is GET /api/games's list")
@@ -131,8 +134,11 @@ res = r.json.get('result', {})
 s = res.get('structuredContent', {})
 tap.ok(r.status == 200 and res.get('resultType') == 'complete' and res.get('isError') is False and
        s.get('status') == 'playing' and s['state']['seed'] == 7 and len(res['content']) == 1 and
-       res['content'][0]['type'] == 'text' and s['stateToken'] in res['content'][0]['text'],
-       'tools/call start_run (modern): a run result and one text block with the token')
+       res['content'][0]['type'] == 'text' and s['stateToken'] not in res['content'][0]['text'] and
+       s['handle'].startswith(s['runId'] + '-') and len(s['handle']) <= 32 and
+       ('"handle": "%s"' % s['handle']) in res['content'][0]['text'],
+       'tools/call start_run (modern): a run result, its handle, and one text block with the handle, '
+       'not the token')
 plain = d.get('/api/games/duskcourt/runs/%s' % s['runId'])
 tap.ok(plain.status == 200 and plain.json['status'] == 'playing', 'the plain route knows the MCP run')
 tok = s['stateToken']
@@ -189,13 +195,24 @@ tap.ok(r.status == 200 and r.json['error']['code'] == -32602,
 r = call('no_such_tool', {})
 tap.ok(r.json.get('error', {}).get('code') == -32602 and 'Unknown tool' in r.json['error']['message'],
        'an unknown tool: JSON-RPC error -32602')
+
+
+def tool_error(r, *words):
+    """A tool error (SEP-1303): a result with isError, invalid_arguments,
+    whose text names every word."""
+    res = r.json.get('result') or {}
+    text = (res.get('content') or [{}])[0].get('text', '')
+    return (r.status == 200 and res.get('isError') is True and
+            res['structuredContent']['error']['code'] == 'invalid_arguments' and all(w in text for w in words))
+
+
 r = call('start_run', {'game': 'duskcourt', 'colour': 'red'})
-tap.ok(r.json.get('error', {}).get('code') == -32602 and 'colour' in r.json['error']['message'],
-       'an unknown argument: -32602')
+tap.ok(tool_error(r, "unknown argument 'colour'", "start_run takes 'game'"),
+       'an unknown argument: a tool error naming it and what start_run takes')
 r = call('start_run', {'game': 'duskcourt', 'seed': 'seven'})
-tap.ok(r.json.get('error', {}).get('code') == -32602, 'an argument of the wrong type: -32602')
+tap.ok(tool_error(r, "'seed' must be an integer"), 'an argument of the wrong type: a tool error')
 r = call('get_run', {'game': 'duskcourt', 'runId': '../../healthz'})
-tap.ok(r.json.get('error', {}).get('code') == -32602, 'an id that is no id never reaches a path: -32602')
+tap.ok(tool_error(r, "'runId'"), 'an id that is no id never reaches a path: a tool error')
 r = rpc('nothing/here')
 tap.ok(r.status == 404 and r.json['error']['code'] == -32601, 'an unknown method (modern): 404 -32601')
 
@@ -337,10 +354,10 @@ r = call('start_run', {'game': 'hatetris', 'seed': 4})
 tap.ok(r.json['result']['isError'] is True and sc(r)['error']['status'] == 400,
        'a seed for a seedless game: the route\'s 400, as isError')
 r = call('finish_run', {'game': 'duskcourt', 'stateToken': tok})
-tap.ok('result' not in r.json and r.json.get('error', {}).get('code') == -32602 and
-       'rating' in r.json['error'].get('message', ''),
-       'finish_run without a rating: invalid params (-32602) naming it, as its inputSchema requires it: %r'
-       % r.json.get('error'))
+tap.ok(tool_error(r, "missing argument 'rating'", 'duskcourt run ', 'legal actions:') and
+       sc(r).get('state', {}).get('phase') is not None,
+       'finish_run without a rating: a tool error naming it, beside the run as it stands: %r'
+       % r.json.get('result', r.json)['content'][0]['text'][:300])
 
 # ---- legacy requests need no initialize: each POST stands alone ----
 r = call('list_games', {}, modern=False, headers={'MCP-Protocol-Version': '2025-11-25'})
@@ -354,12 +371,20 @@ r = call('create_match', {'players': 2, 'turnSeconds': 30, 'seed': 7}, headers=k
 mid = sc(r).get('match_id')
 tap.ok(r.json['result']['isError'] is False and mid, 'create_match: a lobby')
 r = call('create_match', {'players': 2, 'rated': True}, headers=k1)
-tap.ok(r.json.get('error', {}).get('code') == -32602 and 'rated' in r.json['error']['message'],
-       'create_match with rated: -32602, no such argument (a created match is never rated)')
+tap.ok(tool_error(r, "unknown argument 'rated'"),
+       'create_match with rated: a tool error, no such argument (a created match is never rated)')
 ruleset = tools['create_match']['inputSchema']['properties']['rules']['enum'][-1]
 r = call('create_match', {'players': 2, 'rules': ruleset}, headers=k1)
 tap.ok(r.json['result']['isError'] is False and sc(r).get('rules') == ruleset,
        'create_match with rules %s (its enum\'s last): a lobby of that ruleset' % ruleset)
+other = sc(r).get('match_id')
+r = call('join_match', {'matchId': other}, headers=k2)
+text = r.json['result']['content'][0]['text']
+tap.ok(r.json['result']['isError'] is False and ('%s match %s: playing' % (ruleset, other)) in text and
+       'seat 1 mcp_vs_b (you):' in text and "seat 0's board:" in text and 'pending garbage 0' in text and
+       ('"turn": 1' in text) and '{"match_id"' not in text,
+       'join_match of the %s match: its text draws the match, each seat\'s board, what to send: %r'
+       % (ruleset, text[:300]))
 
 # ---- create_match's items argument: the item settings, judged by the route ----
 ki = {'Authorization': 'Bearer ' + d.post('/api/v1/accounts', {'name': 'mcp_items'}).json['agentKey']}
@@ -422,6 +447,12 @@ w = waited.get('r')
 tap.ok(w is not None and w.status == 200 and w.json['result']['isError'] is False and
        w.json['result']['structuredContent']['turn'] == 1,
        'wait_match answers after the turn resolved, through the tool: %s' % (w.body[:160] if w else None))
+text = w.json['result']['content'][0]['text'] if w is not None else ''
+tap.ok('versus-v1 match %s: playing' % mid in text and 'you are seat 0' in text and
+       'seat 0 mcp_vs_a (you):' in text and 'pending garbage 0' in text and 'last turn 1:' in text and
+       '"turn": 2' in text and '{"match_id"' not in text,
+       'the wait_match text is the match drawn: the turn, your seat, every seat\'s figures, the last turn, '
+       'what to send: %r' % text[:400])
 
 d.stop()
 
