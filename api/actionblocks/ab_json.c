@@ -112,6 +112,23 @@ action_name(unsigned action)
 }
 
 void
+ab_lock_write(struct jw *w, const struct ab_lock_events *l)
+{
+	struct ab_slot s = { l->piece, l->shape, 0 };
+
+	jw_key(w, "piece");
+	letter_or_null_write(w, ab_slot_letter(&s));
+	jw_kint(w, "lines", l->lines);
+	jw_kstring(w, "spin", ab_spin_name(l->spin));
+	jw_kbool(w, "back_to_back", l->b2b);
+	jw_kbool(w, "perfect_clear", l->perfect);
+	jw_kint(w, "combo", l->combo);
+	jw_kint(w, "points", (int64_t)l->points);
+	match_attack_write(w, l->attack, l->cancelled, l->sent,
+	    l->sent > 0 && l->target < AB_PLAYERS_MAX, l->target, l->sent_lost);
+}
+
+void
 ab_events_write(struct jw *w, const struct ab_events *ev, bool items)
 {
 	struct match_totals turn = { { 0 }, { 0 } }; /* the turn's own: what each seat received */
@@ -128,18 +145,7 @@ ab_events_write(struct jw *w, const struct ab_events *ev, bool items)
 		jw_kint(w, "drop_points", e->drop_points);
 		jw_kbool(w, "locked", e->locked);
 		if (e->locked) {
-			struct ab_slot s = { l->piece, l->shape, 0 };
-
-			jw_key(w, "piece");
-			letter_or_null_write(w, ab_slot_letter(&s));
-			jw_kint(w, "lines", l->lines);
-			jw_kstring(w, "spin", ab_spin_name(l->spin));
-			jw_kbool(w, "back_to_back", l->b2b);
-			jw_kbool(w, "perfect_clear", l->perfect);
-			jw_kint(w, "combo", l->combo);
-			jw_kint(w, "points", (int64_t)l->points);
-			match_attack_write(w, l->attack, l->cancelled, l->sent,
-			    l->sent > 0 && l->target < AB_PLAYERS_MAX, l->target, l->sent_lost);
+			ab_lock_write(w, l);
 			if (items) {
 				jw_kint(w, "items_collected", l->collected);
 				jw_kint(w, "items_discarded", l->discarded);

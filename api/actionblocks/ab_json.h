@@ -57,4 +57,8 @@ void ab_seat_write(struct jw *w, const struct ab_match *m, int viewer, unsigned 
  * user unnamed). */
 void ab_events_write(struct jw *w, const struct ab_events *ev, bool items);
 
+/* A lock's fields in an event object: piece, lines, spin, back_to_back,
+ * perfect_clear, combo, points and the attack (match_attack_write). */
+void ab_lock_write(struct jw *w, const struct ab_lock_events *l);
+
 #endif

@@ -204,6 +204,7 @@ const struct match_rules match_actionblocks = {
 	.totals_size = AB_TOTALS_SIZE,
 	.events_size = sizeof(struct ab_events),
 	.missed = "missed",
+	.ticks = &ab_ticks,
 	.option_fields = match_item_fields,
 	.options_read = match_items_read,
 	.start = start,
@@ -220,5 +221,4 @@ const struct match_rules match_actionblocks = {
 	.totals_add = totals_add,
 	.events_write = events_write,
 	.seat_write = seat_write,
-	.ticks = &ab_ticks,
 };

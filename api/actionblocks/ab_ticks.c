@@ -192,24 +192,10 @@ events_write(struct jw *w, const void *st, const void *ev)
 	jw_array(w);
 	for (k = 0; k < out->ev.nlocks && k < AB_TICK_LOCKS_MAX; k++) {
 		const struct ab_lock_events *l = &out->ev.locks[k];
-		struct ab_slot s = { l->piece, l->shape, 0 };
-		char letter = ab_slot_letter(&s);
 
 		jw_object(w);
 		jw_kint(w, "seat", l->seat);
-		jw_key(w, "piece");
-		if (letter != 0)
-			jw_char(w, letter);
-		else
-			jw_null(w);
-		jw_kint(w, "lines", l->lines);
-		jw_kstring(w, "spin", ab_spin_name(l->spin));
-		jw_kbool(w, "back_to_back", l->b2b);
-		jw_kbool(w, "perfect_clear", l->perfect);
-		jw_kint(w, "combo", l->combo);
-		jw_kint(w, "points", (int64_t)l->points);
-		match_attack_write(w, l->attack, l->cancelled, l->sent,
-		    l->sent > 0 && l->target < AB_PLAYERS_MAX, l->target, l->sent_lost);
+		ab_lock_write(w, l);
 		jw_object_end(w);
 	}
 	jw_array_end(w);

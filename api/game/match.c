@@ -598,6 +598,21 @@ compare_final(struct replay_check *c, const json_t *claimed)
 }
 
 /* The checks of match_verify, into c. */
+int
+match_replay_setup(const struct match_rules *mr, const json_t *replay, struct match_options *o,
+    json_int_t *seed, json_int_t *players, struct replay_check *c)
+{
+	if (match_replay_items(json_object_get(replay, "items"), o, c) != 0)
+		return -1;
+	if (!integer_in(json_object_get(replay, "seed"), 0, (json_int_t)mr->seed_max, seed))
+		return replay_fail(c, 0, "seed must be an integer from 0 to %llu",
+		    (unsigned long long)mr->seed_max);
+	if (!integer_in(json_object_get(replay, "players"), mr->players_min, mr->players_max, players))
+		return replay_fail(c, 0, "players must be an integer from %u to %u", mr->players_min,
+		    mr->players_max);
+	return 0;
+}
+
 static int
 verify(const struct match_rules *mr, const json_t *replay, struct replay_check *c)
 {
@@ -626,15 +641,8 @@ verify(const struct match_rules *mr, const json_t *replay, struct replay_check *
 	if (!replay_exact_keys(replay, keys, json_object_get(replay, "items") ? items_key : NULL))
 		return replay_fail(c, 0, "a match replay is an object with exactly schema, rules, seed, "
 		    "players, turn_cap, turns and final, and items for a match with items");
-	if (match_replay_items(json_object_get(replay, "items"), &o, c) != 0)
+	if (match_replay_setup(mr, replay, &o, &seed, &nplayers, c) != 0)
 		return -1;
-	if (!integer_in(json_object_get(replay, "seed"), 0, (json_int_t)mr->seed_max, &seed))
-		return replay_fail(c, 0, "seed must be an integer from 0 to %llu",
-		    (unsigned long long)mr->seed_max);
-	if (!integer_in(json_object_get(replay, "players"), mr->players_min, mr->players_max,
-	    &nplayers))
-		return replay_fail(c, 0, "players must be an integer from %u to %u", mr->players_min,
-		    mr->players_max);
 	if (!integer_in(json_object_get(replay, "turn_cap"), 1, MATCH_TURN_CAP_MAX, &cap))
 		return replay_fail(c, 0, "turn_cap must be an integer from 1 to %d", MATCH_TURN_CAP_MAX);
 	turns = json_object_get(replay, "turns");

@@ -257,9 +257,15 @@ char *match_certificate_sign(const struct keyring *kr, const struct match_rules_
 char *match_certificate(const struct match_rules *mr, const struct keyring *kr,
     const struct match_rules_record *r, json_t *turns, int64_t now);
 
+/* A match replay's items, seed and players, read and checked against
+ * mr's bounds into o, *seed and *players: 0, or -1 with the refusal in c.
+ * Both clocks' verifiers begin with it. */
+struct replay_check;
+int match_replay_setup(const struct match_rules *mr, const json_t *replay, struct match_options *o,
+    json_int_t *seed, json_int_t *players, struct replay_check *c);
+
 /* A replay's "items" (absent: none) into o: chance 1..100, six weights
  * 0..100; -1 with the refusal in c (replay.h's replay_fail). */
-struct replay_check;
 int match_replay_items(const json_t *items, struct match_options *o, struct replay_check *c);
 
 /* Plays a replay (borrowed) of mr's from its seed: 0 when every turn is

@@ -259,15 +259,8 @@ verify_ticks(const struct match_rules *mr, const json_t *replay, struct replay_c
 		return replay_fail(c, 0, "a real-time match replay is an object with exactly schema, "
 		    "rules, clock, seed, players, tick_cap, inputs and final, and items for a match "
 		    "with items");
-	if (match_replay_items(json_object_get(replay, "items"), &o, c) != 0)
+	if (match_replay_setup(mr, replay, &o, &seed, &nplayers, c) != 0)
 		return -1;
-	if (!integer_in(json_object_get(replay, "seed"), 0, (json_int_t)mr->seed_max, &seed))
-		return replay_fail(c, 0, "seed must be an integer from 0 to %llu",
-		    (unsigned long long)mr->seed_max);
-	if (!integer_in(json_object_get(replay, "players"), mr->players_min, mr->players_max,
-	    &nplayers))
-		return replay_fail(c, 0, "players must be an integer from %u to %u", mr->players_min,
-		    mr->players_max);
 	if (!integer_in(json_object_get(replay, "tick_cap"), 1, mt->tick_cap, &cap))
 		return replay_fail(c, 0, "tick_cap must be an integer from 1 to %u", mt->tick_cap);
 	inputs = json_object_get(replay, "inputs");
