@@ -83,6 +83,9 @@ void handle_openapi(struct request *req);
 
 /* handlers_matches.c: matches, their long polls and streams,
  * replays and ratings */
+/* The {id} of a match route's path: a decimal id, else a 404 answered
+ * (false). */
+bool match_path_id(struct request *req, int64_t *id);
 void handle_match_create(struct request *req);
 void handle_match_join(struct request *req);
 void handle_match_move(struct request *req);

@@ -31,16 +31,6 @@
 
 #define TOO_MANY_RETRY_S "1"
 
-/* The {id} of the path, else a 404. */
-static bool
-live_id(struct request *req, int64_t *id)
-{
-	if (jsonbody_parse_int(req->params[0], 1, ENGINE_ID_MAX, id))
-		return true;
-	request_reply_error(req, API_ERR_MATCH_NOT_FOUND, NULL);
-	return false;
-}
-
 /* The row of match id into op from a reader; false once answered (404,
  * 500). */
 static bool
@@ -128,7 +118,7 @@ handle_match_keys(struct request *req)
 	char msg[JSONBODY_MSG_MAX];
 	int64_t id;
 
-	if (!live_id(req, &id))
+	if (!match_path_id(req, &id))
 		return;
 	if (!jsonbody_known(req->json, fields, msg, sizeof msg) ||
 	    !jsonbody_string(req->json, "keys", &keys, msg, sizeof msg)) {
@@ -200,7 +190,7 @@ handle_match_stream(struct request *req)
 	int viewer = -1, tries;
 	bool over = false;
 
-	if (a == AUTH_FAILED || !live_id(req, &id))
+	if (a == AUTH_FAILED || !match_path_id(req, &id))
 		return;
 	if (!holds_request(req->app->holds, req, HOLDS_STREAM, a == AUTH_OK ? acct.id : 0))
 		return;

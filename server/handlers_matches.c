@@ -49,9 +49,8 @@
 
 /* ---- shared pieces ---- */
 
-/* The {id} of the path: a decimal id, else 404. */
-static bool
-path_id(struct request *req, int64_t *id)
+bool
+match_path_id(struct request *req, int64_t *id)
 {
 	if (jsonbody_parse_int(req->params[0], 1, ENGINE_ID_MAX, id))
 		return true;
@@ -424,7 +423,7 @@ handle_match_join(struct request *req)
 	struct match_play_op *op;
 	int64_t id;
 
-	if (!path_id(req, &id) || !known(req, fields) || auth_bearer(req, true, &acct) != AUTH_OK ||
+	if (!match_path_id(req, &id) || !known(req, fields) || auth_bearer(req, true, &acct) != AUTH_OK ||
 	    (op = match_play_op_new(req, MATCH_PLAY_OP_JOIN)) == NULL)
 		return;
 	op->account_id = acct.id;
@@ -466,7 +465,7 @@ handle_match_move(struct request *req)
 	int64_t id, turn = 0;
 	bool present = false;
 
-	if (!path_id(req, &id) || !known(req, fields))
+	if (!match_path_id(req, &id) || !known(req, fields))
 		return;
 	if (view != NULL && strcmp(view, "full") != 0 && strcmp(view, "mover") != 0) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
@@ -505,7 +504,7 @@ handle_match_get(struct request *req)
 	struct match_play_op *op;
 	int64_t id, account_id;
 
-	if (!path_id(req, &id) || !viewer_account(req, &account_id) ||
+	if (!match_path_id(req, &id) || !viewer_account(req, &account_id) ||
 	    (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL || !read_match(req, op, id))
 		return;
 	/* A real-time match in play: its state is the tick host's, not the
@@ -626,7 +625,7 @@ handle_match_wait(struct request *req)
 	struct waiting *w;
 	int64_t id, account_id, after;
 
-	if (!path_id(req, &id))
+	if (!match_path_id(req, &id))
 		return;
 	if (q == NULL || !jsonbody_parse_int(q, 0, INT32_MAX, &after)) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
@@ -697,7 +696,7 @@ handle_match_events(struct request *req)
 	int64_t id;
 	bool over;
 
-	if (!path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
+	if (!match_path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
 	    !read_match(req, op, id))
 		return;
 	/* A stream already over ends at once: it holds nothing. */
@@ -749,7 +748,7 @@ handle_match_replay(struct request *req)
 	size_t len = 0;
 	int64_t id;
 
-	if (!path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
+	if (!match_path_id(req, &id) || (op = match_play_op_new(req, MATCH_PLAY_OP_MOVE)) == NULL ||
 	    !read_match(req, op, id))
 		return;
 	if (strcmp(op->row.status, "finished") != 0) {
