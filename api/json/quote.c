@@ -34,3 +34,15 @@ text_quote(char *dst, size_t cap, const char *src, size_t max)
 	dst[o] = '\0';
 	return dst;
 }
+
+void
+text_repair(char *s, size_t cap)
+{
+	char fixed[1024];
+	size_t n = strlen(s);
+
+	if (jw_utf8(s, n))
+		return;
+	text_quote(fixed, sizeof fixed < cap ? sizeof fixed : cap, s, n);
+	memcpy(s, fixed, strlen(fixed) + 1);
+}

@@ -28,4 +28,10 @@
 const char *text_quote(char *dst, size_t cap, const char *src, size_t max);
 
 
+/* Makes s (NUL-terminated, in cap bytes) valid UTF-8 in place when it is
+ * not: a message built with a byte cap, or from bytes a client sent, as
+ * text_quote writes it (cut on a boundary, '?' for what is no character).
+ * s is left as it is when it is valid. */
+void text_repair(char *s, size_t cap);
+
 #endif

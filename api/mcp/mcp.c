@@ -18,6 +18,7 @@
 
 #include <sodium.h>
 
+#include "errors.h"
 #include "jw.h"
 #include "mcp_prompts.h"
 #include "mcp_tools.h"
@@ -56,7 +57,9 @@ legacy_version(const char *v)
 json_t *
 mcp_error_new(const json_t *id, int code, const char *message, json_t *data)
 {
-	json_t *e = json_pack("{s:i, s:s}", "code", code, "message", message), *o;
+	char valid[API_ERROR_TEXT_MAX];
+	json_t *e = json_pack("{s:i, s:s}", "code", code, "message", api_error_text(valid, sizeof valid,
+	    message)), *o;
 
 	if (e != NULL && data != NULL)
 		json_object_set(e, "data", data);

@@ -29,6 +29,7 @@
 #include "handle.h"
 #include "match_rules.h"
 #include "mcp_codes.h"
+#include "quote.h"
 
 /* The text block of a result, at most (the board, the legal list, the
  * puzzle and the token fit many times over). */
@@ -745,6 +746,9 @@ mcp_tools_plan(const json_t *params, struct mcp_call *c, int *code, char *msg, s
 		PROTOCOL("%s: the path does not fit", t->name);
 	return true;
 refused:
+	/* Argument names and values quoted with byte caps: the message as
+	 * valid text, whatever the client sent. */
+	text_repair(msg, cap);
 	if (*code == 0 && t != NULL) {
 		char list[256];
 		size_t n = strlen(msg);

@@ -6,7 +6,8 @@ longer UTF-8, and the answer became a 500 "out of memory". Each site is
 sent a name whose last character before the cap is two bytes (é), then
 three (€), then one past the cap, and bytes that are no UTF-8 at all: the
 answer keeps its route's own status, its body is valid UTF-8 JSON in the
-error envelope, and the quote is whole characters.
+error envelope, and the quote is whole characters; MCP answers each with
+a result or a JSON-RPC error.
 """
 import json
 import urllib.parse
@@ -97,6 +98,42 @@ try:
         status, data = raw(d, 'GET', path)
         t.ok(status == 404 and envelope(data) is not None,
              '%s (bytes that are no character): 404 with a UTF-8 error envelope (%d, %r)' % (path, status, data[:120]))
+    # MCP: every request is answered with a result or a JSON-RPC error,
+    # valid UTF-8, whatever the names it quotes.
+    mh = {'Content-Type': 'application/json', 'Accept': 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2025-11-25'}
+
+    def mcp(body):
+        conn = d.connection()
+        try:
+            conn.request('POST', '/mcp', body=json.dumps(body, ensure_ascii=False).encode(), headers=mh)
+            r = conn.getresponse()
+            return r.status, r.read()
+        finally:
+            conn.close()
+
+    def mcp_site(what, make, cap):
+        for label, name in names(cap):
+            status, data = mcp(make(name))
+            try:
+                doc = json.loads(data.decode('utf-8', 'strict'))
+            except (UnicodeDecodeError, ValueError):
+                doc = None
+            answered = isinstance(doc, dict) and ('error' in doc or 'result' in doc)
+            t.ok(status < 500 and answered, '%s, %s: a result or a JSON-RPC error, UTF-8 (%d, %r)'
+                 % (what, label, status, data[:160]))
+
+    mcp_site('MCP: an unknown method', lambda n: {'jsonrpc': '2.0', 'id': 1, 'method': n}, 100)
+    mcp_site('MCP: an unknown tool', lambda n: {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call',
+                                                'params': {'name': n, 'arguments': {}}}, 80)
+    mcp_site('MCP: an unknown argument', lambda n: {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call',
+                                                    'params': {'name': 'start_run',
+                                                               'arguments': {'game': 'duskcourt', n: 1}}}, 60)
+    mcp_site('MCP: an unknown prompt', lambda n: {'jsonrpc': '2.0', 'id': 1, 'method': 'prompts/get',
+                                                  'params': {'name': n}}, 80)
+    mcp_site('MCP: an unknown resource', lambda n: {'jsonrpc': '2.0', 'id': 1, 'method': 'resources/read',
+                                                    'params': {'uri': 'arcaded://' + n}}, 90)
+
     # Path text that is no UTF-8 never reaches the database (PostgreSQL
     # refuses it with an error, which was a 500): a key id of the right
     # length with a byte that is no character.

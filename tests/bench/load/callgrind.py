@@ -163,19 +163,21 @@ def play(port, scenario, n):
             else:
                 call('POST', '/api/games/stackfall/init', {})
         return
-    m = re.match(r'versus(\d)$', scenario)
+    m = re.match(r'(versus|actionblocks)(\d)$', scenario)
     if m:
-        versus(c, int(m.group(1)), n)
+        versus(c, int(m.group(2)), n, 'actionblocks-v1' if m.group(1) == 'actionblocks' else None)
         return
     sys.exit('callgrind.py: unknown scenario %s' % scenario)
 
 
-def versus(c, players, n):
+def versus(c, players, n, rules=None):
     """n requests of versus play by `players` bots on one connection, each
     request with its own bot's key: moves, in seat order (the last one
     resolves the turn), and, when a match ends, the
     create and joins of the next. A bot places its piece upright over its
-    two lowest neighbouring columns (tests/bench/load/versus.py's bot)."""
+    two lowest neighbouring columns (tests/bench/load/versus.py's bot); on
+    ActionBlocks (rules actionblocks-v1) it shifts the piece as it spawns
+    over its lowest column and hard-drops it (`keys RRD`)."""
     def call(method, path, body, key, refusals=()):
         data = json.dumps(body).encode() if body is not None else None
         h = {'Authorization': 'Bearer ' + key}
@@ -196,6 +198,18 @@ def versus(c, players, n):
         col = min(range(9), key=lambda x: max(h[x], h[x + 1]))
         return 'resign' if max(h[col], h[col + 1]) > 16 else 'place 1 %d' % col
 
+    def pick_keys(view, seat):
+        me = view['seats'][seat]
+        rows, piece = me['board'], me.get('piece')
+        h = [next((20 - i for i, row in enumerate(rows) if row[col] != '.'), 0) for col in range(10)]
+        if piece is None or max(h) > 14:
+            return 'resign'
+        col = min(range(10), key=lambda x: h[x])
+        shift = col - piece['x']
+        return 'keys ' + ('R' * shift if shift > 0 else 'L' * -shift) + 'D'
+
+    if rules is not None:
+        pick = pick_keys  # noqa: F811 (the ruleset's own bot)
     tag = '%x' % (os.getpid() & 0xffffff)
     keys = [None] * players
     for p in range(players):
@@ -205,7 +219,10 @@ def versus(c, players, n):
     view, seat, done, refusals = None, 0, 0, {}
     while done < n:
         if view is None or view['status'] != 'playing':
-            view = call('POST', '/api/matches', {'players': players, 'turn_seconds': 60}, keys[0])
+            body = {'players': players, 'turn_seconds': 60}
+            if rules is not None:
+                body['rules'] = rules
+            view = call('POST', '/api/matches', body, keys[0])
             mid = view['match_id']
             for p in range(1, players):
                 view = call('POST', '/api/matches/%s/join' % mid, {}, keys[p])
