@@ -361,15 +361,11 @@ handle_replay_verify(struct request *req, const struct game *g)
 
 	if (!verify_body(req, "a replay", &replay, &cert))
 		return;
-	if ((v = calloc(1, sizeof *v)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+	if ((v = request_ctx_new(req, sizeof *v, verification_free)) == NULL)
 		return;
-	}
 	v->game = g;
 	v->replay = replay;
 	v->cert = cert != NULL ? json_string_value(cert) : NULL;
 	v->keys = app_keys(req->app);
-	req->ctx = v;
-	req->ctx_free = verification_free;
 	workers_submit_or_busy(req->app->verify, req, verify_task, v, verify_done, "replay verifier");
 }

@@ -82,14 +82,10 @@ handle_replay_import(struct request *req, const struct game *g)
 		    "\"supplier\": 0-3}");
 		return;
 	}
-	if ((im = calloc(1, sizeof *im)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+	if ((im = request_ctx_new(req, sizeof *im, import_free)) == NULL)
 		return;
-	}
 	im->game = g;
 	im->body = req->json;
-	req->ctx = im;
-	req->ctx_free = import_free;
 	workers_submit_or_busy(req->app->verify, req, import_task, im, import_done, "replay importer");
 }
 
@@ -164,16 +160,13 @@ handle_run_record(struct request *req, const struct game *g)
 		request_reply_error(req, API_ERR_RUN_NOT_OVER, "a run is exported once it is over");
 		return;
 	}
-	if ((j = calloc(1, sizeof *j)) == NULL) {
+	if ((j = request_ctx_new(req, sizeof *j, record_free)) == NULL) {
 		json_decref(actions);
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
 	j->game = g;
 	j->actions = actions;
 	play_id_text(id, j->run);
-	req->ctx = j;
-	req->ctx_free = record_free;
 	if (actions == NULL || !g->decode(&j->st, head.state, head.nstate)) {
 		request_reply_error(req, API_ERR_INTERNAL, "the stored run does not read back");
 		return;

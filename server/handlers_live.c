@@ -132,13 +132,9 @@ handle_match_keys(struct request *req)
 	}
 	if (auth_bearer(req, true, &acct) != AUTH_OK)
 		return;
-	if ((k = calloc(1, sizeof *k)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+	if ((k = request_ctx_new(req, sizeof *k, free)) == NULL)
 		return;
-	}
 	k->id = id;
-	req->ctx = k;
-	req->ctx_free = free;
 	switch (match_live_keys(match_play_live(req->app->matches), id, acct.id, keys,
 	    json_string_length(json_object_get(req->json, "keys")), req, keys_done, &k->ack)) {
 	case MATCH_LIVE_QUEUED:

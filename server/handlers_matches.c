@@ -636,12 +636,8 @@ handle_match_wait(struct request *req)
 	if (!viewer_account(req, &account_id) ||
 	    !holds_request(req->app->holds, req, HOLDS_WAIT, account_id))
 		return;
-	if ((w = calloc(1, sizeof *w)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+	if ((w = request_ctx_new(req, sizeof *w, waiting_free)) == NULL)
 		return;
-	}
-	req->ctx = w;
-	req->ctx_free = waiting_free;
 	w->op.mx = req->app->matches;
 	w->op.seat = -1;
 	w->after = after;
@@ -848,15 +844,11 @@ handle_match_verify(struct request *req)
 
 	if (!verify_body(req, "a match replay", &replay, &cert))
 		return;
-	if ((v = calloc(1, sizeof *v)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+	if ((v = request_ctx_new(req, sizeof *v, match_verification_free)) == NULL)
 		return;
-	}
 	v->replay = replay;
 	v->cert = cert != NULL ? json_string_value(cert) : NULL;
 	v->keys = app_keys(req->app);
-	req->ctx = v;
-	req->ctx_free = match_verification_free;
 	workers_submit_or_busy(req->app->verify, req, match_verify_task, v, match_verify_done,
 	    "replay verifier");
 }

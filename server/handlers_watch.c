@@ -333,13 +333,10 @@ handle_run_steps(struct request *req, const struct game *g)
 		    "over; its live view shows what its player sees", json_pack("{s:s}", "live", live));
 		return;
 	}
-	if ((x = calloc(1, sizeof *x)) == NULL) {
+	if ((x = request_ctx_new(req, sizeof *x, steps_ctx_free)) == NULL) {
 		json_decref(actions);
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
-	req->ctx = x;
-	req->ctx_free = steps_ctx_free;
 	play_id_text(id, x->run);
 	/* The moves as read: a move stored between the two reads is simply
 	 * one more step. */
@@ -496,12 +493,8 @@ handle_match_turns(struct request *req)
 		    "shows it live, its replay lists its inputs");
 		goto done;
 	}
-	if ((x = calloc(1, sizeof *x)) == NULL) {
-		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+	if ((x = request_ctx_new(req, sizeof *x, turns_ctx_free)) == NULL)
 		goto done;
-	}
-	req->ctx = x;
-	req->ctx_free = turns_ctx_free;
 	x->turns = turns;
 	turns = NULL;
 	x->rules = rules;

@@ -725,6 +725,20 @@ request_reply_error_text(struct request *req, enum api_error e, const char *mess
 	request_reply_json_text(req, api_error_status(e), text, n);
 }
 
+void *
+request_ctx_new(struct request *req, size_t size, void (*ctx_free)(void *ctx))
+{
+	void *ctx = calloc(1, size);
+
+	if (ctx == NULL) {
+		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	req->ctx = ctx;
+	req->ctx_free = ctx_free;
+	return ctx;
+}
+
 void
 request_reply_error(struct request *req, enum api_error e, const char *message)
 {

@@ -182,6 +182,11 @@ void http_stream_pause(void *conn);
 bool http_conn_gone(void *conn);
 void http_stream_wake(void *conn);
 
+/* A zeroed context of size bytes made req's (req->ctx, freed by
+ * ctx_free when the request ends); NULL with a 500 answered when memory
+ * ran out. */
+void *request_ctx_new(struct request *req, size_t size, void (*ctx_free)(void *ctx));
+
 /* A request header (case-insensitive), or NULL. Borrowed. */
 const char *request_header(struct request *req, const char *name);
 
