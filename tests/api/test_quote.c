@@ -78,9 +78,9 @@ main(void)
 	text_quote(buf, sizeof buf, s, 40);
 	ok(strlen(buf) == 42 && strcmp(buf + 39, "\xe2\x82\xac") == 0,
 	    "a three-byte character as the 40th of 40 is quoted whole");
-	/* Twenty 4-byte characters in a room of 40 bytes: nine of them, the
-	 * "..." and the NUL fill it. */
-	for (i = 0; i < 20; i++)
+	/* Fifteen 4-byte characters (60 of s's 64 bytes) in a room of 40
+	 * bytes: nine of them, the "..." and the NUL fill it. */
+	for (i = 0; i < 15; i++)
 		memcpy(s + 4 * i, "\xf0\x9f\x82\xa1", 4);
 	s[60] = '\0';
 	{
