@@ -3,10 +3,13 @@ a subprocess against the real daemon with the shipped default rate limits
 (rate_limits=True passes no --rate-limit, so RATELIMIT_DEFAULTS apply), to
 the end of its game. Afterwards the plain routes must show what the bot
 claims: the run over and finished with its review, a score and a
-certificate, its replay verified by the server with that certificate; for
-versus, the match finished with a place for every seat and a certificate;
-for ActionBlocks on the turn clock, a short match played by keys and ended
-by a resignation, its replay verified with its certificate.
+certificate, its replay verified by the server with that certificate, and
+the account it was played for (by --key, ARCADED_KEY or --new-account).
+For versus: a match made by one bot and joined by a second with the id the
+creator prints while it waits (so its output must reach a pipe at once);
+ActionBlocks on the turn clock, a short match played by keys and ended by a
+resignation. Every match must finish with places, a certificate and a
+replay that verifies.
 A bot that met a rate limit (429) or misread a puzzle (428) says so on
 stderr, which fails the test. Last, a bot with a bad key, or no daemon to
 talk to, exits 1 with a message naming the problem.
@@ -23,13 +26,46 @@ t = Tap()
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
 
 
-def bot(name, *args, url=None, timeout=240):
+def env_for(url, key=None):
+    env = {k: v for k, v in os.environ.items() if k != 'ARCADED_KEY'}
+    env['ARCADED_URL'] = url
+    if key:
+        env['ARCADED_KEY'] = key
+    return env
+
+
+def bot(name, *args, url=None, key=None, timeout=240):
     """Runs one bot to its end: (exit status, stdout, stderr, seconds)."""
-    env = dict(os.environ, ARCADED_URL=url)
     t0 = time.monotonic()
-    p = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)] + list(args), env=env,
+    p = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)] + list(args), env=env_for(url, key),
                        capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
+
+
+def start(name, *args, url=None, key=None):
+    return subprocess.Popen([sys.executable, os.path.join(EXAMPLES, name)] + list(args), env=env_for(url, key),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def match_line(p):
+    """What the bot printed up to its 'match ID, seat N' line, read while it
+    plays, and the match id."""
+    seen = ''
+    for line in iter(p.stdout.readline, ''):
+        seen += line
+        m = re.match(r'match (\d+), seat \d', line)
+        if m:
+            return seen, m.group(1)
+    return seen, None
+
+
+def finish(p, timeout=240):
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return out, err
 
 
 def run_id(out):
@@ -37,7 +73,7 @@ def run_id(out):
     return m.group(1) if m else None
 
 
-def check_run(d, game, out, err, rc, secs, what):
+def check_run(d, game, out, err, rc, secs, what, account=None):
     """The bot's run, read back over the plain routes."""
     t.ok(rc == 0, '%s: exits 0 (%.1f s)' % (what, secs)) or t.diag(out + err)
     t.ok('429' not in err and '428' not in err, '%s: met no rate limit and read every puzzle' % what) or \
@@ -55,83 +91,85 @@ def check_run(d, game, out, err, rc, secs, what):
     t.ok(v.status == 200 and v.json.get('valid') is True and (v.json.get('certificate') or {}).get('valid'),
          '%s: the server replays it to the same result, and the certificate names that replay' % what) or \
         t.diag(v.body[:400])
+    if account:
+        t.eq(run.get('account'), account, '%s: the run belongs to the account of its key' % what)
     return run
+
+
+def check_match(d, mid, outs, what):
+    """The match, read back: finished with places, a certificate and a replay that verifies."""
+    view = d.get('/api/matches/%s' % mid).json if mid else {}
+    seats = view.get('seats') or []
+    places = sorted(s.get('place') or 0 for s in seats)
+    t.ok(view.get('status') == 'finished' and view.get('end') in ('last_standing', 'all_out', 'turn_cap') and
+         len(seats) == 2 and places[0] == 1 and all(places),
+         '%s: the match ended (%s after %s turns) with places %s' % (what, view.get('end'), view.get('turn'), places))
+    r = d.get('/api/matches/%s/replay' % mid) if mid else None
+    v = d.post('/api/matches/replays/verify', {'replay': r.json['replay'], 'certificate': r.json['certificate']}) \
+        if r is not None and r.status == 200 else None
+    t.ok(v is not None and v.status == 200 and v.json.get('valid') is True and
+         v.json['certificate'].get('valid') is True,
+         '%s: the match has a certificate, and its replay verifies with it' % what)
+    t.ok(all('match over after %s turns' % view.get('turn') in out for out in outs),
+         '%s: both bots report the same end as the server' % what)
+    return view, (r.json['replay'] if r is not None and r.status == 200 else {})
 
 
 d = Daemon(rate_limits=True)
 try:
     url = d.base
+    # An account of the test's own, whose key the bots are given.
+    ann = d.post('/api/v1/accounts', {'name': 'ann_examples'}).json['agentKey']
 
     rc, out, err, secs = bot('stackfall_bot.py', url=url)
     run = check_run(d, 'stackfall', out, err, rc, secs, 'stackfall_bot')
     t.ok(run.get('end_reason') in ('piece_limit', 'top_out') and run.get('account'),
-         'stackfall_bot: a keyed run played to its end (%s, %s pieces)' %
+         'stackfall_bot: a keyed run (a new account) played to its end (%s, %s pieces)' %
          (run.get('end_reason'), run.get('pieces')))
 
-    rc, out, err, secs = bot('duskcourt_bot.py', '--seed', '7', '--rungs', '4', url=url)
-    run = check_run(d, 'duskcourt', out, err, rc, secs, 'duskcourt_bot')
+    rc, out, err, secs = bot('duskcourt_bot.py', '--seed', '7', '--rungs', '4', '--key', ann, url=url)
+    run = check_run(d, 'duskcourt', out, err, rc, secs, 'duskcourt_bot --key', account='ann_examples')
     t.eq((run.get('rung'), run.get('lives'), run.get('status')), (4, 3, 'done'),
          'duskcourt_bot: climbed 4 rungs of seed 7 without losing a life, then ended the run')
 
-    rc, out, err, secs = bot('stackcraft_bot.py', '--cap', '50', '--seed', '42', url=url)
-    run = check_run(d, 'stackcraft', out, err, rc, secs, 'stackcraft_bot')
+    rc, out, err, secs = bot('stackcraft_bot.py', '--cap', '50', '--seed', '42', url=url, key=ann)
+    run = check_run(d, 'stackcraft', out, err, rc, secs, 'stackcraft_bot with ARCADED_KEY', account='ann_examples')
     t.ok(run.get('end_reason') in ('capped', 'top_out') and run.get('pieces', 0) > 0 and
          run.get('pieces', 99) <= 50, 'stackcraft_bot: the capped episode played to its end (%s, %s pieces)' %
          (run.get('end_reason'), run.get('pieces')))
 
-    rc, out, err, secs = bot('hatetris_bot.py', url=url)
-    run = check_run(d, 'hatetris', out, err, rc, secs, 'hatetris_bot')
+    rc, out, err, secs = bot('hatetris_bot.py', url=url, key=ann)
+    run = check_run(d, 'hatetris', out, err, rc, secs, 'hatetris_bot', account='ann_examples')
     t.eq(run.get('end_reason'), 'top_out', 'hatetris_bot: played until the supplier won')
 
-    # Versus: one bot creates the match, a second joins it with the id it prints.
-    env = dict(os.environ, ARCADED_URL=url)
+    # Versus: one bot creates the match and prints its id while it waits;
+    # a second joins it with that id.
     t0 = time.monotonic()
-    first = subprocess.Popen([sys.executable, os.path.join(EXAMPLES, 'versus_bot.py'), '--seed', '7'],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = first.stdout.readline()
-    m = re.match(r'match (\d+), seat 0', line)
-    t.ok(m is not None, 'versus_bot: creates a match and prints its id (%r)' % line.strip())
-    rc2, out2, err2, _ = bot('versus_bot.py', '--join', m.group(1) if m else '0', url=url)
-    try:
-        out1, err1 = first.communicate(timeout=240)
-    except subprocess.TimeoutExpired:
-        first.kill()
-        out1, err1 = first.communicate()
-    secs = time.monotonic() - t0
-    t.ok(first.returncode == 0 and rc2 == 0, 'versus_bot: both bots exit 0 (%.1f s)' % secs) or \
-        t.diag(line + out1 + err1 + out2 + err2)
-    view = d.get('/api/matches/%s' % m.group(1)).json if m else {}
-    seats = view.get('seats') or []
-    places = sorted(s.get('place') or 0 for s in seats)
-    t.ok(view.get('status') == 'finished' and view.get('end') in ('last_standing', 'all_out', 'turn_cap') and
-         len(seats) == 2 and places[0] == 1 and all(places),
-         'versus_bot: the match ended (%s after %s turns) with places %s' %
-         (view.get('end'), view.get('turn'), places))
-    t.ok((view.get('certificate') or '').startswith('v4.public.'), 'versus_bot: the match has a certificate')
-    t.ok('match over after %s turns' % view.get('turn') in out1 + out2,
-         'versus_bot: the bots report the same end as the server')
+    first = start('versus_bot.py', '--seed', '7', url=url)
+    head, mid = match_line(first)
+    t.ok(mid is not None and 'seat 0' in head,
+         'versus_bot: creates a match and prints its id (%r)' % head.strip().splitlines()[-1:])
+    rc2, out2, err2, _ = bot('versus_bot.py', '--join', mid or '0', url=url)
+    out1, err1 = finish(first)
+    t.ok(first.returncode == 0 and rc2 == 0, 'versus_bot: both bots exit 0 (%.1f s)' % (time.monotonic() - t0)) or \
+        t.diag(head + out1 + err1 + out2 + err2)
+    check_match(d, mid, [out1, out2], 'versus_bot')
 
     # ActionBlocks on the turn clock: the same two-shell dance; the joiner
     # resigns after 30 turns, so the match is a short one (played out, two
     # of these bots go on for hundreds of turns).
     t0 = time.monotonic()
-    first = subprocess.Popen([sys.executable, os.path.join(EXAMPLES, 'actionblocks_turns.py'), '--seed', '7'],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = first.stdout.readline()
-    m = re.match(r'match (\d+), seat 0', line)
-    t.ok(m is not None, 'actionblocks_turns: creates a match and prints its id (%r)' % line.strip())
-    rc2, out2, err2, _ = bot('actionblocks_turns.py', '--join', m.group(1) if m else '0', '--resign-after', '30',
-                             url=url)
-    try:
-        out1, err1 = first.communicate(timeout=240)
-    except subprocess.TimeoutExpired:
-        first.kill()
-        out1, err1 = first.communicate()
+    first = start('actionblocks_turns.py', '--seed', '7', url=url)
+    head, mid = match_line(first)
+    t.ok(mid is not None and 'seat 0' in head,
+         'actionblocks_turns: creates a match and prints its id (%r)' % head.strip().splitlines()[-1:])
+    rc2, out2, err2, _ = bot('actionblocks_turns.py', '--join', mid or '0', '--resign-after', '30', url=url)
+    out1, err1 = finish(first)
     secs = time.monotonic() - t0
     t.ok(first.returncode == 0 and rc2 == 0 and '429' not in err1 + err2,
          'actionblocks_turns: both bots exit 0 and meet no rate limit (%.1f s)' % secs) or \
-        t.diag(line + out1 + err1 + out2 + err2)
-    view = d.get('/api/matches/%s' % m.group(1)).json if m else {}
+        t.diag(head + out1 + err1 + out2 + err2)
+    view, _ = check_match(d, mid, [out1, out2], 'actionblocks_turns')
     seats = view.get('seats') or []
     t.ok(view.get('rules') == 'actionblocks-v1' and view.get('status') == 'finished' and
          view.get('end') == 'last_standing' and view.get('turn') == 31 and
@@ -140,25 +178,17 @@ try:
          'actionblocks_turns: an actionblocks-v1 match played 30 turns by keys, clearing rows (%s), then the '
          'joiner resigned: %s, places %s' % (seats[0].get('lines') if seats else None, view.get('end'),
                                             [s.get('place') for s in seats]))
-    r = d.get('/api/matches/%s/replay' % m.group(1)) if m else None
-    v = d.post('/api/matches/replays/verify', {'replay': r.json['replay'], 'certificate': r.json['certificate']}) \
-        if r is not None and r.status == 200 else None
-    t.ok(v is not None and v.status == 200 and v.json.get('valid') is True and
-         v.json['certificate'].get('valid') is True,
-         'actionblocks_turns: the match has a certificate, and its replay verifies with it')
-    t.ok('match over after %s turns' % view.get('turn') in out1 + out2,
-         'actionblocks_turns: the bots report the same end as the server')
 
     # Errors: a clear message and exit status 1.
     rc, out, err, _ = bot('stackfall_bot.py', '--key', 'arcd_not_a_key', url=url)
-    t.ok(rc == 1 and err.startswith('stackfall_bot: ') and '401' in err,
-         'a bot with a bad agent key exits 1 and says why: %s' % err.strip()[:120])
+    t.ok(rc == 1 and err.startswith('stackfall_bot: ') and '401' in err and len(err.splitlines()) == 1,
+         'a bot with a bad agent key exits 1 and says why in one line: %s' % err.strip()[:120])
 finally:
     d.cleanup()
 
 # No daemon at the address: the bot says so and exits 1.
 rc, out, err, _ = bot('duskcourt_bot.py', url='http://127.0.0.1:9', timeout=60)
-t.ok(rc == 1 and err.startswith('duskcourt_bot: '), 'a bot with no daemon to talk to exits 1: %s' %
-     err.strip()[:120])
+t.ok(rc == 1 and err.startswith('duskcourt_bot: ') and 'no answer from' in err and len(err.splitlines()) == 1,
+     'a bot with no daemon to talk to exits 1: %s' % err.strip()[:120])
 
 t.done()
