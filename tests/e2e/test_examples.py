@@ -5,11 +5,12 @@ the end of its game. Afterwards the plain routes must show what the bot
 claims: the run over and finished with its review, a score and a
 certificate, its replay verified by the server with that certificate, and
 the account it was played for (by --key, ARCADED_KEY or --new-account).
-For versus: a match made by one bot and joined by a second with the id the
-creator prints while it waits (so its output must reach a pipe at once);
-ActionBlocks on the turn clock, a short match played by keys and ended by a
-resignation. Every match must finish with places, a certificate and a
-replay that verifies.
+For versus: two unmodified copies started side by side meet in the
+quick-match queue, items on, and play their match to the end; a match made
+with --create and taken with --join, whose id the creator prints while it
+waits (so its output must reach a pipe at once); ActionBlocks on the turn
+clock, a short match played by keys and ended by a resignation. Every
+match must finish with places, a certificate and a replay that verifies.
 A bot that met a rate limit (429) or misread a puzzle (428) says so on
 stderr, which fails the test. Last, a bot with a bad key, or no daemon to
 talk to, exits 1 with a message naming the problem.
@@ -118,8 +119,9 @@ def check_match(d, mid, outs, what):
 d = Daemon(rate_limits=True)
 try:
     url = d.base
-    # An account of the test's own, whose key the bots are given.
+    # Two accounts of the test's own, whose keys the bots are given.
     ann = d.post('/api/v1/accounts', {'name': 'ann_examples'}).json['agentKey']
+    bob = d.post('/api/v1/accounts', {'name': 'bob_examples'}).json['agentKey']
 
     rc, out, err, secs = bot('stackfall_bot.py', url=url)
     run = check_run(d, 'stackfall', out, err, rc, secs, 'stackfall_bot')
@@ -142,18 +144,45 @@ try:
     run = check_run(d, 'hatetris', out, err, rc, secs, 'hatetris_bot', account='ann_examples')
     t.eq(run.get('end_reason'), 'top_out', 'hatetris_bot: played until the supplier won')
 
-    # Versus: one bot creates the match and prints its id while it waits;
-    # a second joins it with that id.
+    # Versus: two copies, the same command, started side by side, meet in
+    # the quick-match queue (items on) and play their match to the end.
     t0 = time.monotonic()
-    first = start('versus_bot.py', '--seed', '7', url=url)
+    pair = [start('versus_bot.py', url=url), start('versus_bot.py', url=url)]
+    heads = [match_line(p) for p in pair]
+    ends = [finish(p) for p in pair]
+    secs = time.monotonic() - t0
+    outs = [h[0] + e[0] for h, e in zip(heads, ends)]
+    errs = [e[1] for e in ends]
+    t.ok(all(p.returncode == 0 for p in pair) and not any('429' in e for e in errs),
+         'versus_bot: two copies started side by side both exit 0 and meet no rate limit (%.1f s)' % secs) or \
+        t.diag(''.join(outs + errs)[-3000:])
+    mid = heads[0][1]
+    t.ok(mid and heads[1][1] == mid and all('(the queue)' in h[0] for h in heads),
+         'versus_bot: both found the same match in the queue and printed its id while playing (%s)' % mid)
+    view, replay = check_match(d, mid, outs, 'versus_bot (quick)')
+    t.ok(view.get('queue') is True and isinstance(view.get('items'), dict) and
+         view['items'].get('chance', 0) > 0 and replay.get('items'),
+         'versus_bot: a queue match with items on (%s)' % view.get('items'))
+    uses = sum(1 for turn in replay.get('turns') or [] for move in turn if (move or '').startswith('use '))
+    t.diag('items used in the quick match: %d' % uses)
+
+    # An explicit match: one creates it and prints the id while it waits;
+    # a second joins it with that id, then resigns after 5 turns.
+    t0 = time.monotonic()
+    first = start('versus_bot.py', '--create', '--seed', '7', url=url, key=ann)
     head, mid = match_line(first)
     t.ok(mid is not None and 'seat 0' in head,
-         'versus_bot: creates a match and prints its id (%r)' % head.strip().splitlines()[-1:])
-    rc2, out2, err2, _ = bot('versus_bot.py', '--join', mid or '0', url=url)
+         'versus_bot --create: creates a match and prints its id while it waits (%r)' % head.strip().splitlines()[-1:])
+    rc2, out2, err2, _ = bot('versus_bot.py', '--join', mid or '0', '--resign-after', '5', url=url, key=bob)
     out1, err1 = finish(first)
-    t.ok(first.returncode == 0 and rc2 == 0, 'versus_bot: both bots exit 0 (%.1f s)' % (time.monotonic() - t0)) or \
+    t.ok(first.returncode == 0 and rc2 == 0 and '429' not in err1 + err2,
+         'versus_bot --create / --join: both bots exit 0 (%.1f s)' % (time.monotonic() - t0)) or \
         t.diag(head + out1 + err1 + out2 + err2)
-    check_match(d, mid, [out1, out2], 'versus_bot')
+    view, replay = check_match(d, mid, [out1, out2], 'versus_bot (create and join)')
+    t.ok(not view.get('queue') and replay.get('seed') == 7 and view.get('turn') == 6 and
+         [s.get('account') for s in view.get('seats') or []] == ['ann_examples', 'bob_examples'] and
+         [s.get('end_reason') for s in view.get('seats') or []][1] == 'resigned',
+         'versus_bot --create / --join: seed 7, ann in seat 0, bob joined and resigned on turn 6')
 
     # ActionBlocks on the turn clock: the same two-shell dance; the joiner
     # resigns after 30 turns, so the match is a short one (played out, two
