@@ -144,6 +144,25 @@ try:
     run = check_run(d, 'hatetris', out, err, rc, secs, 'hatetris_bot', account='ann_examples')
     t.eq(run.get('end_reason'), 'top_out', 'hatetris_bot: played until the supplier won')
 
+    # Wells on the 4 x 6 well, where the player forces a row in 3 landings
+    # (line_in, which the bot prints from the server's first answer).
+    rc, out, err, secs = bot('wells_bot.py', '--width', '4', '--height', '6', '--new-account', 'wells_examples',
+                             url=url)
+    run = check_run(d, 'wells', out, err, rc, secs, 'wells_bot --new-account', account='wells_examples')
+    m = re.search(r'a row in (\d+) landings under best play', out)
+    t.ok(m and run.get('end_reason') == 'line' and run.get('pieces') == int(m.group(1)) and
+         (run.get('replay') or {}).get('seed') == 406,
+         'wells_bot: on the 4 x 6 well it completes a row in %s landings, as best play does (%s)' %
+         (run.get('pieces'), m.group(1) if m else None)) or t.diag(out)
+
+    rc, out, err, secs = bot('hatetris_classic_bot.py', url=url, key=ann)
+    run = check_run(d, 'hatetris-classic', out, err, rc, secs, 'hatetris_classic_bot', account='ann_examples')
+    t.ok(run.get('end_reason') == 'top_out' and run.get('pieces', 0) > 0 and
+         (run.get('replay') or {}).get('final', {}).get('keys', 0) > run.get('pieces', 0),
+         'hatetris_classic_bot: played by keys (%s keys) until a piece locked in the bar (%s pieces, %s lines)' %
+         ((run.get('replay') or {}).get('final', {}).get('keys'), run.get('pieces'), run.get('lines'))) or \
+        t.diag(repr(run)[:600])
+
     # Versus: two copies, the same command, started side by side, meet in
     # the quick-match queue (items on) and play their match to the end.
     t0 = time.monotonic()
