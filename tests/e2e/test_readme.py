@@ -217,6 +217,13 @@ try:
          'the Duskcourt bot clears three courts, the Stackfall bot plays its game to the end; both finish') or \
         t.diag(out[-1500:])
     t.ok('429' not in err and '428' not in err, 'neither meets a rate limit nor misreads a puzzle')
+    # The Duskcourt run was played with the key the Stackfall bot printed.
+    name = re.search(r'^account (\S+) created', out, re.M)
+    dusk = re.search(r'^run (\d+) on seed 7', out, re.M)
+    r = d.get('/api/games/duskcourt/runs/%s' % dusk.group(1)) if dusk else None
+    t.ok(name and r is not None and r.status == 200 and r.json.get('account') == name.group(1),
+         'the Duskcourt run belongs to the account the Stackfall bot created (%s)' %
+         (name.group(1) if name else None))
     if rc != 0:
         t.diag(err[-2000:])
 finally:
