@@ -11,14 +11,18 @@ with --create and taken with --join, whose id the creator prints while it
 waits (so its output must reach a pipe at once); ActionBlocks on the turn
 clock, a short match played by keys and ended by a resignation. Every
 match must finish with places, a certificate and a replay that verifies.
+The TypeScript starter is built as its header says (its client's types
+generated from the served contract, `tsc --strict`) and played too.
 A bot that met a rate limit (429) or misread a puzzle (428) says so on
 stderr, which fails the test. Last, a bot with a bad key, or no daemon to
 talk to, exits 1 with a message naming the problem.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from harness import Daemon, Tap
@@ -163,6 +167,57 @@ try:
          ((run.get('replay') or {}).get('final', {}).get('keys'), run.get('pieces'), run.get('lines'))) or \
         t.diag(repr(run)[:600])
 
+    # The TypeScript starter, as its header says to build it, in a scratch
+    # copy of its folder (the PostgreSQL run of this test builds at the same
+    # time): its client's types generated from the daemon's served contract,
+    # `tsc --strict`, then the bot to the end of its run. Its npm packages
+    # come from its package-lock.json (./dev test installs them).
+    ts = os.path.join(EXAMPLES, 'typescript')
+    scratch = tempfile.mkdtemp(prefix='arcaded-ts-')
+    try:
+        for name in ('package.json', 'tsconfig.json', 'stackcraft_bot.ts'):
+            shutil.copy(os.path.join(ts, name), scratch)
+        os.symlink(os.path.join(ts, 'node_modules'), os.path.join(scratch, 'node_modules'))
+        bin_ = os.path.join(ts, 'node_modules', '.bin')
+        steps = [[os.path.join(bin_, 'openapi-typescript'), url + '/openapi.yaml', '-o', 'arcaded.d.ts'],
+                 [os.path.join(bin_, 'tsc'), '--strict', '-p', '.']]
+        built = shutil.which('node') is not None and os.path.isdir(bin_)
+        for step in steps if built else []:
+            p = subprocess.run(step, cwd=scratch, capture_output=True, text=True, timeout=180)
+            built = built and p.returncode == 0
+            if not built:
+                t.diag('%s: %s' % (os.path.basename(step[0]), (p.stdout + p.stderr)[-1500:]))
+                break
+        t.ok(built, 'typescript/stackcraft_bot.ts: its client generated from GET /openapi.yaml, it compiles '
+             'with tsc --strict (node and the locked packages of examples/typescript are installed)')
+        # The types are the contract's: an action sent as `command`, which
+        # Stackcraft does not take, does not compile.
+        src = os.path.join(scratch, 'stackcraft_bot.ts')
+        with open(src) as f:
+            good = f.read()
+        with open(src, 'w') as f:
+            f.write(good.replace('{ stateToken: run.stateToken, action }',
+                                 '{ stateToken: run.stateToken, command: action }'))
+        p = subprocess.run([steps[1][0], '--strict', '--noEmit', '-p', '.'], cwd=scratch, capture_output=True,
+                           text=True, timeout=180) if built else None
+        t.ok(p is not None and p.returncode != 0 and "'command' does not exist" in p.stdout and
+             good.count('{ stateToken: run.stateToken, action }') == 1,
+             'typescript/stackcraft_bot.ts: tsc refuses an action sent as `command`, as the contract does') or \
+            t.diag(p.stdout[-800:] if p else 'not built')
+        with open(src, 'w') as f:
+            f.write(good)
+        t0 = time.monotonic()
+        cmd = ['node', os.path.join(scratch, 'dist', 'stackcraft_bot.js'), '--cap', '50', '--seed', '42']
+        p = subprocess.run(cmd, env=env_for(url, ann), capture_output=True, text=True, timeout=120) if built else None
+        rc, out, err = (p.returncode, p.stdout, p.stderr) if p else (1, '', 'not built')
+        run = check_run(d, 'stackcraft', out, err, rc, time.monotonic() - t0, 'typescript/stackcraft_bot',
+                        account='ann_examples')
+        t.ok(run.get('end_reason') in ('capped', 'top_out') and 0 < run.get('pieces', 0) <= 50,
+             'typescript/stackcraft_bot: the capped episode played to its end (%s, %s pieces)' %
+             (run.get('end_reason'), run.get('pieces')))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
     # Versus: two copies, the same command, started side by side, meet in
     # the quick-match queue (items on) and play their match to the end.
     t0 = time.monotonic()
@@ -191,7 +246,7 @@ try:
     first = start('versus_bot.py', '--create', '--seed', '7', url=url, key=ann)
     head, mid = match_line(first)
     t.ok(mid is not None and 'seat 0' in head,
-         'versus_bot --create: creates a match and prints its id while it waits (%r)' % head.strip().splitlines()[-1:])
+         'versus_bot --create: creates a match and prints its id while it waits (%r)' % head.splitlines()[-1:])
     rc2, out2, err2, _ = bot('versus_bot.py', '--join', mid or '0', '--resign-after', '5', url=url, key=bob)
     out1, err1 = finish(first)
     t.ok(first.returncode == 0 and rc2 == 0 and '429' not in err1 + err2,
@@ -210,7 +265,7 @@ try:
     first = start('actionblocks_turns.py', '--seed', '7', url=url)
     head, mid = match_line(first)
     t.ok(mid is not None and 'seat 0' in head,
-         'actionblocks_turns: creates a match and prints its id (%r)' % head.strip().splitlines()[-1:])
+         'actionblocks_turns: creates a match and prints its id (%r)' % head.splitlines()[-1:])
     rc2, out2, err2, _ = bot('actionblocks_turns.py', '--join', mid or '0', '--resign-after', '30', url=url)
     out1, err1 = finish(first)
     secs = time.monotonic() - t0
