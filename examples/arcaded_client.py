@@ -12,16 +12,17 @@ game it plays. It gives:
 - connect(args): a Client for those options, creating the account when
   --new-account asks for one (or, for the bots that cannot play without a
   key, when no key was given);
-- Client.call()/ok(): one JSON request, with the agent key. A 429 is waited
+- Client.call()/ok()/get()/post(): one JSON request, with the agent key;
+  ok() and the two short forms raise ApiError on a refusal. A 429 is waited
   out as its Retry-After says (at most MAX_WAIT seconds a time, TRIES times);
   an answer's agent-check puzzle is read and answered on the next request,
   and a 428 (a wrong or stale answer) is tried again with the fresh puzzle;
 - solve_puzzle(): a reader of the agent-check puzzle (docs/api.md, "The
   agent check"), which Stackfall asks by default and the other games when
   the operator turns it on;
-- command(main): runs the bot with its output written line by line (so an id it
-  prints reaches another shell at once, even through a pipe or a file), and
-  turns any failure into one line on stderr and exit status 1.
+- command(main): runs the bot with its output written line by line (so an
+  id it prints reaches another shell at once, even through a pipe or a
+  file), and turns any failure into one line on stderr and exit status 1.
 
 Python 3 with the standard library only, like the bots.
 """
@@ -190,11 +191,10 @@ def options(description):
 
 def connect(args, need_key=False, prefix='bot'):
     """A Client for the parsed options. It creates an account when
-    --new-account names one, or when need_key is set and no key was given
-    (then named prefix_NNNNNN); the new key is printed for --key."""
+    --new-account names one (its key replaces any other), or when need_key is
+    set and no key was given (then named prefix_NNNNNN); the new key is
+    printed for --key."""
     c = Client(args.url, args.key)
-    if args.new_account and args.key:
-        raise ValueError('give --key or --new-account, not both')
     name = args.new_account
     if not name and need_key and not c.key:
         name = '%s_%06d' % (prefix, random.randrange(10 ** 6))

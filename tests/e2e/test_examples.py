@@ -4,7 +4,9 @@ a subprocess against the real daemon with the shipped default rate limits
 the end of its game. Afterwards the plain routes must show what the bot
 claims: the run over and finished with its review, a score and a
 certificate, its replay verified by the server with that certificate, and
-the account it was played for (by --key, ARCADED_KEY or --new-account).
+the account it was played for (by --key, ARCADED_KEY or --new-account);
+the daemon asks the agent-check puzzle of Wells too, so the shared
+module's reader answers it on a token route.
 For versus: two unmodified copies started side by side meet in the
 quick-match queue, items on, and play their match to the end; a match made
 with --create and taken with --join, whose id the creator prints while it
@@ -120,7 +122,9 @@ def check_match(d, mid, outs, what):
     return view, (r.json['replay'] if r is not None and r.status == 200 else {})
 
 
-d = Daemon(rate_limits=True)
+# The agent check on for Wells too (it is on for Stackfall by default), so
+# the shared module's puzzle reader serves a token-route game as well.
+d = Daemon(['--agent-check', 'wells=on'], rate_limits=True)
 try:
     url = d.base
     # Two accounts of the test's own, whose keys the bots are given.
@@ -149,10 +153,14 @@ try:
     t.eq(run.get('end_reason'), 'top_out', 'hatetris_bot: played until the supplier won')
 
     # Wells on the 4 x 6 well, where the player forces a row in 3 landings
-    # (line_in, which the bot prints from the server's first answer).
+    # (line_in, which the bot prints from the server's first answer), with
+    # a puzzle to answer on every action and the finish.
     rc, out, err, secs = bot('wells_bot.py', '--width', '4', '--height', '6', '--new-account', 'wells_examples',
                              url=url)
     run = check_run(d, 'wells', out, err, rc, secs, 'wells_bot --new-account', account='wells_examples')
+    rules = d.get('/api/games/wells/rules').json or {}
+    t.ok(rules.get('agentCheck') is True and rules.get('agent_check'),
+         'wells_bot: played with the agent check on (its rules say so and hand out a puzzle)')
     m = re.search(r'a row in (\d+) landings under best play', out)
     t.ok(m and run.get('end_reason') == 'line' and run.get('pieces') == int(m.group(1)) and
          (run.get('replay') or {}).get('seed') == 406,
