@@ -131,7 +131,11 @@ def main():
         view = c.post('/api/matches/quick', settings)
     mid, me = view['match_id'], view['you']
     print('match %s, seat %d%s' % (mid, me, ' (the queue)' if view['queue'] else ''))
+    seated = 0
     while view['status'] != 'finished':
+        if view['status'] == 'lobby' and view['joined'] != seated:  # say why nothing happens yet
+            seated = view['joined']
+            print('in the lobby: %d of %d players, waiting for the others' % (seated, view['players']))
         seat = view['seats'][me]
         if view['status'] == 'playing' and seat['alive'] and not seat['moved']:
             turn = view['turn'] + 1
