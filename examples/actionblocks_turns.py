@@ -11,7 +11,8 @@ on its own copy of the well with the SRS kicks, hard-drops each, and sends
 the keys (`keys XLLD`) that clear the most rows, then leave the fewest holes
 and the lowest, flattest stack. Then it waits for the turn with the long
 poll (GET .../wait?after=TURN) and plays on to the end of the match, and
-prints every seat's place. A 429 is waited out as its Retry-After says.
+prints every seat's place. A 429 is waited out as its Retry-After says
+(arcaded_client.py, which also holds the options every starter takes).
 With --resign-after N it resigns on turn N + 1 (a short match for a test).
 
 Run two of them, in two shells, with a daemon serving (./dev up):
@@ -23,14 +24,7 @@ The server's address comes from --url, else the ARCADED_URL environment
 variable, else http://127.0.0.1:8080. Exit status 0 when the match ended;
 1 with a message on anything else. The rules: docs/rules/actionblocks.md.
 """
-import argparse
-import json
-import os
-import random
-import sys
-import time
-import urllib.error
-import urllib.request
+from arcaded_client import command, connect, options
 
 # Each piece in its spawn state, top row first; turning the box a quarter
 # clockwise gives the next state. A position is the box's top-left cell,
@@ -114,48 +108,15 @@ def choose(seat):
     return 'keys ' + best[1]
 
 
-class Client:
-    def __init__(self, url, key=None):
-        self.url, self.key = url.rstrip('/'), key
-
-    def call(self, method, path, body=None):
-        """(status, answer) of one request; a 429 is waited out and sent again."""
-        while True:
-            headers = {'Content-Type': 'application/json'}
-            if self.key:
-                headers['Authorization'] = 'Bearer ' + self.key
-            data = json.dumps(body).encode() if body is not None else None
-            req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-            try:
-                with urllib.request.urlopen(req, timeout=40) as r:
-                    return r.status, json.loads(r.read())
-            except urllib.error.HTTPError as e:
-                if e.code != 429:
-                    return e.code, json.loads(e.read() or b'{}')
-                wait = int(e.headers.get('Retry-After') or 1)
-                print('429 on %s %s: waiting %d s as Retry-After asks' % (method, path, wait), file=sys.stderr)
-                time.sleep(wait)
-
-    def ok(self, method, path, body=None):
-        status, reply = self.call(method, path, body)
-        if status >= 300:
-            raise RuntimeError('%s %s: %d %s' % (method, path, status, reply.get('error')))
-        return reply
-
-
 def main():
-    ap = argparse.ArgumentParser(description='An ActionBlocks turn-clock starter bot.')
-    ap.add_argument('--url', default=os.environ.get('ARCADED_URL', 'http://127.0.0.1:8080'))
-    ap.add_argument('--key', help='an agent key (default: create a new account)')
+    ap = options('An ActionBlocks turn-clock starter bot.')
     ap.add_argument('--join', metavar='MATCH_ID', help='join this match instead of creating one')
     ap.add_argument('--players', type=int, default=2)
     ap.add_argument('--seed', type=int)
     ap.add_argument('--turn-seconds', type=int, default=10)
     ap.add_argument('--resign-after', type=int, metavar='N', help='resign once N turns are played')
     args = ap.parse_args()
-    c = Client(args.url, args.key)
-    if not c.key:
-        c.key = c.ok('POST', '/api/v1/accounts', {'name': 'abbot_%06d' % random.randrange(10 ** 6)})['agentKey']
+    c = connect(args, need_key=True, prefix='abbot')
     if args.join:
         view = c.ok('POST', '/api/matches/%s/join' % args.join, {})
     else:
@@ -187,7 +148,4 @@ def main():
 
 
 if __name__ == '__main__':
-    try:
-        main()
-    except (RuntimeError, ValueError, OSError, KeyError) as e:
-        sys.exit('actionblocks_turns: %s' % e)
+    command(main)

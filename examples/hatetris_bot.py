@@ -13,62 +13,45 @@ stateToken again for the placement.
 Run it (Python 3, standard library only), with a daemon serving (./dev up):
 
     python3 examples/hatetris_bot.py
-    python3 examples/hatetris_bot.py --depth 2 --url http://127.0.0.1:9000
+    python3 examples/hatetris_bot.py --depth 2 --key arcd_...
 
-The server's address comes from --url, else the ARCADED_URL environment
-variable, else http://127.0.0.1:8080. Exit status 0 when the run ended and
-was finished; 1 with a message on anything else.
+The options every starter takes (--url, --key, --new-account) are in
+arcaded_client.py; without a key the run is anonymous. Exit status 0 when the
+run ended and was finished; 1 with a message on anything else.
 """
-import argparse
 import json
-import os
-import sys
-import urllib.error
-import urllib.request
 
-URL = os.environ.get('ARCADED_URL', 'http://127.0.0.1:8080')
+from arcaded_client import command, connect, options
 
 
-def call(path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(URL + '/api/games/hatetris/' + path, data=data,
-                                 method='POST' if data else 'GET',
-                                 headers={'Content-Type': 'application/json'})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        raise RuntimeError('%s: %d %s' % (path, e.code, e.read().decode(errors='replace')[:300]))
-
-
-def best(options):
-    return min(options, key=lambda o: (-o['lines'], o['holes'], o['max_height'], o['bumpiness']))
+# === The policy: the one function to edit ====================================
+def choose(listed):
+    """The command among the listed placements: most lines, fewest holes, lowest, flattest."""
+    best = min(listed, key=lambda o: (-o['lines'], o['holes'], o['max_height'], o['bumpiness']))
+    return best['command']
+# ==============================================================================
 
 
 def main():
-    global URL
-    ap = argparse.ArgumentParser(description='A HATETRIS starter bot: a placement heuristic.')
-    ap.add_argument('--url', default=URL)
+    ap = options('A HATETRIS starter bot: a placement heuristic.')
     ap.add_argument('--depth', type=int, choices=(1, 2), default=1, help="the supplier's look-ahead")
     args = ap.parse_args()
-    URL = args.url.rstrip('/')
-    run = call('init?depth=%d' % args.depth)
+    c = connect(args)
+    run = c.get('/api/games/hatetris/init?depth=%d' % args.depth)
     print('run %s at depth %d: first piece %s' % (run['runId'], run['depth'], run['current']))
     while run['status'] == 'playing':
         token = run['stateToken']
-        look = call('action', {'stateToken': token, 'command': 'options'})
-        options = look['results'][0]['options']
-        run = call('action', {'stateToken': token, 'command': best(options)['command']})
+        look = c.post('/api/games/hatetris/action', {'stateToken': token, 'command': 'options'})
+        move = choose(look['results'][0]['options'])
+        run = c.post('/api/games/hatetris/action', {'stateToken': token, 'command': move})
     print('run over (%s): lines %d, pieces %d' % (run['end_reason'], run['lines'], run['pieces']))
     print('\n'.join(run['board_text'].splitlines()[-6:]))
-    done = call('finish', {'stateToken': run['stateToken'], 'rating': 3,
-                           'review': 'A starter bot against the supplier: it always knew.'})
+    done = c.post('/api/games/hatetris/finish', {
+        'stateToken': run['stateToken'], 'rating': 3,
+        'review': 'A starter bot against the supplier: it always knew.'})
     print('finished: %s' % json.dumps(done['final']))
     print('certificate: %s...' % done['certificate'][:40])
 
 
 if __name__ == '__main__':
-    try:
-        main()
-    except (RuntimeError, ValueError, OSError, KeyError) as e:
-        sys.exit('hatetris_bot: %s' % e)
+    command(main)

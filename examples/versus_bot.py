@@ -1,35 +1,34 @@
 #!/usr/bin/env python3
-"""A starter bot for a versus match (/api/matches/...): Stackfall side by side.
+"""A starter bot for versus matches (/api/matches/...): Stackfall side by side.
 
 What it does: with an agent key (a new account unless --key is given) it
-creates a match and prints its id, or joins the match given with --join.
+joins the quick-match queue for two players with items on, or with --create
+creates a match and prints its id, or takes a seat in the match --join names.
 Each turn it reads its own board from the match view (`board_text`, top row
 first), tries every rotation and column of its current piece on a copy of the
 board, and sends the placement that clears the most lines, then leaves the
-fewest holes and the lowest stack. Then it waits for the turn to resolve with
-the long poll (GET .../wait?after=TURN, at most 25 s a call) and plays on until
-the match is over, and prints every seat's place. With --resign-after N it
-resigns on turn N + 1 (a short match for a test).
+fewest holes and the lowest stack; when it holds an item it uses the oldest
+on the seat it hurts or helps most (`use 2; place 0 4`). Then it waits for
+the turn to resolve with the long poll (GET .../wait?after=TURN, at most 25 s
+a call), plays on until the match is over, and prints every seat's place.
+With --resign-after N it resigns on turn N + 1 (a short match for a test).
 
-Run two of them, in two shells, with a daemon serving (./dev up):
+Run two of them side by side, with a daemon serving (./dev up): they meet in
+the queue and play each other.
 
-    python3 examples/versus_bot.py                  # prints: match 123...
-    python3 examples/versus_bot.py --join 123...
+    python3 examples/versus_bot.py & python3 examples/versus_bot.py
+    python3 examples/versus_bot.py --create --seed 7      # prints: match 123...
+    python3 examples/versus_bot.py --join 123...          # in another shell
 
-The server's address comes from --url, else the ARCADED_URL environment
-variable, else http://127.0.0.1:8080. Exit status 0 when the match ended;
-1 with a message on anything else.
+The options every starter takes (--url, --key, --new-account) are in
+arcaded_client.py; two bots need two accounts. Exit status 0 when the match
+ended; 1 with a message on anything else. The rules: docs/rules/versus.md.
 """
-import argparse
-import json
-import os
-import random
-import sys
-import urllib.error
-import urllib.request
+from arcaded_client import ApiError, command, connect, options
 
-# Every piece's rotations, top row first, as seed 002's rules draw them; a
-# placement's column is that of the piece's leftmost cell.
+# Every shape's rotations, top row first, as docs/rules/stackfall.md and
+# (the odd shapes an item's transform deals) docs/rules/versus.md draw them;
+# a placement's column is that of the shape's leftmost cell.
 SHAPES = {
     'I': [['####'], ['#', '#', '#', '#']] * 2,
     'O': [['##', '##']] * 4,
@@ -38,31 +37,12 @@ SHAPES = {
     'Z': [['##.', '.##'], ['.#', '##', '#.']] * 2,
     'J': [['#..', '###'], ['##', '#.', '#.'], ['###', '..#'], ['.#', '.#', '##']],
     'L': [['..#', '###'], ['#.', '#.', '##'], ['###', '#..'], ['##', '.#', '.#']],
+    'D': [['#']] * 4,
+    'C': [['#.', '##'], ['##', '#.'], ['##', '.#'], ['.#', '##']],
+    'U': [['#.#', '###'], ['##', '#.', '##'], ['###', '#.#'], ['##', '.#', '##']],
+    'X': [['.#.', '###', '.#.']] * 4,
+    'W': [['#..', '##.', '.##'], ['.##', '##.', '#..'], ['##.', '.##', '..#'], ['..#', '.##', '##.']],
 }
-
-
-class Client:
-    def __init__(self, url, key=None):
-        self.url, self.key = url.rstrip('/'), key
-
-    def call(self, method, path, body=None):
-        """(status, answer) of one request."""
-        headers = {'Content-Type': 'application/json'}
-        if self.key:
-            headers['Authorization'] = 'Bearer ' + self.key
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=40) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b'{}')
-
-    def ok(self, method, path, body=None):
-        status, reply = self.call(method, path, body)
-        if status >= 300:
-            raise RuntimeError('%s %s: %d %s' % (method, path, status, reply.get('error')))
-        return reply
 
 
 def drop(rows, shape, col):
@@ -93,72 +73,94 @@ def judge(rows, lines):
     return (-lines, holes, max(heights), sum(abs(a - b) for a, b in zip(heights, heights[1:])))
 
 
-def choose(seat):
+def stack(seat):
+    """The height of a seat's stack, from its board_text."""
+    lines = seat['board_text'].splitlines()
+    return next((20 - y for y, line in enumerate(lines) if line.strip('.')), 0)
+
+
+# === The policy: the one function to edit ====================================
+def choose(view, me):
+    """This turn's commands for seat `me`, from the match view: the best
+    first, then the others to try when the server refuses one (a board hidden
+    by a `blind` item shows empty, so a placement may not fit after all)."""
+    seat = view['seats'][me]
     rows = [[ch != '.' for ch in line] for line in seat['board_text'].splitlines()]
-    best = None
+    ranked = []
     for rot, shape in enumerate(SHAPES[seat['current']]):
         for col in range(10):
             result = drop(rows, shape, col)
             if result is not None:
-                key = judge(*result)
-                if best is None or key < best[0]:
-                    best = (key, 'place %d %d' % (rot, col))
-    return best[1] if best else 'resign'
+                ranked.append((judge(*result), 'place %d %d' % (rot, col)))
+    moves = [move for _, move in sorted(ranked)]
+    # Items: a move may first use the oldest one on a target: 1 is this seat,
+    # 2, 3, ... the others in seat order. Those that help go on this seat,
+    # those that hurt on the tallest opponent; a swap takes a lower board.
+    others = [s for s in view['seats'] if s['seat'] != me]
+    alive = [(stack(s), 2 + i) for i, s in enumerate(others) if s['alive']]
+    item, target = (seat.get('inventory') or [None])[0], None
+    if item in ('clear_line', 'nuke'):
+        target = 1
+    elif item in ('add_line', 'blind', 'transform') and alive:
+        target = max(alive)[1]
+    elif item == 'swap' and alive:
+        target = min(alive)[1] if min(alive)[0] < stack(seat) else 1  # on itself it does nothing
+    if target is not None:
+        moves = ['use %d; %s' % (target, move) for move in moves]
+    return moves + ['resign']
+# ==============================================================================
 
 
 def main():
-    ap = argparse.ArgumentParser(description='A versus starter bot with the long poll.')
-    ap.add_argument('--url', default=os.environ.get('ARCADED_URL', 'http://127.0.0.1:8080'))
-    ap.add_argument('--key', help='an agent key (default: create a new account)')
-    ap.add_argument('--join', metavar='MATCH_ID', help='join this match instead of creating one')
+    ap = options('A versus starter bot: the quick-match queue and the long poll.')
+    ap.add_argument('--create', action='store_true', help='create a match and print its id (not the queue)')
+    ap.add_argument('--join', metavar='MATCH_ID', help='join this match instead of the queue')
     ap.add_argument('--players', type=int, default=2)
-    ap.add_argument('--seed', type=int)
+    ap.add_argument('--seed', type=int, help='with --create: the seed (default: the server draws one)')
     ap.add_argument('--turn-seconds', type=int, default=10)
+    ap.add_argument('--no-items', action='store_true', help='a match without items')
     ap.add_argument('--resign-after', type=int, metavar='N', help='resign once N turns are played')
     args = ap.parse_args()
-    c = Client(args.url, args.key)
-    if not c.key:
-        name = 'vsbot_%06d' % random.randrange(10 ** 6)
-        c.key = c.ok('POST', '/api/v1/accounts', {'name': name})['agentKey']
+    c = connect(args, need_key=True, prefix='vsbot')
+    settings = {'players': args.players, 'turn_seconds': args.turn_seconds, 'items': not args.no_items}
     if args.join:
-        view = c.ok('POST', '/api/matches/%s/join' % args.join, {})
+        view = c.post('/api/matches/%s/join' % args.join)
+    elif args.create:
+        view = c.post('/api/matches', dict(settings, **({} if args.seed is None else {'seed': args.seed})))
     else:
-        body = {'players': args.players, 'turn_seconds': args.turn_seconds}
-        if args.seed is not None:
-            body['seed'] = args.seed
-        view = c.ok('POST', '/api/matches', body)
+        view = c.post('/api/matches/quick', settings)
     mid, me = view['match_id'], view['you']
-    print('match %s, seat %d' % (mid, me), flush=True)
+    print('match %s, seat %d%s' % (mid, me, ' (the queue)' if view['queue'] else ''))
+    seated = 0
     while view['status'] != 'finished':
+        if view['status'] == 'lobby' and view['joined'] != seated:  # say why nothing happens yet
+            seated = view['joined']
+            print('in the lobby: %d of %d players, waiting for the others' % (seated, view['players']))
         seat = view['seats'][me]
         if view['status'] == 'playing' and seat['alive'] and not seat['moved']:
             turn = view['turn'] + 1
             late = args.resign_after is not None and turn > args.resign_after
-            status, reply = c.call('POST', '/api/matches/%s/move' % mid,
-                                   {'turn': turn, 'command': 'resign' if late else choose(seat)})
+            for move in ['resign'] if late else choose(view, me):
+                status, reply = c.call('POST', '/api/matches/%s/move?view=full' % mid,
+                                       {'turn': turn, 'command': move})
+                if status != 422 or reply['error']['code'] != 'illegal_action':
+                    break  # else the next move: this one does not fit
             if status == 409 and reply['error']['code'] in ('wrong_turn', 'match_over', 'player_out'):
-                view = c.ok('GET', '/api/matches/%s' % mid)  # the turn moved on without us
+                view = c.get('/api/matches/%s' % mid)  # the turn moved on without us
                 continue
             if status >= 300:
-                raise RuntimeError('move for turn %d: %d %s' % (turn, status, reply.get('error')))
+                raise ApiError('POST', '/api/matches/%s/move (turn %d)' % (mid, turn), status, reply)
+            view = reply['match']  # the whole view, as ?view=full asks
             if reply['resolved']:
-                # The answer holds our own seat after the turn: enough to play on.
-                state = reply['state']
-                if state['status'] == 'playing' and state['seat']['alive']:
-                    view = {'status': state['status'], 'turn': state['turn'], 'seats': {me: state['seat']}}
-                    continue
-                view = c.ok('GET', '/api/matches/%s' % mid)
                 continue
-        view = c.ok('GET', '/api/matches/%s/wait?after=%d' % (mid, view['turn']))
+        view = c.get('/api/matches/%s/wait?after=%d' % (mid, view['turn']))
     print('match over after %d turns (%s)' % (view['turn'], view['end']))
     for s in view['seats']:
-        print('  seat %d (%s): place %s, score %d, lines %d, sent %d' %
-              (s['seat'], s['account'], s['place'], s['score'], s['lines'], s['lines_sent']))
+        print('  seat %d (%s): place %s, score %d, lines %d, sent %d, %s' % (
+            s['seat'], s['account'], s['place'], s['score'], s['lines'], s['lines_sent'],
+            s['end_reason'] or 'still in'))
     print('certificate: %s...' % (view['certificate'] or '')[:40])
 
 
 if __name__ == '__main__':
-    try:
-        main()
-    except (RuntimeError, ValueError, OSError, KeyError) as e:
-        sys.exit('versus_bot: %s' % e)
+    command(main)

@@ -21,7 +21,8 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 with open(os.path.join(root, 'README.md')) as f:
     readme = f.read()
 blocks = dict(re.findall(r'<!-- readme-test: (\w+) -->\n```sh\n(.*?)```', readme, re.S))
-t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'versus', 'bots', 'mcp'} <= set(blocks),
+t.ok({'duskcourt', 'stackfall', 'replay', 'stackcraft', 'hatetris', 'hatetris_classic', 'wells', 'versus', 'bots',
+      'mcp'} <= set(blocks),
      'the README has the curl sessions (%s)' % sorted(blocks))
 
 
@@ -102,6 +103,52 @@ try:
     if rc != 0:
         t.diag(err[-2000:])
 
+    # HATETRIS classic: the worked example of docs/rules/hatetris-classic.md
+    # (23 keys, the S upright against the right wall on rows 17-19, S again),
+    # then the first option's keys to the end; the run's record, imported
+    # on the server, must play to the same end.
+    rc, out, err = run('hatetris_classic', d)
+    t.eq(rc, 0, 'the HATETRIS classic session runs without an error')
+    lines = out.splitlines()
+    t.ok(lines[:1] == ['{"current":"S","x":3,"y":0,"o":0,"lines":0,"keys":0}'],
+         'it starts with S at its spawn, x 3, y 0')
+    t.ok(lines[1:5] == ['{"current":"S","pieces":2,"keys":23,"played":{"applied":23,"ignored":0,"locks":1,"lines":0}}',
+                        '........#.', '........##', '.........#'],
+         'the worked example: 23 keys, one lock on rows 17-19 against the right wall, S again') or t.diag(out[:600])
+    end = [json.loads(l) for l in lines if l.startswith('{"status"')]
+    record = [json.loads(l) for l in lines if l.startswith('{"keys"')]
+    imported = d.post('/api/games/hatetris-classic/replays/import', {'record': record[0]['hex']}) if record else None
+    t.ok(end and end[0]['status'] == 'over' and end[0]['end_reason'] == 'top_out' and imported is not None and
+         imported.status == 200 and
+         (imported.json['lines'], imported.json['pieces'], imported.json['end_reason']) ==
+         (end[0]['lines'], end[0]['pieces'], end[0]['end_reason']),
+         'it plays to a top out (%s), and the run\'s record, imported, plays to the same end' %
+         (end[0] if end else None)) or t.diag(imported)
+    t.ok(lines and lines[-1].startswith('valid: hatetris-classic replay, %d actions' %
+                                        (end[0]['pieces'] if end else -1)),
+         'arcaded verify accepts the replay, one action a lock')
+    if rc != 0:
+        t.diag(err[-2000:])
+
+    # Wells: on 4 x 6 the lowest landing is best play, so the row comes in
+    # line_in landings, line_in counting down by one each time.
+    rc, out, err = run('wells', d)
+    t.eq(rc, 0, 'the Wells session runs without an error')
+    lines = out.splitlines()
+    first = json.loads(lines[0]) if lines and lines[0].startswith('{') else {}
+    t.ok(first.get('width') == 4 and first.get('height') == 6 and first.get('line_in') == 3,
+         'the 4 x 6 well: a row 3 landings away under best play (%s)' % first)
+    steps = [json.loads(l)['line_in'] for l in lines if l.startswith('{"landed"')]
+    end = [json.loads(l) for l in lines if l.startswith('{"status"')]
+    t.ok(steps == list(range(first.get('line_in') or 0))[::-1] and end and
+         end[0] == {'status': 'over', 'end_reason': 'line', 'pieces': len(steps)},
+         'line_in counts down %s to a row after as many landings' % steps)
+    t.ok(any(l.startswith('{"lines":1,') and '"seed":406' in l for l in lines),
+         'finish answers the final summary, seed 406')
+    t.ok(lines and lines[-1].startswith('valid: wells replay, %d actions' % len(steps)), 'arcaded verify accepts it')
+    if rc != 0:
+        t.diag(err[-2000:])
+
     rc, out, err = run('stackfall', d)
     t.eq(rc, 0, 'the Stackfall session runs without an error')
     t.ok('{"status":"over","end_reason":"resigned"' in out, 'its batch ends the game with resign')
@@ -170,6 +217,13 @@ try:
          'the Duskcourt bot clears three courts, the Stackfall bot plays its game to the end; both finish') or \
         t.diag(out[-1500:])
     t.ok('429' not in err and '428' not in err, 'neither meets a rate limit nor misreads a puzzle')
+    # The Duskcourt run was played with the key the Stackfall bot printed.
+    name = re.search(r'^account (\S+) created', out, re.M)
+    dusk = re.search(r'^run (\d+) on seed 7', out, re.M)
+    r = d.get('/api/games/duskcourt/runs/%s' % dusk.group(1)) if dusk else None
+    t.ok(name and r is not None and r.status == 200 and r.json.get('account') == name.group(1),
+         'the Duskcourt run belongs to the account the Stackfall bot created (%s)' %
+         (name.group(1) if name else None))
     if rc != 0:
         t.diag(err[-2000:])
 finally:
