@@ -33,33 +33,13 @@ import resource
 import time
 import urllib.parse
 
+import versus
+
 TICK = os.sysconf('SC_CLK_TCK')
 
 
-class Conn:
-    """HTTP/1.1 keep-alive on one socket (Content-Length bodies)."""
-
-    def __init__(self, host, port):
-        self.host, self.port = host, port
-        self.r = self.w = None
-
-    async def request(self, method, path, body=None, key=None):
-        if self.w is None:
-            self.r, self.w = await asyncio.open_connection(self.host, self.port)
-        data = b'' if body is None else json.dumps(body).encode()
-        head = '%s %s HTTP/1.1\r\nHost: bench\r\n' % (method, path)
-        if key:
-            head += 'Authorization: Bearer %s\r\n' % key
-        if body is not None:
-            head += 'Content-Type: application/json\r\nContent-Length: %d\r\n' % len(data)
-        self.w.write(head.encode() + b'\r\n' + data)
-        headers = await self.r.readuntil(b'\r\n\r\n')
-        status = int(headers[9:12])
-        m = re.search(rb'[Cc]ontent-[Ll]ength: (\d+)', headers)
-        payload = await self.r.readexactly(int(m.group(1))) if m else b''
-        if b'Connection: close' in headers:
-            self.close()
-        return status, payload
+class Conn(versus.Conn):
+    """versus.py's keep-alive connection, which a bot here also closes."""
 
     def close(self):
         if self.w is not None:
