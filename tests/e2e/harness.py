@@ -183,6 +183,10 @@ class Daemon:
         self.start()
 
     def start(self):
+        if self.proc is not None:
+            # A second process would take self.proc and leave the first
+            # running for good: Daemon() has started one already.
+            raise RuntimeError('this Daemon runs already (the constructor starts it; start() follows a stop())')
         env = {k: v for k, v in os.environ.items() if not k.startswith('ARCADED_')}
         env.update(self.env)
         cmd = [binary(), '--listen', self.listen, '--db', self.db] + self.args

@@ -126,7 +126,6 @@ def play_out(d, mid, keys, first_turn):
 
 def main():
     d = Daemon()
-    d.start()
     try:
         keys = [account(d, 'abalice'), account(d, 'abbob')]
         mid = basics(d, keys)

@@ -368,7 +368,6 @@ def overflow(d, keys):
 
 def main():
     d = Daemon()
-    d.start()
     try:
         keys = [account(d, 'abspin0'), account(d, 'abspin1')]
         covered, turns = {}, {}
