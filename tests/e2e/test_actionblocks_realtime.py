@@ -211,14 +211,15 @@ def check_replay(d, page, what):
     v = d.post(M + '/replays/verify', {'replay': page['replay'], 'certificate': page['certificate']})
     t.ok(v.status == 200 and v.json['valid'] and v.json['certificate']['valid'] and
          v.json['certificate']['claims'].get('clock') == 'ticks',
-         '%s: the replay verifies over HTTP, with its certificate (clock ticks)' % what)
+         '%s: the replay verifies over HTTP, with its certificate (clock ticks; %d, %d inputs)'
+         % (what, v.status, len(page['replay']['inputs'])))
     rc, out = verify_cli(page['replay'])
     t.ok(rc == 0 and 'real-time match replay' in out, '%s: arcaded verify says valid (%s)' % (what, out.strip()))
     bad = json.loads(json.dumps(page['replay']))
     bad['final']['players'][0]['score'] += 1
     v = d.post(M + '/replays/verify', bad)
-    t.ok(v.status == 422 and v.error_code == 'invalid_replay', '%s: a replay with another final is 422'
-         % what)
+    t.ok(v.status == 422 and v.error_code == 'invalid_replay',
+         '%s: a replay with another final is 422 (%d)' % (what, v.status))
 
 
 def bots(d):
@@ -294,7 +295,11 @@ def refusals(d):
     t.eq(s.error_code, 'wrong_clock', 'the stream of a turn-by-turn match: 409 (its stream is .../events)')
 
 
-d = Daemon()
+# A real-time replay lists every input: two bots that keep playing for
+# half a minute (slower machines, the sanitizers) make one of a few hundred
+# KB, past the default 64 KiB body; verifying it over HTTP needs a larger
+# --max-body (docs/rules/actionblocks.md says so).
+d = Daemon(args=['--max-body', '4m'])
 try:
     refusals(d)
     timing(d)
