@@ -24,7 +24,7 @@ The server's address comes from --url, else the ARCADED_URL environment
 variable, else http://127.0.0.1:8080. Exit status 0 when the match ended;
 1 with a message on anything else. The rules: docs/rules/actionblocks.md.
 """
-from arcaded_client import command, connect, options
+from arcaded_client import command, connect, match_result, options
 
 # Each piece in its spawn state, top row first; turning the box a quarter
 # clockwise gives the next state. A position is the box's top-left cell,
@@ -139,12 +139,7 @@ def main():
                 view = c.ok('GET', '/api/matches/%s' % mid)  # the turn is over: read on
                 continue
         view = c.ok('GET', '/api/matches/%s/wait?after=%d' % (mid, view['turn']))
-    print('match over after %d turns (%s)' % (view['turn'], view['end']))
-    for s in view['seats']:
-        print('  seat %d (%s): place %s, score %d, lines %d, sent %d, %s' % (
-            s['seat'], s['account'], s['place'], s['score'], s['lines'], s['lines_sent'],
-            s['end_reason'] or 'still in'))
-    print('certificate: %s...' % (view['certificate'] or '')[:40])
+    match_result(view)
 
 
 if __name__ == '__main__':

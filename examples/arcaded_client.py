@@ -205,6 +205,17 @@ def connect(args, need_key=False, prefix='bot'):
     return c
 
 
+def match_result(view):
+    """Prints a finished match's view: its end, each seat's place and
+    figures, and the start of its certificate."""
+    print('match over after %d turns (%s)' % (view['turn'], view['end']))
+    for s in view['seats']:
+        print('  seat %d (%s): place %s, score %d, lines %d, sent %d, %s' % (
+            s['seat'], s['account'], s['place'], s['score'], s['lines'], s['lines_sent'],
+            s['end_reason'] or 'still in'))
+    print('certificate: %s...' % (view['certificate'] or '')[:40])
+
+
 def command(main):
     """Runs main() as the bot's command: exit 0 when it returns, 1 with one line otherwise."""
     sys.stdout.reconfigure(line_buffering=True)  # each line out at once, even into a pipe

@@ -24,7 +24,7 @@ The options every starter takes (--url, --key, --new-account) are in
 arcaded_client.py; two bots need two accounts. Exit status 0 when the match
 ended; 1 with a message on anything else. The rules: docs/rules/versus.md.
 """
-from arcaded_client import ApiError, command, connect, options
+from arcaded_client import ApiError, command, connect, match_result, options
 
 # Every shape's rotations, top row first, as docs/rules/stackfall.md and
 # (the odd shapes an item's transform deals) docs/rules/versus.md draw them;
@@ -154,12 +154,7 @@ def main():
             if reply['resolved']:
                 continue
         view = c.get('/api/matches/%s/wait?after=%d' % (mid, view['turn']))
-    print('match over after %d turns (%s)' % (view['turn'], view['end']))
-    for s in view['seats']:
-        print('  seat %d (%s): place %s, score %d, lines %d, sent %d, %s' % (
-            s['seat'], s['account'], s['place'], s['score'], s['lines'], s['lines_sent'],
-            s['end_reason'] or 'still in'))
-    print('certificate: %s...' % (view['certificate'] or '')[:40])
+    match_result(view)
 
 
 if __name__ == '__main__':
