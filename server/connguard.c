@@ -111,8 +111,8 @@ keys_of(const struct sockaddr *sa, struct addr_key k[SCOPES])
 		k[1].scope = 1;
 		k[2].scope = 2;
 		memcpy(k[0].bytes, a, 8); /* the /64 */
-		memcpy(k[1].bytes, a, 7); /* the /56 */
-		memcpy(k[2].bytes, a, 6); /* the /48 */
+		memcpy(k[1].bytes, a, NET56_BYTES);
+		memcpy(k[2].bytes, a, NET48_BYTES);
 		return SCOPES;
 	}
 	return 0;

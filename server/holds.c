@@ -147,8 +147,8 @@ holds_take(struct holds *h, enum holds_kind kind, const struct client_key *k, in
 	if (k->family == 6) {
 		use[SCOPE_NET] = use[SCOPE_NET48] = true;
 		keys[SCOPE_NET].family = keys[SCOPE_NET48].family = 6;
-		memcpy(keys[SCOPE_NET].bytes, k->bytes, 7); /* the /56 */
-		memcpy(keys[SCOPE_NET48].bytes, k->bytes, 6);
+		memcpy(keys[SCOPE_NET].bytes, k->bytes, NET56_BYTES);
+		memcpy(keys[SCOPE_NET48].bytes, k->bytes, NET48_BYTES);
 	}
 	if (account_id > 0) {
 		use[SCOPE_ACCOUNT] = true;

@@ -54,8 +54,8 @@ quota_keys(struct quota_key out[QUOTA_KEYS_MAX], int family, const uint8_t *byte
 		for (i = 0; i < 8; i++)
 			v = v << 8 | bytes[i];
 		out[n++] = (struct quota_key){ QUOTA_KEY_IPV6, v };
-		out[n++] = (struct quota_key){ QUOTA_KEY_NET56, v & ~(uint64_t)0xff };
-		out[n++] = (struct quota_key){ QUOTA_KEY_NET48, v & ~(uint64_t)0xffff };
+		out[n++] = (struct quota_key){ QUOTA_KEY_NET56, NET56_OF(v) };
+		out[n++] = (struct quota_key){ QUOTA_KEY_NET48, NET48_OF(v) };
 	}
 	if (account_id > 0)
 		out[n++] = (struct quota_key){ QUOTA_KEY_ACCOUNT, (uint64_t)account_id };

@@ -731,8 +731,8 @@ check(struct ratelimit *rl, enum ratelimit_class cls, const struct ratelimit_key
 	 * still costs nothing; two requests racing between the look and the
 	 * take can each pass, as with one key under its lock they could not. */
 	nets[0] = *key;
-	nets[1] = (struct ratelimit_key){ RATELIMIT_KEY_NET56, key->bits & ~(uint64_t)0xff };
-	nets[2] = (struct ratelimit_key){ RATELIMIT_KEY_NET48, key->bits & ~(uint64_t)0xffff };
+	nets[1] = (struct ratelimit_key){ RATELIMIT_KEY_NET56, NET56_OF(key->bits) };
+	nets[2] = (struct ratelimit_key){ RATELIMIT_KEY_NET48, NET48_OF(key->bits) };
 	check_one(rl, cls, &nets[0], now, false, false, res);
 	if (res->off)
 		return true;
