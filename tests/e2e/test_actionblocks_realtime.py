@@ -296,8 +296,8 @@ def refusals(d):
 
 
 # A real-time replay lists every input: two bots that keep playing for
-# half a minute (slower machines, the sanitizers) make one of a few hundred
-# KB, past the default 64 KiB body; verifying it over HTTP needs a larger
+# half a minute (slower machines, the sanitizers: 16,058 inputs once) make
+# one past the default 64 KiB body; verifying it over HTTP needs a larger
 # --max-body (docs/rules/actionblocks.md says so).
 d = Daemon(args=['--max-body', '4m'])
 try:
