@@ -127,7 +127,7 @@ handle_match_keys(struct request *req)
 	}
 	if (keys == NULL) {
 		request_reply_error(req, API_ERR_INVALID_REQUEST,
-		    "missing field 'keys' (a string of keys: L R X Z S D C v ^ F 1-8)");
+		    "missing field 'keys' (a string of the ruleset's keys, as its rules page lists them)");
 		return;
 	}
 	if (auth_bearer(req, true, &acct) != AUTH_OK)
