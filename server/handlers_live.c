@@ -30,6 +30,9 @@
 #include "match_ticks.h"
 
 #define TOO_MANY_RETRY_S "1"
+/* A match playing, but on another daemon or being resumed (README,
+ * "Running several daemons"). */
+#define NOT_HERE_MSG "this daemon does not play the match now: retry in a second"
 
 /* The row of match id into op from a reader; false once answered (404,
  * 500). */
@@ -63,13 +66,8 @@ not_live(struct request *req, int64_t id, int64_t account_id)
 		request_reply_error(req, API_ERR_MATCH_NOT_STARTED, NULL);
 	else if (strcmp(op->row.status, "finished") == 0)
 		request_reply_error(req, API_ERR_MATCH_OVER, NULL);
-	else {
-		/* Playing, but not here: it is being resumed, or another daemon
-		 * plays it (README, "Running several daemons"). */
-		request_add_header(req, "Retry-After", "1");
-		request_reply_error(req, API_ERR_BUSY, "this daemon does not play the match now: retry "
-		    "in a second");
-	}
+	else
+		request_reply_later(req, API_ERR_BUSY, "1", NOT_HERE_MSG);
 }
 
 /* ---- POST /api/matches/{id}/keys ---- */
@@ -238,13 +236,10 @@ handle_match_stream(struct request *req)
 	case MATCH_LIVE_STREAMING:
 		break;
 	case MATCH_LIVE_NOT_HERE:
-		request_add_header(req, "Retry-After", "1");
-		request_reply_error(req, API_ERR_BUSY, "this daemon does not play the match now: retry "
-		    "in a second");
+		request_reply_later(req, API_ERR_BUSY, "1", NOT_HERE_MSG);
 		break;
 	case MATCH_LIVE_FULL:
-		request_add_header(req, "Retry-After", "5");
-		request_reply_error(req, API_ERR_BUSY, "the match has as many streams open as it may: "
+		request_reply_later(req, API_ERR_BUSY, "5", "the match has as many streams open as it may: "
 		    "retry later");
 		break;
 	case MATCH_LIVE_FAILED:

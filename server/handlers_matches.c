@@ -711,8 +711,7 @@ handle_match_events(struct request *req)
 			stream_catch_up(app, &op->row);
 		break;
 	case MATCH_HUB_FULL:
-		request_add_header(req, "Retry-After", "5");
-		request_reply_error(req, API_ERR_BUSY, "every match event stream is taken: retry later, "
+		request_reply_later(req, API_ERR_BUSY, "5", "every match event stream is taken: retry later, "
 		    "or long-poll .../wait");
 		break;
 	case MATCH_HUB_CLOSED:

@@ -35,13 +35,11 @@ readyz_done(struct request *req)
 {
 	if (!defer_committed(req)) {
 		if (store_disk_full(req->app->store)) {
-			request_add_header(req, "Retry-After", "30");
-			request_reply_error(req, API_ERR_STORAGE_FULL, "the database's disk is full: no write "
+			request_reply_later(req, API_ERR_STORAGE_FULL, "30", "the database's disk is full: no write "
 			    "commits until space is freed");
 		} else if (!store_reachable(req->app->store) ||
 		    req->resumed_status == STORE_JOB_OUTCOME_UNKNOWN) {
-			request_add_header(req, "Retry-After", "1");
-			request_reply_error(req, API_ERR_DATABASE_UNAVAILABLE, "no writable database "
+			request_reply_later(req, API_ERR_DATABASE_UNAVAILABLE, "1", "no writable database "
 			    "could be reached");
 		} else
 			request_reply_error(req, API_ERR_NOT_READY, "the database does not take writes");
@@ -83,8 +81,7 @@ handle_readyz(struct request *req)
 			} else
 				atomic_store(&probe_queued, false);
 		}
-		request_add_header(req, "Retry-After", "1");
-		request_reply_error(req, API_ERR_DATABASE_UNAVAILABLE, "no writable database could be "
+		request_reply_later(req, API_ERR_DATABASE_UNAVAILABLE, "1", "no writable database could be "
 		    "reached");
 		return;
 	}

@@ -746,6 +746,14 @@ request_reply_error(struct request *req, enum api_error e, const char *message)
 }
 
 void
+request_reply_later(struct request *req, enum api_error e, const char *retry_after,
+    const char *message)
+{
+	request_add_header(req, "Retry-After", retry_after);
+	request_reply_error_with(req, e, message, NULL);
+}
+
+void
 request_suspend(struct request *req, request_cont cont)
 {
 	req->cont = cont;

@@ -108,6 +108,11 @@ void request_reply_json_text(struct request *req, int status, char *text, size_t
 /* Queues the error envelope of e; message NULL takes the table's text. */
 void request_reply_error(struct request *req, enum api_error e, const char *message);
 
+/* Same, for what the client may try again: a Retry-After of retry_after
+ * seconds (a decimal string) goes with it. */
+void request_reply_later(struct request *req, enum api_error e, const char *retry_after,
+    const char *message);
+
 /* Same, with extra fields merged into the top level (stolen, may be NULL). */
 void request_reply_error_with(struct request *req, enum api_error e, const char *message,
     json_t *extra);

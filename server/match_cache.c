@@ -40,11 +40,13 @@ struct match_cache {
 	struct entry    e[MATCH_CACHE_ENTRIES];
 };
 
+/* Takes mc's lock and returns the entry id hashes to. */
 static struct entry *
-slot(struct match_cache *mc, int64_t id)
+locked_slot(struct match_cache *mc, int64_t id)
 {
 	uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15u;
 
+	pthread_mutex_lock(&mc->mu);
 	return &mc->e[(h >> 32) % MATCH_CACHE_ENTRIES];
 }
 
@@ -87,8 +89,7 @@ match_cache_get(struct match_cache *mc, int64_t id, const uint8_t *state, size_t
 
 	if (mc == NULL || id == 0)
 		return false;
-	pthread_mutex_lock(&mc->mu);
-	e = slot(mc, id);
+	e = locked_slot(mc, id);
 	hit = e->id == id && e->has_state && e->msize == size && e->n == n &&
 	    memcmp(e->state, state, n) == 0;
 	if (hit) {
@@ -108,8 +109,7 @@ match_cache_put(struct match_cache *mc, int64_t id, const uint8_t *state, size_t
 
 	if (mc == NULL || id == 0 || n > STORE_MATCH_STATE_MAX || size > mc->state_size)
 		return;
-	pthread_mutex_lock(&mc->mu);
-	e = slot(mc, id);
+	e = locked_slot(mc, id);
 	claim(e, id);
 	e->has_state = true;
 	e->n = n;
@@ -127,8 +127,7 @@ match_cache_get_seats(struct match_cache *mc, int64_t id, struct store_match_sea
 
 	if (mc == NULL || id == 0)
 		return false;
-	pthread_mutex_lock(&mc->mu);
-	e = slot(mc, id);
+	e = locked_slot(mc, id);
 	hit = e->id == id && e->nseats >= 0;
 	if (hit) {
 		memcpy(out, e->seats, (size_t)e->nseats * sizeof *out);
@@ -145,8 +144,7 @@ match_cache_put_seats(struct match_cache *mc, int64_t id, const struct store_mat
 
 	if (mc == NULL || id == 0 || n < 0 || n > STORE_MATCH_SEATS)
 		return;
-	pthread_mutex_lock(&mc->mu);
-	e = slot(mc, id);
+	e = locked_slot(mc, id);
 	claim(e, id);
 	memcpy(e->seats, seats, (size_t)n * sizeof *seats);
 	e->nseats = n;
@@ -160,8 +158,7 @@ match_cache_drop(struct match_cache *mc, int64_t id)
 
 	if (mc == NULL)
 		return;
-	pthread_mutex_lock(&mc->mu);
-	e = slot(mc, id);
+	e = locked_slot(mc, id);
 	if (e->id == id)
 		e->id = 0;
 	pthread_mutex_unlock(&mc->mu);

@@ -331,22 +331,46 @@ match_hub_streams(struct match_hub *h, int64_t match_id)
 	return k;
 }
 
+/* Resumes every waiter of n (h->mu held), each then put on woken, which
+ * is returned: the waiters are freed once the lock is let go. */
+static struct waiter *
+wake_all(struct match_hub *h, struct node *n, struct waiter *woken)
+{
+	struct waiter *w;
+
+	while ((w = n->waiters) != NULL) {
+		n->waiters = w->next;
+		h->nwaiters--;
+		request_resume(w->req, 0);
+		w->next = woken;
+		woken = w;
+	}
+	return woken;
+}
+
+/* Lets h->mu go, then frees the waiters woken under it. */
+static void
+unlock_free(struct match_hub *h, struct waiter *woken)
+{
+	struct waiter *w;
+
+	pthread_mutex_unlock(&h->mu);
+	while ((w = woken) != NULL) {
+		woken = w->next;
+		free(w);
+	}
+}
+
 void
 match_hub_notify(struct match_hub *h, int64_t match_id, const char *text, size_t len, bool last)
 {
-	struct waiter *w, *woken = NULL;
+	struct waiter *woken = NULL;
 	struct stream *s;
 	struct node *n;
 
 	pthread_mutex_lock(&h->mu);
 	if ((n = node_find(h, match_id, false)) != NULL) {
-		while ((w = n->waiters) != NULL) {
-			n->waiters = w->next;
-			h->nwaiters--;
-			request_resume(w->req, 0);
-			w->next = woken;
-			woken = w;
-		}
+		woken = wake_all(h, n, woken);
 		for (s = n->streams; s != NULL; s = s->next) {
 			if (s->ending)
 				continue;
@@ -364,11 +388,7 @@ match_hub_notify(struct match_hub *h, int64_t match_id, const char *text, size_t
 		}
 		node_tidy(h, n);
 	}
-	pthread_mutex_unlock(&h->mu);
-	while ((w = woken) != NULL) {
-		woken = w->next;
-		free(w);
-	}
+	unlock_free(h, woken);
 }
 
 void
@@ -428,11 +448,7 @@ match_hub_probe(struct match_hub *h)
 				}
 			node_tidy(h, n);
 		}
-	pthread_mutex_unlock(&h->mu);
-	while ((w = woken) != NULL) {
-		woken = w->next;
-		free(w);
-	}
+	unlock_free(h, woken);
 }
 
 size_t
@@ -474,7 +490,7 @@ match_hub_end(struct match_hub *h, int64_t match_id)
 void
 match_hub_close(struct match_hub *h)
 {
-	struct waiter *w, *woken = NULL;
+	struct waiter *woken = NULL;
 	struct stream *s;
 	struct node *n, *next;
 	size_t i;
@@ -484,24 +500,14 @@ match_hub_close(struct match_hub *h)
 	for (i = 0; i < BUCKETS; i++)
 		for (n = h->buckets[i]; n != NULL; n = next) {
 			next = n->next;
-			while ((w = n->waiters) != NULL) {
-				n->waiters = w->next;
-				h->nwaiters--;
-				request_resume(w->req, 0);
-				w->next = woken;
-				woken = w;
-			}
+			woken = wake_all(h, n, woken);
 			for (s = n->streams; s != NULL; s = s->next) {
 				s->ending = true;
 				stream_wake(s);
 			}
 			node_tidy(h, n);
 		}
-	pthread_mutex_unlock(&h->mu);
-	while ((w = woken) != NULL) {
-		woken = w->next;
-		free(w);
-	}
+	unlock_free(h, woken);
 }
 
 void

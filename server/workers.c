@@ -106,8 +106,7 @@ workers_submit_or_busy(struct workers *w, struct request *req, void (*task)(void
 	if (workers_submit(w, req, task, arg, cont))
 		return;
 	snprintf(msg, sizeof msg, "every %s is busy and the queue is full: retry in a second", what);
-	request_add_header(req, "Retry-After", "1");
-	request_reply_error(req, API_ERR_BUSY, msg);
+	request_reply_later(req, API_ERR_BUSY, "1", msg);
 }
 
 unsigned
