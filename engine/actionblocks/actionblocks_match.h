@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bag.h"
+
 #define AB_RULES "actionblocks-v1"
 #define AB_PLAYERS_MIN 2
 #define AB_PLAYERS_MAX 8
@@ -176,6 +178,16 @@ struct ab_match {
 	uint32_t nblocks;   /* garbage blocks sent (add_line included): next hole index */
 	uint8_t item_chance; /* percent a mino, 0 no items */
 	uint8_t item_weights[AB_ITEM_KINDS];
+	/* Not state: the two bags of the piece stream drawn from last, kept
+	 * so that a bag is shuffled once for every seat's seven pieces, not
+	 * once a piece (a shuffle seeds a Mersenne Twister). The seats share
+	 * the stream and draw it at about the same pace. Never encoded; no 0
+	 * holds nothing. */
+	struct ab_bag_cache {
+		uint64_t seed;
+		uint32_t no;                /* bag number + 1 */
+		uint8_t pieces[BAG_SIZE];
+	} bags[2];
 	struct ab_player players[AB_PLAYERS_MAX];
 };
 

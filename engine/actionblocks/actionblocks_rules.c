@@ -65,6 +65,26 @@ ab_stream_piece(uint64_t seed, uint32_t i)
 	return bag[i % BAG_SIZE];
 }
 
+unsigned
+ab_match_piece(struct ab_match *m, uint32_t i)
+{
+	uint32_t b = i / BAG_SIZE;
+	struct ab_bag_cache *c = &m->bags[0];
+
+	if (c->no != b + 1 || c->seed != m->seed) {
+		c = &m->bags[1];
+		if (c->no != b + 1 || c->seed != m->seed) {
+			/* The older of the two goes. */
+			if (m->bags[0].no < m->bags[1].no)
+				c = &m->bags[0];
+			bag_shuffle_named(AB_RULES, m->seed, b, c->pieces);
+			c->seed = m->seed;
+			c->no = b + 1;
+		}
+	}
+	return c->pieces[i % BAG_SIZE];
+}
+
 /* The holes, odd shapes and item rolls are versus-v1's draws on streams
  * named "actionblocks-v1" (versus_stream.h). */
 unsigned
@@ -86,11 +106,11 @@ ab_item_roll(const struct ab_match *m, unsigned seat, uint32_t index)
 }
 
 struct ab_slot
-ab_entering(const struct ab_match *m, unsigned seat, uint32_t index)
+ab_entering(struct ab_match *m, unsigned seat, uint32_t index)
 {
 	struct ab_slot s;
 
-	s.piece = (uint8_t)ab_stream_piece(m->seed, index);
+	s.piece = (uint8_t)ab_match_piece(m, index);
 	s.items = ab_item_roll(m, seat, index);
 	s.shape = m->players[seat].transform > 0 ?
 	    (uint8_t)(ab_odd_roll(m->seed, seat, index) + 1) : AB_SHAPE_PIECE;
@@ -128,6 +148,23 @@ ab_fits(const struct ab_player *p, const struct ab_slot *s, int x, int y, unsign
 		if (blocked(p, x + dx[k], y - dy[k]))
 			return false;
 	return n > 0;
+}
+
+/* How many rows s can fall from (x, y) in rotation rot, the rows below
+ * tried one by one as ab_fits would, its cells worked out once. */
+static unsigned
+drop_rows(const struct ab_player *p, const struct ab_slot *s, int x, int y, unsigned rot)
+{
+	int8_t dx[AB_CELLS_MAX], dy[AB_CELLS_MAX];
+	unsigned n = ab_shape_cells(s->piece, s->shape, rot, dx, dy), k;
+	int d;
+
+	if (n == 0)
+		return 0;
+	for (d = 1;; d++)
+		for (k = 0; k < n; k++)
+			if (blocked(p, x + dx[k], y - d - dy[k]))
+				return (unsigned)(d - 1);
 }
 
 bool
@@ -258,8 +295,8 @@ ab_key(struct ab_match *m, unsigned seat, char key, uint32_t *drop_points)
 		*drop_points += 1;
 		break;
 	case 'D':
-		for (n = 0; ab_fits(p, &p->cur, p->act.x, p->act.y - 1, p->act.rot); n++)
-			p->act.y--;
+		n = (int)drop_rows(p, &p->cur, p->act.x, p->act.y, p->act.rot);
+		p->act.y = (int8_t)(p->act.y - n);
 		if (n > 0) {
 			p->act.last_rot = false;
 			p->act.last_kick5 = false;

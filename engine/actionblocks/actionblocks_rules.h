@@ -37,6 +37,9 @@ unsigned ab_garbage_hole(uint64_t seed, uint32_t k);
 uint16_t ab_item_roll(const struct ab_match *m, unsigned seat, uint32_t index);
 unsigned ab_odd_roll(uint64_t seed, unsigned seat, uint32_t index);
 unsigned ab_stream_piece(uint64_t seed, uint32_t i);
+/* The same piece of m's stream, through m's bag cache (struct ab_match):
+ * what the engine calls, a shuffle a bag rather than a piece. */
+unsigned ab_match_piece(struct ab_match *m, uint32_t i);
 
 /* Attack and points of a lock, from its facts (exported for tests):
  * lines 0..4, spin, b2b, combo after the lock, perfect, level before. */
@@ -45,7 +48,7 @@ uint64_t ab_points(unsigned lines, unsigned spin, bool b2b, int combo, unsigned 
 
 /* The slot of stream piece index entering seat's preview now: odd while a
  * Transformation runs. */
-struct ab_slot ab_entering(const struct ab_match *m, unsigned seat, uint32_t index);
+struct ab_slot ab_entering(struct ab_match *m, unsigned seat, uint32_t index);
 
 /* ---- the rules ---- */
 

@@ -36,18 +36,31 @@
 #define HEADER 29
 #define PLAYER_FIXED 65
 
+_Static_assert(AB_COLS == 10 && AB_CELL_EMPTY == 0 && AB_ITEM_NONE == 0,
+    "an empty row is ten zero bytes");
+
+/* Whether a row of codes is all zero (empty, no item): its ten bytes read
+ * as two words rather than one by one. */
+static bool
+row_clear(const uint8_t row[AB_COLS])
+{
+	uint64_t a;
+	uint16_t b;
+
+	memcpy(&a, row, 8);
+	memcpy(&b, row + 8, 2);
+	return (a | b) == 0;
+}
+
+/* The rows up to the highest that holds a cell or an item. */
 static unsigned
 nrows_of(const struct ab_player *p)
 {
-	unsigned y = AB_ROWS, x;
+	unsigned y = AB_ROWS;
 
-	while (y > 0) {
-		for (x = 0; x < AB_COLS; x++)
-			if (p->cells[y - 1][x] != AB_CELL_EMPTY || p->items[y - 1][x] != AB_ITEM_NONE)
-				return y;
+	while (y > 0 && row_clear(p->cells[y - 1]) && row_clear(p->items[y - 1]))
 		y--;
-	}
-	return 0;
+	return y;
 }
 
 static size_t
@@ -271,7 +284,7 @@ get_nibbles(struct reader *r, uint8_t row[AB_COLS])
 
 /* One player's bytes into p; false on anything out of range. */
 static bool
-get_player(struct reader *r, const struct ab_match *m, unsigned seat, struct ab_player *p)
+get_player(struct reader *r, struct ab_match *m, unsigned seat, struct ab_player *p)
 {
 	unsigned flags, k, y, x, rows, total;
 	bool full;
@@ -353,7 +366,7 @@ get_player(struct reader *r, const struct ab_match *m, unsigned seat, struct ab_
 		return false;
 	/* The preview follows from the stream. */
 	for (k = 0; k < AB_NEXT; k++) {
-		p->next[k].piece = (uint8_t)ab_stream_piece(m->seed, p->drawn + k);
+		p->next[k].piece = (uint8_t)ab_match_piece(m, p->drawn + k);
 		p->next[k].items = ab_item_roll(m, seat, p->drawn + k);
 	}
 	if (m->item_chance == 0 && (p->cur.items != 0 || p->hold.items != 0 || p->ninventory != 0))
