@@ -104,6 +104,20 @@ match_play_seat_of(const struct store_match_row *row, int64_t account_id)
 	return -1;
 }
 
+/* How many leading bytes of op->st hold its state (match_rules.h,
+ * state_head): what the decoded-state cache copies. */
+static size_t
+state_used(const struct match_play_op *op)
+{
+	const struct match_rules *mr = op->rules;
+	size_t n;
+
+	if (mr->state_seat == 0 || op->row.players <= 0)
+		return mr->state_size;
+	n = mr->state_head + (size_t)op->row.players * mr->state_seat;
+	return n < mr->state_size ? n : mr->state_size;
+}
+
 /* op->st from the row's state: the daemon's decoding of these very bytes
  * when it has one (match_cache.h), else the ruleset's decode, kept for the
  * next move of a match still on. */
@@ -114,12 +128,12 @@ decode_state(struct match_play_op *op)
 	const struct store_match_row *r = &op->row;
 	const struct match_rules *mr = op->rules;
 
-	if (match_cache_get(mc, r->id, r->state, r->nstate, op->st, mr->state_size))
+	if (match_cache_get(mc, r->id, r->state, r->nstate, op->st, state_used(op)))
 		return true;
 	if (!mr->decode(op->st, r->state, r->nstate))
 		return false;
 	if (strcmp(r->status, "playing") == 0)
-		match_cache_put(mc, r->id, r->state, r->nstate, op->st, mr->state_size);
+		match_cache_put(mc, r->id, r->state, r->nstate, op->st, state_used(op));
 	return true;
 }
 
@@ -567,7 +581,7 @@ resolve(struct store_conn *c, struct match_play_op *op, match_moves *mv, int64_t
 	 * decodes. A commit that fails leaves an entry no row holds: it
 	 * simply misses. */
 	if (!op->finished && op->mx != NULL)
-		match_cache_put(op->mx->cache, r->id, state, nstate, op->st, mr->state_size);
+		match_cache_put(op->mx->cache, r->id, state, nstate, op->st, state_used(op));
 	if (match_hub_has_streams(op->mx->hub, r->id))
 		make_event(op);
 	rc = STORE_OK;

@@ -191,6 +191,10 @@ seat_write(struct jw *w, const void *st, int viewer, unsigned seat, unsigned pla
 	ab_seat_write(w, st, viewer, seat, place, t);
 }
 
+MATCH_RULES_SIZES_FIT(struct ab_match, struct ab_events);
+_Static_assert(offsetof(struct ab_match, players) + AB_PLAYERS_MAX * sizeof(struct ab_player) ==
+    sizeof(struct ab_match), "the seats are the state's last field (state_head)");
+
 const struct match_rules match_actionblocks = {
 	.id = MATCH_RULES_ACTIONBLOCKS,
 	.name = AB_RULES,
@@ -198,6 +202,8 @@ const struct match_rules match_actionblocks = {
 	.players_max = AB_PLAYERS_MAX,
 	.seed_max = AB_SEED_MAX,
 	.state_size = sizeof(struct ab_match),
+	.state_head = offsetof(struct ab_match, players),
+	.state_seat = sizeof(struct ab_player),
 	.state_max = AB_SERIAL_MAX,
 	.move_size = sizeof(struct ab_move),
 	.pending_max = AB_PENDING_MAX,

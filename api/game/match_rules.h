@@ -57,6 +57,15 @@ enum match_rules_id {
 
 #define MATCH_PLAYERS_MAX 8        /* seats of a match, at most (the row's) */
 #define MATCH_MOVE_MAX MATCH_MOVE_SIZE_ALL          /* a move's struct, at most */
+/* A ruleset's structs within the sizes configure measured (match_limits.h,
+ * computed once by meson setup, which a header's edit does not redo): a
+ * struct grown since then stops the build here, with the way out, rather
+ * than the daemon refusing to start. */
+#define MATCH_RULES_SIZES_FIT(state, events) \
+	_Static_assert(sizeof(state) <= MATCH_STATE_SIZE_ALL && \
+	    sizeof(events) <= MATCH_EVENTS_SIZE_ALL, #state " or " #events " grew since configure: " \
+	    "run meson setup --reconfigure on the build folder")
+
 #define MATCH_MOVE_TEXT_MAX MATCH_MOVE_TEXT_MAX_ALL /* a move's canonical text, NUL included */
 #define MATCH_OPTION_SHARES 6      /* the shares of a ruleset's option (the row's columns) */
 #define MATCH_REPLAY_SCHEMA 1
@@ -275,6 +284,10 @@ struct match_rules {
 	unsigned    players_min, players_max; /* 2..MATCH_PLAYERS_MAX */
 	uint64_t    seed_max;      /* a seed, at most */
 	size_t      state_size;    /* the state's struct, at most MATCH_STATE_SIZE_ALL */
+	/* A state of n seats whole in its first state_head + n * state_seat
+	 * bytes (the seats' structs last, those of seats past n never read):
+	 * what the server copies of it. state_seat 0: all state_size bytes. */
+	size_t      state_head, state_seat;
 	size_t      state_max;     /* its encoded bytes, at most (the row's column holds them) */
 	size_t      move_size;     /* a move's struct, at most MATCH_MOVE_MAX */
 	size_t      pending_max;   /* the pending moves' bytes, at most */

@@ -209,6 +209,8 @@ board_text_write(struct jw *w, const void *st, const uint8_t *places, const char
 		jw_null(w);
 }
 
+MATCH_RULES_SIZES_FIT(struct versus_match, struct versus_events);
+
 const struct match_rules match_versus = {
 	.id = MATCH_RULES_VERSUS,
 	.name = VERSUS_RULES,
