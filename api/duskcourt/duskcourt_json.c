@@ -613,7 +613,9 @@ const struct game game_duskcourt = {
 	    "an idol takes another within its reach. Leave one idol alone to clear the court and "
 	    "reach a break, where 'next' deals the next rung and 'endRun' stops with the score. A "
 	    "court with no capture left costs a life (3 in all); 'reset' restores a court once. "
-	    "legalActions lists every legal action of the moment; pick one of them.",
+	    "legalActions lists every legal action of the moment; pick one of them."
+	    " How each game names rows, columns and cells, with a drawing: docs/coordinates.md in "
+	    "the arcaded source.",
 	.rules = ENGINE_RULES_DUSKCOURT,
 	.rules_version = 1,
 	.check_default = false,

@@ -473,7 +473,9 @@ const struct game game_hatetris = {
 	    "its leftmost cell in column C; 'options' lists every placement and what it leaves. No "
 	    "hold, no preview, no seed: the next piece is chosen only after you place this one. Each "
 	    "cleared line is a point. At init, 'depth' 1 or 2 sets how far the supplier looks "
-	    "ahead. The run ends when the supplied piece fits nowhere; then finish it.",
+	    "ahead. The run ends when the supplied piece fits nowhere; then finish it."
+	    " How each game names rows, columns and cells, with a drawing: docs/coordinates.md in "
+	    "the arcaded source.",
 	.rules = HATETRIS_RULES,
 	.rules_version = 1,
 	.check_default = false,

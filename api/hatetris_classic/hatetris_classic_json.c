@@ -1231,7 +1231,9 @@ const struct game game_hatetris_classic = {
 	    "the piece that helps you least and avoids wells you have had. Commands: 'keys LLDDU...' "
 	    "(any keys, through several pieces), 'options' (every lock the piece can reach, with a "
 	    "shortest path and the well it leaves), 'place N' (play lock N of options). No seed; "
-	    "'supplier' 0-3 at init picks the version (0 current). When the run is over, finish it.",
+	    "'supplier' 0-3 at init picks the version (0 current). When the run is over, finish it."
+	    " How each game names rows, columns and cells, with a drawing: docs/coordinates.md in "
+	    "the arcaded source.",
 	.rules = HCLASSIC_RULES,
 	.rules_version = 1,
 	.check_default = false,

@@ -531,7 +531,9 @@ const struct game game_stackcraft = {
 	    "down. One next piece is shown; there is no hold, gravity or spin. Full rows clear and "
 	    "score 100/300/500/800 for 1-4 lines; runs rank by lines. The run ends when the new "
 	    "piece has no legal placement, or at its cap (set 'cap' at init); then finish it with a "
-	    "rating and a review.",
+	    "rating and a review."
+	    " How each game names rows, columns and cells, with a drawing: docs/coordinates.md in "
+	    "the arcaded source.",
 	.rules = STACKCRAFT_RULES,
 	.rules_version = 1,
 	.check_default = false,

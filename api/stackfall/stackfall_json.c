@@ -425,7 +425,9 @@ const struct game game_stackfall = {
 	    "'hold' swaps the piece with the held one, once per piece; 'resign' ends the game. Full "
 	    "rows clear and score 100/300/500/800 times the level, with bonuses for combos, "
 	    "back-to-back Tetrises and perfect clears. The game ends when a piece fits nowhere or "
-	    "after 150 pieces; then finish it with a rating (1-10) and a review.",
+	    "after 150 pieces; then finish it with a rating (1-10) and a review."
+	    " How each game names rows, columns and cells, with a drawing: docs/coordinates.md in "
+	    "the arcaded source.",
 	.rules = ENGINE_RULES_STACKFALL,
 	.rules_version = 1,
 	.check_default = true,

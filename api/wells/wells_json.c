@@ -481,7 +481,9 @@ const struct game game_wells = {
 	    "The run ends at the first complete row (a line, the feat) or when the piece supplied has "
 	    "no landing (top out); the score is the pieces landed. Leaderboards, one per well "
 	    "(?seed=100W+H), rank a line before no line, then fewer pieces among lines (more among "
-	    "the others).",
+	    "the others)."
+	    " How each game names rows, columns and cells, with a drawing: docs/coordinates.md in "
+	    "the arcaded source.",
 	.rules = WELLS_RULES,
 	.rules_version = 1,
 	.check_default = false,
