@@ -478,7 +478,7 @@ build(uint64_t seed, struct ab_player *p, struct plan *plan, const struct shape 
 			*p = b->p;
 			return true;
 		}
-		if (d == depth)
+		if (d == depth || (piece >= 0 && searches > SEARCHES_MAX))
 			break;
 		for (i = 0; i < (unsigned)n; i++)
 			for (j = 0; j < nplacement; j++) {
@@ -1183,10 +1183,12 @@ want_pair(const struct ab_lock_events *e, const struct kick *k, void *arg)
 	return k->table == w->table && k->from == w->from && k->to == w->to && k->test == w->test;
 }
 
+/* Templates tried for one kick, cheapest first, before giving up. */
 #define KICK_TRIES 200
 
-/* One match whose last move takes kick goal: seeds from..to, the first
- * tries templates of them all, cheapest first. */
+/* One match whose last move takes kick goal by the rotation right before
+ * its hard drop: each template in turn, cheapest first, over the seeds
+ * from..to; printed, as the server plays it, for the first that gives one. */
 static bool
 find_kick(const struct kick *goal, uint64_t from, uint64_t to, unsigned tries)
 {
