@@ -395,6 +395,11 @@ router_admit(struct request *req)
 {
 	if (!throttle_admit(req, routes_show_run_when_limited(&routes[req->route])))
 		return false;
+	/* POST /mcp learns its class from its body; a client already out of
+	 * reads (what every message pays first: server/mcp.c) is turned away
+	 * before a byte of it is read. */
+	if (req->wrap == mcp_front_wrap && !throttle_admit_over(req, RATELIMIT_READS))
+		return false;
 	if (!agent_answer_header_ok(request_header(req, "X-Agent-Answer"))) {
 		request_refuse(req, API_ERR_INVALID_REQUEST, "X-Agent-Answer: " JSONBODY_ANSWER_NOT_A_NUMBER, NULL);
 		return false;

@@ -129,6 +129,20 @@ throttle_admit(struct request *req, bool after_body)
 }
 
 bool
+throttle_admit_over(struct request *req, enum ratelimit_class cls)
+{
+	struct throttle *l = req->app->throttle;
+	struct ratelimit_result res;
+	struct ratelimit_key k;
+
+	if (!address_key(req, &k) || ratelimit_peek(l->rl, cls, &k, http_now_us(), &res))
+		return true;
+	request_refuse(req, API_ERR_RATE_LIMITED, what(cls), refusal_extra("address",
+	    refusal_headers(req, l, cls, RATELIMIT_BY_ADDR, &res)));
+	return false;
+}
+
+bool
 throttle_charge(struct request *req)
 {
 	struct throttle *l = req->app->throttle;

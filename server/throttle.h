@@ -47,6 +47,13 @@ bool throttle_admit(struct request *req, bool after_body);
  * refused. */
 bool throttle_charge(struct request *req);
 
+/* The router's admit for such a route (POST /mcp pays a read before it
+ * parses): a client already over cls's limit is refused at the headers,
+ * its body never read, and nothing is counted; one under it passes, to
+ * pay with throttle_charge once the body is in. False after
+ * request_refuse() with the 429. */
+bool throttle_admit_over(struct request *req, enum ratelimit_class cls);
+
 /* The per-account limit of the request's route class. False when refused:
  * the 429's headers are on req, req->retry_after_s is set and why (static
  * storage) says what for; the caller answers (auth does). */

@@ -24,6 +24,7 @@ The SDK missing (npm ci --prefix tests/mcp) is a failure, never a skip.
 import base64
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -482,6 +483,26 @@ tap.ok(first.status == 200 and http_refusal(r, 429, 'rate_limited') and r.header
        e['data'].get('ratelimit', {}).get('key') == 'address',
        'the second tools/list is over the reads limit: 429 with Retry-After, a JSON-RPC error with the '
        'ratelimit in data: %s' % r.body[:240])
+# Out of reads, a client is turned away at the headers: the daemon answers
+# before a byte of the body it declared arrives, so a flood of large
+# messages from one address costs it no reading (RESULTS.md, "One address
+# flooding /mcp").
+s = socket.create_connection(('127.0.0.1', d.port), timeout=5)
+s.sendall(b'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
+          b'Accept: application/json, text/event-stream\r\nContent-Length: 63488\r\n\r\n')
+head = b''
+try:
+    while b'\r\n\r\n' not in head:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+except OSError:
+    pass
+s.close()
+tap.ok(head.startswith(b'HTTP/1.1 429') and b'Retry-After' in head,
+       'a third message, its 62 KB body declared but never sent, is answered 429 at the headers: %r'
+       % head[:60])
 d.stop()
 
 # ---- an act over the moves limit: isError 429, and the run as it stands ----
