@@ -28,7 +28,8 @@ enum opt {
 	OPT_TOKEN_TTL, OPT_UNPLAYED, OPT_VERIFY_WORKERS, OPT_VERIFY_QUEUE, OPT_RATE_LIMIT,
 	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN,
 	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT_DB_RETRY, OPT_DB_STATEMENT_TIMEOUT,
-	OPT_RUNS_PER_DAY, OPT_REVIEWS_PER_DAY, OPT_MATCHES_PER_DAY, OPT_METRICS_ALLOW, OPT__COUNT
+	OPT_RUNS_PER_DAY, OPT_REVIEWS_PER_DAY, OPT_MATCHES_PER_DAY, OPT_METRICS_ALLOW,
+	OPT_REFUSAL_HOLD, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -117,6 +118,9 @@ static const struct {
 	    "match event streams (GET .../events) one client address (an IPv6 /64) or one account holds "
 	    "at once; an IPv6 /56 four times that; more are answered 429 with Retry-After",
 	    { 1, 100000, 4, false } },
+	[OPT_REFUSAL_HOLD]  = { "refusal-hold-ms", "ARCADED_REFUSAL_HOLD_MS", "MS", false,
+	    "a client over its rate limit that sends a body gets its 429 this late, its connection "
+	    "held idle, then closed (0: at once)", { 0, 10000, 1000, false } },
 	[OPT_DB_RETRY]      = { "db-retry-seconds", "ARCADED_DB_RETRY_SECONDS", "SECONDS", false,
 	    "PostgreSQL: how long a lost connection is opened again (every host of the URL) before "
 	    "the requests waiting on it are answered 503 database_unavailable", { 1, 300, 5, false } },
@@ -224,6 +228,7 @@ set_defaults(struct config *cfg)
 	cfg->match_streams = (unsigned)opts[OPT_MATCH_STREAMS].range.def;
 	cfg->waits_per_address = (unsigned)opts[OPT_WAITS_PER_ADDRESS].range.def;
 	cfg->streams_per_address = (unsigned)opts[OPT_STREAMS_PER_ADDRESS].range.def;
+	cfg->refusal_hold_ms = (unsigned)opts[OPT_REFUSAL_HOLD].range.def;
 	cfg->runs_per_day = (unsigned)opts[OPT_RUNS_PER_DAY].range.def;
 	cfg->reviews_per_day = (unsigned)opts[OPT_REVIEWS_PER_DAY].range.def;
 	cfg->matches_per_day = (unsigned)opts[OPT_MATCHES_PER_DAY].range.def;
@@ -394,6 +399,7 @@ set_number(struct config *cfg, enum opt o, unsigned long long n)
 	case OPT_MATCH_STREAMS: cfg->match_streams = (unsigned)n; break;
 	case OPT_WAITS_PER_ADDRESS: cfg->waits_per_address = (unsigned)n; break;
 	case OPT_STREAMS_PER_ADDRESS: cfg->streams_per_address = (unsigned)n; break;
+	case OPT_REFUSAL_HOLD: cfg->refusal_hold_ms = (unsigned)n; break;
 	case OPT_RUNS_PER_DAY: cfg->runs_per_day = (unsigned)n; break;
 	case OPT_REVIEWS_PER_DAY: cfg->reviews_per_day = (unsigned)n; break;
 	case OPT_MATCHES_PER_DAY: cfg->matches_per_day = (unsigned)n; break;
@@ -450,6 +456,7 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 	case OPT_MATCH_STREAMS:
 	case OPT_WAITS_PER_ADDRESS:
 	case OPT_STREAMS_PER_ADDRESS:
+	case OPT_REFUSAL_HOLD:
 	case OPT_RUNS_PER_DAY:
 	case OPT_REVIEWS_PER_DAY:
 	case OPT_MATCHES_PER_DAY:

@@ -61,6 +61,7 @@ struct config {
 	unsigned match_streams;      /* match event streams open at most */
 	unsigned waits_per_address;  /* long polls one client (or /64, or account) holds at most */
 	unsigned streams_per_address; /* event streams likewise; a /56 holds 4 times these */
+	unsigned refusal_hold_ms;    /* a rate-limited body's 429 this late (tarpit.h); 0 at once */
 	unsigned runs_per_day;       /* runs one client (/64) or account begins a UTC day; 0: no quota */
 	unsigned reviews_per_day;    /* runs finished with a review likewise; a /56 4 times these */
 	unsigned matches_per_day;    /* matches created likewise */

@@ -43,6 +43,7 @@
 #include "numtext.h"
 #include "log.h"
 #include "metrics.h"
+#include "tarpit.h"
 
 #define MAX_EXTRA_HEADERS 4
 
@@ -52,6 +53,7 @@ struct http_server {
 	const struct config *cfg;
 	const struct http_router *router;
 	struct connguard    *guard;       /* per-address quota and request deadline */
+	struct tarpit       *tarpit;      /* rate-limited bodies answered late */
 	int                  listen_fd;
 	bool                 quiesced;
 	atomic_int           in_flight;   /* requests begun and not yet completed */
@@ -66,6 +68,8 @@ struct http_server {
  * away (a failover takes about that). */
 #define DB_UNAVAILABLE_RETRY "1"
 #define XFF_WARN_EVERY_US (60 * 1000000LL)
+/* Refusals held at once, each --refusal-hold-ms (tarpit.h). */
+#define TARPIT_CAP 4096
 
 static bool peer_trusted(struct request *req);
 
@@ -1051,8 +1055,14 @@ begin(struct request *req)
 		full(req)->early = API_ERR_PAYLOAD_TOO_LARGE;
 	else
 		return;
-	if (full(req)->early == API_ERR_PAYLOAD_TOO_LARGE || body)
+	if (full(req)->early == API_ERR_PAYLOAD_TOO_LARGE || body) {
 		refuse_early(req);
+		/* A client over its rate limit that sends a body: the refusal
+		 * closes the connection, and waits a while first (tarpit.h). */
+		if (body && full(req)->early == API_ERR_RATE_LIMITED && req->replied &&
+		    full(req)->server->tarpit != NULL)
+			(void)tarpit_hold(full(req)->server->tarpit, req->conn);
+	}
 }
 
 /* All of the body is in. */
@@ -1357,8 +1367,16 @@ http_start(const struct config *cfg, struct app *app, const struct http_router *
 		free(h);
 		return NULL;
 	}
+	if (cfg->refusal_hold_ms > 0 &&
+	    (h->tarpit = tarpit_new(TARPIT_CAP, cfg->refusal_hold_ms)) == NULL) {
+		snprintf(err, errcap, "cannot start the refusals' tarpit");
+		connguard_free(h->guard);
+		free(h);
+		return NULL;
+	}
 	h->listen_fd = open_listener(cfg, bound, boundcap, err, errcap);
 	if (h->listen_fd < 0) {
+		tarpit_free(h->tarpit);
 		connguard_free(h->guard);
 		free(h);
 		return NULL;
@@ -1381,6 +1399,7 @@ http_start(const struct config *cfg, struct app *app, const struct http_router *
 	if (h->daemon == NULL) {
 		snprintf(err, errcap, "cannot start the HTTP server (libmicrohttpd refused the options)");
 		close(h->listen_fd);
+		tarpit_free(h->tarpit);
 		connguard_free(h->guard);
 		free(h);
 		return NULL;
@@ -1433,6 +1452,8 @@ http_stop(struct http_server *h)
 {
 	if (h == NULL)
 		return;
+	/* Held refusals go first: libmicrohttpd stops no suspended connection. */
+	tarpit_free(h->tarpit);
 	MHD_stop_daemon(h->daemon);
 	connguard_free(h->guard);
 	close(h->listen_fd);
@@ -1452,6 +1473,12 @@ http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused, 
 	*refused = st.refused;
 	*timed_out = st.timed_out;
 	*shed = atomic_load_explicit(&h->shed, memory_order_relaxed);
+}
+
+uint64_t
+http_refusals_held(struct http_server *h)
+{
+	return tarpit_held(h->tarpit);
 }
 
 uint64_t

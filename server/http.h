@@ -276,6 +276,10 @@ int http_in_flight(struct http_server *h);
 void http_connection_stats(struct http_server *h, uint64_t *open, uint64_t *refused,
     uint64_t *timed_out, uint64_t *shed);
 
+/* Rate-limit refusals held before they were answered (tarpit.h; for
+ * /metrics). */
+uint64_t http_refusals_held(struct http_server *h);
+
 /* Requests that carried X-Forwarded-For from a peer that is no trusted
  * proxy (ignored; for /metrics). */
 uint64_t http_untrusted_forwarded(struct http_server *h);

@@ -160,9 +160,17 @@ class Daemon:
     LIMITS_OFF = ['--rate-limit', 'accounts=off,puzzles=off,runs=off,moves=off,reads=off,verify=off,'
                   'wrong=off']
 
-    def __init__(self, args=(), env=None, folder=None, listen='127.0.0.1:0', rate_limits=False):
+    # A rate-limited request with a body is answered a second late by
+    # default (--refusal-hold-ms, server/tarpit.h); a test of what the
+    # limits count wants its refusals at once, and asks for the hold by
+    # refusal_hold=True (tests/mcp/test_mcp.py does).
+    HOLD_OFF = ['--refusal-hold-ms', '0']
+
+    def __init__(self, args=(), env=None, folder=None, listen='127.0.0.1:0', rate_limits=False,
+                 refusal_hold=False):
         self.folder = folder or tempfile.mkdtemp(prefix='arcaded-e2e-')
-        self.args = (list(self.LIMITS_OFF) if not rate_limits else []) + list(args)
+        self.args = ((list(self.LIMITS_OFF) if not rate_limits else []) +
+                     ([] if refusal_hold else list(self.HOLD_OFF)) + list(args))
         if BACKEND == 'postgresql':
             # A daemon sharing another's database (--db URL in args) shares
             # its key file too, as several daemons behind one proxy do.

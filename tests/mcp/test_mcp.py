@@ -28,6 +28,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 
 from harness import Daemon, Tap, binary, puzzle_answer
 
@@ -475,7 +476,8 @@ tap.ok(r.json['result']['isError'] is False, 'list_games is a read, not a run')
 d.stop()
 
 # ---- a method over the reads limit: 429 with Retry-After, a JSON-RPC error ----
-d = Daemon(rate_limits=True, args=['--rate-limit', 'reads=1/m:1,moves=off,runs=off,puzzles=off'])
+d = Daemon(rate_limits=True, refusal_hold=True,
+           args=['--rate-limit', 'reads=1/m:1,moves=off,runs=off,puzzles=off'])
 first = rpc('tools/list')
 r = rpc('tools/list')
 e = (r.json or {}).get('error') or {}
@@ -488,6 +490,7 @@ tap.ok(first.status == 200 and http_refusal(r, 429, 'rate_limited') and r.header
 # messages from one address costs it no reading (RESULTS.md, "One address
 # flooding /mcp").
 s = socket.create_connection(('127.0.0.1', d.port), timeout=5)
+t0 = time.monotonic()
 s.sendall(b'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
           b'Accept: application/json, text/event-stream\r\nContent-Length: 63488\r\n\r\n')
 head = b''
@@ -499,10 +502,12 @@ try:
         head += chunk
 except OSError:
     pass
+late = time.monotonic() - t0
 s.close()
-tap.ok(head.startswith(b'HTTP/1.1 429') and b'Retry-After' in head,
-       'a third message, its 62 KB body declared but never sent, is answered 429 at the headers: %r'
-       % head[:60])
+tap.ok(head.startswith(b'HTTP/1.1 429') and b'Retry-After' in head and 0.9 <= late < 4,
+       'a third message, its 62 KB body declared but never sent, is answered 429 at the headers, '
+       'held a second first (server/tarpit.h), then the connection closes: %r after %.2f s'
+       % (head[:60], late))
 d.stop()
 
 # ---- an act over the moves limit: isError 429, and the run as it stands ----
