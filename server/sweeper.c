@@ -9,9 +9,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "log.h"
+#include "stopper.h"
 #include "store.h"
 
 #define BATCH 1000
@@ -21,10 +21,7 @@ struct sweeper {
 	struct store    *store;
 	int64_t          retention_ms;
 	unsigned         interval_s;
-	pthread_t        thread;
-	pthread_mutex_t  mu;
-	pthread_cond_t   cv;
-	bool             stopping;
+	struct stopper   th;
 	_Atomic uint64_t puzzles, runs, lobbies;
 };
 
@@ -54,20 +51,18 @@ static void *
 sweeper_main(void *arg)
 {
 	struct sweeper *w = arg;
+	int64_t next;
 
-	pthread_mutex_lock(&w->mu);
-	while (!w->stopping) {
-		struct timespec until;
-
-		pthread_mutex_unlock(&w->mu);
+	pthread_mutex_lock(&w->th.mu);
+	while (!w->th.stopping) {
+		pthread_mutex_unlock(&w->th.mu);
 		sweep(w);
-		pthread_mutex_lock(&w->mu);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += w->interval_s;
-		while (!w->stopping && pthread_cond_timedwait(&w->cv, &w->mu, &until) == 0)
-			;
+		pthread_mutex_lock(&w->th.mu);
+		next = stopper_now_ns() + (int64_t)w->interval_s * 1000000000;
+		while (!w->th.stopping && stopper_now_ns() < next)
+			stopper_wait_until(&w->th, next);
 	}
-	pthread_mutex_unlock(&w->mu);
+	pthread_mutex_unlock(&w->th.mu);
 	return NULL;
 }
 
@@ -81,11 +76,7 @@ sweeper_start(struct store *s, unsigned unplayed_retention_s, unsigned interval_
 	w->store = s;
 	w->retention_ms = (int64_t)unplayed_retention_s * 1000;
 	w->interval_s = interval_s > 0 ? interval_s : 1;
-	pthread_mutex_init(&w->mu, NULL);
-	pthread_cond_init(&w->cv, NULL);
-	if (pthread_create(&w->thread, NULL, sweeper_main, w) != 0) {
-		pthread_cond_destroy(&w->cv);
-		pthread_mutex_destroy(&w->mu);
+	if (!stopper_start(&w->th, sweeper_main, w)) {
 		free(w);
 		return NULL;
 	}
@@ -105,12 +96,6 @@ sweeper_stop(struct sweeper *w)
 {
 	if (w == NULL)
 		return;
-	pthread_mutex_lock(&w->mu);
-	w->stopping = true;
-	pthread_cond_signal(&w->cv);
-	pthread_mutex_unlock(&w->mu);
-	pthread_join(w->thread, NULL);
-	pthread_cond_destroy(&w->cv);
-	pthread_mutex_destroy(&w->mu);
+	stopper_stop(&w->th);
 	free(w);
 }

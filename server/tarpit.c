@@ -9,68 +9,50 @@
  */
 #include "tarpit.h"
 
-#include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "stopper.h"
 
 struct held {
-	int64_t                ends_ns;   /* CLOCK_MONOTONIC */
+	int64_t                ends_ns;   /* stopper_now_ns's clock */
 	struct MHD_Connection *conn;
 };
 
 struct tarpit {
-	pthread_mutex_t  mu;
-	pthread_cond_t   cv;         /* on CLOCK_MONOTONIC */
-	pthread_t        thread;
+	struct stopper   th;         /* th.mu guards the ring */
 	struct held     *ring;
 	unsigned         cap, head, n;
 	int64_t          hold_ns;
-	bool             stopping;
 	_Atomic uint64_t held;
 };
 
-static int64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
+/* The thread: each held connection let go at its end, and every one at
+ * once when stopping (libmicrohttpd stops no suspended connection). */
 static void *
 run(void *arg)
 {
 	struct tarpit *t = arg;
 	struct MHD_Connection *conn;
-	struct timespec until;
-	int64_t end;
 
-	pthread_mutex_lock(&t->mu);
-	for (;;) {
+	pthread_mutex_lock(&t->th.mu);
+	while (!t->th.stopping || t->n > 0) {
 		if (t->n == 0) {
-			if (t->stopping)
-				break;
-			pthread_cond_wait(&t->cv, &t->mu);
+			pthread_cond_wait(&t->th.cv, &t->th.mu);
 			continue;
 		}
-		end = t->ring[t->head].ends_ns;
-		if (!t->stopping && now_ns() < end) {
-			until.tv_sec = (time_t)(end / 1000000000);
-			until.tv_nsec = (long)(end % 1000000000);
-			pthread_cond_timedwait(&t->cv, &t->mu, &until);
+		if (!t->th.stopping && stopper_now_ns() < t->ring[t->head].ends_ns) {
+			stopper_wait_until(&t->th, t->ring[t->head].ends_ns);
 			continue;
 		}
 		conn = t->ring[t->head].conn;
 		t->head = (t->head + 1) % t->cap;
 		t->n--;
-		pthread_mutex_unlock(&t->mu);
+		pthread_mutex_unlock(&t->th.mu);
 		MHD_resume_connection(conn);
-		pthread_mutex_lock(&t->mu);
+		pthread_mutex_lock(&t->th.mu);
 	}
-	pthread_mutex_unlock(&t->mu);
+	pthread_mutex_unlock(&t->th.mu);
 	return NULL;
 }
 
@@ -78,32 +60,13 @@ struct tarpit *
 tarpit_new(unsigned cap, unsigned hold_ms)
 {
 	struct tarpit *t = calloc(1, sizeof *t);
-	pthread_condattr_t ca;
 
-	if (t == NULL || cap == 0)
+	if (t == NULL || cap == 0 || (t->ring = calloc(cap, sizeof *t->ring)) == NULL)
 		goto fail;
 	t->cap = cap;
 	t->hold_ns = (int64_t)hold_ms * 1000000;
-	if ((t->ring = calloc(cap, sizeof *t->ring)) == NULL)
-		goto fail;
-	if (pthread_condattr_init(&ca) != 0)
-		goto fail;
-	if (pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
-	    pthread_cond_init(&t->cv, &ca) != 0) {
-		pthread_condattr_destroy(&ca);
-		goto fail;
-	}
-	pthread_condattr_destroy(&ca);
-	if (pthread_mutex_init(&t->mu, NULL) != 0) {
-		pthread_cond_destroy(&t->cv);
-		goto fail;
-	}
-	if (pthread_create(&t->thread, NULL, run, t) != 0) {
-		pthread_mutex_destroy(&t->mu);
-		pthread_cond_destroy(&t->cv);
-		goto fail;
-	}
-	return t;
+	if (stopper_start(&t->th, run, t))
+		return t;
 fail:
 	if (t != NULL)
 		free(t->ring);
@@ -116,13 +79,7 @@ tarpit_free(struct tarpit *t)
 {
 	if (t == NULL)
 		return;
-	pthread_mutex_lock(&t->mu);
-	t->stopping = true;
-	pthread_cond_signal(&t->cv);
-	pthread_mutex_unlock(&t->mu);
-	pthread_join(t->thread, NULL);
-	pthread_mutex_destroy(&t->mu);
-	pthread_cond_destroy(&t->cv);
+	stopper_stop(&t->th);
 	free(t->ring);
 	free(t);
 }
@@ -132,16 +89,16 @@ tarpit_hold(struct tarpit *t, struct MHD_Connection *conn)
 {
 	bool ok = false;
 
-	pthread_mutex_lock(&t->mu);
-	if (t->n < t->cap && !t->stopping) {
+	pthread_mutex_lock(&t->th.mu);
+	if (t->n < t->cap && !t->th.stopping) {
 		MHD_suspend_connection(conn);
-		t->ring[(t->head + t->n) % t->cap] = (struct held){ now_ns() + t->hold_ns, conn };
+		t->ring[(t->head + t->n) % t->cap] = (struct held){ stopper_now_ns() + t->hold_ns, conn };
 		if (t->n++ == 0)
-			pthread_cond_signal(&t->cv);
+			pthread_cond_signal(&t->th.cv);
 		atomic_fetch_add_explicit(&t->held, 1, memory_order_relaxed);
 		ok = true;
 	}
-	pthread_mutex_unlock(&t->mu);
+	pthread_mutex_unlock(&t->th.mu);
 	return ok;
 }
 
