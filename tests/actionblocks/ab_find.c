@@ -134,34 +134,11 @@ kick_of(const struct ab_player *a, const struct ab_player *b)
 	return k;
 }
 
-/* Plays keys on p (seat 0 of a solo match seeded seed); true when the last
- * key, and only it, locks without a lock out or a block out, and the next
- * piece spawns. e gets the lock. */
-static bool
-solo_play(uint64_t seed, struct ab_player *p, const char *keys, struct ab_lock_events *e)
-{
-	uint32_t drop = 0;
-	size_t k, n = strlen(keys);
-	enum ab_key_result r = AB_KEY_NOTHING;
-
-	solo_load(seed, p);
-	for (k = 0; k < n; k++) {
-		r = ab_key(&solo_m, 0, keys[k], &drop);
-		if (r == AB_KEY_BLOCK_OUT || r == AB_KEY_LOCK)
-			break;
-	}
-	if (k + 1 != n || r != AB_KEY_LOCK)
-		return false;
-	ab_lock(&solo_m, 0, e);
-	if (e->lock_out || !solo_spawn_next())
-		return false;
-	*p = solo_m.players[0];
-	return true;
-}
-
-/* The lock of keys on p, as solo_play() makes it but without the next
- * piece's spawn (drawing a piece reseeds the stream, the dearest step of a
- * search): p is left as it was. */
+/* The lock of keys on p (seat 0 of a solo match seeded seed) without the
+ * next piece's spawn (drawing a piece reseeds the stream, the dearest step
+ * of a search): true when the last key, and only it, locks without a lock
+ * out or a block out; e gets the lock. p is left as it was; solo_m holds
+ * the match after the lock. */
 static bool
 solo_lock(uint64_t seed, const struct ab_player *p, const char *keys, struct ab_lock_events *e)
 {
@@ -179,6 +156,17 @@ solo_lock(uint64_t seed, const struct ab_player *p, const char *keys, struct ab_
 		return false;
 	ab_lock(&solo_m, 0, e);
 	return !e->lock_out;
+}
+
+/* The same lock, then the next piece's spawn: true when it spawns too, and
+ * p becomes the player after it. */
+static bool
+solo_play(uint64_t seed, struct ab_player *p, const char *keys, struct ab_lock_events *e)
+{
+	if (!solo_lock(seed, p, keys, e) || !solo_spawn_next())
+		return false;
+	*p = solo_m.players[0];
+	return true;
 }
 
 /* ---- boards ---- */
