@@ -299,6 +299,15 @@ def main():
     for w in included:
         diag('%s includes a header of a game' % w)
 
+    # What a game must provide stays small (docs/architecture.md, "Adding a
+    # game"): struct game holds at most twelve hooks, its optional ones
+    # being in struct game_ext.
+    with open(os.path.join(root, 'api', 'game', 'game.h'), encoding='utf-8') as fh:
+        body = re.search(r'^struct game \{(.*?)^\};', strip_comments(fh.read()), re.M | re.S)
+    hooks = re.findall(r'\(\*\s*(\w+)\s*\)', body.group(1)) if body else []
+    ok(0 < len(hooks) <= 12, 'struct game (api/game/game.h) has at most 12 hooks: %d (%s)'
+       % (len(hooks), ', '.join(hooks)))
+
     print('1..%d' % n)
     return 1 if failed else 0
 
