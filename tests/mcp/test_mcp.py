@@ -24,13 +24,12 @@ The SDK missing (npm ci --prefix tests/mcp) is a failure, never a skip.
 import base64
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
 import time
 
-from harness import Daemon, Tap, binary, puzzle_answer
+from harness import Daemon, Tap, binary, puzzle_answer, raw_exchange
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODERN = '2026-07-28'
@@ -489,21 +488,10 @@ tap.ok(first.status == 200 and http_refusal(r, 429, 'rate_limited') and r.header
 # before a byte of the body it declared arrives, so a flood of large
 # messages from one address costs it no reading (RESULTS.md, "One address
 # flooding /mcp").
-s = socket.create_connection(('127.0.0.1', d.port), timeout=5)
 t0 = time.monotonic()
-s.sendall(b'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
-          b'Accept: application/json, text/event-stream\r\nContent-Length: 63488\r\n\r\n')
-head = b''
-try:
-    while b'\r\n\r\n' not in head:
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        head += chunk
-except OSError:
-    pass
+head = raw_exchange(d.port, b'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
+                    b'Accept: application/json, text/event-stream\r\nContent-Length: 63488\r\n\r\n')
 late = time.monotonic() - t0
-s.close()
 tap.ok(head.startswith(b'HTTP/1.1 429') and b'Retry-After' in head and 0.9 <= late < 4,
        'a third message, its 62 KB body declared but never sent, is answered 429 at the headers, '
        'held a second first (server/tarpit.h), then the connection closes: %r after %.2f s'
