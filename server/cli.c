@@ -5,6 +5,7 @@
  * own through its descriptor (game_ext's subcommands: Duskcourt's deal).
  */
 #include "cli.h"
+#include "cli_play.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +393,8 @@ cli_run(int argc, char **argv)
 		return cli_stream(argc, argv);
 	if (strcmp(argv[0], "verify") == 0)
 		return cli_verify(argc, argv);
+	if (strcmp(argv[0], "play") == 0)
+		return cli_play(argc, argv);
 	if (strcmp(argv[0], "solve") == 0)
 		return solve_cli_main(argc, argv); /* argv[0] "solve", the arguments after it */
 	return cli_game_command(argc, argv);

@@ -167,6 +167,8 @@ config_usage(void)
 		}
 	}
 	printf("       arcaded verify FILE            re-simulate a replay (exit status 1 when it does not verify)\n"
+	    "       arcaded play GAME --bot CMD [--games N] [--seed S] [--option NAME=VALUE]... [-o FILE]\n"
+	    "                                      play a bot (JSON lines on its stdin and stdout) offline\n"
 	    "       arcaded solve W H [--drop-only] [--memory SIZE] [--strategy FILE] | --check FILE\n"
 	    "                                      who wins a W x H well against a supplier that picks every piece\n"
 	    "       arcaded keys rotate [--db PATH] [--key-file PATH]\n"
