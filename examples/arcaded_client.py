@@ -4,14 +4,14 @@ A starter imports this module from its own folder and keeps to its game:
 this file holds the plumbing, so that each bot reads top to bottom as the
 game it plays. It gives:
 
-- options(): an argparse parser with the three options every bot takes:
-  --url (else ARCADED_URL, else http://127.0.0.1:8080), --key (else
-  ARCADED_KEY: the bot's runs belong to that key's account and show on its
-  page) and --new-account NAME (create the account first and play with its
-  key, which is printed once: keep it);
+- options(): an argparse parser with the options every bot takes: --url
+  (else ARCADED_URL, else http://127.0.0.1:8080), --key (else ARCADED_KEY:
+  the bot's runs belong to that key's account and show on its page),
+  --new-account NAME (create the account first and play with its key, which
+  is printed once: keep it) and --stdio (play under `arcaded play`, offline);
 - connect(args): a Client for those options, creating the account when
   --new-account asks for one (or, for the bots that cannot play without a
-  key, when no key was given);
+  key, when no key was given); under --stdio a StdioClient instead;
 - Client.call()/ok()/get()/post(): one JSON request, with the agent key;
   ok() and the two short forms raise ApiError on a refusal. A 429 is waited
   out as its Retry-After says (at most MAX_WAIT seconds a time, TRIES times);
@@ -33,8 +33,6 @@ import random
 import re
 import sys
 import time
-import urllib.error
-import urllib.request
 
 TRIES = 20      # requests sent for one call, 429s and 428s included
 MAX_WAIT = 60   # seconds; a longer Retry-After (a daily quota) ends the bot instead
@@ -120,6 +118,8 @@ class Client:
 
     def call(self, method, path, body=None):
         """(status, answer) of one request, after waiting out 429s and retrying 428s."""
+        import urllib.error  # here, not at the top: a bot under --stdio starts faster without
+        import urllib.request
         wrong = 0
         for _ in range(TRIES):
             headers = {'Accept': 'application/json'}
@@ -175,6 +175,49 @@ class Client:
         return self.ok('POST', path, {} if body is None else body)
 
 
+# --- Offline: arcaded play ------------------------------------------------------
+# `arcaded play GAME --bot "python3 examples/X_bot.py --stdio"` plays the bot
+# on the engine without a daemon (docs/play.md): one observation a line on
+# stdin (the answer the action route would give, its stateToken null), one
+# action a line on stdout (the body the route would take). The bot's own
+# prints go to stderr, so that stdout carries only its actions. The runner
+# picks the seed and the options (its --seed and --option), not the bot.
+
+class StdioClient(Client):
+    """A Client whose init, action and finish are lines to `arcaded play`."""
+
+    STATUS = {'invalid_json': 400, 'invalid_request': 400}
+
+    def __init__(self):
+        super().__init__('stdio:')
+        self.out, sys.stdout = sys.stdout, sys.stderr
+        self.last = None
+
+    def read(self):
+        line = sys.stdin.readline()
+        if not line:
+            raise RuntimeError('arcaded play closed the game (no observation on stdin)')
+        self.last = json.loads(line)
+        return self.last
+
+    def call(self, method, path, body=None):
+        route = path.split('?')[0].rstrip('/').rsplit('/', 1)[-1]
+        if route in ('init', 'new'):  # the runner has started the run: its first line
+            return 200, self.read()
+        if route in ('action', 'act'):
+            move = {k: v for k, v in (body or {}).items() if k != 'stateToken'}
+            self.out.write(json.dumps(move) + '\n')
+            self.out.flush()
+            reply = self.read()
+            err = reply.get('error')
+            return (self.STATUS.get(err.get('code'), 422) if err else 200), reply
+        if route == 'finish':  # nothing to send: the last observation has the end
+            if 'final' not in self.last:
+                return 409, {'error': {'code': 'run_not_over', 'message': 'the run is not over yet'}}
+            return 200, dict(self.last, certificate='(none offline)')
+        raise RuntimeError('arcaded play answers only a run\'s init, action and finish, not %s' % path)
+
+
 # --- Options, accounts and the command ------------------------------------------
 
 def options(description):
@@ -186,6 +229,8 @@ def options(description):
                     help='an agent key, arcd_...: the runs belong to its account (default: $ARCADED_KEY)')
     ap.add_argument('--new-account', metavar='NAME',
                     help='create the account NAME first and play with its key (printed once: keep it)')
+    ap.add_argument('--stdio', action='store_true',
+                    help='play under `arcaded play` (JSON lines on stdin and stdout), no daemon')
     return ap
 
 
@@ -193,7 +238,9 @@ def connect(args, need_key=False, prefix='bot'):
     """A Client for the parsed options. It creates an account when
     --new-account names one (its key replaces any other), or when need_key is
     set and no key was given (then named prefix_NNNNNN); the new key is
-    printed for --key."""
+    printed for --key. Under --stdio: a StdioClient, and no account."""
+    if args.stdio:
+        return StdioClient()
     c = Client(args.url, args.key)
     name = args.new_account
     if not name and need_key and not c.key:
