@@ -128,5 +128,8 @@ void handle_mcp(struct request *req, const struct mcp_routes *routes);
 /* Set on every request to /mcp from its match on (routes.c): the front's
  * own refusals (405, 413, 415, 429, 503) become JSON-RPC errors. */
 json_t *mcp_front_wrap(struct request *req, int *status, json_t *body);
+/* On the same match: the request's Origin when it may call /mcp (its page
+ * may then read the answers: req->cors_origin), else NULL. */
+const char *mcp_cors_origin(struct request *req);
 
 #endif

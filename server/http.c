@@ -417,6 +417,20 @@ request_add_header(struct request *req, const char *name, const char *value)
 	f->nheaders++;
 }
 
+/* The headers that let req->cors_origin's page read an answer: the
+ * origin, Vary (the answer depends on it) and what it may read besides
+ * the simple headers. */
+static void
+add_cors(const struct request *req, struct MHD_Response *resp)
+{
+	if (req->cors_origin == NULL)
+		return;
+	MHD_add_response_header(resp, "Access-Control-Allow-Origin", req->cors_origin);
+	MHD_add_response_header(resp, "Vary", "Origin");
+	MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+	    "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, Retry-After, X-Request-Id");
+}
+
 /* Queues an answer. text is malloc'd and freed here, or, when fixed is
  * not NULL, static storage sent as it is: then fixed lists the answer's
  * own headers as name, value, ..., NULL (static too), a Cache-Control
@@ -458,6 +472,7 @@ queue_with(struct request *req, int status, const char *content_type, char *text
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, cache);
 	for (i = 0; i < f->nheaders; i++)
 		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
+	add_cors(req, resp);
 	if (atomic_load(&req->app->shutting_down))
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (MHD_queue_response(req->conn, (unsigned)status, resp) == MHD_YES) {
@@ -521,6 +536,7 @@ request_reply_stream(struct request *req, const char *content_type,
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	for (i = 0; i < f->nheaders; i++)
 		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
+	add_cors(req, resp);
 	if (MHD_queue_response(req->conn, MHD_HTTP_OK, resp) != MHD_YES) {
 		/* Destroying the response runs stream_free: done() is owed once. */
 		MHD_destroy_response(resp);

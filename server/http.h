@@ -89,6 +89,12 @@ struct request {
 	void               (*wrap_ctx_free)(void *ctx);
 	json_t              *query;
 
+	/* The Origin whose page may read this answer (CORS), set by the
+	 * router before anything is answered: every reply then carries
+	 * Access-Control-Allow-Origin with it, Vary and the headers a page
+	 * may read. Borrowed from the request's headers; NULL: none. */
+	const char          *cors_origin;
+
 	/* Run once with release_arg when the request completes, when set:
 	 * a held request gives its slot back (holds.h). */
 	void               (*release)(void *arg);

@@ -296,12 +296,55 @@ call_tool(struct request *req, const struct mcp_routes *routes, const struct mcp
 	routes->run(req);
 }
 
+/* Whether origin may call /mcp: a loopback page of the port addressed, or
+ * one the operator lists (--mcp-origin). */
+static bool
+origin_allowed(struct request *req, const char *origin)
+{
+	const struct config *cfg = req->app->cfg;
+	const char *allowed[CONFIG_MAX_ORIGINS];
+	int i;
+
+	for (i = 0; i < cfg->nmcp_origins; i++)
+		allowed[i] = cfg->mcp_origins[i];
+	return mcp_origin_allowed(origin, request_header(req, "Host"), allowed, (size_t)cfg->nmcp_origins);
+}
+
+const char *
+mcp_cors_origin(struct request *req)
+{
+	const char *origin = request_header(req, "Origin");
+
+	return origin != NULL && origin_allowed(req, origin) ? origin : NULL;
+}
+
+/* OPTIONS /mcp, a browser's preflight: answered before any key or rate
+ * limit is looked at, 204 for an Origin that may call, with the method and
+ * the request headers the protocol uses; 403 (no CORS headers, so the page
+ * learns nothing) for any other. */
+static void
+preflight(struct request *req)
+{
+	static const char *const headers[] = {
+		"Access-Control-Allow-Methods", "POST",
+		"Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, "
+		    "MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Agent-Check, X-Agent-Answer",
+		"Access-Control-Max-Age", "600",
+		NULL,
+	};
+
+	if (req->cors_origin == NULL) {
+		request_reply_json(req, 403, mcp_error_new(NULL, MCP_INVALID_REQUEST,
+		    "Forbidden: pages of this Origin may not call the MCP endpoint", NULL));
+		return;
+	}
+	request_reply_static(req, 204, NULL, "", 0, headers);
+}
+
 void
 handle_mcp(struct request *req, const struct mcp_routes *routes)
 {
-	const struct config *cfg = req->app->cfg;
 	const char *origin = request_header(req, "Origin");
-	const char *allowed[CONFIG_MAX_ORIGINS];
 	struct mcp_headers h = {
 		.protocol_version = request_header(req, "MCP-Protocol-Version"),
 		.method = request_header(req, "Mcp-Method"),
@@ -311,13 +354,14 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 	struct mcp_call c;
 	json_t *answer;
 	char msg[MCP_REFUSAL_MAX];
-	int status, code, i;
+	int status, code;
 
+	if (req->method == HTTP_OPTIONS) {
+		preflight(req);
+		return;
+	}
 	/* Pages of other sites must not drive a local daemon (DNS rebinding). */
-	for (i = 0; i < cfg->nmcp_origins; i++)
-		allowed[i] = cfg->mcp_origins[i];
-	if (origin != NULL && !mcp_origin_allowed(origin, request_header(req, "Host"), allowed,
-	    (size_t)cfg->nmcp_origins)) {
+	if (origin != NULL && req->cors_origin == NULL) {
 		request_reply_json(req, 403, mcp_error_new(NULL, MCP_INVALID_REQUEST,
 		    "Forbidden: pages of this Origin may not call the MCP endpoint", NULL));
 		return;

@@ -339,9 +339,16 @@ router_match(struct request *req, unsigned *allowed, bool *json)
 	const struct route *r = routes_match(req->path, req->method, req, allowed);
 
 	/* The MCP endpoint speaks JSON-RPC, its refusals by the front too
-	 * (a 405 has no route: the path says it). */
-	if (strcmp(req->path, "/mcp") == 0)
+	 * (a 405 has no route: the path says it). A page of an Origin that
+	 * may call it reads its answers (CORS), and its browser's preflight,
+	 * OPTIONS, goes to the endpoint's handler: not a route of the
+	 * contract, but how browsers ask. */
+	if (strcmp(req->path, "/mcp") == 0) {
 		req->wrap = mcp_front_wrap;
+		req->cors_origin = mcp_cors_origin(req);
+		if (r == NULL && req->method == HTTP_OPTIONS)
+			r = routes_match(req->path, HTTP_POST, req, allowed);
+	}
 	if (r == NULL)
 		return -1;
 	*json = r->json;
@@ -398,7 +405,8 @@ router_admit(struct request *req)
 	/* POST /mcp learns its class from its body; a client already out of
 	 * reads (what every message pays first: server/mcp.c) is turned away
 	 * before a byte of it is read. */
-	if (req->wrap == mcp_front_wrap && !throttle_admit_over(req, RATELIMIT_READS))
+	if (req->wrap == mcp_front_wrap && req->method == HTTP_POST &&
+	    !throttle_admit_over(req, RATELIMIT_READS))
 		return false;
 	if (!agent_answer_header_ok(request_header(req, "X-Agent-Answer"))) {
 		request_refuse(req, API_ERR_INVALID_REQUEST, "X-Agent-Answer: " JSONBODY_ANSWER_NOT_A_NUMBER, NULL);
