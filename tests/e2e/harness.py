@@ -347,6 +347,39 @@ class Daemon:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def source_files(root):
+    """The files of the source tree at root, relative to it: git's list in a
+    checkout (untracked files it does not ignore included, so that uncommitted
+    work is in it), else a walk that leaves out build folders and installed
+    packages."""
+    p = subprocess.run(['git', '-C', root, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+                       capture_output=True)
+    if p.returncode == 0 and p.stdout:
+        return [f for f in p.stdout.decode().split('\0') if f]
+    out = []
+    for d, dirs, names in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(('build', '.')) and x != 'node_modules']
+        out += [os.path.relpath(os.path.join(d, n), root) for n in names]
+    return out
+
+
+def copy_source_tree(root, dst):
+    """Copies the source tree at root (source_files) into the folder dst, modes
+    kept (./dev stays executable) and no build folder: a fresh checkout's
+    files. A file git lists that the work tree has deleted is left out.
+    Returns the number of files copied."""
+    n = 0
+    for rel in source_files(root):
+        src = os.path.join(root, rel)
+        if not os.path.isfile(src):
+            continue
+        out = os.path.join(dst, rel)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        shutil.copy2(src, out)
+        n += 1
+    return n
+
+
 def run_binary(args, env=None, timeout=30):
     """Runs arcaded with args to completion: (status, stdout, stderr)."""
     e = {k: v for k, v in os.environ.items() if not k.startswith('ARCADED_')}

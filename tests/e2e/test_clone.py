@@ -19,27 +19,12 @@ import subprocess
 import sys
 import tempfile
 
-from harness import Daemon, Tap, checked
+from harness import Daemon, Tap, checked, copy_source_tree
 
 OLD, NEW = 'stackcraft', 'blockcraft'
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 t = Tap()
-
-
-def tracked_files(root):
-    """The files of the source tree: git's list in a checkout (untracked files
-    it does not ignore included), else a walk that leaves out build folders
-    and installed packages."""
-    p = subprocess.run(['git', '-C', root, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-                       capture_output=True)
-    if p.returncode == 0 and p.stdout:
-        return [f for f in p.stdout.decode().split('\0') if f]
-    out = []
-    for d, dirs, names in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(('build', '.')) and x != 'node_modules']
-        out += [os.path.relpath(os.path.join(d, n), root) for n in names]
-    return out
 
 
 def renamed(text):
@@ -76,13 +61,7 @@ def main():
     scratch = tempfile.mkdtemp(prefix='arcaded-clone-')
     try:
         tree = os.path.join(scratch, 'src')
-        for rel in tracked_files(ROOT):
-            src = os.path.join(ROOT, rel)
-            if not os.path.isfile(src):
-                continue
-            dst = os.path.join(tree, rel)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy2(src, dst)
+        copy_source_tree(ROOT, tree)
         added = copy_game(ROOT, tree, 'engine') + copy_game(ROOT, tree, 'api')
         with open(os.path.join(tree, 'api', 'games.txt'), 'a', encoding='utf-8') as f:
             f.write(NEW + '\n')
