@@ -1,13 +1,17 @@
-// account.js: an account's page (/accounts/{name}): for each game it has
-// played, its scores over time (a plot), its best run on each seed and its
-// runs newest first (paged); then its versus matches and its rating over
-// time. Everything comes from GET /api/v1/accounts/{name} and its runs and
-// matches routes: public data only.
+// account.js: an account's page (/accounts/{name}): at the top, where it
+// stands in each game it has played (the rank of its best run on the game's
+// leaderboard) and its win-loss-draw record in versus; then for each game,
+// its scores over time (a plot), its best run on each seed and its runs
+// newest first (paged); then its versus matches and its rating over time.
+// Everything comes from GET /api/v1/accounts/{name}, its runs and matches
+// routes and the leaderboards: public data only.
 import { accountLink, api, ApiError, el, fill, games, problem, title, when } from './common.js';
 import { plot } from './plot.js';
+import { rankText, standing, topShare } from './rank.js';
 
 const name = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const PLOT_RUNS = 100; // the newest runs a game's plot draws: one page of the route
+const MATCH_PAGES = 10; // the record counts the newest 1,000 matches at most
 
 function runLink(id) {
   return el('a', { href: `/runs/${id}` }, id);
@@ -104,9 +108,67 @@ async function gameSection(g, info) {
     runsTable(g, first));
 }
 
+// The account's matches, newest first, 100 a page, at most MATCH_PAGES
+// pages: {matches, more (pages were left unread)}.
+async function allMatches() {
+  const out = { matches: [], more: false };
+  let before = null;
+  for (let i = 0; i < MATCH_PAGES; i++) {
+    const d = await api(`/api/v1/accounts/${encodeURIComponent(name)}/matches?limit=100`
+      + (before ? `&before=${encodeURIComponent(before)}` : ''));
+    out.matches.push(...d.matches);
+    before = d.next;
+    if (!before) return out;
+  }
+  out.more = true;
+  return out;
+}
+
+// Wins, losses and draws over the finished matches: place 1 alone (the
+// last one standing) is a win, place 1 shared (all out together, or still
+// in at the turn cap) a draw, any other place a loss.
+export function record(matches) {
+  const r = { won: 0, lost: 0, drawn: 0 };
+  for (const m of matches) {
+    if (m.status !== 'finished' || m.place === null) continue;
+    if (m.place > 1) r.lost++;
+    else if (m.end === 'last_standing') r.won++;
+    else r.drawn++;
+  }
+  return r;
+}
+
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// Where the account stands: each game's best rank on its leaderboard (the
+// board of every seed, as the home page shows it), and its versus record.
+function glance(played, ranks, all) {
+  const rows = played.map((x, i) => {
+    const s = ranks[i];
+    return el('tr', { 'data-testid': 'standing-row', 'data-game': x.game, 'data-rank': s.rank ?? '',
+      'data-total': s.total, 'data-complete': String(s.complete) },
+    el('td', {}, el('a', { href: `#${x.game}` }, title(x.game))), el('td', { class: 'num' }, x.runs),
+    el('td', {}, rankText(s) ?? 'not on the leaderboard'), el('td', { class: 'num' }, topShare(s) ?? '-'),
+    el('td', {}, s.entry ? [el('a', { href: `/runs/${s.entry.runId}` }, s.entry.runId), `, score ${s.entry.score}`]
+      : '-'));
+  });
+  const r = record(all.matches);
+  const n = r.won + r.lost + r.drawn;
+  return [
+    rows.length ? table('standing', 'Where the account stands: the rank of its best run on each game\'s leaderboard',
+      ['Game', 'Runs', 'Best rank', 'Share', 'Best run'], el('tbody', {}, rows)) : null,
+    el('p', { class: 'record', 'data-testid': 'record', 'data-won': r.won, 'data-lost': r.lost, 'data-drawn': r.drawn },
+      el('strong', {}, `Versus: ${r.won}-${r.lost}-${r.drawn}`),
+      n ? ` (won-lost-drawn) over ${plural(n, 'finished match', 'finished matches')}`
+        + `${all.more ? ', the newest read' : ''}.` : ': no finished match yet.'),
+  ];
+}
+
 // The matches, newest first, paged; the rating over the rated matches.
-async function versus(page) {
-  const d = await api(`/api/v1/accounts/${encodeURIComponent(name)}/matches?limit=100`);
+async function versus(page, all) {
+  const d = { matches: all.matches.slice(0, 100), next: all.matches.length > 100 || all.more };
   const s = el('section', { class: 'game', id: 'versus', 'aria-labelledby': 'versus-title' },
     el('h2', { id: 'versus-title' }, 'Versus'),
     el('p', { class: 'meta' }, page.rating ? `Rating ${page.rating.rating.toFixed(1)} (RD ${page.rating.rd.toFixed(1)}) after `
@@ -123,7 +185,7 @@ async function versus(page) {
   }
   const body = el('tbody', {}, d.matches.map((m) => el('tr', { 'data-testid': 'match-row' },
     el('td', {}, el('a', { href: `/matches/${m.match_id}` }, m.match_id)), el('td', {}, m.status),
-    el('td', {}, m.seats.map((x, i) => [i ? ', ' : '', accountLink(x)])),
+    el('td', { class: 'wrap' }, m.seats.map((x, i) => [i ? ', ' : '', accountLink(x)])),
     el('td', { class: 'num' }, m.place ?? '-'), el('td', { class: 'num' }, m.score ?? '-'),
     el('td', { class: 'num' }, typeof m.rating_after === 'number'
       ? `${m.rating_before.toFixed(1)} to ${m.rating_after.toFixed(1)}` : '-'),
@@ -146,6 +208,8 @@ async function main() {
     link.href = `/api/v1/accounts/${encodeURIComponent(page.name)}`;
     link.textContent = link.getAttribute('href');
     const played = page.games.filter((x) => x.runs > 0);
+    const [ranks, all] = await Promise.all([
+      Promise.all(played.map((x) => standing(x.game, null, (e) => e.account === page.name))), allMatches()]);
     const sections = [];
     for (const info of played) {
       const g = list.find((x) => x.name === info.game);
@@ -156,7 +220,7 @@ async function main() {
     played.length ? el('nav', { 'aria-label': 'Games', class: 'toc' }, el('ul', {},
       played.map((x) => el('li', {}, el('a', { href: `#${x.game}` }, title(x.game)))),
       el('li', {}, el('a', { href: '#versus' }, 'Versus')))) : null,
-    sections, await versus(page));
+    glance(played, ranks, all), sections, await versus(page, all));
   } catch (err) {
     problem(root, err);
     if (err instanceof ApiError && err.status === 404) document.getElementById('title').textContent = 'No such account';

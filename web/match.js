@@ -1,7 +1,8 @@
 // match.js: a versus match's page (/matches/{id}): every seat's board side
 // by side, each with its garbage meter, pieces, figures, place and out
-// state, turn by turn through the replay player (#turn=N); the places, the
-// rating changes and the certificate once it is over. A match in the lobby
+// state, turn by turn through the replay player (#turn=N); once it is over,
+// the places, the rating changes and the certificate at the top, and the
+// player on its last turn. A match in the lobby
 // or playing is followed with long polls (.../wait?after=T), paused while
 // the tab is hidden. What is drawn is the server's: the turns route replays
 // the stored turns on the engine and answers each turn as a spectator saw
@@ -232,7 +233,8 @@ async function main() {
   shapes = { ...(shapes || {}), ...ODD_SHAPES };
   let player = null;
   // A match seen before its end is followed to its last turn; a finished
-  // one opens at its start (or at the turn the address names).
+  // one opens on its last turn, under its result (or at the turn the
+  // address names).
   const live = m.status !== 'finished';
   const ui = playerUi(document.getElementById('player'), { label: 'Turn', key: 'turn' });
 
@@ -259,7 +261,7 @@ async function main() {
         load: (from, count) => api(`/api/matches/${v.match_id}/turns?from=${from}&count=${count}`).then((d) => d.turns) });
       document.getElementById('watch').hidden = false;
     }
-    await player.setNewest(v.turn, { follow: live });
+    await player.setNewest(v.turn, { follow: live, openAtNewest: true });
     if (v.status === 'finished') await result(v);
   }
 

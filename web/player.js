@@ -228,9 +228,11 @@ export function createPlayer(ui, renderer, source) {
 
   return {
     // Sets the newest position (a run's moves, a match's turns); the first
-    // call draws the one the address names (or the newest when follow is
-    // set, else the first).
-    async setNewest(newest, { follow } = {}) {
+    // call draws the one the address names, else the newest when
+    // openAtNewest is set (a finished run or match opens on its end, a
+    // followed one where it is now), else the first. follow carries a
+    // viewer on the newest position along to each new one.
+    async setNewest(newest, { follow = false, openAtNewest = follow } = {}) {
       const was = total;
       const atEnd = at >= was - 1;
       // The chunk that held the old newest position may have been partial.
@@ -238,7 +240,7 @@ export function createPlayer(ui, renderer, source) {
       total = newest + 1;
       if (at < 0) {
         const k = fromHash();
-        await go(k !== null ? k : follow ? total - 1 : 0, { keepHash: k === null });
+        await go(k !== null ? k : openAtNewest ? total - 1 : 0, { keepHash: k === null });
       } else if (follow && atEnd && !playing && total > was) {
         await go(total - 1, { animate: true, keepHash: true });
       } else {

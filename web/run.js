@@ -1,11 +1,14 @@
-// run.js: a run's page (/runs/{id}): its summary, review and certificate,
-// and the replay player; a playing run is followed live. A run whose game
-// hides its future (its seed would reveal the pieces to come) shows only
-// its newest state while it plays, as its player sees it: the server
-// refuses its steps until it is over.
+// run.js: a run's page (/runs/{id}): its result first (how it ended, its
+// rank on its seed and a link to compare it with the best run there), its
+// review, certificate and summary beside the replay player, which opens on
+// the last step (or the one the address names); a playing run is followed
+// live. A run whose game hides its future (its seed would reveal the pieces
+// to come) shows only its newest state while it plays, as its player sees
+// it: the server refuses its steps until it is over.
 import { accountLink, api, ApiError, checkCertificate, el, fill, games, problem, title, when } from './common.js';
 import { createPlayer, playerUi } from './player.js';
 import { plot } from './plot.js';
+import { rankText, standing, topShare } from './rank.js';
 import { allSteps, figuresOf, renderer } from './steps.js';
 
 const POLL_MS = 1000;
@@ -22,7 +25,63 @@ function summary(run, g) {
     ['Started', when(run.createdAt)], ['Ended', when(run.endedAt)], ['Finished', when(run.finishedAt)],
   ];
   return el('section', { 'aria-labelledby': 'summary-title' }, el('h2', { id: 'summary-title' }, 'Summary'),
-    el('dl', { class: 'summary', 'data-testid': 'summary' }, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
+    el('dl', { class: 'summary pairs', 'data-testid': 'summary' }, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
+}
+
+// How the run stands: over or playing, its score, figures and moves.
+function outcome(run, g) {
+  const how = run.over ? `Over${run.end_reason ? ` (${run.end_reason.replace(/_/g, ' ')})` : ''}` : 'Playing';
+  const figures = g.boardFields.map((f) => `, ${f} ${run[f] ?? '-'}`).join('');
+  return el('p', { class: 'verdict', 'data-testid': 'outcome' }, el('strong', {}, how),
+    `: score ${run.score}${figures}, ${run.moves} ${run.moves === 1 ? 'move' : 'moves'}.`);
+}
+
+// Where an ended run stands on its seed's leaderboard, and the best run
+// there to compare it with (the next best when it is the best). Filled
+// in once the board is read; data-rank and data-total say what it found.
+function rankLine(run, g) {
+  const p = el('p', { 'data-testid': 'rank' });
+  const seed = run.replay ? run.replay.seed : null;
+  if (!run.over || seed === null) {
+    p.dataset.state = 'none';
+    p.textContent = run.over ? 'Not ranked: its seed is withheld.' : 'Ranked once it ends.';
+    return p;
+  }
+  if (run.end_reason === 'abandoned') {
+    p.dataset.state = 'none';
+    p.textContent = 'Not ranked: abandoned runs are left off the leaderboard.';
+    return p;
+  }
+  const where = g.seedless ? 'on its leaderboard' : 'on this seed';
+  const board = el('a', { href: `/?${encodeURIComponent(`${run.game}.seed`)}=${seed}#${run.game}` },
+    g.seedless ? 'the leaderboard' : `every run on seed ${seed}`);
+  p.dataset.state = 'reading';
+  p.textContent = `Reading the leaderboard ${where}...`;
+  standing(run.game, seed, (e) => e.runId === run.runId).then((s) => {
+    const text = rankText(s);
+    const share = topShare(s);
+    p.dataset.state = 'done';
+    p.dataset.rank = s.rank ?? '';
+    p.dataset.total = String(s.total);
+    p.dataset.complete = String(s.complete);
+    const other = s.best && s.best.runId !== run.runId ? ['the best run', s.best]
+      : s.runnerUp ? ['the next best run', s.runnerUp] : null;
+    const head = s.rank !== null ? `Rank ${text} ${where}` : text ? `Ranked ${text} ${where}` : `Not on the leaderboard ${where}`;
+    fill(p, el('strong', {}, head),
+      share ? ` (${share})` : '', '. ', other ? [el('a', { href: `/compare?runs=${run.runId},${other[1].runId}`,
+        'data-testid': 'compare-best', 'data-run': other[1].runId }, `Compare with ${other[0]} ${where}`),
+      ` (run ${other[1].runId}, score ${other[1].score}); `] : 'No other run to compare with; ', board, '.');
+  }).catch((err) => {
+    p.dataset.state = 'error';
+    p.textContent = `The leaderboard could not be read: ${err.message}`;
+  });
+  return p;
+}
+
+// The result at the top of the page.
+function result(run, g) {
+  return el('section', { id: 'result', 'data-testid': 'result', 'aria-labelledby': 'result-title' },
+    el('h2', { id: 'result-title' }, 'Result'), outcome(run, g), rankLine(run, g));
 }
 
 function review(run) {
@@ -85,6 +144,7 @@ function follow(run, g, player, draw, note) {
         const fresh = await api(`/api/runs/${run.runId}`);
         const old = document.querySelector('[data-testid=summary]').closest('section');
         old.replaceWith(summary(fresh, g));
+        document.querySelector('[data-testid=outcome]').replaceWith(outcome(fresh, g));
       }
       note.dataset.moves = String(moves);
     } catch (_) {
@@ -146,7 +206,8 @@ async function main() {
   document.getElementById('title').textContent = `${title(run.game)} run ${run.runId}`;
   document.getElementById('json-link').href = `/api/games/${run.game}/runs/${run.runId}`;
   document.getElementById('json-link').textContent = `/api/games/${run.game}/runs/${run.runId}`;
-  fill(root, summary(run, g), review(run), certificate(run), download(run));
+  fill(root, result(run, g));
+  fill(document.getElementById('details'), review(run), certificate(run), summary(run, g), download(run));
   root.removeAttribute('aria-busy');
   watch.hidden = false;
   const u = playerUi(document.getElementById('player'), { label: 'Step', key: 'step' });
@@ -178,7 +239,9 @@ async function main() {
     const player = createPlayer(u, r, { key: 'step', label: 'Step',
       load: (from, count) => api(`/api/games/${run.game}/runs/${run.runId}/steps?from=${from}&count=${count}`)
         .then((d) => d.steps) });
-    await player.setNewest(first.moves, { follow: !run.over });
+    // Playing or over, the page opens on the newest step: the run's end,
+    // or where it is now.
+    await player.setNewest(first.moves, { follow: !run.over, openAtNewest: true });
     if (!run.over) follow(run, g, player, null, note);
     else plots(run, document.getElementById('plots'), u.root).catch((err) => problem(document.getElementById('plots'), err));
   } catch (err) {

@@ -13,7 +13,8 @@
 // Policy violations; a match page's seats are read from their data
 // attributes (readSeats); axe-core (injected through the DevTools protocol,
 // which the pages' policy does not govern) scans the pages named in the
-// plan.
+// plan. The opening task reads where a finished run's or match's page
+// opens, and what is in view there, in a 1280 x 800 window.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import { chromium } from 'playwright-core';
 const [planPath, resultPath] = process.argv.slice(2);
 const plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
 const out = { launch: null, boards: [], keyboard: null, live: [], verify: [], index: null, pages: [], console: [],
-  errors: [], match: null, matchLive: [], extra: [], timing: [] };
+  errors: [], match: null, matchLive: [], extra: [], timing: [], opening: [] };
 const save = () => fs.writeFileSync(resultPath, JSON.stringify(out, null, 1));
 const WAIT = 30000;
 
@@ -165,8 +166,10 @@ if (plan.keyboard) {
   const r = { log: [] };
   out.keyboard = r;
   try {
+    // Opened without #step, a finished run shows its last step; Home goes
+    // back to the start.
     const page = await open('keyboard', `/runs/${k.run}`);
-    await waitStep(page, 0);
+    await waitStep(page, k.last);
     const at = () => page.evaluate(() => ({ step: Number(document.getElementById('player').dataset.step),
       hash: location.hash, link: document.getElementById('permalink').getAttribute('href'),
       playing: document.getElementById('player').dataset.playing, speed: document.getElementById('speed').value,
@@ -176,8 +179,10 @@ if (plan.keyboard) {
       if (want !== null) await waitStep(page, want);
       r.log.push({ what, key, want, got: await at() });
     };
+    r.opened = await at();
     await page.focus('#player');
     r.focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+    await press('Home', 0, 'home from the last step');
     await press('ArrowRight', 1, 'right');
     await press('ArrowRight', 2, 'right');
     await press('ArrowRight', 3, 'right');
@@ -501,6 +506,73 @@ for (const x of plan.extra || []) {
     await page.close();
   } catch (err) {
     note(`extra ${x.name}`, err);
+  }
+  save();
+}
+
+// Where a node is in the window: [left, top, right, bottom], rounded, or
+// null for none.
+async function boxes(page, selectors) {
+  return page.evaluate((sels) => Object.fromEntries(sels.map((sel) => {
+    const n = document.querySelector(sel);
+    if (!n) return [sel, null];
+    const b = n.getBoundingClientRect();
+    return [sel, [b.left, b.top, b.right, b.bottom].map(Math.round)];
+  })), selectors);
+}
+
+// 8c. The opening of a finished run, a finished match and an account's
+// page in a 1280 x 800 window, as a person lands on them: what is drawn,
+// what is in view with no scroll, the rank and record the pages give.
+for (const o of plan.opening || []) {
+  const r = { name: o.name, kind: o.kind };
+  out.opening.push(r);
+  try {
+    const page = await open(`opening ${o.name}`, null);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(plan.base + o.path, { waitUntil: 'load' });
+    if (o.kind === 'run') {
+      await page.waitForSelector('[data-testid=rank][data-state=done], [data-testid=rank][data-state=none]',
+        { timeout: WAIT });
+      await page.waitForSelector('[data-testid=certificate]:not([data-state=checking])', { timeout: WAIT });
+      await page.waitForFunction(() => document.getElementById('player').dataset.step
+        && !document.getElementById('player').hasAttribute('aria-busy'), null, { timeout: WAIT });
+      await settle(page);
+      r.board = await readBoard(page);
+      r.rank = await page.evaluate(() => {
+        const p = document.querySelector('[data-testid=rank]');
+        const a = document.querySelector('[data-testid=compare-best]');
+        return { ...p.dataset, text: p.textContent, compare: a ? a.getAttribute('href') : null };
+      });
+      r.outcome = await page.evaluate(() => document.querySelector('[data-testid=outcome]').textContent);
+      r.boxes = await boxes(page, ['[data-testid=board]', '#result', '#details', '[data-testid=certificate]',
+        '[data-testid=summary]', '#review-title', '#controls']);
+    } else if (o.kind === 'match') {
+      await page.waitForSelector('[data-testid=certificate]:not([data-state=checking])', { timeout: WAIT });
+      await waitTurn(page, o.last);
+      await settle(page);
+      r.seats = await readSeats(page);
+      r.boxes = await boxes(page, ['#result', '#places', '[data-testid=certificate]', '[data-testid=seats]']);
+      r.ratings = await page.evaluate(() => [...document.querySelectorAll('[data-testid=rating]')].map((n) => n.textContent));
+    } else {
+      await page.waitForSelector('[data-testid=record]', { timeout: WAIT });
+      await settle(page);
+      r.standing = await page.evaluate(() => [...document.querySelectorAll('[data-testid=standing-row]')].map((tr) => ({
+        ...tr.dataset, cells: [...tr.cells].map((c) => c.textContent) })));
+      r.record = await page.evaluate(() => ({ ...document.querySelector('[data-testid=record]').dataset,
+        text: document.querySelector('[data-testid=record]').textContent }));
+      r.tables = await page.evaluate(() => [...document.querySelectorAll('.table-wrap')].map((w) => ({
+        table: w.querySelector('table').id, scroll: w.scrollWidth, client: w.clientWidth })));
+    }
+    r.scrollY = await page.evaluate(() => window.scrollY);
+    r.hash = await page.evaluate(() => location.hash);
+    r.step = await page.evaluate(() => (document.getElementById('player') || { dataset: {} }).dataset.step ?? null);
+    r.width = await page.evaluate(() => document.documentElement.scrollWidth);
+    r.viewport = page.viewportSize();
+    await page.screenshot({ path: path.join(plan.out, `opening-${o.name}-1280x800.png`) });
+    await page.close();
+  } catch (err) {
+    note(`opening ${o.name}`, err);
   }
   save();
 }

@@ -33,7 +33,13 @@ table over HTTP, and checks:
   route, its keys and #turn=N, its result, rating changes and certificate, a
   playing match and a lobby followed live as the browser's side plays a
   turn and takes the last seat, and a match opened by its id from the home
-  page; no console error, no CSP violation, no serious
+  page; where pages open (issue 44), in a 1280 x 800 window: a finished run
+  on its last step with its board, result, review, certificate and summary
+  in view, its "rank N of M on this seed" and its compare link as the
+  seed's leaderboard has them; a finished match on its last turn under its
+  result; an account's best rank per game and won-lost-drawn record as the
+  routes give them, with no horizontal scroll; no console error, no CSP
+  violation, no serious
   axe-core violation, no horizontal scroll at 360 px, and a screenshot of
   each page at 360 and 1280 px in the test's output folder (WEB_OUT).
 
@@ -613,6 +619,20 @@ tap.ok(author_runs[0]['over'] and author_runs[1]['over'] and author_sf['over'] a
        [x['move'] for x in author_steps[0]] != [x['move'] for x in author_steps[1]],
        'the author\'s runs are over, the two compared on seed 10 with different moves')
 
+# Issue 44: a loss for the author's record (an unrated match she resigns in
+# its first turn), and a lobby of hers with five 32-character names, whose
+# seats must wrap in her matches table at 1280 px.
+vs_lost = new_match(vs_rated_keys[::-1], turn_seconds=600)
+play_turn(vs_lost, vs_rated_keys[::-1], 1, ['resign', bot_moves(vs_lost, vs_rated_keys[::-1], 1)[1]])
+vs_lost_view = spectator(vs_lost)
+tap.ok(vs_lost_view['status'] == 'finished' and not vs_lost_view['rated'] and
+       [s['place'] for s in vs_lost_view['seats']] == [2, 1],
+       'an unrated match the author resigns in its first turn ends with her in place 2')
+long_keys = [new_account(('web_long_name_%d_' % i).ljust(32, 'x')) for i in range(5)]
+r = d.post('/api/matches', {'players': 8, 'turn_seconds': 600}, headers=author_key)
+for k in long_keys:
+    must(d.post('/api/matches/%s/join' % r.json['match_id'], None, headers=k), 'long lobby join')
+
 # Playing (3 turns), and in the lobby: the browser follows them.
 vs_live_keys = [new_account(n) for n in ('web_fay', 'web_gus')]
 vs_live = new_match(vs_live_keys, seed=11, turn_seconds=600)
@@ -868,6 +888,17 @@ plan['pages'] += [
      'wait': '[data-testid=refusal]'},
     {'name': 'index-seed', 'path': '/?duskcourt.seed=10#duskcourt', 'wait': '#duskcourt-spread[data-plot]'},
 ]
+# Issue 44: where a finished run, a finished match and an account's page
+# open, in a 1280 x 800 window, with no address fragment.
+author_sf_steps = all_steps(author_sf)[0]
+opening_runs = {'run-sf': (sf_run, steps['sf']), 'run-dc-author': (author_runs[1], author_steps[1]),
+                'run-sf-author': (author_sf, author_sf_steps)}
+plan['opening'] = [{'name': n, 'kind': 'run', 'path': '/runs/%s' % r['runId']} for n, (r, _) in opening_runs.items()]
+plan['opening'] += [
+    {'name': 'match', 'kind': 'match', 'path': '/matches/%s' % vs_id, 'last': len(vs_turns) - 1},
+    {'name': 'match-rated', 'kind': 'match', 'path': '/matches/%s' % vs_rated, 'last': vs_rated_view['turn']},
+    {'name': 'account', 'kind': 'account', 'path': '/accounts/%s' % AUTHOR},
+]
 live_before = must(d.get('/api/games/stackfall/runs/%s/live' % live_sf['runId']), 'live')
 
 plan_path = os.path.join(OUT, 'plan.json')
@@ -984,6 +1015,9 @@ tap.ok(all(re.search(r'\btakes the\b', b['caption']) for b in obs
 
 # Keyboard.
 k = seen['keyboard'] or {'log': []}
+tap.ok(k.get('opened') and k['opened']['step'] == sf_run['moves'] and k['opened']['hash'] == '' and
+       k['opened']['link'] == '#step=%d' % sf_run['moves'],
+       'opened without #step, a finished run shows its last step (%d), the permalink naming it' % sf_run['moves'])
 tap.eq(k.get('focused'), 'player', 'the player takes the focus')
 for e in k['log']:
     if e['want'] is not None:
@@ -1253,6 +1287,106 @@ for name, run, keys in (('run-plots', sf_run, ('score', 'height', 'holes')), ('r
         tap.ok(all(all(x['mark'] == a['asked'] for x in a['plots'].values()) for a in e['at']),
                '%s: the step shown is marked on every plot, following the player (%s)' %
                (name, [a['asked'] for a in e['at']]))
+
+# ---- issue 44: pages open on the result ----
+op = {x['name']: x for x in seen.get('opening', [])}
+VIEW_H = 800
+
+
+def in_view(box):
+    """A box [left, top, right, bottom] wholly inside the 1280 x 800 window."""
+    return box is not None and box[0] >= 0 and box[1] >= 0 and box[2] <= 1280 and box[3] <= VIEW_H
+
+
+def whole_board(game, seed=None):
+    """Every entry of a leaderboard, best first (the test's boards are short)."""
+    q = '?limit=100' + ('' if seed is None else '&seed=%d' % seed)
+    b = must(d.get('/api/games/%s/leaderboard%s' % (game, q)), 'leaderboard')
+    tap.ok(b['next'] is None, 'the %s leaderboard%s fits one page here' % (game, '' if seed is None else
+                                                                              ' on seed %d' % seed))
+    return b['entries']
+
+
+for name, (run, st) in opening_runs.items():
+    o = op.get(name, {})
+    last = st[-1]
+    b = o.get('board')
+    if b and 'board_text' in last['view']:
+        drawn_ok = dom_rows(b) == board_of_view(last['view'])
+    elif b:
+        court = [None] * len(last['view']['state']['board'])
+        for c in b['cells']:
+            court[c['i']] = None if c['v'] == '.' else c['v']
+        drawn_ok = court == last['view']['state']['board']
+    else:
+        drawn_ok = False
+    tap.ok(o.get('step') == str(run['moves']) and o.get('hash') == '' and b and b['step'] == run['moves'] and
+           drawn_ok, '%s: opened without #step, the page shows the last step (%d), its board as the steps route '
+           'has it, and leaves the address alone' % (name, run['moves']))
+    bx = o.get('boxes', {})
+    tap.ok(o.get('viewport') == {'width': 1280, 'height': VIEW_H} and o.get('scrollY') == 0 and
+           o.get('width', 9999) <= 1280 and
+           all(in_view(bx.get(k)) for k in ('[data-testid=board]', '#result', '#review-title',
+                                             '[data-testid=certificate]', '[data-testid=summary]')),
+           '%s: at 1280 x 800 the final board, the result, the review, the certificate and the summary are all '
+           'in view with no scroll (%s)' % (name, ', '.join('%s %s' % (k, v) for k, v in bx.items())))
+    entries = whole_board(run['game'], run['replay']['seed'])
+    ids = [e['runId'] for e in entries]
+    rank = entries[ids.index(run['runId'])]['rank'] if run['runId'] in ids else None
+    rk = o.get('rank', {})
+    tap.ok(rank is not None and rk.get('rank') == str(rank) and rk.get('total') == str(len(entries)) and
+           rk.get('complete') == 'true' and ('Rank %d of %d on this seed' % (rank, len(entries))) in rk.get('text', ''),
+           '%s: "rank %s of %d on this seed", as the seed\'s leaderboard ranks it (%s)'
+           % (name, rank, len(entries), rk.get('text')))
+    other = [e for e in entries if e['runId'] != run['runId']][:1]
+    want = '/compare?runs=%s,%s' % (run['runId'], other[0]['runId']) if other else None
+    tap.ok(rk.get('compare') == want and (not other or rank != 1 or 'next best' in rk.get('text', '')),
+           '%s: the compare link names %s (%s)' % (name, 'the best other run on the seed' if other else
+                                                    'nothing: the run is alone on its seed', want))
+tap.ok(any(op.get(n, {}).get('rank', {}).get('rank') not in (None, '1') for n in opening_runs),
+       'one of the runs opened is not the best on its seed, so its link goes to the best')
+for name, view in (('match', vs_final), ('match-rated', vs_rated_view)):
+    o = op.get(name, {})
+    seats = o.get('seats') or {}
+    bx = o.get('boxes', {})
+    tap.ok(o.get('step') == str(view['turn']) and seats.get('turn') == view['turn'] and o.get('hash') == '' and
+           [x['rows'] for x in seats.get('seats', [])] == [x['board_text'].split('\n') for x in view['seats']],
+           '%s: opened without #turn, the page shows the last turn (%d), every board as the match ended'
+           % (name, view['turn']))
+    tap.ok(o.get('scrollY') == 0 and in_view(bx.get('#result')) and in_view(bx.get('[data-testid=certificate]')) and
+           bx.get('[data-testid=seats]') and bx['[data-testid=seats]'][1] < VIEW_H,
+           '%s: the result, its places and certificate are in view at 1280 x 800, the boards start below them (%s)'
+           % (name, bx))
+tap.eq(len(op.get('match-rated', {}).get('ratings', [])), 2, 'match-rated: both rating changes are in the result')
+
+o = op.get('account', {})
+page = must(d.get('/api/v1/accounts/%s' % AUTHOR), 'author page')
+want = []
+for g in page['games']:
+    if not g['runs']:
+        continue
+    entries = whole_board(g['game'])
+    mine = [e for e in entries if e['account'] == AUTHOR]
+    want.append({'game': g['game'], 'rank': str(mine[0]['rank']) if mine else '', 'total': str(len(entries)),
+                 'run': mine[0]['runId'] if mine else None})
+got = [{'game': x['game'], 'rank': x['rank'], 'total': x['total'],
+        'run': x['cells'][4].split(',')[0] if x['cells'][4] != '-' else None} for x in o.get('standing', [])]
+tap.ok(want and got == want and all(w['rank'] for w in want),
+       'account: each game\'s best rank on its leaderboard and the run, as the leaderboards rank them (%s)'
+       % '; '.join('%s %s of %s' % (w['game'], w['rank'], w['total']) for w in want))
+am = must(d.get('/api/v1/accounts/%s/matches?limit=100' % AUTHOR), 'author matches')['matches']
+fin = [m for m in am if m['status'] == 'finished']
+rec = {'won': sum(1 for m in fin if m['place'] == 1 and m['end'] == 'last_standing'),
+       'lost': sum(1 for m in fin if m['place'] > 1),
+       'drawn': sum(1 for m in fin if m['place'] == 1 and m['end'] != 'last_standing')}
+got = {k: int(v) for k, v in o.get('record', {}).items() if k in rec}
+tap.ok(got == rec and rec['won'] == 2 and rec['lost'] == 1 and
+       'Versus: %d-%d-%d' % (rec['won'], rec['lost'], rec['drawn']) in o.get('record', {}).get('text', ''),
+       'account: the versus record, won-lost-drawn, is the one its finished matches give (%d-%d-%d)'
+       % (rec['won'], rec['lost'], rec['drawn']))
+tap.ok(o.get('width') == 1280 and o.get('tables') and all(t['scroll'] <= t['client'] for t in o['tables']),
+       'account: no horizontal scroll at 1280 px, and every table fits its box (the seats of a lobby of long '
+       'names wrap): %s' % ', '.join('%s %s/%s' % (t['table'], t['scroll'], t['client']) for t in o.get('tables', [])))
 
 # Weight and load time, in a fresh browser each time.
 for tm in seen.get('timing', []):
