@@ -7,8 +7,9 @@ Whatever comes in, no answer is a 5xx (the outages are not provoked
 here), every JSON answer is valid UTF-8 JSON, and MCP answers every
 request with a result or an error.
 
-The count is the first argument (the suite runs a few thousand; suite
-long runs 100,000: ./dev bench long). The generator is seeded, so a
+The count is the first argument (the suite runs 100,000 on the plain
+build and 5,000 under the sanitizers; suite long another 100,000 of
+another seed: ./dev bench long). The generator is seeded, so a
 failure names the request that made it.
 """
 import json
