@@ -341,12 +341,13 @@ router_match(struct request *req, unsigned *allowed, bool *json)
 	/* The MCP endpoint speaks JSON-RPC, its refusals by the front too
 	 * (a 405 has no route: the path says it). A page of an Origin that
 	 * may call it reads its answers (CORS), and its browser's preflight,
-	 * OPTIONS, goes to the endpoint's handler: not a route of the
-	 * contract, but how browsers ask. */
+	 * OPTIONS with an Origin, goes to the endpoint's handler: not a route
+	 * of the contract, but how browsers ask (without an Origin it is no
+	 * preflight, and the method is 405 as anywhere). */
 	if (strcmp(req->path, "/mcp") == 0) {
 		req->wrap = mcp_front_wrap;
 		req->cors_origin = mcp_cors_origin(req);
-		if (r == NULL && req->method == HTTP_OPTIONS)
+		if (r == NULL && req->method == HTTP_OPTIONS && request_header(req, "Origin") != NULL)
 			r = routes_match(req->path, HTTP_POST, req, allowed);
 	}
 	if (r == NULL)

@@ -85,6 +85,8 @@ t.eq([preflight(ALLOWED).status for _ in range(10)], [204] * 10,
      'a client out of reads still gets its preflights: answered before rate limits')
 r = d.post('/mcp', PING)
 t.ok(r.status == 429 and r.header(ACAO) is None, 'no Origin (not a browser): no CORS header')
+r = d.request('OPTIONS', '/mcp')
+t.ok(r.status == 405 and r.header(ACAO) is None, 'OPTIONS /mcp without an Origin is no preflight: 405 (%d)' % r.status)
 r = d.request('OPTIONS', '/api/games', headers={'Origin': ALLOWED})
 t.ok(r.status == 405 and r.header(ACAO) is None, 'OPTIONS elsewhere is still 405, without CORS (%d)' % r.status)
 d.stop()
