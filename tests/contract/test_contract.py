@@ -1329,6 +1329,10 @@ def play_oauth(d):
              'redirect_uri': cb}
     for fields in (token, token, dict(token, client_id='nobody')):
         req(d, 'POST', '/oauth/token', raw=urllib.parse.urlencode(fields).encode(), headers=form)
+    raw(d, 'POST', '/oauth/token', declared_too_large('POST', '/oauth/token', form).replace(
+        b'Content-Type: application/json\r\n', b''))
+    req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 1, 'method': 'ping'},
+        headers={'Authorization': 'Bearer v4.local.expired'})
 
 
 MCP_META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',
