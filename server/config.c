@@ -29,7 +29,7 @@ enum opt {
 	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN,
 	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT_DB_RETRY, OPT_DB_STATEMENT_TIMEOUT,
 	OPT_RUNS_PER_DAY, OPT_REVIEWS_PER_DAY, OPT_MATCHES_PER_DAY, OPT_METRICS_ALLOW,
-	OPT_REFUSAL_HOLD, OPT__COUNT
+	OPT_REFUSAL_HOLD, OPT_PUBLIC_URL, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -138,6 +138,10 @@ static const struct {
 	[OPT_MCP_ORIGIN]    = { "mcp-origin", "ARCADED_MCP_ORIGIN", "ORIGIN", true,
 	    "a web origin (scheme://host[:port]) whose pages may call POST /mcp, besides the loopback "
 	    "names on the daemon's own port (repeatable)", { 0 } },
+	[OPT_PUBLIC_URL]    = { "public-url", "ARCADED_PUBLIC_URL", "ORIGIN", false,
+	    "the origin (scheme://host[:port]) clients reach the daemon at, for the OAuth issuer and "
+	    "the MCP resource (default: the request's Host, or a trusted proxy's X-Forwarded-Proto "
+	    "and X-Forwarded-Host)", { 0 } },
 	/* Caps count moves; JSON carries integers exactly up to 2^53 - 1. */
 	[OPT_CAP_DEFAULT]   = { "cap-default", "ARCADED_CAP_DEFAULT", "N", false,
 	    "episode cap, in placed pieces, of a run whose init asks for none, in the games that take "
@@ -486,6 +490,14 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			(*count)++;
 		break;
 	}
+	case OPT_PUBLIC_URL:
+		if ((strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0) ||
+		    strlen(v) >= sizeof cfg->public_url || strchr(strchr(v, ':') + 3, '/') != NULL ||
+		    strlen(strchr(v, ':') + 3) == 0 || strpbrk(v, "\"<>'?#@ ") != NULL)
+			why = "expected an origin such as https://arcade.example.org, without a path";
+		else
+			snprintf(cfg->public_url, sizeof cfg->public_url, "%s", v);
+		break;
 	case OPT_MCP_ORIGIN:
 		/* Compared exactly with the Origin header, which never ends in
 		 * a slash nor carries a path. */

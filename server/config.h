@@ -71,6 +71,7 @@ struct config {
 	uint64_t cap_max;            /* the largest cap an init may ask for, 1 .. 2^53 - 1 */
 	char     mcp_origins[CONFIG_MAX_ORIGINS][128]; /* --mcp-origin: pages that may call /mcp */
 	int      nmcp_origins;
+	char     public_url[128];    /* --public-url: the daemon's origin for OAuth; "" from each request */
 	unsigned db_retry_seconds;   /* PostgreSQL: a lost connection is retried this long, 1..300 */
 	unsigned db_statement_timeout; /* PostgreSQL: the writer's statement_timeout in seconds; 0: none */
 };

@@ -81,6 +81,14 @@ void handle_page_compare(struct request *req);
 void handle_static(struct request *req);
 void handle_openapi(struct request *req);
 
+/* oauth.c: the authorization server of /mcp (docs/mcp.md) */
+void handle_oauth_resource(struct request *req);
+void handle_oauth_server(struct request *req);
+void handle_oauth_register(struct request *req);
+void handle_oauth_authorize(struct request *req);
+void handle_oauth_consent(struct request *req);
+void handle_oauth_token(struct request *req);
+
 /* handlers_matches.c: matches, their long polls and streams,
  * replays and ratings */
 /* The {id} of a match route's path: a decimal id, else a 404 answered

@@ -138,6 +138,8 @@ struct request_full {
 	int             nheaders;
 	char            hname[MAX_EXTRA_HEADERS][32];
 	char            hvalue[MAX_EXTRA_HEADERS][128];
+	char           *hlong[MAX_EXTRA_HEADERS]; /* a value of 128 bytes or more (a redirect's
+	                                             Location), allocated; else NULL */
 };
 
 static inline struct request_full *
@@ -413,8 +415,19 @@ request_add_header(struct request *req, const char *name, const char *value)
 	if (f->nheaders == MAX_EXTRA_HEADERS)
 		return;
 	snprintf(f->hname[f->nheaders], sizeof f->hname[0], "%s", name);
-	snprintf(f->hvalue[f->nheaders], sizeof f->hvalue[0], "%s", value);
+	if (strlen(value) >= sizeof f->hvalue[0]) {
+		if ((f->hlong[f->nheaders] = strdup(value)) == NULL)
+			return;
+		f->hvalue[f->nheaders][0] = '\0';
+	} else
+		snprintf(f->hvalue[f->nheaders], sizeof f->hvalue[0], "%s", value);
 	f->nheaders++;
+}
+
+static const char *
+header_value(const struct request_full *f, int i)
+{
+	return f->hlong[i] != NULL ? f->hlong[i] : f->hvalue[i];
 }
 
 /* The headers that let req->cors_origin's page read an answer: the
@@ -471,7 +484,7 @@ queue_with(struct request *req, int status, const char *content_type, char *text
 	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, cache);
 	for (i = 0; i < f->nheaders; i++)
-		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
+		MHD_add_response_header(resp, f->hname[i], header_value(f, i));
 	add_cors(req, resp);
 	if (atomic_load(&req->app->shutting_down))
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -535,7 +548,7 @@ request_reply_stream(struct request *req, const char *content_type,
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	for (i = 0; i < f->nheaders; i++)
-		MHD_add_response_header(resp, f->hname[i], f->hvalue[i]);
+		MHD_add_response_header(resp, f->hname[i], header_value(f, i));
 	add_cors(req, resp);
 	if (MHD_queue_response(req->conn, MHD_HTTP_OK, resp) != MHD_YES) {
 		/* Destroying the response runs stream_free: done() is owed once. */
@@ -936,6 +949,75 @@ json_content_type(struct request *req)
 	return ct[n] == '\0' || ct[n] == ';';
 }
 
+/* Whether the body's declared type is a form. */
+static bool
+form_content_type(struct request *req)
+{
+	const char *ct = request_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
+	static const char want[] = "application/x-www-form-urlencoded";
+	size_t n;
+
+	if (ct == NULL)
+		return false;
+	ct += strspn(ct, " \t");
+	if (strncasecmp(ct, want, sizeof want - 1) != 0)
+		return false;
+	ct += sizeof want - 1;
+	n = strspn(ct, " \t");
+	return ct[n] == '\0' || ct[n] == ';';
+}
+
+/* Whether the body's declared type is the route's. */
+static bool
+body_type_ok(struct request *req)
+{
+	return req->form_body ? form_content_type(req) : json_content_type(req);
+}
+
+/* The first element of a header's comma-separated list, trimmed, into
+ * out; false when absent, empty or too long. */
+static bool
+first_of(const char *v, char *out, size_t cap)
+{
+	size_t n;
+
+	if (v == NULL)
+		return false;
+	v += strspn(v, " \t");
+	n = strcspn(v, ", \t");
+	if (n == 0 || n >= cap)
+		return false;
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return true;
+}
+
+bool
+request_public_origin(struct request *req, char *out, size_t cap)
+{
+	char host[256], proto[8] = "http";
+	const char *h = request_header(req, "Host");
+	bool proxy = peer_trusted(req);
+	size_t n;
+
+	if (req->app->cfg->public_url[0] != '\0') {
+		n = (size_t)snprintf(out, cap, "%s", req->app->cfg->public_url);
+		return n < cap;
+	}
+	if (proxy && first_of(request_header(req, "X-Forwarded-Proto"), proto, sizeof proto) &&
+	    strcmp(proto, "https") != 0 && strcmp(proto, "http") != 0)
+		return false;
+	if (!(proxy && first_of(request_header(req, "X-Forwarded-Host"), host, sizeof host)) &&
+	    !first_of(h, host, sizeof host))
+		return false;
+	/* A name, an IPv4 or a bracketed IPv6 address, and a port. */
+	if (strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") !=
+	    strlen(host))
+		return false;
+	n = (size_t)snprintf(out, cap, "%s://%s", proto, host);
+	return n < cap;
+}
+
 /* Whether the client is about to send a body. */
 static bool
 has_body(struct request *req)
@@ -1060,12 +1142,12 @@ begin(struct request *req)
 	} else if (router->admit != NULL && !router->admit(req)) {
 		/* Refused (a rate limit). A refusal that waits for the body waits
 		 * only for one the route can read: JSON within the limit. */
-		if (full(req)->late && ((body && !json_content_type(req)) ||
+		if (full(req)->late && ((body && !body_type_ok(req)) ||
 		    (takes_body(req->method) && declared_too_large(req))))
 			full(req)->late = false;
 		if (full(req)->late)
 			return;
-	} else if (body && !json_content_type(req))
+	} else if (body && !body_type_ok(req))
 		full(req)->early = API_ERR_UNSUPPORTED_MEDIA;
 	else if (takes_body(req->method) && declared_too_large(req))
 		full(req)->early = API_ERR_PAYLOAD_TOO_LARGE;
@@ -1238,6 +1320,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		req->wrap_ctx_free(req->wrap_ctx);
 	json_decref(req->query);
 	json_decref(full(req)->early_extra);
+	for (int i = 0; i < full(req)->nheaders; i++)
+		free(full(req)->hlong[i]);
 	body_free(&req->body);
 	if (req->release != NULL)
 		req->release(req->release_arg);

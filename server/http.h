@@ -95,6 +95,11 @@ struct request {
 	 * may read. Borrowed from the request's headers; NULL: none. */
 	const char          *cors_origin;
 
+	/* Set by the router for a route whose body is a form
+	 * (application/x-www-form-urlencoded, the OAuth routes): such a body
+	 * is taken, left in body unparsed, and one of any other type is 415. */
+	bool                 form_body;
+
 	/* Run once with release_arg when the request completes, when set:
 	 * a held request gives its slot back (holds.h). */
 	void               (*release)(void *arg);
@@ -223,6 +228,13 @@ void request_client_key(struct request *req, struct client_key *out);
  * local peer with no address (the unix socket) always does. */
 struct cidr;
 bool request_client_in(struct request *req, const struct cidr *list, int n);
+
+/* The origin the client addressed, "scheme://host[:port]" without a slash
+ * at the end, into out: --public-url when set; else a trusted proxy's
+ * X-Forwarded-Proto and X-Forwarded-Host (the first of each), else http
+ * and the Host header. False when none is usable (no Host, or one with a
+ * character a host name never has). */
+bool request_public_origin(struct request *req, char *out, size_t cap);
 
 /* "ip:1.2.3.4", "ip:2001:db8:1:2::/64" or "local". */
 #define CLIENT_KEY_TEXT_MAX 64

@@ -372,6 +372,22 @@ handle_mcp(struct request *req, const struct mcp_routes *routes)
 	req->rate_class = RATELIMIT_READS;
 	if (!throttle_charge(req))
 		return;
+	/* An OAuth access token that does not hold (expired, forged, for
+	 * another resource, its agent key revoked) is the transport's 401,
+	 * whatever the message: its WWW-Authenticate sends the client to
+	 * authorize again. A bad agent key stays the tools' refusal. */
+	if (auth_access_token_sent(req)) {
+		struct account_ref acct;
+		char why[AUTH_WHY_MAX];
+
+		if (auth_peek(req, &acct, &status, why) == AUTH_FAILED) {
+			if (status == 401)
+				auth_refuse_token(req, why);
+			else
+				request_reply_error(req, API_ERR_INTERNAL, NULL);
+			return;
+		}
+	}
 	if ((answer = mcp_read(req->body.data, req->body.len, &h, &m, &status)) != NULL) {
 		request_reply_json(req, status, answer);
 		return;

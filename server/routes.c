@@ -32,9 +32,10 @@ static void route_mcp(struct request *req);
 /* A route whose handler takes the request alone; one whose first
  * parameter is {game}, looked up by the router; one of the seed's own
  * shape, for the games that have those routes. */
-#define PLAIN(m, pat, h, label, js, rc) { m, pat, h, NULL, false, label, js, rc }
-#define GAME(m, pat, h, label, js, rc)  { m, pat, NULL, h, false, label, js, rc }
-#define SEED(m, pat, h, label, js, rc)  { m, pat, NULL, h, true, label, js, rc }
+#define PLAIN(m, pat, h, label, js, rc) { m, pat, h, NULL, false, label, js, rc, false }
+#define GAME(m, pat, h, label, js, rc)  { m, pat, NULL, h, false, label, js, rc, false }
+#define SEED(m, pat, h, label, js, rc)  { m, pat, NULL, h, true, label, js, rc, false }
+#define FORM(m, pat, h, label, rc)      { m, pat, h, NULL, false, label, false, rc, true }
 
 const struct route routes[] = {
 	/* Operators' routes are not limited: a load balancer polls them. */
@@ -102,6 +103,16 @@ const struct route routes[] = {
 	/* The MCP endpoint (docs/mcp.md): each tool pays its own route's class
 	 * once its body says which, every other method a read. */
 	PLAIN(HTTP_POST,              "/mcp",                                   route_mcp,              "mcp",            false, NONE),
+	/* Its authorization server (server/oauth.c): the metadata is read by
+	 * every client that connects, registration and the consent form are
+	 * public and cost a seal or an account; the consent page is HTML. */
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/.well-known/oauth-protected-resource",  handle_oauth_resource,  "oauth_resource", false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/.well-known/oauth-protected-resource/mcp", handle_oauth_resource, "oauth_resource_mcp", false, READS),
+	PLAIN(HTTP_GET | HTTP_HEAD,   "/.well-known/oauth-authorization-server", handle_oauth_server,   "oauth_server",   false, READS),
+	PLAIN(HTTP_POST,              "/oauth/register",                        handle_oauth_register,  "oauth_register", true,  PUZZLES),
+	PLAIN(HTTP_GET,               "/oauth/authorize",                       handle_oauth_authorize, "page_oauth_authorize", false, PUZZLES),
+	FORM(HTTP_POST,               "/oauth/authorize",                       handle_oauth_consent,   "page_oauth_consent", PUZZLES),
+	FORM(HTTP_POST,               "/oauth/token",                           handle_oauth_token,     "oauth_token",    MOVES),
 
 	/* The pages: HTML, not part of the JSON contract. Served from memory
 	 * without the store, like /healthz, so not limited: a page load asks
@@ -353,6 +364,7 @@ router_match(struct request *req, unsigned *allowed, bool *json)
 	if (r == NULL)
 		return -1;
 	*json = r->json;
+	req->form_body = r->form;
 	req->rate_class = r->rate;
 	return (int)(r - routes);
 }

@@ -32,6 +32,7 @@ struct route {
 	const char   *name;     /* the label in /metrics */
 	bool          json;     /* the body is a JSON object, parsed before the handler */
 	int           rate;     /* enum ratelimit_class, or ROUTE_UNLIMITED */
+	bool          form;     /* the body is a form, left unparsed (http.h's form_body) */
 };
 
 extern const struct route routes[];

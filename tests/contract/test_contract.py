@@ -65,7 +65,9 @@ NOT_PROVOKABLE = [
              'GET /api/v1/accounts/{name}/matches',
              'POST /api/matches/replays/verify', 'GET /api/matches/{id}', 'GET /api/matches/{id}/wait',
              'GET /api/matches/{id}/events', 'GET /api/matches/{id}/replay', 'GET /api/matches/{id}/turns',
-             'GET /api/matches/{id}/stream'],
+             'GET /api/matches/{id}/stream', 'GET /.well-known/oauth-protected-resource',
+             'GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-authorization-server',
+             'POST /oauth/register', 'POST /oauth/token'],
      'these routes only read (reader connections, which a held write lock does not block) or '
      'compute: a 500 needs an allocation to fail'),
     ('500', ['POST /api/matches/{id}/keys'],
@@ -1289,7 +1291,48 @@ def operations(acct, tokens):
         ('GET /api/matches/{id}/turns', 'GET', '/api/matches/' + tokens['matches']['finished'] + '/turns?count=2',
          None),
         ('POST /mcp', 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 1, 'method': 'ping'}),
+        ('GET /.well-known/oauth-protected-resource', 'GET', '/.well-known/oauth-protected-resource', None),
+        ('GET /.well-known/oauth-protected-resource/mcp', 'GET', '/.well-known/oauth-protected-resource/mcp',
+         None),
+        ('GET /.well-known/oauth-authorization-server', 'GET', '/.well-known/oauth-authorization-server', None),
+        ('POST /oauth/register', 'POST', '/oauth/register', {'redirect_uris': ['http://127.0.0.1:9/cb']}),
+        ('POST /oauth/token', 'POST', '/oauth/token', {}),
     ]
+
+
+def play_oauth(d):
+    """The OAuth routes of /mcp (docs/mcp.md): the metadata, a registration,
+    a code exchanged, and their refusals."""
+    import base64
+    import hashlib
+    import re
+    import urllib.parse
+    form = {'Content-Type': 'application/x-www-form-urlencoded'}
+    for path in ('/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp',
+                 '/.well-known/oauth-authorization-server'):
+        req(d, 'GET', path)
+        req(d, 'GET', path, headers={'Host': 'a b'})
+    req(d, 'POST', '/oauth/register', {'redirect_uris': ['javascript:x']})
+    cb = 'http://127.0.0.1:9/cb'
+    client = req(d, 'POST', '/oauth/register', {'redirect_uris': [cb]}).json['client_id']
+    key = req(d, 'POST', '/api/v1/accounts', {'name': name()}).json['agentKey']
+    verifier = 'v' * 50
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b'=').decode()
+    page = d.get('/oauth/authorize?' + urllib.parse.urlencode({
+        'response_type': 'code', 'client_id': client, 'redirect_uri': cb, 'code_challenge': challenge,
+        'code_challenge_method': 'S256'}))
+    sealed = re.search(r'name="request" value="([^"]+)"', page.body).group(1)
+    r = d.post('/oauth/authorize', raw=urllib.parse.urlencode({'request': sealed, 'agent_key': key}).encode(),
+               headers=form)
+    code = urllib.parse.parse_qs(urllib.parse.urlparse(r.header('Location')).query)['code'][0]
+    token = {'grant_type': 'authorization_code', 'client_id': client, 'code': code, 'code_verifier': verifier,
+             'redirect_uri': cb}
+    for fields in (token, token, dict(token, client_id='nobody')):
+        req(d, 'POST', '/oauth/token', raw=urllib.parse.urlencode(fields).encode(), headers=form)
+    raw(d, 'POST', '/oauth/token', declared_too_large('POST', '/oauth/token', form).replace(
+        b'Content-Type: application/json\r\n', b''))
+    req(d, 'POST', '/mcp', {'jsonrpc': '2.0', 'id': 1, 'method': 'ping'},
+        headers={'Authorization': 'Bearer v4.local.expired'})
 
 
 MCP_META = {'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -1698,6 +1741,7 @@ def main():
         matches = play_matches(a, acct)
         play_history(a, acct)
         play_mcp(a)
+        play_oauth(a)
         # Another account's key on a run begun with an agent key: 403 on
         # every route that acts on it.
         for game, owned, act in (('stackfall', sf['owned_token'], {'command': 'options'}),

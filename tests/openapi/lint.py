@@ -34,7 +34,7 @@ with open(os.path.join(root, 'server', 'routes.c')) as f:
     source = f.read()
 table = source[source.index('const struct route routes[]'):]
 table = table[:table.index('};')]
-entries = re.findall(r'(?:PLAIN|GAME|SEED)\(\s*((?:HTTP_[A-Z]+\s*\|?\s*)+),\s*"([^"]+)",\s*\w+,\s*"([^"]+)"', table)
+entries = re.findall(r'(?:PLAIN|GAME|SEED|FORM)\(\s*((?:HTTP_[A-Z]+\s*\|?\s*)+),\s*"([^"]+)",\s*\w+,\s*"([^"]+)"', table)
 ok(len(entries) >= 3, 'the route table has routes (%d)' % len(entries))
 # The HTML pages and their static files (metrics labels page_* and static)
 # are for people, not part of the JSON contract (docs/web.md).
