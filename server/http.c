@@ -834,6 +834,97 @@ parse_json_body(struct request *req, bool answer)
 	return true;
 }
 
+/* A form body (application/x-www-form-urlencoded) read by libmicrohttpd's
+ * post processor into req->json, an object of its fields' values as
+ * strings: the first of a name counts, a value that is not UTF-8 or holds
+ * a NUL is refused. form_chunk is the processor's iterator: a value may
+ * come in chunks (off > 0), the first with off 0. */
+struct form_read {
+	json_t *obj;
+	char    key[64];
+	char   *val;
+	size_t  len, cap;
+	bool    skip, bad;
+};
+
+static void
+form_flush(struct form_read *fr)
+{
+	const char *v = fr->val != NULL ? fr->val : "";
+	size_t nchars;
+
+	/* jsonbody_utf8 refuses a NUL too. */
+	if (fr->key[0] != '\0' && !fr->skip && !fr->bad &&
+	    (!jsonbody_utf8(v, fr->len, &nchars) ||
+	    json_object_set_new(fr->obj, fr->key, json_stringn(v, fr->len)) != 0))
+		fr->bad = true;
+	fr->key[0] = '\0';
+	fr->len = 0;
+}
+
+static enum MHD_Result
+form_chunk(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
+    const char *content_type, const char *transfer_encoding, const char *data, uint64_t off,
+    size_t size)
+{
+	struct form_read *fr = cls;
+
+	(void)kind;
+	(void)filename;
+	(void)content_type;
+	(void)transfer_encoding;
+	if (off == 0 || strcmp(key, fr->key) != 0) {
+		form_flush(fr);
+		if (strlen(key) >= sizeof fr->key) {
+			fr->bad = true;
+			return MHD_NO;
+		}
+		snprintf(fr->key, sizeof fr->key, "%s", key);
+		fr->skip = json_object_get(fr->obj, key) != NULL;
+	}
+	if (fr->skip || size == 0)
+		return MHD_YES;
+	if (fr->len + size > fr->cap) {
+		size_t cap = (fr->len + size) * 2;
+		char *v = realloc(fr->val, cap);
+
+		if (v == NULL) {
+			fr->bad = true;
+			return MHD_NO;
+		}
+		fr->val = v;
+		fr->cap = cap;
+	}
+	memcpy(fr->val + fr->len, data, size);
+	fr->len += size;
+	return MHD_YES;
+}
+
+/* The form into req->json, which stays NULL when it does not read (or
+ * memory ran out): the route answers that in its own terms (OAuth's
+ * error object, a page). */
+static void
+parse_form_body(struct request *req)
+{
+	struct form_read fr = { .obj = json_object() };
+	struct MHD_PostProcessor *pp;
+
+	if (fr.obj == NULL)
+		return;
+	pp = MHD_create_post_processor(req->conn, 1024, form_chunk, &fr);
+	if (pp == NULL || (req->body.len > 0 &&
+	    MHD_post_process(pp, req->body.data, req->body.len) != MHD_YES))
+		fr.bad = true;
+	if (pp != NULL && MHD_destroy_post_processor(pp) != MHD_YES)
+		fr.bad = true;
+	form_flush(&fr);
+	free(fr.val);
+	if (fr.bad)
+		json_decref(fr.obj);
+	else
+		req->json = fr.obj;
+}
+
 static bool
 declared_too_large(struct request *req)
 {
@@ -1188,7 +1279,9 @@ dispatch(struct request *req)
 		 * that a refused client costs no parse of what it sent. */
 		if (full(req)->json && takes_body(req->method))
 			req->json = jsonbody_token_only(req->body.data, req->body.len);
-	} else if (full(req)->json && takes_body(req->method) && !parse_json_body(req, true))
+	} else if (req->form_body && takes_body(req->method))
+		parse_form_body(req);
+	else if (full(req)->json && takes_body(req->method) && !parse_json_body(req, true))
 		return;
 	full(req)->server->router->run(req);
 }

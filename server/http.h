@@ -97,7 +97,10 @@ struct request {
 
 	/* Set by the router for a route whose body is a form
 	 * (application/x-www-form-urlencoded, the OAuth routes): such a body
-	 * is taken, left in body unparsed, and one of any other type is 415. */
+	 * is taken, and one of any other type is 415. Its fields are read
+	 * (libmicrohttpd's post processor) into json, an object of strings
+	 * (the first of a name counts), which stays NULL when the form does
+	 * not read: a value not UTF-8, or with a NUL. */
 	bool                 form_body;
 
 	/* Run once with release_arg when the request completes, when set:

@@ -77,6 +77,22 @@ spend(const char *jti, int64_t exp, int64_t now)
 
 /* ---- helpers ---- */
 
+/* The form's field name (http.c has read the body into req->json) into
+ * out: false when absent or cap bytes or longer. */
+#define FORM_UNREAD "the form does not read: a value is not UTF-8 or holds a NUL"
+
+static bool
+form_get(struct request *req, const char *name, char *out, size_t cap)
+{
+	const json_t *v = req->json != NULL ? json_object_get(req->json, name) : NULL;
+	size_t n;
+
+	if (!json_is_string(v) || (n = json_string_length(v)) >= cap)
+		return false;
+	memcpy(out, json_string_value(v), n + 1);
+	return true;
+}
+
 static int64_t
 now_s(void)
 {
@@ -381,6 +397,10 @@ handle_oauth_consent(struct request *req)
 
 	if (!origin_of(req, origin))
 		return;
+	if (req->json == NULL) {
+		page_error(req, 400, "The form could not be read.");
+		return;
+	}
 	/* A form of this server's own page, not one another site posts. */
 	if (sent_origin != NULL && strcmp(sent_origin, origin) != 0 && strcmp(sent_origin, "null") != 0) {
 		page_error(req, 403, "The form was posted from another site.");
@@ -390,19 +410,19 @@ handle_oauth_consent(struct request *req)
 		request_reply_error(req, API_ERR_INTERNAL, "out of memory");
 		return;
 	}
-	if (!oauth_form_get(req->body.data, req->body.len, "request", sealed, FIELD_MAX) ||
+	if (!form_get(req, "request", sealed, FIELD_MAX) ||
 	    (r = oauth_open(kr, OAUTH_REQUEST, sealed, strlen(sealed), now_s())) == NULL) {
 		page_error(req, 400, "This authorization request has expired or is not one of this "
 		    "server's.");
 		goto done;
 	}
 	uri = json_string_value(json_object_get(r, "u"));
-	(void)oauth_form_get(req->body.data, req->body.len, "action", action, sizeof action);
+	(void)form_get(req, "action", action, sizeof action);
 	if (strcmp(action, "deny") == 0) {
 		redirect_error(req, uri, json_string_value(json_object_get(r, "s")), origin,
 		    "access_denied", "the person denied the request");
 	} else if (strcmp(action, "create") == 0) {
-		if (!oauth_form_get(req->body.data, req->body.len, "name", name, sizeof name) ||
+		if (!form_get(req, "name", name, sizeof name) ||
 		    !account_name_valid(name)) {
 			consent(req, 400, r, sealed, "A name is 3-32 letters, digits, _ or -.");
 			goto done;
@@ -422,7 +442,7 @@ handle_oauth_consent(struct request *req)
 		sealed = NULL;
 		r = NULL;
 		defer_to_store(req, store_account_create, &x->job, account_made);
-	} else if (!oauth_form_get(req->body.data, req->body.len, "agent_key", key, sizeof key)) {
+	} else if (!form_get(req, "agent_key", key, sizeof key)) {
 		consent(req, 400, r, sealed, "Paste an agent key (arcd_...).");
 	} else if (auth_key(req, key, strlen(key), &acct, &status, why) != AUTH_OK) {
 		if (status == 401)
@@ -499,8 +519,6 @@ void
 handle_oauth_token(struct request *req)
 {
 	const struct keyring *kr = app_keys(req->app);
-	const char *body = req->body.data;
-	size_t blen = req->body.len;
 	char grant_type[32], *client_id = NULL, *code = NULL, uri[OAUTH_URI_MAX + 1], verifier[160];
 	char origin[ORIGIN_MAX], mine[ORIGIN_MAX + 8], resource[ORIGIN_MAX + 8], tag[OAUTH_TAG_LEN + 1];
 	const char *c_tag, *c_res, *jti;
@@ -511,12 +529,16 @@ handle_oauth_token(struct request *req)
 
 	if (!origin_of(req, origin))
 		return;
+	if (req->json == NULL) {
+		oauth_error(req, 400, "invalid_request", FORM_UNREAD);
+		return;
+	}
 	resource_of(origin, mine);
 	if ((client_id = malloc(FIELD_MAX)) == NULL || (code = malloc(FIELD_MAX)) == NULL) {
 		oauth_error(req, 500, "server_error", "out of memory");
 		goto done;
 	}
-	if (!oauth_form_get(body, blen, "grant_type", grant_type, sizeof grant_type)) {
+	if (!form_get(req, "grant_type", grant_type, sizeof grant_type)) {
 		oauth_error(req, 400, "invalid_request", "grant_type is required");
 		goto done;
 	}
@@ -529,7 +551,7 @@ handle_oauth_token(struct request *req)
 		    "grant_type must be authorization_code or refresh_token");
 		goto done;
 	}
-	if (!oauth_form_get(body, blen, "client_id", client_id, FIELD_MAX)) {
+	if (!form_get(req, "client_id", client_id, FIELD_MAX)) {
 		oauth_error(req, 400, "invalid_request", "client_id is required (the clients are public)");
 		goto done;
 	}
@@ -537,7 +559,7 @@ handle_oauth_token(struct request *req)
 		oauth_error(req, 401, "invalid_client", "the client is not registered with this server");
 		goto done;
 	}
-	if (!oauth_form_get(body, blen, kind == OAUTH_CODE ? "code" : "refresh_token", code, FIELD_MAX) ||
+	if (!form_get(req, kind == OAUTH_CODE ? "code" : "refresh_token", code, FIELD_MAX) ||
 	    (c = oauth_open(kr, kind, code, strlen(code), now)) == NULL) {
 		oauth_error(req, 400, "invalid_grant", kind == OAUTH_CODE ?
 		    "the code is not valid or has expired" : "the refresh token is not valid or has expired");
@@ -549,7 +571,7 @@ handle_oauth_token(struct request *req)
 		oauth_error(req, 400, "invalid_grant", "the grant was made to another client");
 		goto done;
 	}
-	has_resource = oauth_form_get(body, blen, "resource", resource, sizeof resource);
+	has_resource = form_get(req, "resource", resource, sizeof resource);
 	c_res = json_string_value(json_object_get(c, "r"));
 	if (c_res == NULL || (has_resource && strcmp(resource, c_res) != 0) || strcmp(c_res, mine) != 0) {
 		oauth_error(req, 400, "invalid_target", "the resource must be this server's MCP endpoint, "
@@ -559,12 +581,12 @@ handle_oauth_token(struct request *req)
 	if (kind == OAUTH_CODE) {
 		const char *c_uri = json_string_value(json_object_get(c, "u"));
 
-		if (c_uri == NULL || !oauth_form_get(body, blen, "redirect_uri", uri, sizeof uri) ||
+		if (c_uri == NULL || !form_get(req, "redirect_uri", uri, sizeof uri) ||
 		    strcmp(uri, c_uri) != 0) {
 			oauth_error(req, 400, "invalid_grant", "the redirect_uri differs from the authorization's");
 			goto done;
 		}
-		if (!oauth_form_get(body, blen, "code_verifier", verifier, sizeof verifier) ||
+		if (!form_get(req, "code_verifier", verifier, sizeof verifier) ||
 		    !oauth_pkce_ok(verifier, json_string_value(json_object_get(c, "x")))) {
 			oauth_error(req, 400, "invalid_grant", "the code_verifier does not match the code_challenge");
 			goto done;

@@ -265,59 +265,7 @@ oauth_server_metadata(const char *base)
 	    "client_id_metadata_document_supported", 0);
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
 
-bool
-oauth_form_get(const char *body, size_t len, const char *name, char *out, size_t cap)
-{
-	size_t nlen = strlen(name), i = 0, j, o;
-
-	while (i < len) {
-		size_t end = i;
-
-		while (end < len && body[end] != '&')
-			end++;
-		if (end - i > nlen && memcmp(body + i, name, nlen) == 0 && body[i + nlen] == '=') {
-			for (o = 0, j = i + nlen + 1; j < end; j++) {
-				int c = (unsigned char)body[j];
-
-				if (c == '+')
-					c = ' ';
-				else if (c == '%') {
-					int hi, lo;
-
-					if (j + 2 >= end)
-						return false;
-					hi = hexval(body[j + 1]);
-					lo = hexval(body[j + 2]);
-					if (hi < 0 || lo < 0)
-						return false;
-					c = hi << 4 | lo;
-					j += 2;
-				}
-				if (c == 0 || o + 1 >= cap)
-					return false;
-				out[o++] = (char)c;
-			}
-			out[o] = '\0';
-			return true;
-		}
-		if (end - i == nlen && memcmp(body + i, name, nlen) == 0 && cap > 0) {
-			/* "name" alone: an empty value. */
-			out[0] = '\0';
-			return true;
-		}
-		i = end + 1;
-	}
-	return false;
-}
 
 char *
 oauth_redirect_url(const char *uri, const char *const *params)

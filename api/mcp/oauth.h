@@ -2,7 +2,8 @@
  * oauth.h: the daemon as the OAuth 2.1 authorization server of its own MCP
  * endpoint (docs/mcp.md, "Connectors and OAuth"). Pure functions: what is
  * sealed and opened, the metadata documents, PKCE, the redirect URIs a
- * client may register, form bodies, and the consent pages' HTML.
+ * client may register, and the consent pages' HTML (server/http.c reads
+ * their form bodies with libmicrohttpd's post processor).
  *
  * Nothing here is stored. A registered client, a pending authorization
  * request, a code, an access token and a refresh token are each v4.local
@@ -85,11 +86,6 @@ bool oauth_client_redirects_to(const json_t *client, const char *uri);
  * base/mcp, and the authorization server's (RFC 8414). */
 json_t *oauth_resource_metadata(const char *base);
 json_t *oauth_server_metadata(const char *base);
-
-/* The value of name in an application/x-www-form-urlencoded body, decoded
- * into out (cap bytes, NUL-terminated): false when absent, badly encoded,
- * holding a NUL, or longer than cap - 1. The first one counts. */
-bool oauth_form_get(const char *body, size_t len, const char *name, char *out, size_t cap);
 
 /* uri with the query parameters (name, value pairs, NULL-terminated; a
  * NULL value skips its pair) added, percent-encoded: malloc'd, or NULL. */

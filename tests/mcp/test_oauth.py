@@ -215,6 +215,15 @@ r = form('/oauth/token', {'grant_type': 'password', 'client_id': client})
 tap.ok(r.status == 400 and r.json['error'] == 'unsupported_grant_type', 'another grant type: unsupported_grant_type')
 r = form('/oauth/token', {'grant_type': 'authorization_code', 'client_id': 'nobody', 'code': code})
 tap.ok(r.status == 401 and r.json['error'] == 'invalid_client', 'a client not registered: 401 invalid_client')
+# The form itself, as libmicrohttpd's post processor reads it.
+for raw, why in ((b'grant_type=authorization%00_code', 'a NUL'), (b'grant_type=%ff', 'a byte that is no UTF-8')):
+    r = d.post('/oauth/token', raw=raw, headers=dict(FORM))
+    tap.ok(r.status == 400 and r.json['error'] == 'invalid_request' and 'form' in r.json['error_description'],
+           'a form value with %s: 400 invalid_request, an OAuth error' % why)
+r = d.post('/oauth/token', raw=b'grant_type=password&grant_type=authorization_code&client_id=x', headers=dict(FORM))
+tap.ok(r.status == 400 and r.json['error'] == 'unsupported_grant_type', 'a name sent twice: the first counts')
+r = d.post('/oauth/authorize', raw=b'request=%ff', headers=dict(FORM))
+tap.ok(r.status == 400 and 'could not be read' in r.body, 'a consent form that does not read: 400, a page')
 
 r = mcp(tok['access_token'])
 tap.ok(r.status == 200 and r.json['result']['structuredContent']['account'] == 'oauth_raw',
