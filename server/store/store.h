@@ -259,11 +259,13 @@ struct store_history_run {
 enum store_result store_account_runs(struct store_conn *c, int64_t account_id, const char *game,
     bool has_before, int64_t before_at, int64_t before_id, int limit, struct store_history_run *out,
     int *n);
-/* How many runs the account has of game. */
+/* How many runs the account has of game (one row of the summary,
+ * account_games). */
 enum store_result store_account_run_count(struct store_conn *c, int64_t account_id,
     const char *game, int64_t *count);
 /* The account's best ranked run (ended, not abandoned) on each seed of
- * game, best first by the leaderboard's keys: at most limit seeds. */
+ * game, best first by the leaderboard's keys: at most limit seeds, read
+ * from the summary (account_seeds) in the order of its index. */
 enum store_result store_account_best(struct store_conn *c, int64_t account_id, const char *game,
     int limit, struct store_history_run *out, int *n);
 

@@ -83,6 +83,21 @@ sweep_one(struct store_conn *c, const char *sql, int64_t before, int limit, int6
 	return STORE_OK;
 }
 
+/* The sweep's DELETE of runs, which hands back each run's account and
+ * game, taken off the accounts' summaries (store_summary.c). */
+static enum store_result
+sweep_runs(struct store_conn *c, const char *sql, int64_t before, int limit, int64_t *deleted)
+{
+	struct store_q *q = store_q(c, sql);
+
+	*deleted = 0;
+	if (q == NULL)
+		return STORE_ERROR;
+	store_q_int(q, 1, before);
+	store_q_int(q, 2, limit);
+	return store_summary_runs_deleted(c, q, deleted);
+}
+
 enum store_result
 store_sweep(struct store_conn *c, void *arg)
 {
@@ -92,7 +107,7 @@ store_sweep(struct store_conn *c, void *arg)
 	static const char runs[] =
 	    "DELETE FROM runs WHERE id IN (SELECT id FROM runs INDEXED BY runs_unplayed "
 	    "WHERE step = 0 AND created_at < ?1 AND over = 0 AND finished_at IS NULL "
-	    "ORDER BY created_at LIMIT ?2)";
+	    "ORDER BY created_at LIMIT ?2) RETURNING account_id, game";
 	/* Every daemon sweeps: on PostgreSQL rows another daemon's sweep (or a
 	 * first move) holds are left for the next sweep instead of waited for. */
 	static const char pg_puzzles[] =
@@ -101,7 +116,7 @@ store_sweep(struct store_conn *c, void *arg)
 	static const char pg_runs[] =
 	    "DELETE FROM runs WHERE id IN (SELECT id FROM runs "
 	    "WHERE step = 0 AND created_at < ?1 AND over = 0 AND finished_at IS NULL "
-	    "ORDER BY created_at LIMIT ?2 FOR UPDATE SKIP LOCKED)";
+	    "ORDER BY created_at LIMIT ?2 FOR UPDATE SKIP LOCKED) RETURNING account_id, game";
 	/* A lobby goes with its seats (the creator's, and any joined since). */
 	static const char lobby_seats[] =
 	    "DELETE FROM match_seats WHERE match_id IN (SELECT id FROM matches INDEXED BY matches_lobby_age "
@@ -124,7 +139,7 @@ store_sweep(struct store_conn *c, void *arg)
 
 	w->puzzles = w->runs = w->lobbies = 0;
 	if (sweep_one(c, pg ? pg_puzzles : puzzles, w->puzzles_before, w->limit, &w->puzzles) != STORE_OK ||
-	    sweep_one(c, pg ? pg_runs : runs, w->unplayed_before, w->limit, &w->runs) != STORE_OK ||
+	    sweep_runs(c, pg ? pg_runs : runs, w->unplayed_before, w->limit, &w->runs) != STORE_OK ||
 	    sweep_one(c, pg ? pg_lobby_seats : lobby_seats, w->unplayed_before, w->limit, &seats) != STORE_OK ||
 	    sweep_one(c, pg ? pg_lobbies : lobbies, w->unplayed_before, w->limit, &w->lobbies) != STORE_OK)
 		return STORE_ERROR;

@@ -5,11 +5,13 @@
  *
  * The runs walk index runs_account (account_id, game, created_at) and stop
  * after one page; a page starts after a cursor (created_at, id) by a
- * row-value comparison. The best per seed ranks the account's ranked runs
- * of the game with a window per seed (SQLite 3.25 and PostgreSQL alike):
- * its cost grows with the account's runs of that game, its answer is at
- * most one page. Names are matched without regard to case, as accounts are
- * created (COLLATE NOCASE on SQLite, lower(name) on PostgreSQL).
+ * row-value comparison. The count and the best run per seed come from the
+ * summary the store keeps with every run it writes (store_summary.c,
+ * migration 0012): the count is one row, the best seeds are the first
+ * rows of index account_seeds_best, so the page reads what it shows
+ * however many runs the account has. Names are matched without regard to
+ * case, as accounts are created (COLLATE NOCASE on SQLite, lower(name) on
+ * PostgreSQL).
  */
 #include "store_internal.h"
 #include "store.h"
@@ -45,8 +47,9 @@ store_account_by_name(struct store_conn *c, const char *name, int64_t *id, int64
 }
 
 #define RUN_FIELDS \
-	"runs.id, seed, seed_chosen, status, over, coalesce(end_reason, ''), score, lines, pieces, " \
-	"rung, lives, step, created_at, coalesce(ended_at, 0)"
+	"runs.id, runs.seed, runs.seed_chosen, runs.status, runs.over, " \
+	"coalesce(runs.end_reason, ''), runs.score, runs.lines, runs.pieces, runs.rung, runs.lives, " \
+	"runs.step, runs.created_at, coalesce(runs.ended_at, 0)"
 #define RUN_COLUMNS "SELECT " RUN_FIELDS " FROM runs "
 
 static void
@@ -104,7 +107,7 @@ store_account_runs(struct store_conn *c, int64_t account_id, const char *game, b
 enum store_result
 store_account_run_count(struct store_conn *c, int64_t account_id, const char *game, int64_t *count)
 {
-	static const char sql[] = "SELECT count(*) FROM runs WHERE account_id = ?1 AND game = ?2";
+	static const char sql[] = "SELECT nruns FROM account_games WHERE account_id = ?1 AND game = ?2";
 	struct store_q *q = store_q(c, sql);
 	int rc;
 
@@ -117,7 +120,7 @@ store_account_run_count(struct store_conn *c, int64_t account_id, const char *ga
 	if (rc == STORE_Q_ROW)
 		*count = store_q_col_int(q, 0);
 	store_q_reset(q);
-	if (rc != STORE_Q_ROW) {
+	if (rc != STORE_Q_ROW && rc != STORE_Q_DONE) {
 		store_log_error(c, "account run count");
 		return STORE_ERROR;
 	}
@@ -128,12 +131,10 @@ enum store_result
 store_account_best(struct store_conn *c, int64_t account_id, const char *game, int limit,
     struct store_history_run *out, int *n)
 {
-	static const char sql[] = "SELECT " RUN_FIELDS ", b.nruns FROM runs JOIN (SELECT id AS best_id, count(*) OVER w AS nruns, "
-	    "row_number() OVER (w ORDER BY rank1 DESC, rank2 DESC, rank3 DESC, id DESC) AS k "
-	    "FROM runs WHERE account_id = ?1 AND game = ?2 AND over = 1 "
-	    "AND coalesce(end_reason, '') <> 'abandoned' WINDOW w AS (PARTITION BY seed)) b "
-	    "ON b.best_id = runs.id WHERE b.k = 1 "
-	    "ORDER BY rank1 DESC, rank2 DESC, rank3 DESC, id DESC LIMIT ?3";
+	static const char sql[] = "SELECT " RUN_FIELDS ", s.nruns FROM account_seeds s "
+	    "INDEXED BY account_seeds_best JOIN runs ON runs.id = s.best_id "
+	    "WHERE s.account_id = ?1 AND s.game = ?2 "
+	    "ORDER BY s.rank1 DESC, s.rank2 DESC, s.rank3 DESC, s.best_id DESC LIMIT ?3";
 	struct store_q *q = store_q(c, sql);
 	int rc = STORE_Q_DONE;
 

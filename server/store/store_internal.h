@@ -159,4 +159,36 @@ enum store_result store_conn_commit(struct store_conn *c);
  * with the message in err. */
 int store_conn_exec(struct store_conn *c, const char *sql, char *err, size_t errcap);
 
+/*
+ * The summary of each account's runs (store_summary.c, migration 0012),
+ * written beside the run in the same transaction by the functions that
+ * write runs.
+ */
+struct game_summary;
+
+/* account_games: n more runs (n < 0: fewer) of the account's game. */
+enum store_result store_summary_run_added(struct store_conn *c, int64_t account_id,
+    const char *game, int64_t n);
+/* account_seeds: run id, with keys rank, ranks on its seed from now on. */
+enum store_result store_summary_run_ranked(struct store_conn *c, int64_t account_id,
+    const char *game, int64_t seed, int64_t id, const int64_t rank[3]);
+
+/* What the summary needs of a run's head before it moves. */
+struct store_summary_run {
+	int64_t id, account_id, seed; /* account_id 0: none */
+	char    game[24];
+	bool    ranked;               /* over and not abandoned */
+	int64_t rank[3];
+};
+/* Reads it (NOT_FOUND: no such run). */
+enum store_result store_summary_before(struct store_conn *c, int64_t id,
+    struct store_summary_run *out);
+/* The summary after the head was moved from was to sum. */
+enum store_result store_summary_after(struct store_conn *c, const struct store_summary_run *was,
+    const struct game_summary *sum);
+/* Steps q, a DELETE of runs RETURNING (account_id, game), to its end, and
+ * takes its rows off account_games; *ndeleted: the rows. Resets q. */
+enum store_result store_summary_runs_deleted(struct store_conn *c, struct store_q *q,
+    int64_t *ndeleted);
+
 #endif

@@ -36,6 +36,23 @@ bind_ranks(struct store_q *q, int at, const struct game_summary *sum)
 	store_q_int(q, at + 2, sum->rank[2]);
 }
 
+/* The account's summary (store_summary.c) after run r was inserted: one
+ * more run, and a run that ended as it started ranks at once. */
+static enum store_result
+summary_inserted(struct store_conn *c, const struct store_run_new *r)
+{
+	struct store_summary_run was = { .id = r->id, .account_id = r->account_id, .seed = r->seed };
+
+	if (r->account_id <= 0)
+		return STORE_OK;
+	if (store_summary_run_added(c, r->account_id, r->game, 1) != STORE_OK)
+		return STORE_ERROR;
+	if (!r->sum.over)
+		return STORE_OK;
+	snprintf(was.game, sizeof was.game, "%s", r->game);
+	return store_summary_after(c, &was, &r->sum);
+}
+
 enum store_result
 store_run_insert(struct store_conn *c, struct store_run_new *r)
 {
@@ -71,7 +88,7 @@ store_run_insert(struct store_conn *c, struct store_run_new *r)
 		if (store_q_exec(q) != STORE_OK)
 			return STORE_ERROR;
 		if (store_q_changes(q) == 1)
-			return STORE_OK;
+			return summary_inserted(c, r);
 	}
 	store_log_msg(STORE_LOG_ERROR, "store: no free run id after 8 tries");
 	return STORE_ERROR;
@@ -230,31 +247,42 @@ store_run_advance(struct store_conn *c, const struct store_run_advance *a)
 	    RUN_HEAD_UPDATE;
 	static const char ins[] =
 	    "INSERT INTO moves (run_id, step, action, created_at) VALUES (?1, ?2, ?3, ?4)";
+	struct store_summary_run was;
+	enum store_result rc;
 	struct store_q *q;
 	size_t i;
 
 	if (a->nmoves == 0 || a->nmoves > STORE_MOVES_MAX)
 		return STORE_ERROR;
+	/* Only a head that ends can change the account's summary (a run, once
+	 * over, moves no more: store_summary.c); what it was is read first. */
+	if (a->sum.over && (rc = store_summary_before(c, a->id, &was)) != STORE_OK)
+		return rc == STORE_NOT_FOUND ? STORE_CONFLICT : STORE_ERROR;
 	if (store_is_pg(c))
-		return advance_pg(c, a);
-	if ((q = store_q(c, upd)) == NULL)
-		return STORE_ERROR;
-	bind_head(q, a);
-	if (store_q_exec(q) != STORE_OK)
-		return STORE_ERROR;
-	if (store_q_changes(q) != 1)
-		return STORE_CONFLICT;
-	for (i = 0; i < a->nmoves; i++) {
-		if ((q = store_q(c, ins)) == NULL)
+		rc = advance_pg(c, a);
+	else {
+		if ((q = store_q(c, upd)) == NULL)
 			return STORE_ERROR;
-		store_q_int(q, 1, a->id);
-		store_q_int(q, 2, a->from_step + (int64_t)i + 1);
-		store_q_text(q, 3, a->actions[i]);
-		store_q_int(q, 4, a->now);
+		bind_head(q, a);
 		if (store_q_exec(q) != STORE_OK)
 			return STORE_ERROR;
+		if (store_q_changes(q) != 1)
+			return STORE_CONFLICT;
+		for (i = 0; i < a->nmoves; i++) {
+			if ((q = store_q(c, ins)) == NULL)
+				return STORE_ERROR;
+			store_q_int(q, 1, a->id);
+			store_q_int(q, 2, a->from_step + (int64_t)i + 1);
+			store_q_text(q, 3, a->actions[i]);
+			store_q_int(q, 4, a->now);
+			if (store_q_exec(q) != STORE_OK)
+				return STORE_ERROR;
+		}
+		rc = STORE_OK;
 	}
-	return STORE_OK;
+	if (rc == STORE_OK && a->sum.over)
+		rc = store_summary_after(c, &was, &a->sum);
+	return rc;
 }
 
 json_t *

@@ -15,7 +15,9 @@ the run: 422), healthz, and mcp-duskcourt (the
 duskcourt scenario's moves as MCP `act` tool calls on POST /mcp,
 start_run for a new run: the MCP path's cost beside the REST one).
 
-stackcraft (a legal placement by its id a request), init (new runs,
+stackcraft (a legal placement by its id a request), stackcraft-account
+(the same as an account, runs capped at 20 pieces: a run starts and ends
+every 21 requests, which is what the account summary's upkeep costs), init (new runs,
 Duskcourt and Stackfall in turn) and versus2, versus4, versus8 (a match of
 2, 4 or 8 bots on one connection, each request with its bot's key: the
 moves of a turn in seat order, the last one resolving it, and the create
@@ -53,9 +55,12 @@ import time
 def play(port, scenario, n):
     c = http.client.HTTPConnection('127.0.0.1', port, timeout=120)
 
+    auth = {}
+
     def call(method, path, body=None, refusable=False):
         data = json.dumps(body).encode() if body is not None else None
-        c.request(method, path, body=data, headers={'Content-Type': 'application/json'} if data else {})
+        c.request(method, path, body=data,
+                  headers=dict(auth, **({'Content-Type': 'application/json'} if data else {})))
         r = c.getresponse()
         text = r.read()
         if r.status != 200 and not (refusable and r.status == 422):
@@ -128,12 +133,20 @@ def play(port, scenario, n):
                      'command': 'place %d %d' % (i % 4, i % 7)}, refusable=True)
             r = a if 'error' not in a else r
         return
-    if scenario == 'stackcraft':
-        # A placement a request, by its id, cycling through the legal ones.
-        r = call('GET', '/api/games/stackcraft/init?seed=1')
+    if scenario in ('stackcraft', 'stackcraft-account'):
+        # A placement a request, by its id, cycling through the legal ones;
+        # stackcraft-account plays as an account, runs capped at 20 pieces,
+        # so that its summary is kept at every start and end.
+        init = '/api/games/stackcraft/init?seed=1'
+        if scenario == 'stackcraft-account':
+            c.request('POST', '/api/v1/accounts', body=json.dumps({'name': 'cgsummary'}).encode(),
+                      headers={'Content-Type': 'application/json'})
+            auth['Authorization'] = 'Bearer ' + json.loads(c.getresponse().read())['agentKey']
+            init += '&cap=20'
+        r = call('GET', init)
         for i in range(n):
             if r['state']['status'] != 'playing' or not r['legalActions']:
-                r = call('GET', '/api/games/stackcraft/init?seed=1')
+                r = call('GET', init)
                 continue
             a = r['legalActions'][(i * 7) % len(r['legalActions'])]['id']
             r = call('POST', '/api/games/stackcraft/action', {'stateToken': r['stateToken'], 'action': a})
