@@ -484,7 +484,7 @@ struct store_match_new {
 	uint8_t item_weights[STORE_ITEM_KINDS]; /* all 1 without items */
 	const char *rules;
 	bool    ticks;                  /* played on the tick clock (migration 0011) */
-	const char *net;                /* the creator's network (migration 0012) */
+	const char *net;                /* the creator's network (migration 0013) */
 	int64_t now;
 	int     lobbies_max;            /* the creator's matches in their lobby, at most */
 	int64_t id;                     /* out: the new match's random id */
@@ -525,7 +525,7 @@ enum store_result store_match_unrated(struct store_conn *c, int64_t id, const ch
 struct store_match_seat {
 	int64_t account_id;
 	char    name[STORE_NAME_MAX + 1];
-	char    net[64];                /* its network as it joined, "" when not known (0012) */
+	char    net[64];                /* its network as it joined, "" when not known (0013) */
 	int     place;                  /* 0 until finished */
 	double  rating_before, rating_after; /* NAN unless a rated match has finished */
 };

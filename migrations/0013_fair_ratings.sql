@@ -1,4 +1,4 @@
--- 0012_fair_ratings: ratings that measure play (docs/rules/versus.md,
+-- 0013_fair_ratings: ratings that measure play (docs/rules/versus.md,
 -- "Ratings"; server/match_play.h, --fair-ratings).
 --
 -- net is the network a seat's account joined from, as the daemon counts

@@ -1,4 +1,4 @@
--- 0012_fair_ratings: the PostgreSQL twin of ../0012_fair_ratings.sql, which
+-- 0013_fair_ratings: the PostgreSQL twin of ../0013_fair_ratings.sql, which
 -- says what the columns hold.
 ALTER TABLE match_seats ADD COLUMN net TEXT;
 CREATE INDEX match_seats_net ON match_seats (net, match_id) WHERE net IS NOT NULL;
