@@ -29,7 +29,7 @@ enum opt {
 	OPT_CAP_DEFAULT, OPT_CAP_MAX, OPT_MATCH_TURN_CAP, OPT_MATCH_STREAMS, OPT_MCP_ORIGIN,
 	OPT_WAITS_PER_ADDRESS, OPT_STREAMS_PER_ADDRESS, OPT_DB_RETRY, OPT_DB_STATEMENT_TIMEOUT,
 	OPT_RUNS_PER_DAY, OPT_REVIEWS_PER_DAY, OPT_MATCHES_PER_DAY, OPT_METRICS_ALLOW,
-	OPT_REFUSAL_HOLD, OPT_PUBLIC_URL, OPT__COUNT
+	OPT_REFUSAL_HOLD, OPT_PUBLIC_URL, OPT_FAIR_RATINGS, OPT__COUNT
 };
 
 /* A numeric option's range and default; hi == 0 for other options. The
@@ -76,6 +76,10 @@ static const struct {
 	    { 0 } },
 	[OPT_SYNC]          = { "synchronous", "ARCADED_SYNCHRONOUS", "full|normal", false,
 	    "commit durability: full survives power loss, normal only a crash (default full)", { 0 } },
+	[OPT_FAIR_RATINGS]  = { "fair-ratings", "ARCADED_FAIR_RATINGS", "on|off", false,
+	    "on: queue matches rate only on the standard settings, two networks rate at most 6 "
+	    "matches together a day, and a rating is ranked after 10 rated matches against 5 accounts "
+	    "of 3 networks (docs/rules/versus.md, Ratings); off: none of this (default on)", { 0 } },
 	[OPT_CONN_LIMIT]    = { "connection-limit", "ARCADED_CONNECTION_LIMIT", "N", false,
 	    "open connections at most", { 16, 100000, 4096, false } },
 	[OPT_CONN_TIMEOUT]  = { "connection-timeout", "ARCADED_CONNECTION_TIMEOUT", "SECONDS", false,
@@ -221,6 +225,7 @@ set_defaults(struct config *cfg)
 		cfg->agent_check[i] = game_table[i]->check_default;
 	cfg->log_level = LOG_INFO;
 	cfg->sync = SYNC_FULL;
+	cfg->fair_ratings = true;
 	cfg->connection_limit = (unsigned)opts[OPT_CONN_LIMIT].range.def;
 	cfg->connection_timeout = (unsigned)opts[OPT_CONN_TIMEOUT].range.def;
 	cfg->commit_batch = (unsigned)opts[OPT_COMMIT_BATCH].range.def;
@@ -543,6 +548,12 @@ apply(struct config *cfg, enum opt o, const char *v, bool from_env,
 			cfg->log_json = true;
 		else
 			why = "expected text or json";
+		break;
+	case OPT_FAIR_RATINGS:
+		if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0)
+			cfg->fair_ratings = strcmp(v, "on") == 0;
+		else
+			why = "expected on or off";
 		break;
 	case OPT_SYNC:
 		if (strcmp(v, "full") == 0)

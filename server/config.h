@@ -48,6 +48,7 @@ struct config {
 	enum log_level log_level;
 	bool     log_json;           /* one JSON object per log line */
 	enum sync_mode sync;
+	bool           fair_ratings;  /* --fair-ratings: the queue's guards on ratings */
 	unsigned connection_limit;   /* open connections at most */
 	unsigned connection_timeout; /* seconds of idleness before a close */
 	unsigned per_address;        /* open connections from one client address at most */

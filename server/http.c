@@ -42,6 +42,7 @@
 #include "jsonbody.h"
 #include "numtext.h"
 #include "log.h"
+#include "netgroup.h"
 #include "metrics.h"
 #include "tarpit.h"
 
@@ -374,6 +375,28 @@ client_key_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX])
 		snprintf(out, CLIENT_KEY_TEXT_MAX, "ip:%s/64", a);
 	else
 		snprintf(out, CLIENT_KEY_TEXT_MAX, "local");
+}
+
+void
+client_net_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX])
+{
+	uint8_t b[16] = { 0 };
+	char a[INET6_ADDRSTRLEN];
+
+	if (k->family == 4) {
+		memcpy(b, k->bytes, 3);
+		if (inet_ntop(AF_INET, b, a, sizeof a) != NULL) {
+			snprintf(out, CLIENT_KEY_TEXT_MAX, "net:%s/24", a);
+			return;
+		}
+	} else if (k->family == 6) {
+		memcpy(b, k->bytes, NET48_BYTES);
+		if (inet_ntop(AF_INET6, b, a, sizeof a) != NULL) {
+			snprintf(out, CLIENT_KEY_TEXT_MAX, "net:%s/48", a);
+			return;
+		}
+	}
+	snprintf(out, CLIENT_KEY_TEXT_MAX, "local");
 }
 
 static bool

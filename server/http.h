@@ -242,6 +242,9 @@ bool request_public_origin(struct request *req, char *out, size_t cap);
 /* "ip:1.2.3.4", "ip:2001:db8:1:2::/64" or "local". */
 #define CLIENT_KEY_TEXT_MAX 64
 void client_key_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX]);
+/* The client's network, as fair ratings count one (match_play.h): its
+ * IPv4 /24, its IPv6 /48, or "local"; e.g. "net:192.0.2.0/24". */
+void client_net_text(const struct client_key *k, char out[CLIENT_KEY_TEXT_MAX]);
 
 struct http_server;
 struct config;

@@ -374,6 +374,7 @@ unrated_reason(struct store_conn *c, const struct match_play_op *op, const int *
     bool *failed)
 {
 	const struct store_match_row *r = &op->row;
+	bool fair = op->mx->app->cfg->fair_ratings;
 	int i, j;
 
 	for (i = 0; i < r->players; i++)
@@ -390,8 +391,32 @@ unrated_reason(struct store_conn *c, const struct match_play_op *op, const int *
 			}
 			if (n >= MATCH_PLAY_PAIR_CAP)
 				return "pair_cap";
+			if (!fair || r->seats[i].net[0] == '\0' || r->seats[j].net[0] == '\0')
+				continue;
+			if (store_match_nets_rated(c, r->seats[i].net, r->seats[j].net,
+			    now - MATCH_PLAY_PAIR_WINDOW_MS, &n) != STORE_OK) {
+				*failed = true;
+				return NULL;
+			}
+			if (n >= MATCH_PLAY_NET_PAIR_CAP)
+				return "network_cap";
 		}
 	return NULL;
+}
+
+bool
+match_play_standard(int players, int turn_seconds, const struct match_options *o)
+{
+	size_t k;
+
+	if (players < 2 || players > 4 || turn_seconds != MATCH_PLAY_TURN_SECONDS_DEFAULT)
+		return false;
+	if (!o->on)
+		return true;
+	for (k = 0; k < MATCH_OPTION_SHARES; k++)
+		if (o->shares[k] != 1)
+			return false;
+	return o->chance == MATCH_ITEM_CHANCE_DEFAULT;
 }
 
 /* Results on the seats, and for a rated match every player's rating. */
@@ -449,12 +474,19 @@ results(struct store_conn *c, struct match_play_op *op, const int *sent, int64_t
 			r->seats[i].rating_before = before[i].rating;
 			r->seats[i].rating_after = after[i].rating;
 		}
-		if (store_ratings_put(c, rt, n, now) != STORE_OK)
+		if (store_ratings_put(c, rt, n, !op->mx->app->cfg->fair_ratings, now) != STORE_OK)
 			return STORE_ERROR;
 	}
 	for (i = 0; i < n; i++)
 		r->seats[i].place = places[i];
-	return store_match_results(c, r->id, res, n);
+	if (store_match_results(c, r->id, res, n) != STORE_OK)
+		return STORE_ERROR;
+	/* With this match's seats stored, a provisional rating may rank. */
+	for (i = 0; rated && op->mx->app->cfg->fair_ratings && i < n; i++)
+		if (store_rating_rank(c, accounts[i], MATCH_PLAY_RANKED_MATCHES, MATCH_PLAY_RANKED_OPPONENTS,
+		    MATCH_PLAY_RANKED_NETS) != STORE_OK)
+			return STORE_ERROR;
+	return STORE_OK;
 }
 
 /* ---- a turn ---- */
@@ -597,13 +629,17 @@ done:
 static enum store_result
 create_job(struct store_conn *c, struct match_play_op *op)
 {
+	/* A queue table off the standard settings plays, but rates nothing. */
+	bool off_standard = op->kind == MATCH_PLAY_OP_QUICK && op->rated &&
+	    op->mx->app->cfg->fair_ratings && !match_play_standard(op->players, op->turn_seconds, &op->options);
 	struct store_match_new n = {
 		.account_id = op->account_id, .players = op->players, .turn_seconds = op->turn_seconds,
 		.turn_cap = op->ticks ? (int)op->rules->ticks->tick_cap : (int)op->mx->app->cfg->match_turn_cap,
 		.ticks = op->ticks, .seed = op->seed,
-		.seed_chosen = op->seed_chosen, .rated = op->rated, .rules = op->rules->name,
+		.seed_chosen = op->seed_chosen, .rated = op->rated && !off_standard, .rules = op->rules->name,
 		.items = op->options.on, .queued = op->kind == MATCH_PLAY_OP_QUICK,
 		.item_chance = op->options.chance, .now = store_now_ms(), .lobbies_max = MATCH_LOBBIES_MAX,
+		.net = op->net,
 	};
 	enum store_result rc;
 
@@ -617,7 +653,7 @@ create_job(struct store_conn *c, struct match_play_op *op)
 		op->verdict = MATCH_PLAY_TOO_MANY_LOBBIES;
 		return STORE_OK;
 	}
-	if (rc != STORE_OK)
+	if (rc != STORE_OK || (off_standard && store_match_unrated(c, n.id, "settings") != STORE_OK))
 		return STORE_ERROR;
 	op->match_id = n.id;
 	rc = match_play_read(c, op, n.id);
@@ -704,7 +740,7 @@ join_job(struct store_conn *c, struct match_play_op *op)
 			op->verdict = strcmp(r->status, "finished") == 0 ? MATCH_PLAY_OVER : MATCH_PLAY_FULL;
 			return STORE_OK;
 		}
-		rc = store_match_join(c, r->id, r->joined, op->account_id, now);
+		rc = store_match_join(c, r->id, r->joined, op->account_id, op->net, now);
 		if (rc == STORE_ERROR)
 			return STORE_ERROR;
 		if (rc == STORE_OK)
@@ -1030,6 +1066,13 @@ match_play_op_new(struct request *req, enum match_play_op_kind kind)
 	op->kind = kind;
 	op->mx = req->app->matches;
 	op->seat = -1;
+	if (kind == MATCH_PLAY_OP_CREATE || kind == MATCH_PLAY_OP_JOIN || kind == MATCH_PLAY_OP_QUICK) {
+		struct client_key k;
+
+		_Static_assert(sizeof op->net == CLIENT_KEY_TEXT_MAX, "a network's text as http.h writes it");
+		request_client_key(req, &k);
+		client_net_text(&k, op->net);
+	}
 	req->ctx = op;
 	req->ctx_free = op_free;
 	return op;

@@ -108,6 +108,24 @@ enum match_play_op_kind { MATCH_PLAY_OP_CREATE, MATCH_PLAY_OP_JOIN, MATCH_PLAY_O
 #define MATCH_PLAY_RATED_MOVES    3
 #define MATCH_PLAY_PAIR_CAP       3
 #define MATCH_PLAY_PAIR_WINDOW_MS (24 * 3600 * 1000LL)
+/* With --fair-ratings on (the default), three more. A queue match rates
+ * only on the standard settings (match_play_standard); two networks (a
+ * seat's, as its join saw it: an IPv4 /24, an IPv6 /48, or the local
+ * socket), the same one twice included, rate at most
+ * MATCH_PLAY_NET_PAIR_CAP matches together in the window; and a rating is
+ * provisional, left out of the rankings, until its account has played
+ * MATCH_PLAY_RANKED_MATCHES rated matches against MATCH_PLAY_RANKED_OPPONENTS
+ * accounts of MATCH_PLAY_RANKED_NETS networks other than its own. */
+#define MATCH_PLAY_NET_PAIR_CAP     6
+#define MATCH_PLAY_RANKED_MATCHES   10
+#define MATCH_PLAY_RANKED_OPPONENTS 5
+#define MATCH_PLAY_RANKED_NETS      3
+#define MATCH_PLAY_NET_MAX          64  /* a network's text, NUL included (CLIENT_KEY_TEXT_MAX) */
+
+/* Whether a queue table is one of the standard settings that rate: 2 to
+ * 4 players, the default turn (MATCH_PLAY_TURN_SECONDS_DEFAULT), items off
+ * or on at the defaults. */
+bool match_play_standard(int players, int turn_seconds, const struct match_options *o);
 
 enum match_play_verdict {
 	MATCH_PLAY_CREATED,        /* 200 */
@@ -142,6 +160,7 @@ struct match_play_op {
 	int                players, turn_seconds; /* create */
 	int64_t            seed;
 	bool               seed_chosen, rated;
+	char               net[MATCH_PLAY_NET_MAX]; /* create, join, quick: the client's network */
 	struct match_options options;         /* create, quick: the ruleset's (options_read) */
 	bool               ticks;             /* create: on the ruleset's tick clock (real time) */
 	int64_t            turn;              /* move: the turn it is for; deadline: turns resolved */

@@ -486,6 +486,7 @@ struct store_match_new {
 	uint8_t item_weights[STORE_ITEM_KINDS]; /* all 1 without items */
 	const char *rules;
 	bool    ticks;                  /* played on the tick clock (migration 0011) */
+	const char *net;                /* the creator's network (migration 0013) */
 	int64_t now;
 	int     lobbies_max;            /* the creator's matches in their lobby, at most */
 	int64_t id;                     /* out: the new match's random id */
@@ -508,12 +509,25 @@ enum store_result store_match_queue_find(struct store_conn *c, int players, int 
 enum store_result store_match_pair_rated(struct store_conn *c, int64_t a, int64_t b,
     int64_t since_ms, int64_t *n);
 
+/* How many matches that finished at since_ms or later and moved ratings
+ * had a seat of network a and another of network b (a == b: two seats of
+ * that one network), into *n. */
+enum store_result store_match_nets_rated(struct store_conn *c, const char *a, const char *b,
+    int64_t since_ms, int64_t *n);
+
+/* Ranks the account's rating (out of provisional) when it is not ranked
+ * yet and its rated matches reach matches, against opponents accounts
+ * of nets networks other than the one its seat had. */
+enum store_result store_rating_rank(struct store_conn *c, int64_t account_id, int64_t matches,
+    int64_t opponents, int64_t nets);
+
 /* Marks a queue match that moves no rating as unrated, with its reason. */
 enum store_result store_match_unrated(struct store_conn *c, int64_t id, const char *reason);
 
 struct store_match_seat {
 	int64_t account_id;
 	char    name[STORE_NAME_MAX + 1];
+	char    net[64];                /* its network as it joined, "" when not known (0013) */
 	int     place;                  /* 0 until finished */
 	double  rating_before, rating_after; /* NAN unless a rated match has finished */
 };
@@ -553,7 +567,7 @@ enum store_result store_match_seats_read(struct store_conn *c, struct store_matc
  * seats taken are no longer from_joined, the match is not in the lobby or
  * the account already has a seat (nothing written). */
 enum store_result store_match_join(struct store_conn *c, int64_t id, int from_joined,
-    int64_t account_id, int64_t now);
+    int64_t account_id, const char *net, int64_t now);
 
 /* The compare-and-set that moves a match. Every field is written: the
  * caller passes the whole new row (NULL or 0 for a column to set to NULL;
@@ -625,10 +639,11 @@ struct store_rating {
 /* Fills out[i] for accounts[i], i < n. */
 enum store_result store_ratings_get(struct store_conn *c, const int64_t *accounts, int n,
     struct store_rating *out);
-/* Writes (inserts or replaces) the n ratings. */
+/* Writes (inserts or replaces) the n ratings; a new one is ranked when
+ * ranked is set (else provisional until store_rating_rank). */
 enum store_result store_ratings_put(struct store_conn *c, const struct store_rating *r, int n,
-    int64_t now);
-/* The best ratings first (then account id), at most limit <= STORE_PAGE_MAX;
+    bool ranked, int64_t now);
+/* The best ranked ratings first (then account id), at most limit <= STORE_PAGE_MAX;
  * after the account named after when not NULL (NOT_FOUND when it has no
  * rating), *above then counting the ratings ranked before the page. */
 enum store_result store_ratings_list(struct store_conn *c, const char *after, int64_t *above,

@@ -115,7 +115,7 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 	    "VALUES (?1, ?2, 'lobby', ?3, 1, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
 	    "ON CONFLICT DO NOTHING";
 	static const char seat[] =
-	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) VALUES (?1, 0, ?2, ?3)";
+	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at, net) VALUES (?1, 0, ?2, ?3, ?4)";
 	/* On PostgreSQL two daemons may create for one account at once: the
 	 * account's row, locked, makes them count one after the other. */
 	static const char lock[] = "SELECT id FROM accounts WHERE id = ?1 FOR UPDATE";
@@ -196,6 +196,7 @@ store_match_insert(struct store_conn *c, struct store_match_new *m)
 	store_q_int(st, 1, m->id);
 	store_q_int(st, 2, m->account_id);
 	store_q_int(st, 3, m->now);
+	store_q_text(st, 4, m->net);
 	return store_q_exec(st);
 }
 
@@ -259,6 +260,57 @@ store_match_pair_rated(struct store_conn *c, int64_t a, int64_t b, int64_t since
 }
 
 enum store_result
+store_match_nets_rated(struct store_conn *c, const char *a, const char *b, int64_t since_ms,
+    int64_t *n)
+{
+	static const char sql[] =
+	    "SELECT count(DISTINCT x.match_id) FROM match_seats x JOIN match_seats y "
+	    "ON y.match_id = x.match_id AND y.seat <> x.seat JOIN matches m ON m.id = x.match_id "
+	    "WHERE x.net = ?1 AND y.net = ?2 AND x.rating_after IS NOT NULL AND m.finished_at >= ?3";
+	struct store_q *st = store_q(c, sql);
+	int rc;
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_text(st, 1, a);
+	store_q_text(st, 2, b);
+	store_q_int(st, 3, since_ms);
+	rc = store_q_step(st);
+	*n = rc == STORE_Q_ROW ? store_q_col_int(st, 0) : 0;
+	store_q_reset(st);
+	if (rc != STORE_Q_ROW) {
+		store_log_error(c, "networks rated");
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+enum store_result
+store_rating_rank(struct store_conn *c, int64_t account_id, int64_t matches, int64_t opponents,
+    int64_t nets)
+{
+	/* Opponents and networks from the account's rated seats: a seat of
+	 * the account's own network (as its seat had it) is not counted. */
+	static const char sql[] =
+	    "UPDATE ratings SET ranked = 1 WHERE account_id = ?1 AND ranked = 0 AND matches >= ?2 "
+	    "AND (SELECT count(DISTINCT y.account_id) FROM match_seats x JOIN match_seats y "
+	    "ON y.match_id = x.match_id AND y.account_id <> x.account_id WHERE x.account_id = ?1 "
+	    "AND x.rating_after IS NOT NULL AND y.net IS NOT NULL AND y.net <> coalesce(x.net, '')) >= ?3 "
+	    "AND (SELECT count(DISTINCT y.net) FROM match_seats x JOIN match_seats y "
+	    "ON y.match_id = x.match_id AND y.account_id <> x.account_id WHERE x.account_id = ?1 "
+	    "AND x.rating_after IS NOT NULL AND y.net IS NOT NULL AND y.net <> coalesce(x.net, '')) >= ?4";
+	struct store_q *st = store_q(c, sql);
+
+	if (st == NULL)
+		return STORE_ERROR;
+	store_q_int(st, 1, account_id);
+	store_q_int(st, 2, matches);
+	store_q_int(st, 3, opponents);
+	store_q_int(st, 4, nets);
+	return store_q_exec(st);
+}
+
+enum store_result
 store_match_unrated(struct store_conn *c, int64_t id, const char *reason)
 {
 	static const char sql[] = "UPDATE matches SET rated = 0, unrated_reason = ?2 WHERE id = ?1";
@@ -276,7 +328,7 @@ store_match_seats_read(struct store_conn *c, struct store_match_row *out)
 {
 	static const char sql[] =
 	    "SELECT s.seat, s.account_id, coalesce(a.name, ''), coalesce(s.place, 0), "
-	    "s.rating_before, s.rating_after "
+	    "s.rating_before, s.rating_after, coalesce(s.net, '') "
 	    "FROM match_seats s LEFT JOIN accounts a ON a.id = s.account_id "
 	    "WHERE s.match_id = ?1 ORDER BY s.seat";
 	struct store_q *st = store_q(c, sql);
@@ -298,6 +350,7 @@ store_match_seats_read(struct store_conn *c, struct store_match_row *out)
 		s->account_id = store_q_col_int(st, 1);
 		store_q_col_copy(st, 2, s->name, sizeof s->name);
 		s->place = store_q_col_int(st, 3);
+		store_q_col_copy(st, 6, s->net, sizeof s->net);
 		s->rating_before = column_real_or_nan(st, 4);
 		s->rating_after = column_real_or_nan(st, 5);
 	}
@@ -392,13 +445,13 @@ store_match_row_free(struct store_match_row *r)
 
 enum store_result
 store_match_join(struct store_conn *c, int64_t id, int from_joined, int64_t account_id,
-    int64_t now)
+    const char *net, int64_t now)
 {
 	/* The seat goes in only while the lobby is where the caller saw it and
 	 * the account has no seat yet (the UNIQUE pair): then the count. */
 	static const char ins[] =
-	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at) "
-	    "SELECT id, ?2, ?3, ?4 FROM matches WHERE id = ?1 AND joined = ?2 AND status = 'lobby' "
+	    "INSERT INTO match_seats (match_id, seat, account_id, joined_at, net) "
+	    "SELECT id, ?2, ?3, ?4, ?5 FROM matches WHERE id = ?1 AND joined = ?2 AND status = 'lobby' "
 	    "AND joined < players ON CONFLICT DO NOTHING";
 	static const char upd[] = "UPDATE matches SET joined = ?2 + 1 WHERE id = ?1 AND joined = ?2";
 	struct store_q *st = store_q(c, ins);
@@ -409,6 +462,7 @@ store_match_join(struct store_conn *c, int64_t id, int from_joined, int64_t acco
 	store_q_int(st, 2, from_joined);
 	store_q_int(st, 3, account_id);
 	store_q_int(st, 4, now);
+	store_q_text(st, 5, net);
 	if (store_q_exec(st) != STORE_OK)
 		return STORE_ERROR;
 	if (store_q_changes(st) != 1)
@@ -600,11 +654,12 @@ store_ratings_get(struct store_conn *c, const int64_t *accounts, int n, struct s
 }
 
 enum store_result
-store_ratings_put(struct store_conn *c, const struct store_rating *r, int n, int64_t now)
+store_ratings_put(struct store_conn *c, const struct store_rating *r, int n, bool ranked,
+    int64_t now)
 {
 	static const char sql[] =
-	    "INSERT INTO ratings (account_id, rating, rd, volatility, matches, updated_at) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (account_id) DO UPDATE SET "
+	    "INSERT INTO ratings (account_id, rating, rd, volatility, matches, updated_at, ranked) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (account_id) DO UPDATE SET "
 	    "rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
 	    "matches = excluded.matches, updated_at = excluded.updated_at";
 	int i;
@@ -620,6 +675,7 @@ store_ratings_put(struct store_conn *c, const struct store_rating *r, int n, int
 		store_q_double(st, 4, r[i].volatility);
 		store_q_int(st, 5, r[i].matches);
 		store_q_int(st, 6, now);
+		store_q_int(st, 7, ranked);
 		if (store_q_exec(st) != STORE_OK)
 			return STORE_ERROR;
 	}
@@ -632,15 +688,16 @@ store_ratings_list(struct store_conn *c, const char *after, int64_t *above, int 
 {
 #define RATING_COLUMNS "SELECT r.account_id, coalesce(a.name, ''), r.rating, r.rd, r.volatility, " \
 	"r.matches FROM ratings r LEFT JOIN accounts a ON a.id = r.account_id "
-	static const char first[] = RATING_COLUMNS "ORDER BY r.rating DESC, r.account_id LIMIT ?1";
+	static const char first[] = RATING_COLUMNS "WHERE r.ranked = 1 "
+	    "ORDER BY r.rating DESC, r.account_id LIMIT ?1";
 	static const char next[] = RATING_COLUMNS
-	    "WHERE r.rating < ?2 OR (r.rating = ?2 AND r.account_id > ?3) "
+	    "WHERE r.ranked = 1 AND (r.rating < ?2 OR (r.rating = ?2 AND r.account_id > ?3)) "
 	    "ORDER BY r.rating DESC, r.account_id LIMIT ?1";
 #undef RATING_COLUMNS
 	static const char cursor[] =
-	    "SELECT r.rating, r.account_id, (SELECT count(*) FROM ratings o WHERE o.rating > r.rating OR "
-	    "(o.rating = r.rating AND o.account_id <= r.account_id)) "
-	    "FROM ratings r JOIN accounts a ON a.id = r.account_id WHERE a.name = ?1";
+	    "SELECT r.rating, r.account_id, (SELECT count(*) FROM ratings o WHERE o.ranked = 1 AND "
+	    "(o.rating > r.rating OR (o.rating = r.rating AND o.account_id <= r.account_id))) "
+	    "FROM ratings r JOIN accounts a ON a.id = r.account_id WHERE a.name = ?1 AND r.ranked = 1";
 	struct store_q *st;
 	double at_rating = 0;
 	int64_t at_id = 0;

@@ -166,11 +166,18 @@ class Daemon:
     # refusal_hold=True (tests/mcp/test_mcp.py does).
     HOLD_OFF = ['--refusal-hold-ms', '0']
 
+    # Every test's accounts play from one address: with the guards of
+    # --fair-ratings (network caps, provisional ratings) no rating would
+    # ever rank. They are off unless a test asks (fair_ratings=True:
+    # tests/e2e/test_fair_ratings.py).
+    FAIR_OFF = ['--fair-ratings', 'off']
+
     def __init__(self, args=(), env=None, folder=None, listen='127.0.0.1:0', rate_limits=False,
-                 refusal_hold=False):
+                 refusal_hold=False, fair_ratings=False):
         self.folder = folder or tempfile.mkdtemp(prefix='arcaded-e2e-')
         self.args = ((list(self.LIMITS_OFF) if not rate_limits else []) +
-                     ([] if refusal_hold else list(self.HOLD_OFF)) + list(args))
+                     ([] if refusal_hold else list(self.HOLD_OFF)) +
+                     ([] if fair_ratings else list(self.FAIR_OFF)) + list(args))
         if BACKEND == 'postgresql':
             # A daemon sharing another's database (--db URL in args) shares
             # its key file too, as several daemons behind one proxy do.

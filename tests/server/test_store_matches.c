@@ -99,7 +99,7 @@ join_job(struct store_conn *c, void *arg)
 {
 	struct join *j = arg;
 
-	return store_match_join(c, M, j->from, j->account, 2000);
+	return store_match_join(c, M, j->from, j->account, NULL, 2000);
 }
 
 static enum store_result
@@ -156,7 +156,7 @@ results_job(struct store_conn *c, void *arg)
 	(void)arg;
 	if (store_match_results(c, M, r, 2) != STORE_OK)
 		return STORE_ERROR;
-	return store_ratings_put(c, rt, 2, 4000);
+	return store_ratings_put(c, rt, 2, true, 4000);
 }
 
 struct inputs {
