@@ -79,7 +79,7 @@ static const struct {
 	[OPT_FAIR_RATINGS]  = { "fair-ratings", "ARCADED_FAIR_RATINGS", "on|off", false,
 	    "on: queue matches rate only on the standard settings, two networks rate at most 6 "
 	    "matches together a day, and a rating is ranked after 10 rated matches against 5 accounts "
-	    "of 3 networks (docs/rules/versus.md, Ratings); off: none of this (default on)", { 0 } },
+	    "of 3 networks (docs/api.md, Ratings); off: none of this (default on)", { 0 } },
 	[OPT_CONN_LIMIT]    = { "connection-limit", "ARCADED_CONNECTION_LIMIT", "N", false,
 	    "open connections at most", { 16, 100000, 4096, false } },
 	[OPT_CONN_TIMEOUT]  = { "connection-timeout", "ARCADED_CONNECTION_TIMEOUT", "SECONDS", false,
