@@ -26,6 +26,8 @@ export function boardView(view) {
 export function cells(view, letters = null) {
   const v = boardView(view);
   if (typeof v.board_text === 'string') return v.board_text.split('\n');
+  // Rows already as strings (ActionBlocks' seats).
+  if (Array.isArray(v.board) && v.board.length && v.board.every((row) => typeof row === 'string')) return v.board;
   if (Array.isArray(v.board) && v.board.every(Array.isArray)) {
     return v.board.map((row) => row.map((c) => (c === null || c === 0 || c === '.' ? '.'
       : letters && letters[c] ? letters[c] : String(c).charAt(0))).join(''));

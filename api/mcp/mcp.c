@@ -20,6 +20,7 @@
 
 #include "errors.h"
 #include "jw.h"
+#include "mcp_app.h"
 #include "mcp_prompts.h"
 #include "mcp_tools.h"
 
@@ -501,8 +502,11 @@ mcp_message_cleanup(struct mcp_message *m)
 static json_t *
 capabilities(void)
 {
-	return json_pack("{s:{s:b}, s:{s:b, s:b}, s:{s:b}}", "tools", "listChanged", 0, "resources",
-	    "subscribe", 0, "listChanged", 0, "prompts", "listChanged", 0);
+	/* The MCP Apps extension (SEP-1865) as SEP-1724 declares one: the
+	 * inline board's MIME type. */
+	return json_pack("{s:{s:b}, s:{s:b, s:b}, s:{s:b}, s:{s:{s:[s]}}}", "tools", "listChanged", 0,
+	    "resources", "subscribe", 0, "listChanged", 0, "prompts", "listChanged", 0, "extensions",
+	    MCP_APP_EXTENSION, "mimeTypes", MCP_APP_MIME);
 }
 
 static json_t *

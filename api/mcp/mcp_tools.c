@@ -28,6 +28,7 @@
 #include "game.h"
 #include "handle.h"
 #include "match_rules.h"
+#include "mcp_app.h"
 #include "mcp_codes.h"
 #include "quote.h"
 
@@ -402,13 +403,22 @@ mcp_tools_list(void)
 		const struct tool *t = &tools[i];
 		bool readonly = !t->post;
 		char description[1024];
+		json_t *o;
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:b, s:b}}", "name", t->name,
+		o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:b, s:b}}", "name", t->name,
 		    "title", t->title, "description", expand(t->description, description, sizeof description),
 		    "inputSchema", input_schema(t),
 		    "outputSchema", t->result == RESULT_RUN ? run_output_schema() :
 		    json_pack("{s:s}", "type", "object"),
-		    "annotations", "readOnlyHint", readonly, "openWorldHint", 0));
+		    "annotations", "readOnlyHint", readonly, "openWorldHint", 0);
+		/* The play tools' results are drawn by the inline board, for
+		 * hosts that render MCP Apps: the nested key SEP-1865 names, and
+		 * the flat one its earlier hosts read (the reference SDK's
+		 * registerAppTool writes both). Other hosts ignore _meta. */
+		if (t->result != RESULT_AS_IS)
+			json_object_set_new(o, "_meta", json_pack("{s:{s:s}, s:s}", "ui", "resourceUri",
+			    MCP_APP_URI, "ui/resourceUri", MCP_APP_URI));
+		json_array_append_new(a, o);
 	}
 	return json_pack("{s:o}", "tools", a);
 }
@@ -2410,6 +2420,16 @@ done:
 
 /* ---- resources ---- */
 
+/* What the host needs to frame the inline board: no domain to connect to
+ * or load from (the document carries everything and its own policy allows
+ * no connection), and a border, as it is a board beside the text. */
+static json_t *
+app_meta(void)
+{
+	return json_pack("{s:{s:{s:[], s:[]}, s:b}}", "ui", "csp", "connectDomains", "resourceDomains",
+	    "prefersBorder", 1);
+}
+
 json_t *
 mcp_resources_list(void)
 {
@@ -2426,6 +2446,10 @@ mcp_resources_list(void)
 		    "title", title, "description", "the rules in one text, as get_rules' howToPlay",
 		    "mimeType", "text/plain"));
 	}
+	json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "uri", MCP_APP_URI, "name",
+	    "board", "title", "The inline board", "description", "an MCP App (SEP-1865): draws a play "
+	    "tool's result, a run's board and figures or a match's seats side by side; the play tools "
+	    "name it in _meta.ui.resourceUri", "mimeType", MCP_APP_MIME, "_meta", app_meta()));
 	return json_pack("{s:o}", "resources", a);
 }
 
@@ -2448,6 +2472,11 @@ mcp_resources_read(const json_t *params, int *code, char *msg, size_t cap)
 	if (uri == NULL) {
 		snprintf(msg, cap, "resources/read needs params.uri, a string");
 		return NULL;
+	}
+	if (strcmp(uri, MCP_APP_URI) == 0) {
+		*code = 0;
+		return json_pack("{s:[{s:s, s:s, s:s%, s:o}]}", "contents", "uri", uri, "mimeType", MCP_APP_MIME,
+		    "text", mcp_app_html, mcp_app_html_len, "_meta", app_meta());
 	}
 	if (strncmp(uri, MCP_RULES_URI, pre) == 0)
 		g = game_by_name(uri + pre, strlen(uri + pre));

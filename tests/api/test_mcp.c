@@ -225,13 +225,24 @@ test_answers(void)
 
 	a = answer("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/list\"}", NULL, NULL, &status);
 	r = json_object_get(json_object_get(a, "result"), "resources");
-	is_int(json_array_size(r), GAME__COUNT, "resources/list: one a game");
+	is_int(json_array_size(r), GAME__COUNT + 1, "resources/list: one a game, and the inline board");
 	for (i = 0; i < GAME__COUNT; i++) {
 		char uri[64];
 
 		snprintf(uri, sizeof uri, "arcaded://rules/%s", game_table[i]->name);
 		is_str(json_string_value(json_object_get(json_array_get(r, i), "uri")), uri, "resource %s", uri);
 	}
+	is_str(json_string_value(json_object_get(json_array_get(r, GAME__COUNT), "mimeType")),
+	    "text/html;profile=mcp-app", "resource ui://arcaded/board: an MCP App's HTML");
+	json_decref(a);
+	a = answer("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\",\"params\":{\"uri\":"
+	    "\"ui://arcaded/board\"}}", NULL, NULL, &status);
+	r = json_array_get(json_object_get(json_object_get(a, "result"), "contents"), 0);
+	ok(json_is_string(json_object_get(r, "text")) &&
+	    strncmp(json_string_value(json_object_get(r, "text")), "<!doctype html>", 15) == 0 &&
+	    json_string_length(json_object_get(r, "text")) > 1000,
+	    "resources/read ui://arcaded/board: the whole document");
+	is_str(json_string_value(json_object_get(r, "mimeType")), "text/html;profile=mcp-app", "... its MIME type");
 	json_decref(a);
 	a = answer("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\",\"params\":{\"uri\":"
 	    "\"arcaded://rules/hatetris\"}}", NULL, NULL, &status);

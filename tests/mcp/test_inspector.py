@@ -4,7 +4,8 @@
 Starts the daemon (tests/e2e/harness.py: loopback, a temporary database)
 and runs `mcp-inspector --cli URL --method M` (@modelcontextprotocol/
 inspector, locked in package-lock.json; ./dev test installs it) for
-tools/list, prompts/list, resources/list, resources/templates/list and
+tools/list, prompts/list, resources/list (and resources/read of the inline
+board), resources/templates/list and
 prompts/get: each must exit 0 with the JSON it prints, listing every tool,
 a prompt and a rules resource for every game of GET /api/games, and a
 prompt's message holding the game's rules. An unknown prompt must fail
@@ -87,7 +88,14 @@ tap.eq(sorted(prompts), sorted(['play_' + g for g in games] + ['play_match']),
 rc, out, err = inspect('resources/list')
 uris = [r.get('uri') for r in (out or {}).get('resources', [])]
 tap.ok(rc == 0 and out is not None, 'resources/list: exit 0 with JSON (%s)' % shown(rc, out, err))
-tap.eq(uris, ['arcaded://rules/' + g for g in games], 'resources/list: the rules of every game')
+tap.eq(uris, ['arcaded://rules/' + g for g in games] + ['ui://arcaded/board'],
+       'resources/list: the rules of every game, and the inline board')
+
+rc, out, err = inspect('resources/read', '--uri', 'ui://arcaded/board')
+contents = (out or {}).get('contents') or [{}]
+tap.ok(rc == 0 and contents[0].get('mimeType') == 'text/html;profile=mcp-app'
+       and contents[0].get('text', '').startswith('<!doctype html>'),
+       'resources/read ui://arcaded/board: one HTML document, text/html;profile=mcp-app (exit %d)' % rc)
 
 rc, out, err = inspect('resources/templates/list')
 tap.ok(rc == 0 and [t.get('uriTemplate') for t in (out or {}).get('resourceTemplates', [])] ==
