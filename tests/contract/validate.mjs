@@ -275,14 +275,16 @@ function places(value, path, out) {
   if (Array.isArray(value)) value.forEach((v, n) => places(v, `${path}/${n}`, out));
   else if (value && typeof value === 'object') {
     out.push(path);
-    for (const [k, v] of Object.entries(value)) places(v, `${path}/${k}`, out);
+    // A key is written as a JSON pointer writes it: "~1" for "/", "~0" for "~"
+    // (io.modelcontextprotocol/ui is one).
+    for (const [k, v] of Object.entries(value)) places(v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
   }
   return out;
 }
 function withExtra(value, path) {
   const copy = JSON.parse(JSON.stringify(value));
   let o = copy;
-  for (const part of path.split('/').slice(1)) o = o[part];
+  for (const part of path.split('/').slice(1)) o = o[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   o.zz_not_in_the_contract = 1;
   return copy;
 }
