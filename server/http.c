@@ -1043,40 +1043,21 @@ request_reply_refusal(struct request *req, json_t *more)
 	refuse_early(req);
 }
 
-/* Whether the body's declared type is JSON: application/json, parameters
- * allowed ("application/json; charset=utf-8"), case as the client likes. */
+/* Whether the body's declared type is want (a media type without
+ * parameters): parameters allowed after it ("application/json;
+ * charset=utf-8"), case as the client likes. */
 static bool
-json_content_type(struct request *req)
+content_type_is(struct request *req, const char *want)
 {
 	const char *ct = request_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
-	static const char want[] = "application/json";
-	size_t n;
-
-	if (ct == NULL)
-		return false;
-	while (*ct == ' ' || *ct == '\t')
-		ct++;
-	if (strncasecmp(ct, want, sizeof want - 1) != 0)
-		return false;
-	ct += sizeof want - 1;
-	n = strspn(ct, " \t");
-	return ct[n] == '\0' || ct[n] == ';';
-}
-
-/* Whether the body's declared type is a form. */
-static bool
-form_content_type(struct request *req)
-{
-	const char *ct = request_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
-	static const char want[] = "application/x-www-form-urlencoded";
-	size_t n;
+	size_t len = strlen(want), n;
 
 	if (ct == NULL)
 		return false;
 	ct += strspn(ct, " \t");
-	if (strncasecmp(ct, want, sizeof want - 1) != 0)
+	if (strncasecmp(ct, want, len) != 0)
 		return false;
-	ct += sizeof want - 1;
+	ct += len;
 	n = strspn(ct, " \t");
 	return ct[n] == '\0' || ct[n] == ';';
 }
@@ -1085,7 +1066,8 @@ form_content_type(struct request *req)
 static bool
 body_type_ok(struct request *req)
 {
-	return req->form_body ? form_content_type(req) : json_content_type(req);
+	return content_type_is(req, req->form_body ? "application/x-www-form-urlencoded" :
+	    "application/json");
 }
 
 /* The first element of a header's comma-separated list, trimmed, into
