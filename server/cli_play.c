@@ -421,20 +421,13 @@ act(struct game_play *gp, struct game_result *r, char *line, size_t n, struct ga
 		    body == NULL ? jerr.text : "");
 		return false;
 	}
-	if (g->scratch_size > 0) {
-		if (game_ext(g)->scratch_init != NULL)
-			game_ext(g)->scratch_init(gp->scratch);
-		else
-			memset(gp->scratch, 0, g->scratch_size);
-	}
+	if (g->scratch_size > 0)
+		game_scratch_ready(g, gp->scratch);
 	*refusal = API_ERR_INVALID_REQUEST;
 	if (!jsonbody_known(body, fields, msg, cap) || !g->read_action(body, gp->scratch, msg, cap))
 		return false;
 	memcpy(&gp->after, &gp->st, sizeof gp->after);
-	t->refused = false;
-	t->refusal = API_ERR_INTERNAL;
-	t->reason[0] = t->canon[0] = '\0';
-	t->nmoves = t->nfacts = 0;
+	game_turn_reset(t);
 	g->play(&gp->after, gp->scratch, &gp->env, t);
 	if (t->refused) {
 		*refusal = t->refusal;

@@ -37,18 +37,6 @@ play_free(void *arg)
 	free(p);
 }
 
-/* The turn's header only: the game writes each move, fact and the
- * canonical text it reports (10 KB not cleared on every request). A game
- * that refuses names its error; one that forgot would be a 500. */
-static void
-turn_reset(struct game_turn *t)
-{
-	t->refused = false;
-	t->refusal = API_ERR_INTERNAL;
-	t->reason[0] = '\0';
-	t->nmoves = t->nfacts = 0;
-	t->canon[0] = '\0';
-}
 
 /* play_new leaves exactly turn and bytes uncleared: they sit together,
  * right before adv. */
@@ -73,13 +61,9 @@ play_new(struct request *req, const struct game *g, enum play_kind kind, bool by
 	}
 	memset(p, 0, offsetof(struct play, turn));
 	memset(&p->adv, 0, sizeof *p - offsetof(struct play, adv));
-	turn_reset(&p->turn);
-	if (g->scratch_size > 0) {
-		if (game_ext(g)->scratch_init != NULL)
-			game_ext(g)->scratch_init(p + 1);
-		else
-			memset(p + 1, 0, g->scratch_size);
-	}
+	game_turn_reset(&p->turn);
+	if (g->scratch_size > 0)
+		game_scratch_ready(g, p + 1);
 	p->game = g;
 	p->kind = kind;
 	p->by_account = by_account;
@@ -186,7 +170,7 @@ compute(struct play *p, const struct game_env *env)
 	size_t i, n;
 
 	memcpy(&p->after, &p->before, sizeof p->after);
-	turn_reset(t);
+	game_turn_reset(t);
 	p->game->play(&p->after, p->scratch, env, t);
 	if (t->refused) {
 		memcpy(&p->after, &p->before, sizeof p->after);

@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "engine.h"
 #include "errors.h"
@@ -368,6 +369,31 @@ static inline const struct game_ext *
 game_ext(const struct game *g)
 {
 	return g->ext != NULL ? g->ext : &game_ext_none;
+}
+
+/* A turn made ready for play: its header only, since the game writes each
+ * move, fact and the canonical text it reports (10 KB not cleared on every
+ * request). A game that refuses names its error; one that forgot would be
+ * a 500. */
+static inline void
+game_turn_reset(struct game_turn *t)
+{
+	t->refused = false;
+	t->refusal = API_ERR_INTERNAL;
+	t->reason[0] = '\0';
+	t->nmoves = t->nfacts = 0;
+	t->canon[0] = '\0';
+}
+
+/* g's scratch (g->scratch_size bytes) made ready for read_action, play and
+ * answer_write: what its scratch_init names, else all of it zeroed. */
+static inline void
+game_scratch_ready(const struct game *g, void *scratch)
+{
+	if (game_ext(g)->scratch_init != NULL)
+		game_ext(g)->scratch_init(scratch);
+	else
+		memset(scratch, 0, g->scratch_size);
 }
 
 /* The run's part of every answer that shows a run, written into an open
